@@ -1,0 +1,40 @@
+# Roundtable — `make run` serves the app, `make test` runs every test.
+# Both install what is missing first (scripts/setup.sh, idempotent).
+
+SHELL := /bin/bash
+PORT ?= 8080
+export PATH := $(CURDIR)/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
+export TRUNK_SKIP_VERSION_CHECK := true
+
+.PHONY: run test build bench dev setup setup-browser clean
+
+## run: install what is missing, build the release app, serve it on http://127.0.0.1:$(PORT)
+run: build
+	node e2e/serve-dist.mjs --port $(PORT)
+
+## test: install what is missing, then lint + native + wasm-in-Chromium + end-to-end tests
+test: setup-browser
+	bash scripts/test.sh
+
+## build: the optimised app in dist/
+build: setup
+	trunk build --release
+
+## bench: print benchmark figures (bundle size, time to interactive, engine overhead)
+bench: setup-browser build
+	cargo bench --locked --bench engine_overhead
+	node e2e/bench.mjs
+
+## dev: live-reloading debug build on http://127.0.0.1:$(PORT)
+dev: setup
+	trunk serve --port $(PORT)
+
+setup:
+	bash scripts/setup.sh
+
+setup-browser:
+	bash scripts/setup.sh --browser
+
+clean:
+	cargo clean
+	rm -rf dist e2e/screenshots

@@ -1,0 +1,98 @@
+// Shared setup for the end-to-end tests: the built app served from dist/,
+// the mock LLM server, and Debian's Chromium driven by playwright-core.
+// Everything listens on 127.0.0.1 on ports the OS picks.
+import { chromium } from 'playwright-core';
+import { existsSync, mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { startStatic } from './serve-dist.mjs';
+import { startMockLlm } from './mock-llm.mjs';
+
+export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
+];
+export const SCREENSHOTS = resolve('e2e/screenshots');
+
+export async function setup({ chunkDelayMs = 40 } = {}) {
+  if (!existsSync('dist/index.html')) throw new Error('No build in dist/: run `make build` (make test does it).');
+  const app = await startStatic({ root: 'dist' });
+  const mock = await startMockLlm({ defaultChunkDelayMs: chunkDelayMs });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+  return {
+    app,
+    mock,
+    browser,
+    async close() {
+      await browser.close();
+      await mock.close();
+      await app.close();
+    },
+  };
+}
+
+/** A page on the app with console errors and page errors collected. */
+export async function openApp(env, { context } = {}) {
+  const ctx = context || (await env.browser.newContext());
+  const page = await ctx.newPage();
+  page.errors = [];
+  page.on('pageerror', (e) => page.errors.push(String(e)));
+  page.on('console', (m) => {
+    // The browser logs failed HTTP statuses itself; scripted faults cause those.
+    if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) page.errors.push(m.text());
+  });
+  // Never let the page reach anything but 127.0.0.1.
+  await ctx.route(/^(?!https?:\/\/127\.0\.0\.1[:/]).*/, (route) => route.abort());
+  await page.goto(env.app.url + '/');
+  await page.waitForSelector('body[data-ready="1"]');
+  return page;
+}
+
+/** Fills the Settings dialog and saves it. */
+export async function configure(page, { provider, baseUrl, model, key, remember = false }) {
+  await page.getByRole('button', { name: 'Settings', exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: 'Settings' });
+  await dialog.getByLabel('Provider', { exact: true }).selectOption(provider);
+  if (baseUrl !== undefined) await dialog.getByLabel('Base URL', { exact: true }).fill(baseUrl);
+  if (model !== undefined) await dialog.getByLabel('Model', { exact: true }).fill(model);
+  if (key !== undefined) await dialog.getByLabel('API key', { exact: true }).fill(key);
+  const box = dialog.getByLabel('Remember on this device', { exact: true });
+  if ((await box.isEnabled()) && (await box.isChecked()) !== remember) await box.click();
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await dialog.waitFor({ state: 'hidden' });
+}
+
+export async function runTask(page, task) {
+  await page.getByRole('textbox', { name: 'Task', exact: true }).fill(task);
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+}
+
+export async function waitForStatus(page, pattern, timeout = 20000) {
+  await page.getByTestId('run-status').filter({ hasText: pattern }).waitFor({ timeout });
+}
+
+export async function screenshot(page, name) {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  const path = resolve(SCREENSHOTS, `${name}.png`);
+  await page.screenshot({ path, fullPage: true });
+  console.log(`screenshot: ${path}`);
+  return path;
+}
+
+/** Polls `fn` until it returns a truthy value. */
+export async function eventually(fn, { timeout = 10000, interval = 50 } = {}) {
+  const end = Date.now() + timeout;
+  let last;
+  while (Date.now() < end) {
+    last = await fn();
+    if (last) return last;
+    await new Promise((r) => setTimeout(r, interval));
+  }
+  throw new Error(`condition not met within ${timeout} ms (last: ${JSON.stringify(last)})`);
+}

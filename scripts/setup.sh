@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Installs what Roundtable's build and tests need, skipping whatever is
+# already installed at the right version. Safe to run again and again.
+#   scripts/setup.sh            toolchain for building the app
+#   scripts/setup.sh --browser  also Chromium + ChromeDriver for the tests
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+TRUNK_VERSION=0.21.14
+export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
+
+say() { printf '\033[1;34m[setup]\033[0m %s\n' "$*"; }
+die() { printf '\033[1;31m[setup] %s\033[0m\n' "$*" >&2; exit 1; }
+
+need() { command -v "$1" >/dev/null 2>&1 || die "$1 is required but not installed. $2"; }
+
+need cargo "Install Rust from https://rustup.rs (stable 1.85 or newer)."
+need rustup "Roundtable needs rustup to add the wasm32 target."
+need node "Install Node.js 20 or newer (https://nodejs.org or your package manager)."
+need npm "npm comes with Node.js."
+
+# 1. The wasm target.
+if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+  say "adding the wasm32-unknown-unknown target"
+  rustup target add wasm32-unknown-unknown || die "could not add the wasm32 target (rustup target add wasm32-unknown-unknown)."
+fi
+
+# 2. Trunk, pinned (0.22 needs a newer rustc than this toolchain).
+if [ "$(trunk --version 2>/dev/null || true)" != "trunk $TRUNK_VERSION" ]; then
+  say "installing trunk $TRUNK_VERSION (takes ~15 min on 2 cores, once)"
+  cargo install trunk --version "$TRUNK_VERSION" --locked || die "could not install trunk $TRUNK_VERSION."
+fi
+
+# 3. wasm-bindgen-cli, exactly the version of the wasm-bindgen crate in Cargo.lock.
+WBG_VERSION=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock)
+[ -n "$WBG_VERSION" ] || die "could not read the wasm-bindgen version from Cargo.lock."
+if [ "$(wasm-bindgen --version 2>/dev/null || true)" != "wasm-bindgen $WBG_VERSION" ] \
+  || ! command -v wasm-bindgen-test-runner >/dev/null 2>&1; then
+  say "installing wasm-bindgen-cli $WBG_VERSION (~5 min, once)"
+  # No --locked: its lock file wants a crate release the registry mirror lacks.
+  cargo install wasm-bindgen-cli --version "$WBG_VERSION" --force || die "could not install wasm-bindgen-cli $WBG_VERSION."
+fi
+
+# 4. npm devDependencies: binaryen (wasm-opt; Debian's is too old) and playwright-core.
+if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/playwright-core ] \
+  || [ package-lock.json -nt node_modules/.installed ]; then
+  say "installing npm devDependencies (binaryen, playwright-core)"
+  npm ci --no-audit --no-fund --loglevel=error || die "npm ci failed; check your network access to the npm registry."
+  touch node_modules/.installed
+fi
+
+# 5. Crates, so Trunk's offline build finds them.
+cargo fetch --locked -q || die "cargo fetch failed; check your network access to crates.io."
+
+# 6. Chromium and ChromeDriver for the in-browser and end-to-end tests.
+if [ "${1:-}" = "--browser" ]; then
+  if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then
+    say "installing Chromium and ChromeDriver (apt)"
+    SUDO=""
+    if [ "$(id -u)" != 0 ]; then
+      command -v sudo >/dev/null 2>&1 || die "Chromium is missing and installing it needs root: run 'sudo apt-get install chromium chromium-driver'."
+      SUDO=sudo
+    fi
+    export DEBIAN_FRONTEND=noninteractive
+    $SUDO apt-get update -q || die "apt-get update failed."
+    $SUDO apt-get install -y -q chromium chromium-driver \
+      || { $SUDO apt-get --fix-broken install -y -q && $SUDO apt-get install -y -q chromium chromium-driver; } \
+      || die "could not install chromium and chromium-driver with apt."
+  fi
+  c=$(/usr/bin/chromium --version 2>/dev/null | grep -oE '[0-9]+\.[0-9]+\.[0-9]+' | head -1)
+  d=$(/usr/bin/chromedriver --version 2>/dev/null | grep -oE '[0-9]+\.[0-9]+\.[0-9]+' | head -1)
+  [ "$c" = "$d" ] || die "Chromium ($c) and ChromeDriver ($d) differ: reinstall both with apt."
+fi
+say "ready"

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Every test of Roundtable: lint, native, mock server, wasm in Chromium,
+# the release build, and end-to-end in Chromium. Called by `make test`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
+export TRUNK_SKIP_VERSION_CHECK=true
+export CHROMEDRIVER=/usr/bin/chromedriver
+export WASM_BINDGEN_TEST_TIMEOUT=120
+
+step() { printf '\n\033[1;34m━━ %s\033[0m\n' "$*"; STEP_START=$(date +%s); }
+done_step() { printf '\033[0;32m✓ %s (%ss)\033[0m\n' "$1" $(( $(date +%s) - STEP_START )); }
+
+MOCK_PID=""
+cleanup() { [ -n "$MOCK_PID" ] && kill "$MOCK_PID" 2>/dev/null || true; }
+trap cleanup EXIT
+
+step "lint: rustfmt and clippy (native and wasm32)"
+cargo fmt --check
+cargo clippy --all-targets --locked -- -D warnings
+cargo clippy --target wasm32-unknown-unknown --all-targets --locked -- -D warnings
+done_step lint
+
+step "native tests (engine, providers' wire formats, CLI over HTTP)"
+cargo test --locked
+done_step "native tests"
+
+step "mock LLM server tests"
+node --test e2e/mock-llm.test.mjs
+done_step "mock server tests"
+
+step "wasm tests in headless Chromium (key storage, fetch against the mock)"
+exec 3< <(node e2e/mock-llm.mjs --port 0 --delay 5)
+MOCK_PID=$!
+read -r line <&3
+export ROUNDTABLE_MOCK_URL="${line#MOCK_LLM_URL=}"
+echo "mock LLM server at $ROUNDTABLE_MOCK_URL"
+cargo test --locked --target wasm32-unknown-unknown --test browser
+kill "$MOCK_PID" 2>/dev/null || true
+MOCK_PID=""
+done_step "wasm tests"
+
+step "release build (trunk + wasm-opt)"
+trunk build --release
+done_step "release build"
+
+step "end-to-end tests in Chromium (Playwright)"
+node --test --test-concurrency=1 e2e/*.spec.mjs
+done_step "end-to-end tests"
+echo
+echo "All tests passed. Screenshots: $PWD/e2e/screenshots/"

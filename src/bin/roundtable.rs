@@ -1,0 +1,38 @@
+//! The native CLI: headless runs (and, as they land, evaluation and share
+//! encoding). The browser app is `src/main.rs`.
+
+#[cfg(not(target_arch = "wasm32"))]
+#[path = "../cli/mod.rs"]
+mod cli;
+
+#[cfg(not(target_arch = "wasm32"))]
+fn main() {
+    use cli::args::{parse, Command, USAGE};
+    let code = match parse(std::env::args_os().skip(1)) {
+        Ok(Command::Help) => {
+            println!("{USAGE}");
+            0
+        }
+        Ok(Command::Coordinators) => {
+            for c in roundtable::engine::coordinators::COORDINATORS {
+                println!("{:<10} {} — {}", c.id, c.name, c.description);
+            }
+            0
+        }
+        Ok(Command::Run(a)) => match cli::run_cmd::run(a) {
+            Ok(code) => code,
+            Err(e) => {
+                eprintln!("error: {e}");
+                2
+            }
+        },
+        Err(e) => {
+            eprintln!("error: {e}\n\n{USAGE}");
+            2
+        }
+    };
+    std::process::exit(code);
+}
+
+#[cfg(target_arch = "wasm32")]
+fn main() {}

@@ -1,0 +1,5 @@
+//! The native command-line interface.
+
+pub mod args;
+pub mod http;
+pub mod run_cmd;

@@ -1,0 +1,41 @@
+//! Coordinators: plain async functions over a [`RunCtx`]. Register new ones
+//! in [`COORDINATORS`] and [`run`]; the UI and the CLI read this list.
+
+pub mod single;
+
+use crate::engine::run::{Outcome, RunCtx, RunError};
+use futures::future::LocalBoxFuture;
+
+pub struct CoordinatorInfo {
+    pub id: &'static str,
+    pub name: &'static str,
+    pub description: &'static str,
+    /// A task to start from, shown in the empty task box.
+    pub example_task: &'static str,
+}
+
+pub const COORDINATORS: &[CoordinatorInfo] = &[CoordinatorInfo {
+    id: single::ID,
+    name: "Single agent",
+    description: "One agent answers the task in a single streamed reply.",
+    example_task: single::EXAMPLE_TASK,
+}];
+
+pub fn info(id: &str) -> Option<&'static CoordinatorInfo> {
+    COORDINATORS.iter().find(|c| c.id == id)
+}
+
+/// Runs the coordinator named in the context's config.
+pub fn run(ctx: &RunCtx) -> LocalBoxFuture<'_, Result<Outcome, RunError>> {
+    match ctx.config().coordinator.as_str() {
+        single::ID => Box::pin(single::run(ctx)),
+        other => {
+            let known: Vec<&str> = COORDINATORS.iter().map(|c| c.id).collect();
+            let msg = format!(
+                "Unknown coordinator \"{other}\". Known coordinators: {}.",
+                known.join(", ")
+            );
+            Box::pin(async move { Err(RunError::new("config", msg)) })
+        }
+    }
+}

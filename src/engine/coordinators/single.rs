@@ -1,0 +1,48 @@
+//! The single-agent coordinator: a system prompt and the user's task, one
+//! streamed answer.
+
+use crate::engine::model::{ChatRequest, Message};
+use crate::engine::run::{Audience, Outcome, RunCtx, RunError};
+
+pub const ID: &str = "single";
+pub const AGENT: &str = "assistant";
+pub const STEP: &str = "single.answer";
+pub const EXAMPLE_TASK: &str =
+    "Plan a three-day study schedule for learning the basics of Rust, and estimate 3 * (2 + 4) hours of practice.";
+
+const SYSTEM_PROMPT: &str = "You are a capable, concise assistant. Answer the user's task \
+directly. Use Markdown for structure when it helps (short headings, lists, tables). If the task \
+is ambiguous, state the assumption you make and continue.";
+
+pub async fn run(ctx: &RunCtx) -> Result<Outcome, RunError> {
+    let task = ctx.config().task.trim().to_string();
+    if task.is_empty() {
+        return Err(RunError::new(
+            "config",
+            "The task is empty. Write what the agent should do, then press Run.",
+        ));
+    }
+    let system = ctx
+        .config()
+        .options
+        .get("system_prompt")
+        .and_then(|s| s.as_str())
+        .filter(|s| !s.trim().is_empty())
+        .unwrap_or(SYSTEM_PROMPT)
+        .to_string();
+    ctx.add_agent(AGENT, "assistant", "Assistant");
+    ctx.phase_started("answer", "Answer");
+    ctx.post("user", Audience::To(vec![AGENT.into()]), &task, None);
+    let req = ChatRequest::new(vec![Message::system(system), Message::user(task)]).with_step(STEP);
+    let (call, response) = ctx.chat(AGENT, req).await?;
+    ctx.post(
+        AGENT,
+        Audience::To(vec!["user".into()]),
+        &response.text,
+        Some(call),
+    );
+    ctx.phase_ended("answer");
+    Ok(Outcome {
+        output: Some(response.text),
+    })
+}

@@ -1,0 +1,123 @@
+//! Builds the chat model a `ModelSpec` describes, given the key and the
+//! platform's transport and clock. Shared by the app and the CLI.
+
+use super::demo::DemoModel;
+use super::providers::http::{Endpoint, HttpChatModel, HttpTransport};
+use super::providers::presets::preset;
+use super::ChatModel;
+use crate::engine::run::clock::Clock;
+use crate::engine::run::config::ModelSpec;
+use std::rc::Rc;
+
+pub struct Platform {
+    pub transport: Rc<dyn HttpTransport>,
+    pub clock: Rc<dyn Clock>,
+    /// Pause between the demo model's streamed chunks.
+    pub demo_chunk_delay_ms: u64,
+}
+
+/// Checks a spec for what the user must fix before a run can start.
+pub fn validate(spec: &ModelSpec, api_key: Option<&str>) -> Result<(), String> {
+    if spec.is_demo() {
+        return Ok(());
+    }
+    let base = spec.base_url.trim();
+    if base.is_empty() {
+        return Err(
+            "Set the base URL of the provider in Settings (e.g. https://api.openai.com/v1).".into(),
+        );
+    }
+    if !(base.starts_with("http://") || base.starts_with("https://")) {
+        return Err(format!(
+            "The base URL \"{base}\" must start with http:// or https://."
+        ));
+    }
+    if spec.model.trim().is_empty() {
+        return Err("Set the model name in Settings (e.g. gpt-4o-mini).".into());
+    }
+    let needs_key = preset(&spec.provider).is_some_and(|p| p.needs_key);
+    if needs_key && api_key.is_none_or(|k| k.trim().is_empty()) {
+        let label = preset(&spec.provider)
+            .map(|p| p.label)
+            .unwrap_or("This provider");
+        return Err(format!("{label} needs an API key: add it in Settings."));
+    }
+    Ok(())
+}
+
+pub fn build_model(
+    spec: &ModelSpec,
+    api_key: Option<String>,
+    platform: &Platform,
+) -> Result<Rc<dyn ChatModel>, String> {
+    validate(spec, api_key.as_deref())?;
+    let Some(format) = spec.format else {
+        let mut demo = DemoModel::new(platform.clock.clone());
+        demo.chunk_delay_ms = platform.demo_chunk_delay_ms;
+        return Ok(Rc::new(demo));
+    };
+    let mut ep = Endpoint::new(format, &spec.base_url, &spec.model, api_key);
+    if let Some(p) = preset(&spec.provider) {
+        ep.stream_usage = p.stream_usage;
+        ep.cors_hint = p.cors_hint.map(str::to_string);
+    }
+    if ep.cors_hint.is_none()
+        && (spec.base_url.contains("localhost") || spec.base_url.contains("127.0.0.1"))
+    {
+        ep.cors_hint = Some(
+            "A local server must allow requests from this page: enable CORS in its settings."
+                .into(),
+        );
+    }
+    Ok(Rc::new(HttpChatModel::new(
+        ep,
+        platform.transport.clone(),
+        platform.clock.clone(),
+    )))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::model::providers::http::WireFormat;
+
+    fn spec(provider: &str, url: &str, model: &str) -> ModelSpec {
+        ModelSpec {
+            provider: provider.into(),
+            format: Some(WireFormat::OpenaiCompatible),
+            base_url: url.into(),
+            model: model.into(),
+            temperature: None,
+        }
+    }
+
+    #[test]
+    fn validation_says_what_to_fix() {
+        assert!(validate(&ModelSpec::demo(), None).is_ok());
+        assert!(validate(
+            &spec("openai", "https://api.openai.com/v1", "gpt-4o-mini"),
+            None
+        )
+        .unwrap_err()
+        .contains("needs an API key"));
+        assert!(validate(
+            &spec("openai", "https://api.openai.com/v1", "gpt-4o-mini"),
+            Some("sk")
+        )
+        .is_ok());
+        assert!(validate(
+            &spec("ollama", "http://localhost:11434/v1", "llama3.2"),
+            None
+        )
+        .is_ok());
+        assert!(validate(&spec("custom", "", "m"), None)
+            .unwrap_err()
+            .contains("base URL"));
+        assert!(validate(&spec("custom", "ftp://x", "m"), None)
+            .unwrap_err()
+            .contains("http://"));
+        assert!(validate(&spec("custom", "http://x", " "), None)
+            .unwrap_err()
+            .contains("model name"));
+    }
+}

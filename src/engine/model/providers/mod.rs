@@ -1,0 +1,9 @@
+//! Real providers. The wire formats (request bodies, SSE parsing, response
+//! parsing) are pure and tested natively; the bytes travel through an
+//! [`http::HttpTransport`] supplied by the platform (browser fetch) or the CLI.
+
+pub mod anthropic;
+pub mod http;
+pub mod openai;
+pub mod presets;
+pub mod sse;

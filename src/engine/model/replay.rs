@@ -1,0 +1,141 @@
+//! The replay model: answers requests from a recorded run's log. Used to
+//! replay a run with no provider and to fork one (the first k calls come
+//! from the log, the rest from a live model).
+
+use super::{ChatModel, ChatRequest, ChatResponse, DeltaSink, ModelError, StreamDelta};
+use crate::engine::run::cancel::CancelToken;
+use crate::engine::run::event::{LoggedEvent, RunEvent};
+use futures::future::LocalBoxFuture;
+use std::cell::RefCell;
+use std::rc::Rc;
+
+#[derive(Clone, Debug)]
+pub struct RecordedCall {
+    pub call: u32,
+    pub model: String,
+    pub request: ChatRequest,
+    pub deltas: Vec<String>,
+    pub outcome: Result<ChatResponse, ModelError>,
+}
+
+/// Collects every LLM call of a log with its deltas and final outcome.
+/// Calls that never completed (an interrupted run) are left out.
+pub fn recorded_calls(events: &[LoggedEvent]) -> Vec<RecordedCall> {
+    let mut calls: Vec<RecordedCall> = Vec::new();
+    let mut open: Vec<RecordedCall> = Vec::new();
+    for e in events {
+        match &e.event {
+            RunEvent::LlmRequest {
+                call,
+                model,
+                request,
+                ..
+            } => open.push(RecordedCall {
+                call: *call,
+                model: model.clone(),
+                request: request.clone(),
+                deltas: Vec::new(),
+                outcome: Err(ModelError::Cancelled),
+            }),
+            RunEvent::LlmDelta { call, text } => {
+                if let Some(c) = open.iter_mut().find(|c| c.call == *call) {
+                    c.deltas.push(text.clone());
+                }
+            }
+            RunEvent::LlmRetry { call, .. } => {
+                if let Some(c) = open.iter_mut().find(|c| c.call == *call) {
+                    c.deltas.clear();
+                }
+            }
+            RunEvent::LlmResponse { call, response, .. } => {
+                if let Some(p) = open.iter().position(|c| c.call == *call) {
+                    let mut c = open.remove(p);
+                    c.outcome = Ok(response.clone());
+                    calls.push(c);
+                }
+            }
+            RunEvent::LlmFailed { call, error, .. } => {
+                if let Some(p) = open.iter().position(|c| c.call == *call) {
+                    let mut c = open.remove(p);
+                    c.outcome = Err(error.clone());
+                    calls.push(c);
+                }
+            }
+            _ => {}
+        }
+    }
+    calls.sort_by_key(|c| c.call);
+    calls
+}
+
+pub struct ReplayModel {
+    name: String,
+    pending: RefCell<Vec<RecordedCall>>,
+    fallback: Option<Rc<dyn ChatModel>>,
+}
+
+impl ReplayModel {
+    /// Answers from the first `answer_first` recorded calls (all when `None`),
+    /// then from `fallback` (an error when there is none).
+    pub fn new(
+        events: &[LoggedEvent],
+        answer_first: Option<usize>,
+        fallback: Option<Rc<dyn ChatModel>>,
+    ) -> Self {
+        let mut calls = recorded_calls(events);
+        if let Some(k) = answer_first {
+            calls.truncate(k);
+        }
+        let name = fallback
+            .as_ref()
+            .map(|m| m.name())
+            .or_else(|| calls.first().map(|c| c.model.clone()))
+            .unwrap_or_else(|| "replay".into());
+        ReplayModel {
+            name,
+            pending: RefCell::new(calls),
+            fallback,
+        }
+    }
+
+    /// Recorded calls not used yet.
+    pub fn remaining(&self) -> usize {
+        self.pending.borrow().len()
+    }
+
+    /// Takes the first unused recorded call whose request equals `req`.
+    fn take(&self, req: &ChatRequest) -> Option<RecordedCall> {
+        let mut pending = self.pending.borrow_mut();
+        let pos = pending.iter().position(|c| &c.request == req)?;
+        Some(pending.remove(pos))
+    }
+}
+
+impl ChatModel for ReplayModel {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn complete<'a>(
+        &'a self,
+        req: &'a ChatRequest,
+        sink: DeltaSink<'a>,
+        cancel: &'a CancelToken,
+    ) -> LocalBoxFuture<'a, Result<ChatResponse, ModelError>> {
+        Box::pin(async move {
+            if let Some(rec) = self.take(req) {
+                for d in &rec.deltas {
+                    sink(StreamDelta::Text(d.clone()));
+                }
+                return rec.outcome;
+            }
+            match &self.fallback {
+                Some(m) => m.complete(req, sink, cancel).await,
+                None => Err(ModelError::Malformed {
+                    detail: "this request is not in the recorded run, and replay has no live model"
+                        .into(),
+                }),
+            }
+        })
+    }
+}

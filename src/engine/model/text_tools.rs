@@ -1,0 +1,185 @@
+//! The text tool-call protocol for models without native tool calling:
+//! `ToolName[arg1, arg2]`, as TravelPlanner's agents write it. Parsing is
+//! robust to surrounding prose, Markdown emphasis and code fences.
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TextToolCall {
+    pub name: String,
+    pub args: Vec<String>,
+}
+
+/// Formats a call: `FlightSearch[New York, Boston, 2022-03-16]`.
+pub fn format_call(name: &str, args: &[&str]) -> String {
+    format!("{name}[{}]", args.join(", "))
+}
+
+/// Every `Name[...]` in `text` whose name is in `known` (any identifier
+/// starting with an uppercase letter when `known` is empty), in order.
+pub fn parse_all(text: &str, known: &[&str]) -> Vec<TextToolCall> {
+    let chars: Vec<(usize, char)> = text.char_indices().collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < chars.len() {
+        let (pos, c) = chars[i];
+        let at_word_start = i == 0 || !is_ident(chars[i - 1].1);
+        if !(at_word_start && (c.is_alphabetic() || c == '_')) {
+            i += 1;
+            continue;
+        }
+        let mut j = i;
+        while j < chars.len() && is_ident(chars[j].1) {
+            j += 1;
+        }
+        let name_end = chars.get(j).map(|c| c.0).unwrap_or(text.len());
+        let name = &text[pos..name_end];
+        let accepted = if known.is_empty() {
+            name.starts_with(|c: char| c.is_uppercase())
+        } else {
+            known.contains(&name)
+        };
+        if accepted && chars.get(j).map(|c| c.1) == Some('[') {
+            if let Some((args, end)) = parse_args(&chars, j + 1) {
+                out.push(TextToolCall {
+                    name: name.to_string(),
+                    args,
+                });
+                i = end;
+                continue;
+            }
+        }
+        i = j.max(i + 1);
+    }
+    out
+}
+
+/// The first call, if any.
+pub fn parse_first(text: &str, known: &[&str]) -> Option<TextToolCall> {
+    parse_all(text, known).into_iter().next()
+}
+
+fn is_ident(c: char) -> bool {
+    c.is_alphanumeric() || c == '_'
+}
+
+/// Parses arguments after `[` up to the matching `]`; commas split arguments
+/// except inside quotes or nested brackets. Returns the index after `]`.
+fn parse_args(chars: &[(usize, char)], start: usize) -> Option<(Vec<String>, usize)> {
+    let mut args = Vec::new();
+    let mut cur = String::new();
+    let mut depth = 0usize;
+    let mut quote: Option<char> = None;
+    let mut k = start;
+    while k < chars.len() {
+        let c = chars[k].1;
+        match quote {
+            Some(q) if c == q => {
+                quote = None;
+                cur.push(c);
+            }
+            Some(_) => cur.push(c),
+            None => match c {
+                '"' | '\'' if cur.trim().is_empty() => {
+                    quote = Some(c);
+                    cur.push(c);
+                }
+                '[' | '(' | '{' => {
+                    depth += 1;
+                    cur.push(c);
+                }
+                ']' if depth == 0 => {
+                    push_arg(&mut args, &cur);
+                    return Some((args, k + 1));
+                }
+                ']' | ')' | '}' => {
+                    depth = depth.saturating_sub(1);
+                    cur.push(c);
+                }
+                ',' if depth == 0 => {
+                    push_arg(&mut args, &cur);
+                    cur.clear();
+                }
+                '\n' if depth == 0 => return None,
+                _ => cur.push(c),
+            },
+        }
+        k += 1;
+    }
+    None
+}
+
+fn push_arg(args: &mut Vec<String>, raw: &str) {
+    let t = raw.trim();
+    let t = t
+        .strip_prefix('"')
+        .and_then(|s| s.strip_suffix('"'))
+        .or_else(|| t.strip_prefix('\'').and_then(|s| s.strip_suffix('\'')))
+        .unwrap_or(t);
+    if !(t.is_empty() && args.is_empty() && raw.trim().is_empty()) {
+        args.push(t.trim().to_string());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TOOLS: &[&str] = &[
+        "FlightSearch",
+        "AccommodationSearch",
+        "GoogleDistanceMatrix",
+        "Planner",
+    ];
+
+    #[test]
+    fn parses_calls_in_prose() {
+        let t = "Thought 1: I need flights.\n**Action 1:** `FlightSearch[St. Petersburg, Rockford, 2022-03-16]`\nthen more";
+        assert_eq!(
+            parse_first(t, TOOLS),
+            Some(TextToolCall {
+                name: "FlightSearch".into(),
+                args: vec![
+                    "St. Petersburg".into(),
+                    "Rockford".into(),
+                    "2022-03-16".into()
+                ],
+            })
+        );
+    }
+
+    #[test]
+    fn quotes_keep_commas_and_unknown_names_are_ignored() {
+        let t = "Search[x] then AccommodationSearch[\"Washington, D.C.\"] and GoogleDistanceMatrix['A', 'B', self-driving]";
+        let calls = parse_all(t, TOOLS);
+        assert_eq!(calls.len(), 2);
+        assert_eq!(calls[0].args, vec!["Washington, D.C."]);
+        assert_eq!(calls[1].args, vec!["A", "B", "self-driving"]);
+    }
+
+    #[test]
+    fn nested_brackets_and_empty_args() {
+        let calls = parse_all("Planner[[a, b], {c, d}] NoArgs[]", &[]);
+        assert_eq!(calls[0].args, vec!["[a, b]", "{c, d}"]);
+        assert_eq!(
+            calls[1],
+            TextToolCall {
+                name: "NoArgs".into(),
+                args: vec![]
+            }
+        );
+    }
+
+    #[test]
+    fn unclosed_or_embedded_names_are_not_calls() {
+        assert!(parse_all("FlightSearch[a, b", TOOLS).is_empty());
+        assert!(parse_all("MyFlightSearch[a]", TOOLS).is_empty());
+        assert!(parse_all("FlightSearch[a,\nb]", TOOLS).is_empty());
+    }
+
+    #[test]
+    fn format_round_trips() {
+        let s = format_call("FlightSearch", &["A", "B", "2022-01-01"]);
+        assert_eq!(s, "FlightSearch[A, B, 2022-01-01]");
+        let c = parse_first(&s, TOOLS).expect("call");
+        assert_eq!(c.args, vec!["A", "B", "2022-01-01"]);
+    }
+}

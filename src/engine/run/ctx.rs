@@ -1,0 +1,298 @@
+//! `RunCtx`: what a coordinator gets. It records every event, routes each
+//! agent's calls to its model, waits at the gate before every LLM call,
+//! bounds concurrency, retries with backoff, and honours cancellation.
+
+use super::cancel::CancelToken;
+use super::clock::Clock;
+use super::config::RunConfig;
+use super::event::{Audience, LoggedEvent, RunEvent};
+use super::gate::{Gate, Semaphore};
+use crate::engine::model::retry::SplitMix;
+use crate::engine::model::{ChatModel, ChatRequest, ChatResponse, ModelError, StreamDelta};
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+use std::rc::Rc;
+
+/// Which model serves which agent role (`*` = any role not listed).
+#[derive(Clone, Default)]
+pub struct ModelRouter {
+    bindings: Vec<(String, Rc<dyn ChatModel>)>,
+}
+
+impl ModelRouter {
+    pub fn single(model: Rc<dyn ChatModel>) -> Self {
+        ModelRouter {
+            bindings: vec![("*".into(), model)],
+        }
+    }
+
+    /// Builds one model per binding of the config with `make`.
+    pub fn from_config(
+        config: &RunConfig,
+        mut make: impl FnMut(
+            &crate::engine::run::config::ModelSpec,
+        ) -> Result<Rc<dyn ChatModel>, String>,
+    ) -> Result<Self, String> {
+        let mut bindings = Vec::new();
+        for b in &config.models {
+            bindings.push((b.role.clone(), make(&b.spec)?));
+        }
+        if bindings.is_empty() {
+            return Err("The run has no model configured.".into());
+        }
+        Ok(ModelRouter { bindings })
+    }
+
+    pub fn bind(mut self, role: &str, model: Rc<dyn ChatModel>) -> Self {
+        self.bindings.insert(0, (role.to_string(), model));
+        self
+    }
+
+    pub fn for_role(&self, role: &str) -> Option<Rc<dyn ChatModel>> {
+        self.bindings
+            .iter()
+            .find(|(r, _)| r == role)
+            .or_else(|| self.bindings.iter().find(|(r, _)| r == "*"))
+            .map(|(_, m)| m.clone())
+    }
+}
+
+type Observer = Rc<dyn Fn(&LoggedEvent)>;
+
+struct Inner {
+    config: RunConfig,
+    log: RefCell<Vec<LoggedEvent>>,
+    observers: RefCell<Vec<Observer>>,
+    models: ModelRouter,
+    roles: RefCell<HashMap<String, String>>,
+    clock: Rc<dyn Clock>,
+    cancel: CancelToken,
+    gate: Gate,
+    limiter: Semaphore,
+    next_call: Cell<u32>,
+    rng: RefCell<SplitMix>,
+    start_ms: f64,
+}
+
+#[derive(Clone)]
+pub struct RunCtx(Rc<Inner>);
+
+impl RunCtx {
+    pub fn new(config: RunConfig, models: ModelRouter, clock: Rc<dyn Clock>) -> Self {
+        Self::with_controls(config, models, clock, Gate::new(), CancelToken::new())
+    }
+
+    pub fn with_controls(
+        config: RunConfig,
+        models: ModelRouter,
+        clock: Rc<dyn Clock>,
+        gate: Gate,
+        cancel: CancelToken,
+    ) -> Self {
+        let start_ms = clock.now_ms();
+        let limiter = Semaphore::new(config.max_concurrency.max(1) as usize);
+        let rng = RefCell::new(SplitMix::new(config.seed ^ 0x5EED));
+        RunCtx(Rc::new(Inner {
+            config,
+            log: RefCell::new(Vec::new()),
+            observers: RefCell::new(Vec::new()),
+            models,
+            roles: RefCell::new(HashMap::new()),
+            clock,
+            cancel,
+            gate,
+            limiter,
+            next_call: Cell::new(0),
+            rng,
+            start_ms,
+        }))
+    }
+
+    pub fn config(&self) -> &RunConfig {
+        &self.0.config
+    }
+    pub fn clock(&self) -> &Rc<dyn Clock> {
+        &self.0.clock
+    }
+    pub fn cancel_token(&self) -> &CancelToken {
+        &self.0.cancel
+    }
+    pub fn gate(&self) -> &Gate {
+        &self.0.gate
+    }
+    pub fn is_cancelled(&self) -> bool {
+        self.0.cancel.is_cancelled()
+    }
+
+    /// Called synchronously with every event as it is appended.
+    pub fn on_event(&self, f: impl Fn(&LoggedEvent) + 'static) {
+        self.0.observers.borrow_mut().push(Rc::new(f));
+    }
+
+    /// A copy of the log so far.
+    pub fn events(&self) -> Vec<LoggedEvent> {
+        self.0.log.borrow().clone()
+    }
+
+    pub fn event_count(&self) -> usize {
+        self.0.log.borrow().len()
+    }
+
+    /// Appends an event and tells the observers. Returns its sequence number.
+    pub fn emit(&self, event: RunEvent) -> u64 {
+        let t_ms = (self.0.clock.now_ms() - self.0.start_ms).max(0.0) as u64;
+        let logged = {
+            let mut log = self.0.log.borrow_mut();
+            let seq = log.len() as u64;
+            log.push(LoggedEvent { seq, t_ms, event });
+            log[log.len() - 1].clone()
+        };
+        let observers: Vec<Observer> = self.0.observers.borrow().clone();
+        for o in observers {
+            o(&logged);
+        }
+        logged.seq
+    }
+
+    /// Registers an agent (its role picks its model).
+    pub fn add_agent(&self, id: &str, role: &str, name: &str) {
+        self.0.roles.borrow_mut().insert(id.into(), role.into());
+        let model = self
+            .0
+            .models
+            .for_role(role)
+            .map(|m| m.name())
+            .unwrap_or_default();
+        self.emit(RunEvent::AgentAdded {
+            agent: id.into(),
+            role: role.into(),
+            name: name.into(),
+            model,
+        });
+    }
+
+    pub fn phase_started(&self, phase: &str, label: &str) {
+        self.emit(RunEvent::PhaseStarted {
+            phase: phase.into(),
+            label: label.into(),
+        });
+    }
+
+    pub fn phase_ended(&self, phase: &str) {
+        self.emit(RunEvent::PhaseEnded {
+            phase: phase.into(),
+        });
+    }
+
+    pub fn post(&self, from: &str, to: Audience, text: &str, call: Option<u32>) {
+        self.emit(RunEvent::MessagePosted {
+            from: from.into(),
+            to,
+            text: text.into(),
+            call,
+        });
+    }
+
+    /// One LLM call for `agent`: waits at the gate, takes a concurrency
+    /// permit, records the request, streams deltas into the log, retries
+    /// retryable errors with backoff (each retry recorded), and records the
+    /// response or the failure. Returns the call number with the response.
+    pub async fn chat(
+        &self,
+        agent: &str,
+        req: ChatRequest,
+    ) -> Result<(u32, ChatResponse), ModelError> {
+        let role = self
+            .0
+            .roles
+            .borrow()
+            .get(agent)
+            .cloned()
+            .unwrap_or_default();
+        let model = self
+            .0
+            .models
+            .for_role(&role)
+            .ok_or_else(|| ModelError::BadRequest {
+                status: 0,
+                detail: format!("no model is configured for role {role}"),
+            })?;
+        if !self.0.gate.pass(&self.0.cancel, agent).await {
+            return Err(ModelError::Cancelled);
+        }
+        let _permit = self.0.limiter.acquire().await;
+        if self.is_cancelled() {
+            return Err(ModelError::Cancelled);
+        }
+        let call = self.0.next_call.get();
+        self.0.next_call.set(call + 1);
+        self.emit(RunEvent::LlmRequest {
+            call,
+            agent: agent.into(),
+            model: model.name(),
+            request: req.clone(),
+        });
+        let policy = self.0.config.retry;
+        let mut attempt = 1;
+        loop {
+            let started = self.0.clock.now_ms();
+            let mut sink = |d: StreamDelta| match d {
+                StreamDelta::Text(text) => {
+                    self.emit(RunEvent::LlmDelta { call, text });
+                }
+            };
+            let result = model.complete(&req, &mut sink, &self.0.cancel).await;
+            let retries = attempt - 1;
+            let error = match result {
+                Ok(mut response) if !self.is_cancelled() => {
+                    if !model.reports_usage() {
+                        response.usage.estimated = true;
+                    }
+                    let latency_ms = (self.0.clock.now_ms() - started).max(0.0) as u64;
+                    self.emit(RunEvent::LlmResponse {
+                        call,
+                        response: response.clone(),
+                        latency_ms,
+                        retries,
+                    });
+                    return Ok((call, response));
+                }
+                Ok(_) => ModelError::Cancelled,
+                Err(_) if self.is_cancelled() => ModelError::Cancelled,
+                Err(e) => e,
+            };
+            let unit = self.0.rng.borrow_mut().unit();
+            match policy.delay_ms(attempt, &error, unit) {
+                Some(wait_ms) => {
+                    self.emit(RunEvent::LlmRetry {
+                        call,
+                        attempt,
+                        error,
+                        wait_ms,
+                    });
+                    let sleep = self.0.clock.sleep(wait_ms);
+                    let cancelled = self.0.cancel.cancelled();
+                    futures::pin_mut!(sleep);
+                    futures::future::select(sleep, cancelled).await;
+                    if self.is_cancelled() {
+                        self.emit(RunEvent::LlmFailed {
+                            call,
+                            error: ModelError::Cancelled,
+                            retries: attempt,
+                        });
+                        return Err(ModelError::Cancelled);
+                    }
+                    attempt += 1;
+                }
+                None => {
+                    self.emit(RunEvent::LlmFailed {
+                        call,
+                        error: error.clone(),
+                        retries,
+                    });
+                    return Err(error);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,18 @@
+//! A run: its config, its event log, the context coordinators run in, and
+//! the controls (gate, cancellation, clock) shared with the UI.
+
+pub mod cancel;
+pub mod clock;
+pub mod config;
+pub mod ctx;
+pub mod event;
+pub mod gate;
+pub mod log;
+pub mod runner;
+
+pub use cancel::CancelToken;
+pub use config::{ModelSpec, RunConfig};
+pub use ctx::{ModelRouter, RunCtx};
+pub use event::{Audience, LoggedEvent, RunEvent};
+pub use log::{RunDoc, RunStatus};
+pub use runner::{execute, Outcome, RunError};

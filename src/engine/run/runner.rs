@@ -1,0 +1,83 @@
+//! Runs a coordinator inside a `RunCtx`, bracketing it with the run's first
+//! and last events.
+
+use super::ctx::RunCtx;
+use super::event::{FailReason, RunEvent};
+use super::log::RunStatus;
+use crate::engine::coordinators;
+use crate::engine::model::ModelError;
+
+/// What a coordinator returns when it completes.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Outcome {
+    pub output: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum RunError {
+    Cancelled,
+    Model(ModelError),
+    Failed(FailReason),
+}
+
+impl RunError {
+    pub fn new(kind: &str, message: impl Into<String>) -> Self {
+        RunError::Failed(FailReason {
+            kind: kind.into(),
+            message: message.into(),
+            model_error: None,
+        })
+    }
+}
+
+impl From<ModelError> for RunError {
+    fn from(e: ModelError) -> Self {
+        match e {
+            ModelError::Cancelled => RunError::Cancelled,
+            other => RunError::Model(other),
+        }
+    }
+}
+
+/// Emits `run_started`, runs the configured coordinator, and emits exactly
+/// one terminal event. Returns the final status.
+pub async fn execute(ctx: &RunCtx) -> RunStatus {
+    ctx.emit(RunEvent::RunStarted {
+        config: ctx.config().sanitized(),
+    });
+    let result = if ctx.is_cancelled() {
+        Err(RunError::Cancelled)
+    } else {
+        coordinators::run(ctx).await
+    };
+    let result = match result {
+        Ok(_) if ctx.is_cancelled() => Err(RunError::Cancelled),
+        other => other,
+    };
+    match result {
+        Ok(outcome) => {
+            ctx.emit(RunEvent::RunFinished {
+                output: outcome.output,
+            });
+            RunStatus::Finished
+        }
+        Err(RunError::Cancelled) => {
+            ctx.emit(RunEvent::RunCancelled {});
+            RunStatus::Cancelled
+        }
+        Err(RunError::Model(e)) => {
+            ctx.emit(RunEvent::RunFailed {
+                reason: FailReason {
+                    kind: "model".into(),
+                    message: e.user_message(),
+                    model_error: Some(e),
+                },
+            });
+            RunStatus::Failed
+        }
+        Err(RunError::Failed(reason)) => {
+            ctx.emit(RunEvent::RunFailed { reason });
+            RunStatus::Failed
+        }
+    }
+}

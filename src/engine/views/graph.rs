@@ -1,0 +1,222 @@
+//! The agent graph: nodes with role and live status, edges with message
+//! counts, and the edge that is active now.
+
+use super::Fold;
+use crate::engine::run::event::{Audience, LoggedEvent, RunEvent};
+use serde::Serialize;
+use std::collections::{BTreeMap, HashMap};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AgentStatus {
+    Idle,
+    /// A request is out, no tokens yet.
+    Thinking,
+    /// Tokens are streaming in.
+    Speaking,
+    /// Waiting for a tool to return.
+    Waiting,
+}
+
+impl AgentStatus {
+    pub fn label(self) -> &'static str {
+        match self {
+            AgentStatus::Idle => "idle",
+            AgentStatus::Thinking => "thinking",
+            AgentStatus::Speaking => "speaking",
+            AgentStatus::Waiting => "waiting",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Node {
+    pub id: String,
+    pub name: String,
+    pub role: String,
+    pub model: String,
+    pub status: AgentStatus,
+    pub calls: u32,
+    pub messages: u32,
+    pub tool_calls: u32,
+    /// In-flight LLM calls (concurrent calls of one agent are possible).
+    in_flight: u32,
+    streaming: u32,
+    pending_tools: u32,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EdgeKind {
+    /// A message posted from one agent to another (or to everyone).
+    Message,
+    /// Control handed from one agent to another.
+    Handoff,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Edge {
+    pub from: String,
+    pub to: String,
+    pub kind: EdgeKind,
+    pub count: u32,
+    /// Sequence number of the last event that used this edge.
+    pub last_seq: u64,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct AgentGraph {
+    pub nodes: Vec<Node>,
+    edges: BTreeMap<(String, String, EdgeKind), Edge>,
+    /// The most recent edge used, cleared when the run ends.
+    pub active: Option<(String, String, EdgeKind)>,
+    call_agent: HashMap<u32, String>,
+}
+
+impl AgentGraph {
+    pub fn edges(&self) -> impl Iterator<Item = &Edge> {
+        self.edges.values()
+    }
+
+    pub fn node(&self, id: &str) -> Option<&Node> {
+        self.nodes.iter().find(|n| n.id == id)
+    }
+
+    fn node_mut(&mut self, id: &str) -> Option<&mut Node> {
+        self.nodes.iter_mut().find(|n| n.id == id)
+    }
+
+    fn touch_edge(&mut self, from: &str, to: &str, kind: EdgeKind, seq: u64) {
+        if from == to || self.node(from).is_none() || self.node(to).is_none() {
+            return;
+        }
+        let key = (from.to_string(), to.to_string(), kind);
+        let e = self.edges.entry(key.clone()).or_insert(Edge {
+            from: from.into(),
+            to: to.into(),
+            kind,
+            count: 0,
+            last_seq: seq,
+        });
+        e.count += 1;
+        e.last_seq = seq;
+        self.active = Some(key);
+    }
+
+    fn refresh(n: &mut Node) {
+        n.status = if n.streaming > 0 {
+            AgentStatus::Speaking
+        } else if n.pending_tools > 0 {
+            AgentStatus::Waiting
+        } else if n.in_flight > 0 {
+            AgentStatus::Thinking
+        } else {
+            AgentStatus::Idle
+        };
+    }
+
+    fn end_call(&mut self, call: u32) {
+        if let Some(agent) = self.call_agent.remove(&call) {
+            if let Some(n) = self.node_mut(&agent) {
+                n.in_flight = n.in_flight.saturating_sub(1);
+                n.streaming = n.streaming.min(n.in_flight);
+                Self::refresh(n);
+            }
+        }
+    }
+}
+
+impl Fold for AgentGraph {
+    fn apply(&mut self, ev: &LoggedEvent) {
+        match &ev.event {
+            RunEvent::AgentAdded {
+                agent,
+                role,
+                name,
+                model,
+            } if self.node(agent).is_none() => {
+                self.nodes.push(Node {
+                    id: agent.clone(),
+                    name: name.clone(),
+                    role: role.clone(),
+                    model: model.clone(),
+                    status: AgentStatus::Idle,
+                    calls: 0,
+                    messages: 0,
+                    tool_calls: 0,
+                    in_flight: 0,
+                    streaming: 0,
+                    pending_tools: 0,
+                });
+            }
+            RunEvent::LlmRequest { call, agent, .. } => {
+                self.call_agent.insert(*call, agent.clone());
+                if let Some(n) = self.node_mut(agent) {
+                    n.calls += 1;
+                    n.in_flight += 1;
+                    Self::refresh(n);
+                }
+            }
+            RunEvent::LlmDelta { call, .. } => {
+                if let Some(agent) = self.call_agent.get(call).cloned() {
+                    if let Some(n) = self.node_mut(&agent) {
+                        if n.streaming < n.in_flight {
+                            n.streaming += 1;
+                            Self::refresh(n);
+                        }
+                    }
+                }
+            }
+            RunEvent::LlmRetry { call, .. } => {
+                if let Some(agent) = self.call_agent.get(call).cloned() {
+                    if let Some(n) = self.node_mut(&agent) {
+                        n.streaming = 0;
+                        Self::refresh(n);
+                    }
+                }
+            }
+            RunEvent::LlmResponse { call, .. } | RunEvent::LlmFailed { call, .. } => {
+                self.end_call(*call)
+            }
+            RunEvent::ToolCalled { agent, .. } => {
+                if let Some(n) = self.node_mut(agent) {
+                    n.tool_calls += 1;
+                    n.pending_tools += 1;
+                    Self::refresh(n);
+                }
+            }
+            RunEvent::ToolReturned { agent, .. } => {
+                if let Some(n) = self.node_mut(agent) {
+                    n.pending_tools = n.pending_tools.saturating_sub(1);
+                    Self::refresh(n);
+                }
+            }
+            RunEvent::MessagePosted { from, to, .. } => {
+                if let Some(n) = self.node_mut(from) {
+                    n.messages += 1;
+                }
+                let targets: Vec<String> = match to {
+                    Audience::Public => self.nodes.iter().map(|n| n.id.clone()).collect(),
+                    Audience::To(list) => list.clone(),
+                };
+                for t in targets {
+                    self.touch_edge(from, &t, EdgeKind::Message, ev.seq);
+                }
+            }
+            RunEvent::Handoff { from, to, .. } => {
+                self.touch_edge(from, to, EdgeKind::Handoff, ev.seq)
+            }
+            e if e.is_terminal() => {
+                self.active = None;
+                self.call_agent.clear();
+                for n in &mut self.nodes {
+                    n.in_flight = 0;
+                    n.streaming = 0;
+                    n.pending_tools = 0;
+                    Self::refresh(n);
+                }
+            }
+            _ => {}
+        }
+    }
+}

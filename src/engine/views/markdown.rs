@@ -1,0 +1,133 @@
+//! Markdown to HTML that is safe to insert: raw HTML in the source becomes
+//! visible text, dangerous link schemes are dropped, images become links
+//! (nothing is fetched from addresses in model output).
+
+use pulldown_cmark::{CowStr, Event, Options, Parser, Tag, TagEnd};
+
+fn safe_url(url: &str) -> bool {
+    let lower: String = url
+        .chars()
+        .filter(|c| !c.is_whitespace() && !c.is_control())
+        .collect::<String>()
+        .to_ascii_lowercase();
+    match lower.find(':') {
+        // A scheme is present only if ':' comes before any '/', '?' or '#'.
+        Some(p) if !lower[..p].contains(['/', '?', '#']) => {
+            matches!(&lower[..p], "http" | "https" | "mailto")
+        }
+        _ => true,
+    }
+}
+
+pub fn to_safe_html(src: &str) -> String {
+    let mut opts = Options::empty();
+    opts.insert(Options::ENABLE_TABLES);
+    opts.insert(Options::ENABLE_STRIKETHROUGH);
+    opts.insert(Options::ENABLE_TASKLISTS);
+    let parser = Parser::new_ext(src, opts).map(|ev| match ev {
+        Event::Html(h) | Event::InlineHtml(h) => Event::Text(h),
+        Event::Start(Tag::Link {
+            link_type,
+            dest_url,
+            title,
+            id,
+        }) => {
+            let dest_url = if safe_url(&dest_url) {
+                dest_url
+            } else {
+                CowStr::Borrowed("#")
+            };
+            Event::Start(Tag::Link {
+                link_type,
+                dest_url,
+                title,
+                id,
+            })
+        }
+        Event::Start(Tag::Image {
+            link_type,
+            dest_url,
+            title,
+            id,
+        }) => {
+            let dest_url = if safe_url(&dest_url) {
+                dest_url
+            } else {
+                CowStr::Borrowed("#")
+            };
+            Event::Start(Tag::Link {
+                link_type,
+                dest_url,
+                title,
+                id,
+            })
+        }
+        Event::End(TagEnd::Image) => Event::End(TagEnd::Link),
+        other => other,
+    });
+    let mut html = String::new();
+    pulldown_cmark::html::push_html(&mut html, parser);
+    // Links open outside the app, without giving the target a handle on it.
+    html.replace(
+        "<a href=",
+        "<a target=\"_blank\" rel=\"noopener noreferrer nofollow\" href=",
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn raw_html_becomes_text() {
+        let h = to_safe_html("Hi <script>alert(1)</script> and <img src=x onerror=alert(2)>");
+        assert!(!h.contains("<script"), "{h}");
+        assert!(!h.contains("<img"), "{h}");
+        assert!(h.contains("&lt;script&gt;"), "{h}");
+        assert!(h.contains("&lt;img src=x onerror=alert(2)&gt;"), "{h}");
+        let block = to_safe_html("<div onclick=\"x()\">\n<iframe src=evil></iframe>\n</div>");
+        assert!(
+            !block.contains("<div") && !block.contains("<iframe"),
+            "{block}"
+        );
+    }
+
+    #[test]
+    fn dangerous_links_are_neutralised() {
+        for src in [
+            "[x](javascript:alert(1))",
+            "[x](JaVaScRiPt:alert(1))",
+            "[x](java\tscript:alert(1))",
+            "[x](data:text/html,<script>alert(1)</script>)",
+            "[x](vbscript:msgbox)",
+            "<javascript:alert(1)>",
+        ] {
+            let h = to_safe_html(src).to_lowercase();
+            for scheme in ["javascript:", "data:", "vbscript:"] {
+                assert!(!h.contains(&format!("href=\"{scheme}")), "{src} -> {h}");
+            }
+            assert!(
+                !h.contains("<a ") || h.contains("href=\"#\""),
+                "{src} -> {h}"
+            );
+        }
+        let ok = to_safe_html("[docs](https://example.org/a?b) and [rel](/x)");
+        assert!(ok.contains("href=\"https://example.org/a?b\""), "{ok}");
+        assert!(ok.contains("rel=\"noopener noreferrer nofollow\""), "{ok}");
+    }
+
+    #[test]
+    fn images_become_links() {
+        let h = to_safe_html("![cat](https://example.org/cat.png)");
+        assert!(!h.contains("<img"), "{h}");
+        assert!(h.contains("href=\"https://example.org/cat.png\""), "{h}");
+    }
+
+    #[test]
+    fn markdown_still_renders() {
+        let h = to_safe_html("# T\n\n- **a**\n- `b`\n\n| x | y |\n|---|---|\n| 1 | 2 |\n");
+        for tag in ["<h1>", "<strong>", "<code>", "<table>", "<li>"] {
+            assert!(h.contains(tag), "{tag} in {h}");
+        }
+    }
+}

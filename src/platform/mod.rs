@@ -1,0 +1,8 @@
+//! Browser-only services: fetch transport, clock, localStorage, keys,
+//! settings. The UI calls these; the engine never does.
+
+pub mod clock;
+pub mod fetch;
+pub mod keys;
+pub mod settings;
+pub mod storage;

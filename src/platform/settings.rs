@@ -1,0 +1,82 @@
+//! User settings that are not secret: provider, base URL, model, prices,
+//! theme. Stored in localStorage as JSON; a damaged or older record falls
+//! back to defaults field by field instead of failing.
+
+use super::storage;
+use crate::engine::model::pricing::PriceTable;
+use crate::engine::model::providers::presets::{preset, PresetKind};
+use crate::engine::run::ModelSpec;
+use serde::{Deserialize, Serialize};
+
+const KEY: &str = "roundtable.settings.v1";
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Settings {
+    pub provider: String,
+    pub base_url: String,
+    pub model: String,
+    pub remember_key: bool,
+    pub prices: PriceTable,
+    /// `light`, `dark`, or empty to follow the system.
+    pub theme: String,
+    pub max_concurrency: u32,
+    /// Attempts per LLM call, the first included (retries = attempts - 1).
+    pub max_attempts: u32,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            provider: "demo".into(),
+            base_url: String::new(),
+            model: "demo".into(),
+            remember_key: false,
+            prices: PriceTable::default(),
+            theme: String::new(),
+            max_concurrency: 4,
+            max_attempts: 4,
+        }
+    }
+}
+
+impl Settings {
+    pub fn load() -> Settings {
+        storage::get(KEY)
+            .and_then(|s| serde_json::from_str::<Settings>(&s).ok())
+            .filter(|s| preset(&s.provider).is_some())
+            .unwrap_or_default()
+    }
+
+    pub fn save(&self) -> Result<(), String> {
+        let json = serde_json::to_string(self).map_err(|e| e.to_string())?;
+        storage::set(KEY, &json)
+    }
+
+    pub fn is_demo(&self) -> bool {
+        preset(&self.provider).is_none_or(|p| p.kind == PresetKind::Demo)
+    }
+
+    /// The model spec a run records (no key).
+    pub fn model_spec(&self) -> ModelSpec {
+        match preset(&self.provider).map(|p| p.kind) {
+            Some(PresetKind::Http(format)) => ModelSpec {
+                provider: self.provider.clone(),
+                format: Some(format),
+                base_url: self.base_url.trim().to_string(),
+                model: self.model.trim().to_string(),
+                temperature: None,
+            },
+            _ => ModelSpec::demo(),
+        }
+    }
+
+    /// A short label for the header: `Offline demo` or `OpenAI · gpt-4o-mini`.
+    pub fn label(&self) -> String {
+        match preset(&self.provider) {
+            Some(p) if p.kind == PresetKind::Demo => "Offline demo".into(),
+            Some(p) => format!("{} · {}", p.label, self.model),
+            None => "Offline demo".into(),
+        }
+    }
+}

@@ -1,0 +1,188 @@
+//! The task box, Run / Pause / Step / Stop, and the run's status line.
+
+use super::state::{use_app, Activity};
+use crate::engine::coordinators;
+use crate::engine::run::RunStatus;
+use leptos::ev::KeyboardEvent;
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+
+/// Space steps when paused, unless the user is typing or on a button.
+fn install_space_to_step() {
+    let app = use_app();
+    let handle = window_event_listener(leptos::ev::keydown, move |ev: KeyboardEvent| {
+        if ev.key() != " " || app.activity.get_untracked() != Activity::Paused {
+            return;
+        }
+        let tag = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .map(|e| e.tag_name().to_ascii_lowercase())
+            .unwrap_or_default();
+        if matches!(tag.as_str(), "input" | "textarea" | "select" | "button") {
+            return;
+        }
+        ev.prevent_default();
+        app.step();
+    });
+    on_cleanup(move || handle.remove());
+}
+
+#[component]
+pub fn TaskPanel() -> impl IntoView {
+    let app = use_app();
+    install_space_to_step();
+    let idle = move || app.activity.get() == Activity::Idle;
+    let paused = move || app.activity.get() == Activity::Paused;
+    let running = move || app.activity.get() == Activity::Running;
+    let example = move || {
+        coordinators::info(&app.coordinator.get())
+            .map(|c| c.example_task)
+            .unwrap_or("")
+    };
+    let description = move || {
+        coordinators::info(&app.coordinator.get())
+            .map(|c| c.description)
+            .unwrap_or("")
+    };
+    view! {
+        <div class="panel task-panel">
+            <h2 class="panel-title">"Task"</h2>
+            <p class="muted small">{description}</p>
+            <textarea
+                id="task"
+                aria-label="Task"
+                rows="7"
+                placeholder=move || format!("e.g. {}", example())
+                prop:value=move || app.task.get()
+                on:input=move |ev| app.task.set(event_target_value(&ev))
+                on:keydown=move |ev: KeyboardEvent| {
+                    if ev.key() == "Enter" && (ev.ctrl_key() || ev.meta_key()) {
+                        ev.prevent_default();
+                        app.run_or_resume();
+                    }
+                }
+            ></textarea>
+            <div class="task-actions">
+                <button
+                    class="link-button small"
+                    disabled=move || !idle()
+                    on:click=move |_| app.task.set(example().to_string())
+                >
+                    "Use the example task"
+                </button>
+                <span class="muted small">"Ctrl+Enter runs"</span>
+            </div>
+            <div class="controls" role="group" aria-label="Run controls">
+                <button
+                    class="button primary"
+                    disabled=running
+                    title=move || if paused() { "Continue the paused run" } else { "Start a new run" }
+                    on:click=move |_| app.run_or_resume()
+                >
+                    <svg class="btn-icon" viewBox="0 0 24 24" aria-hidden="true"><path d="M8 5v14l11-7z"/></svg>
+                    "Run"
+                </button>
+                <button class="button" disabled=move || !running() title="Hold the run before its next LLM call" on:click=move |_| app.pause()>
+                    <svg class="btn-icon" viewBox="0 0 24 24" aria-hidden="true"><path d="M6 5h4v14H6zM14 5h4v14h-4z"/></svg>
+                    "Pause"
+                </button>
+                <button class="button" disabled=running title="Send exactly one LLM call (Space when paused); from idle, start paused at the first call" on:click=move |_| app.step()>
+                    <svg class="btn-icon" viewBox="0 0 24 24" aria-hidden="true"><path d="M5 5v14l10-7zM16 5h3v14h-3z"/></svg>
+                    "Step"
+                </button>
+                <button class="button danger" disabled=idle title="Stop the run and abort the request in flight" on:click=move |_| app.stop()>
+                    <svg class="btn-icon" viewBox="0 0 24 24" aria-hidden="true"><path d="M6 6h12v12H6z"/></svg>
+                    "Stop"
+                </button>
+            </div>
+            <Notice/>
+            <StatusLine/>
+        </div>
+    }
+}
+
+#[component]
+fn Notice() -> impl IntoView {
+    let app = use_app();
+    move || {
+        app.notice.get().map(|n| {
+            view! {
+                <div class="notice warning" role="alert">
+                    <p>{n.text.clone()}</p>
+                    {n.settings.then(|| view! {
+                        <button class="button small" on:click=move |_| app.settings_open.set(true)>"Open Settings"</button>
+                    })}
+                </div>
+            }
+        })
+    }
+}
+
+#[component]
+fn StatusLine() -> impl IntoView {
+    let app = use_app();
+    let failure = move || {
+        app.view.with(|v| {
+            (v.status.status == RunStatus::Failed)
+                .then(|| v.status.error.clone().unwrap_or_default())
+        })
+    };
+    let text = move || {
+        let (started, status, calls, ms) = app.view.with(|v| {
+            (
+                v.status.started,
+                v.status.status,
+                v.status.llm_calls,
+                v.status.elapsed_ms,
+            )
+        });
+        let secs = ms as f64 / 1000.0;
+        let calls = format!("{calls} LLM call{}", if calls == 1 { "" } else { "s" });
+        match (app.activity.get(), status) {
+            (Activity::Paused, _) => {
+                let w = app.waiting.get();
+                if let Some(next) = w.first() {
+                    let name = app.view.with(|v| v.transcript.name_of(next).to_string());
+                    let more = if w.len() > 1 {
+                        format!(" (+{} more)", w.len() - 1)
+                    } else {
+                        String::new()
+                    };
+                    format!("Paused — next: {name}'s LLM call{more}. Step (Space) sends it; Run continues.")
+                } else {
+                    "Paused — the run will hold before its next LLM call.".to_string()
+                }
+            }
+            (Activity::Running, _) => format!("Running · {calls} · {secs:.1} s"),
+            (Activity::Idle, _) if !started => "Ready. Write a task and press Run.".into(),
+            (Activity::Idle, RunStatus::Finished) => format!("Finished · {calls} · {secs:.1} s"),
+            (Activity::Idle, RunStatus::Cancelled) => format!("Stopped · {calls} · {secs:.1} s"),
+            (Activity::Idle, RunStatus::Failed) => "Failed".into(),
+            (Activity::Idle, RunStatus::Running) => "Ended".into(),
+        }
+    };
+    let class = move || {
+        let status = app.view.with(|v| v.status.status);
+        let kind = match (app.activity.get(), status) {
+            (Activity::Running, _) => "running",
+            (Activity::Paused, _) => "paused",
+            (_, RunStatus::Failed) => "failed",
+            (_, RunStatus::Finished) => "finished",
+            _ => "idle",
+        };
+        format!("status-line status-{kind}")
+    };
+    view! {
+        <div class=class role="status" aria-live="polite" data-testid="run-status">
+            <span class="status-dot" aria-hidden="true"></span>
+            <span>{text}</span>
+        </div>
+        {move || failure().map(|msg| view! {
+            <div class="notice error" role="alert">
+                <p>{msg}</p>
+                <button class="button small" on:click=move |_| app.settings_open.set(true)>"Check Settings"</button>
+            </div>
+        })}
+    }
+}

@@ -1,0 +1,57 @@
+//! The raw event log: one row per event, expandable to its JSON.
+
+use super::state::use_app;
+use crate::engine::run::LoggedEvent;
+use crate::engine::views::events::summarize;
+use leptos::prelude::*;
+
+#[component]
+pub fn EventsTab() -> impl IntoView {
+    let app = use_app();
+    let hide_deltas = RwSignal::new(false);
+    let rows = move || {
+        let hide = hide_deltas.get();
+        app.events.with(|evs| {
+            evs.iter()
+                .filter(|e| !(hide && e.event.kind() == "llm_delta"))
+                .cloned()
+                .collect::<Vec<_>>()
+        })
+    };
+    view! {
+        <div class="events">
+            <div class="events-toolbar">
+                <span class="muted small">{move || format!("{} events", app.events.with(|e| e.len()))}</span>
+                <label class="check small">
+                    <input type="checkbox" prop:checked=move || hide_deltas.get() on:change=move |ev| hide_deltas.set(event_target_checked(&ev))/>
+                    "Hide stream deltas"
+                </label>
+            </div>
+            <Show when=move || app.events.with(|e| !e.is_empty()) fallback=|| view! { <p class="muted empty-note">"The run's events appear here, one per line, as they happen."</p> }>
+                <ol class="event-list" aria-label="Events">
+                    <For
+                        each=rows
+                        key=|e: &LoggedEvent| e.seq
+                        children=move |e: LoggedEvent| {
+                            let kind = e.event.kind();
+                            let json = serde_json::to_string_pretty(&e).unwrap_or_default();
+                            view! {
+                                <li class=format!("event ev-{kind}") data-kind=kind>
+                                    <details>
+                                        <summary>
+                                            <span class="ev-seq">{e.seq}</span>
+                                            <span class="ev-time">{format!("{:.2}s", e.t_ms as f64 / 1000.0)}</span>
+                                            <span class="ev-kind">{kind}</span>
+                                            <span class="ev-summary">{summarize(&e.event)}</span>
+                                        </summary>
+                                        <pre>{json}</pre>
+                                    </details>
+                                </li>
+                            }
+                        }
+                    />
+                </ol>
+            </Show>
+        </div>
+    }
+}

@@ -1,0 +1,71 @@
+//! The header: name, coordinator picker, the model in use, theme, Settings.
+
+use super::state::{use_app, Activity};
+use super::theme;
+use crate::engine::coordinators::COORDINATORS;
+use leptos::prelude::*;
+
+#[component]
+pub fn Header() -> impl IntoView {
+    let app = use_app();
+    let busy = move || app.activity.get() != Activity::Idle;
+    let toggle_theme = move |_| {
+        app.settings.update(|s| {
+            s.theme = if theme::effective(&s.theme) == "dark" {
+                "light".into()
+            } else {
+                "dark".into()
+            };
+            theme::apply(&s.theme);
+            let _ = s.save();
+        });
+    };
+    let theme_label = move || {
+        if theme::effective(&app.settings.with(|s| s.theme.clone())) == "dark" {
+            "Switch to light theme"
+        } else {
+            "Switch to dark theme"
+        }
+    };
+    view! {
+        <header class="app-header">
+            <div class="brand">
+                <svg class="logo" viewBox="0 0 32 32" aria-hidden="true">
+                    <circle cx="16" cy="16" r="13" class="logo-ring"/>
+                    <circle cx="16" cy="5" r="3.2" class="logo-seat"/>
+                    <circle cx="26.5" cy="20" r="3.2" class="logo-seat"/>
+                    <circle cx="5.5" cy="20" r="3.2" class="logo-seat"/>
+                </svg>
+                <span class="brand-name">"Roundtable"</span>
+            </div>
+            <label class="coordinator-picker">
+                <span class="muted">"Coordinator"</span>
+                <select
+                    aria-label="Coordinator"
+                    prop:value=move || app.coordinator.get()
+                    disabled=busy
+                    on:change=move |ev| app.coordinator.set(event_target_value(&ev))
+                >
+                    {COORDINATORS
+                        .iter()
+                        .map(|c| view! { <option value=c.id title=c.description>{c.name}</option> })
+                        .collect_view()}
+                </select>
+            </label>
+            <div class="header-spacer"></div>
+            <button
+                class="model-chip"
+                class:demo=move || app.settings.with(|s| s.is_demo())
+                title="Model in use — click to change"
+                on:click=move |_| app.settings_open.set(true)
+            >
+                <span class="dot"></span>
+                {move || app.settings.with(|s| s.label())}
+            </button>
+            <button class="icon-button" aria-label=theme_label title=theme_label on:click=toggle_theme>
+                <svg viewBox="0 0 24 24" aria-hidden="true"><path d="M12 3a9 9 0 1 0 9 9 7 7 0 0 1-9-9z"/></svg>
+            </button>
+            <button class="button" on:click=move |_| app.settings_open.set(true)>"Settings"</button>
+        </header>
+    }
+}

@@ -1,0 +1,227 @@
+//! The native CLI end to end: the demo model, and the OpenAI-compatible and
+//! Anthropic providers over real HTTP against the mock LLM server (Node).
+#![cfg(not(target_arch = "wasm32"))]
+
+use roundtable::engine::run::{RunDoc, RunEvent, RunStatus};
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+
+struct Mock {
+    child: Child,
+    url: String,
+}
+
+impl Drop for Mock {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn start_mock() -> Mock {
+    let mut child = Command::new("node")
+        .args(["e2e/mock-llm.mjs", "--port", "0", "--delay", "2"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("node must be installed to run the mock LLM server (make test installs what is missing)");
+    let mut line = String::new();
+    let stdout = child.stdout.take().expect("stdout");
+    BufReader::new(stdout)
+        .read_line(&mut line)
+        .expect("mock prints its URL");
+    let url = line
+        .trim()
+        .strip_prefix("MOCK_LLM_URL=")
+        .expect("MOCK_LLM_URL line")
+        .to_string();
+    Mock { child, url }
+}
+
+fn script(mock: &Mock, steps: &str) {
+    let agent = ureq::Agent::new_with_defaults();
+    agent
+        .post(&format!("{}/__reset", mock.url))
+        .send("")
+        .expect("reset");
+    agent
+        .post(&format!("{}/__script", mock.url))
+        .header("content-type", "application/json")
+        .send(format!(r#"{{"steps":{steps}}}"#))
+        .expect("script");
+}
+
+fn cli(args: &[&str], key: Option<&str>) -> (i32, String, String) {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_roundtable"));
+    cmd.args(args).env_remove("ROUNDTABLE_API_KEY");
+    if let Some(k) = key {
+        cmd.env("ROUNDTABLE_API_KEY", k);
+    }
+    let out = cmd.output().expect("run the CLI");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn tmp(name: &str) -> String {
+    let dir = std::env::temp_dir().join(format!("roundtable-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("tmp dir");
+    dir.join(name).to_string_lossy().into_owned()
+}
+
+#[test]
+fn demo_run_writes_a_run_file() {
+    let out = tmp("demo.json");
+    let (code, _, stderr) = cli(
+        &[
+            "run",
+            "--coordinator",
+            "single",
+            "--model",
+            "demo",
+            "--task",
+            "What is 7 * 6?",
+            "--out",
+            &out,
+        ],
+        None,
+    );
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stderr.contains("run finished"),
+        "progress on stderr: {stderr}"
+    );
+    let doc =
+        RunDoc::from_json(&std::fs::read_to_string(&out).expect("file")).expect("valid run file");
+    assert_eq!(doc.status(), RunStatus::Finished);
+    assert_eq!(doc.config.coordinator, "single");
+    let answer = doc.events.iter().find_map(|e| match &e.event {
+        RunEvent::LlmResponse { response, .. } => Some(response.text.clone()),
+        _ => None,
+    });
+    assert!(answer.unwrap_or_default().contains("**42**"));
+}
+
+#[test]
+fn providers_over_http_and_the_key_stays_out_of_the_file() {
+    let mock = start_mock();
+    for (provider, path) in [
+        ("openai-compatible", "/v1/chat/completions"),
+        ("anthropic", "/v1/messages"),
+    ] {
+        script(
+            &mock,
+            r#"[{"text":"Hello from the mock over HTTP.","chunkSize":5}]"#,
+        );
+        let out = tmp(&format!("{provider}.json"));
+        let base = format!("{}/v1", mock.url);
+        let (code, _, stderr) = cli(
+            &[
+                "run",
+                "--coordinator",
+                "single",
+                "--provider",
+                provider,
+                "--base-url",
+                &base,
+                "--model",
+                "mock-model",
+                "--task",
+                "hi",
+                "--out",
+                &out,
+            ],
+            Some("sk-cli-secret"),
+        );
+        assert_eq!(code, 0, "{provider}: {stderr}");
+        let text = std::fs::read_to_string(&out).expect("file");
+        assert!(
+            !text.contains("sk-cli-secret"),
+            "the key must never be written"
+        );
+        let doc = RunDoc::from_json(&text).expect("valid");
+        let response = doc.events.iter().find_map(|e| match &e.event {
+            RunEvent::LlmResponse { response, .. } => Some(response.clone()),
+            _ => None,
+        });
+        let response = response.expect("a response");
+        assert_eq!(response.text, "Hello from the mock over HTTP.");
+        assert!(
+            !response.usage.estimated,
+            "{provider}: usage from the provider"
+        );
+        let deltas = doc
+            .events
+            .iter()
+            .filter(|e| e.event.kind() == "llm_delta")
+            .count();
+        assert!(deltas >= 3, "{provider}: streamed ({deltas} deltas)");
+        let body = ureq::get(&format!("{}/__log", mock.url))
+            .call()
+            .expect("log")
+            .body_mut()
+            .read_to_string()
+            .expect("body");
+        let log: serde_json::Value = serde_json::from_str(&body).expect("json");
+        assert_eq!(log[0]["path"], path);
+    }
+}
+
+#[test]
+fn provider_errors_give_clear_messages_and_exit_codes() {
+    let mock = start_mock();
+    script(&mock, r#"[{"status":401}]"#);
+    let base = format!("{}/v1", mock.url);
+    let args = [
+        "run",
+        "--coordinator",
+        "single",
+        "--provider",
+        "openai-compatible",
+        "--base-url",
+        &base,
+        "--model",
+        "m",
+        "--task",
+        "x",
+        "--retries",
+        "2",
+    ];
+    let (code, _, stderr) = cli(&args, Some("bad"));
+    assert_eq!(code, 1);
+    assert!(stderr.contains("Check the API key"), "{stderr}");
+
+    script(
+        &mock,
+        r#"[{"status":429,"retryAfter":0},{"text":"ok now"}]"#,
+    );
+    let (code, stdout, stderr) = cli(&args, Some("k"));
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stderr.contains("attempt 1 failed (rate_limited)"),
+        "{stderr}"
+    );
+    assert_eq!(stdout.trim(), "ok now");
+
+    let (code, _, stderr) = cli(
+        &[
+            "run",
+            "--coordinator",
+            "single",
+            "--provider",
+            "openai",
+            "--model",
+            "gpt-4o-mini",
+            "--task",
+            "x",
+        ],
+        None,
+    );
+    assert_eq!(code, 2);
+    assert!(stderr.contains("needs an API key"), "{stderr}");
+    let (code, _, stderr) = cli(&["run", "--coordinator", "nope", "--task", "x"], None);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("unknown coordinator"), "{stderr}");
+}

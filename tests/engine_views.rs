@@ -1,0 +1,290 @@
+//! Folds over hand-written logs: the agent graph (statuses, edges, counts,
+//! active edge), usage and cost per agent / phase / model, the transcript's
+//! merging of streamed calls with posted messages, and event summaries.
+#![cfg(not(target_arch = "wasm32"))]
+
+use roundtable::engine::model::pricing::PriceTable;
+use roundtable::engine::model::{ChatRequest, ChatResponse, Message, Usage};
+use roundtable::engine::run::{Audience, LoggedEvent, RunEvent};
+use roundtable::engine::views::events::summarize;
+use roundtable::engine::views::graph::{AgentGraph, AgentStatus, EdgeKind};
+use roundtable::engine::views::transcript::{EntryKind, Transcript};
+use roundtable::engine::views::usage::UsageView;
+use roundtable::engine::views::Fold;
+
+fn log(events: Vec<RunEvent>) -> Vec<LoggedEvent> {
+    events
+        .into_iter()
+        .enumerate()
+        .map(|(i, event)| LoggedEvent {
+            seq: i as u64,
+            t_ms: i as u64 * 10,
+            event,
+        })
+        .collect()
+}
+
+fn agent(id: &str, role: &str) -> RunEvent {
+    RunEvent::AgentAdded {
+        agent: id.into(),
+        role: role.into(),
+        name: id.to_uppercase(),
+        model: "m".into(),
+    }
+}
+
+fn request(call: u32, agent: &str, model: &str) -> RunEvent {
+    RunEvent::LlmRequest {
+        call,
+        agent: agent.into(),
+        model: model.into(),
+        request: ChatRequest::new(vec![Message::user("q")]),
+    }
+}
+
+fn response(call: u32, i: u64, o: u64, estimated: bool) -> RunEvent {
+    RunEvent::LlmResponse {
+        call,
+        response: ChatResponse {
+            text: "a".into(),
+            usage: Usage {
+                input_tokens: i,
+                output_tokens: o,
+                estimated,
+            },
+            ..ChatResponse::default()
+        },
+        latency_ms: 5,
+        retries: 0,
+    }
+}
+
+fn delta(call: u32, t: &str) -> RunEvent {
+    RunEvent::LlmDelta {
+        call,
+        text: t.into(),
+    }
+}
+
+fn post(from: &str, to: Audience, text: &str, call: Option<u32>) -> RunEvent {
+    RunEvent::MessagePosted {
+        from: from.into(),
+        to,
+        text: text.into(),
+        call,
+    }
+}
+
+fn sample() -> Vec<LoggedEvent> {
+    log(vec![
+        agent("lead", "orchestrator"),
+        agent("hotel", "expert"),
+        agent("food", "expert"),
+        RunEvent::PhaseStarted {
+            phase: "plan".into(),
+            label: "Planning".into(),
+        },
+        RunEvent::Handoff {
+            from: "lead".into(),
+            to: "hotel".into(),
+            reason: "needs rooms".into(),
+        },
+        request(0, "hotel", "gpt-4o-mini"),
+        delta(0, "rooms "),
+        RunEvent::ToolCalled {
+            id: "t1".into(),
+            agent: "hotel".into(),
+            tool: "AccommodationSearch".into(),
+            args: serde_json::json!({"city": "Austin"}),
+            call: Some(0),
+        },
+        RunEvent::ToolReturned {
+            id: "t1".into(),
+            agent: "hotel".into(),
+            ok: true,
+            output: "3 rows".into(),
+        },
+        response(0, 1000, 200, false),
+        post("hotel", Audience::Public, "Found rooms.", Some(0)),
+        RunEvent::PhaseEnded {
+            phase: "plan".into(),
+        },
+        RunEvent::PhaseStarted {
+            phase: "write".into(),
+            label: "Writing".into(),
+        },
+        RunEvent::Handoff {
+            from: "lead".into(),
+            to: "hotel".into(),
+            reason: "again".into(),
+        },
+        request(1, "food", "local-llm"),
+        response(1, 400, 100, true),
+        post("food", Audience::To(vec!["lead".into()]), "Tacos.", None),
+    ])
+}
+
+#[test]
+fn graph_statuses_follow_the_log() {
+    let events = sample();
+    let status_at = |n: usize, id: &str| AgentGraph::of(&events[..n]).node(id).map(|x| x.status);
+    assert_eq!(
+        status_at(6, "hotel"),
+        Some(AgentStatus::Thinking),
+        "request sent, no tokens"
+    );
+    assert_eq!(
+        status_at(7, "hotel"),
+        Some(AgentStatus::Speaking),
+        "tokens streaming"
+    );
+    let mut g = AgentGraph::default();
+    for e in &events[..6] {
+        g.apply(e);
+    }
+    g.apply(&LoggedEvent {
+        seq: 99,
+        t_ms: 0,
+        event: RunEvent::ToolCalled {
+            id: "x".into(),
+            agent: "hotel".into(),
+            tool: "T".into(),
+            args: serde_json::Value::Null,
+            call: None,
+        },
+    });
+    assert_eq!(
+        g.node("hotel").map(|n| n.status),
+        Some(AgentStatus::Waiting),
+        "waiting for a tool"
+    );
+    assert_eq!(
+        status_at(10, "hotel"),
+        Some(AgentStatus::Idle),
+        "response done"
+    );
+}
+
+#[test]
+fn graph_edges_count_messages_and_handoffs_separately() {
+    let g = AgentGraph::of(&sample());
+    let edge = |from: &str, to: &str, kind| {
+        g.edges()
+            .find(|e| e.from == from && e.to == to && e.kind == kind)
+            .map(|e| e.count)
+    };
+    assert_eq!(edge("lead", "hotel", EdgeKind::Handoff), Some(2));
+    assert_eq!(
+        edge("hotel", "lead", EdgeKind::Message),
+        Some(1),
+        "public post reaches everyone"
+    );
+    assert_eq!(edge("hotel", "food", EdgeKind::Message), Some(1));
+    assert_eq!(
+        edge("hotel", "hotel", EdgeKind::Message),
+        None,
+        "no self edges"
+    );
+    assert_eq!(edge("food", "lead", EdgeKind::Message), Some(1));
+    assert_eq!(
+        g.active,
+        Some(("food".into(), "lead".into(), EdgeKind::Message))
+    );
+    assert_eq!(
+        g.node("hotel").map(|n| (n.calls, n.messages, n.tool_calls)),
+        Some((1, 1, 1))
+    );
+    let mut ended = sample();
+    ended.push(LoggedEvent {
+        seq: 100,
+        t_ms: 0,
+        event: RunEvent::RunFinished { output: None },
+    });
+    assert_eq!(AgentGraph::of(&ended).active, None);
+}
+
+#[test]
+fn usage_by_agent_phase_model_and_cost() {
+    let u = UsageView::of(&sample());
+    assert_eq!(
+        (u.total.calls, u.total.input_tokens, u.total.output_tokens),
+        (2, 1400, 300)
+    );
+    assert_eq!(u.total.estimated_calls, 1);
+    let phases: Vec<(&str, u64)> = u
+        .by_phase
+        .iter()
+        .map(|(p, t)| (u.phase_label(p), t.input_tokens))
+        .collect();
+    assert_eq!(phases, vec![("Planning", 1000), ("Writing", 400)]);
+    let agents: Vec<&str> = u.by_agent.iter().map(|(a, _)| a.as_str()).collect();
+    assert_eq!(agents, vec!["hotel", "food"]);
+    let prices = PriceTable::default();
+    let (cost, complete) = u.by_model[0].1.cost(&prices);
+    assert!((cost - (1000.0 * 0.15 + 200.0 * 0.60) / 1e6).abs() < 1e-12);
+    assert!(complete);
+    let (_, complete) = u.total.cost(&prices);
+    assert!(!complete, "local-llm has no price");
+    assert!(!u.by_model[0].1.is_estimated() && u.by_model[1].1.is_estimated());
+}
+
+#[test]
+fn transcript_merges_streamed_calls_with_their_posts() {
+    let t = Transcript::of(&sample());
+    let messages: Vec<(String, Option<Audience>, String)> = t
+        .entries
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EntryKind::Message { from, to, text, .. } => {
+                Some((from.clone(), to.clone(), text.clone()))
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        messages,
+        vec![
+            (
+                "hotel".into(),
+                Some(Audience::Public),
+                "Found rooms.".into()
+            ),
+            ("food".into(), None, "a".into()),
+            (
+                "food".into(),
+                Some(Audience::To(vec!["lead".into()])),
+                "Tacos.".into()
+            ),
+        ]
+    );
+    let tool = t.entries.iter().find_map(|e| match &e.kind {
+        EntryKind::Tool { tool, output, .. } => Some((tool.clone(), output.clone())),
+        _ => None,
+    });
+    assert_eq!(
+        tool,
+        Some(("AccommodationSearch".into(), Some((true, "3 rows".into()))))
+    );
+    assert_eq!(
+        t.entries
+            .iter()
+            .filter(|e| matches!(e.kind, EntryKind::Handoff { .. }))
+            .count(),
+        2
+    );
+    assert_eq!(t.name_of("hotel"), "HOTEL");
+    assert_eq!(t.name_of("user"), "You");
+}
+
+#[test]
+fn summaries_are_one_line_and_informative() {
+    for e in sample() {
+        let s = summarize(&e.event);
+        assert!(!s.is_empty() && !s.contains('\n'), "{s}");
+    }
+    assert_eq!(summarize(&request(3, "a", "m")), "call 3: a → m, 1 message");
+    assert_eq!(
+        summarize(&response(3, 10, 2, true)),
+        "call 3: 10 in / 2 out tokens (estimated), 5 ms"
+    );
+}
