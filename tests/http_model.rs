@@ -29,10 +29,13 @@ enum Reply {
     Hang,
 }
 
+/// (url, headers, body) of each request sent.
+type Sent = (String, Vec<(String, String)>, String);
+
 #[derive(Default)]
 struct FakeTransport {
     replies: RefCell<VecDeque<Reply>>,
-    sent: RefCell<Vec<(String, Vec<(String, String)>, String)>>,
+    sent: RefCell<Vec<Sent>>,
     cancels: RefCell<Vec<CancelToken>>,
 }
 
