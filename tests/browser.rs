@@ -17,9 +17,12 @@ wasm_bindgen_test_configure!(run_in_browser);
 
 /// Set by `make test`, which starts the mock server first.
 fn mock_url() -> &'static str {
-    option_env!("ROUNDTABLE_MOCK_URL").expect(
-        "ROUNDTABLE_MOCK_URL was not set at build time: run these tests with `make test`, which starts the mock LLM server",
-    )
+    match option_env!("ROUNDTABLE_MOCK_URL") {
+        Some(url) => url,
+        None => panic!(
+            "ROUNDTABLE_MOCK_URL was not set at build time: run these tests with `make test`, which starts the mock LLM server"
+        ),
+    }
 }
 
 fn local_storage_dump() -> String {
