@@ -19,6 +19,7 @@ fn main() {
             }
             0
         }
+        Ok(Command::Share { encode }) => cli::share_cmd::run(encode),
         Ok(Command::Run(a)) => match cli::run_cmd::run(a) {
             Ok(code) => code,
             Err(e) => {

@@ -8,6 +8,8 @@ roundtable — run Roundtable coordinators headless
 USAGE:
   roundtable run --coordinator ID --task TEXT [options]
   roundtable coordinators
+  roundtable share encode < run.json     print the share-link payload (after #run=)
+  roundtable share decode < payload      print the run JSON of a payload or link
   roundtable help
 
 RUN OPTIONS:
@@ -45,6 +47,10 @@ pub struct RunArgs {
 pub enum Command {
     Run(RunArgs),
     Coordinators,
+    /// `share encode` (run JSON on stdin → payload) or `share decode` (payload → run JSON).
+    Share {
+        encode: bool,
+    },
     Help,
 }
 
@@ -58,6 +64,14 @@ pub fn parse(args: impl IntoIterator<Item = std::ffi::OsString>) -> Result<Comma
     match sub.as_str() {
         "help" => Ok(Command::Help),
         "coordinators" => Ok(Command::Coordinators),
+        "share" => match p.next().map_err(|e| e.to_string())? {
+            Some(Value(v)) if v == "encode" => Ok(Command::Share { encode: true }),
+            Some(Value(v)) if v == "decode" => Ok(Command::Share { encode: false }),
+            _ => Err(
+                "usage: roundtable share encode < run.json  |  roundtable share decode < payload"
+                    .into(),
+            ),
+        },
         "run" => parse_run(&mut p).map(Command::Run),
         other => Err(format!(
             "unknown command \"{other}\"; try `roundtable help`"

@@ -156,7 +156,7 @@ pub fn run(a: RunArgs) -> Result<i32, String> {
     let model = build_model(&spec, key, &platform)?;
     let mut config = RunConfig::new(&a.coordinator, &a.task, spec);
     config.variant = a.variant.clone();
-    config.created_ms = clock.epoch_ms();
+    config.created_ms = clock.epoch_ms().floor();
     config.run_id = format!("cli-{}", config.created_ms as u64);
     if let Some(n) = a.concurrency {
         config.max_concurrency = n.max(1);

@@ -4,4 +4,5 @@
 pub mod coordinators;
 pub mod model;
 pub mod run;
+pub mod share;
 pub mod views;

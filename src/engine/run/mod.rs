@@ -8,6 +8,7 @@ pub mod ctx;
 pub mod event;
 pub mod gate;
 pub mod log;
+pub mod random;
 pub mod runner;
 
 pub use cancel::CancelToken;

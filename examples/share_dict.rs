@@ -1,0 +1,148 @@
+//! Builds the preset dictionary for share links from sample runs: every
+//! coordinator with the offline demo model on a few tasks, plus one event of
+//! every kind. Prints the dictionary; `src/engine/share/dict_v1.txt` holds
+//! the frozen output for link format 1.
+//!
+//!     cargo run --example share_dict > src/engine/share/dict_v1.txt
+
+use futures::executor::block_on;
+use roundtable::engine::coordinators::COORDINATORS;
+use roundtable::engine::model::demo::DemoModel;
+use roundtable::engine::model::ModelError;
+use roundtable::engine::run::clock::FakeClock;
+use roundtable::engine::run::event::FailReason;
+use roundtable::engine::run::{
+    execute, Audience, LoggedEvent, ModelRouter, ModelSpec, RunConfig, RunCtx, RunDoc, RunEvent,
+};
+use roundtable::engine::share::compact::to_compact;
+use serde_json::json;
+use std::rc::Rc;
+
+const MAX: usize = 24 * 1024;
+
+fn sample_run(coordinator: &str, task: &str) -> RunDoc {
+    let clock = FakeClock::new();
+    let mut config = RunConfig::new(coordinator, task, ModelSpec::demo());
+    config.run_id = "run-1795000000000-abc123".into();
+    config.created_ms = 1_795_000_000_000.0;
+    let ctx = RunCtx::new(
+        config.clone(),
+        ModelRouter::single(Rc::new(DemoModel::new(Rc::new(clock.clone())))),
+        Rc::new(clock),
+    );
+    block_on(execute(&ctx));
+    RunDoc::new(config, ctx.events())
+}
+
+fn every_kind() -> RunDoc {
+    let config = RunConfig::new("single", "task", ModelSpec::demo());
+    let kinds = vec![
+        RunEvent::LlmRetry {
+            call: 0,
+            attempt: 1,
+            error: ModelError::RateLimited {
+                retry_after_ms: Some(2000),
+                detail: "Rate limit reached".into(),
+            },
+            wait_ms: 2000,
+        },
+        RunEvent::LlmRetry {
+            call: 0,
+            attempt: 2,
+            error: ModelError::Server {
+                status: 500,
+                detail: "The server had an error".into(),
+            },
+            wait_ms: 2000,
+        },
+        RunEvent::LlmFailed {
+            call: 0,
+            error: ModelError::Timeout { after_ms: 60000 },
+            retries: 3,
+        },
+        RunEvent::ToolCalled {
+            id: "call_0".into(),
+            agent: "transport".into(),
+            tool: "FlightSearch".into(),
+            args: json!({"origin": "", "destination": "", "date": ""}),
+            call: Some(0),
+        },
+        RunEvent::ToolReturned {
+            id: "call_0".into(),
+            agent: "transport".into(),
+            ok: true,
+            output: String::new(),
+        },
+        RunEvent::MessagePosted {
+            from: "transport".into(),
+            to: Audience::Public,
+            text: String::new(),
+            call: Some(0),
+        },
+        RunEvent::Handoff {
+            from: "orchestrator".into(),
+            to: "hotel".into(),
+            reason: String::new(),
+        },
+        RunEvent::NoteWritten {
+            agent: "hotel".into(),
+            store: "notebook".into(),
+            key: Some(String::new()),
+            payload: json!({}),
+        },
+        RunEvent::ScoreComputed {
+            name: "reward".into(),
+            value: 1.0,
+            agent: Some("solver".into()),
+            detail: json!({}),
+        },
+        RunEvent::RunFailed {
+            reason: FailReason {
+                kind: "model".into(),
+                message: String::new(),
+                model_error: Some(ModelError::Auth {
+                    status: 401,
+                    detail: String::new(),
+                }),
+            },
+        },
+        RunEvent::RunCancelled {},
+    ];
+    let events = kinds
+        .into_iter()
+        .enumerate()
+        .map(|(i, event)| LoggedEvent {
+            seq: i as u64,
+            t_ms: i as u64 * 35,
+            event,
+        })
+        .collect();
+    RunDoc::new(config, events)
+}
+
+fn main() {
+    let mut parts: Vec<String> = Vec::new();
+    parts.push(
+        serde_json::to_string(&to_compact(&every_kind()).unwrap_or_default()).unwrap_or_default(),
+    );
+    for c in COORDINATORS {
+        for task in [
+            c.example_task,
+            "What is 12 * (3 + 4)? Compare two options and plan the next steps.",
+        ] {
+            let doc = sample_run(c.id, task);
+            parts.push(
+                serde_json::to_string(&to_compact(&doc).unwrap_or_default()).unwrap_or_default(),
+            );
+        }
+    }
+    let mut dict = parts.join("\n");
+    if dict.len() > MAX {
+        let mut cut = dict.len() - MAX;
+        while !dict.is_char_boundary(cut) {
+            cut += 1;
+        }
+        dict = dict[cut..].to_string();
+    }
+    print!("{dict}");
+}

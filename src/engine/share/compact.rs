@@ -1,0 +1,207 @@
+//! The compact form of a run, before compression. Lossless transforms that
+//! remove what the log repeats:
+//! - `seq` (dense 0..n) is dropped, `t_ms` becomes the delta from the previous event;
+//! - `run_started.config` is dropped when it equals the document's config;
+//! - streamed `llm_delta` texts that add up to the call's final answer are
+//!   replaced by their byte lengths (the text is cut back out of the answer);
+//! - repeated strings go to a table (see `intern`).
+
+use super::intern;
+use crate::engine::run::{LoggedEvent, RunDoc};
+use serde_json::{json, Map, Value};
+use std::collections::HashMap;
+
+pub const FORMAT_VERSION: u32 = 1;
+
+fn obj(v: &Value) -> Option<&Map<String, Value>> {
+    v.as_object()
+}
+
+/// For each call, the index range (in `events`) of its final attempt's deltas
+/// when they concatenate exactly to the response text.
+fn reconstructible_deltas(events: &[LoggedEvent]) -> HashMap<u32, Vec<usize>> {
+    use crate::engine::run::RunEvent::*;
+    let mut deltas: HashMap<u32, Vec<usize>> = HashMap::new();
+    let mut out = HashMap::new();
+    for (i, e) in events.iter().enumerate() {
+        match &e.event {
+            LlmDelta { call, .. } => deltas.entry(*call).or_default().push(i),
+            LlmRetry { call, .. } => {
+                deltas.remove(call);
+            }
+            LlmResponse { call, response, .. } => {
+                if let Some(idx) = deltas.remove(call) {
+                    let joined: String = idx
+                        .iter()
+                        .filter_map(|&j| match &events[j].event {
+                            LlmDelta { text, .. } => Some(text.as_str()),
+                            _ => None,
+                        })
+                        .collect();
+                    if joined == response.text {
+                        out.insert(*call, idx);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// RunDoc → compact JSON tree.
+pub fn to_compact(doc: &RunDoc) -> Result<Value, String> {
+    let config = serde_json::to_value(&doc.config).map_err(|e| e.to_string())?;
+    let dense = doc
+        .events
+        .iter()
+        .enumerate()
+        .all(|(i, e)| e.seq == i as u64);
+    let cut: HashMap<usize, usize> = reconstructible_deltas(&doc.events)
+        .into_values()
+        .flatten()
+        .filter_map(|i| match &doc.events[i].event {
+            crate::engine::run::RunEvent::LlmDelta { text, .. } => Some((i, text.len())),
+            _ => None,
+        })
+        .collect();
+    let mut prev_t = 0u64;
+    let mut events = Vec::with_capacity(doc.events.len());
+    for (i, e) in doc.events.iter().enumerate() {
+        let mut v = serde_json::to_value(e).map_err(|e| e.to_string())?;
+        let Some(o) = v.as_object_mut() else {
+            return Err("an event did not serialize to an object".into());
+        };
+        o.remove("seq");
+        o.remove("t_ms");
+        if !dense {
+            o.insert("q".into(), json!(e.seq));
+        }
+        let dt = e.t_ms.wrapping_sub(prev_t);
+        prev_t = e.t_ms;
+        if dt != 0 {
+            o.insert("d".into(), json!(dt));
+        }
+        if o.get("type").and_then(Value::as_str) == Some("run_started")
+            && o.get("config") == Some(&config)
+        {
+            o.remove("config");
+        }
+        if let Some(len) = cut.get(&i) {
+            o.remove("text");
+            o.insert("n".into(), json!(len));
+        }
+        events.push(v);
+    }
+    let mut tree = json!({ "s": doc.schema_version, "c": config, "e": events });
+    let table = intern::intern(&mut tree);
+    if !table.is_empty() {
+        if let Some(o) = tree.as_object_mut() {
+            o.insert("S".into(), json!(table));
+        }
+    }
+    Ok(tree)
+}
+
+/// Compact JSON tree → RunDoc, checking every step.
+pub fn from_compact(mut tree: Value) -> Result<RunDoc, String> {
+    let table: Vec<String> = match tree.get("S") {
+        None => Vec::new(),
+        Some(Value::Array(a)) => a
+            .iter()
+            .map(|s| {
+                s.as_str()
+                    .map(str::to_string)
+                    .ok_or("the string table holds a non-string")
+            })
+            .collect::<Result<_, _>>()?,
+        Some(_) => return Err("the string table is not a list".into()),
+    };
+    intern::expand(&mut tree, &table)?;
+    let top = obj(&tree).ok_or("the run is not an object")?;
+    let schema_version = top
+        .get("s")
+        .and_then(Value::as_u64)
+        .ok_or("the run has no schema version")?;
+    let config = top.get("c").cloned().ok_or("the run has no config")?;
+    let compact_events = top
+        .get("e")
+        .and_then(Value::as_array)
+        .ok_or("the run has no event list")?;
+
+    // Final answers by call, to cut streamed deltas back out.
+    let mut answers: HashMap<u64, &str> = HashMap::new();
+    for e in compact_events {
+        if e.get("type").and_then(Value::as_str) == Some("llm_response") {
+            if let (Some(call), Some(text)) = (
+                e.get("call").and_then(Value::as_u64),
+                e.pointer("/response/text").and_then(Value::as_str),
+            ) {
+                answers.insert(call, text);
+            }
+        }
+    }
+    let mut offsets: HashMap<u64, usize> = HashMap::new();
+    let mut t = 0u64;
+    let mut events = Vec::with_capacity(compact_events.len());
+    for (i, e) in compact_events.iter().enumerate() {
+        let mut o = obj(e)
+            .ok_or_else(|| format!("event {i} is not an object"))?
+            .clone();
+        let seq = match o.remove("q") {
+            Some(q) => q
+                .as_u64()
+                .ok_or_else(|| format!("event {i} has a bad sequence number"))?,
+            None => i as u64,
+        };
+        let dt = match o.remove("d") {
+            Some(d) => d
+                .as_u64()
+                .ok_or_else(|| format!("event {i} has a bad time"))?,
+            None => 0,
+        };
+        t = t.wrapping_add(dt);
+        if o.get("type").and_then(Value::as_str) == Some("run_started") && !o.contains_key("config")
+        {
+            o.insert("config".into(), config.clone());
+        }
+        if let Some(n) = o.remove("n") {
+            let n = n
+                .as_u64()
+                .ok_or_else(|| format!("event {i} has a bad delta length"))?
+                as usize;
+            let call = o
+                .get("call")
+                .and_then(Value::as_u64)
+                .ok_or_else(|| format!("event {i} has no call"))?;
+            let answer = answers
+                .get(&call)
+                .ok_or_else(|| format!("event {i}: call {call} has no answer to cut from"))?;
+            let start = offsets.entry(call).or_insert(0);
+            let piece = start
+                .checked_add(n)
+                .and_then(|end| answer.get(*start..end))
+                .ok_or_else(|| {
+                    format!("event {i}: delta length does not fit call {call}'s answer")
+                })?;
+            o.insert("text".into(), json!(piece));
+            *start += n;
+        }
+        o.insert("seq".into(), json!(seq));
+        o.insert("t_ms".into(), json!(t));
+        let ev: LoggedEvent = serde_json::from_value(Value::Object(o))
+            .map_err(|e| format!("event {i} is not valid: {e}"))?;
+        events.push(ev);
+    }
+    let config =
+        serde_json::from_value(config).map_err(|e| format!("the config is not valid: {e}"))?;
+    let doc = RunDoc {
+        format: crate::engine::run::log::FORMAT.into(),
+        schema_version: u32::try_from(schema_version)
+            .map_err(|_| "the schema version is out of range")?,
+        config,
+        events,
+    };
+    doc.validate()?;
+    Ok(doc)
+}

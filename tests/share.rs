@@ -1,0 +1,89 @@
+//! Share links: random runs round-trip exactly; bad links give clear errors;
+//! the decoder survives random and mutated input; links are short.
+#![cfg(not(target_arch = "wasm32"))]
+
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use base64::Engine;
+use roundtable::engine::model::retry::SplitMix;
+use roundtable::engine::run::random::random_run;
+use roundtable::engine::share::{decode, encode, fragment, fuzz, ShareError};
+
+#[test]
+fn random_runs_round_trip_exactly() {
+    let mut rng = SplitMix::new(42);
+    for i in 0..400 {
+        let doc = random_run(&mut rng, 5 + (i % 120));
+        let link = encode(&doc).expect("encode");
+        assert!(link.starts_with("1."));
+        assert!(
+            link.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"-_.".contains(&b)),
+            "URL-safe: {link}"
+        );
+        let back = decode(&link).unwrap_or_else(|e| panic!("run {i}: {e}"));
+        assert_eq!(back, doc, "run {i} round-trips");
+    }
+}
+
+#[test]
+fn accepts_fragment_and_whole_url() {
+    let doc = random_run(&mut SplitMix::new(1), 30);
+    let link = encode(&doc).expect("encode");
+    assert_eq!(decode(&fragment(&link)).expect("fragment"), doc);
+    assert_eq!(
+        decode(&format!("https://example.org/app/{}", fragment(&link))).expect("url"),
+        doc
+    );
+}
+
+#[test]
+fn bad_links_are_refused_with_clear_messages() {
+    let doc = random_run(&mut SplitMix::new(2), 40);
+    let link = encode(&doc).expect("encode");
+    assert_eq!(decode(""), Err(ShareError::Empty));
+    assert_eq!(decode("#run="), Err(ShareError::Empty));
+    assert!(
+        matches!(decode(&link.replacen("1.", "9.", 1)), Err(ShareError::Version(v)) if v == "9")
+    );
+    assert!(decode(&link.replacen("1.", "9.", 1))
+        .unwrap_err()
+        .user_message()
+        .contains("different version"));
+    let truncated = &link[..link.len() / 2];
+    let e = decode(truncated).expect_err("truncated");
+    assert!(matches!(e, ShareError::Damaged(_)), "{e:?}");
+    assert!(e.user_message().contains("copied all of it"));
+    assert!(matches!(decode("1.@@@"), Err(ShareError::Damaged(_))));
+    assert!(matches!(decode("nodot"), Err(ShareError::Damaged(_))));
+    // Valid compression of something that is not a run.
+    let not_run = format!(
+        "1.{}",
+        URL_SAFE_NO_PAD.encode(miniz_oxide::deflate::compress_to_vec(b"{\"x\":1}", 6))
+    );
+    assert!(matches!(decode(&not_run), Err(ShareError::Invalid(_))));
+}
+
+#[test]
+fn decompression_bombs_and_oversized_links_are_refused() {
+    let zeros = vec![b' '; 40 * 1024 * 1024];
+    let bomb = format!(
+        "1.{}",
+        URL_SAFE_NO_PAD.encode(miniz_oxide::deflate::compress_to_vec(&zeros, 10))
+    );
+    assert!(bomb.len() < 200_000, "a small link that expands to 40 MB");
+    let e = decode(&bomb).expect_err("bomb");
+    assert!(matches!(e, ShareError::TooLarge(_)), "{e:?}");
+    let huge = format!("1.{}", "A".repeat(3 * 1024 * 1024));
+    assert!(matches!(decode(&huge), Err(ShareError::TooLarge(_))));
+}
+
+#[test]
+fn decoder_survives_random_and_mutated_inputs() {
+    let stats = fuzz::run(20_000, 7);
+    assert_eq!(stats.inputs, 20_000);
+    assert!(
+        stats.rejected > 10_000,
+        "most mutations are rejected: {stats:?}"
+    );
+    assert!(stats.decoded > 0, "some mutations still decode: {stats:?}");
+}
