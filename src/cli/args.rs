@@ -10,6 +10,7 @@ USAGE:
   roundtable coordinators
   roundtable share encode < run.json     print the share-link payload (after #run=)
   roundtable share decode < payload      print the run JSON of a payload or link
+  roundtable travel-eval --db DIR --queries Q.jsonl --plans P.jsonl [--json]
   roundtable help
 
 RUN OPTIONS:
@@ -47,6 +48,7 @@ pub struct RunArgs {
 pub enum Command {
     Run(RunArgs),
     Coordinators,
+    TravelEval(super::travel_eval::TravelEvalArgs),
     /// `share encode` (run JSON on stdin → payload) or `share decode` (payload → run JSON).
     Share {
         encode: bool,
@@ -73,6 +75,7 @@ pub fn parse(args: impl IntoIterator<Item = std::ffi::OsString>) -> Result<Comma
             ),
         },
         "run" => parse_run(&mut p).map(Command::Run),
+        "travel-eval" => super::travel_eval::parse_args(&mut p).map(Command::TravelEval),
         other => Err(format!(
             "unknown command \"{other}\"; try `roundtable help`"
         )),

@@ -4,3 +4,4 @@ pub mod args;
 pub mod http;
 pub mod run_cmd;
 pub mod share_cmd;
+pub mod travel_eval;

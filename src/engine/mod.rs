@@ -2,6 +2,7 @@
 //! coordinators; compiled and tested natively, and run unchanged in the browser.
 
 pub mod coordinators;
+pub mod domains;
 pub mod model;
 pub mod run;
 pub mod share;

@@ -1,0 +1,4 @@
+//! Task domains: sandboxes, tools and evaluators that coordinators work
+//! against. Pure Rust, like the rest of the engine.
+
+pub mod travel;
