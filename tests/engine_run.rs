@@ -475,8 +475,14 @@ fn replay_model_reproduces_a_run_without_a_provider() {
     let mut replayed = strip(&ctx.events());
     for list in [&mut original, &mut replayed] {
         for e in list.iter_mut() {
-            if let RunEvent::LlmResponse { latency_ms, .. } = e {
+            if let RunEvent::LlmResponse {
+                latency_ms,
+                response,
+                ..
+            } = e
+            {
                 *latency_ms = 0;
+                response.replayed = false;
             }
         }
     }

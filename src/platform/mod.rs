@@ -3,6 +3,10 @@
 
 pub mod clock;
 pub mod fetch;
+pub mod files;
+pub mod history;
 pub mod keys;
+pub mod location;
+pub mod recorder;
 pub mod settings;
 pub mod storage;

@@ -23,6 +23,9 @@ pub struct Settings {
     pub max_concurrency: u32,
     /// Attempts per LLM call, the first included (retries = attempts - 1).
     pub max_attempts: u32,
+    /// Share links longer than this (KB of fragment) are not offered; the
+    /// run file is offered instead.
+    pub share_limit_kb: u32,
 }
 
 impl Default for Settings {
@@ -36,6 +39,7 @@ impl Default for Settings {
             theme: String::new(),
             max_concurrency: 4,
             max_attempts: 4,
+            share_limit_kb: 32,
         }
     }
 }

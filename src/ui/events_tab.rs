@@ -11,8 +11,10 @@ pub fn EventsTab() -> impl IntoView {
     let hide_deltas = RwSignal::new(false);
     let rows = move || {
         let hide = hide_deltas.get();
+        let shown = app.position();
         app.events.with(|evs| {
-            evs.iter()
+            evs[..shown.min(evs.len())]
+                .iter()
                 .filter(|e| !(hide && e.event.kind() == "llm_delta"))
                 .cloned()
                 .collect::<Vec<_>>()
@@ -21,7 +23,7 @@ pub fn EventsTab() -> impl IntoView {
     view! {
         <div class="events">
             <div class="events-toolbar">
-                <span class="muted small">{move || format!("{} events", app.events.with(|e| e.len()))}</span>
+                <span class="muted small">{move || format!("{} events", app.position())}</span>
                 <label class="check small">
                     <input type="checkbox" prop:checked=move || hide_deltas.get() on:change=move |ev| hide_deltas.set(event_target_checked(&ev))/>
                     "Hide stream deltas"

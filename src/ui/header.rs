@@ -4,6 +4,7 @@ use super::state::{use_app, Activity};
 use super::theme;
 use crate::engine::coordinators::COORDINATORS;
 use leptos::prelude::*;
+use leptos_router::components::A;
 
 #[component]
 pub fn Header() -> impl IntoView {
@@ -38,6 +39,10 @@ pub fn Header() -> impl IntoView {
                 </svg>
                 <span class="brand-name">"Roundtable"</span>
             </div>
+            <nav class="nav" aria-label="Pages">
+                <A href="/" exact=true>"Run"</A>
+                <A href="/history">"History"</A>
+            </nav>
             <label class="coordinator-picker">
                 <span class="muted">"Coordinator"</span>
                 <select

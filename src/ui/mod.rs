@@ -2,31 +2,114 @@
 
 mod controls;
 mod events_tab;
+mod fork;
 mod graph;
 mod header;
+mod history;
+mod replay;
 mod run_page;
 mod settings_dialog;
+mod share;
 pub mod state;
 mod theme;
+mod toolbar;
 mod transcript;
 mod usage;
 
+use crate::engine::share as links;
+use crate::platform::{files, location};
 use leptos::prelude::*;
 use leptos_router::components::{Route, Router, Routes};
 use leptos_router::path;
+use state::{AppState, Notice, Source};
+
+/// Opens the run in the URL fragment (`#run=…`), if there is one.
+fn open_link(app: AppState) {
+    let hash = location::hash();
+    if !hash.starts_with(&format!("#{}", links::FRAGMENT_KEY)) {
+        return;
+    }
+    match links::decode(&hash) {
+        Ok(doc) => {
+            app.show_doc(doc, Source::Link, false);
+        }
+        Err(e) => app.notice.set(Some(Notice {
+            text: e.user_message(),
+            settings: false,
+        })),
+    }
+    if let Some(body) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.body())
+    {
+        let _ = body.set_attribute(
+            "data-link-ready",
+            &format!(
+                "{:.1}",
+                web_sys::window()
+                    .and_then(|w| w.performance())
+                    .map(|p| p.now())
+                    .unwrap_or(0.0)
+            ),
+        );
+    }
+}
+
+/// A run file dropped anywhere on the page is imported and opened.
+fn install_drop(app: AppState) {
+    let over = window_event_listener(leptos::ev::dragover, |ev: web_sys::DragEvent| {
+        ev.prevent_default()
+    });
+    let drop = window_event_listener(leptos::ev::drop, move |ev: web_sys::DragEvent| {
+        let Some(file) = ev
+            .data_transfer()
+            .and_then(|d| d.files())
+            .and_then(|f| f.get(0))
+        else {
+            return;
+        };
+        ev.prevent_default();
+        leptos::task::spawn_local(async move {
+            match files::read_text(&file).await {
+                Ok(text) => history::import_text(app, text, || {
+                    if let Some(w) = web_sys::window() {
+                        if w.location().pathname().ok().as_deref() != Some("/") {
+                            let _ = w.location().set_href("/");
+                        }
+                    }
+                }),
+                Err(e) => app.notice.set(Some(Notice {
+                    text: format!("Could not read the dropped file: {e}"),
+                    settings: false,
+                })),
+            }
+        });
+    });
+    on_cleanup(move || {
+        over.remove();
+        drop.remove();
+    });
+}
 
 #[component]
 pub fn App() -> impl IntoView {
-    let state = state::AppState::new();
-    provide_context(state);
-    theme::apply(state.settings.get_untracked().theme.as_str());
+    let app = AppState::new();
+    provide_context(app);
+    theme::apply(app.settings.get_untracked().theme.as_str());
+    open_link(app);
+    let hashchange = window_event_listener(leptos::ev::hashchange, move |_| open_link(app));
+    on_cleanup(move || hashchange.remove());
+    install_drop(app);
     view! {
         <Router>
             <header::Header/>
             <Routes fallback=|| view! { <run_page::RunPage/> }>
                 <Route path=path!("/") view=run_page::RunPage/>
+                <Route path=path!("/history") view=history::HistoryPage/>
             </Routes>
             <settings_dialog::SettingsDialog/>
+            <share::ShareDialog/>
+            <fork::ForkDialog/>
         </Router>
     }
 }

@@ -1,10 +1,13 @@
-//! The run page: task and controls on the left, transcript and events in
-//! the middle, the agent graph and usage on the right.
+//! The run page: task and controls on the left; the shown run's toolbar,
+//! transcript / events and replay timeline in the middle; the agent graph
+//! and usage on the right.
 
 use super::controls::TaskPanel;
 use super::events_tab::EventsTab;
 use super::graph::AgentGraphPanel;
-use super::state::use_app;
+use super::replay::ReplayBar;
+use super::state::{use_app, Activity};
+use super::toolbar::RunToolbar;
 use super::transcript::TranscriptPanel;
 use super::usage::UsagePanel;
 use leptos::prelude::*;
@@ -19,7 +22,9 @@ enum Tab {
 pub fn RunPage() -> impl IntoView {
     let app = use_app();
     let tab = RwSignal::new(Tab::Transcript);
-    let event_count = move || app.events.with(|e| e.len());
+    let event_count = move || app.view.with(|v| v.status.events);
+    let replayable =
+        move || app.activity.get() == Activity::Idle && app.events.with(|e| !e.is_empty());
     let tab_button = move |t: Tab, label: &'static str, id: &'static str| {
         view! {
             <button
@@ -40,6 +45,7 @@ pub fn RunPage() -> impl IntoView {
                 <TaskPanel/>
             </section>
             <section class="column center">
+                <RunToolbar/>
                 <div class="tabs" role="tablist" aria-label="Run views">
                     {tab_button(Tab::Transcript, "Transcript", "tab-transcript")}
                     {tab_button(Tab::Events, "Events", "tab-events")}
@@ -50,6 +56,9 @@ pub fn RunPage() -> impl IntoView {
                         Tab::Events => view! { <EventsTab/> }.into_any(),
                     }}
                 </div>
+                <Show when=replayable>
+                    <ReplayBar/>
+                </Show>
             </section>
             <section class="column right" aria-label="Agents and usage">
                 <AgentGraphPanel/>

@@ -2,7 +2,7 @@
 //! `to_safe_html`: raw HTML is shown as text and never executed.
 
 use super::graph::agent_color;
-use super::state::use_app;
+use super::state::{use_app, Activity, AppState};
 use crate::engine::run::Audience;
 use crate::engine::views::markdown::to_safe_html;
 use crate::engine::views::transcript::{Entry, EntryKind, NoticeLevel, Transcript};
@@ -20,7 +20,7 @@ fn audience_label(t: &Transcript, to: &Option<Audience>) -> String {
     }
 }
 
-fn render_entry(e: Entry, t: &Transcript) -> AnyView {
+fn render_entry(e: Entry, t: &Transcript, app: AppState) -> AnyView {
     match e.kind {
         EntryKind::Message {
             from,
@@ -52,6 +52,11 @@ fn render_entry(e: Entry, t: &Transcript) -> AnyView {
                             <span class="msg-name">{name}</span>
                             <span class="muted small">{to_label}</span>
                             {streaming.then(|| view! { <span class="typing" aria-label="streaming">"●●●"</span> })}
+                            {call.filter(|_| !streaming).map(|c| view! {
+                                <button class="link-button small fork-btn" title="Continue the run from this LLM call, optionally editing it"
+                                    disabled=move || app.activity.get() != Activity::Idle
+                                    on:click=move |_| app.fork_at.set(Some(c))>"Fork here"</button>
+                            })}
                         </header>
                         {if empty {
                             view! { <p class="muted small">"Waiting for the first tokens…"</p> }.into_any()
@@ -138,7 +143,7 @@ pub fn TranscriptPanel() -> impl IntoView {
                 <For
                     each=entries
                     key=|e: &Entry| (e.id, e.version)
-                    children=move |e: Entry| app.view.with_untracked(|v| render_entry(e, &v.transcript))
+                    children=move |e: Entry| app.view.with_untracked(|v| render_entry(e, &v.transcript, app))
                 />
             </Show>
         </div>

@@ -77,6 +77,7 @@ pub fn UsagePanel() -> impl IntoView {
                 cost,
                 hint,
                 t.is_estimated(),
+                t.replayed_calls,
             )
         })
     };
@@ -110,7 +111,7 @@ pub fn UsagePanel() -> impl IntoView {
         <div class="panel usage-panel" aria-label="Usage and cost">
             <h2 class="panel-title">"Usage & cost"</h2>
             {move || {
-                let (calls, input, output, cost, hint, estimated) = summary();
+                let (calls, input, output, cost, hint, estimated, replayed) = summary();
                 view! {
                     <dl class="stats" data-testid="usage-summary">
                         <div><dt>"Calls"</dt><dd>{calls}</dd></div>
@@ -119,6 +120,7 @@ pub fn UsagePanel() -> impl IntoView {
                         <div><dt>"Cost"</dt><dd title=hint>{cost}</dd></div>
                     </dl>
                     {estimated.then(|| view! { <p class="muted small">"≈ estimated: the model reported no token usage."</p> })}
+                    {(replayed > 0).then(|| view! { <p class="muted small">{format!("{replayed} call{} answered from the parent run's log, at no cost.", if replayed == 1 { "" } else { "s" })}</p> })}
                 }
             }}
             <div class="segmented" role="group" aria-label="Group usage by">

@@ -32,6 +32,16 @@ pub fn validate(spec: &ModelSpec, api_key: Option<&str>) -> Result<(), String> {
             "The base URL \"{base}\" must start with http:// or https://."
         ));
     }
+    let authority = base
+        .split("://")
+        .nth(1)
+        .unwrap_or("")
+        .split(['/', '?', '#'])
+        .next()
+        .unwrap_or("");
+    if authority.contains('@') {
+        return Err("The base URL contains a user name or password, which browsers refuse to send. Remove it from the URL and put your key in the API key field.".into());
+    }
     if spec.model.trim().is_empty() {
         return Err("Set the model name in Settings (e.g. gpt-4o-mini).".into());
     }
@@ -116,6 +126,10 @@ mod tests {
         assert!(validate(&spec("custom", "ftp://x", "m"), None)
             .unwrap_err()
             .contains("http://"));
+        assert!(validate(&spec("custom", "https://u:sk@h/v1", "m"), None)
+            .unwrap_err()
+            .contains("user name or password"));
+        assert!(validate(&spec("custom", "https://h/v1?x=a@b", "m"), None).is_ok());
         assert!(validate(&spec("custom", "http://x", " "), None)
             .unwrap_err()
             .contains("model name"));

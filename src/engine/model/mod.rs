@@ -4,6 +4,7 @@
 pub mod demo;
 pub mod error;
 pub mod factory;
+pub mod fork;
 pub mod pricing;
 pub mod providers;
 pub mod replay;

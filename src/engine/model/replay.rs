@@ -109,6 +109,23 @@ impl ReplayModel {
         let pos = pending.iter().position(|c| &c.request == req)?;
         Some(pending.remove(pos))
     }
+
+    /// Answers `req` from the log if it is there: streams the recorded
+    /// deltas and returns the recorded outcome, marked as replayed.
+    pub fn answer_recorded(
+        &self,
+        req: &ChatRequest,
+        sink: DeltaSink<'_>,
+    ) -> Option<Result<ChatResponse, ModelError>> {
+        let rec = self.take(req)?;
+        for d in &rec.deltas {
+            sink(StreamDelta::Text(d.clone()));
+        }
+        Some(rec.outcome.map(|mut r| {
+            r.replayed = true;
+            r
+        }))
+    }
 }
 
 impl ChatModel for ReplayModel {
@@ -123,11 +140,8 @@ impl ChatModel for ReplayModel {
         cancel: &'a CancelToken,
     ) -> LocalBoxFuture<'a, Result<ChatResponse, ModelError>> {
         Box::pin(async move {
-            if let Some(rec) = self.take(req) {
-                for d in &rec.deltas {
-                    sink(StreamDelta::Text(d.clone()));
-                }
-                return rec.outcome;
+            if let Some(answer) = self.answer_recorded(req, sink) {
+                return answer;
             }
             match &self.fallback {
                 Some(m) => m.complete(req, sink, cancel).await,

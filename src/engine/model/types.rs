@@ -210,6 +210,9 @@ pub struct ChatResponse {
     /// The model name the provider reported (may differ from the one asked).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
+    /// Answered from a recorded log (replay or fork): it cost nothing.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub replayed: bool,
 }
 
 /// What a streaming model pushes to its sink while it answers.

@@ -9,6 +9,7 @@ pub mod event;
 pub mod gate;
 pub mod log;
 pub mod random;
+pub mod record;
 pub mod runner;
 
 pub use cancel::CancelToken;

@@ -2,8 +2,11 @@
 //! prefix of the log; tests assert on them.
 
 pub mod events;
+pub mod export;
 pub mod graph;
+pub mod graph_svg;
 pub mod markdown;
+pub mod timeline;
 pub mod transcript;
 pub mod usage;
 

@@ -14,13 +14,19 @@ pub struct Tally {
     /// Calls whose usage was estimated (the provider reported none).
     pub estimated_calls: u32,
     pub retries: u32,
+    /// Calls answered from a recorded log (fork): counted, never charged.
+    pub replayed_calls: u32,
     /// Tokens by model, so cost can be computed with any price table.
     by_model: BTreeMap<String, (u64, u64)>,
 }
 
 impl Tally {
-    fn add(&mut self, model: &str, u: &Usage, retries: u32) {
+    fn add(&mut self, model: &str, u: &Usage, retries: u32, replayed: bool) {
         self.calls += 1;
+        if replayed {
+            self.replayed_calls += 1;
+            return;
+        }
         self.input_tokens += u.input_tokens;
         self.output_tokens += u.output_tokens;
         self.retries += retries;
@@ -121,11 +127,11 @@ impl Fold for UsageView {
                 ..
             } => {
                 if let Some((agent, phase, model)) = self.calls.remove(call) {
-                    let u = &response.usage;
-                    self.total.add(&model, u, *retries);
-                    bucket(&mut self.by_agent, &agent).add(&model, u, *retries);
-                    bucket(&mut self.by_phase, &phase).add(&model, u, *retries);
-                    bucket(&mut self.by_model, &model).add(&model, u, *retries);
+                    let (u, r, replayed) = (&response.usage, *retries, response.replayed);
+                    self.total.add(&model, u, r, replayed);
+                    bucket(&mut self.by_agent, &agent).add(&model, u, r, replayed);
+                    bucket(&mut self.by_phase, &phase).add(&model, u, r, replayed);
+                    bucket(&mut self.by_model, &model).add(&model, u, r, replayed);
                 }
             }
             _ => {}

@@ -51,6 +51,7 @@ impl DemoModel {
             tool_calls: Vec::new(),
             finish_reason: Some("stop".into()),
             model: Some(MODEL_NAME.into()),
+            replayed: false,
         }
     }
 }

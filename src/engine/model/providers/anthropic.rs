@@ -243,6 +243,7 @@ impl AnthropicStream {
             usage,
             finish_reason: self.stop_reason,
             model: self.model,
+            replayed: false,
         })
     }
 }
@@ -317,6 +318,7 @@ pub fn parse_response(body: &str, request_chars: usize) -> Result<ChatResponse, 
             .and_then(Value::as_str)
             .map(str::to_string),
         model: v.get("model").and_then(Value::as_str).map(str::to_string),
+        replayed: false,
     })
 }
 

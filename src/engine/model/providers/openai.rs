@@ -207,6 +207,7 @@ impl OpenAiStream {
             usage,
             finish_reason: self.finish_reason,
             model: self.model,
+            replayed: false,
         })
     }
 }
@@ -291,6 +292,7 @@ pub fn parse_response(body: &str, request_chars: usize) -> Result<ChatResponse, 
             .and_then(Value::as_str)
             .map(str::to_string),
         model: v.get("model").and_then(Value::as_str).map(str::to_string),
+        replayed: false,
     })
 }
 

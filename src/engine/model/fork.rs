@@ -1,0 +1,97 @@
+//! Forking a run at LLM call k: calls before k are answered from the parent
+//! run's log (no cost), call k may carry the user's edit (a rewritten answer,
+//! or rewritten request messages sent live), and every later call goes to
+//! the live model.
+
+use super::replay::ReplayModel;
+use super::{
+    ChatModel, ChatRequest, ChatResponse, DeltaSink, Message, ModelError, StreamDelta, Usage,
+};
+use crate::engine::run::cancel::CancelToken;
+use crate::engine::run::event::LoggedEvent;
+use futures::future::LocalBoxFuture;
+use serde::{Deserialize, Serialize};
+use std::cell::RefCell;
+use std::rc::Rc;
+
+/// What the user changed at the fork point.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum ForkEdit {
+    /// Continue unchanged: call k goes live as it was recorded.
+    None,
+    /// Use this answer for call k instead of asking a model.
+    Response { text: String },
+    /// Send call k live with these messages instead of the recorded ones.
+    Request { messages: Vec<Message> },
+}
+
+pub struct ForkModel {
+    log: ReplayModel,
+    live: Rc<dyn ChatModel>,
+    edit: RefCell<Option<ForkEdit>>,
+}
+
+impl ForkModel {
+    /// `fork_call` = k: the number of calls answered from `parent_events`.
+    pub fn new(
+        parent_events: &[LoggedEvent],
+        fork_call: usize,
+        edit: ForkEdit,
+        live: Rc<dyn ChatModel>,
+    ) -> Self {
+        ForkModel {
+            log: ReplayModel::new(parent_events, Some(fork_call), None),
+            live,
+            edit: RefCell::new(Some(edit)),
+        }
+    }
+}
+
+impl ChatModel for ForkModel {
+    fn name(&self) -> String {
+        self.live.name()
+    }
+
+    fn reports_usage(&self) -> bool {
+        self.live.reports_usage()
+    }
+
+    fn complete<'a>(
+        &'a self,
+        req: &'a ChatRequest,
+        sink: DeltaSink<'a>,
+        cancel: &'a CancelToken,
+    ) -> LocalBoxFuture<'a, Result<ChatResponse, ModelError>> {
+        Box::pin(async move {
+            if let Some(answer) = self.log.answer_recorded(req, sink) {
+                return answer;
+            }
+            // The first request the log cannot answer is the fork point.
+            let edit = self.edit.borrow_mut().take();
+            match edit {
+                Some(ForkEdit::Response { text }) => {
+                    sink(StreamDelta::Text(text.clone()));
+                    Ok(ChatResponse {
+                        text,
+                        usage: Usage {
+                            estimated: true,
+                            ..Usage::default()
+                        },
+                        finish_reason: Some("edited".into()),
+                        replayed: true,
+                        ..ChatResponse::default()
+                    })
+                }
+                Some(ForkEdit::Request { messages }) => {
+                    let edited = ChatRequest {
+                        messages,
+                        ..req.clone()
+                    };
+                    self.live.complete(&edited, sink, cancel).await
+                }
+                Some(ForkEdit::None) | None => self.live.complete(req, sink, cancel).await,
+            }
+        })
+    }
+}

@@ -1,0 +1,145 @@
+//! Exports that are folds over the log: the transcript as Markdown and the
+//! usage table as CSV. (The run file itself is `RunDoc::to_json_pretty`; the
+//! graph is `graph_svg::render`.)
+
+use super::transcript::{EntryKind, Transcript};
+use super::usage::{Tally, UsageView};
+use super::Fold;
+use crate::engine::model::pricing::PriceTable;
+use crate::engine::run::{Audience, RunDoc};
+
+/// The transcript as Markdown: a heading per phase, one section per message.
+pub fn transcript_markdown(doc: &RunDoc) -> String {
+    let t = Transcript::of(&doc.events);
+    let mut md = format!(
+        "# Roundtable run: {}\n\n- Coordinator: {}\n- Model: {}\n- Run id: {}\n\n",
+        first_line(&doc.config.task),
+        doc.config.coordinator,
+        doc.config.model_label(),
+        doc.config.run_id
+    );
+    for e in &t.entries {
+        match &e.kind {
+            EntryKind::Phase { label } => md.push_str(&format!("## {label}\n\n")),
+            EntryKind::Message { from, to, text, .. } => {
+                let to = match to {
+                    None => " (private)".to_string(),
+                    Some(Audience::Public) => " → everyone".to_string(),
+                    Some(Audience::To(list)) => format!(
+                        " → {}",
+                        list.iter()
+                            .map(|a| t.name_of(a))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                };
+                md.push_str(&format!(
+                    "**{}**{to}\n\n{}\n\n",
+                    t.name_of(from),
+                    text.trim()
+                ));
+            }
+            EntryKind::Tool {
+                agent,
+                tool,
+                args,
+                output,
+                ..
+            } => {
+                let out = output
+                    .as_ref()
+                    .map(|(_, o)| o.as_str())
+                    .unwrap_or("(no result)");
+                md.push_str(&format!(
+                    "*{} called `{tool}` with `{args}`:*\n\n```\n{}\n```\n\n",
+                    t.name_of(agent),
+                    out.trim()
+                ));
+            }
+            EntryKind::Handoff { from, to, reason } => md.push_str(&format!(
+                "*{} hands over to {}*{}\n\n",
+                t.name_of(from),
+                t.name_of(to),
+                if reason.is_empty() {
+                    String::new()
+                } else {
+                    format!(": {reason}")
+                }
+            )),
+            EntryKind::Notice { text, .. } => md.push_str(&format!("> {text}\n\n")),
+        }
+    }
+    md
+}
+
+fn first_line(s: &str) -> String {
+    let line = s.lines().next().unwrap_or("").trim();
+    if line.chars().count() > 80 {
+        format!("{}…", line.chars().take(80).collect::<String>())
+    } else {
+        line.to_string()
+    }
+}
+
+/// Quotes a CSV field when needed (RFC 4180), and defuses spreadsheet
+/// formulas in text that came from a model.
+pub fn csv_field(s: &str) -> String {
+    let s = if s.starts_with(['=', '+', '-', '@']) {
+        format!("'{s}")
+    } else {
+        s.to_string()
+    };
+    if s.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s
+    }
+}
+
+/// Usage by agent, phase and model as CSV.
+pub fn usage_csv(u: &UsageView, names: &Transcript, prices: &PriceTable) -> String {
+    let mut out = String::from(
+        "group,name,calls,input_tokens,output_tokens,estimated,replayed_calls,cost_usd\n",
+    );
+    let mut row = |group: &str, name: &str, t: &Tally| {
+        let (cost, complete) = t.cost(prices);
+        out.push_str(&format!(
+            "{group},{},{},{},{},{},{},{}\n",
+            csv_field(name),
+            t.calls,
+            t.input_tokens,
+            t.output_tokens,
+            t.is_estimated(),
+            t.replayed_calls,
+            if complete {
+                format!("{cost:.6}")
+            } else {
+                String::new()
+            }
+        ));
+    };
+    row("total", "all", &u.total);
+    for (a, t) in &u.by_agent {
+        row("agent", names.name_of(a), t);
+    }
+    for (p, t) in &u.by_phase {
+        row("phase", u.phase_label(p), t);
+    }
+    for (m, t) in &u.by_model {
+        row("model", m, t);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn csv_quotes_and_defuses() {
+        assert_eq!(csv_field("plain"), "plain");
+        assert_eq!(csv_field("a,b"), "\"a,b\"");
+        assert_eq!(csv_field("say \"hi\""), "\"say \"\"hi\"\"\"");
+        assert_eq!(csv_field("=HYPERLINK(\"x\")"), "\"'=HYPERLINK(\"\"x\"\")\"");
+    }
+}

@@ -1,0 +1,324 @@
+//! The History page: every run kept in this browser, newest first, with
+//! search, star, rename, delete (with confirmation), delete all, import, and
+//! open / continue. Forks show where they came from.
+
+use super::state::{use_app, AppState, Source};
+use crate::engine::model::fork::ForkEdit;
+use crate::engine::model::pricing::format_usd;
+use crate::engine::model::replay::recorded_calls;
+use crate::engine::run::record::RunMeta;
+use crate::engine::run::{RunDoc, RunStatus};
+use crate::platform::files;
+use crate::platform::history::{self, Listed};
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use leptos_router::hooks::use_navigate;
+
+#[derive(Clone)]
+enum Row {
+    Ok(RunMeta),
+    Bad { run_id: String, message: String },
+}
+
+fn status_label(m: &RunMeta, now: f64) -> (&'static str, &'static str) {
+    if m.is_interrupted(now) {
+        return ("interrupted", "Interrupted");
+    }
+    match m.status {
+        RunStatus::Running => ("running", "Running"),
+        RunStatus::Finished => ("finished", "Finished"),
+        RunStatus::Failed => ("failed", "Failed"),
+        RunStatus::Cancelled => ("cancelled", "Stopped"),
+    }
+}
+
+fn date(ms: f64) -> String {
+    let d = js_sys::Date::new(&wasm_bindgen::JsValue::from_f64(ms));
+    let s: String = d
+        .to_locale_string("en-GB", &wasm_bindgen::JsValue::UNDEFINED)
+        .into();
+    s.rsplit_once(':').map(|(a, _)| a.to_string()).unwrap_or(s)
+}
+
+/// Imports a run file: validates it, saves it to History, opens it.
+pub fn import_text(app: AppState, text: String, then: impl FnOnce() + 'static) {
+    let doc = match RunDoc::from_json(&text) {
+        Ok(d) => d,
+        Err(e) => {
+            app.notice.set(Some(super::state::Notice {
+                text: format!("Could not import the file: {e}"),
+                settings: false,
+            }));
+            then();
+            return;
+        }
+    };
+    let prices = app.settings.get_untracked().prices;
+    spawn_local(async move {
+        let meta = RunMeta::of(&doc.config, &doc.events, &prices, js_sys::Date::now());
+        let saved = history::save_doc(&doc, &meta).await;
+        if let Err(e) = &saved {
+            app.storage_error.set(Some(e.user_message()));
+        }
+        app.show_doc(doc, Source::File, saved.is_ok());
+        then();
+    });
+}
+
+#[component]
+pub fn HistoryPage() -> impl IntoView {
+    let app = use_app();
+    let navigate = use_navigate();
+    let rows = RwSignal::new(None::<Result<Vec<Row>, String>>);
+    let query = RwSignal::new(String::new());
+    let starred_only = RwSignal::new(false);
+    let confirm = RwSignal::new(None::<String>); // run id, or "*" for all
+    let renaming = RwSignal::new(None::<String>);
+    let error = RwSignal::new(None::<String>);
+    let now = RwSignal::new(js_sys::Date::now());
+
+    // While a run still says "running", look again shortly: it either
+    // finishes or, when its tab is gone, turns into "interrupted".
+    let alive = StoredValue::new(true);
+    let poll = RwSignal::new(0u32);
+    on_cleanup(move || alive.set_value(false));
+    let reload = move || {
+        spawn_local(async move {
+            now.set(js_sys::Date::now());
+            let listed = history::list_runs()
+                .await
+                .map_err(|e| e.user_message())
+                .map(|list| {
+                    let mut v: Vec<Row> = list
+                        .into_iter()
+                        .map(|l| match l {
+                            Listed::Ok(record) => Row::Ok(record.meta),
+                            Listed::Unreadable { run_id, error } => Row::Bad {
+                                run_id,
+                                message: error.user_message(),
+                            },
+                        })
+                        .collect();
+                    v.sort_by(|a, b| {
+                        let key = |r: &Row| match r {
+                            Row::Ok(m) => m.created_ms,
+                            Row::Bad { .. } => f64::MAX,
+                        };
+                        key(b).total_cmp(&key(a))
+                    });
+                    v
+                });
+            let running = listed.as_ref().is_ok_and(|l| {
+                l.iter().any(|r| matches!(r, Row::Ok(m) if m.status == RunStatus::Running && !m.is_interrupted(js_sys::Date::now())))
+            });
+            rows.set(Some(listed));
+            if running {
+                gloo_timers::future::TimeoutFuture::new(1_500).await;
+                if alive.get_value() {
+                    poll.set(poll.get_untracked() + 1);
+                }
+            }
+        });
+    };
+    Effect::new(move |_| {
+        poll.track();
+        reload();
+    });
+
+    let nav = navigate.clone();
+    let open = move |run_id: String, continue_live: bool| {
+        let nav = nav.clone();
+        spawn_local(async move {
+            match history::load_run(&run_id).await {
+                Ok((_, doc)) => {
+                    if continue_live {
+                        let k = recorded_calls(&doc.events)
+                            .iter()
+                            .filter(|c| c.outcome.is_ok())
+                            .count() as u32;
+                        nav("/", Default::default());
+                        app.show_doc(doc.clone(), Source::History, true);
+                        app.fork(doc, k, ForkEdit::None);
+                    } else if app.show_doc(doc, Source::History, true) {
+                        nav("/", Default::default());
+                    }
+                }
+                Err(e) => error.set(Some(e)),
+            }
+        });
+    };
+    let act = move |f: std::pin::Pin<Box<dyn std::future::Future<Output = Result<(), String>>>>| {
+        spawn_local(async move {
+            if let Err(e) = f.await {
+                error.set(Some(e));
+            }
+            reload();
+        });
+    };
+    let filtered = move || {
+        let q = query.get().to_lowercase();
+        let only = starred_only.get();
+        rows.get().map(|r| {
+            r.map(|list| {
+                list.into_iter()
+                    .filter(|row| match row {
+                        Row::Ok(m) => {
+                            (!only || m.starred)
+                                && (q.is_empty()
+                                    || [
+                                        m.display_title(),
+                                        m.task.clone(),
+                                        m.model.clone(),
+                                        m.coordinator.clone(),
+                                    ]
+                                    .iter()
+                                    .any(|s| s.to_lowercase().contains(&q)))
+                        }
+                        Row::Bad { .. } => !only && q.is_empty(),
+                    })
+                    .collect::<Vec<_>>()
+            })
+        })
+    };
+    let titles = move || -> std::collections::HashMap<String, String> {
+        rows.with(|r| match r {
+            Some(Ok(list)) => list
+                .iter()
+                .filter_map(|row| match row {
+                    Row::Ok(m) => Some((m.run_id.clone(), m.display_title())),
+                    _ => None,
+                })
+                .collect(),
+            _ => Default::default(),
+        })
+    };
+    let on_file = move |ev: leptos::ev::Event| {
+        use wasm_bindgen::JsCast;
+        let Some(input) = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+        else {
+            return;
+        };
+        let Some(file) = input.files().and_then(|f| f.get(0)) else {
+            return;
+        };
+        let navigate = navigate.clone();
+        spawn_local(async move {
+            match files::read_text(&file).await {
+                Ok(text) => import_text(app, text, move || navigate("/", Default::default())),
+                Err(e) => error.set(Some(format!("Could not read the file: {e}"))),
+            }
+        });
+    };
+
+    view! {
+        <main class="history-page">
+            <div class="history-head">
+                <h1>"History"</h1>
+                <p class="muted">"Runs are kept in this browser only. Open one to replay it, share it or fork it."</p>
+            </div>
+            <div class="history-tools">
+                <input type="search" class="search" placeholder="Search task, title, model…" aria-label="Search runs"
+                    prop:value=move || query.get() on:input=move |ev| query.set(event_target_value(&ev))/>
+                <label class="check small"><input type="checkbox" prop:checked=move || starred_only.get() on:change=move |ev| starred_only.set(event_target_checked(&ev))/>"Starred only"</label>
+                <div class="header-spacer"></div>
+                <label class="button small file-button">
+                    "Import run file"
+                    <input type="file" accept=".json,application/json" aria-label="Import run file" on:change=on_file/>
+                </label>
+                <button class="button small danger" on:click=move |_| confirm.set(Some("*".into()))>"Delete all"</button>
+            </div>
+            {move || error.get().map(|e| view! { <div class="notice error" role="alert"><p>{e}</p><button class="button small" on:click=move |_| error.set(None)>"Dismiss"</button></div> })}
+            {move || confirm.get().map(|target| {
+                let all = target == "*";
+                let t2 = target.clone();
+                view! {
+                    <div class="notice warning confirm" role="alertdialog" aria-label="Confirm delete">
+                        <p>{if all { "Delete every run in History? This cannot be undone.".to_string() } else { "Delete this run? This cannot be undone.".to_string() }}</p>
+                        <div class="confirm-actions">
+                            <button class="button small" on:click=move |_| confirm.set(None)>"Keep"</button>
+                            <button class="button small danger" on:click=move |_| {
+                                let t = t2.clone();
+                                confirm.set(None);
+                                act(Box::pin(async move {
+                                    if t == "*" { history::delete_all().await } else { history::delete_run(&t).await }.map_err(|e| e.user_message())
+                                }));
+                            }>{if all { "Delete all" } else { "Delete" }}</button>
+                        </div>
+                    </div>
+                }
+            })}
+            {move || match filtered() {
+                None => view! { <p class="muted">"Loading…"</p> }.into_any(),
+                Some(Err(e)) => view! { <div class="notice error" role="alert"><p>{e}</p></div> }.into_any(),
+                Some(Ok(list)) if list.is_empty() => view! {
+                    <div class="empty">
+                        <h3>"No runs here yet"</h3>
+                        <p class="muted">"Every run you start is saved here as it happens. You can also import a run file, or open a share link."</p>
+                    </div>
+                }.into_any(),
+                Some(Ok(list)) => {
+                    let titles = titles();
+                    view! {
+                        <ul class="run-list" aria-label="Saved runs">
+                            {list.into_iter().map(|row| match row {
+                                Row::Bad { run_id, message } => {
+                                    let id = run_id.clone();
+                                    view! {
+                                        <li class="run-row bad">
+                                            <div class="run-main"><span class="title-text">{run_id.clone()}</span><p class="bad small">{message}</p></div>
+                                            <div class="row-actions"><button class="button small danger" on:click=move |_| confirm.set(Some(id.clone()))>"Delete"</button></div>
+                                        </li>
+                                    }.into_any()
+                                }
+                                Row::Ok(m) => {
+                                    let (class, label) = status_label(&m, now.get_untracked());
+                                    let id = m.run_id.clone();
+                                    let (id_open, id_cont, id_star, id_del, id_ren, id_ren2) = (id.clone(), id.clone(), id.clone(), id.clone(), id.clone(), id.clone());
+                                    let starred = m.starred;
+                                    let interrupted = class == "interrupted";
+                                    let lineage = m.parent.as_ref().map(|p| format!("↳ fork of “{}” at call {}", titles.get(&p.run_id).cloned().unwrap_or_else(|| p.run_id.clone()), p.fork_call + 1));
+                                    let title = m.display_title();
+                                    view! {
+                                        <li class="run-row" data-run-id=id.clone() data-status=class>
+                                            <button class="star" aria-label=if starred { "Unstar" } else { "Star" } aria-pressed=if starred { "true" } else { "false" }
+                                                on:click=move |_| { let i = id_star.clone(); act(Box::pin(async move { history::update_meta(&i, |m| m.starred = !m.starred).await })); }>
+                                                {if starred { "★" } else { "☆" }}
+                                            </button>
+                                            <div class="run-main">
+                                                {move || if renaming.get().as_deref() == Some(id_ren.as_str()) {
+                                                    let i = id_ren.clone();
+                                                    view! { <input class="rename" aria-label="New name" prop:value=title.clone() autofocus
+                                                        on:change=move |ev| { let i = i.clone(); let name = event_target_value(&ev); renaming.set(None);
+                                                            act(Box::pin(async move { history::update_meta(&i, |m| m.title = Some(name).filter(|n| !n.trim().is_empty())).await })); }/> }.into_any()
+                                                } else {
+                                                    view! { <span class="title-text">{title.clone()}</span> }.into_any()
+                                                }}
+                                                <div class="run-facts small muted">
+                                                    <span class=format!("status-badge s-{class}")>{label}</span>
+                                                    <span>{m.coordinator.clone()}</span>
+                                                    <span>{m.model.clone()}</span>
+                                                    <span>{date(m.created_ms)}</span>
+                                                    <span>{format!("{} events · {} call{}", m.events, m.llm_calls, if m.llm_calls == 1 { "" } else { "s" })}</span>
+                                                    <span>{m.cost_usd.map(format_usd).unwrap_or_else(|| "cost n/a".into())}</span>
+                                                </div>
+                                                {lineage.map(|l| view! { <div class="small muted lineage">{l}</div> })}
+                                            </div>
+                                            <div class="row-actions">
+                                                <button class="button small primary" on:click={let open = open.clone(); move |_| open(id_open.clone(), false)}>"Open"</button>
+                                                {interrupted.then(|| { let open = open.clone(); view! { <button class="button small" title="Fork from the last completed call and continue live" on:click=move |_| open(id_cont.clone(), true)>"Continue"</button> } })}
+                                                <button class="button small" on:click=move |_| renaming.set(Some(id_ren2.clone()))>"Rename"</button>
+                                                <button class="button small danger" on:click=move |_| confirm.set(Some(id_del.clone()))>"Delete"</button>
+                                            </div>
+                                        </li>
+                                    }.into_any()
+                                }
+                            }).collect_view()}
+                        </ul>
+                    }.into_any()
+                }
+            }}
+        </main>
+    }
+}

@@ -1,0 +1,195 @@
+//! The bar above a run's views: what is shown (live, from History, a shared
+//! link, a file), its lineage, and share / export / fork / save.
+
+use super::state::{use_app, Activity, Source};
+use crate::engine::run::record::RunMeta;
+use crate::engine::views::{export, graph_svg};
+use crate::platform::{files, history};
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+
+fn slug(s: &str) -> String {
+    let mut out: String = s
+        .chars()
+        .take(40)
+        .map(|c| {
+            if c.is_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    while out.contains("--") {
+        out = out.replace("--", "-");
+    }
+    let out = out.trim_matches('-').to_string();
+    if out.is_empty() {
+        "run".into()
+    } else {
+        out
+    }
+}
+
+#[component]
+pub fn RunToolbar() -> impl IntoView {
+    let app = use_app();
+    let idle = move || app.activity.get() == Activity::Idle;
+    let has_calls = move || {
+        app.view.with(|v| v.status.llm_calls > 0)
+            || app
+                .events
+                .with(|e| e.iter().any(|x| x.event.kind() == "llm_request"))
+    };
+    let source_label = move || match app.shown.get().map(|s| s.source) {
+        Some(Source::Live) => "Live run",
+        Some(Source::History) => "From History",
+        Some(Source::Link) => "Shared link",
+        Some(Source::File) => "Imported file",
+        None => "",
+    };
+    let title = move || {
+        app.shown.with(|s| {
+            s.as_ref()
+                .map(|s| {
+                    let first: String = s
+                        .config
+                        .task
+                        .split_whitespace()
+                        .collect::<Vec<_>>()
+                        .join(" ");
+                    if first.chars().count() > 70 {
+                        format!("{}…", first.chars().take(70).collect::<String>())
+                    } else {
+                        first
+                    }
+                })
+                .unwrap_or_default()
+        })
+    };
+    let lineage = move || {
+        app.shown.with(|s| {
+            s.as_ref().and_then(|s| {
+                s.config
+                    .parent
+                    .as_ref()
+                    .map(|p| format!("Forked from {} at call {}", p.run_id, p.fork_call + 1))
+            })
+        })
+    };
+    let menu = NodeRef::<leptos::html::Details>::new();
+    let export = move |what: &'static str| {
+        if let Some(m) = menu.get_untracked() {
+            m.set_open(false);
+        }
+        let Some(doc) = app.doc() else { return };
+        let name = slug(&doc.config.task);
+        let result = match what {
+            "json" => files::download_text(
+                &format!("{name}.run.json"),
+                "application/json",
+                &doc.to_json_pretty(),
+            ),
+            "md" => files::download_text(
+                &format!("{name}.md"),
+                "text/markdown",
+                &export::transcript_markdown(&doc),
+            ),
+            "csv" => {
+                let prices = app.settings.get_untracked().prices;
+                app.view.with_untracked(|v| {
+                    files::download_text(
+                        &format!("{name}.usage.csv"),
+                        "text/csv",
+                        &export::usage_csv(&v.usage, &v.transcript, &prices),
+                    )
+                })
+            }
+            "svg" => app.view.with_untracked(|v| {
+                files::download_text(
+                    &format!("{name}.graph.svg"),
+                    "image/svg+xml",
+                    &graph_svg::render(&v.graph, true),
+                )
+            }),
+            _ => {
+                let svg = app
+                    .view
+                    .with_untracked(|v| graph_svg::render(&v.graph, true));
+                spawn_local(async move {
+                    if let Err(e) = files::download_svg_as_png(
+                        &svg,
+                        graph_svg::W * 2.0,
+                        graph_svg::H * 2.0,
+                        2.0,
+                        &format!("{name}.graph.png"),
+                    )
+                    .await
+                    {
+                        app.notice.set(Some(super::state::Notice {
+                            text: format!("Could not make the PNG: {e}"),
+                            settings: false,
+                        }));
+                    }
+                });
+                Ok(())
+            }
+        };
+        if let Err(e) = result {
+            app.notice.set(Some(super::state::Notice {
+                text: format!("Export failed: {e}"),
+                settings: false,
+            }));
+        }
+    };
+    let save = move |_| {
+        let Some(doc) = app.doc() else { return };
+        let prices = app.settings.get_untracked().prices;
+        spawn_local(async move {
+            let meta = RunMeta::of(&doc.config, &doc.events, &prices, js_sys::Date::now());
+            match history::save_doc(&doc, &meta).await {
+                Ok(()) => app.shown.update(|s| {
+                    if let Some(s) = s {
+                        s.saved = true;
+                    }
+                }),
+                Err(e) => app.storage_error.set(Some(e.user_message())),
+            }
+        });
+    };
+    let fork_here = move |_| {
+        let k = app
+            .view
+            .with_untracked(|v| v.status.llm_calls.saturating_sub(1)) as u32;
+        app.fork_at.set(Some(k));
+    };
+    view! {
+        <Show when=move || app.shown.with(Option::is_some)>
+            <div class="run-toolbar">
+                <div class="run-title">
+                    <span class="badge">{source_label}</span>
+                    <span class="title-text" title=title>{title}</span>
+                    {move || lineage().map(|l| view! { <span class="muted small lineage">{l}</span> })}
+                </div>
+                <div class="toolbar-actions">
+                    <Show when=move || app.shown.with(|s| s.as_ref().is_some_and(|s| !s.saved))>
+                        <button class="button small primary" on:click=save>"Save to History"</button>
+                    </Show>
+                    <button class="button small" disabled=move || !idle() on:click=move |_| app.share_open.set(true)>"Copy share link"</button>
+                    <details class="menu" node_ref=menu>
+                        <summary class="button small">"Export"</summary>
+                        <div class="menu-items" role="menu">
+                            <button role="menuitem" on:click=move |_| export("json")>"Run file (.json)"</button>
+                            <button role="menuitem" on:click=move |_| export("md")>"Transcript (.md)"</button>
+                            <button role="menuitem" on:click=move |_| export("svg")>"Agent graph (.svg)"</button>
+                            <button role="menuitem" on:click=move |_| export("png")>"Agent graph (.png)"</button>
+                            <button role="menuitem" on:click=move |_| export("csv")>"Usage table (.csv)"</button>
+                        </div>
+                    </details>
+                    <button class="button small" disabled=move || !idle() || !has_calls() title="Continue from an LLM call, optionally editing it" on:click=fork_here>"Fork…"</button>
+                </div>
+            </div>
+        </Show>
+        {move || app.storage_error.get().map(|e| view! { <div class="notice error toolbar-notice" role="alert"><p>{e}</p></div> })}
+    }
+}
