@@ -23,6 +23,10 @@ build: setup
 ## bench: print benchmark figures (bundle size, time to interactive, engine overhead)
 bench: setup-browser build
 	cargo bench --locked --bench engine_overhead
+	cargo bench --locked --bench travel_eval
+	cargo bench --locked --bench share_bench
+	cargo build --locked --release --bin roundtable
+	node e2e/share-bench.mjs
 	node e2e/bench.mjs
 
 ## dev: live-reloading debug build on http://127.0.0.1:$(PORT)

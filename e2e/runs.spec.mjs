@@ -88,6 +88,23 @@ test('corrupted and oversized links give clear errors and the app stays usable',
   await ctx.close();
 });
 
+test('a link over the size limit is not offered; the run file is', async () => {
+  const page = await openApp(env);
+  await page.getByRole('button', { name: 'Settings', exact: true }).click();
+  await page.getByLabel('Share link limit (KB)').fill('1');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await runTask(page, 'Make a run whose link is longer than one kilobyte, please, with a long task text to be sure.');
+  await waitForStatus(page, /Finished/);
+  await page.getByRole('button', { name: 'Copy share link' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Share this run' });
+  await dialog.getByRole('alert').filter({ hasText: /longer than the 1 KB that can be shared comfortably/ }).waitFor();
+  assert.equal(await dialog.getByRole('textbox', { name: 'Share link' }).count(), 0);
+  const [dl] = await Promise.all([page.waitForEvent('download'), dialog.getByRole('button', { name: 'Download run file' }).click()]);
+  const doc = JSON.parse(readFileSync(await dl.path(), 'utf8'));
+  assert.equal(doc.format, 'roundtable.run');
+  assert.ok(doc.events.length > 10);
+});
+
 test('replay controls move every view to the cursor', async () => {
   const page = await openApp(env);
   await runTask(page, 'Replay me slowly.');

@@ -1,8 +1,9 @@
-//! The raw event log: one row per event, expandable to its JSON.
+//! The raw event log: one row per event (HTML from `views::html`),
+//! expandable to its JSON.
 
 use super::state::use_app;
 use crate::engine::run::LoggedEvent;
-use crate::engine::views::events::summarize;
+use crate::engine::views::html::event_row;
 use leptos::prelude::*;
 
 #[component]
@@ -36,20 +37,7 @@ pub fn EventsTab() -> impl IntoView {
                         key=|e: &LoggedEvent| e.seq
                         children=move |e: LoggedEvent| {
                             let kind = e.event.kind();
-                            let json = serde_json::to_string_pretty(&e).unwrap_or_default();
-                            view! {
-                                <li class=format!("event ev-{kind}") data-kind=kind>
-                                    <details>
-                                        <summary>
-                                            <span class="ev-seq">{e.seq}</span>
-                                            <span class="ev-time">{format!("{:.2}s", e.t_ms as f64 / 1000.0)}</span>
-                                            <span class="ev-kind">{kind}</span>
-                                            <span class="ev-summary">{summarize(&e.event)}</span>
-                                        </summary>
-                                        <pre>{json}</pre>
-                                    </details>
-                                </li>
-                            }
+                            view! { <li class=format!("event ev-{kind}") data-kind=kind inner_html=event_row(&e)></li> }
                         }
                     />
                 </ol>

@@ -4,9 +4,9 @@
 
 use super::state::{use_app, AppState, Source};
 use crate::engine::model::fork::ForkEdit;
-use crate::engine::model::pricing::format_usd;
 use crate::engine::model::replay::recorded_calls;
 use crate::engine::run::record::RunMeta;
+use crate::engine::views::html::{history_row, HistoryRow};
 use crate::engine::run::{RunDoc, RunStatus};
 use crate::platform::files;
 use crate::platform::history::{self, Listed};
@@ -18,18 +18,6 @@ use leptos_router::hooks::use_navigate;
 enum Row {
     Ok(RunMeta),
     Bad { run_id: String, message: String },
-}
-
-fn status_label(m: &RunMeta, now: f64) -> (&'static str, &'static str) {
-    if m.is_interrupted(now) {
-        return ("interrupted", "Interrupted");
-    }
-    match m.status {
-        RunStatus::Running => ("running", "Running"),
-        RunStatus::Finished => ("finished", "Finished"),
-        RunStatus::Failed => ("failed", "Failed"),
-        RunStatus::Cancelled => ("cancelled", "Stopped"),
-    }
 }
 
 fn date(ms: f64) -> String {
@@ -212,6 +200,18 @@ pub fn HistoryPage() -> impl IntoView {
         });
     };
 
+    let on_row_click = move |ev: leptos::ev::MouseEvent| {
+        let Some((action, el)) = super::transcript::clicked_action(&ev) else { return };
+        let id = el.get_attribute("data-id").unwrap_or_default();
+        match action.as_str() {
+            "open" => open(id, false),
+            "continue" => open(id, true),
+            "rename" => renaming.set(Some(id)),
+            "delete" => confirm.set(Some(id)),
+            "star" => act(Box::pin(async move { history::update_meta(&id, |m| m.starred = !m.starred).await })),
+            _ => {}
+        }
+    };
     view! {
         <main class="history-page">
             <div class="history-head">
@@ -249,6 +249,7 @@ pub fn HistoryPage() -> impl IntoView {
                     </div>
                 }
             })}
+            <div class="run-list-box" on:click=on_row_click>
             {move || match filtered() {
                 None => view! { <p class="muted">"Loading…"</p> }.into_any(),
                 Some(Err(e)) => view! { <div class="notice error" role="alert"><p>{e}</p></div> }.into_any(),
@@ -260,65 +261,66 @@ pub fn HistoryPage() -> impl IntoView {
                 }.into_any(),
                 Some(Ok(list)) => {
                     let titles = titles();
-                    view! {
-                        <ul class="run-list" aria-label="Saved runs">
-                            {list.into_iter().map(|row| match row {
-                                Row::Bad { run_id, message } => {
-                                    let id = run_id.clone();
-                                    view! {
-                                        <li class="run-row bad">
-                                            <div class="run-main"><span class="title-text">{run_id.clone()}</span><p class="bad small">{message}</p></div>
-                                            <div class="row-actions"><button class="button small danger" on:click=move |_| confirm.set(Some(id.clone()))>"Delete"</button></div>
-                                        </li>
-                                    }.into_any()
-                                }
-                                Row::Ok(m) => {
-                                    let (class, label) = status_label(&m, now.get_untracked());
-                                    let id = m.run_id.clone();
-                                    let (id_open, id_cont, id_star, id_del, id_ren, id_ren2) = (id.clone(), id.clone(), id.clone(), id.clone(), id.clone(), id.clone());
-                                    let starred = m.starred;
-                                    let interrupted = class == "interrupted";
-                                    let lineage = m.parent.as_ref().map(|p| format!("↳ fork of “{}” at call {}", titles.get(&p.run_id).cloned().unwrap_or_else(|| p.run_id.clone()), p.fork_call + 1));
-                                    let title = m.display_title();
-                                    view! {
-                                        <li class="run-row" data-run-id=id.clone() data-status=class>
-                                            <button class="star" aria-label=if starred { "Unstar" } else { "Star" } aria-pressed=if starred { "true" } else { "false" }
-                                                on:click=move |_| { let i = id_star.clone(); act(Box::pin(async move { history::update_meta(&i, |m| m.starred = !m.starred).await })); }>
-                                                {if starred { "★" } else { "☆" }}
-                                            </button>
-                                            <div class="run-main">
-                                                {move || if renaming.get().as_deref() == Some(id_ren.as_str()) {
-                                                    let i = id_ren.clone();
-                                                    view! { <input class="rename" aria-label="New name" prop:value=title.clone() autofocus
-                                                        on:change=move |ev| { let i = i.clone(); let name = event_target_value(&ev); renaming.set(None);
-                                                            act(Box::pin(async move { history::update_meta(&i, |m| m.title = Some(name).filter(|n| !n.trim().is_empty())).await })); }/> }.into_any()
-                                                } else {
-                                                    view! { <span class="title-text">{title.clone()}</span> }.into_any()
-                                                }}
-                                                <div class="run-facts small muted">
-                                                    <span class=format!("status-badge s-{class}")>{label}</span>
-                                                    <span>{m.coordinator.clone()}</span>
-                                                    <span>{m.model.clone()}</span>
-                                                    <span>{date(m.created_ms)}</span>
-                                                    <span>{format!("{} events · {} call{}", m.events, m.llm_calls, if m.llm_calls == 1 { "" } else { "s" })}</span>
-                                                    <span>{m.cost_usd.map(format_usd).unwrap_or_else(|| "cost n/a".into())}</span>
-                                                </div>
-                                                {lineage.map(|l| view! { <div class="small muted lineage">{l}</div> })}
-                                            </div>
-                                            <div class="row-actions">
-                                                <button class="button small primary" on:click={let open = open.clone(); move |_| open(id_open.clone(), false)}>"Open"</button>
-                                                {interrupted.then(|| { let open = open.clone(); view! { <button class="button small" title="Fork from the last completed call and continue live" on:click=move |_| open(id_cont.clone(), true)>"Continue"</button> } })}
-                                                <button class="button small" on:click=move |_| renaming.set(Some(id_ren2.clone()))>"Rename"</button>
-                                                <button class="button small danger" on:click=move |_| confirm.set(Some(id_del.clone()))>"Delete"</button>
-                                            </div>
-                                        </li>
-                                    }.into_any()
-                                }
-                            }).collect_view()}
-                        </ul>
-                    }.into_any()
+                    let now = now.get_untracked();
+                    let html: String = list.iter().map(|row| match row {
+                        Row::Bad { run_id, message } => history_row(&HistoryRow::Unreadable { run_id, message }),
+                        Row::Ok(m) => history_row(&HistoryRow::Run {
+                            meta: m,
+                            parent_title: m.parent.as_ref().and_then(|p| titles.get(&p.run_id).cloned()),
+                            date: date(m.created_ms),
+                            now_ms: now,
+                        }),
+                    }).collect();
+                    view! { <ul class="run-list" aria-label="Saved runs" inner_html=html></ul> }.into_any()
                 }
             }}
+            </div>
+            <RenameDialog renaming=renaming on_done=move |id: String, name: String| {
+                act(Box::pin(async move { history::update_meta(&id, |m| m.title = Some(name).filter(|n| !n.trim().is_empty())).await }));
+            }/>
         </main>
+    }
+}
+
+/// Renames a run: a small dialog with the current name.
+#[component]
+fn RenameDialog(renaming: RwSignal<Option<String>>, on_done: impl Fn(String, String) + Copy + 'static) -> impl IntoView {
+    let dialog = NodeRef::<leptos::html::Dialog>::new();
+    let name = RwSignal::new(String::new());
+    Effect::new(move |_| {
+        let Some(d) = dialog.get() else { return };
+        match renaming.get() {
+            Some(id) => {
+                let current = web_sys::window()
+                    .and_then(|w| w.document())
+                    .and_then(|doc| doc.query_selector(&format!("li[data-run-id=\"{}\"] .title-text", id.replace('"', ""))).ok().flatten())
+                    .and_then(|e| e.text_content())
+                    .unwrap_or_default();
+                name.set(current);
+                if !d.open() {
+                    let _ = d.show_modal();
+                }
+            }
+            None if d.open() => d.close(),
+            None => {}
+        }
+    });
+    let save = move || {
+        if let Some(id) = renaming.get_untracked() {
+            on_done(id, name.get_untracked());
+        }
+        renaming.set(None);
+    };
+    view! {
+        <dialog class="rename-dialog" node_ref=dialog aria-labelledby="rename-title" on:close=move |_: leptos::ev::Event| renaming.set(None)>
+            <h2 id="rename-title">"Rename run"</h2>
+            <input class="rename" aria-label="New name" prop:value=move || name.get()
+                on:input=move |ev| name.set(event_target_value(&ev))
+                on:keydown=move |ev: leptos::ev::KeyboardEvent| if ev.key() == "Enter" { ev.prevent_default(); save() }/>
+            <footer class="dialog-foot">
+                <button class="button" on:click=move |_| renaming.set(None)>"Cancel"</button>
+                <button class="button primary" on:click=move |_| save()>"Save"</button>
+            </footer>
+        </dialog>
     }
 }

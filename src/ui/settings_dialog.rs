@@ -37,6 +37,7 @@ pub fn SettingsDialog() -> impl IntoView {
     let prices = RwSignal::new(PriceTable::default());
     let attempts = RwSignal::new(4u32);
     let concurrency = RwSignal::new(4u32);
+    let share_limit = RwSignal::new(32u32);
     let probe = RwSignal::new(Probe::Idle);
     let error = RwSignal::new(None::<String>);
 
@@ -54,6 +55,7 @@ pub fn SettingsDialog() -> impl IntoView {
             prices.set(s.prices.clone());
             attempts.set(s.max_attempts);
             concurrency.set(s.max_concurrency);
+            share_limit.set(s.share_limit_kb);
             probe.set(Probe::Idle);
             error.set(None);
             if !d.open() {
@@ -85,6 +87,7 @@ pub fn SettingsDialog() -> impl IntoView {
         prices: prices.get_untracked(),
         max_attempts: attempts.get_untracked().clamp(1, 10),
         max_concurrency: concurrency.get_untracked().clamp(1, 16),
+        share_limit_kb: share_limit.get_untracked().clamp(1, 2048),
         ..app.settings.get_untracked()
     };
     let test = move |_| {
@@ -211,6 +214,13 @@ pub fn SettingsDialog() -> impl IntoView {
                             prop:value=move || concurrency.get().to_string()
                             on:input=move |ev| { if let Ok(v) = event_target_value(&ev).parse::<u32>() { concurrency.set(v) } }/>
                         <p class="hint">"Upper bound when agents work at the same time."</p>
+                    </div>
+                    <div class="field">
+                        <label for="share-limit">"Share link limit (KB)"</label>
+                        <input id="share-limit" type="number" min="1" max="2048"
+                            prop:value=move || share_limit.get().to_string()
+                            on:input=move |ev| { if let Ok(v) = event_target_value(&ev).parse::<u32>() { share_limit.set(v) } }/>
+                        <p class="hint">"Longer runs are offered as a file instead."</p>
                     </div>
                 </div>
                 <details class="prices">

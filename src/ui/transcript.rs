@@ -1,119 +1,20 @@
-//! The streamed transcript. Model output is rendered as Markdown through
-//! `to_safe_html`: raw HTML is shown as text and never executed.
+//! The streamed transcript. Entries are HTML from `views::html` (names
+//! escaped, model output as safe Markdown: raw HTML shown as text, never
+//! executed); only the entry that changed is re-rendered. "Fork here"
+//! buttons are handled by one click listener on the log.
 
-use super::graph::agent_color;
-use super::state::{use_app, Activity, AppState};
-use crate::engine::run::Audience;
-use crate::engine::views::markdown::to_safe_html;
-use crate::engine::views::transcript::{Entry, EntryKind, NoticeLevel, Transcript};
+use super::state::{use_app, Activity};
+use crate::engine::views::html::entry_html;
+use crate::engine::views::transcript::Entry;
 use leptos::html;
 use leptos::prelude::*;
+use wasm_bindgen::JsCast;
 
-fn audience_label(t: &Transcript, to: &Option<Audience>) -> String {
-    match to {
-        None => "private (not posted)".into(),
-        Some(Audience::Public) => "to everyone".into(),
-        Some(Audience::To(list)) => {
-            let names: Vec<&str> = list.iter().map(|id| t.name_of(id)).collect();
-            format!("to {}", names.join(", "))
-        }
-    }
-}
-
-fn render_entry(e: Entry, t: &Transcript, app: AppState) -> AnyView {
-    match e.kind {
-        EntryKind::Message {
-            from,
-            to,
-            text,
-            streaming,
-            tool_calls,
-            call,
-        } => {
-            let name = t.name_of(&from).to_string();
-            let initial: String = name.chars().next().unwrap_or('?').to_uppercase().collect();
-            let color = if from == "user" {
-                "var(--muted)".to_string()
-            } else {
-                agent_color(&from)
-            };
-            let to_label = if from == "user" {
-                String::new()
-            } else {
-                audience_label(t, &to)
-            };
-            let html = to_safe_html(&text);
-            let empty = text.is_empty() && streaming;
-            view! {
-                <article class="msg" class:streaming=streaming class:from-user=from == "user" data-call=call.map(|c| c.to_string())>
-                    <div class="avatar" style=format!("background:{color}") aria-hidden="true">{initial}</div>
-                    <div class="msg-main">
-                        <header class="msg-head">
-                            <span class="msg-name">{name}</span>
-                            <span class="muted small">{to_label}</span>
-                            {streaming.then(|| view! { <span class="typing" aria-label="streaming">"●●●"</span> })}
-                            {call.filter(|_| !streaming).map(|c| view! {
-                                <button class="link-button small fork-btn" title="Continue the run from this LLM call, optionally editing it"
-                                    disabled=move || app.activity.get() != Activity::Idle
-                                    on:click=move |_| app.fork_at.set(Some(c))>"Fork here"</button>
-                            })}
-                        </header>
-                        {if empty {
-                            view! { <p class="muted small">"Waiting for the first tokens…"</p> }.into_any()
-                        } else {
-                            view! { <div class="md" inner_html=html></div> }.into_any()
-                        }}
-                        {(!tool_calls.is_empty()).then(|| view! {
-                            <ul class="tool-chips">
-                                {tool_calls.into_iter().map(|c| view! { <li class="chip">{format!("{}({})", c.name, c.arguments)}</li> }).collect_view()}
-                            </ul>
-                        })}
-                    </div>
-                </article>
-            }
-            .into_any()
-        }
-        EntryKind::Tool {
-            agent,
-            tool,
-            args,
-            output,
-            ..
-        } => {
-            let who = t.name_of(&agent).to_string();
-            let (state, out) = match output {
-                None => ("pending", "…".to_string()),
-                Some((true, o)) => ("ok", o),
-                Some((false, o)) => ("error", o),
-            };
-            view! {
-                <details class=format!("tool tool-{state}")>
-                    <summary><span class="muted small">{who}</span>" "<code>{format!("{tool}({args})")}</code></summary>
-                    <pre>{out}</pre>
-                </details>
-            }
-            .into_any()
-        }
-        EntryKind::Handoff { from, to, reason } => view! {
-            <div class="handoff">
-                {format!("{} → {}", t.name_of(&from), t.name_of(&to))}
-                <span class="muted small">{reason}</span>
-            </div>
-        }
-        .into_any(),
-        EntryKind::Phase { label } => {
-            view! { <div class="phase"><span>{label}</span></div> }.into_any()
-        }
-        EntryKind::Notice { level, text } => {
-            let class = match level {
-                NoticeLevel::Info => "notice info",
-                NoticeLevel::Warning => "notice warning",
-                NoticeLevel::Error => "notice error",
-                NoticeLevel::Success => "notice success",
-            };
-            view! { <div class=class><p>{text}</p></div> }.into_any()
-        }
-    }
+/// The `data-action` button a click landed on, with its element.
+pub fn clicked_action(ev: &leptos::ev::MouseEvent) -> Option<(String, web_sys::Element)> {
+    let target = ev.target()?.dyn_into::<web_sys::Element>().ok()?;
+    let button = target.closest("[data-action]").ok()??;
+    Some((button.get_attribute("data-action")?, button))
 }
 
 #[component]
@@ -123,8 +24,7 @@ pub fn TranscriptPanel() -> impl IntoView {
     let stick = StoredValue::new(true);
     let on_scroll = move |_| {
         if let Some(el) = log_ref.get_untracked() {
-            let at_bottom = el.scroll_top() + el.client_height() >= el.scroll_height() - 48;
-            stick.set_value(at_bottom);
+            stick.set_value(el.scroll_top() + el.client_height() >= el.scroll_height() - 48);
         }
     };
     Effect::new(move |_| {
@@ -135,15 +35,25 @@ pub fn TranscriptPanel() -> impl IntoView {
             }
         }
     });
+    let on_click = move |ev: leptos::ev::MouseEvent| {
+        if let Some((action, el)) = clicked_action(&ev) {
+            if action == "fork" && app.activity.get_untracked() == Activity::Idle {
+                app.fork_at.set(el.get_attribute("data-call").and_then(|c| c.parse().ok()));
+            }
+        }
+    };
     let entries = move || app.view.with(|v| v.transcript.entries.clone());
-    let task_preview = move || app.events.with(|e| e.is_empty());
     view! {
-        <div class="transcript" role="log" aria-label="Transcript" aria-live="polite" node_ref=log_ref on:scroll=on_scroll>
-            <Show when=move || !task_preview() fallback=|| view! { <EmptyTranscript/> }>
+        <div class="transcript" class:busy=move || app.activity.get() != Activity::Idle
+            role="log" aria-label="Transcript" aria-live="polite" node_ref=log_ref on:scroll=on_scroll on:click=on_click>
+            <Show when=move || app.events.with(|e| !e.is_empty()) fallback=|| view! { <EmptyTranscript/> }>
                 <For
                     each=entries
                     key=|e: &Entry| (e.id, e.version)
-                    children=move |e: Entry| app.view.with_untracked(|v| render_entry(e, &v.transcript, app))
+                    children=move |e: Entry| {
+                        let html = app.view.with_untracked(|v| entry_html(&e, &v.transcript));
+                        view! { <div class="entry" inner_html=html></div> }
+                    }
                 />
             </Show>
         </div>

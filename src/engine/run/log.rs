@@ -44,7 +44,7 @@ impl RunDoc {
     }
 
     pub fn to_json_pretty(&self) -> String {
-        serde_json::to_string_pretty(self).unwrap_or_default()
+        super::json::pretty(&self.to_json())
     }
 
     /// Reads a run file, with a clear message for anything wrong.
@@ -69,7 +69,7 @@ impl RunDoc {
             ));
         }
         let doc: RunDoc =
-            serde_json::from_value(v).map_err(|e| format!("The run file is damaged: {e}."))?;
+            super::json::from_tree(&v).map_err(|e| format!("The run file is damaged: {e}."))?;
         doc.validate()?;
         Ok(doc)
     }

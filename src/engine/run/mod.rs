@@ -7,6 +7,7 @@ pub mod config;
 pub mod ctx;
 pub mod event;
 pub mod gate;
+pub mod json;
 pub mod log;
 pub mod random;
 pub mod record;

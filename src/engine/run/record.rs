@@ -162,7 +162,7 @@ pub fn read_run_record(json: &str) -> Result<RunRecord, RecordError> {
             o.insert("v".into(), RECORD_VERSION.into());
         }
     }
-    serde_json::from_value(v).map_err(|e| RecordError::Damaged(e.to_string()))
+    super::json::from_tree(&v).map_err(|e| RecordError::Damaged(e.to_string()))
 }
 
 pub fn read_chunk_record(json: &str) -> Result<ChunkRecord, RecordError> {
@@ -180,7 +180,7 @@ pub fn read_chunk_record(json: &str) -> Result<ChunkRecord, RecordError> {
             o.insert("v".into(), RECORD_VERSION.into());
         }
     }
-    serde_json::from_value(v).map_err(|e| RecordError::Damaged(e.to_string()))
+    super::json::from_tree(&v).map_err(|e| RecordError::Damaged(e.to_string()))
 }
 
 pub fn write_run_record(meta: &RunMeta, config: &RunConfig) -> String {

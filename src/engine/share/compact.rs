@@ -7,7 +7,7 @@
 //! - repeated strings go to a table (see `intern`).
 
 use super::intern;
-use crate::engine::run::{LoggedEvent, RunDoc};
+use crate::engine::run::{json, LoggedEvent, RunDoc};
 use serde_json::{json, Map, Value};
 use std::collections::HashMap;
 
@@ -51,7 +51,7 @@ fn reconstructible_deltas(events: &[LoggedEvent]) -> HashMap<u32, Vec<usize>> {
 
 /// RunDoc → compact JSON tree.
 pub fn to_compact(doc: &RunDoc) -> Result<Value, String> {
-    let config = serde_json::to_value(&doc.config).map_err(|e| e.to_string())?;
+    let config = json::to_tree(&doc.config).map_err(|e| e.to_string())?;
     let dense = doc
         .events
         .iter()
@@ -68,7 +68,7 @@ pub fn to_compact(doc: &RunDoc) -> Result<Value, String> {
     let mut prev_t = 0u64;
     let mut events = Vec::with_capacity(doc.events.len());
     for (i, e) in doc.events.iter().enumerate() {
-        let mut v = serde_json::to_value(e).map_err(|e| e.to_string())?;
+        let mut v = json::to_tree(e).map_err(|e| e.to_string())?;
         let Some(o) = v.as_object_mut() else {
             return Err("an event did not serialize to an object".into());
         };
@@ -189,12 +189,12 @@ pub fn from_compact(mut tree: Value) -> Result<RunDoc, String> {
         }
         o.insert("seq".into(), json!(seq));
         o.insert("t_ms".into(), json!(t));
-        let ev: LoggedEvent = serde_json::from_value(Value::Object(o))
+        let ev: LoggedEvent = json::from_tree(&Value::Object(o))
             .map_err(|e| format!("event {i} is not valid: {e}"))?;
         events.push(ev);
     }
     let config =
-        serde_json::from_value(config).map_err(|e| format!("the config is not valid: {e}"))?;
+        json::from_tree(&config).map_err(|e| format!("the config is not valid: {e}"))?;
     let doc = RunDoc {
         format: crate::engine::run::log::FORMAT.into(),
         schema_version: u32::try_from(schema_version)

@@ -32,22 +32,7 @@ pub fn layout(n: usize) -> Vec<(f64, f64)> {
         .collect()
 }
 
-/// Escapes text for XML content and attribute values.
-pub fn escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c if (c as u32) < 0x20 && c != '\n' && c != '\t' => {}
-            c => out.push(c),
-        }
-    }
-    out
-}
+pub use super::html::esc as escape;
 
 const STANDALONE_STYLE: &str = "text{font-family:system-ui,sans-serif}\
 .node-ring{fill:none;stroke:#b9bbc6;stroke-width:3}.status-thinking .node-ring{stroke:#f5a524}\

@@ -5,6 +5,7 @@ pub mod events;
 pub mod export;
 pub mod graph;
 pub mod graph_svg;
+pub mod html;
 pub mod markdown;
 pub mod timeline;
 pub mod transcript;

@@ -1,0 +1,90 @@
+//! Share links: encode / decode time and link length over sample runs of
+//! every coordinator (offline demo model) and random runs, plus the decoder
+//! fuzz run (1,000,000 inputs by default; SHARE_FUZZ_N to change). Writes a
+//! 500-event run's payload to target/share-bench/ for the browser open-time
+//! benchmark (e2e/bench.mjs). Run with `make bench`.
+
+#[cfg(not(target_arch = "wasm32"))]
+fn main() {
+    native::run();
+}
+
+#[cfg(target_arch = "wasm32")]
+fn main() {}
+
+#[cfg(not(target_arch = "wasm32"))]
+mod native {
+    use futures::executor::block_on;
+    use roundtable::engine::coordinators::COORDINATORS;
+    use roundtable::engine::model::demo::DemoModel;
+    use roundtable::engine::model::retry::SplitMix;
+    use roundtable::engine::run::clock::FakeClock;
+    use roundtable::engine::run::random::random_run;
+    use roundtable::engine::run::{execute, ModelRouter, ModelSpec, RunConfig, RunCtx, RunDoc};
+    use roundtable::engine::share::{decode, encode, fuzz};
+    use std::rc::Rc;
+    use std::time::Instant;
+
+    fn demo_run(coordinator: &str, task: &str) -> RunDoc {
+        let clock = FakeClock::new();
+        let mut config = RunConfig::new(coordinator, task, ModelSpec::demo());
+        config.run_id = "bench".into();
+        config.created_ms = 1_795_000_000_000.0;
+        let ctx = RunCtx::new(config.clone(), ModelRouter::single(Rc::new(DemoModel::new(Rc::new(clock.clone())))), Rc::new(clock));
+        block_on(execute(&ctx));
+        RunDoc::new(config, ctx.events())
+    }
+
+    fn median_us(mut v: Vec<f64>) -> f64 {
+        v.sort_by(|a, b| a.total_cmp(b));
+        v[v.len() / 2]
+    }
+
+    fn time<T>(n: usize, mut f: impl FnMut() -> T) -> f64 {
+        median_us(
+            (0..n)
+                .map(|_| {
+                    let t = Instant::now();
+                    std::hint::black_box(f());
+                    t.elapsed().as_secs_f64() * 1e6
+                })
+                .collect(),
+        )
+    }
+
+    pub fn run() {
+        let mut samples: Vec<(String, RunDoc)> = Vec::new();
+        for c in COORDINATORS {
+            for (i, task) in [c.example_task, "What is 12 * (3 + 4)? Compare two options.", "Plan a weekend trip with a small budget."].iter().enumerate() {
+                samples.push((format!("{} demo #{}", c.id, i + 1), demo_run(c.id, task)));
+            }
+        }
+        let mut rng = SplitMix::new(2024);
+        for n in [50, 500, 2000] {
+            samples.push((format!("random {n} events"), random_run(&mut rng, n)));
+        }
+        println!("share links: encode / decode (native release, median of 30)");
+        println!("  {:<26} {:>7} {:>9} {:>9} {:>11} {:>11}", "run", "events", "json B", "link ch", "encode µs", "decode µs");
+        for (name, doc) in &samples {
+            let link = encode(doc).unwrap_or_default();
+            assert_eq!(decode(&link).as_ref(), Ok(doc), "{name} round-trips");
+            let enc = time(30, || encode(doc));
+            let dec = time(30, || decode(&link));
+            println!("  {:<26} {:>7} {:>9} {:>9} {:>11.0} {:>11.0}", name, doc.events.len(), doc.to_json().len(), link.len(), enc, dec);
+        }
+        let open = random_run(&mut SplitMix::new(500), 500);
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/share-bench");
+        let _ = std::fs::create_dir_all(&dir);
+        let _ = std::fs::write(dir.join("open-500.payload"), encode(&open).unwrap_or_default());
+        let n: u64 = std::env::var("SHARE_FUZZ_N").ok().and_then(|s| s.parse().ok()).unwrap_or(1_000_000);
+        let t = Instant::now();
+        let stats = fuzz::run(n, 99);
+        println!(
+            "decoder fuzz: {} random and mutated inputs, {} decoded, {} rejected with an error, 0 panics ({:.1} s)",
+            stats.inputs,
+            stats.decoded,
+            stats.rejected,
+            t.elapsed().as_secs_f64()
+        );
+    }
+}

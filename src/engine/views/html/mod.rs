@@ -1,0 +1,44 @@
+//! Views rendered to HTML text. Lists that are mostly static (transcript
+//! entries, event rows, saved runs, tables) are cheaper as strings than as
+//! reactive components, and pure functions can be tested natively. Every
+//! piece of text goes through [`esc`]; model output goes through
+//! `markdown::to_safe_html`. Buttons carry `data-action` attributes and the
+//! UI handles clicks on their container.
+
+mod events;
+mod history;
+mod transcript;
+pub mod usage;
+
+pub use events::event_row;
+pub use history::{history_row, HistoryRow};
+pub use transcript::entry_html;
+pub use usage::usage_rows;
+
+/// Escapes text for HTML content and attribute values.
+pub fn esc(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c if (c as u32) < 0x20 && c != '\n' && c != '\t' => {}
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escapes_markup_and_quotes() {
+        assert_eq!(esc(r#"<a href="x" onclick='y'>&</a>"#), "&lt;a href=&quot;x&quot; onclick=&#39;y&#39;&gt;&amp;&lt;/a&gt;");
+        assert_eq!(esc("a\u{0}b\nc"), "ab\nc");
+    }
+}
