@@ -30,7 +30,11 @@ mod native {
         let mut config = RunConfig::new(coordinator, task, ModelSpec::demo());
         config.run_id = "bench".into();
         config.created_ms = 1_795_000_000_000.0;
-        let ctx = RunCtx::new(config.clone(), ModelRouter::single(Rc::new(DemoModel::new(Rc::new(clock.clone())))), Rc::new(clock));
+        let ctx = RunCtx::new(
+            config.clone(),
+            ModelRouter::single(Rc::new(DemoModel::new(Rc::new(clock.clone())))),
+            Rc::new(clock),
+        );
         block_on(execute(&ctx));
         RunDoc::new(config, ctx.events())
     }
@@ -55,7 +59,14 @@ mod native {
     pub fn run() {
         let mut samples: Vec<(String, RunDoc)> = Vec::new();
         for c in COORDINATORS {
-            for (i, task) in [c.example_task, "What is 12 * (3 + 4)? Compare two options.", "Plan a weekend trip with a small budget."].iter().enumerate() {
+            for (i, task) in [
+                c.example_task,
+                "What is 12 * (3 + 4)? Compare two options.",
+                "Plan a weekend trip with a small budget.",
+            ]
+            .iter()
+            .enumerate()
+            {
                 samples.push((format!("{} demo #{}", c.id, i + 1), demo_run(c.id, task)));
             }
         }
@@ -64,19 +75,36 @@ mod native {
             samples.push((format!("random {n} events"), random_run(&mut rng, n)));
         }
         println!("share links: encode / decode (native release, median of 30)");
-        println!("  {:<26} {:>7} {:>9} {:>9} {:>11} {:>11}", "run", "events", "json B", "link ch", "encode µs", "decode µs");
+        println!(
+            "  {:<26} {:>7} {:>9} {:>9} {:>11} {:>11}",
+            "run", "events", "json B", "link ch", "encode µs", "decode µs"
+        );
         for (name, doc) in &samples {
             let link = encode(doc).unwrap_or_default();
             assert_eq!(decode(&link).as_ref(), Ok(doc), "{name} round-trips");
             let enc = time(30, || encode(doc));
             let dec = time(30, || decode(&link));
-            println!("  {:<26} {:>7} {:>9} {:>9} {:>11.0} {:>11.0}", name, doc.events.len(), doc.to_json().len(), link.len(), enc, dec);
+            println!(
+                "  {:<26} {:>7} {:>9} {:>9} {:>11.0} {:>11.0}",
+                name,
+                doc.events.len(),
+                doc.to_json().len(),
+                link.len(),
+                enc,
+                dec
+            );
         }
         let open = random_run(&mut SplitMix::new(500), 500);
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/share-bench");
         let _ = std::fs::create_dir_all(&dir);
-        let _ = std::fs::write(dir.join("open-500.payload"), encode(&open).unwrap_or_default());
-        let n: u64 = std::env::var("SHARE_FUZZ_N").ok().and_then(|s| s.parse().ok()).unwrap_or(1_000_000);
+        let _ = std::fs::write(
+            dir.join("open-500.payload"),
+            encode(&open).unwrap_or_default(),
+        );
+        let n: u64 = std::env::var("SHARE_FUZZ_N")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(1_000_000);
         let t = Instant::now();
         let stats = fuzz::run(n, 99);
         println!(

@@ -93,7 +93,11 @@ test('a link over the size limit is not offered; the run file is', async () => {
   await page.getByRole('button', { name: 'Settings', exact: true }).click();
   await page.getByLabel('Share link limit (KB)').fill('1');
   await page.getByRole('button', { name: 'Save' }).click();
-  await runTask(page, 'Make a run whose link is longer than one kilobyte, please, with a long task text to be sure.');
+  await configure(page, { provider: 'custom', baseUrl: env.mock.url + '/v1', model: 'mock-model', key: 'k' });
+  // Incompressible text makes the link longer than 1 KB for sure.
+  const noise = Array.from({ length: 600 }, (_, i) => ((i * 2654435761) >>> 0).toString(36)).join(' ');
+  env.mock.script([{ text: noise, chunkSize: 400, chunkDelayMs: 1 }]);
+  await runTask(page, 'Say a lot.');
   await waitForStatus(page, /Finished/);
   await page.getByRole('button', { name: 'Copy share link' }).click();
   const dialog = page.getByRole('dialog', { name: 'Share this run' });

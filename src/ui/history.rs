@@ -6,8 +6,8 @@ use super::state::{use_app, AppState, Source};
 use crate::engine::model::fork::ForkEdit;
 use crate::engine::model::replay::recorded_calls;
 use crate::engine::run::record::RunMeta;
-use crate::engine::views::html::{history_row, HistoryRow};
 use crate::engine::run::{RunDoc, RunStatus};
+use crate::engine::views::html::{history_row, HistoryRow};
 use crate::platform::files;
 use crate::platform::history::{self, Listed};
 use leptos::prelude::*;
@@ -201,14 +201,18 @@ pub fn HistoryPage() -> impl IntoView {
     };
 
     let on_row_click = move |ev: leptos::ev::MouseEvent| {
-        let Some((action, el)) = super::transcript::clicked_action(&ev) else { return };
+        let Some((action, el)) = super::transcript::clicked_action(&ev) else {
+            return;
+        };
         let id = el.get_attribute("data-id").unwrap_or_default();
         match action.as_str() {
             "open" => open(id, false),
             "continue" => open(id, true),
             "rename" => renaming.set(Some(id)),
             "delete" => confirm.set(Some(id)),
-            "star" => act(Box::pin(async move { history::update_meta(&id, |m| m.starred = !m.starred).await })),
+            "star" => act(Box::pin(async move {
+                history::update_meta(&id, |m| m.starred = !m.starred).await
+            })),
             _ => {}
         }
     };
@@ -284,7 +288,10 @@ pub fn HistoryPage() -> impl IntoView {
 
 /// Renames a run: a small dialog with the current name.
 #[component]
-fn RenameDialog(renaming: RwSignal<Option<String>>, on_done: impl Fn(String, String) + Copy + 'static) -> impl IntoView {
+fn RenameDialog(
+    renaming: RwSignal<Option<String>>,
+    on_done: impl Fn(String, String) + Copy + 'static,
+) -> impl IntoView {
     let dialog = NodeRef::<leptos::html::Dialog>::new();
     let name = RwSignal::new(String::new());
     Effect::new(move |_| {
@@ -293,7 +300,14 @@ fn RenameDialog(renaming: RwSignal<Option<String>>, on_done: impl Fn(String, Str
             Some(id) => {
                 let current = web_sys::window()
                     .and_then(|w| w.document())
-                    .and_then(|doc| doc.query_selector(&format!("li[data-run-id=\"{}\"] .title-text", id.replace('"', ""))).ok().flatten())
+                    .and_then(|doc| {
+                        doc.query_selector(&format!(
+                            "li[data-run-id=\"{}\"] .title-text",
+                            id.replace('"', "")
+                        ))
+                        .ok()
+                        .flatten()
+                    })
                     .and_then(|e| e.text_content())
                     .unwrap_or_default();
                 name.set(current);

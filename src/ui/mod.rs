@@ -40,8 +40,14 @@ fn open_link(app: AppState) {
     }
     // After the next frame the run is on screen: mark when (benchmarks read it).
     request_animation_frame(|| {
-        let now = web_sys::window().and_then(|w| w.performance()).map(|p| p.now()).unwrap_or(0.0);
-        if let Some(body) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.body()) {
+        let now = web_sys::window()
+            .and_then(|w| w.performance())
+            .map(|p| p.now())
+            .unwrap_or(0.0);
+        if let Some(body) = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.body())
+        {
             let _ = body.set_attribute("data-link-ready-ms", &format!("{now:.1}"));
         }
     });

@@ -38,7 +38,8 @@ pub fn TranscriptPanel() -> impl IntoView {
     let on_click = move |ev: leptos::ev::MouseEvent| {
         if let Some((action, el)) = clicked_action(&ev) {
             if action == "fork" && app.activity.get_untracked() == Activity::Idle {
-                app.fork_at.set(el.get_attribute("data-call").and_then(|c| c.parse().ok()));
+                app.fork_at
+                    .set(el.get_attribute("data-call").and_then(|c| c.parse().ok()));
             }
         }
     };

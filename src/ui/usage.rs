@@ -16,8 +16,16 @@ enum By {
 
 fn rows(u: &UsageView, by: By, names: &dyn Fn(&str) -> String) -> Vec<(String, Tally)> {
     match by {
-        By::Agent => u.by_agent.iter().map(|(k, t)| (names(k), t.clone())).collect(),
-        By::Phase => u.by_phase.iter().map(|(k, t)| (u.phase_label(k).to_string(), t.clone())).collect(),
+        By::Agent => u
+            .by_agent
+            .iter()
+            .map(|(k, t)| (names(k), t.clone()))
+            .collect(),
+        By::Phase => u
+            .by_phase
+            .iter()
+            .map(|(k, t)| (u.phase_label(k).to_string(), t.clone()))
+            .collect(),
         By::Model => u.by_model.clone(),
     }
 }
@@ -32,12 +40,27 @@ pub fn UsagePanel() -> impl IntoView {
             let t = &v.usage.total;
             let (cost, hint) = cost_text(t, &prices);
             let (input, output) = token_text(t);
-            (t.calls, input, output, cost, hint, t.is_estimated(), t.replayed_calls)
+            (
+                t.calls,
+                input,
+                output,
+                cost,
+                hint,
+                t.is_estimated(),
+                t.replayed_calls,
+            )
         })
     };
     let table = move || {
         let prices = app.settings.with(|s| s.prices.clone());
-        app.view.with(|v| usage_rows(&rows(&v.usage, by.get(), &|id| v.transcript.name_of(id).to_string()), &prices))
+        app.view.with(|v| {
+            usage_rows(
+                &rows(&v.usage, by.get(), &|id| {
+                    v.transcript.name_of(id).to_string()
+                }),
+                &prices,
+            )
+        })
     };
     let seg = move |b: By, label: &'static str| {
         view! {
@@ -51,7 +74,10 @@ pub fn UsagePanel() -> impl IntoView {
             s.push_str("≈ estimated: the model reported no token usage. ");
         }
         if replayed > 0 {
-            s.push_str(&format!("{replayed} call{} answered from the parent run's log, at no cost.", if replayed == 1 { "" } else { "s" }));
+            s.push_str(&format!(
+                "{replayed} call{} answered from the parent run's log, at no cost.",
+                if replayed == 1 { "" } else { "s" }
+            ));
         }
         s
     };

@@ -27,7 +27,7 @@ pub struct FailReason {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
+#[serde(rename_all = "snake_case")]
 pub enum RunEvent {
     RunStarted {
         config: RunConfig,
@@ -175,6 +175,5 @@ impl RunEvent {
 pub struct LoggedEvent {
     pub seq: u64,
     pub t_ms: u64,
-    #[serde(flatten)]
     pub event: RunEvent,
 }

@@ -150,9 +150,9 @@ mod tests {
         assert!(RunDoc::from_json(&v.to_string())
             .unwrap_err()
             .contains("sequence"));
-        v["events"][1]["type"] = "no_such_event".into();
-        assert!(RunDoc::from_json(&v.to_string())
-            .unwrap_err()
-            .contains("damaged"));
+        v["events"][1]["seq"] = 1.into();
+        v["events"][1]["event"] = serde_json::json!({"no_such_event": {}});
+        let e = RunDoc::from_json(&v.to_string()).unwrap_err();
+        assert!(e.contains("damaged") && e.contains("no_such_event"), "{e}");
     }
 }

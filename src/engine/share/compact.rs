@@ -49,7 +49,30 @@ fn reconstructible_deltas(events: &[LoggedEvent]) -> HashMap<u32, Vec<usize>> {
     out
 }
 
-/// RunDoc → compact JSON tree.
+/// Keys the compact form adds to an event's fields (no event field uses them).
+const RESERVED: [&str; 4] = ["t", "d", "q", "n"];
+
+/// One event as `(kind, fields)`, from its serialized `{"seq", "t_ms", "event": {kind: fields}}`.
+fn split_event(v: Value) -> Result<(String, Map<String, Value>), String> {
+    let inner = match v {
+        Value::Object(mut o) => o.remove("event"),
+        _ => None,
+    };
+    match inner {
+        Some(Value::Object(o)) if o.len() == 1 => {
+            let (kind, fields) = o.into_iter().next().ok_or("an event has no kind")?;
+            match fields {
+                Value::Object(f) => Ok((kind, f)),
+                _ => Err(format!("event {kind} has no fields")),
+            }
+        }
+        _ => Err("an event did not serialize as {kind: fields}".into()),
+    }
+}
+
+/// RunDoc → compact JSON tree: each event is its fields plus `t` (kind),
+/// `d` (ms since the previous event, when not 0), `q` (sequence number,
+/// only when the log is not dense) and `n` (length of a cut-out delta).
 pub fn to_compact(doc: &RunDoc) -> Result<Value, String> {
     let config = json::to_tree(&doc.config).map_err(|e| e.to_string())?;
     let dense = doc
@@ -68,12 +91,20 @@ pub fn to_compact(doc: &RunDoc) -> Result<Value, String> {
     let mut prev_t = 0u64;
     let mut events = Vec::with_capacity(doc.events.len());
     for (i, e) in doc.events.iter().enumerate() {
-        let mut v = json::to_tree(e).map_err(|e| e.to_string())?;
-        let Some(o) = v.as_object_mut() else {
-            return Err("an event did not serialize to an object".into());
-        };
-        o.remove("seq");
-        o.remove("t_ms");
+        let (kind, mut o) = split_event(json::to_tree(e).map_err(|e| e.to_string())?)?;
+        if let Some(k) = RESERVED.iter().find(|k| o.contains_key(**k)) {
+            return Err(format!(
+                "event {kind} has a field named {k}, which the link format reserves"
+            ));
+        }
+        if kind == "run_started" && o.get("config") == Some(&config) {
+            o.remove("config");
+        }
+        if let Some(len) = cut.get(&i) {
+            o.remove("text");
+            o.insert("n".into(), json!(len));
+        }
+        o.insert("t".into(), Value::String(kind));
         if !dense {
             o.insert("q".into(), json!(e.seq));
         }
@@ -82,16 +113,7 @@ pub fn to_compact(doc: &RunDoc) -> Result<Value, String> {
         if dt != 0 {
             o.insert("d".into(), json!(dt));
         }
-        if o.get("type").and_then(Value::as_str) == Some("run_started")
-            && o.get("config") == Some(&config)
-        {
-            o.remove("config");
-        }
-        if let Some(len) = cut.get(&i) {
-            o.remove("text");
-            o.insert("n".into(), json!(len));
-        }
-        events.push(v);
+        events.push(Value::Object(o));
     }
     let mut tree = json!({ "s": doc.schema_version, "c": config, "e": events });
     let table = intern::intern(&mut tree);
@@ -132,7 +154,7 @@ pub fn from_compact(mut tree: Value) -> Result<RunDoc, String> {
     // Final answers by call, to cut streamed deltas back out.
     let mut answers: HashMap<u64, &str> = HashMap::new();
     for e in compact_events {
-        if e.get("type").and_then(Value::as_str) == Some("llm_response") {
+        if e.get("t").and_then(Value::as_str) == Some("llm_response") {
             if let (Some(call), Some(text)) = (
                 e.get("call").and_then(Value::as_u64),
                 e.pointer("/response/text").and_then(Value::as_str),
@@ -161,8 +183,11 @@ pub fn from_compact(mut tree: Value) -> Result<RunDoc, String> {
             None => 0,
         };
         t = t.wrapping_add(dt);
-        if o.get("type").and_then(Value::as_str) == Some("run_started") && !o.contains_key("config")
-        {
+        let kind = match o.remove("t") {
+            Some(Value::String(k)) => k,
+            _ => return Err(format!("event {i} has no kind")),
+        };
+        if kind == "run_started" && !o.contains_key("config") {
             o.insert("config".into(), config.clone());
         }
         if let Some(n) = o.remove("n") {
@@ -187,14 +212,14 @@ pub fn from_compact(mut tree: Value) -> Result<RunDoc, String> {
             o.insert("text".into(), json!(piece));
             *start += n;
         }
-        o.insert("seq".into(), json!(seq));
-        o.insert("t_ms".into(), json!(t));
-        let ev: LoggedEvent = json::from_tree(&Value::Object(o))
-            .map_err(|e| format!("event {i} is not valid: {e}"))?;
+        let mut inner = Map::new();
+        inner.insert(kind, Value::Object(o));
+        let full = json!({ "seq": seq, "t_ms": t, "event": inner });
+        let ev: LoggedEvent =
+            json::from_tree(&full).map_err(|e| format!("event {i} is not valid: {e}"))?;
         events.push(ev);
     }
-    let config =
-        json::from_tree(&config).map_err(|e| format!("the config is not valid: {e}"))?;
+    let config = json::from_tree(&config).map_err(|e| format!("the config is not valid: {e}"))?;
     let doc = RunDoc {
         format: crate::engine::run::log::FORMAT.into(),
         schema_version: u32::try_from(schema_version)

@@ -108,7 +108,8 @@ pub fn decode(input: &str) -> Result<RunDoc, ShareError> {
             ShareError::Damaged("the compressed data is corrupt".into())
         }
     })?;
-    let text = String::from_utf8(json).map_err(|_| ShareError::Damaged("the data is not text".into()))?;
+    let text =
+        String::from_utf8(json).map_err(|_| ShareError::Damaged("the data is not text".into()))?;
     let tree: serde_json::Value = serde_json::from_str(&text)
         .map_err(|e| ShareError::Damaged(format!("the data is not valid JSON: {e}")))?;
     compact::from_compact(tree).map_err(ShareError::Invalid)

@@ -6,8 +6,16 @@ use crate::engine::run::record::RunMeta;
 use crate::engine::run::RunStatus;
 
 pub enum HistoryRow<'a> {
-    Run { meta: &'a RunMeta, parent_title: Option<String>, date: String, now_ms: f64 },
-    Unreadable { run_id: &'a str, message: &'a str },
+    Run {
+        meta: &'a RunMeta,
+        parent_title: Option<String>,
+        date: String,
+        now_ms: f64,
+    },
+    Unreadable {
+        run_id: &'a str,
+        message: &'a str,
+    },
 }
 
 fn button(action: &str, id: &str, label: &str, class: &str, title: &str) -> String {

@@ -10,17 +10,34 @@ fn audience(t: &Transcript, to: &Option<Audience>) -> String {
     match to {
         None => "private (not posted)".into(),
         Some(Audience::Public) => "to everyone".into(),
-        Some(Audience::To(list)) => format!("to {}", list.iter().map(|id| t.name_of(id)).collect::<Vec<_>>().join(", ")),
+        Some(Audience::To(list)) => format!(
+            "to {}",
+            list.iter()
+                .map(|id| t.name_of(id))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
     }
 }
 
 pub fn entry_html(e: &Entry, t: &Transcript) -> String {
     match &e.kind {
-        EntryKind::Message { from, to, text, streaming, tool_calls, call } => {
+        EntryKind::Message {
+            from,
+            to,
+            text,
+            streaming,
+            tool_calls,
+            call,
+        } => {
             let name = t.name_of(from);
             let initial: String = name.chars().next().unwrap_or('?').to_uppercase().collect();
             let user = from == "user";
-            let color = if user { "var(--muted)".to_string() } else { agent_color(from) };
+            let color = if user {
+                "var(--muted)".to_string()
+            } else {
+                agent_color(from)
+            };
             let mut h = format!(
                 "<article class=\"msg{}{}\"{}><div class=\"avatar\" style=\"background:{color}\" aria-hidden=\"true\">{}</div><div class=\"msg-main\"><header class=\"msg-head\"><span class=\"msg-name\">{}</span><span class=\"muted small\">{}</span>",
                 if *streaming { " streaming" } else { "" },
@@ -44,14 +61,23 @@ pub fn entry_html(e: &Entry, t: &Transcript) -> String {
             if !tool_calls.is_empty() {
                 h.push_str("<ul class=\"tool-chips\">");
                 for c in tool_calls {
-                    h.push_str(&format!("<li class=\"chip\">{}</li>", esc(&format!("{}({})", c.name, c.arguments))));
+                    h.push_str(&format!(
+                        "<li class=\"chip\">{}</li>",
+                        esc(&format!("{}({})", c.name, c.arguments))
+                    ));
                 }
                 h.push_str("</ul>");
             }
             h.push_str("</div></article>");
             h
         }
-        EntryKind::Tool { agent, tool, args, output, .. } => {
+        EntryKind::Tool {
+            agent,
+            tool,
+            args,
+            output,
+            ..
+        } => {
             let (state, out) = match output {
                 None => ("pending", "…"),
                 Some((true, o)) => ("ok", o.as_str()),
@@ -70,7 +96,9 @@ pub fn entry_html(e: &Entry, t: &Transcript) -> String {
             esc(t.name_of(to)),
             esc(reason)
         ),
-        EntryKind::Phase { label } => format!("<div class=\"phase\"><span>{}</span></div>", esc(label)),
+        EntryKind::Phase { label } => {
+            format!("<div class=\"phase\"><span>{}</span></div>", esc(label))
+        }
         EntryKind::Notice { level, text } => {
             let class = match level {
                 NoticeLevel::Info => "info",
@@ -89,7 +117,11 @@ mod tests {
     use crate::engine::model::ToolCall;
 
     fn entry(kind: EntryKind) -> Entry {
-        Entry { id: 0, version: 0, kind }
+        Entry {
+            id: 0,
+            version: 0,
+            kind,
+        }
     }
 
     #[test]
@@ -102,21 +134,49 @@ mod tests {
             text: "**hi** <script>alert(1)</script>".into(),
             call: Some(3),
             streaming: false,
-            tool_calls: vec![ToolCall { id: "1".into(), name: "T".into(), arguments: "{\"x\":\"<img>\"}".into() }],
+            tool_calls: vec![ToolCall {
+                id: "1".into(),
+                name: "T".into(),
+                arguments: "{\"x\":\"<img>\"}".into(),
+            }],
         });
         let h = entry_html(&msg, &t);
-        assert!(h.contains("&lt;b&gt;Agent&lt;/b&gt;") && !h.contains("<b>Agent"), "{h}");
-        assert!(h.contains("<strong>hi</strong>") && h.contains("&lt;script&gt;") && !h.contains("<script"), "{h}");
+        assert!(
+            h.contains("&lt;b&gt;Agent&lt;/b&gt;") && !h.contains("<b>Agent"),
+            "{h}"
+        );
+        assert!(
+            h.contains("<strong>hi</strong>")
+                && h.contains("&lt;script&gt;")
+                && !h.contains("<script"),
+            "{h}"
+        );
         assert!(h.contains("data-action=\"fork\" data-call=\"3\""));
         assert!(h.contains("&lt;img&gt;") && !h.contains("<img"));
-        let tool = entry(EntryKind::Tool { id: "x".into(), agent: "a".into(), tool: "T".into(), args: serde_json::json!({"q": "</pre><script>"}), output: Some((true, "<iframe>".into())) });
+        let tool = entry(EntryKind::Tool {
+            id: "x".into(),
+            agent: "a".into(),
+            tool: "T".into(),
+            args: serde_json::json!({"q": "</pre><script>"}),
+            output: Some((true, "<iframe>".into())),
+        });
         let h = entry_html(&tool, &t);
-        assert!(!h.contains("<script") && !h.contains("<iframe") && h.contains("tool-ok"), "{h}");
+        assert!(
+            !h.contains("<script") && !h.contains("<iframe") && h.contains("tool-ok"),
+            "{h}"
+        );
     }
 
     #[test]
     fn streaming_entries_have_no_fork_button() {
-        let msg = entry(EntryKind::Message { from: "a".into(), to: None, text: String::new(), call: Some(1), streaming: true, tool_calls: vec![] });
+        let msg = entry(EntryKind::Message {
+            from: "a".into(),
+            to: None,
+            text: String::new(),
+            call: Some(1),
+            streaming: true,
+            tool_calls: vec![],
+        });
         let h = entry_html(&msg, &Transcript::default());
         assert!(h.contains("Waiting for the first tokens") && !h.contains("fork"));
     }
