@@ -24,6 +24,14 @@ RUN OPTIONS:
   --retries N            attempts per call, first included (default 4)
   --demo-delay-ms N      pause between demo chunks (default 0)
   --out PATH             write the run (config + events) as JSON; `-` = stdout
+TRAVEL OPTIONS (--coordinator travel):
+  --variant V            single | fixed | fixed-notebook | orchestrator (default)
+  --db DIR|builtin       TravelPlanner database folder, or the built-in world (default)
+  --queries FILE|builtin queries JSONL (train_queries.jsonl format); default builtin
+  --query-idx N          the query's idx (default: the first query)
+  --tool-mode M          native (function calling, default) | text (Tool[args] protocol)
+  --max-steps N          agent turns before giving up (default 16)
+  --critic-rounds N      critic reviews after the first plan (default 2)
   --quiet                no progress on stderr
 
 The API key is read from the environment variable ROUNDTABLE_API_KEY; it is
@@ -42,6 +50,12 @@ pub struct RunArgs {
     pub demo_delay_ms: u64,
     pub out: Option<String>,
     pub quiet: bool,
+    pub db: Option<String>,
+    pub queries: Option<String>,
+    pub query_idx: Option<u32>,
+    pub tool_mode: Option<String>,
+    pub max_steps: Option<u32>,
+    pub critic_rounds: Option<u32>,
 }
 
 #[derive(Debug, PartialEq)]
@@ -112,6 +126,12 @@ fn parse_run(p: &mut lexopt::Parser) -> Result<RunArgs, String> {
             Long("demo-delay-ms") => a.demo_delay_ms = number(p, "--demo-delay-ms")?,
             Long("out") => a.out = Some(text(p)?),
             Long("quiet") | Short('q') => a.quiet = true,
+            Long("db") => a.db = Some(text(p)?),
+            Long("queries") => a.queries = Some(text(p)?),
+            Long("query-idx") => a.query_idx = Some(number(p, "--query-idx")? as u32),
+            Long("tool-mode") => a.tool_mode = Some(text(p)?),
+            Long("max-steps") => a.max_steps = Some(number(p, "--max-steps")? as u32),
+            Long("critic-rounds") => a.critic_rounds = Some(number(p, "--critic-rounds")? as u32),
             other => return Err(other.unexpected().to_string()),
         }
     }

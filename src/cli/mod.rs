@@ -5,3 +5,4 @@ pub mod http;
 pub mod run_cmd;
 pub mod share_cmd;
 pub mod travel_eval;
+pub mod travel_run;

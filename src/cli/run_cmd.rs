@@ -164,7 +164,15 @@ pub fn run(a: RunArgs) -> Result<i32, String> {
     if let Some(n) = a.retries {
         config.retry.max_attempts = n.max(1);
     }
+    let travel_db = if a.coordinator == roundtable::engine::coordinators::travel::ID {
+        super::travel_run::prepare(&a, &mut config)?
+    } else {
+        None
+    };
     let ctx = RunCtx::new(config.clone(), ModelRouter::single(model), clock);
+    if let Some(db) = travel_db {
+        ctx.insert_resource(db);
+    }
     if !a.quiet {
         let names = std::cell::RefCell::new(std::collections::HashMap::new());
         let streaming = std::cell::Cell::new(false);

@@ -2,6 +2,7 @@
 //! in [`COORDINATORS`] and [`run`]; the UI and the CLI read this list.
 
 pub mod single;
+pub mod travel;
 
 use crate::engine::run::{Outcome, RunCtx, RunError};
 use futures::future::LocalBoxFuture;
@@ -14,12 +15,20 @@ pub struct CoordinatorInfo {
     pub example_task: &'static str,
 }
 
-pub const COORDINATORS: &[CoordinatorInfo] = &[CoordinatorInfo {
-    id: single::ID,
-    name: "Single agent",
-    description: "One agent answers the task in a single streamed reply.",
-    example_task: single::EXAMPLE_TASK,
-}];
+pub const COORDINATORS: &[CoordinatorInfo] = &[
+    CoordinatorInfo {
+        id: single::ID,
+        name: "Single agent",
+        description: "One agent answers the task in a single streamed reply.",
+        example_task: single::EXAMPLE_TASK,
+    },
+    CoordinatorInfo {
+        id: travel::ID,
+        name: "Travel planner (notebook + orchestrator)",
+        description: "Experts search the TravelPlanner sandbox privately and share findings in a notebook; an orchestrator picks who acts next; a compiler and a critic write the plan, scored by the TravelPlanner evaluator.",
+        example_task: travel::EXAMPLE_TASK,
+    },
+];
 
 pub fn info(id: &str) -> Option<&'static CoordinatorInfo> {
     COORDINATORS.iter().find(|c| c.id == id)
@@ -29,6 +38,7 @@ pub fn info(id: &str) -> Option<&'static CoordinatorInfo> {
 pub fn run(ctx: &RunCtx) -> LocalBoxFuture<'_, Result<Outcome, RunError>> {
     match ctx.config().coordinator.as_str() {
         single::ID => Box::pin(single::run(ctx)),
+        travel::ID => Box::pin(travel::run(ctx)),
         other => {
             let known: Vec<&str> = COORDINATORS.iter().map(|c| c.id).collect();
             let msg = format!(

@@ -9,6 +9,7 @@ use super::event::{Audience, LoggedEvent, RunEvent};
 use super::gate::{Gate, Semaphore};
 use crate::engine::model::retry::SplitMix;
 use crate::engine::model::{ChatModel, ChatRequest, ChatResponse, ModelError, StreamDelta};
+use std::any::Any;
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -72,6 +73,7 @@ struct Inner {
     next_call: Cell<u32>,
     rng: RefCell<SplitMix>,
     start_ms: f64,
+    resources: RefCell<Vec<Rc<dyn Any>>>,
 }
 
 #[derive(Clone)]
@@ -105,7 +107,25 @@ impl RunCtx {
             next_call: Cell::new(0),
             rng,
             start_ms,
+            resources: RefCell::new(Vec::new()),
         }))
+    }
+
+    /// Makes a shared resource (e.g. a domain database) available to the
+    /// coordinator; replaces one of the same type.
+    pub fn insert_resource<T: 'static>(&self, value: Rc<T>) {
+        let mut r = self.0.resources.borrow_mut();
+        r.retain(|x| !x.is::<T>());
+        r.push(value);
+    }
+
+    /// A resource of type `T`, if the platform provided one.
+    pub fn resource<T: 'static>(&self) -> Option<Rc<T>> {
+        self.0
+            .resources
+            .borrow()
+            .iter()
+            .find_map(|x| x.clone().downcast::<T>().ok())
     }
 
     pub fn config(&self) -> &RunConfig {
