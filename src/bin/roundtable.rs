@@ -27,7 +27,7 @@ fn main() {
                 2
             }
         },
-        Ok(Command::Run(a)) => match cli::run_cmd::run(a) {
+        Ok(Command::Run(a)) => match cli::run_cmd::run(*a) {
             Ok(code) => code,
             Err(e) => {
                 eprintln!("error: {e}");

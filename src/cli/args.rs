@@ -60,7 +60,7 @@ pub struct RunArgs {
 
 #[derive(Debug, PartialEq)]
 pub enum Command {
-    Run(RunArgs),
+    Run(Box<RunArgs>),
     Coordinators,
     TravelEval(super::travel_eval::TravelEvalArgs),
     /// `share encode` (run JSON on stdin → payload) or `share decode` (payload → run JSON).
@@ -88,7 +88,7 @@ pub fn parse(args: impl IntoIterator<Item = std::ffi::OsString>) -> Result<Comma
                     .into(),
             ),
         },
-        "run" => parse_run(&mut p).map(Command::Run),
+        "run" => parse_run(&mut p).map(|a| Command::Run(Box::new(a))),
         "travel-eval" => super::travel_eval::parse_args(&mut p).map(Command::TravelEval),
         other => Err(format!(
             "unknown command \"{other}\"; try `roundtable help`"
