@@ -11,6 +11,8 @@ USAGE:
   roundtable share encode < run.json     print the share-link payload (after #run=)
   roundtable share decode < payload      print the run JSON of a payload or link
   roundtable travel-eval --db DIR --queries Q.jsonl --plans P.jsonl [--json]
+  roundtable travel-batch [--variants a,b] [--queries FILE|builtin] [--db DIR|builtin]
+                          [--concurrency N] [--out-dir DIR] [--json] [model options]
   roundtable help
 
 RUN OPTIONS:
@@ -56,6 +58,12 @@ pub struct RunArgs {
     pub tool_mode: Option<String>,
     pub max_steps: Option<u32>,
     pub critic_rounds: Option<u32>,
+    /// travel-batch: comma-separated variants (default: all).
+    pub variants: Option<String>,
+    /// travel-batch: write every run's JSON here.
+    pub out_dir: Option<String>,
+    /// travel-batch: print JSON instead of tables.
+    pub json: bool,
 }
 
 #[derive(Debug, PartialEq)]
@@ -63,6 +71,8 @@ pub enum Command {
     Run(Box<RunArgs>),
     Coordinators,
     TravelEval(super::travel_eval::TravelEvalArgs),
+    /// Every variant over a query set, with the paper's metric table.
+    TravelBatch(Box<RunArgs>),
     /// `share encode` (run JSON on stdin → payload) or `share decode` (payload → run JSON).
     Share {
         encode: bool,
@@ -89,6 +99,11 @@ pub fn parse(args: impl IntoIterator<Item = std::ffi::OsString>) -> Result<Comma
             ),
         },
         "run" => parse_run(&mut p).map(|a| Command::Run(Box::new(a))),
+        "travel-batch" => {
+            let mut a = parse_run_options(&mut p)?;
+            a.coordinator = "travel".into();
+            Ok(Command::TravelBatch(Box::new(a)))
+        }
         "travel-eval" => super::travel_eval::parse_args(&mut p).map(Command::TravelEval),
         other => Err(format!(
             "unknown command \"{other}\"; try `roundtable help`"
@@ -110,6 +125,14 @@ fn number(p: &mut lexopt::Parser, flag: &str) -> Result<u64, String> {
 }
 
 fn parse_run(p: &mut lexopt::Parser) -> Result<RunArgs, String> {
+    let a = parse_run_options(p)?;
+    if a.coordinator.is_empty() {
+        return Err("run needs --coordinator (e.g. --coordinator single)".into());
+    }
+    Ok(a)
+}
+
+fn parse_run_options(p: &mut lexopt::Parser) -> Result<RunArgs, String> {
     let mut a = RunArgs::default();
     let mut task_file: Option<String> = None;
     while let Some(arg) = p.next().map_err(|e| e.to_string())? {
@@ -132,14 +155,14 @@ fn parse_run(p: &mut lexopt::Parser) -> Result<RunArgs, String> {
             Long("tool-mode") => a.tool_mode = Some(text(p)?),
             Long("max-steps") => a.max_steps = Some(number(p, "--max-steps")? as u32),
             Long("critic-rounds") => a.critic_rounds = Some(number(p, "--critic-rounds")? as u32),
+            Long("variants") => a.variants = Some(text(p)?),
+            Long("out-dir") => a.out_dir = Some(text(p)?),
+            Long("json") => a.json = true,
             other => return Err(other.unexpected().to_string()),
         }
     }
     if let Some(path) = task_file {
         a.task = std::fs::read_to_string(&path).map_err(|e| format!("cannot read {path}: {e}"))?;
-    }
-    if a.coordinator.is_empty() {
-        return Err("run needs --coordinator (e.g. --coordinator single)".into());
     }
     Ok(a)
 }

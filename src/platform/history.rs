@@ -17,10 +17,14 @@ use std::rc::Rc;
 use wasm_bindgen::JsValue;
 
 const DB_NAME: &str = "roundtable";
-/// IndexedDB schema version (stores and keys). Bump with a migration.
-const DB_VERSION: u32 = 1;
+/// IndexedDB schema version (stores and keys). Opening with a higher version
+/// creates the stores that are missing and keeps the others' data.
+/// v1: runs, chunks. v2: + travel_dbs, travel_queries.
+const DB_VERSION: u32 = 2;
 const RUNS: &str = "runs";
 const CHUNKS: &str = "chunks";
+pub(crate) const TRAVEL_DBS: &str = "travel_dbs";
+pub(crate) const TRAVEL_QUERIES: &str = "travel_queries";
 /// Events per stored chunk when a whole run is saved at once.
 const CHUNK: usize = 400;
 
@@ -36,7 +40,7 @@ pub struct StoreError {
 }
 
 impl StoreError {
-    fn from_rexie(e: rexie::Error) -> Self {
+    pub(crate) fn from_rexie(e: rexie::Error) -> Self {
         let detail = match &e {
             rexie::Error::IdbError(inner) => inner.to_string(),
             other => other.to_string(),
@@ -54,7 +58,7 @@ impl StoreError {
     }
 }
 
-async fn db() -> Result<Rc<Rexie>, StoreError> {
+pub(crate) async fn db() -> Result<Rc<Rexie>, StoreError> {
     if let Some(db) = DB.with(|d| d.borrow().clone()) {
         return Ok(db);
     }
@@ -62,6 +66,8 @@ async fn db() -> Result<Rc<Rexie>, StoreError> {
         .version(DB_VERSION)
         .add_object_store(ObjectStore::new(RUNS))
         .add_object_store(ObjectStore::new(CHUNKS))
+        .add_object_store(ObjectStore::new(TRAVEL_DBS))
+        .add_object_store(ObjectStore::new(TRAVEL_QUERIES))
         .build()
         .await
         .map_err(StoreError::from_rexie)?;

@@ -10,3 +10,4 @@ pub mod location;
 pub mod recorder;
 pub mod settings;
 pub mod storage;
+pub mod travel_store;

@@ -1,6 +1,7 @@
 //! The task box, Run / Pause / Step / Stop, and the run's status line.
 
 use super::state::{use_app, Activity};
+use super::travel_setup::TravelSetupPanel;
 use crate::engine::coordinators;
 use crate::engine::run::RunStatus;
 use leptos::ev::KeyboardEvent;
@@ -35,11 +36,7 @@ pub fn TaskPanel() -> impl IntoView {
     let idle = move || app.activity.get() == Activity::Idle;
     let paused = move || app.activity.get() == Activity::Paused;
     let running = move || app.activity.get() == Activity::Running;
-    let example = move || {
-        coordinators::info(&app.coordinator.get())
-            .map(|c| c.example_task)
-            .unwrap_or("")
-    };
+    let is_travel = move || app.coordinator.get() == crate::engine::coordinators::travel::ID;
     let description = move || {
         coordinators::info(&app.coordinator.get())
             .map(|c| c.description)
@@ -47,32 +44,11 @@ pub fn TaskPanel() -> impl IntoView {
     };
     view! {
         <div class="panel task-panel">
-            <h2 class="panel-title">"Task"</h2>
+            <h2 class="panel-title">{move || if is_travel() { "Trip" } else { "Task" }}</h2>
             <p class="muted small">{description}</p>
-            <textarea
-                id="task"
-                aria-label="Task"
-                rows="7"
-                placeholder=move || format!("e.g. {}", example())
-                prop:value=move || app.task.get()
-                on:input=move |ev| app.task.set(event_target_value(&ev))
-                on:keydown=move |ev: KeyboardEvent| {
-                    if ev.key() == "Enter" && (ev.ctrl_key() || ev.meta_key()) {
-                        ev.prevent_default();
-                        app.run_or_resume();
-                    }
-                }
-            ></textarea>
-            <div class="task-actions">
-                <button
-                    class="link-button small"
-                    disabled=move || !idle()
-                    on:click=move |_| app.task.set(example().to_string())
-                >
-                    "Use the example task"
-                </button>
-                <span class="muted small">"Ctrl+Enter runs"</span>
-            </div>
+            <Show when=is_travel fallback=move || view! { <TaskEditor/> }>
+                <TravelSetupPanel/>
+            </Show>
             <div class="controls" role="group" aria-label="Run controls">
                 <button
                     class="button primary"
@@ -99,6 +75,44 @@ pub fn TaskPanel() -> impl IntoView {
             <Notice/>
             <StatusLine/>
         </div>
+    }
+}
+
+/// The free-text task box (every coordinator but the travel planner).
+#[component]
+fn TaskEditor() -> impl IntoView {
+    let app = use_app();
+    let idle = move || app.activity.get() == Activity::Idle;
+    let example = move || {
+        coordinators::info(&app.coordinator.get())
+            .map(|c| c.example_task)
+            .unwrap_or("")
+    };
+    view! {
+            <textarea
+                id="task"
+                aria-label="Task"
+                rows="7"
+                placeholder=move || format!("e.g. {}", example())
+                prop:value=move || app.task.get()
+                on:input=move |ev| app.task.set(event_target_value(&ev))
+                on:keydown=move |ev: KeyboardEvent| {
+                    if ev.key() == "Enter" && (ev.ctrl_key() || ev.meta_key()) {
+                        ev.prevent_default();
+                        app.run_or_resume();
+                    }
+                }
+            ></textarea>
+            <div class="task-actions">
+                <button
+                    class="link-button small"
+                    disabled=move || !idle()
+                    on:click=move |_| app.task.set(example().to_string())
+                >
+                    "Use the example task"
+                </button>
+                <span class="muted small">"Ctrl+Enter runs"</span>
+            </div>
     }
 }
 

@@ -14,6 +14,9 @@ pub mod state;
 mod theme;
 mod toolbar;
 mod transcript;
+mod travel_import;
+mod travel_setup;
+mod travel_state;
 mod usage;
 
 use crate::engine::share as links;

@@ -2,6 +2,9 @@
 //! controls: start, pause, step, resume, stop, fork; showing a stored or
 //! shared run; the replay cursor.
 
+use super::travel_state::{TravelSetup, BUILTIN};
+use crate::engine::coordinators::travel;
+use crate::engine::domains::travel::TravelDb;
 use crate::engine::model::factory::{build_model, Platform};
 use crate::engine::model::fork::{ForkEdit, ForkModel};
 use crate::engine::model::ChatModel;
@@ -14,7 +17,7 @@ use crate::engine::views::{Fold, RunView};
 use crate::platform::clock::BrowserClock;
 use crate::platform::fetch::FetchTransport;
 use crate::platform::settings::Settings;
-use crate::platform::{keys, recorder};
+use crate::platform::{keys, recorder, travel_store};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use std::rc::Rc;
@@ -81,6 +84,10 @@ pub struct AppState {
     /// The LLM call number the fork dialog is open for.
     pub fork_at: RwSignal<Option<u32>>,
     pub share_open: RwSignal<bool>,
+    /// What the travel coordinator runs on.
+    pub travel: RwSignal<TravelSetup>,
+    /// The agent whose private activity the inspector shows.
+    pub inspect: RwSignal<Option<String>>,
     live: StoredValue<Option<Live>, LocalStorage>,
 }
 
@@ -119,6 +126,8 @@ impl AppState {
             settings_open: RwSignal::new(false),
             fork_at: RwSignal::new(None),
             share_open: RwSignal::new(false),
+            travel: RwSignal::new(TravelSetup::default()),
+            inspect: RwSignal::new(None),
             live: StoredValue::new_local(None),
         }
     }
@@ -174,6 +183,9 @@ impl AppState {
         if self.activity.get_untracked() != Activity::Idle {
             return;
         }
+        if self.coordinator.get_untracked() == travel::ID {
+            return self.start_travel(paused);
+        }
         let task = self.task.get_untracked();
         if task.trim().is_empty() {
             self.warn("Write a task first: what should the agents do?", false);
@@ -183,7 +195,48 @@ impl AppState {
             return;
         };
         let config = self.new_config(&self.coordinator.get_untracked(), &task, spec);
-        self.launch(config, model, paused);
+        self.launch(config, model, paused, None);
+    }
+
+    /// A travel run on the selected query, variant and database.
+    fn start_travel(self, paused: bool) {
+        let setup = self.travel.get_untracked();
+        let Some(query) = setup.query() else {
+            self.warn("Pick a query to plan first.", false);
+            return;
+        };
+        let Some((spec, model)) = self.live_model() else {
+            return;
+        };
+        let mut config = self.new_config(travel::ID, &query.text, spec);
+        config.variant = Some(setup.variant.id().into());
+        config.options = serde_json::to_value(travel::options_for(
+            query.value.clone(),
+            &setup.db,
+            setup.tool_mode,
+        ))
+        .unwrap_or_default();
+        self.with_travel_db(setup.db.clone(), move |app, db| {
+            app.launch(config, model, paused, db)
+        });
+    }
+
+    /// Runs `then` with the run's database: none for the built-in world
+    /// (the coordinator has it), else the imported one, loaded first.
+    fn with_travel_db(
+        self,
+        name: String,
+        then: impl FnOnce(AppState, Option<Rc<TravelDb>>) + 'static,
+    ) {
+        if name == BUILTIN {
+            return then(self, None);
+        }
+        spawn_local(async move {
+            match travel_store::load_db(&name).await {
+                Ok(db) => then(self, Some(db)),
+                Err(e) => self.warn(e, false),
+            }
+        });
     }
 
     /// Forks `parent` at LLM call `k` with the user's edit, continuing live.
@@ -206,10 +259,29 @@ impl AppState {
         let model = Rc::new(ForkModel::new(&parent.events, k as usize, edit, live));
         self.coordinator.set(config.coordinator.clone());
         self.task.set(config.task.clone());
-        self.launch(config, model, false);
+        let db_name = config
+            .options
+            .get("db")
+            .and_then(|d| d.as_str())
+            .unwrap_or(BUILTIN)
+            .to_string();
+        if config.coordinator == travel::ID {
+            self.with_travel_db(db_name, move |app, db| app.launch(config, model, false, db));
+        } else {
+            self.launch(config, model, false, None);
+        }
     }
 
-    fn launch(self, config: RunConfig, model: Rc<dyn ChatModel>, paused: bool) {
+    fn launch(
+        self,
+        config: RunConfig,
+        model: Rc<dyn ChatModel>,
+        paused: bool,
+        db: Option<Rc<TravelDb>>,
+    ) {
+        if self.activity.get_untracked() != Activity::Idle {
+            return;
+        }
         let gate = Gate::new();
         if paused {
             gate.pause();
@@ -223,6 +295,10 @@ impl AppState {
             gate.clone(),
             cancel.clone(),
         );
+        if let Some(db) = db {
+            ctx.insert_resource(db);
+        }
+        self.inspect.set(None);
         self.notice.set(None);
         self.storage_error.set(None);
         self.playing.set(false);

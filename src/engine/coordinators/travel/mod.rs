@@ -10,6 +10,7 @@
 //!
 //! Every run ends by scoring its plan with the TravelPlanner evaluator.
 
+pub mod batch;
 pub mod contract;
 mod evaluate;
 mod expert;

@@ -23,6 +23,7 @@ pub mod sandbox;
 pub mod table_text;
 pub mod tables;
 pub mod tools;
+pub mod zip;
 
 pub use db::{DbStats, Tables, TravelDb};
 pub use error::DataError;

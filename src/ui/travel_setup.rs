@@ -1,0 +1,150 @@
+//! The travel planner's setup in the left panel: which query (built-in or
+//! imported set), which variant, how tools are offered, which database.
+
+use super::state::{use_app, Activity, Notice};
+use super::travel_import::ImportDbDialog;
+use super::travel_state::{items, BUILTIN};
+use crate::engine::coordinators::travel::contract::{ToolMode, Variant};
+use crate::engine::domains::travel::builtin::BUILTIN_QUERIES_JSONL;
+use crate::platform::{files, travel_store};
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use wasm_bindgen::JsCast;
+
+#[component]
+pub fn TravelSetupPanel() -> impl IntoView {
+    let app = use_app();
+    let importing = RwSignal::new(false);
+    let busy = move || app.activity.get() != Activity::Idle;
+    // What this browser has imported.
+    spawn_local(async move {
+        let dbs = travel_store::db_names().await;
+        let sets = travel_store::query_set_names().await;
+        app.travel.update(|t| {
+            t.imported_dbs = dbs;
+            t.imported_query_sets = sets;
+        });
+    });
+    let load_set = move |name: String| {
+        spawn_local(async move {
+            let text = if name == BUILTIN {
+                Ok(BUILTIN_QUERIES_JSONL.to_string())
+            } else {
+                travel_store::load_queries(&name).await
+            };
+            match text.and_then(|t| items(&t, &name)) {
+                Ok(list) => app.travel.update(|t| {
+                    t.selected = list.first().map(|q| q.idx);
+                    t.queries = list;
+                    t.query_set = name;
+                }),
+                Err(e) => app.notice.set(Some(Notice {
+                    text: e,
+                    settings: false,
+                })),
+            }
+        });
+    };
+    let on_queries_file = move |ev: leptos::ev::Event| {
+        let Some(input) = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+        else {
+            return;
+        };
+        let Some(file) = input.files().and_then(|f| f.get(0)) else {
+            return;
+        };
+        let name = file.name();
+        spawn_local(async move {
+            let text = match files::read_text(&file).await {
+                Ok(t) => t,
+                Err(e) => {
+                    return app.notice.set(Some(Notice {
+                        text: format!("Could not read {name}: {e}"),
+                        settings: false,
+                    }))
+                }
+            };
+            if let Err(e) = items(&text, &name) {
+                return app.notice.set(Some(Notice {
+                    text: format!("Could not import the queries: {e}"),
+                    settings: false,
+                }));
+            }
+            if let Err(e) = travel_store::save_queries(&name, &text).await {
+                app.storage_error.set(Some(e.user_message()));
+            }
+            app.travel.update(|t| {
+                if !t.imported_query_sets.contains(&name) {
+                    t.imported_query_sets.push(name.clone());
+                }
+            });
+            load_set(name);
+        });
+    };
+    let query_text = move || {
+        app.travel.with(|t| {
+            t.query()
+                .map(|q| q.text.clone())
+                .unwrap_or_else(|| "No query selected.".into())
+        })
+    };
+    view! {
+        <div class="travel-setup">
+            <div class="field">
+                <label for="query-set">"Query set"</label>
+                <select id="query-set" disabled=busy prop:value=move || app.travel.with(|t| t.query_set.clone())
+                    on:change=move |ev| load_set(event_target_value(&ev))>
+                    <option value=BUILTIN>"Built-in (12 queries)"</option>
+                    {move || app.travel.with(|t| t.imported_query_sets.clone()).into_iter().map(|n| view! { <option value=n.clone()>{n.clone()}</option> }).collect_view()}
+                </select>
+            </div>
+            <div class="field">
+                <label for="query">"Query"</label>
+                <select id="query" disabled=busy prop:value=move || app.travel.with(|t| t.selected.map(|i| i.to_string()).unwrap_or_default())
+                    on:change=move |ev| { let v = event_target_value(&ev).parse().ok(); app.travel.update(|t| t.selected = v) }>
+                    {move || app.travel.with(|t| t.queries.iter().map(|q| {
+                        let label = format!("#{} · {} · {} days", q.idx, q.level, q.days);
+                        view! { <option value=q.idx.to_string()>{label}</option> }
+                    }).collect_view())}
+                </select>
+            </div>
+            <p class="query-text" aria-label="Query text">{query_text}</p>
+            <div class="field">
+                <label for="variant">"Variant"</label>
+                <select id="variant" disabled=busy prop:value=move || app.travel.with(|t| t.variant.id().to_string())
+                    on:change=move |ev| { if let Some(v) = Variant::parse(&event_target_value(&ev)) { app.travel.update(|t| t.variant = v) } }>
+                    {Variant::ALL.iter().map(|v| view! { <option value=v.id()>{v.label()}</option> }).collect_view()}
+                </select>
+            </div>
+            <div class="field-row">
+                <div class="field grow">
+                    <label for="tool-mode">"Tool calls"</label>
+                    <select id="tool-mode" disabled=busy prop:value=move || if app.travel.with(|t| t.tool_mode) == ToolMode::Text { "text" } else { "native" }
+                        on:change=move |ev| { let m = if event_target_value(&ev) == "text" { ToolMode::Text } else { ToolMode::Native }; app.travel.update(|t| t.tool_mode = m) }>
+                        <option value="native">"Native function calling"</option>
+                        <option value="text">"Text protocol Tool[args]"</option>
+                    </select>
+                </div>
+                <div class="field grow">
+                    <label for="travel-db">"Database"</label>
+                    <select id="travel-db" disabled=busy prop:value=move || app.travel.with(|t| t.db.clone())
+                        on:change=move |ev| { let v = event_target_value(&ev); app.travel.update(|t| t.db = v) }>
+                        <option value=BUILTIN>"Built-in world"</option>
+                        {move || app.travel.with(|t| t.imported_dbs.clone()).into_iter().map(|n| view! { <option value=n.clone()>{n.clone()}</option> }).collect_view()}
+                    </select>
+                </div>
+            </div>
+            <div class="travel-actions">
+                <button class="button small" disabled=busy on:click=move |_| importing.set(true)>"Import database…"</button>
+                <label class="button small file-button">
+                    "Import queries…"
+                    <input type="file" accept=".jsonl,.json,application/json" aria-label="Import queries" on:change=on_queries_file/>
+                </label>
+                <a class="link-button small" href="/batch">"Batch run…"</a>
+            </div>
+            <ImportDbDialog open=importing/>
+        </div>
+    }
+}
