@@ -27,6 +27,13 @@ fn main() {
                 2
             }
         },
+        Ok(Command::TravelBatch(a)) => match cli::travel_batch::run(*a) {
+            Ok(code) => code,
+            Err(e) => {
+                eprintln!("error: {e}");
+                2
+            }
+        },
         Ok(Command::Run(a)) => match cli::run_cmd::run(*a) {
             Ok(code) => code,
             Err(e) => {

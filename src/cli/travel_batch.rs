@@ -16,6 +16,7 @@ use roundtable::engine::model::factory::{build_model, Platform};
 use roundtable::engine::model::pricing::PriceTable;
 use roundtable::engine::run::clock::{Clock, SystemClock};
 use roundtable::engine::run::{ModelRouter, RunConfig, RunCtx, RunDoc};
+use roundtable::engine::views::travel::batch::rate_rows;
 use std::rc::Rc;
 
 fn variants(a: &RunArgs) -> Result<Vec<Variant>, String> {
@@ -203,18 +204,11 @@ pub fn run(a: RunArgs) -> Result<i32, String> {
         print!("{:>16}", v.id());
     }
     println!();
-    let rows: [(&str, fn(&Summary) -> f64); 6] = [
-        ("Delivery Rate", Summary::delivery_rate),
-        ("Commonsense Pass Rate (Micro)", Summary::commonsense_micro),
-        ("Commonsense Pass Rate (Macro)", Summary::commonsense_macro),
-        ("Hard Constraint Pass Rate (Micro)", Summary::hard_micro),
-        ("Hard Constraint Pass Rate (Macro)", Summary::hard_macro),
-        ("Final Pass Rate", Summary::final_rate),
-    ];
-    for (label, f) in rows {
+    let labels = table.first().map(|(_, s, ..)| rate_rows(s).map(|r| r.0));
+    for (row, label) in labels.into_iter().flatten().enumerate() {
         head(label);
         for (_, s, ..) in &table {
-            print!("{:>16}", pct(f(s)));
+            print!("{:>16}", pct(rate_rows(s)[row].1));
         }
         println!();
     }

@@ -113,14 +113,17 @@ pub fn RunToolbar() -> impl IntoView {
                 )
             }),
             _ => {
-                let svg = app
-                    .view
-                    .with_untracked(|v| graph_svg::render(&v.graph, true));
+                let (svg, lay) = app.view.with_untracked(|v| {
+                    (
+                        graph_svg::render(&v.graph, true),
+                        graph_svg::layout(v.graph.nodes.len()),
+                    )
+                });
                 spawn_local(async move {
                     if let Err(e) = files::download_svg_as_png(
                         &svg,
-                        graph_svg::W * 2.0,
-                        graph_svg::H * 2.0,
+                        lay.w * 2.0,
+                        lay.h * 2.0,
                         2.0,
                         &format!("{name}.graph.png"),
                     )

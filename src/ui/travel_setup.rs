@@ -118,23 +118,21 @@ pub fn TravelSetupPanel() -> impl IntoView {
                     {Variant::ALL.iter().map(|v| view! { <option value=v.id()>{v.label()}</option> }).collect_view()}
                 </select>
             </div>
-            <div class="field-row">
-                <div class="field grow">
+            <div class="field">
                     <label for="tool-mode">"Tool calls"</label>
                     <select id="tool-mode" disabled=busy prop:value=move || if app.travel.with(|t| t.tool_mode) == ToolMode::Text { "text" } else { "native" }
                         on:change=move |ev| { let m = if event_target_value(&ev) == "text" { ToolMode::Text } else { ToolMode::Native }; app.travel.update(|t| t.tool_mode = m) }>
                         <option value="native">"Native function calling"</option>
                         <option value="text">"Text protocol Tool[args]"</option>
                     </select>
-                </div>
-                <div class="field grow">
+            </div>
+            <div class="field">
                     <label for="travel-db">"Database"</label>
                     <select id="travel-db" disabled=busy prop:value=move || app.travel.with(|t| t.db.clone())
                         on:change=move |ev| { let v = event_target_value(&ev); app.travel.update(|t| t.db = v) }>
                         <option value=BUILTIN>"Built-in world"</option>
                         {move || app.travel.with(|t| t.imported_dbs.clone()).into_iter().map(|n| view! { <option value=n.clone()>{n.clone()}</option> }).collect_view()}
                     </select>
-                </div>
             </div>
             <div class="travel-actions">
                 <button class="button small" disabled=busy on:click=move |_| importing.set(true)>"Import database…"</button>

@@ -5,9 +5,43 @@
 use super::graph::{AgentGraph, AgentStatus, EdgeKind};
 use std::fmt::Write;
 
+/// The canvas of the panel (a square-ish box the SVG scales into).
 pub const W: f64 = 320.0;
 pub const H: f64 = 230.0;
-const R: f64 = 22.0;
+
+/// Geometry for `n` nodes: canvas size, node radius and centres. Small
+/// teams sit on a circle in the default canvas; larger ones get a bigger
+/// canvas (the SVG scales down) so that nodes and labels never overlap.
+pub struct Layout {
+    pub w: f64,
+    pub h: f64,
+    pub r: f64,
+    pub centres: Vec<(f64, f64)>,
+}
+
+pub fn layout(n: usize) -> Layout {
+    let r = if n <= 5 { 22.0 } else { 18.0 };
+    // Room per node along the circle: the node and a label on each side.
+    let spacing = 2.0 * r + 52.0;
+    let ring = if n <= 1 {
+        0.0
+    } else {
+        (n as f64 * spacing / std::f64::consts::TAU).max(H / 2.0 - r - 22.0)
+    };
+    let w = (2.0 * (ring + r + 48.0)).max(W);
+    let h = (2.0 * (ring + r) + 60.0).max(H);
+    let (cx, cy) = (w / 2.0, h / 2.0 - 6.0);
+    let centres = (0..n)
+        .map(|i| {
+            if n == 1 {
+                return (cx, cy);
+            }
+            let a = -std::f64::consts::FRAC_PI_2 + i as f64 * std::f64::consts::TAU / n as f64;
+            (cx + ring * a.cos(), cy + ring * a.sin())
+        })
+        .collect();
+    Layout { w, h, r, centres }
+}
 
 /// A stable colour per agent id.
 pub fn agent_color(id: &str) -> String {
@@ -17,19 +51,13 @@ pub fn agent_color(id: &str) -> String {
     format!("hsl({}, 55%, 48%)", h % 360)
 }
 
-/// Node centres: one node in the middle, more on a circle.
-pub fn layout(n: usize) -> Vec<(f64, f64)> {
-    let (cx, cy) = (W / 2.0, H / 2.0 - 6.0);
-    if n <= 1 {
-        return vec![(cx, cy); n];
+/// A short label for a node: the first word of long names.
+fn short(name: &str) -> &str {
+    if name.chars().count() <= 12 {
+        name
+    } else {
+        name.split_whitespace().next().unwrap_or(name)
     }
-    let r = (H / 2.0 - R - 22.0).min(W / 2.0 - R - 30.0);
-    (0..n)
-        .map(|i| {
-            let a = -std::f64::consts::FRAC_PI_2 + i as f64 * std::f64::consts::TAU / n as f64;
-            (cx + r * a.cos(), cy + r * a.sin())
-        })
-        .collect()
 }
 
 pub use super::html::esc as escape;
@@ -47,12 +75,14 @@ const STANDALONE_STYLE: &str = "text{font-family:system-ui,sans-serif}\
 /// The graph as SVG. `standalone` adds the XML namespace, a white
 /// background and embedded styles, for files.
 pub fn render(g: &AgentGraph, standalone: bool) -> String {
-    let pos = layout(g.nodes.len());
+    let lay = layout(g.nodes.len());
+    let (w, h, r) = (lay.w, lay.h, lay.r);
+    let pos = lay.centres;
     let at = |id: &str| g.nodes.iter().position(|n| n.id == id).map(|i| pos[i]);
     let mut s = String::new();
     let _ = write!(
         s,
-        "<svg class=\"graph\" viewBox=\"0 0 {W} {H}\" role=\"img\" aria-label=\"Agent graph\"{}>",
+        "<svg class=\"graph\" viewBox=\"0 0 {w:.0} {h:.0}\" role=\"img\" aria-label=\"Agent graph\"{}>",
         if standalone {
             format!(
                 " xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\"",
@@ -66,7 +96,7 @@ pub fn render(g: &AgentGraph, standalone: bool) -> String {
     if standalone {
         let _ = write!(
             s,
-            "<style>{STANDALONE_STYLE}</style><rect width=\"{W}\" height=\"{H}\" fill=\"#fff\"/>"
+            "<style>{STANDALONE_STYLE}</style><rect width=\"{w:.0}\" height=\"{h:.0}\" fill=\"#fff\"/>"
         );
     }
     s.push_str("<defs><marker id=\"arrow\" viewBox=\"0 0 10 10\" refX=\"8\" refY=\"5\" markerWidth=\"6\" markerHeight=\"6\" orient=\"auto-start-reverse\"><path d=\"M 0 0 L 10 5 L 0 10 z\" class=\"arrow-head\"/></marker></defs>");
@@ -79,8 +109,8 @@ pub fn render(g: &AgentGraph, standalone: bool) -> String {
         let (ux, uy) = (dx / len, dy / len);
         // Offset each direction of a pair so the two do not overlap.
         let (ox, oy) = (-uy * 5.0, ux * 5.0);
-        let (x1, y1) = (a.0 + ux * (R + 3.0) + ox, a.1 + uy * (R + 3.0) + oy);
-        let (x2, y2) = (b.0 - ux * (R + 8.0) + ox, b.1 - uy * (R + 8.0) + oy);
+        let (x1, y1) = (a.0 + ux * (r + 3.0) + ox, a.1 + uy * (r + 3.0) + oy);
+        let (x2, y2) = (b.0 - ux * (r + 8.0) + ox, b.1 - uy * (r + 8.0) + oy);
         let active = g.active.as_ref() == Some(&(e.from.clone(), e.to.clone(), e.kind));
         let _ = write!(
             s,
@@ -105,20 +135,20 @@ pub fn render(g: &AgentGraph, standalone: bool) -> String {
         let status = n.status.label();
         let _ = write!(
             s,
-            "<g class=\"node status-{status}\" transform=\"translate({x:.1},{y:.1})\" data-agent=\"{}\" data-status=\"{status}\"><title>{}</title><circle r=\"{}\" class=\"node-ring\"/><circle r=\"{R}\" style=\"fill:{}\"/><text class=\"node-initial\" dy=\"0.35em\">{}</text><text class=\"node-label\" y=\"{}\">{}</text>",
+            "<g class=\"node status-{status}\" transform=\"translate({x:.1},{y:.1})\" data-agent=\"{}\" data-status=\"{status}\"><title>{}</title><circle r=\"{}\" class=\"node-ring\"/><circle r=\"{r}\" style=\"fill:{}\"/><text class=\"node-initial\" dy=\"0.35em\">{}</text><text class=\"node-label\" y=\"{}\">{}</text>",
             escape(&n.id),
             escape(&format!("{} ({}) — {}, {} calls, {} messages, model {}", n.name, n.role, status, n.calls, n.messages, n.model)),
-            R + 5.0,
+            r + 5.0,
             agent_color(&n.id),
             escape(&initial),
-            R + 16.0,
-            escape(&n.name)
+            r + 16.0,
+            escape(short(&n.name))
         );
         if n.status != AgentStatus::Idle {
             let _ = write!(
                 s,
                 "<text class=\"node-status\" y=\"{}\">{status}</text>",
-                R + 28.0
+                r + 28.0
             );
         }
         s.push_str("</g>");
@@ -153,13 +183,23 @@ mod tests {
     }
 
     #[test]
-    fn layout_places_nodes_inside_the_box() {
-        for n in 0..12 {
-            let p = layout(n);
-            assert_eq!(p.len(), n);
-            assert!(p
-                .iter()
-                .all(|(x, y)| *x > R && *x < W - R && *y > R && *y < H - R));
+    fn layout_places_nodes_inside_the_box_without_overlap() {
+        for n in 0..14 {
+            let l = layout(n);
+            assert_eq!(l.centres.len(), n);
+            assert!(
+                l.centres.iter().all(|(x, y)| *x > l.r + 30.0
+                    && *x < l.w - l.r - 30.0
+                    && *y > l.r
+                    && *y < l.h - l.r - 20.0),
+                "n={n}"
+            );
+            for (i, a) in l.centres.iter().enumerate() {
+                for b in &l.centres[i + 1..] {
+                    let d = ((a.0 - b.0).powi(2) + (a.1 - b.1).powi(2)).sqrt();
+                    assert!(d > 2.0 * l.r + 40.0, "n={n}: nodes {d:.0} apart");
+                }
+            }
         }
     }
 }

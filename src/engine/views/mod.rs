@@ -9,6 +9,7 @@ pub mod html;
 pub mod markdown;
 pub mod timeline;
 pub mod transcript;
+pub mod travel;
 pub mod usage;
 
 use crate::engine::run::event::{LoggedEvent, RunEvent};

@@ -8,11 +8,19 @@
 mod events;
 mod history;
 mod transcript;
+pub mod travel;
+pub mod travel_batch;
+pub mod travel_chart;
+pub mod travel_plan;
 pub mod usage;
 
 pub use events::event_row;
 pub use history::{history_row, HistoryRow};
 pub use transcript::entry_html;
+pub use travel::{handoffs_html, inspector_html, notebook_html};
+pub use travel_batch::{batch_table_html, hallucination_table_html, revisits_table_html};
+pub use travel_chart::batch_chart_svg;
+pub use travel_plan::{evaluated_plan_html, metrics_html, plan_html};
 pub use usage::usage_rows;
 
 /// Escapes text for HTML content and attribute values.
