@@ -7,7 +7,8 @@ use roundtable::engine::model::pricing::PriceTable;
 use roundtable::engine::model::{ChatRequest, ChatResponse, Message, Usage};
 use roundtable::engine::run::{Audience, LoggedEvent, RunEvent};
 use roundtable::engine::views::events::summarize;
-use roundtable::engine::views::graph::{AgentGraph, AgentStatus, EdgeKind};
+use roundtable::engine::views::graph::{AgentGraph, AgentStatus, EdgeKind, PUBLIC};
+use roundtable::engine::views::graph_svg;
 use roundtable::engine::views::transcript::{EntryKind, Transcript};
 use roundtable::engine::views::usage::UsageView;
 use roundtable::engine::views::Fold;
@@ -175,11 +176,12 @@ fn graph_edges_count_messages_and_handoffs_separately() {
     };
     assert_eq!(edge("lead", "hotel", EdgeKind::Handoff), Some(2));
     assert_eq!(
-        edge("hotel", "lead", EdgeKind::Message),
+        edge("hotel", PUBLIC, EdgeKind::Message),
         Some(1),
-        "public post reaches everyone"
+        "a public post goes to the shared conversation"
     );
-    assert_eq!(edge("hotel", "food", EdgeKind::Message), Some(1));
+    assert_eq!(edge("hotel", "food", EdgeKind::Message), None);
+    assert!(g.has_public());
     assert_eq!(
         edge("hotel", "hotel", EdgeKind::Message),
         None,
@@ -201,6 +203,43 @@ fn graph_edges_count_messages_and_handoffs_separately() {
         event: RunEvent::RunFinished { output: None },
     });
     assert_eq!(AgentGraph::of(&ended).active, None);
+}
+
+#[test]
+fn revisits_count_turns_that_started_and_tool_calls_make_a_loop() {
+    let mut events = sample();
+    let hotel = |g: &AgentGraph| g.node("hotel").map(|n| (n.turns, n.revisits, n.tool_calls));
+    // The second hand-off to the hotel expert has not started a turn yet.
+    assert_eq!(hotel(&AgentGraph::of(&events)), Some((1, 0, 1)));
+    let svg = graph_svg::render(&AgentGraph::of(&events), false);
+    assert!(
+        svg.contains("tool-loop"),
+        "the expert's own tool loop is drawn"
+    );
+    assert!(!svg.contains("node-badge"), "no revisit yet");
+    let n = events.len() as u64;
+    events.push(LoggedEvent {
+        seq: n,
+        t_ms: 0,
+        event: request(2, "hotel", "gpt-4o-mini"),
+    });
+    events.push(LoggedEvent {
+        seq: n + 1,
+        t_ms: 0,
+        event: request(3, "hotel", "gpt-4o-mini"),
+    });
+    let g = AgentGraph::of(&events);
+    assert_eq!(
+        hotel(&g),
+        Some((2, 1, 1)),
+        "one revisit, counted once per turn"
+    );
+    assert!(graph_svg::render(&g, false).contains("↻1"));
+    assert_eq!(
+        g.node("food").map(|n| n.revisits),
+        Some(0),
+        "no hand-off, no turn"
+    );
 }
 
 #[test]

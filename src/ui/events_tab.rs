@@ -1,6 +1,7 @@
 //! The raw event log: one row per event (HTML from `views::html`),
 //! expandable to its JSON.
 
+use super::run_tabs::use_tabs;
 use super::state::use_app;
 use crate::engine::run::LoggedEvent;
 use crate::engine::views::html::event_row;
@@ -21,6 +22,25 @@ pub fn EventsTab() -> impl IntoView {
                 .collect::<Vec<_>>()
         })
     };
+    // Sent here from another view: open that event and bring it into view.
+    if let Some(tabs) = use_tabs() {
+        Effect::new(move |_| {
+            let Some(seq) = tabs.focus_seq.get() else {
+                return;
+            };
+            request_animation_frame(move || {
+                let Some(el) = document().get_element_by_id(&format!("ev-{seq}")) else {
+                    return;
+                };
+                if let Ok(Some(d)) = el.query_selector("details") {
+                    let _ = d.set_attribute("open", "");
+                }
+                let _ = el.class_list().add_1("focused");
+                el.scroll_into_view();
+            });
+            tabs.focus_seq.set(None);
+        });
+    }
     view! {
         <div class="events">
             <div class="events-toolbar">
@@ -37,7 +57,7 @@ pub fn EventsTab() -> impl IntoView {
                         key=|e: &LoggedEvent| e.seq
                         children=move |e: LoggedEvent| {
                             let kind = e.event.kind();
-                            view! { <li class=format!("event ev-{kind}") data-kind=kind inner_html=event_row(&e)></li> }
+                            view! { <li class=format!("event ev-{kind}") id=format!("ev-{}", e.seq) data-kind=kind inner_html=event_row(&e)></li> }
                         }
                     />
                 </ol>

@@ -1,17 +1,51 @@
 //! The agent graph panel: the SVG from `views::graph_svg` (names escaped
-//! there), styled by the app's CSS; the active edge animates.
+//! there), styled by the app's CSS; the active edges animate (hand-offs and
+//! posts in different styles), an agent's private tool calls are its own
+//! loop. Clicking a node (or Enter on it) opens that agent's inspector.
 
-use super::state::use_app;
+use super::state::{use_app, AppState};
 use crate::engine::views::graph_svg;
 use leptos::prelude::*;
+use wasm_bindgen::JsCast;
 
 pub use crate::engine::views::graph_svg::agent_color;
+
+fn agent_at(target: Option<web_sys::EventTarget>) -> Option<String> {
+    let el = target?.dyn_into::<web_sys::Element>().ok()?;
+    el.closest("[data-agent]")
+        .ok()??
+        .get_attribute("data-agent")
+}
+
+fn toggle(app: AppState, agent: String) {
+    let same = app
+        .inspect
+        .with_untracked(|a| a.as_deref() == Some(agent.as_str()));
+    app.inspect.set(if same { None } else { Some(agent) });
+}
 
 #[component]
 pub fn AgentGraphPanel() -> impl IntoView {
     let app = use_app();
     let view = app.view;
     let empty = move || view.with(|v| v.graph.nodes.is_empty());
+    let on_click = move |ev: leptos::ev::MouseEvent| {
+        if let Some(agent) = agent_at(ev.target()) {
+            toggle(app, agent);
+        }
+    };
+    let on_key = move |ev: leptos::ev::KeyboardEvent| {
+        if ev.key() == "Enter" || ev.key() == " " {
+            if let Some(agent) = agent_at(ev.target()) {
+                ev.prevent_default();
+                toggle(app, agent);
+            }
+        }
+    };
+    let svg = move || {
+        let selected = app.inspect.get();
+        view.with(|v| graph_svg::render_with(&v.graph, false, selected.as_deref()))
+    };
     view! {
         <div class="panel graph-panel">
             <h2 class="panel-title">"Agents"</h2>
@@ -19,13 +53,16 @@ pub fn AgentGraphPanel() -> impl IntoView {
                 when=move || !empty()
                 fallback=|| view! { <p class="muted small empty-note">"Agents appear here when a run starts."</p> }
             >
-                <div class="graph-box" inner_html=move || view.with(|v| graph_svg::render(&v.graph, false))></div>
+                <div class="graph-box" inner_html=svg on:click=on_click on:keydown=on_key></div>
+                <p class="muted small graph-hint">"Click an agent to inspect its private calls."</p>
             </Show>
-            <ul class="legend" aria-label="Status legend">
+            <ul class="legend" aria-label="Graph legend">
                 <li><span class="swatch status-idle"></span>"idle"</li>
                 <li><span class="swatch status-thinking"></span>"thinking"</li>
                 <li><span class="swatch status-speaking"></span>"speaking"</li>
-                <li><span class="swatch status-waiting"></span>"waiting"</li>
+                <li><span class="swatch status-waiting"></span>"tool call"</li>
+                <li><span class="line-swatch handoff"></span>"hand-off"</li>
+                <li><span class="line-swatch message"></span>"post (c = public conversation)"</li>
             </ul>
         </div>
     }

@@ -41,6 +41,7 @@ pub fn Header() -> impl IntoView {
             </div>
             <nav class="nav" aria-label="Pages">
                 <A href="/" exact=true>"Run"</A>
+                <A href="/batch">"Batch"</A>
                 <A href="/history">"History"</A>
             </nav>
             <label class="coordinator-picker">

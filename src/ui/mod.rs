@@ -1,13 +1,19 @@
 //! The Leptos UI. Every panel reads views folded from the run's event log.
 
+mod batch;
 mod controls;
 mod events_tab;
 mod fork;
 mod graph;
 mod header;
 mod history;
+mod inspector;
+mod metrics;
+mod notebook;
+mod plan_tab;
 mod replay;
 mod run_page;
+mod run_tabs;
 mod settings_dialog;
 mod share;
 pub mod state;
@@ -96,6 +102,7 @@ fn install_drop(app: AppState) {
 pub fn App() -> impl IntoView {
     let app = AppState::new();
     provide_context(app);
+    batch::state::BatchState::provide();
     theme::apply(app.settings.get_untracked().theme.as_str());
     open_link(app);
     let hashchange = window_event_listener(leptos::ev::hashchange, move |_| open_link(app));
@@ -107,6 +114,7 @@ pub fn App() -> impl IntoView {
             <Routes fallback=|| view! { <run_page::RunPage/> }>
                 <Route path=path!("/") view=run_page::RunPage/>
                 <Route path=path!("/history") view=history::HistoryPage/>
+                <Route path=path!("/batch") view=batch::BatchPage/>
             </Routes>
             <settings_dialog::SettingsDialog/>
             <share::ShareDialog/>

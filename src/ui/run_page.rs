@@ -1,28 +1,39 @@
 //! The run page: task and controls on the left; the shown run's toolbar,
-//! transcript / events and replay timeline in the middle; the agent graph
-//! and usage on the right.
+//! transcript / notebook / plan / events and replay timeline in the middle;
+//! the agent graph, the inspector, metrics and usage on the right.
 
 use super::controls::TaskPanel;
 use super::events_tab::EventsTab;
 use super::graph::AgentGraphPanel;
+use super::inspector::InspectorPanel;
+use super::metrics::{is_travel, MetricsPanel};
+use super::notebook::NotebookPanel;
+use super::plan_tab::PlanPanel;
 use super::replay::ReplayBar;
+use super::run_tabs::{RunTabs, Tab};
 use super::state::{use_app, Activity};
 use super::toolbar::RunToolbar;
 use super::transcript::TranscriptPanel;
 use super::usage::UsagePanel;
 use leptos::prelude::*;
 
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Tab {
-    Transcript,
-    Events,
-}
-
 #[component]
 pub fn RunPage() -> impl IntoView {
     let app = use_app();
-    let tab = RwSignal::new(Tab::Transcript);
-    let event_count = move || app.view.with(|v| v.status.events);
+    let tabs = RunTabs::provide();
+    let tab = tabs.tab;
+    let travel = move || is_travel(app);
+    // Leaving a travel run for another kind hides its tabs: fall back.
+    Effect::new(move |_| {
+        if !travel() && matches!(tab.get_untracked(), Tab::Notebook | Tab::Plan) {
+            tab.set(Tab::Transcript);
+        }
+    });
+    let count = move |t: Tab| match t {
+        Tab::Events => Some(app.view.with(|v| v.status.events)),
+        Tab::Notebook => Some(app.view.with(|v| v.travel.notebook.len())),
+        _ => None,
+    };
     let replayable =
         move || app.activity.get() == Activity::Idle && app.events.with(|e| !e.is_empty());
     let tab_button = move |t: Tab, label: &'static str, id: &'static str| {
@@ -35,7 +46,7 @@ pub fn RunPage() -> impl IntoView {
                 on:click=move |_| tab.set(t)
             >
                 {label}
-                {move || (t == Tab::Events).then(|| view! { <span class="tab-count">{event_count()}</span> })}
+                {move || count(t).map(|n| view! { <span class="tab-count">{n}</span> })}
             </button>
         }
     };
@@ -48,11 +59,17 @@ pub fn RunPage() -> impl IntoView {
                 <RunToolbar/>
                 <div class="tabs" role="tablist" aria-label="Run views">
                     {tab_button(Tab::Transcript, "Transcript", "tab-transcript")}
+                    <Show when=travel>
+                        {tab_button(Tab::Notebook, "Notebook", "tab-notebook")}
+                        {tab_button(Tab::Plan, "Plan", "tab-plan")}
+                    </Show>
                     {tab_button(Tab::Events, "Events", "tab-events")}
                 </div>
                 <div class="tab-body" role="tabpanel">
                     {move || match tab.get() {
                         Tab::Transcript => view! { <TranscriptPanel/> }.into_any(),
+                        Tab::Notebook => view! { <NotebookPanel/> }.into_any(),
+                        Tab::Plan => view! { <PlanPanel/> }.into_any(),
                         Tab::Events => view! { <EventsTab/> }.into_any(),
                     }}
                 </div>
@@ -62,6 +79,8 @@ pub fn RunPage() -> impl IntoView {
             </section>
             <section class="column right" aria-label="Agents and usage">
                 <AgentGraphPanel/>
+                <InspectorPanel/>
+                <MetricsPanel/>
                 <UsagePanel/>
             </section>
         </main>

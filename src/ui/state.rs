@@ -39,6 +39,8 @@ pub enum Source {
     Link,
     /// Imported from a file (and saved to History).
     File,
+    /// One run of a batch.
+    Batch,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -99,12 +101,27 @@ fn new_run_id() -> String {
     format!("run-{}-{r:x}", js_sys::Date::now() as u64)
 }
 
-fn platform() -> Platform {
+fn platform(demo_chunk_delay_ms: u64) -> Platform {
     Platform {
         transport: Rc::new(FetchTransport),
         clock: Rc::new(BrowserClock),
-        demo_chunk_delay_ms: DEMO_CHUNK_DELAY_MS,
+        demo_chunk_delay_ms,
     }
+}
+
+/// The model the settings describe, with its key; `demo_chunk_delay_ms`
+/// paces the demo model (batches run it without pauses).
+pub fn settings_model(
+    settings: &Settings,
+    demo_chunk_delay_ms: u64,
+) -> Result<(crate::engine::run::ModelSpec, Rc<dyn ChatModel>), String> {
+    let spec = settings.model_spec();
+    let key = if settings.is_demo() {
+        None
+    } else {
+        keys::get(&settings.provider)
+    };
+    build_model(&spec, key, &platform(demo_chunk_delay_ms)).map(|m| (spec, m))
 }
 
 impl AppState {
@@ -145,15 +162,8 @@ impl AppState {
 
     /// The live model from the current settings, or a notice saying what to fix.
     fn live_model(&self) -> Option<(crate::engine::run::ModelSpec, Rc<dyn ChatModel>)> {
-        let settings = self.settings.get_untracked();
-        let spec = settings.model_spec();
-        let key = if settings.is_demo() {
-            None
-        } else {
-            keys::get(&settings.provider)
-        };
-        match build_model(&spec, key, &platform()) {
-            Ok(m) => Some((spec, m)),
+        match settings_model(&self.settings.get_untracked(), DEMO_CHUNK_DELAY_MS) {
+            Ok(m) => Some(m),
             Err(text) => {
                 self.warn(text, true);
                 None
@@ -161,7 +171,7 @@ impl AppState {
         }
     }
 
-    fn new_config(
+    pub(crate) fn new_config(
         &self,
         coordinator: &str,
         task: &str,

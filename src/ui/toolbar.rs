@@ -46,6 +46,7 @@ pub fn RunToolbar() -> impl IntoView {
         Some(Source::History) => "From History",
         Some(Source::Link) => "Shared link",
         Some(Source::File) => "Imported file",
+        Some(Source::Batch) => "Batch run",
         None => "",
     };
     let title = move || {

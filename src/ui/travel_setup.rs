@@ -1,7 +1,7 @@
 //! The travel planner's setup in the left panel: which query (built-in or
 //! imported set), which variant, how tools are offered, which database.
 
-use super::state::{use_app, Activity, Notice};
+use super::state::{use_app, Activity, AppState, Notice};
 use super::travel_import::ImportDbDialog;
 use super::travel_state::{items, BUILTIN};
 use crate::engine::coordinators::travel::contract::{ToolMode, Variant};
@@ -11,12 +11,8 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use wasm_bindgen::JsCast;
 
-#[component]
-pub fn TravelSetupPanel() -> impl IntoView {
-    let app = use_app();
-    let importing = RwSignal::new(false);
-    let busy = move || app.activity.get() != Activity::Idle;
-    // What this browser has imported.
+/// Lists what this browser has imported (databases, query sets).
+pub fn refresh_imported(app: AppState) {
     spawn_local(async move {
         let dbs = travel_store::db_names().await;
         let sets = travel_store::query_set_names().await;
@@ -25,26 +21,63 @@ pub fn TravelSetupPanel() -> impl IntoView {
             t.imported_query_sets = sets;
         });
     });
-    let load_set = move |name: String| {
-        spawn_local(async move {
-            let text = if name == BUILTIN {
-                Ok(BUILTIN_QUERIES_JSONL.to_string())
-            } else {
-                travel_store::load_queries(&name).await
-            };
-            match text.and_then(|t| items(&t, &name)) {
-                Ok(list) => app.travel.update(|t| {
-                    t.selected = list.first().map(|q| q.idx);
-                    t.queries = list;
-                    t.query_set = name;
-                }),
-                Err(e) => app.notice.set(Some(Notice {
-                    text: e,
-                    settings: false,
-                })),
-            }
-        });
-    };
+}
+
+/// Makes `name` (built-in or imported) the query set.
+pub fn load_query_set(app: AppState, name: String) {
+    spawn_local(async move {
+        let text = if name == BUILTIN {
+            Ok(BUILTIN_QUERIES_JSONL.to_string())
+        } else {
+            travel_store::load_queries(&name).await
+        };
+        match text.and_then(|t| items(&t, &name)) {
+            Ok(list) => app.travel.update(|t| {
+                t.selected = list.first().map(|q| q.idx);
+                t.queries = list;
+                t.query_set = name;
+            }),
+            Err(e) => app.notice.set(Some(Notice {
+                text: e,
+                settings: false,
+            })),
+        }
+    });
+}
+
+/// The query set picker (built-in or imported).
+#[component]
+pub fn QuerySetSelect(id: &'static str, #[prop(into)] disabled: Signal<bool>) -> impl IntoView {
+    let app = use_app();
+    view! {
+        <select id=id disabled=disabled prop:value=move || app.travel.with(|t| t.query_set.clone())
+            on:change=move |ev| load_query_set(app, event_target_value(&ev))>
+            <option value=BUILTIN>"Built-in (12 queries)"</option>
+            {move || app.travel.with(|t| t.imported_query_sets.clone()).into_iter().map(|n| view! { <option value=n.clone()>{n.clone()}</option> }).collect_view()}
+        </select>
+    }
+}
+
+/// The sandbox database picker (built-in or imported).
+#[component]
+pub fn DatabaseSelect(id: &'static str, #[prop(into)] disabled: Signal<bool>) -> impl IntoView {
+    let app = use_app();
+    view! {
+        <select id=id disabled=disabled prop:value=move || app.travel.with(|t| t.db.clone())
+            on:change=move |ev| { let v = event_target_value(&ev); app.travel.update(|t| t.db = v) }>
+            <option value=BUILTIN>"Built-in world"</option>
+            {move || app.travel.with(|t| t.imported_dbs.clone()).into_iter().map(|n| view! { <option value=n.clone()>{n.clone()}</option> }).collect_view()}
+        </select>
+    }
+}
+
+#[component]
+pub fn TravelSetupPanel() -> impl IntoView {
+    let app = use_app();
+    let importing = RwSignal::new(false);
+    let busy = Signal::derive(move || app.activity.get() != Activity::Idle);
+    refresh_imported(app);
+    let load_set = move |name: String| load_query_set(app, name);
     let on_queries_file = move |ev: leptos::ev::Event| {
         let Some(input) = ev
             .target()
@@ -94,11 +127,7 @@ pub fn TravelSetupPanel() -> impl IntoView {
         <div class="travel-setup">
             <div class="field">
                 <label for="query-set">"Query set"</label>
-                <select id="query-set" disabled=busy prop:value=move || app.travel.with(|t| t.query_set.clone())
-                    on:change=move |ev| load_set(event_target_value(&ev))>
-                    <option value=BUILTIN>"Built-in (12 queries)"</option>
-                    {move || app.travel.with(|t| t.imported_query_sets.clone()).into_iter().map(|n| view! { <option value=n.clone()>{n.clone()}</option> }).collect_view()}
-                </select>
+                <QuerySetSelect id="query-set" disabled=busy/>
             </div>
             <div class="field">
                 <label for="query">"Query"</label>
@@ -128,11 +157,7 @@ pub fn TravelSetupPanel() -> impl IntoView {
             </div>
             <div class="field">
                     <label for="travel-db">"Database"</label>
-                    <select id="travel-db" disabled=busy prop:value=move || app.travel.with(|t| t.db.clone())
-                        on:change=move |ev| { let v = event_target_value(&ev); app.travel.update(|t| t.db = v) }>
-                        <option value=BUILTIN>"Built-in world"</option>
-                        {move || app.travel.with(|t| t.imported_dbs.clone()).into_iter().map(|n| view! { <option value=n.clone()>{n.clone()}</option> }).collect_view()}
-                    </select>
+                    <DatabaseSelect id="travel-db" disabled=busy/>
             </div>
             <div class="travel-actions">
                 <button class="button small" disabled=busy on:click=move |_| importing.set(true)>"Import database…"</button>

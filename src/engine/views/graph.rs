@@ -29,6 +29,9 @@ impl AgentStatus {
     }
 }
 
+/// The end of every public post's edge: the shared conversation.
+pub const PUBLIC: &str = "*public";
+
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Node {
     pub id: String,
@@ -39,6 +42,15 @@ pub struct Node {
     pub calls: u32,
     pub messages: u32,
     pub tool_calls: u32,
+    /// Turns taken after a hand-off, and how many of those were revisits
+    /// (a turn handed to an agent that had already taken one). A turn
+    /// starts at the agent's first LLM request after the hand-off, so a
+    /// hand-off cut short by the end of the run is not a revisit.
+    pub turns: u32,
+    pub revisits: u32,
+    /// A tool call is in flight (the node's own loop animates).
+    pub tool_busy: bool,
+    handed: bool,
     /// In-flight LLM calls (concurrent calls of one agent are possible).
     in_flight: u32,
     streaming: u32,
@@ -86,8 +98,14 @@ impl AgentGraph {
         self.nodes.iter_mut().find(|n| n.id == id)
     }
 
+    /// Whether any public post has been drawn (the hub is shown).
+    pub fn has_public(&self) -> bool {
+        self.edges.values().any(|e| e.to == PUBLIC)
+    }
+
     fn touch_edge(&mut self, from: &str, to: &str, kind: EdgeKind, seq: u64) {
-        if from == to || self.node(from).is_none() || self.node(to).is_none() {
+        let known = |id: &str| id == PUBLIC || self.node(id).is_some();
+        if from == to || !known(from) || !known(to) {
             return;
         }
         let key = (from.to_string(), to.to_string(), kind);
@@ -104,6 +122,7 @@ impl AgentGraph {
     }
 
     fn refresh(n: &mut Node) {
+        n.tool_busy = n.pending_tools > 0;
         n.status = if n.streaming > 0 {
             AgentStatus::Speaking
         } else if n.pending_tools > 0 {
@@ -144,6 +163,10 @@ impl Fold for AgentGraph {
                     calls: 0,
                     messages: 0,
                     tool_calls: 0,
+                    turns: 0,
+                    revisits: 0,
+                    tool_busy: false,
+                    handed: false,
                     in_flight: 0,
                     streaming: 0,
                     pending_tools: 0,
@@ -152,6 +175,13 @@ impl Fold for AgentGraph {
             RunEvent::LlmRequest { call, agent, .. } => {
                 self.call_agent.insert(*call, agent.clone());
                 if let Some(n) = self.node_mut(agent) {
+                    if n.handed {
+                        n.handed = false;
+                        n.turns += 1;
+                        if n.turns > 1 {
+                            n.revisits += 1;
+                        }
+                    }
                     n.calls += 1;
                     n.in_flight += 1;
                     Self::refresh(n);
@@ -195,8 +225,10 @@ impl Fold for AgentGraph {
                 if let Some(n) = self.node_mut(from) {
                     n.messages += 1;
                 }
+                // A public post goes to the shared conversation (the hub
+                // in the middle of the graph), which everyone reads.
                 let targets: Vec<String> = match to {
-                    Audience::Public => self.nodes.iter().map(|n| n.id.clone()).collect(),
+                    Audience::Public => vec![PUBLIC.to_string()],
                     Audience::To(list) => list.clone(),
                 };
                 for t in targets {
@@ -204,6 +236,11 @@ impl Fold for AgentGraph {
                 }
             }
             RunEvent::Handoff { from, to, .. } => {
+                if from != to {
+                    if let Some(n) = self.node_mut(to) {
+                        n.handed = true;
+                    }
+                }
                 self.touch_edge(from, to, EdgeKind::Handoff, ev.seq)
             }
             e if e.is_terminal() => {

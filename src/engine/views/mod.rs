@@ -78,6 +78,9 @@ pub struct RunView {
     pub transcript: transcript::Transcript,
     pub graph: graph::AgentGraph,
     pub usage: usage::UsageView,
+    /// Per-agent private activity (inspector) and the travel planner's
+    /// notebook, reflections, plans and evaluation.
+    pub travel: travel::TravelView,
 }
 
 impl Fold for RunView {
@@ -86,5 +89,6 @@ impl Fold for RunView {
         self.transcript.apply(ev);
         self.graph.apply(ev);
         self.usage.apply(ev);
+        self.travel.apply(ev);
     }
 }

@@ -6,6 +6,7 @@
 
 pub mod arith;
 mod single;
+pub mod travel;
 
 use super::{ChatModel, ChatRequest, ChatResponse, DeltaSink, ModelError, StreamDelta, Usage};
 use crate::engine::run::cancel::CancelToken;
@@ -41,15 +42,32 @@ impl DemoModel {
 
     /// The full answer for a request (before streaming).
     pub fn answer(&self, req: &ChatRequest) -> ChatResponse {
-        let text = match req.step.as_deref() {
-            Some(crate::engine::coordinators::single::STEP) | None => single::answer(req),
-            Some(other) => single::unknown_step(other, req),
+        let (text, tool_calls) = match req.step.as_deref() {
+            Some(crate::engine::coordinators::single::STEP) | None => {
+                (single::answer(req), Vec::new())
+            }
+            Some(other) => match travel::answer(req) {
+                Some(reply) => (reply.text, reply.tool_calls),
+                None => (single::unknown_step(other, req), Vec::new()),
+            },
         };
+        let out_chars = text.chars().count()
+            + tool_calls
+                .iter()
+                .map(|c| c.name.len() + c.arguments.len())
+                .sum::<usize>();
         ChatResponse {
-            usage: Usage::estimate(req.content_chars(), text.chars().count()),
+            usage: Usage::estimate(req.content_chars(), out_chars),
+            finish_reason: Some(
+                if tool_calls.is_empty() {
+                    "stop"
+                } else {
+                    "tool_calls"
+                }
+                .into(),
+            ),
             text,
-            tool_calls: Vec::new(),
-            finish_reason: Some("stop".into()),
+            tool_calls,
             model: Some(MODEL_NAME.into()),
             replayed: false,
         }

@@ -47,10 +47,32 @@ fn standalone_style() -> String {
 /// The chart of the six rates per group.
 pub fn batch_chart_svg(runs: &[BatchEntry], standalone: bool) -> String {
     let groups = batch_groups(runs);
+    // Legend across the top, wrapped into rows that fit the width.
+    let mut legend = String::new();
+    let (mut lx, mut ly) = (LEFT, 10.0);
+    for (i, g) in groups.iter().enumerate() {
+        let label = truncate(&g.group, 40);
+        let width = 24.0 + label.chars().count() as f64 * 6.8;
+        if lx > LEFT && lx + width > CHART_W - RIGHT {
+            lx = LEFT;
+            ly += 16.0;
+        }
+        let _ = write!(
+            legend,
+            "<g class=\"tp-legend-item\"><rect class=\"tp-series-{}\" x=\"{lx:.1}\" y=\"{ly:.1}\" width=\"10\" height=\"10\" rx=\"2\"/><text class=\"tp-legend\" x=\"{:.1}\" y=\"{:.1}\">{}</text></g>",
+            i % SERIES,
+            lx + 14.0,
+            ly + 9.0,
+            esc(&label)
+        );
+        lx += width;
+    }
+    let top = TOP + (ly - 10.0);
+    let height = CHART_H + (ly - 10.0);
     let mut s = format!(
-        "<svg class=\"tp-chart\" viewBox=\"0 0 {CHART_W} {CHART_H}\" role=\"img\" aria-label=\"Pass rates per group\"{}>",
+        "<svg class=\"tp-chart\" viewBox=\"0 0 {CHART_W} {height}\" role=\"img\" aria-label=\"Pass rates per group\"{}>",
         if standalone {
-            format!(" xmlns=\"http://www.w3.org/2000/svg\" width=\"{CHART_W}\" height=\"{CHART_H}\"")
+            format!(" xmlns=\"http://www.w3.org/2000/svg\" width=\"{CHART_W}\" height=\"{height}\"")
         } else {
             String::new()
         }
@@ -58,13 +80,13 @@ pub fn batch_chart_svg(runs: &[BatchEntry], standalone: bool) -> String {
     if standalone {
         let _ = write!(
             s,
-            "<style>{}</style><rect width=\"{CHART_W}\" height=\"{CHART_H}\" fill=\"#fff\"/>",
+            "<style>{}</style><rect width=\"{CHART_W}\" height=\"{height}\" fill=\"#fff\"/>",
             standalone_style()
         );
     }
     let plot_h = CHART_H - TOP - BOTTOM;
     let plot_w = CHART_W - LEFT - RIGHT;
-    let y_of = |r: f64| TOP + plot_h * (1.0 - r.clamp(0.0, 1.0));
+    let y_of = |r: f64| top + plot_h * (1.0 - r.clamp(0.0, 1.0));
     for tick in 0..=4 {
         let r = tick as f64 / 4.0;
         let y = y_of(r);
@@ -77,19 +99,7 @@ pub fn batch_chart_svg(runs: &[BatchEntry], standalone: bool) -> String {
             tick * 25
         );
     }
-    // Legend across the top.
-    let mut lx = LEFT;
-    for (i, g) in groups.iter().enumerate() {
-        let label = truncate(&g.group, 32);
-        let _ = write!(
-            s,
-            "<g class=\"tp-legend-item\"><rect class=\"tp-series-{}\" x=\"{lx:.1}\" y=\"10\" width=\"10\" height=\"10\" rx=\"2\"/><text class=\"tp-legend\" x=\"{:.1}\" y=\"19\">{}</text></g>",
-            i % SERIES,
-            lx + 14.0,
-            esc(&label)
-        );
-        lx += 24.0 + label.chars().count() as f64 * 6.2;
-    }
+    s.push_str(&legend);
     let slot = plot_w / 6.0;
     let n = groups.len().max(1) as f64;
     let bar = (slot * 0.8 / n).min(36.0);
@@ -104,7 +114,7 @@ pub fn batch_chart_svg(runs: &[BatchEntry], standalone: bool) -> String {
                 "<rect class=\"tp-bar tp-series-{}\" x=\"{x:.1}\" y=\"{y:.1}\" width=\"{:.1}\" height=\"{:.1}\"><title>{}</title></rect>",
                 i % SERIES,
                 (bar - 2.0).max(1.0),
-                TOP + plot_h - y,
+                top + plot_h - y,
                 esc(&format!("{} — {name}: {:.2}%", g.group, rate * 100.0))
             );
             if show_values {
@@ -121,7 +131,7 @@ pub fn batch_chart_svg(runs: &[BatchEntry], standalone: bool) -> String {
         let _ = write!(
             s,
             "<text class=\"tp-label\" x=\"{cx:.1}\" y=\"{:.1}\">{line1}<tspan x=\"{cx:.1}\" dy=\"13\">{line2}</tspan></text>",
-            TOP + plot_h + 16.0
+            top + plot_h + 16.0
         );
     }
     s.push_str("</svg>");

@@ -1,0 +1,296 @@
+//! The plan critic: reads the goal and the conversation (never the
+//! notebook), takes the compiler's latest plan and checks it against the
+//! checklist of its prompt — every day there, the route out and back, the
+//! transportation rule and no flights mixed with self-driving, a bed every
+//! night away and none on the last day, every meal and a sight on full
+//! days, places in the day's city, nothing repeated, the wanted cuisines
+//! (as the restaurant expert described its picks) and the stated cost
+//! within budget. It answers APPROVED, or one line per problem.
+
+use super::parts::stated_cost;
+use super::request::{no_facts, TravelRequest};
+use super::team::Team;
+use super::{money, Reply};
+use crate::engine::coordinators::travel::contract::{
+    first_json_block, ExpertChoices, TripFacts, APPROVED, COMPILER, RESTAURANT,
+};
+use crate::engine::domains::travel::plan::{Field, Plan};
+use crate::engine::model::ChatRequest;
+
+pub fn answer(req: &ChatRequest) -> Reply {
+    let r = TravelRequest::read(req);
+    let Some(facts) = r.facts.clone() else {
+        return Reply::text(no_facts("plan critic"));
+    };
+    let team = Team::read(r.context);
+    let plan = match team.latest_plan() {
+        Ok(p) => p,
+        Err(e) => {
+            return Reply::text(format!(
+                "- The plan cannot be read ({e}). Write it as a JSON array with one object per day in a ```json block."
+            ))
+        }
+    };
+    let cost = team.latest(COMPILER).and_then(stated_cost);
+    let cuisines = |name: &str, city: &str| {
+        team.posts
+            .iter()
+            .filter(|(id, _)| id == RESTAURANT)
+            .filter_map(|(_, t)| first_json_block(t))
+            .filter_map(|v| serde_json::from_value::<ExpertChoices>(v).ok())
+            .flat_map(|c| c.restaurants)
+            .find(|p| p.name == name && p.city == city)
+            .and_then(|p| p.cuisines)
+    };
+    let found = problems(&facts, &plan, cost, &cuisines);
+    if found.is_empty() {
+        return Reply::text(format!(
+            "I checked all {} days: the route goes out and back, transportation follows the rules, there is a bed every \
+night away, every full day has its meals and a sight in the right city, nothing is repeated{}.\n\n{APPROVED}",
+            plan.days.len(),
+            cost.map(|c| format!(", and the stated total {} is within the budget of {}", money(c), money(facts.budget)))
+                .unwrap_or_default()
+        ));
+    }
+    let mut text = format!(
+        "I found {} problem{} in the plan:\n",
+        found.len(),
+        if found.len() == 1 { "" } else { "s" }
+    );
+    for p in &found {
+        text.push_str(&format!("- {p}\n"));
+    }
+    text.push_str("Please fix them and post the whole plan again.");
+    Reply::text(text)
+}
+
+/// "Name, City" → (name, city).
+fn name_city(entry: &str) -> Option<(&str, &str)> {
+    let (n, c) = entry.trim().trim_end_matches(';').rsplit_once(',')?;
+    Some((n.trim(), c.trim()))
+}
+
+fn filled(s: Option<&str>) -> Option<&str> {
+    s.map(str::trim).filter(|s| !s.is_empty() && *s != "-")
+}
+
+/// The checklist; one message per problem found.
+pub fn problems(
+    facts: &TripFacts,
+    plan: &Plan,
+    cost: Option<f64>,
+    cuisines_of: &dyn Fn(&str, &str) -> Option<String>,
+) -> Vec<String> {
+    let mut out = Vec::new();
+    let n = facts.days as usize;
+    if plan.days.len() != n {
+        out.push(format!(
+            "The plan has {} days; the trip has {n}.",
+            plan.days.len()
+        ));
+    }
+    let rule = facts.transportation.as_deref().unwrap_or("");
+    let (mut flights, mut driving) = (false, false);
+    let mut restaurants: Vec<String> = Vec::new();
+    let mut sights: Vec<String> = Vec::new();
+    for (i, day) in plan.days.iter().enumerate() {
+        let d = i + 1;
+        let city = day.text(Field::CurrentCity).unwrap_or("").trim();
+        let travel = city
+            .strip_prefix("from ")
+            .and_then(|r| r.split_once(" to "))
+            .map(|(a, b)| (a.trim(), b.trim()));
+        let here: Vec<&str> = match travel {
+            Some((a, b)) => vec![a, b],
+            None => vec![city],
+        };
+        if d == 1 && travel.is_none_or(|(a, _)| a != facts.org) {
+            out.push(format!(
+                "Day 1, current_city: the trip must start with \"from {} to ...\".",
+                facts.org
+            ));
+        }
+        if d == n && travel.is_none_or(|(_, b)| b != facts.org) {
+            out.push(format!(
+                "Day {d}, current_city: the last day must end \"... to {}\".",
+                facts.org
+            ));
+        }
+        let transport = filled(day.text(Field::Transportation));
+        match transport {
+            None if travel.is_some() => out.push(format!(
+                "Day {d}, transportation: a travel day needs its transportation."
+            )),
+            Some(t) => {
+                let lower = t.to_lowercase();
+                flights |= lower.contains("flight");
+                driving |= lower.contains("self-driving");
+                if rule == "no flight" && lower.contains("flight") {
+                    out.push(format!(
+                        "Day {d}, transportation: the travellers asked for no flight."
+                    ));
+                }
+                if rule == "no self-driving" && lower.contains("self-driving") {
+                    out.push(format!(
+                        "Day {d}, transportation: the travellers asked for no self-driving."
+                    ));
+                }
+            }
+            None => {}
+        }
+        let bed = filled(day.text(Field::Accommodation));
+        if d == n && bed.is_some() {
+            out.push(format!(
+                "Day {d}, accommodation: nobody sleeps away on the last day; use \"-\"."
+            ));
+        }
+        if d < n && bed.is_none() {
+            out.push(format!(
+                "Day {d}, accommodation: there is no place to sleep."
+            ));
+        }
+        for f in Field::MEALS {
+            match filled(day.text(f)) {
+                Some(entry) => {
+                    if restaurants.iter().any(|r| r == entry) {
+                        out.push(format!("Day {d}, {}: {entry} is used twice.", f.key()));
+                    }
+                    restaurants.push(entry.to_string());
+                    if let Some((_, c)) = name_city(entry) {
+                        if !here.contains(&c) {
+                            out.push(format!(
+                                "Day {d}, {}: {entry} is not where the travellers are.",
+                                f.key()
+                            ));
+                        }
+                    }
+                }
+                None if travel.is_none() => {
+                    out.push(format!("Day {d}, {}: a full day needs this meal.", f.key()))
+                }
+                None => {}
+            }
+        }
+        let spots: Vec<&str> = filled(day.text(Field::Attraction))
+            .map(|a| {
+                a.split(';')
+                    .map(str::trim)
+                    .filter(|s| !s.is_empty())
+                    .collect()
+            })
+            .unwrap_or_default();
+        if spots.is_empty() && travel.is_none() {
+            out.push(format!(
+                "Day {d}, attraction: a full day needs something to see."
+            ));
+        }
+        for s in spots {
+            if sights.iter().any(|x| x == s) {
+                out.push(format!("Day {d}, attraction: {s} is visited twice."));
+            }
+            sights.push(s.to_string());
+        }
+    }
+    if flights && driving {
+        out.push("Transportation: self-driving cannot be mixed with flights.".into());
+    }
+    for c in facts.cuisine.iter().flatten() {
+        let served = restaurants.iter().any(|r| {
+            name_city(r)
+                .and_then(|(n, city)| cuisines_of(n, city))
+                .is_some_and(|k| k.contains(c.as_str()))
+        });
+        if !served {
+            out.push(format!(
+                "Cuisine: no restaurant in the plan is known to serve {c}."
+            ));
+        }
+    }
+    if let Some(c) = cost.filter(|c| *c > facts.budget) {
+        out.push(format!(
+            "Budget: the stated total {} is over the budget of {} by {}.",
+            money(c),
+            money(facts.budget),
+            money(c - facts.budget)
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::domains::travel::plan::PlanDay;
+
+    fn facts() -> TripFacts {
+        TripFacts {
+            org: "A".into(),
+            dest: "B".into(),
+            days: 3,
+            visiting_city_number: 1,
+            dates: vec![],
+            people_number: 1,
+            budget: 100.0,
+            house_rule: None,
+            cuisine: Some(vec!["Thai".into()]),
+            room_type: None,
+            transportation: Some("no flight".into()),
+        }
+    }
+
+    #[test]
+    fn a_good_plan_passes_and_a_bad_one_is_criticised() {
+        let good = Plan {
+            days: vec![
+                PlanDay::standard(
+                    1,
+                    "from A to B",
+                    "Taxi, from A to B",
+                    "-",
+                    "-",
+                    "-",
+                    "T1, B",
+                    "Inn, B",
+                ),
+                PlanDay::standard(2, "B", "-", "R1, B", "Park, B;", "R2, B", "R3, B", "Inn, B"),
+                PlanDay::standard(
+                    3,
+                    "from B to A",
+                    "Taxi, from B to A",
+                    "-",
+                    "-",
+                    "-",
+                    "-",
+                    "-",
+                ),
+            ],
+        };
+        let thai = |n: &str, _: &str| Some(if n == "T1" { "Thai" } else { "Cafe" }.to_string());
+        assert!(problems(&facts(), &good, Some(90.0), &thai).is_empty());
+        let mut bad = good.clone();
+        bad.days[1] = PlanDay::standard(2, "B", "-", "R1, B", "-", "R1, B", "-", "-");
+        bad.days[2] = PlanDay::standard(
+            3,
+            "from B to A",
+            "Flight Number: F1, from B to A",
+            "-",
+            "-",
+            "-",
+            "-",
+            "-",
+        );
+        let p = problems(&facts(), &bad, Some(150.0), &|_, _| None);
+        let all = p.join("\n");
+        for want in [
+            "Day 2, lunch: R1, B is used twice",
+            "Day 2, dinner: a full day needs",
+            "Day 2, attraction",
+            "Day 2, accommodation",
+            "Day 3, transportation: the travellers asked for no flight",
+            "Cuisine",
+            "Budget: the stated total $150",
+        ] {
+            assert!(all.contains(want), "{want}\n{all}");
+        }
+    }
+}

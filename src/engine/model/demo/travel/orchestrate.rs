@@ -1,0 +1,540 @@
+//! The orchestrator's self-reflection and choice, from the goal and the
+//! public conversation only: what each expert has settled, what is missing,
+//! what conflicts (an unreadable part, a part made for an earlier route, a
+//! city where nothing fits, the cost over budget) — then who acts next.
+//! Conflicts are fixed first (revisiting the expert concerned, or the
+//! transportation expert with cities to avoid or a request for a cheaper
+//! route), then missing parts in the team's order; "plan" when everything
+//! is there. Revisits are bounded so the run keeps steps for the plan.
+
+use super::expert_turn::{AVOID_MARK, CHEAPER_MARK, COMPARED_MARK, LEFT_OUT_MARK};
+use super::money;
+use super::request::TravelRequest;
+use super::team::{team_trip, Team};
+use super::trip::Trip;
+use super::Reply;
+use crate::engine::coordinators::travel::contract::{
+    Decision, ExpertChoices, TripFacts, ATTRACTION, EXPERTS, HOTEL, PLAN, RESTAURANT,
+    TRANSPORTATION,
+};
+use crate::engine::model::ChatRequest;
+
+/// Turns per expert at most.
+const MAX_POSTS: u32 = 3;
+/// Revisits in all: with the default 16 steps, four first turns and three
+/// revisits (two steps each) still leave steps for the plan.
+const MAX_REVISITS: u32 = 3;
+
+pub fn answer(req: &ChatRequest) -> Reply {
+    let r = TravelRequest::read(req);
+    let team = Team::read(r.context);
+    let d = match &r.facts {
+        Some(f) => decide(f, &team),
+        None => {
+            let next = EXPERTS
+                .iter()
+                .find(|e| team.part(e).posts == 0)
+                .copied()
+                .unwrap_or(PLAN);
+            Decision {
+                done: String::new(),
+                missing: "the trip facts are not in my request, so I only follow the team's order"
+                    .into(),
+                conflicts: String::new(),
+                next: next.into(),
+                instruction: "Do your part for the goal as stated.".into(),
+            }
+        }
+    };
+    Reply::text(
+        serde_json::to_string_pretty(&d).unwrap_or_else(|_| format!("{{\"next\": \"{PLAN}\"}}")),
+    )
+}
+
+fn last_post(team: &Team, agent: &str) -> Option<usize> {
+    team.posts.iter().rposition(|(id, _)| id == agent)
+}
+
+/// Cities of the trip a part's problem names, and whether the part covers
+/// every city it should (`want`) and no other.
+fn coverage(want: &[String], have: &[String], problem: Option<&str>) -> Result<(), String> {
+    let named = |c: &String| problem.is_some_and(|p| p.contains(c.as_str()));
+    if let Some(c) = want.iter().find(|c| !have.contains(c) && !named(c)) {
+        return Err(format!("it does not cover {c}"));
+    }
+    if let Some(c) = have.iter().find(|c| !want.contains(c)) {
+        return Err(format!("it is for {c}, which the route no longer visits"));
+    }
+    Ok(())
+}
+
+fn dedup(v: impl IntoIterator<Item = String>) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for c in v {
+        if !out.contains(&c) {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Why a downstream part does not fit the current trip, if it does not.
+fn mismatch(expert: &str, c: &ExpertChoices, trip: &Trip) -> Result<(), String> {
+    let (want, have) = match expert {
+        HOTEL => (
+            dedup(trip.stays().into_iter().map(|s| s.0)),
+            dedup(c.stays.iter().map(|s| s.city.clone())),
+        ),
+        RESTAURANT => (
+            trip.cities(),
+            dedup(c.restaurants.iter().map(|s| s.city.clone())),
+        ),
+        _ => (
+            dedup(trip.sightseeing_days().into_iter().map(|d| d.1)),
+            dedup(c.attractions.iter().map(|s| s.city.clone())),
+        ),
+    };
+    coverage(&want, &have, c.problem.as_deref())
+}
+
+fn part_summary(expert: &str, c: &ExpertChoices) -> String {
+    let cost = c
+        .estimated_cost
+        .map(|x| format!(", {}", money(x)))
+        .unwrap_or_default();
+    match expert {
+        TRANSPORTATION => format!("transportation: route {}{cost}", c.route.join(" → ")),
+        HOTEL => {
+            let s: Vec<String> = c
+                .stays
+                .iter()
+                .map(|s| format!("{} in {}", s.name, s.city))
+                .collect();
+            format!("hotel: {}{cost}", s.join("; "))
+        }
+        RESTAURANT => format!("restaurant: {} restaurants{cost}", c.restaurants.len()),
+        _ => format!("attraction: {} attractions", c.attractions.len()),
+    }
+}
+
+pub fn decide(facts: &TripFacts, team: &Team) -> Decision {
+    let mut done: Vec<String> = Vec::new();
+    let mut missing: Vec<String> = Vec::new();
+    let mut conflicts: Vec<String> = Vec::new();
+    let mut fixes: Vec<(&'static str, String)> = Vec::new();
+    let mut firsts: Vec<(&'static str, String)> = Vec::new();
+    let revisits: u32 = EXPERTS
+        .iter()
+        .map(|e| team.part(e).posts.saturating_sub(1))
+        .sum();
+    let can_revisit =
+        |e: &str, needed: u32| team.part(e).posts < MAX_POSTS && revisits + needed <= MAX_REVISITS;
+    let multi_city = facts.visiting_city_number > 1;
+    // Experts after transportation that have posted (they redo their part
+    // when the route changes).
+    let downstream = [HOTEL, RESTAURANT, ATTRACTION]
+        .iter()
+        .filter(|e| team.part(e).posts > 0)
+        .count() as u32;
+
+    let t = team.part(TRANSPORTATION);
+    let t_text = team.latest(TRANSPORTATION).unwrap_or("");
+    match &t.choices {
+        _ if t.posts == 0 => {
+            missing.push("transportation: the route and travel are not chosen yet".into());
+            firsts.push((
+                TRANSPORTATION,
+                format!(
+                    "Choose {} and how to travel: leave {} on day 1 ({}), come home on day {}{}.",
+                    if multi_city {
+                        format!("{} cities in {}", facts.visiting_city_number, facts.dest)
+                    } else {
+                        format!("the way to {}", facts.dest)
+                    },
+                    facts.org,
+                    facts.dates.first().map_or("", String::as_str),
+                    facts.days,
+                    facts
+                        .transportation
+                        .as_deref()
+                        .map(|r| format!(", with {r}"))
+                        .unwrap_or_default()
+                ),
+            ));
+        }
+        None => {
+            conflicts.push("transportation's post has no readable choices".into());
+            if can_revisit(TRANSPORTATION, 1) {
+                fixes.push((TRANSPORTATION, "Your part is missing its choices: post the route and legs again, ending with the ```json block.".into()));
+            }
+        }
+        Some(c) if c.problem.is_some() => {
+            conflicts.push(format!(
+                "transportation: {}",
+                c.problem.as_deref().unwrap_or("")
+            ));
+        }
+        Some(c) => done.push(part_summary(TRANSPORTATION, c)),
+    }
+    let trip = if t.posts > 0 || !multi_city {
+        team_trip(facts, team).ok().map(|s| s.trip().clone())
+    } else {
+        None
+    };
+    let t_at = last_post(team, TRANSPORTATION);
+    let left_out: Vec<String> = t_text
+        .lines()
+        .find_map(|l| l.strip_prefix(LEFT_OUT_MARK))
+        .map(|l| {
+            l.trim_end_matches('.')
+                .split(',')
+                .map(|c| c.trim().to_string())
+                .filter(|c| !c.is_empty())
+                .collect()
+        })
+        .unwrap_or_default();
+    let mut blocked: Vec<String> = Vec::new();
+    for e in [HOTEL, RESTAURANT, ATTRACTION] {
+        let p = team.part(e);
+        if p.posts == 0 {
+            missing.push(format!("{e}: not posted yet"));
+            if trip.is_some() {
+                firsts.push((e, first_instruction(e, trip.as_ref(), facts)));
+            }
+            continue;
+        }
+        let Some(c) = &p.choices else {
+            conflicts.push(format!("{e}'s post has no readable choices"));
+            if can_revisit(e, 1) {
+                fixes.push((e, "Your part is missing its choices: post it again, ending with the ```json block.".into()));
+            }
+            continue;
+        };
+        if let Some(trip) = &trip {
+            if let Err(why) = mismatch(e, c, trip) {
+                conflicts.push(format!("{e}: {why}"));
+                if last_post(team, e) < t_at && can_revisit(e, 1) {
+                    fixes.push((
+                        e,
+                        format!(
+                            "The route changed: {}",
+                            first_instruction(e, Some(trip), facts)
+                        ),
+                    ));
+                }
+                continue;
+            }
+            if let Some(pr) = &c.problem {
+                conflicts.push(format!("{e}: {pr}"));
+                blocked.extend(
+                    trip.cities()
+                        .into_iter()
+                        .filter(|city| pr.contains(city.as_str())),
+                );
+                continue;
+            }
+        }
+        done.push(part_summary(e, c));
+    }
+    if multi_city && !blocked.is_empty() && can_revisit(TRANSPORTATION, 1 + downstream) {
+        let mut avoid = left_out.clone();
+        avoid.extend(blocked.iter().filter(|c| !left_out.contains(c)).cloned());
+        fixes.push((
+            TRANSPORTATION,
+            format!(
+                "Choose other cities {AVOID_MARK}{}): nothing suitable was found there for the trip.",
+                avoid.join(", ")
+            ),
+        ));
+    }
+    let known: f64 = team
+        .choices()
+        .iter()
+        .filter_map(|(_, c)| c.estimated_cost)
+        .sum();
+    if known > facts.budget {
+        conflicts.push(format!(
+            "the parts posted so far cost {}, over the budget of {}",
+            money(known),
+            money(facts.budget)
+        ));
+        if multi_city
+            && !t_text.contains(COMPARED_MARK)
+            && can_revisit(TRANSPORTATION, 1 + downstream)
+        {
+            fixes.push((
+                TRANSPORTATION,
+                format!(
+                    "Find a {CHEAPER_MARK} route: compare the workable routes and keep the cheapest; we are {} over budget.",
+                    money(known - facts.budget)
+                ),
+            ));
+        }
+    }
+    let (next, instruction) = fixes.into_iter().chain(firsts).next().unwrap_or((
+        PLAN,
+        "Every part is there: write the plan from the team's findings.".into(),
+    ));
+    let list = |v: Vec<String>| {
+        if v.is_empty() {
+            "nothing".to_string()
+        } else {
+            v.join("; ")
+        }
+    };
+    Decision {
+        done: list(done),
+        missing: list(missing),
+        conflicts: if conflicts.is_empty() {
+            "none".into()
+        } else {
+            conflicts.join("; ")
+        },
+        next: next.into(),
+        instruction,
+    }
+}
+
+fn first_instruction(expert: &str, trip: Option<&Trip>, facts: &TripFacts) -> String {
+    let Some(trip) = trip else {
+        return "Do your part for the trip.".into();
+    };
+    match expert {
+        HOTEL => {
+            let s: Vec<String> = trip
+                .stays()
+                .iter()
+                .map(|(c, _, n)| format!("{n} night{} in {c}", if *n == 1 { "" } else { "s" }))
+                .collect();
+            format!(
+                "Find the cheapest suitable stays: {}{}{}.",
+                s.join(", "),
+                facts
+                    .house_rule
+                    .as_deref()
+                    .map(|r| format!("; house rule: {r}"))
+                    .unwrap_or_default(),
+                facts
+                    .room_type
+                    .as_deref()
+                    .map(|r| format!("; room type: {r}"))
+                    .unwrap_or_default()
+            )
+        }
+        RESTAURANT => format!(
+            "Choose breakfast, lunch and dinner for the days in {}{}.",
+            trip.cities().join(" and "),
+            facts
+                .cuisine
+                .as_ref()
+                .map(|c| format!(", covering {}", c.join(", ")))
+                .unwrap_or_default()
+        ),
+        _ => format!(
+            "Choose one attraction for each day spent in {}.",
+            trip.cities().join(" and ")
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::coordinators::travel::contract::{format_conversation, Leg, Place, Stay};
+
+    fn facts(cities: u32, budget: f64) -> TripFacts {
+        let days = 2 * cities + 1;
+        TripFacts {
+            org: "A".into(),
+            dest: if cities > 1 { "S".into() } else { "B".into() },
+            days,
+            visiting_city_number: cities,
+            dates: (1..=days).map(|d| format!("2024-01-{d:02}")).collect(),
+            people_number: 1,
+            budget,
+            house_rule: None,
+            cuisine: None,
+            room_type: None,
+            transportation: None,
+        }
+    }
+
+    fn post(id: &str, text: &str, c: &ExpertChoices) -> (String, String, String) {
+        (
+            id.into(),
+            id.into(),
+            super::super::post_with_choices(text, c),
+        )
+    }
+
+    fn route(cities: &[&str], cost: f64) -> ExpertChoices {
+        let mut seq = vec!["A"];
+        seq.extend(cities);
+        seq.push("A");
+        ExpertChoices {
+            route: cities.iter().map(|c| c.to_string()).collect(),
+            legs: seq
+                .windows(2)
+                .enumerate()
+                .map(|(i, w)| Leg {
+                    day: 1 + 2 * i as u32,
+                    from: w[0].into(),
+                    to: w[1].into(),
+                    text: format!("Taxi, from {} to {}", w[0], w[1]),
+                    cost: 1.0,
+                })
+                .collect(),
+            estimated_cost: Some(cost),
+            ..ExpertChoices::default()
+        }
+    }
+
+    fn stays(cities: &[&str], problem: Option<&str>, cost: f64) -> ExpertChoices {
+        ExpertChoices {
+            stays: cities
+                .iter()
+                .map(|c| Stay {
+                    city: c.to_string(),
+                    name: format!("Inn {c}"),
+                    nights: 2,
+                    cost: 1.0,
+                })
+                .collect(),
+            problem: problem.map(str::to_string),
+            estimated_cost: Some(cost),
+            ..ExpertChoices::default()
+        }
+    }
+
+    fn places(cities: &[&str]) -> Vec<Place> {
+        cities
+            .iter()
+            .map(|c| Place {
+                city: c.to_string(),
+                name: format!("P {c}"),
+                cost: Some(1.0),
+                cuisines: None,
+            })
+            .collect()
+    }
+
+    fn decide_on(f: &TripFacts, posts: &[(String, String, String)]) -> Decision {
+        decide(f, &Team::read(&format_conversation(posts)))
+    }
+
+    #[test]
+    fn the_team_order_then_plan() {
+        let f = facts(1, 1000.0);
+        assert_eq!(decide_on(&f, &[]).next, TRANSPORTATION);
+        let mut posts = vec![post(TRANSPORTATION, "Route.", &route(&["B"], 10.0))];
+        assert_eq!(decide_on(&f, &posts).next, HOTEL);
+        posts.push(post(HOTEL, "Stay.", &stays(&["B"], None, 10.0)));
+        let restaurants = ExpertChoices {
+            restaurants: places(&["B", "B", "B"]),
+            ..ExpertChoices::default()
+        };
+        posts.push(post(RESTAURANT, "Eat.", &restaurants));
+        let d = decide_on(&f, &posts);
+        assert_eq!(
+            (d.next.as_str(), d.conflicts.as_str()),
+            (ATTRACTION, "none")
+        );
+        let sights = ExpertChoices {
+            attractions: places(&["B"]),
+            ..ExpertChoices::default()
+        };
+        posts.push(post(ATTRACTION, "See.", &sights));
+        let d = decide_on(&f, &posts);
+        assert_eq!(d.next, PLAN);
+        assert!(d.done.contains("Inn B") && d.missing == "nothing", "{d:?}");
+        // Over budget on a one-city trip: noted, but nothing to send back.
+        let d = decide_on(&facts(1, 5.0), &posts);
+        assert_eq!(d.next, PLAN);
+        assert!(d.conflicts.contains("over the budget"), "{d:?}");
+    }
+
+    #[test]
+    fn a_city_without_a_stay_goes_back_to_transportation_then_the_hotel_redoes() {
+        let f = facts(2, 1000.0);
+        let mut posts = vec![
+            post(TRANSPORTATION, "Route.", &route(&["B", "C"], 10.0)),
+            post(
+                HOTEL,
+                "Stays.",
+                &stays(
+                    &["B"],
+                    Some("no listing in C meets every requirement for 2 nights"),
+                    5.0,
+                ),
+            ),
+        ];
+        let d = decide_on(&f, &posts);
+        assert_eq!(d.next, TRANSPORTATION, "{d:?}");
+        assert!(d.instruction.contains("(avoid: C)"), "{d:?}");
+        posts.push(post(
+            TRANSPORTATION,
+            &format!("{LEFT_OUT_MARK}C.\n\nRoute."),
+            &route(&["B", "D"], 10.0),
+        ));
+        let d = decide_on(&f, &posts);
+        assert_eq!(d.next, HOTEL, "{d:?}");
+        assert!(
+            d.instruction.contains("The route changed") && d.instruction.contains("D"),
+            "{d:?}"
+        );
+        // If D fails too, a third route would need two more revisits (four
+        // in all): over the bound, so the team moves on.
+        posts.push(post(
+            HOTEL,
+            "Stays.",
+            &stays(&["B"], Some("no listing in D meets every requirement"), 5.0),
+        ));
+        let d = decide_on(&f, &posts);
+        assert_eq!(d.next, RESTAURANT, "{d:?}");
+        assert!(d.conflicts.contains("no listing in D"), "{d:?}");
+        // Cities left out before stay left out.
+        let posts = vec![
+            post(
+                TRANSPORTATION,
+                &format!("{LEFT_OUT_MARK}C.\n\nRoute."),
+                &route(&["B", "D"], 10.0),
+            ),
+            post(
+                HOTEL,
+                "Stays.",
+                &stays(&["B"], Some("no listing in D meets every requirement"), 5.0),
+            ),
+        ];
+        assert!(decide_on(&f, &posts).instruction.contains("(avoid: C, D)"));
+    }
+
+    #[test]
+    fn unreadable_parts_are_revisited_and_over_budget_asks_for_a_cheaper_route() {
+        let f = facts(2, 100.0);
+        let mut posts = vec![(
+            TRANSPORTATION.to_string(),
+            "x".to_string(),
+            "No block here.".to_string(),
+        )];
+        let d = decide_on(&f, &posts);
+        assert_eq!(d.next, TRANSPORTATION);
+        assert!(d.conflicts.contains("no readable choices"), "{d:?}");
+        posts[0] = post(TRANSPORTATION, "Route.", &route(&["B", "C"], 80.0));
+        posts.push(post(HOTEL, "Stays.", &stays(&["B", "C"], None, 60.0)));
+        let d = decide_on(&f, &posts);
+        assert_eq!(d.next, TRANSPORTATION, "{d:?}");
+        assert!(
+            d.instruction.contains(CHEAPER_MARK) && d.instruction.contains("$40"),
+            "{d:?}"
+        );
+        // Once the routes were compared, the cost conflict stays noted only.
+        posts.push(post(
+            TRANSPORTATION,
+            &format!("{COMPARED_MARK} and kept the cheapest one.\n\nRoute."),
+            &route(&["B", "C"], 80.0),
+        ));
+        let d = decide_on(&f, &posts);
+        assert_eq!(d.next, RESTAURANT, "{d:?}");
+        assert!(d.conflicts.contains("over the budget"), "{d:?}");
+    }
+}

@@ -1,0 +1,39 @@
+//! The inspector: one agent's private activity (its tool calls and
+//! results, the orchestrator's reflections, every LLM call with its answer),
+//! as of the replay cursor. Opened by clicking a node of the agent graph;
+//! HTML from `views::html::travel` (all text escaped).
+
+use super::state::use_app;
+use crate::engine::views::html::inspector_html;
+use leptos::prelude::*;
+
+#[component]
+pub fn InspectorPanel() -> impl IntoView {
+    let app = use_app();
+    let open = move || app.inspect.with(Option::is_some);
+    let body = move || {
+        let agent = app.inspect.get().unwrap_or_default();
+        app.view.with(|v| {
+            if v.graph.node(&agent).is_none() {
+                format!(
+                    "<p class=\"muted small\">{} is not in this run (yet).</p>",
+                    crate::engine::views::html::esc(&agent)
+                )
+            } else {
+                inspector_html(&v.travel, &agent)
+            }
+        })
+    };
+    view! {
+        <Show when=open>
+            <section class="panel inspector-panel" role="region" aria-label="Inspector">
+                <div class="panel-head">
+                    <h2 class="panel-title">"Inspector"</h2>
+                    <button type="button" class="icon-button small" title="Close the inspector"
+                        aria-label="Close the inspector" on:click=move |_| app.inspect.set(None)>"×"</button>
+                </div>
+                <div class="inspector-body" inner_html=body></div>
+            </section>
+        </Show>
+    }
+}

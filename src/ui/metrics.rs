@@ -1,0 +1,33 @@
+//! The travel planner's metrics: delivery, the evaluator's commonsense and
+//! hard checks under the paper's names, cost against the budget, revisits
+//! and hallucinated entities. Shown for travel runs only.
+
+use super::state::use_app;
+use crate::engine::views::html::metrics_html;
+use leptos::prelude::*;
+
+/// Whether the shown run is a travel-planner run.
+pub fn is_travel(app: super::state::AppState) -> bool {
+    app.shown
+        .with(|s| s.as_ref().is_some_and(|s| s.config.coordinator == "travel"))
+        || app.view.with(|v| v.travel.variant.is_some())
+}
+
+#[component]
+pub fn MetricsPanel() -> impl IntoView {
+    let app = use_app();
+    let body = move || {
+        app.view.with(|v| match &v.travel.evaluation {
+            Some(e) => metrics_html(e, v.travel.budget()),
+            None => "<p class=\"muted small empty-note\">The plan is scored constraint by constraint when the run ends.</p>".to_string(),
+        })
+    };
+    view! {
+        <Show when=move || is_travel(app)>
+            <section class="panel metrics-panel" role="region" aria-label="Metrics">
+                <h2 class="panel-title">"Metrics"</h2>
+                <div class="metrics-body" inner_html=body></div>
+            </section>
+        </Show>
+    }
+}

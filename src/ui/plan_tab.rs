@@ -1,0 +1,52 @@
+//! The plan tab: the evaluated plan day by day, each cell coloured by the
+//! verdicts that concern it (the evaluator's message on hover); the
+//! compiler's earlier rounds and the summarizer's brief below it.
+
+use super::state::use_app;
+use crate::engine::views::html::esc;
+use crate::engine::views::html::travel_plan::{evaluated_plan_html, plan_record_html};
+use crate::engine::views::travel::TravelView;
+use leptos::prelude::*;
+
+fn plan_body(t: &TravelView) -> String {
+    let mut h = String::new();
+    match (&t.evaluation, t.latest_plan()) {
+        (Some(e), _) => {
+            h.push_str("<h3 class=\"plan-title\">Evaluated plan</h3>");
+            h.push_str(&evaluated_plan_html(e));
+            h.push_str("<p class=\"muted small\">Green cells pass every check that concerns them; red cells fail one (hover for the evaluator's message).</p>");
+        }
+        (None, Some(p)) => {
+            h.push_str("<h3 class=\"plan-title\">Latest plan <span class=\"muted small\">(scored when the run ends)</span></h3>");
+            h.push_str(&plan_record_html(&p.record));
+        }
+        (None, None) => {
+            h.push_str("<p class=\"muted empty-note\">No plan yet. The compiler writes one after the experts have filled the notebook.</p>");
+        }
+    }
+    if t.plans.len() > 1 || (t.evaluation.is_some() && !t.plans.is_empty()) {
+        h.push_str(&format!(
+            "<details class=\"plan-rounds\"><summary>Compiler and critic rounds ({})</summary>",
+            t.plans.len()
+        ));
+        for p in &t.plans {
+            h.push_str(&plan_record_html(&p.record));
+        }
+        h.push_str("</details>");
+    }
+    if let Some(b) = &t.brief {
+        h.push_str(&format!(
+            "<details class=\"plan-brief\"><summary>The summarizer's brief</summary><pre>{}</pre></details>",
+            esc(b)
+        ));
+    }
+    h
+}
+
+#[component]
+pub fn PlanPanel() -> impl IntoView {
+    let app = use_app();
+    view! {
+        <div class="plan-tab" inner_html=move || app.view.with(|v| plan_body(&v.travel))></div>
+    }
+}
