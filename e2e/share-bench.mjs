@@ -37,7 +37,9 @@ async function record(name, args) {
 const runs = [];
 for (const c of coordinators) {
   for (const [i, t] of TASKS.entries()) {
-    runs.push({ coordinator: c, source: 'demo', ...(await record(`${c}-demo-${i + 1}`, ['--coordinator', c, '--model', 'demo', '--demo-delay-ms', '1', '--task', t])) });
+    // The travel planner plans built-in queries 2–4 (the dictionary's sample is query 1).
+    const what = c === 'travel' ? ['--query-idx', String(i + 2)] : ['--task', t];
+    runs.push({ coordinator: c, source: 'demo', ...(await record(`${c}-demo-${i + 1}`, ['--coordinator', c, '--model', 'demo', '--demo-delay-ms', '1', ...what])) });
   }
 }
 const prose = (readFileSync('ARCHITECTURE.md', 'utf8') + '\n' + readFileSync('README.md', 'utf8'))

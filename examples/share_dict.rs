@@ -6,7 +6,12 @@
 //!     cargo run --example share_dict > src/engine/share/dict_v1.txt
 
 use futures::executor::block_on;
+use roundtable::engine::coordinators::travel::{
+    self,
+    contract::{ToolMode, Variant},
+};
 use roundtable::engine::coordinators::COORDINATORS;
+use roundtable::engine::domains::travel::builtin::BUILTIN_QUERIES_JSONL;
 use roundtable::engine::model::demo::DemoModel;
 use roundtable::engine::model::ModelError;
 use roundtable::engine::run::clock::FakeClock;
@@ -23,6 +28,17 @@ const MAX: usize = 24 * 1024;
 fn sample_run(coordinator: &str, task: &str) -> RunDoc {
     let clock = FakeClock::new();
     let mut config = RunConfig::new(coordinator, task, ModelSpec::demo());
+    if coordinator == travel::ID {
+        // The first built-in query (the benchmark plans others).
+        let queries = travel::query_values(BUILTIN_QUERIES_JSONL, "builtin").unwrap_or_default();
+        if let Some((q, value)) = queries.into_iter().next() {
+            config.task = q.query.clone();
+            config.variant = Some(Variant::Orchestrator.id().into());
+            config.options =
+                serde_json::to_value(travel::options_for(value, "builtin", ToolMode::Native))
+                    .unwrap_or_default();
+        }
+    }
     config.run_id = "run-1795000000000-abc123".into();
     config.created_ms = 1_795_000_000_000.0;
     let ctx = RunCtx::new(
@@ -121,22 +137,37 @@ fn every_kind() -> RunDoc {
 }
 
 fn main() {
-    let mut parts: Vec<String> = Vec::new();
-    parts.push(
-        serde_json::to_string(&to_compact(&every_kind()).unwrap_or_default()).unwrap_or_default(),
-    );
+    let compact = |doc: &RunDoc| {
+        serde_json::to_string(&to_compact(doc).unwrap_or_default()).unwrap_or_default()
+    };
+    // Long runs (the travel planner's) first, cut to what is left of the
+    // budget; the short ones last, nearest to the data (deflate reaches
+    // near matches more cheaply).
+    let mut long: Vec<String> = Vec::new();
+    let mut short: Vec<String> = vec![compact(&every_kind())];
     for c in COORDINATORS {
+        if c.id == travel::ID {
+            long.push(compact(&sample_run(c.id, c.example_task)));
+            continue;
+        }
         for task in [
             c.example_task,
             "What is 12 * (3 + 4)? Compare two options and plan the next steps.",
         ] {
-            let doc = sample_run(c.id, task);
-            parts.push(
-                serde_json::to_string(&to_compact(&doc).unwrap_or_default()).unwrap_or_default(),
-            );
+            short.push(compact(&sample_run(c.id, task)));
         }
     }
-    let mut dict = parts.join("\n");
+    let short = short.join("\n");
+    let room = MAX.saturating_sub(short.len() + 1);
+    let mut long = long.join("\n");
+    if long.len() > room {
+        let mut cut = room;
+        while !long.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        long.truncate(cut);
+    }
+    let mut dict = format!("{long}\n{short}");
     if dict.len() > MAX {
         let mut cut = dict.len() - MAX;
         while !dict.is_char_boundary(cut) {

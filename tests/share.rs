@@ -4,9 +4,13 @@
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
+use roundtable::engine::model::demo::DemoModel;
 use roundtable::engine::model::retry::SplitMix;
+use roundtable::engine::run::clock::FakeClock;
 use roundtable::engine::run::random::random_run;
-use roundtable::engine::share::{decode, encode, fragment, fuzz, ShareError};
+use roundtable::engine::run::{execute, ModelRouter, ModelSpec, RunConfig, RunCtx, RunDoc};
+use roundtable::engine::share::{decode, encode, encode_as, fragment, fuzz, ShareError};
+use std::rc::Rc;
 
 #[test]
 fn random_runs_round_trip_exactly() {
@@ -14,7 +18,7 @@ fn random_runs_round_trip_exactly() {
     for i in 0..400 {
         let doc = random_run(&mut rng, 5 + (i % 120));
         let link = encode(&doc).expect("encode");
-        assert!(link.starts_with("1."));
+        assert!(link.starts_with("2."));
         assert!(
             link.bytes()
                 .all(|b| b.is_ascii_alphanumeric() || b"-_.".contains(&b)),
@@ -23,6 +27,33 @@ fn random_runs_round_trip_exactly() {
         let back = decode(&link).unwrap_or_else(|e| panic!("run {i}: {e}"));
         assert_eq!(back, doc, "run {i} round-trips");
     }
+}
+
+/// A single-agent run of the demo model: its text is in both dictionaries.
+fn demo_run(task: &str) -> RunDoc {
+    let clock = FakeClock::new();
+    let config = RunConfig::new("single", task, ModelSpec::demo());
+    let ctx = RunCtx::new(
+        config.clone(),
+        ModelRouter::single(Rc::new(DemoModel::new(Rc::new(clock.clone())))),
+        Rc::new(clock),
+    );
+    futures::executor::block_on(execute(&ctx));
+    RunDoc::new(config, ctx.events())
+}
+
+#[test]
+fn links_of_format_1_keep_opening() {
+    let mut rng = SplitMix::new(7);
+    for i in 0..50 {
+        let doc = random_run(&mut rng, 10 + i);
+        let v1 = encode_as(&doc, 1).expect("encode v1");
+        assert!(v1.starts_with("1."));
+        assert_eq!(decode(&v1).expect("v1 decodes"), doc);
+    }
+    let doc = demo_run("Compare trains and planes for a 600 km trip.");
+    let v1 = encode_as(&doc, 1).expect("encode v1");
+    assert_eq!(decode(&v1).expect("v1 decodes"), doc);
 }
 
 #[test]
@@ -43,9 +74,9 @@ fn bad_links_are_refused_with_clear_messages() {
     assert_eq!(decode(""), Err(ShareError::Empty));
     assert_eq!(decode("#run="), Err(ShareError::Empty));
     assert!(
-        matches!(decode(&link.replacen("1.", "9.", 1)), Err(ShareError::Version(v)) if v == "9")
+        matches!(decode(&link.replacen("2.", "9.", 1)), Err(ShareError::Version(v)) if v == "9")
     );
-    assert!(decode(&link.replacen("1.", "9.", 1))
+    assert!(decode(&link.replacen("2.", "9.", 1))
         .unwrap_err()
         .user_message()
         .contains("different version"));

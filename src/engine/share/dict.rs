@@ -1,9 +1,12 @@
-//! The preset deflate dictionary of link format 1: the vocabulary of runs
-//! (event and field names, coordinator prompts, the demo model's phrases),
-//! taken from sample runs by `examples/share_dict.rs`.
+//! The preset deflate dictionaries of the link formats: the vocabulary of
+//! runs (event and field names, coordinator prompts, the demo model's
+//! phrases, the built-in travel world), taken from sample runs by
+//! `examples/share_dict.rs`. Format 1 predates the travel planner; format 2
+//! adds its vocabulary.
 //!
-//! Frozen: links made with it must keep opening. To improve it, add a new
-//! dictionary with a new link format version and keep this one for decoding.
+//! Frozen: links made with a dictionary must keep opening. To improve it,
+//! add a new dictionary with a new link format version and keep the old
+//! ones for decoding.
 
 use std::sync::OnceLock;
 
@@ -12,10 +15,26 @@ pub const DICT_V1: &str = include_str!("dict_v1.txt");
 /// FNV-1a of `DICT_V1`; a test fails if the file changes.
 pub const DICT_V1_FNV: u64 = 15368666364124304616;
 
-/// The deflate prefix the decoder puts before a link's bytes (computed once).
-pub fn prefix_v1() -> &'static [u8] {
-    static PREFIX: OnceLock<Vec<u8>> = OnceLock::new();
-    PREFIX.get_or_init(|| super::deflate::prefix(DICT_V1.as_bytes()))
+pub const DICT_V2: &str = include_str!("dict_v2.txt");
+
+/// FNV-1a of `DICT_V2`; a test fails if the file changes.
+pub const DICT_V2_FNV: u64 = 4983466247970688142;
+
+/// The link format new links are made in.
+pub const LATEST: u32 = 2;
+
+/// A link format's dictionary and the deflate prefix the decoder puts
+/// before a link's bytes (computed once per format).
+pub fn dictionary(version: u32) -> Option<(&'static [u8], &'static [u8])> {
+    static PREFIX_V1: OnceLock<Vec<u8>> = OnceLock::new();
+    static PREFIX_V2: OnceLock<Vec<u8>> = OnceLock::new();
+    let (dict, cell) = match version {
+        1 => (DICT_V1, &PREFIX_V1),
+        2 => (DICT_V2, &PREFIX_V2),
+        _ => return None,
+    };
+    let prefix = cell.get_or_init(|| super::deflate::prefix(dict.as_bytes()));
+    Some((dict.as_bytes(), prefix.as_slice()))
 }
 
 pub fn fnv1a(bytes: &[u8]) -> u64 {
@@ -33,7 +52,12 @@ mod tests {
         assert_eq!(
             fnv1a(DICT_V1.as_bytes()),
             DICT_V1_FNV,
-            "dict_v1.txt changed: links made with format 1 would no longer open. Add a dict_v2 with a new format version instead."
+            "dict_v1.txt changed: links made with format 1 would no longer open. Add a new dictionary with a new format version instead."
+        );
+        assert_eq!(
+            fnv1a(DICT_V2.as_bytes()),
+            DICT_V2_FNV,
+            "dict_v2.txt changed: links made with format 2 would no longer open. Add a new dictionary with a new format version instead."
         );
     }
 }

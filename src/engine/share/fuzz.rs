@@ -95,7 +95,7 @@ fn pack(tree_json: &[u8]) -> String {
     let deflated = miniz_oxide::deflate::compress_to_vec(tree_json, 1);
     format!(
         "{}.{}",
-        compact::FORMAT_VERSION,
+        super::dict::LATEST,
         URL_SAFE_NO_PAD.encode(deflated)
     )
 }
@@ -128,7 +128,7 @@ pub fn run(iterations: u64, seed: u64) -> FuzzStats {
             1 => {
                 let mut b = bytes.clone();
                 mutate_bytes(&mut rng, &mut b);
-                format!("{}.{}", compact::FORMAT_VERSION, URL_SAFE_NO_PAD.encode(b))
+                format!("{}.{}", super::dict::LATEST, URL_SAFE_NO_PAD.encode(b))
             }
             2 => {
                 let mut j = json.clone();

@@ -37,8 +37,8 @@ impl ShareError {
         match self {
             ShareError::Empty => "The link holds no run. Check that you copied all of it.".into(),
             ShareError::Version(v) => format!(
-                "This link was made by a different version of Roundtable (link format {v}; this one reads format {}). Open it with a matching version, or ask for the run file instead.",
-                compact::FORMAT_VERSION
+                "This link was made by a different version of Roundtable (link format {v}; this one reads formats 1 to {}). Open it with a matching version, or ask for the run file instead.",
+                dict::LATEST
             ),
             ShareError::TooLarge(what) => format!("The link is too large to open safely ({what}). Ask for the run file instead."),
             ShareError::Damaged(what) => format!("The link is damaged or incomplete ({what}). Check that you copied all of it."),
@@ -53,16 +53,20 @@ impl std::fmt::Display for ShareError {
     }
 }
 
-/// Run → payload (the part after `#run=`).
+/// Run → payload (the part after `#run=`), in the latest link format.
 pub fn encode(doc: &RunDoc) -> Result<String, String> {
+    encode_as(doc, dict::LATEST)
+}
+
+/// Run → payload in link format `version` (older formats: for tests that
+/// prove old links keep opening).
+pub fn encode_as(doc: &RunDoc, version: u32) -> Result<String, String> {
     let tree = compact::to_compact(doc)?;
     let json = serde_json::to_vec(&tree).map_err(|e| e.to_string())?;
-    let deflated = deflate::compress_with_dict(dict::DICT_V1.as_bytes(), &json);
-    Ok(format!(
-        "{}.{}",
-        compact::FORMAT_VERSION,
-        URL_SAFE_NO_PAD.encode(deflated)
-    ))
+    let (dictionary, _) =
+        dict::dictionary(version).ok_or_else(|| format!("no link format {version}"))?;
+    let deflated = deflate::compress_with_dict(dictionary, &json);
+    Ok(format!("{version}.{}", URL_SAFE_NO_PAD.encode(deflated)))
 }
 
 /// Payload → run. Accepts the bare payload, `#run=…`, or a whole URL.
@@ -80,10 +84,10 @@ pub fn decode(input: &str) -> Result<RunDoc, ShareError> {
     let (version, body) = payload
         .split_once('.')
         .ok_or_else(|| ShareError::Damaged("no format version before the data".into()))?;
-    if version != compact::FORMAT_VERSION.to_string() {
+    let Some((dictionary, prefix)) = version.parse().ok().and_then(dict::dictionary) else {
         let shown: String = version.chars().take(12).collect();
         return Err(ShareError::Version(shown));
-    }
+    };
     if body.len() > MAX_COMPRESSED / 3 * 4 + 4 {
         return Err(ShareError::TooLarge(format!(
             "{} KB of data",
@@ -93,21 +97,16 @@ pub fn decode(input: &str) -> Result<RunDoc, ShareError> {
     let bytes = URL_SAFE_NO_PAD
         .decode(body.trim_end_matches('='))
         .map_err(|e| ShareError::Damaged(format!("not valid base64: {e}")))?;
-    let json = deflate::decompress_with_dict(
-        dict::DICT_V1.as_bytes(),
-        dict::prefix_v1(),
-        &bytes,
-        MAX_DECOMPRESSED,
-    )
-    .map_err(|e| match e {
-        deflate::InflateError::TooLarge => ShareError::TooLarge(format!(
-            "it expands beyond {} MB",
-            MAX_DECOMPRESSED / 1024 / 1024
-        )),
-        deflate::InflateError::Corrupt => {
-            ShareError::Damaged("the compressed data is corrupt".into())
-        }
-    })?;
+    let json = deflate::decompress_with_dict(dictionary, prefix, &bytes, MAX_DECOMPRESSED)
+        .map_err(|e| match e {
+            deflate::InflateError::TooLarge => ShareError::TooLarge(format!(
+                "it expands beyond {} MB",
+                MAX_DECOMPRESSED / 1024 / 1024
+            )),
+            deflate::InflateError::Corrupt => {
+                ShareError::Damaged("the compressed data is corrupt".into())
+            }
+        })?;
     let text =
         String::from_utf8(json).map_err(|_| ShareError::Damaged("the data is not text".into()))?;
     let tree: serde_json::Value = serde_json::from_str(&text)
