@@ -10,6 +10,8 @@ use leptos_router::components::A;
 pub fn Header() -> impl IntoView {
     let app = use_app();
     let busy = move || app.activity.get() != Activity::Idle;
+    // The coordinator belongs to the Run page.
+    let location = leptos_router::hooks::use_location();
     let toggle_theme = move |_| {
         app.settings.update(|s| {
             s.theme = if theme::effective(&s.theme) == "dark" {
@@ -44,7 +46,7 @@ pub fn Header() -> impl IntoView {
                 <A href="/batch">"Batch"</A>
                 <A href="/history">"History"</A>
             </nav>
-            <label class="coordinator-picker">
+            <label class="coordinator-picker" class:hidden=move || location.pathname.get() != "/">
                 <span class="muted">"Coordinator"</span>
                 <select
                     aria-label="Coordinator"
