@@ -72,7 +72,10 @@ pub fn history_row(row: &HistoryRow) -> String {
                 "<li class=\"run-row\" data-run-id=\"{}\" data-status=\"{class}\">{star}<div class=\"run-main\"><span class=\"title-text\">{}</span><div class=\"run-facts small muted\"><span class=\"status-badge s-{class}\">{label}</span><span>{}</span><span>{}</span><span>{}</span><span>{calls}</span><span>{cost}</span></div>{lineage}</div><div class=\"row-actions\">{actions}</div></li>",
                 esc(id),
                 esc(&m.display_title()),
-                esc(&m.coordinator),
+                esc(&match &m.variant {
+                    Some(v) => format!("{} · {v}", m.coordinator),
+                    None => m.coordinator.clone(),
+                }),
                 esc(&m.model),
                 esc(date)
             )
