@@ -15,7 +15,12 @@ fn main() {}
 #[cfg(not(target_arch = "wasm32"))]
 mod native {
     use futures::executor::block_on;
+    use roundtable::engine::coordinators::travel::{
+        self,
+        contract::{ToolMode, Variant},
+    };
     use roundtable::engine::coordinators::COORDINATORS;
+    use roundtable::engine::domains::travel::builtin::BUILTIN_QUERIES_JSONL;
     use roundtable::engine::model::demo::DemoModel;
     use roundtable::engine::model::retry::SplitMix;
     use roundtable::engine::run::clock::FakeClock;
@@ -25,9 +30,22 @@ mod native {
     use std::rc::Rc;
     use std::time::Instant;
 
-    fn demo_run(coordinator: &str, task: &str) -> RunDoc {
+    /// A demo-model run; the travel planner plans built-in query `n + 2`
+    /// (the link dictionary's sample is query 1).
+    fn demo_run(coordinator: &str, task: &str, n: usize) -> RunDoc {
         let clock = FakeClock::new();
         let mut config = RunConfig::new(coordinator, task, ModelSpec::demo());
+        if coordinator == travel::ID {
+            let queries =
+                travel::query_values(BUILTIN_QUERIES_JSONL, "builtin").unwrap_or_default();
+            if let Some((q, value)) = queries.into_iter().nth(n + 1) {
+                config.task = q.query.clone();
+                config.variant = Some(Variant::Orchestrator.id().into());
+                config.options =
+                    serde_json::to_value(travel::options_for(value, "builtin", ToolMode::Native))
+                        .unwrap_or_default();
+            }
+        }
         config.run_id = "bench".into();
         config.created_ms = 1_795_000_000_000.0;
         let ctx = RunCtx::new(
@@ -67,7 +85,7 @@ mod native {
             .iter()
             .enumerate()
             {
-                samples.push((format!("{} demo #{}", c.id, i + 1), demo_run(c.id, task)));
+                samples.push((format!("{} demo #{}", c.id, i + 1), demo_run(c.id, task, i)));
             }
         }
         let mut rng = SplitMix::new(2024);
@@ -94,6 +112,8 @@ mod native {
                 dec
             );
         }
+        // For the browser open-time benchmark: a random 500-event run and
+        // the longest travel-planner run above.
         let open = random_run(&mut SplitMix::new(500), 500);
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/share-bench");
         let _ = std::fs::create_dir_all(&dir);
@@ -101,6 +121,16 @@ mod native {
             dir.join("open-500.payload"),
             encode(&open).unwrap_or_default(),
         );
+        if let Some((_, doc)) = samples
+            .iter()
+            .filter(|(name, _)| name.starts_with("travel"))
+            .max_by_key(|(_, d)| d.events.len())
+        {
+            let _ = std::fs::write(
+                dir.join("open-travel.payload"),
+                encode(doc).unwrap_or_default(),
+            );
+        }
         let n: u64 = std::env::var("SHARE_FUZZ_N")
             .ok()
             .and_then(|s| s.parse().ok())

@@ -47,5 +47,43 @@ async function interactive() {
   console.log(`  median ${median(times).toFixed(0)} ms`);
 }
 
+// Opening a shared run: navigation to the run on screen (the app marks the
+// frame after it shows the link's run), from payloads `cargo bench --bench
+// share_bench` writes.
+async function openShared() {
+  const files = [
+    ['random run, 500 events', 'target/share-bench/open-500.payload'],
+    ['travel planner demo run', 'target/share-bench/open-travel.payload'],
+  ];
+  const app = await startStatic({ root: 'dist' });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  console.log('opening a shared run to interactive (headless Chromium, cold context, median of 5)');
+  for (const [label, file] of files) {
+    let payload;
+    try {
+      payload = readFileSync(file, 'utf8').trim();
+    } catch {
+      console.log(`  ${label}: ${file} missing — run \`cargo bench --bench share_bench\` first`);
+      continue;
+    }
+    const times = [];
+    let events = 0;
+    for (let i = 0; i < 5; i++) {
+      const ctx = await browser.newContext();
+      const page = await ctx.newPage();
+      await page.goto(`${app.url}/#run=${payload}`);
+      await page.waitForSelector('body[data-link-ready-ms]');
+      times.push(Number(await page.getAttribute('body', 'data-link-ready-ms')));
+      events = Number((await page.getByRole('tab', { name: /Events/ }).innerText()).match(/\d+/)?.[0] ?? 0);
+      await ctx.close();
+    }
+    const m = median(times);
+    console.log(`  ${label.padEnd(26)} ${String(events).padStart(4)} events, link ${(payload.length / 1024).toFixed(1)} KB: median ${m.toFixed(0)} ms (runs ${times.map((t) => t.toFixed(0)).join(', ')})   goal ≤ 300 ms: ${m <= 300 ? 'met' : 'NOT met'}`);
+  }
+  await browser.close();
+  await app.close();
+}
+
 sizes();
 await interactive();
+await openShared();

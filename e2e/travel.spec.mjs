@@ -54,6 +54,15 @@ test('demo model: experts fill the notebook, the plan is scored constraint by co
   assert.match(await metrics.innerText(), /Within Sandbox/);
   assert.match(await metrics.innerText(), /Final pass\s*pass/i, 'the demo team passes query 1');
   await screenshot(page, 'travel-plan');
+  // The plan and the metrics export as CSV.
+  await page.locator('.run-toolbar summary', { hasText: 'Export' }).click();
+  const [planFile] = await Promise.all([page.waitForEvent('download'), page.getByRole('menuitem', { name: 'Plan (.csv)' }).click()]);
+  const planCsv = readFileSync(await planFile.path(), 'utf8').trim().split('\n');
+  assert.equal(planCsv.length, 4, 'header + 3 days');
+  assert.match(planCsv[0], /^Day,Current city,Transportation,Breakfast,Attraction,Lunch,Dinner,Accommodation,Failed checks$/);
+  await page.locator('.run-toolbar summary', { hasText: 'Export' }).click();
+  const [metricsFile] = await Promise.all([page.waitForEvent('download'), page.getByRole('menuitem', { name: 'Metrics (.csv)' }).click()]);
+  assert.match(readFileSync(await metricsFile.path(), 'utf8'), /commonsense,is_valid_information_in_sandbox,Within Sandbox,pass/);
   // Hand-offs and private tool loops are on the graph.
   assert.ok((await page.locator('g.edge-handoff').count()) >= 4, 'orchestrator → expert hand-offs');
   assert.ok((await page.locator('g.node[data-agent="hotel"] .tool-loop').count()) === 1, 'the expert\'s own tool loop');

@@ -602,3 +602,69 @@ fn hostile_and_malformed_payloads_are_escaped_or_skipped() {
     let odd = plan_html(&json!({"x": script}), None);
     assert!(!odd.contains("<script") && odd.contains("tp-raw"));
 }
+
+/// A demo-model run of the orchestrator on built-in query 1, and its evaluation.
+fn evaluated_demo_run() -> roundtable::engine::coordinators::travel::contract::RunEvaluation {
+    use roundtable::engine::coordinators::travel::batch::evaluation_of;
+    use roundtable::engine::coordinators::travel::contract::{ToolMode, Variant, ID};
+    use roundtable::engine::coordinators::travel::{options_for, query_values};
+    use roundtable::engine::domains::travel::builtin::BUILTIN_QUERIES_JSONL;
+    use roundtable::engine::model::demo::DemoModel;
+    use roundtable::engine::run::clock::FakeClock;
+    use roundtable::engine::run::{execute, ModelRouter, ModelSpec, RunConfig, RunCtx};
+    use std::rc::Rc;
+    let (_, value) = query_values(BUILTIN_QUERIES_JSONL, "builtin")
+        .expect("queries")
+        .remove(0);
+    let mut config = RunConfig::new(ID, "trip", ModelSpec::demo());
+    config.variant = Some(Variant::Orchestrator.id().into());
+    config.options =
+        serde_json::to_value(options_for(value, "builtin", ToolMode::Native)).expect("options");
+    let clock = FakeClock::new();
+    let ctx = RunCtx::new(
+        config,
+        ModelRouter::single(Rc::new(DemoModel::instant(Rc::new(clock.clone())))),
+        Rc::new(clock),
+    );
+    futures::executor::block_on(execute(&ctx));
+    evaluation_of(&ctx.events()).expect("an evaluation")
+}
+
+#[test]
+fn plan_and_metrics_export_as_csv_with_failures_on_their_days() {
+    use roundtable::engine::views::travel::run_export::{metrics_csv, plan_csv};
+    let mut e = evaluated_demo_run();
+    let plan = e.plan.clone().expect("a plan");
+    let clean = plan_csv(&plan, Some(&e)).expect("plan csv");
+    let lines: Vec<&str> = clean.lines().collect();
+    assert_eq!(lines.len(), 4, "header + 3 days:\n{clean}");
+    assert!(lines[0].starts_with("Day,Current city,Transportation"));
+    assert!(lines[0].ends_with(",Failed checks"));
+    assert!(lines[1..].iter().all(|l| l.ends_with(',')), "nothing fails");
+    // A failing check that names day 2 is listed on day 2 only.
+    e.commonsense[0].pass = Some(false);
+    e.commonsense[0].cells = vec![(1, "lunch".into())];
+    let name = e.commonsense[0].name.clone();
+    let marked = plan_csv(&plan, Some(&e)).expect("plan csv");
+    let rows: Vec<&str> = marked.lines().collect();
+    assert!(rows[2].ends_with(&name), "{marked}");
+    assert!(!rows[1].contains(&name) && !rows[3].contains(&name));
+    // Model text that looks like a formula is defused.
+    let mut hostile = plan.clone();
+    hostile[0]["breakfast"] = serde_json::json!("=HYPERLINK(\"http://x\")");
+    assert!(plan_csv(&hostile, None)
+        .expect("csv")
+        .contains("\"'=HYPERLINK"));
+    assert!(plan_csv(&serde_json::json!("not a plan"), None).is_err());
+    // Metrics: every check once, with its verdict, and the pass rules.
+    let m = metrics_csv(&e);
+    assert!(m.starts_with("group,key,name,value,message\n"));
+    let checks = e.commonsense.len() + e.hard.len();
+    let verdict_lines = m
+        .lines()
+        .filter(|l| l.starts_with("commonsense,") || l.starts_with("hard,"))
+        .count();
+    assert_eq!(verdict_lines, checks);
+    assert!(m.contains(&format!("commonsense,{},{name},fail", e.commonsense[0].key)));
+    assert!(m.contains("run,final_pass,Final pass,"));
+}

@@ -3,6 +3,7 @@
 
 use super::state::{use_app, Activity, Source};
 use crate::engine::run::record::RunMeta;
+use crate::engine::views::travel::run_export::{metrics_csv, plan_csv};
 use crate::engine::views::{export, graph_svg};
 use crate::platform::{files, history};
 use leptos::prelude::*;
@@ -106,6 +107,28 @@ pub fn RunToolbar() -> impl IntoView {
                     )
                 })
             }
+            "plan" => app.view.with_untracked(|v| {
+                let t = &v.travel;
+                let plan = t
+                    .evaluation
+                    .as_ref()
+                    .and_then(|e| e.plan.clone())
+                    .or_else(|| t.latest_plan().and_then(|p| p.record.plan.clone()));
+                match plan {
+                    Some(p) => plan_csv(&p, t.evaluation.as_ref()).and_then(|csv| {
+                        files::download_text(&format!("{name}.plan.csv"), "text/csv", &csv)
+                    }),
+                    None => Err("the run has no plan yet".into()),
+                }
+            }),
+            "metrics" => app.view.with_untracked(|v| match &v.travel.evaluation {
+                Some(e) => files::download_text(
+                    &format!("{name}.metrics.csv"),
+                    "text/csv",
+                    &metrics_csv(e),
+                ),
+                None => Err("the run has not been scored yet".into()),
+            }),
             "svg" => app.view.with_untracked(|v| {
                 files::download_text(
                     &format!("{name}.graph.svg"),
@@ -188,6 +211,12 @@ pub fn RunToolbar() -> impl IntoView {
                             <button role="menuitem" on:click=move |_| export("svg")>"Agent graph (.svg)"</button>
                             <button role="menuitem" on:click=move |_| export("png")>"Agent graph (.png)"</button>
                             <button role="menuitem" on:click=move |_| export("csv")>"Usage table (.csv)"</button>
+                            <Show when=move || app.view.with(|v| !v.travel.plans.is_empty() || v.travel.evaluation.is_some())>
+                                <button role="menuitem" on:click=move |_| export("plan")>"Plan (.csv)"</button>
+                            </Show>
+                            <Show when=move || app.view.with(|v| v.travel.evaluation.is_some())>
+                                <button role="menuitem" on:click=move |_| export("metrics")>"Metrics (.csv)"</button>
+                            </Show>
                         </div>
                     </details>
                     <button class="button small" disabled=move || !idle() || !has_calls() title="Continue from an LLM call, optionally editing it" on:click=fork_here>"Fork…"</button>

@@ -8,6 +8,7 @@
 
 pub mod batch;
 pub mod export;
+pub mod run_export;
 pub mod tool_table;
 
 use super::Fold;
