@@ -27,12 +27,19 @@ pub fn TranscriptPanel() -> impl IntoView {
             stick.set_value(el.scroll_top() + el.client_height() >= el.scroll_height() - 48);
         }
     };
+    // Follow the end of the log, in the next frame: reading the height here
+    // would force a layout on every update (the first one costs ~100 ms).
+    let pending = StoredValue::new(false);
     Effect::new(move |_| {
         app.view.track();
-        if stick.get_value() {
-            if let Some(el) = log_ref.get_untracked() {
-                el.set_scroll_top(el.scroll_height());
-            }
+        if stick.get_value() && !pending.get_value() {
+            pending.set_value(true);
+            request_animation_frame(move || {
+                pending.set_value(false);
+                if let Some(el) = log_ref.get_untracked() {
+                    el.set_scroll_top(el.scroll_height());
+                }
+            });
         }
     });
     let on_click = move |ev: leptos::ev::MouseEvent| {
