@@ -578,3 +578,32 @@ fn malformed_requests_get_clear_answers() {
     let r = ask("travel.nonsense", "hello");
     assert!(r.text.contains("no script for the step"), "{}", r.text);
 }
+
+/// Built-in query 11 wants a stay that allows children under 10 in two
+/// cities of Aurelia; nowhere in Brightwater does, but the cheapest route
+/// goes through it. The orchestrator sends the route back (a revisit of
+/// the transportation and hotel experts) and passes; the fixed workflow
+/// cannot go back and fails, as in the paper's comparison.
+#[test]
+fn on_the_builtin_world_only_the_orchestrator_recovers_from_a_city_without_stays() {
+    let (_, orch) = run(Variant::Orchestrator, query(11), ToolMode::Native);
+    let e = evaluation(&orch);
+    let revisits = |x: &str| {
+        e.revisits
+            .iter()
+            .find(|(n, _)| n == x)
+            .map_or(0, |(_, c)| *c)
+    };
+    assert!(e.final_pass, "the orchestrator recovers: {:?}", e.hard);
+    assert!(revisits(TRANSPORTATION) >= 1 && revisits(HOTEL) >= 1);
+    let plan = serde_json::to_string(&e.plan).unwrap_or_default();
+    assert!(
+        !plan.contains("Brightwater"),
+        "the new route avoids Brightwater"
+    );
+    for variant in [Variant::Fixed, Variant::FixedNotebook] {
+        let (_, events) = run(variant, query(11), ToolMode::Native);
+        let e = evaluation(&events);
+        assert!(e.delivered && !e.final_pass, "{variant:?} cannot go back");
+    }
+}
