@@ -32,7 +32,14 @@ test('demo model: experts fill the notebook, the plan is scored constraint by co
   await page.setViewportSize({ width: 1440, height: 1000 });
   await chooseTravel(page);
   await page.getByRole('button', { name: 'Run', exact: true }).click();
+  // Switching views while tokens stream is safe (panels come and go).
+  await page.locator('.transcript .entry').first().waitFor();
+  for (const tab of ['Notebook', 'Plan', 'Events', 'Transcript', 'Notebook', 'Transcript']) {
+    await page.getByRole('tab', { name: new RegExp(tab) }).click();
+    await page.waitForTimeout(150);
+  }
   await waitForStatus(page, /Finished/, 60000);
+  assert.deepEqual(page.errors, [], 'no errors while switching views mid-run');
   await page.getByRole('tab', { name: /Notebook/ }).click();
   const notebook = page.getByRole('region', { name: 'Notebook' });
   const cards = notebook.locator('.tp-card');

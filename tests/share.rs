@@ -56,6 +56,16 @@ fn links_of_format_1_keep_opening() {
     assert_eq!(decode(&v1).expect("v1 decodes"), doc);
 }
 
+/// A link of format 1 as the previous version made it, committed with the
+/// run it holds: it must keep opening to exactly that run.
+#[test]
+fn a_committed_format_1_link_opens_to_its_run() {
+    let link = include_str!("fixtures/share_v1.link");
+    let run = RunDoc::from_json(include_str!("fixtures/share_v1.run.json")).expect("run file");
+    assert!(link.starts_with("1."));
+    assert_eq!(decode(link).expect("the v1 link opens"), run);
+}
+
 #[test]
 fn accepts_fragment_and_whole_url() {
     let doc = random_run(&mut SplitMix::new(1), 30);

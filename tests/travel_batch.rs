@@ -189,6 +189,7 @@ fn the_shared_cancel_token_stops_the_batch() {
     );
     pool.run();
     let runs = done.borrow();
+    assert_eq!(runs.len(), 8, "every job reports back, stopped or not");
     assert_eq!(runs[0].status, RunStatus::Finished);
     assert!(
         runs[1..].iter().all(|r| r.status == RunStatus::Cancelled),

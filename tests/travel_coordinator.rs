@@ -393,3 +393,32 @@ fn orchestrator_falls_back_when_its_answer_is_unusable() {
         "falls back to the first expert who has not spoken"
     );
 }
+
+/// A query set without "idx" is numbered by line, and the number travels
+/// with the stored query, so the batch tables and exports read it back.
+#[test]
+fn queries_without_idx_keep_their_line_number() {
+    use roundtable::engine::coordinators::travel::query_values;
+    use roundtable::engine::domains::travel::builtin::BUILTIN_QUERIES_JSONL;
+    use roundtable::engine::domains::travel::Query;
+    let stripped: String = BUILTIN_QUERIES_JSONL
+        .lines()
+        .take(3)
+        .map(|l| {
+            let mut v: serde_json::Value = serde_json::from_str(l).expect("json");
+            v.as_object_mut().expect("object").remove("idx");
+            format!("{v}\n")
+        })
+        .collect();
+    let parsed = query_values(&stripped, "no-idx.jsonl").expect("queries");
+    for (q, value) in &parsed {
+        assert_eq!(value["idx"], q.idx, "stored with its number");
+        assert_eq!(Query::from_json(value, 999).expect("query").idx, q.idx);
+    }
+    let ids: Vec<u32> = parsed.iter().map(|(q, _)| q.idx).collect();
+    assert_eq!(ids.len(), 3);
+    assert!(
+        ids[0] != ids[1] && ids[1] != ids[2],
+        "distinct numbers: {ids:?}"
+    );
+}

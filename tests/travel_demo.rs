@@ -582,8 +582,8 @@ fn malformed_requests_get_clear_answers() {
 /// Built-in query 11 wants a stay that allows children under 10 in two
 /// cities of Aurelia; nowhere in Brightwater does, but the cheapest route
 /// goes through it. The orchestrator sends the route back (a revisit of
-/// the transportation and hotel experts) and passes; the fixed workflow
-/// cannot go back and fails, as in the paper's comparison.
+/// the transportation and hotel experts) and passes; the single agent and
+/// the fixed workflow do not go back and fail, as in the paper's comparison.
 #[test]
 fn on_the_builtin_world_only_the_orchestrator_recovers_from_a_city_without_stays() {
     let (_, orch) = run(Variant::Orchestrator, query(11), ToolMode::Native);
@@ -601,7 +601,7 @@ fn on_the_builtin_world_only_the_orchestrator_recovers_from_a_city_without_stays
         !plan.contains("Brightwater"),
         "the new route avoids Brightwater"
     );
-    for variant in [Variant::Fixed, Variant::FixedNotebook] {
+    for variant in [Variant::Single, Variant::Fixed, Variant::FixedNotebook] {
         let (_, events) = run(variant, query(11), ToolMode::Native);
         let e = evaluation(&events);
         assert!(e.delivered && !e.final_pass, "{variant:?} cannot go back");

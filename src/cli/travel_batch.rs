@@ -124,7 +124,8 @@ pub fn run(a: RunArgs) -> Result<i32, String> {
                             }
                             _ => None,
                         })
-                        .unwrap_or_else(|| RunConfig::new("travel", "", spec.clone())),
+                        .unwrap_or_else(|| RunConfig::new("travel", "", spec.clone()))
+                        .sanitized(),
                     r.events.clone(),
                 );
                 let _ = std::fs::create_dir_all(dir);

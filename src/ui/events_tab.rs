@@ -29,6 +29,10 @@ pub fn EventsTab() -> impl IntoView {
                 return;
             };
             request_animation_frame(move || {
+                // One highlighted event at a time.
+                if let Some(old) = document().query_selector(".event.focused").ok().flatten() {
+                    let _ = old.class_list().remove_1("focused");
+                }
                 let Some(el) = document().get_element_by_id(&format!("ev-{seq}")) else {
                     return;
                 };

@@ -42,10 +42,12 @@ pub fn AgentGraphPanel() -> impl IntoView {
             }
         }
     };
-    let svg = move || {
+    // A memo: the SVG is replaced only when the graph changes (a node keeps
+    // keyboard focus while tokens stream).
+    let svg = Memo::new(move |_| {
         let selected = app.inspect.get();
         view.with(|v| graph_svg::render_with(&v.graph, false, selected.as_deref()))
-    };
+    });
     view! {
         <div class="panel graph-panel">
             <h2 class="panel-title">"Agents"</h2>

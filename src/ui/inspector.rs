@@ -11,7 +11,8 @@ use leptos::prelude::*;
 pub fn InspectorPanel() -> impl IntoView {
     let app = use_app();
     let open = move || app.inspect.with(Option::is_some);
-    let body = move || {
+    // A memo: the DOM changes only when this agent's activity does.
+    let body = Memo::new(move |_| {
         let agent = app.inspect.get().unwrap_or_default();
         app.view.with(|v| {
             if v.graph.node(&agent).is_none() {
@@ -23,7 +24,7 @@ pub fn InspectorPanel() -> impl IntoView {
                 inspector_html(&v.travel, &agent)
             }
         })
-    };
+    });
     view! {
         <Show when=open>
             <section class="panel inspector-panel" role="region" aria-label="Inspector">

@@ -16,12 +16,12 @@ pub fn is_travel(app: super::state::AppState) -> bool {
 #[component]
 pub fn MetricsPanel() -> impl IntoView {
     let app = use_app();
-    let body = move || {
+    let body = Memo::new(move |_| {
         app.view.with(|v| match &v.travel.evaluation {
             Some(e) => metrics_html(e, v.travel.budget()),
             None => "<p class=\"muted small empty-note\">The plan is scored constraint by constraint when the run ends.</p>".to_string(),
         })
-    };
+    });
     view! {
         <Show when=move || is_travel(app)>
             <section class="panel metrics-panel" role="region" aria-label="Metrics">

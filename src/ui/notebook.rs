@@ -23,14 +23,18 @@ pub fn NotebookPanel() -> impl IntoView {
         }
     };
     let handoffs = move || app.view.with(|v| v.travel.handoffs.len());
+    // Memos: the HTML (and so the DOM, and any <details> the user opened)
+    // changes only when the notebook does, not on every streamed token.
+    let handoffs_html = Memo::new(move |_| app.view.with(|v| handoffs_html(&v.travel)));
+    let notebook_html = Memo::new(move |_| app.view.with(|v| notebook_html(&v.travel)));
     view! {
         <div class="notebook-tab" on:click=on_click>
             <details class="handoffs">
                 <summary>{move || format!("Hand-offs ({})", handoffs())}</summary>
-                <div inner_html=move || app.view.with(|v| handoffs_html(&v.travel))></div>
+                <div inner_html=handoffs_html></div>
             </details>
             <div class="notebook" role="region" aria-label="Notebook"
-                inner_html=move || app.view.with(|v| notebook_html(&v.travel))></div>
+                inner_html=notebook_html></div>
         </div>
     }
 }

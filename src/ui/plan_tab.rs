@@ -46,7 +46,9 @@ fn plan_body(t: &TravelView) -> String {
 #[component]
 pub fn PlanPanel() -> impl IntoView {
     let app = use_app();
+    // Re-rendered only when the plan part changes (open <details> stay open).
+    let html = Memo::new(move |_| app.view.with(|v| plan_body(&v.travel)));
     view! {
-        <div class="plan-tab" inner_html=move || app.view.with(|v| plan_body(&v.travel))></div>
+        <div class="plan-tab" inner_html=html></div>
     }
 }

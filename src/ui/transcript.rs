@@ -36,7 +36,8 @@ pub fn TranscriptPanel() -> impl IntoView {
             pending.set_value(true);
             request_animation_frame(move || {
                 pending.set_value(false);
-                if let Some(el) = log_ref.get_untracked() {
+                // The panel may be gone by the next frame (another tab).
+                if let Some(el) = log_ref.try_get_untracked().flatten() {
                     el.set_scroll_top(el.scroll_height());
                 }
             });

@@ -11,8 +11,6 @@ use crate::engine::run::{json, LoggedEvent, RunDoc};
 use serde_json::{json, Map, Value};
 use std::collections::HashMap;
 
-pub const FORMAT_VERSION: u32 = 1;
-
 fn obj(v: &Value) -> Option<&Map<String, Value>> {
     v.as_object()
 }

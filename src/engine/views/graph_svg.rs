@@ -242,7 +242,7 @@ pub fn render_with(g: &AgentGraph, standalone: bool, selected: Option<&str>) -> 
         if n.revisits > 0 {
             let _ = write!(
                 s,
-                "<g class=\"node-badge\" transform=\"translate({:.1},{:.1})\"><title>revisited {} time{} ({} turns)</title><rect x=\"-13\" y=\"-8\" width=\"26\" height=\"16\" rx=\"8\"/><text dy=\"0.35em\">↻{}</text></g>",
+                "<g class=\"node-badge\" transform=\"translate({:.1},{:.1})\"><title>revisited: handed the turn again {} time{} after its first ({} turns)</title><rect x=\"-13\" y=\"-8\" width=\"26\" height=\"16\" rx=\"8\"/><text dy=\"0.35em\">↻{}</text></g>",
                 -r * 0.8,
                 -r * 0.8,
                 n.revisits,

@@ -149,6 +149,8 @@ pub fn BatchForm() -> impl IntoView {
                 </Show>
             </div>
             {move || batch.error.get().map(|e| view! { <div class="notice error small" role="alert"><p>{e}</p></div> })}
+            // Problems reported app-wide (e.g. a query set that cannot be read).
+            {move || app.notice.get().map(|n| view! { <div class="notice warning small" role="alert"><p>{n.text}</p></div> })}
             <Show when=move || progress().1 != 0>
                 <div class="batch-progress" role="status" aria-label="Batch progress">
                     <progress max=move || progress().1.to_string() value=move || progress().0.to_string()></progress>

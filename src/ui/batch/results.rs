@@ -60,6 +60,9 @@ pub fn BatchResults() -> impl IntoView {
                         {exports}
                     </div>
                     <p class="muted small">{move || batch.label.get()}</p>
+                    {move || (batch.stopped() > 0).then(|| view! {
+                        <p class="small warn-text">{format!("{} stopped run(s) are listed below but not scored.", batch.stopped())}</p>
+                    })}
                     <div inner_html=move || entries.with(|e| batch_table_html(e))></div>
                     <div class="chart-box" inner_html=move || entries.with(|e| batch_chart_svg(e, false))></div>
                 </section>
@@ -85,9 +88,13 @@ fn RunList() -> impl IntoView {
     let batch = use_batch();
     let navigate = use_navigate();
     let open = move |item: &BatchItem| {
-        let saved = batch.form.with_untracked(|f| f.save);
-        if app.show_doc((*item.doc).clone(), Source::Batch, saved) {
+        if app.show_doc((*item.doc).clone(), Source::Batch, item.saved) {
             navigate("/", Default::default());
+        } else {
+            batch.error.set(Some(
+                "A run is in progress on the Run page: stop it there before opening a batch run."
+                    .into(),
+            ));
         }
     };
     let open = StoredValue::new(open);

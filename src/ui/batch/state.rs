@@ -36,6 +36,8 @@ pub struct BatchItem {
     pub level: String,
     pub status: RunStatus,
     pub cost_usd: f64,
+    /// Recorded in History as it ran.
+    pub saved: bool,
     pub entry: Option<BatchEntry>,
     pub doc: std::sync::Arc<RunDoc>,
 }
@@ -261,7 +263,7 @@ impl BatchState {
                 ctx
             };
             let concurrency = form.concurrency.clamp(1, 16) as usize;
-            let on_done = |r: BatchRun| this.push(r, &levels, &settings.prices);
+            let on_done = |r: BatchRun| this.push(r, &levels, &settings.prices, form.save);
             run_batch(&all, concurrency, make_ctx, on_done).await;
             this.finish();
         });
@@ -272,6 +274,7 @@ impl BatchState {
         r: BatchRun,
         levels: &[(u32, String)],
         prices: &crate::engine::model::pricing::PriceTable,
+        saved: bool,
     ) {
         let config = r.events.iter().find_map(|e| match &e.event {
             RunEvent::RunStarted { config } => Some(config.clone()),
@@ -304,6 +307,7 @@ impl BatchState {
             level,
             status: r.status,
             cost_usd: cost,
+            saved,
             entry,
             doc: std::sync::Arc::new(RunDoc::new(config, r.events)),
         };
@@ -341,10 +345,24 @@ impl BatchState {
         }
     }
 
-    /// The entries of the finished runs (the tables read these).
+    /// The entries of the runs that ended on their own (the tables read
+    /// these): a run the user stopped is not a failure of its variant.
     pub fn entries(self) -> Vec<BatchEntry> {
-        self.items
-            .with(|v| v.iter().filter_map(|i| i.entry.clone()).collect())
+        self.items.with(|v| {
+            v.iter()
+                .filter(|i| i.status != RunStatus::Cancelled)
+                .filter_map(|i| i.entry.clone())
+                .collect()
+        })
+    }
+
+    /// Runs stopped by the user (listed, not scored).
+    pub fn stopped(self) -> usize {
+        self.items.with(|v| {
+            v.iter()
+                .filter(|i| i.status == RunStatus::Cancelled)
+                .count()
+        })
     }
 }
 

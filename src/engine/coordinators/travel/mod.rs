@@ -210,6 +210,9 @@ pub fn query_values(jsonl: &str, file: &str) -> Result<Vec<(Query, serde_json::V
             Query::from_json(&v, i as u32).map_err(|e| format!("{file} line {}: {e}", i + 1))?;
         if let Some(o) = v.as_object_mut() {
             o.remove("annotated_plan");
+            // A query without "idx" is numbered by its line; keep that number
+            // with the stored query so every view of a run reads the same one.
+            o.entry("idx").or_insert_with(|| q.idx.into());
         }
         out.push((q, v));
     }

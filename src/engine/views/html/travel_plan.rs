@@ -302,7 +302,7 @@ pub fn metrics_html(e: &RunEvaluation, budget: Option<f64>) -> String {
                 .iter()
                 .filter(|x| x.category == c)
                 .map(|x| match x.day {
-                    Some(d) => format!("{} (day {})", esc(&x.entity), d + 1),
+                    Some(d) => format!("{} (day {})", esc(&x.entity), d.saturating_add(1)),
                     None => esc(&x.entity),
                 })
                 .collect();
