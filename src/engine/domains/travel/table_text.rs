@@ -14,6 +14,47 @@ fn pad_left(s: &str, w: usize) -> String {
     format!("{}{s}", " ".repeat(w.saturating_sub(width(s))))
 }
 
+/// The columns each search tool prints, in order: the columns the loader
+/// keeps from each official file (`tables.rs`), which the official tools
+/// print as they are. Readers of the text use the same lists.
+pub const FLIGHT_COLUMNS: [&str; 9] = [
+    "Flight Number",
+    "Price",
+    "DepTime",
+    "ArrTime",
+    "ActualElapsedTime",
+    "FlightDate",
+    "OriginCityName",
+    "DestCityName",
+    "Distance",
+];
+pub const ACCOMMODATION_COLUMNS: [&str; 8] = [
+    "NAME",
+    "price",
+    "room type",
+    "house_rules",
+    "minimum nights",
+    "maximum occupancy",
+    "review rate number",
+    "city",
+];
+pub const RESTAURANT_COLUMNS: [&str; 5] = [
+    "Name",
+    "Average Cost",
+    "Cuisines",
+    "Aggregate Rating",
+    "City",
+];
+pub const ATTRACTION_COLUMNS: [&str; 7] = [
+    "Name",
+    "Latitude",
+    "Longitude",
+    "Address",
+    "Phone",
+    "Website",
+    "City",
+];
+
 /// Renders rows under a header; with `index`, a left column of row labels.
 pub fn render(header: &[&str], rows: &[Vec<String>], index: Option<&[String]>) -> String {
     let mut widths: Vec<usize> = header.iter().map(|h| width(h)).collect();
@@ -44,17 +85,7 @@ pub fn render(header: &[&str], rows: &[Vec<String>], index: Option<&[String]>) -
 }
 
 pub fn flights(rows: &[Flight]) -> String {
-    let header = [
-        "Flight Number",
-        "Price",
-        "DepTime",
-        "ArrTime",
-        "ActualElapsedTime",
-        "FlightDate",
-        "OriginCityName",
-        "DestCityName",
-        "Distance",
-    ];
+    let header = FLIGHT_COLUMNS;
     let cells: Vec<Vec<String>> = rows
         .iter()
         .map(|f| {
@@ -75,16 +106,7 @@ pub fn flights(rows: &[Flight]) -> String {
 }
 
 pub fn accommodations(rows: &[Accommodation]) -> String {
-    let header = [
-        "NAME",
-        "price",
-        "room type",
-        "house_rules",
-        "minimum nights",
-        "maximum occupancy",
-        "review rate number",
-        "city",
-    ];
+    let header = ACCOMMODATION_COLUMNS;
     let cells: Vec<Vec<String>> = rows
         .iter()
         .map(|a| {
@@ -104,13 +126,7 @@ pub fn accommodations(rows: &[Accommodation]) -> String {
 }
 
 pub fn restaurants(rows: &[Restaurant]) -> String {
-    let header = [
-        "Name",
-        "Average Cost",
-        "Cuisines",
-        "Aggregate Rating",
-        "City",
-    ];
+    let header = RESTAURANT_COLUMNS;
     let cells: Vec<Vec<String>> = rows
         .iter()
         .map(|r| {
@@ -128,15 +144,7 @@ pub fn restaurants(rows: &[Restaurant]) -> String {
 }
 
 pub fn attractions(rows: &[Attraction]) -> String {
-    let header = [
-        "Name",
-        "Latitude",
-        "Longitude",
-        "Address",
-        "Phone",
-        "Website",
-        "City",
-    ];
+    let header = ATTRACTION_COLUMNS;
     let cells: Vec<Vec<String>> = rows
         .iter()
         .map(|a| {

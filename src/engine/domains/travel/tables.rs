@@ -126,16 +126,7 @@ fn field(rec: &Record, col: usize) -> String {
 }
 
 pub fn parse_accommodations(text: &str) -> Result<TableLoad<Accommodation>, DataError> {
-    const COLS: [&str; 8] = [
-        "NAME",
-        "price",
-        "room type",
-        "house_rules",
-        "minimum nights",
-        "maximum occupancy",
-        "review rate number",
-        "city",
-    ];
+    const COLS: [&str; 8] = super::table_text::ACCOMMODATION_COLUMNS;
     let f = ACCOMMODATIONS_PATH;
     load_dropna(text, f, &COLS, |r, c, _| {
         Ok(Accommodation {
@@ -152,15 +143,7 @@ pub fn parse_accommodations(text: &str) -> Result<TableLoad<Accommodation>, Data
 }
 
 pub fn parse_attractions(text: &str) -> Result<TableLoad<Attraction>, DataError> {
-    const COLS: [&str; 7] = [
-        "Name",
-        "Latitude",
-        "Longitude",
-        "Address",
-        "Phone",
-        "Website",
-        "City",
-    ];
+    const COLS: [&str; 7] = super::table_text::ATTRACTION_COLUMNS;
     load_dropna(text, ATTRACTIONS_PATH, &COLS, |r, c, _| {
         Ok(Attraction {
             name: field(r, c[0]),
@@ -175,13 +158,7 @@ pub fn parse_attractions(text: &str) -> Result<TableLoad<Attraction>, DataError>
 }
 
 pub fn parse_restaurants(text: &str) -> Result<TableLoad<Restaurant>, DataError> {
-    const COLS: [&str; 5] = [
-        "Name",
-        "Average Cost",
-        "Cuisines",
-        "Aggregate Rating",
-        "City",
-    ];
+    const COLS: [&str; 5] = super::table_text::RESTAURANT_COLUMNS;
     let f = RESTAURANTS_PATH;
     load_dropna(text, f, &COLS, |r, c, row| {
         Ok(Restaurant {
@@ -197,17 +174,7 @@ pub fn parse_restaurants(text: &str) -> Result<TableLoad<Restaurant>, DataError>
 
 /// Parses one flight file; `file` is its relative path (e.g. `flights/x.csv`).
 pub fn parse_flights(text: &str, file: &str) -> Result<TableLoad<Flight>, DataError> {
-    const COLS: [&str; 9] = [
-        "Flight Number",
-        "Price",
-        "DepTime",
-        "ArrTime",
-        "ActualElapsedTime",
-        "FlightDate",
-        "OriginCityName",
-        "DestCityName",
-        "Distance",
-    ];
+    const COLS: [&str; 9] = super::table_text::FLIGHT_COLUMNS;
     load_dropna(text, file, &COLS, |r, c, _| {
         Ok(Flight {
             number: field(r, c[0]),

@@ -11,6 +11,9 @@
 //! does not line up — is not a table (the UI shows it as text).
 
 use crate::engine::domains::travel::pylit::parse_whole;
+use crate::engine::domains::travel::table_text::{
+    ACCOMMODATION_COLUMNS, ATTRACTION_COLUMNS, FLIGHT_COLUMNS, RESTAURANT_COLUMNS,
+};
 use crate::engine::domains::travel::tools::{
     ACCOMMODATION_SEARCH, ATTRACTION_SEARCH, CITY_SEARCH, DISTANCE_MATRIX, FLIGHT_SEARCH,
     RESTAURANT_SEARCH,
@@ -27,55 +30,10 @@ pub struct ToolTable {
 /// The header labels each table tool prints, and whether it has an index column.
 fn layout(tool: &str) -> Option<(&'static [&'static str], bool)> {
     Some(match tool {
-        FLIGHT_SEARCH => (
-            &[
-                "Flight Number",
-                "Price",
-                "DepTime",
-                "ArrTime",
-                "ActualElapsedTime",
-                "FlightDate",
-                "OriginCityName",
-                "DestCityName",
-                "Distance",
-            ],
-            false,
-        ),
-        ACCOMMODATION_SEARCH => (
-            &[
-                "NAME",
-                "price",
-                "room type",
-                "house_rules",
-                "minimum nights",
-                "maximum occupancy",
-                "review rate number",
-                "city",
-            ],
-            false,
-        ),
-        RESTAURANT_SEARCH => (
-            &[
-                "Name",
-                "Average Cost",
-                "Cuisines",
-                "Aggregate Rating",
-                "City",
-            ],
-            true,
-        ),
-        ATTRACTION_SEARCH => (
-            &[
-                "Name",
-                "Latitude",
-                "Longitude",
-                "Address",
-                "Phone",
-                "Website",
-                "City",
-            ],
-            false,
-        ),
+        FLIGHT_SEARCH => (&FLIGHT_COLUMNS, false),
+        ACCOMMODATION_SEARCH => (&ACCOMMODATION_COLUMNS, false),
+        RESTAURANT_SEARCH => (&RESTAURANT_COLUMNS, true),
+        ATTRACTION_SEARCH => (&ATTRACTION_COLUMNS, false),
         _ => return None,
     })
 }

@@ -6,46 +6,11 @@
 //! Python list; GoogleDistanceMatrix one line.
 
 use crate::engine::domains::travel::pylit::parse_whole;
+use crate::engine::domains::travel::table_text::{
+    ACCOMMODATION_COLUMNS, ATTRACTION_COLUMNS, FLIGHT_COLUMNS, RESTAURANT_COLUMNS,
+};
 use crate::engine::domains::travel::tables::{Accommodation, Attraction, Flight, Restaurant};
 use serde_json::Value;
-
-pub const FLIGHT_COLUMNS: [&str; 9] = [
-    "Flight Number",
-    "Price",
-    "DepTime",
-    "ArrTime",
-    "ActualElapsedTime",
-    "FlightDate",
-    "OriginCityName",
-    "DestCityName",
-    "Distance",
-];
-pub const ACCOMMODATION_COLUMNS: [&str; 8] = [
-    "NAME",
-    "price",
-    "room type",
-    "house_rules",
-    "minimum nights",
-    "maximum occupancy",
-    "review rate number",
-    "city",
-];
-pub const RESTAURANT_COLUMNS: [&str; 5] = [
-    "Name",
-    "Average Cost",
-    "Cuisines",
-    "Aggregate Rating",
-    "City",
-];
-pub const ATTRACTION_COLUMNS: [&str; 7] = [
-    "Name",
-    "Latitude",
-    "Longitude",
-    "Address",
-    "Phone",
-    "Website",
-    "City",
-];
 
 /// One table row: its index label (when the table has one) and its cells.
 #[derive(Clone, Debug, PartialEq)]
