@@ -6,6 +6,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use futures::executor::block_on;
+use roundtable::engine::coordinators::travel::batch::evaluation_of;
 use roundtable::engine::coordinators::travel::contract::*;
 use roundtable::engine::coordinators::travel::{options_for, query_values};
 use roundtable::engine::domains::travel::builtin::BUILTIN_QUERIES_JSONL;
@@ -111,15 +112,7 @@ fn run(
 }
 
 fn evaluation(events: &[LoggedEvent]) -> RunEvaluation {
-    events
-        .iter()
-        .find_map(|e| match &e.event {
-            RunEvent::NoteWritten { store, payload, .. } if store == STORE_EVALUATION => {
-                serde_json::from_value(payload.clone()).ok()
-            }
-            _ => None,
-        })
-        .expect("an evaluation")
+    evaluation_of(events).expect("an evaluation")
 }
 
 fn requests_by(events: &[LoggedEvent], agent: &str) -> Vec<ChatRequest> {
