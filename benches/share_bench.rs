@@ -15,12 +15,8 @@ fn main() {}
 #[cfg(not(target_arch = "wasm32"))]
 mod native {
     use futures::executor::block_on;
-    use roundtable::engine::coordinators::travel::{
-        self,
-        contract::{ToolMode, Variant},
-    };
+    use roundtable::engine::coordinators::travel;
     use roundtable::engine::coordinators::COORDINATORS;
-    use roundtable::engine::domains::travel::builtin::BUILTIN_QUERIES_JSONL;
     use roundtable::engine::model::demo::DemoModel;
     use roundtable::engine::model::retry::SplitMix;
     use roundtable::engine::run::clock::FakeClock;
@@ -36,15 +32,7 @@ mod native {
         let clock = FakeClock::new();
         let mut config = RunConfig::new(coordinator, task, ModelSpec::demo());
         if coordinator == travel::ID {
-            let queries =
-                travel::query_values(BUILTIN_QUERIES_JSONL, "builtin").unwrap_or_default();
-            if let Some((q, value)) = queries.into_iter().nth(n + 1) {
-                config.task = q.query.clone();
-                config.variant = Some(Variant::Orchestrator.id().into());
-                config.options =
-                    serde_json::to_value(travel::options_for(value, "builtin", ToolMode::Native))
-                        .unwrap_or_default();
-            }
+            travel::use_builtin_query(&mut config, n + 1);
         }
         config.run_id = "bench".into();
         config.created_ms = 1_795_000_000_000.0;

@@ -6,12 +6,8 @@
 //!     cargo run --example share_dict > src/engine/share/dict_v1.txt
 
 use futures::executor::block_on;
-use roundtable::engine::coordinators::travel::{
-    self,
-    contract::{ToolMode, Variant},
-};
+use roundtable::engine::coordinators::travel;
 use roundtable::engine::coordinators::COORDINATORS;
-use roundtable::engine::domains::travel::builtin::BUILTIN_QUERIES_JSONL;
 use roundtable::engine::model::demo::DemoModel;
 use roundtable::engine::model::ModelError;
 use roundtable::engine::run::clock::FakeClock;
@@ -30,14 +26,7 @@ fn sample_run(coordinator: &str, task: &str) -> RunDoc {
     let mut config = RunConfig::new(coordinator, task, ModelSpec::demo());
     if coordinator == travel::ID {
         // The first built-in query (the benchmark plans others).
-        let queries = travel::query_values(BUILTIN_QUERIES_JSONL, "builtin").unwrap_or_default();
-        if let Some((q, value)) = queries.into_iter().next() {
-            config.task = q.query.clone();
-            config.variant = Some(Variant::Orchestrator.id().into());
-            config.options =
-                serde_json::to_value(travel::options_for(value, "builtin", ToolMode::Native))
-                    .unwrap_or_default();
-        }
+        travel::use_builtin_query(&mut config, 0);
     }
     config.run_id = "run-1795000000000-abc123".into();
     config.created_ms = 1_795_000_000_000.0;

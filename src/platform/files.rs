@@ -44,6 +44,20 @@ pub fn download_text(filename: &str, mime: &str, text: &str) -> Result<(), Strin
     download_blob(&blob(&parts, mime)?, filename)
 }
 
+/// The files a file input's change event carries (none when the event did
+/// not come from a file input).
+pub fn picked(ev: &web_sys::Event) -> Vec<web_sys::File> {
+    use wasm_bindgen::JsCast;
+    let Some(list) = ev
+        .target()
+        .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+        .and_then(|input| input.files())
+    else {
+        return Vec::new();
+    };
+    (0..list.length()).filter_map(|i| list.get(i)).collect()
+}
+
 /// Reads a File the user picked or dropped, as text.
 pub async fn read_text(file: &web_sys::File) -> Result<String, String> {
     JsFuture::from(file.text())

@@ -181,14 +181,7 @@ pub fn HistoryPage() -> impl IntoView {
         })
     };
     let on_file = move |ev: leptos::ev::Event| {
-        use wasm_bindgen::JsCast;
-        let Some(input) = ev
-            .target()
-            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
-        else {
-            return;
-        };
-        let Some(file) = input.files().and_then(|f| f.get(0)) else {
+        let Some(file) = files::picked(&ev).into_iter().next() else {
             return;
         };
         let navigate = navigate.clone();

@@ -10,7 +10,6 @@ use leptos::html;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use std::rc::Rc;
-use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
 #[derive(Clone, PartialEq)]
@@ -124,14 +123,7 @@ pub fn ImportDbDialog(open: RwSignal<bool>) -> impl IntoView {
         });
     };
     let picked = move |ev: leptos::ev::Event| {
-        let Some(input) = ev
-            .target()
-            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
-        else {
-            return;
-        };
-        let Some(list) = input.files() else { return };
-        let files: Vec<web_sys::File> = (0..list.length()).filter_map(|i| list.get(i)).collect();
+        let files = files::picked(&ev);
         if !files.is_empty() {
             import(files);
         }

@@ -9,7 +9,6 @@ use crate::engine::domains::travel::builtin::BUILTIN_QUERIES_JSONL;
 use crate::platform::{files, travel_store};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use wasm_bindgen::JsCast;
 
 /// Lists what this browser has imported (databases, query sets).
 pub fn refresh_imported(app: AppState) {
@@ -79,13 +78,7 @@ pub fn TravelSetupPanel() -> impl IntoView {
     refresh_imported(app);
     let load_set = move |name: String| load_query_set(app, name);
     let on_queries_file = move |ev: leptos::ev::Event| {
-        let Some(input) = ev
-            .target()
-            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
-        else {
-            return;
-        };
-        let Some(file) = input.files().and_then(|f| f.get(0)) else {
+        let Some(file) = files::picked(&ev).into_iter().next() else {
             return;
         };
         let name = file.name();

@@ -233,3 +233,22 @@ pub fn options_for(query: serde_json::Value, db: &str, tool_mode: ToolMode) -> T
         max_tool_rounds: 8,
     }
 }
+
+/// Points `config` at the built-in query at position `n` (0-based), run by
+/// the full orchestrator variant with native tools: the sample runs of the
+/// link dictionary and the benchmarks. False when there is no such query.
+pub fn use_builtin_query(config: &mut crate::engine::run::RunConfig, n: usize) -> bool {
+    let queries = query_values(
+        crate::engine::domains::travel::builtin::BUILTIN_QUERIES_JSONL,
+        "builtin",
+    )
+    .unwrap_or_default();
+    let Some((q, value)) = queries.into_iter().nth(n) else {
+        return false;
+    };
+    config.task = q.query.clone();
+    config.variant = Some(Variant::Orchestrator.id().into());
+    config.options =
+        serde_json::to_value(options_for(value, "builtin", ToolMode::Native)).unwrap_or_default();
+    true
+}

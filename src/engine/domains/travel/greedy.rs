@@ -69,29 +69,41 @@ fn candidate_routes(db: &TravelDb, q: &Query, n: usize) -> Result<Vec<Vec<String
         .filter(|c| **c != q.org)
         .cloned()
         .collect();
-    let mut out = Vec::new();
-    permutations(&cities, n, &mut Vec::new(), &mut out);
+    let out = permutations(&cities, n, MAX_ROUTES);
     if out.is_empty() {
         return Err(format!("{} has fewer than {n} cities to visit", q.dest));
     }
     Ok(out)
 }
 
-fn permutations(pool: &[String], n: usize, cur: &mut Vec<String>, out: &mut Vec<Vec<String>>) {
-    if out.len() >= MAX_ROUTES {
-        return;
-    }
-    if cur.len() == n {
-        out.push(cur.clone());
-        return;
-    }
-    for c in pool {
-        if !cur.contains(c) {
-            cur.push(c.clone());
-            permutations(pool, n, cur, out);
-            cur.pop();
+/// The ordered choices of `n` distinct cities from `pool`, in order, at
+/// most `max` of them.
+pub fn permutations(pool: &[String], n: usize, max: usize) -> Vec<Vec<String>> {
+    fn walk(
+        pool: &[String],
+        n: usize,
+        max: usize,
+        cur: &mut Vec<String>,
+        out: &mut Vec<Vec<String>>,
+    ) {
+        if out.len() >= max {
+            return;
+        }
+        if cur.len() == n {
+            out.push(cur.clone());
+            return;
+        }
+        for c in pool {
+            if !cur.contains(c) {
+                cur.push(c.clone());
+                walk(pool, n, max, cur, out);
+                cur.pop();
+            }
         }
     }
+    let mut out = Vec::new();
+    walk(pool, n, max, &mut Vec::new(), &mut out);
+    out
 }
 
 /// One leg's transport: the plan text and its cost for the group.

@@ -10,6 +10,7 @@ use super::knowledge::Knowledge;
 use super::trip::{date_of, route_legs};
 use super::{money, ToolUse};
 use crate::engine::coordinators::travel::contract::{Leg, TripFacts};
+use crate::engine::domains::travel::greedy::permutations;
 
 /// Tool calls one turn may spend on routes before settling.
 const MAX_CALLS: usize = 40;
@@ -207,23 +208,6 @@ fn evaluate(facts: &TripFacts, k: &Knowledge, route: &[String]) -> RouteState {
     })
 }
 
-fn permutations(pool: &[String], n: usize, cur: &mut Vec<String>, out: &mut Vec<Vec<String>>) {
-    if out.len() >= MAX_ROUTES {
-        return;
-    }
-    if cur.len() == n {
-        out.push(cur.clone());
-        return;
-    }
-    for c in pool {
-        if !cur.contains(c) {
-            cur.push(c.clone());
-            permutations(pool, n, cur, out);
-            cur.pop();
-        }
-    }
-}
-
 /// The candidate routes, or the call or problem that comes first.
 fn routes(facts: &TripFacts, k: &Knowledge, avoid: &[String]) -> Result<Vec<Vec<String>>, Outcome> {
     let n = facts.visiting_city_number.max(1) as usize;
@@ -266,9 +250,7 @@ fn routes(facts: &TripFacts, k: &Knowledge, avoid: &[String]) -> Result<Vec<Vec<
             facts.org
         )));
     }
-    let mut out = Vec::new();
-    permutations(&pool, n, &mut Vec::new(), &mut out);
-    Ok(out)
+    Ok(permutations(&pool, n, MAX_ROUTES))
 }
 
 fn arrow(facts: &TripFacts, route: &[String]) -> String {
