@@ -22,15 +22,39 @@ pub fn NotebookPanel() -> impl IntoView {
             }
         }
     };
-    let handoffs = move || app.view.with(|v| v.travel.handoffs.len());
-    // Memos: the HTML (and so the DOM, and any <details> the user opened)
-    // changes only when the notebook does, not on every streamed token.
-    let handoffs_html = Memo::new(move |_| app.view.with(|v| handoffs_html(&v.travel)));
-    let notebook_html = Memo::new(move |_| app.view.with(|v| notebook_html(&v.travel)));
+    // Both lists only grow within a run, so the run and the seq of their
+    // last item say when they changed: the HTML is built (and the DOM, with
+    // any <details> the user opened, replaced) only then, not on every
+    // streamed token.
+    let run_id = move || {
+        app.shown
+            .with(|s| s.as_ref().map(|s| s.config.run_id.clone()))
+    };
+    let handoffs = Memo::new(move |_| app.view.with(|v| v.travel.handoffs.len()));
+    let handoffs_key = Memo::new(move |_| {
+        (
+            run_id(),
+            app.view.with(|v| v.travel.handoffs.last().map(|h| h.seq)),
+        )
+    });
+    let notebook_key = Memo::new(move |_| {
+        (
+            run_id(),
+            app.view.with(|v| v.travel.notebook.last().map(|c| c.seq)),
+        )
+    });
+    let handoffs_html = Memo::new(move |_| {
+        handoffs_key.track();
+        app.view.with_untracked(|v| handoffs_html(&v.travel))
+    });
+    let notebook_html = Memo::new(move |_| {
+        notebook_key.track();
+        app.view.with_untracked(|v| notebook_html(&v.travel))
+    });
     view! {
         <div class="notebook-tab" on:click=on_click>
             <details class="handoffs">
-                <summary>{move || format!("Hand-offs ({})", handoffs())}</summary>
+                <summary>{move || format!("Hand-offs ({})", handoffs.get())}</summary>
                 <div inner_html=handoffs_html></div>
             </details>
             <div class="notebook" role="region" aria-label="Notebook"

@@ -46,8 +46,26 @@ fn plan_body(t: &TravelView) -> String {
 #[component]
 pub fn PlanPanel() -> impl IntoView {
     let app = use_app();
-    // Re-rendered only when the plan part changes (open <details> stay open).
-    let html = Memo::new(move |_| app.view.with(|v| plan_body(&v.travel)));
+    // Built only when the plan part changes (the run, its plans, brief or
+    // evaluation), not on every streamed token; open <details> stay open.
+    let key = Memo::new(move |_| {
+        let run = app
+            .shown
+            .with(|s| s.as_ref().map(|s| s.config.run_id.clone()));
+        let parts = app.view.with(|v| {
+            let t = &v.travel;
+            (
+                t.plans.last().map(|p| p.seq),
+                t.brief.is_some(),
+                t.evaluation.is_some(),
+            )
+        });
+        (run, parts)
+    });
+    let html = Memo::new(move |_| {
+        key.track();
+        app.view.with_untracked(|v| plan_body(&v.travel))
+    });
     view! {
         <div class="plan-tab" inner_html=html></div>
     }
