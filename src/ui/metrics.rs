@@ -8,9 +8,10 @@ use leptos::prelude::*;
 
 /// Whether the shown run is a travel-planner run.
 pub fn is_travel(app: super::state::AppState) -> bool {
-    app.shown
-        .with(|s| s.as_ref().is_some_and(|s| s.config.coordinator == "travel"))
-        || app.view.with(|v| v.travel.variant.is_some())
+    app.shown.with(|s| {
+        s.as_ref()
+            .is_some_and(|s| s.config.coordinator == crate::engine::coordinators::travel::ID)
+    }) || app.view.with(|v| v.travel.variant.is_some())
 }
 
 #[component]
