@@ -1,7 +1,9 @@
-// Benchmarks of the built app: transfer size of dist/ (gzip) and
-// navigation-to-interactive in headless Chromium (median of 5 cold loads).
+// Benchmarks of the built app: transfer sizes (gzip -9) of what the start
+// page loads and of each part loaded on first use; navigation-to-interactive
+// and the time to open a shared run in headless Chromium (median of 5 cold
+// loads), with where that time goes.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, extname } from 'node:path';
+import { join, extname, basename } from 'node:path';
 import { gzipSync, constants } from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { startStatic } from './serve-dist.mjs';
@@ -9,23 +11,57 @@ import { CHROMIUM, CHROMIUM_ARGS } from './harness.mjs';
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const kb = (n) => (n / 1024).toFixed(1).padStart(8) + ' KB';
+const gz = (file) => gzipSync(readFileSync(join('dist', file)), { level: constants.Z_BEST_COMPRESSION }).length;
+const CODE = new Set(['.wasm', '.js', '.css']);
 
-function sizes() {
-  const groups = { wasm: 0, js: 0, css: 0 };
-  const raw = { wasm: 0, js: 0, css: 0 };
-  for (const f of readdirSync('dist')) {
-    const p = join('dist', f);
-    if (!statSync(p).isFile()) continue;
-    const ext = extname(f).slice(1);
-    if (!(ext in groups)) continue;
-    const bytes = readFileSync(p);
-    raw[ext] += bytes.length;
-    groups[ext] += gzipSync(bytes, { level: constants.Z_BEST_COMPRESSION }).length;
+/** The lazily loaded parts: each split module and the shared chunks it needs (from __wasm_split.js). */
+function parts() {
+  const js = readFileSync('dist/__wasm_split.js', 'utf8');
+  const chunkFile = new Map([...js.matchAll(/const (__chunk_\d+) = makeLoad\(\(\) => \{\s*const src = fetch\(new URL\("\.\/([^"]+)"/g)].map((m) => [m[1], m[2]]));
+  const out = [];
+  for (const m of js.matchAll(/export const __wasm_split_load_(\w+) = wrapAsyncCb\(makeLoad\(\(\) => \{\s*const src = fetch\(new URL\("\.\/([^"]+)"[\s\S]*?\n, \[([^\]]*)\]\)\);/g)) {
+    const deps = m[3].split(',').map((d) => d.trim()).filter(Boolean).map((d) => chunkFile.get(d));
+    out.push({ name: m[1], files: [m[2], ...deps] });
   }
-  const total = groups.wasm + groups.js + groups.css;
-  console.log('dist transfer size (gzip -9)');
-  for (const k of Object.keys(groups)) console.log(`  ${k.padEnd(5)} ${kb(groups[k])}   (raw ${kb(raw[k]).trim()})`);
-  console.log(`  total ${kb(total)}   goal ≤ 450 KB: ${total <= 450 * 1024 ? 'met' : 'NOT met'}`);
+  return out;
+}
+
+/** The files the start page fetches (wasm, js, css), watched in Chromium until the page is idle. */
+async function startPageFiles(app, browser) {
+  const ctx = await browser.newContext();
+  const page = await ctx.newPage();
+  const files = new Set();
+  page.on('request', (r) => {
+    const f = basename(new URL(r.url()).pathname);
+    if (CODE.has(extname(f))) files.add(f);
+  });
+  await page.goto(app.url + '/');
+  await page.waitForSelector('body[data-ready="1"]');
+  await page.waitForLoadState('networkidle');
+  await ctx.close();
+  return [...files];
+}
+
+async function sizes(app, browser) {
+  const all = readdirSync('dist').filter((f) => statSync(join('dist', f)).isFile() && CODE.has(extname(f)));
+  const start = await startPageFiles(app, browser);
+  const sum = (files) => files.reduce((n, f) => n + gz(f), 0);
+  const startTotal = sum(start);
+  console.log('transfer size of the start page (gzip -9): what the browser downloads to show the app');
+  for (const f of start.sort()) console.log(`  ${f.padEnd(34)} ${kb(gz(f))}`);
+  console.log(`  total ${kb(startTotal).trim().padStart(38)}   goal ≤ 450 KB: ${startTotal <= 450 * 1024 ? 'met' : 'NOT met'}`);
+  console.log('parts loaded on first use (their module + the shared chunks they need; a chunk two parts share is counted in both)');
+  const labels = {
+    run_view: 'a run on screen: transcript + Markdown, provider clients, share-link decoder',
+    extras: 'Settings, share and fork dialogs, History, Events tab, inspector, exports',
+    travel: 'the travel planner: coordinator, demo roles, sandbox, evaluator, setup, Batch',
+    travel_views: "a travel run's notebook, plan and metrics",
+  };
+  for (const p of parts()) {
+    const lazy = p.files.filter((f) => !start.includes(f));
+    console.log(`  ${p.name.padEnd(14)} ${kb(sum(lazy))}  ${labels[p.name] || ''}`);
+  }
+  console.log(`everything in dist/ (wasm, js, css): ${kb(sum(all)).trim()} in ${all.length} files`);
 }
 
 async function interactive() {
@@ -84,6 +120,12 @@ async function openShared() {
   await app.close();
 }
 
-sizes();
+{
+  const app = await startStatic({ root: 'dist' });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  await sizes(app, browser);
+  await browser.close();
+  await app.close();
+}
 await interactive();
 await openShared();

@@ -3,7 +3,7 @@
 // screenshots of the run page in light and dark.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { setup, openApp, runTask, waitForStatus, screenshot, eventually } from './harness.mjs';
+import { setup, openApp, runTask, waitForStatus, screenshot, eventually, openEvents } from './harness.mjs';
 
 let env;
 before(async () => (env = await setup()));
@@ -33,7 +33,7 @@ test('demo model streams an answer with no key and the run completes', async () 
   assert.equal(await node.getAttribute('data-status'), 'idle');
   assert.match(await page.getByTestId('usage-summary').innerText(), /≈/);
   // Events tab lists the log.
-  await page.getByRole('tab', { name: /Events/ }).click();
+  await openEvents(page);
   const kinds = await page.locator('.event').evaluateAll((els) => els.map((e) => e.dataset.kind));
   for (const k of ['run_started', 'agent_added', 'llm_request', 'llm_delta', 'llm_response', 'run_finished']) {
     assert.ok(kinds.includes(k), `events include ${k}`);
@@ -48,7 +48,7 @@ test('Step from idle holds the run before its first call; Space sends it', async
   await waitForStatus(page, /Paused — next: Assistant/);
   // Held at the gate: no request was sent, nothing streams.
   await page.waitForTimeout(400);
-  await page.getByRole('tab', { name: /Events/ }).click();
+  await openEvents(page);
   const kinds = await page.locator('.event').evaluateAll((els) => els.map((e) => e.dataset.kind));
   assert.ok(kinds.includes('agent_added'), 'the run started');
   assert.ok(!kinds.includes('llm_request'), `no LLM request while paused: ${kinds}`);

@@ -2,7 +2,7 @@
 // 500, a stream cut mid-way, 401. (e) Stop aborts the request in flight.
 import { test, before, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
-import { setup, openApp, configure, runTask, waitForStatus, eventually } from './harness.mjs';
+import { setup, openApp, configure, runTask, waitForStatus, eventually, openEvents } from './harness.mjs';
 
 let env;
 before(async () => (env = await setup()));
@@ -25,7 +25,7 @@ test('429 with Retry-After, then success: the run completes and the retry is in 
   await waitForStatus(page, /Finished/);
   assert.ok(Date.now() - t0 >= 950, 'waited for Retry-After');
   assert.match(await page.getByRole('log', { name: 'Transcript' }).innerText(), /Worked after waiting\./);
-  await page.getByRole('tab', { name: /Events/ }).click();
+  await openEvents(page);
   const retry = page.locator('.event[data-kind="llm_retry"]');
   assert.equal(await retry.count(), 1);
   assert.match(await retry.innerText(), /\(rate_limited\), retry in 1000 ms/);

@@ -73,6 +73,12 @@ export async function runTask(page, task) {
   await page.getByRole('button', { name: 'Run', exact: true }).click();
 }
 
+/** Opens the Events tab and waits for it: its code loads on first use. */
+export async function openEvents(page) {
+  await page.getByRole('tab', { name: /Events/ }).click();
+  await page.locator('.events').waitFor();
+}
+
 export async function waitForStatus(page, pattern, timeout = 20000) {
   await page.getByTestId('run-status').filter({ hasText: pattern }).waitFor({ timeout });
 }

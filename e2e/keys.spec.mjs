@@ -2,7 +2,7 @@
 // is ticked, and never appears in the URL or the run's events.
 import { test, before, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
-import { setup, openApp, configure, runTask, waitForStatus } from './harness.mjs';
+import { setup, openApp, configure, runTask, waitForStatus, openEvents } from './harness.mjs';
 
 let env;
 before(async () => (env = await setup({ chunkDelayMs: 5 })));
@@ -21,7 +21,7 @@ test('without Remember, the key lives in memory only', async () => {
   await waitForStatus(page, /Finished/);
   assert.equal(env.mock.log()[0].headers.authorization, `Bearer ${KEY}`, 'it was sent to the provider');
   assert.ok(!page.url().includes(KEY), 'not in the URL');
-  await page.getByRole('tab', { name: /Events/ }).click();
+  await openEvents(page);
   assert.ok(!(await page.content()).includes(KEY), 'not in the rendered run log');
   assert.ok(!(await storageDump(page)).includes(KEY));
   // Reload: the key is gone; the settings (non-secret) remain.

@@ -16,6 +16,7 @@ const transcript = (page) => page.getByRole('log', { name: 'Transcript' });
 const KEY = 'sk-export-secret-4242';
 
 async function finalState(page) {
+  await transcript(page).locator('.entry').first().waitFor();
   return {
     transcript: await transcript(page).innerText(),
     usage: await page.getByTestId('usage-summary').innerText(),
@@ -159,6 +160,7 @@ test('reload in the middle of a run: History shows it interrupted with its event
   assert.ok(n >= 6, `events up to the reload were kept (${n})`);
   await row.getByRole('button', { name: 'Open' }).click();
   await page.getByText('From History', { exact: true }).waitFor();
+  await transcript(page).locator('.entry').first().waitFor();
   assert.match(await transcript(page).innerText(), /word word word/);
   // Continue = fork from the last completed call (none here), live.
   await openHistory(page);
@@ -221,6 +223,7 @@ test('exports carry no secrets; a run file imports by picker and by drag-and-dro
   await p.waitForSelector('body[data-ready="1"]');
   await p.getByLabel('Import run file').setInputFiles({ name: 'run.json', mimeType: 'application/json', buffer: Buffer.from(texts.json) });
   await p.getByText('Imported file', { exact: true }).waitFor();
+  await transcript(p).locator('.entry').first().waitFor();
   assert.match(await transcript(p).innerText(), /Exported answer\./);
   // …and by dropping it on the page (a damaged file is refused clearly).
   const drop = async (content) => {

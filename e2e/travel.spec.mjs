@@ -43,6 +43,7 @@ test('demo model: experts fill the notebook, the plan is scored constraint by co
   await page.getByRole('tab', { name: /Notebook/ }).click();
   const notebook = page.getByRole('region', { name: 'Notebook' });
   const cards = notebook.locator('.tp-card');
+  await cards.first().waitFor();
   assert.ok((await cards.count()) >= 4, 'one notebook entry per tool call at least');
   assert.match(await notebook.innerText(), /AccommodationSearch/);
   assert.ok((await notebook.locator('table').count()) >= 4, 'tool results shown as tables');

@@ -41,7 +41,18 @@ if [ "$(wasm-bindgen --version 2>/dev/null || true)" != "wasm-bindgen $WBG_VERSI
   cargo install wasm-bindgen-cli --version "$WBG_VERSION" --force || die "could not install wasm-bindgen-cli $WBG_VERSION."
 fi
 
-# 4. npm devDependencies: binaryen (wasm-opt; Debian's is too old) and playwright-core.
+# 4. wasm-split-cli: splits the app into a core module and lazily loaded
+#    chunks (scripts/build-wasm.sh); its version = wasm_split_helpers in Cargo.lock.
+SPLIT_VERSION=$(awk '/^name = "wasm_split_helpers"$/ { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock)
+[ -n "$SPLIT_VERSION" ] || die "could not read the wasm_split_helpers version from Cargo.lock."
+if ! cargo install --list | grep -qx "wasm_split_cli_support v$SPLIT_VERSION:" \
+  || ! command -v wasm-split-cli >/dev/null 2>&1; then
+  say "installing wasm-split-cli $SPLIT_VERSION (~1 min, once)"
+  cargo install --locked wasm_split_cli_support --version "$SPLIT_VERSION" --features build-binary \
+    || die "could not install wasm_split_cli_support $SPLIT_VERSION (wasm-split-cli)."
+fi
+
+# 5. npm devDependencies: binaryen (wasm-opt; Debian's is too old) and playwright-core.
 if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/playwright-core ] \
   || [ package-lock.json -nt node_modules/.installed ]; then
   say "installing npm devDependencies (binaryen, playwright-core)"
@@ -49,10 +60,10 @@ if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/playwright-core ] 
   touch node_modules/.installed
 fi
 
-# 5. Crates, so Trunk's offline build finds them.
+# 6. Crates, so Trunk's offline build finds them.
 cargo fetch --locked -q || die "cargo fetch failed; check your network access to crates.io."
 
-# 6. Chromium and ChromeDriver for the in-browser and end-to-end tests.
+# 7. Chromium and ChromeDriver for the in-browser and end-to-end tests.
 if [ "${1:-}" = "--browser" ]; then
   if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then
     say "installing Chromium and ChromeDriver (apt)"

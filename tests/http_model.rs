@@ -239,6 +239,7 @@ fn network_errors_carry_the_cors_hint() {
         transport: t,
         clock: Rc::new(FakeClock::new()),
         demo_chunk_delay_ms: 0,
+        demo_script: roundtable::engine::model::demo::no_script,
     };
     let spec = ModelSpec {
         provider: "ollama".into(),

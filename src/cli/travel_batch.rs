@@ -66,6 +66,7 @@ pub fn run(a: RunArgs) -> Result<i32, String> {
         transport: Rc::new(UreqTransport::default()),
         clock: clock.clone(),
         demo_chunk_delay_ms: a.demo_delay_ms,
+        demo_script: roundtable::engine::model::demo::every_script,
     };
     let model = build_model(
         &spec,

@@ -7,6 +7,7 @@ pub mod files;
 pub mod history;
 pub mod keys;
 pub mod location;
+pub mod perf;
 pub mod recorder;
 pub mod settings;
 pub mod storage;

@@ -1,7 +1,7 @@
 //! The task box, Run / Pause / Step / Stop, and the run's status line.
 
+use super::lazy::lazy_view;
 use super::state::{use_app, Activity};
-use super::travel_setup::TravelSetupPanel;
 use crate::engine::coordinators;
 use crate::engine::run::RunStatus;
 use leptos::ev::KeyboardEvent;
@@ -47,7 +47,7 @@ pub fn TaskPanel() -> impl IntoView {
             <h2 class="panel-title">{move || if is_travel() { "Trip" } else { "Task" }}</h2>
             <p class="muted small">{description}</p>
             <Show when=is_travel fallback=move || view! { <TaskEditor/> }>
-                <TravelSetupPanel/>
+                {lazy_view("the travel planner", super::travel::setup_panel)}
             </Show>
             <div class="controls" role="group" aria-label="Run controls">
                 <button

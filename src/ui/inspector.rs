@@ -10,7 +10,6 @@ use leptos::prelude::*;
 #[component]
 pub fn InspectorPanel() -> impl IntoView {
     let app = use_app();
-    let open = move || app.inspect.with(Option::is_some);
     // A memo: the DOM changes only when this agent's activity does.
     let body = Memo::new(move |_| {
         let agent = app.inspect.get().unwrap_or_default();
@@ -26,7 +25,6 @@ pub fn InspectorPanel() -> impl IntoView {
         })
     });
     view! {
-        <Show when=open>
             <section class="panel inspector-panel" role="region" aria-label="Inspector">
                 <div class="panel-head">
                     <h2 class="panel-title">"Inspector"</h2>
@@ -35,6 +33,5 @@ pub fn InspectorPanel() -> impl IntoView {
                 </div>
                 <div class="inspector-body" inner_html=body></div>
             </section>
-        </Show>
     }
 }

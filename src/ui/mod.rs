@@ -3,14 +3,14 @@
 mod batch;
 mod controls;
 mod events_tab;
+mod exports;
 mod fork;
 mod graph;
 mod header;
 mod history;
 mod inspector;
-mod metrics;
-mod notebook;
-mod plan_tab;
+pub(crate) mod lazy;
+mod provider;
 mod replay;
 mod run_page;
 mod run_tabs;
@@ -20,37 +20,50 @@ pub mod state;
 mod theme;
 mod toolbar;
 mod transcript;
-mod travel_import;
-mod travel_setup;
-mod travel_state;
+mod travel;
 mod usage;
 
 use crate::engine::share as links;
-use crate::platform::{files, location};
+use crate::platform::{files, location, perf};
 use leptos::prelude::*;
 use leptos_router::components::{Route, Router, Routes};
 use leptos_router::path;
 use state::{AppState, Notice, Source};
 
-/// Opens the run in the URL fragment (`#run=…`), if there is one.
+/// Opens the run in the URL fragment (`#run=…`), if there is one. The
+/// decoder (and its dictionaries) is the `link` chunk.
 fn open_link(app: AppState) {
     let hash = location::hash();
     if !hash.starts_with(&format!("#{}", links::FRAGMENT_KEY)) {
         return;
     }
-    match links::decode(&hash) {
+    leptos::task::spawn_local(async move {
+        if let Err(e) = parts::open_link(app, hash).await {
+            app.notice.set(Some(Notice {
+                text: e.message("the shared run"),
+                settings: false,
+            }));
+        }
+        // Once the next frame has been laid out and painted, the run is on
+        // screen: mark when (benchmarks read it). The timeout runs after
+        // the frame that the animation-frame callback precedes.
+        request_animation_frame(|| set_timeout(mark_link_ready, std::time::Duration::ZERO));
+    });
+}
+
+/// Decodes a share link and shows its run (or says what is wrong with it).
+fn show_link(app: AppState, hash: &str) {
+    match links::decode(hash) {
         Ok(doc) => {
+            perf::mark("rt:link-decoded");
             app.show_doc(doc, Source::Link, false);
+            perf::mark("rt:link-shown");
         }
         Err(e) => app.notice.set(Some(Notice {
             text: e.user_message(),
             settings: false,
         })),
     }
-    // Once the next frame has been laid out and painted, the run is on
-    // screen: mark when (benchmarks read it). The timeout runs after the
-    // frame that the animation-frame callback precedes.
-    request_animation_frame(|| set_timeout(mark_link_ready, std::time::Duration::ZERO));
 }
 
 fn mark_link_ready() {
@@ -102,6 +115,43 @@ fn install_drop(app: AppState) {
     });
 }
 
+/// The pages other than Run and the dialogs, each in its own chunk.
+mod parts {
+    use super::lazy::{lazy_part, ViewFn};
+    use leptos::prelude::*;
+
+    lazy_part! { extras:
+        pub fn history() -> ViewFn {
+            || view! { <super::history::HistoryPage/> }.into_any()
+        }
+    }
+    lazy_part! { travel:
+        pub fn batch() -> ViewFn {
+            || view! { <super::batch::BatchPage/> }.into_any()
+        }
+    }
+    lazy_part! { extras:
+        pub fn settings() -> ViewFn {
+            || view! { <super::settings_dialog::SettingsDialog/> }.into_any()
+        }
+    }
+    lazy_part! { extras:
+        pub fn share() -> ViewFn {
+            || view! { <super::share::ShareDialog/> }.into_any()
+        }
+    }
+    lazy_part! { run_view:
+        pub fn open_link(app: super::AppState, hash: String) {
+            super::show_link(app, &hash)
+        }
+    }
+    lazy_part! { extras:
+        pub fn fork() -> ViewFn {
+            || view! { <super::fork::ForkDialog/> }.into_any()
+        }
+    }
+}
+
 #[component]
 pub fn App() -> impl IntoView {
     let app = AppState::new();
@@ -117,12 +167,12 @@ pub fn App() -> impl IntoView {
             <header::Header/>
             <Routes fallback=|| view! { <run_page::RunPage/> }>
                 <Route path=path!("/") view=run_page::RunPage/>
-                <Route path=path!("/history") view=history::HistoryPage/>
-                <Route path=path!("/batch") view=batch::BatchPage/>
+                <Route path=path!("/history") view=|| lazy::lazy_view("the History page", parts::history)/>
+                <Route path=path!("/batch") view=|| lazy::lazy_view("the Batch page", parts::batch)/>
             </Routes>
-            <settings_dialog::SettingsDialog/>
-            <share::ShareDialog/>
-            <fork::ForkDialog/>
+            {lazy::lazy_dialog("Settings", move || app.settings_open.get(), parts::settings)}
+            {lazy::lazy_dialog("the share dialog", move || app.share_open.get(), parts::share)}
+            {lazy::lazy_dialog("the fork dialog", move || app.fork_at.with(Option::is_some), parts::fork)}
         </Router>
     }
 }
@@ -130,7 +180,9 @@ pub fn App() -> impl IntoView {
 /// Mounts the app and marks the document ready (tests and benchmarks wait for it).
 pub fn start() {
     console_error_panic_hook::set_once();
+    perf::mark("rt:wasm-started");
     leptos::mount::mount_to_body(App);
+    perf::mark("rt:mounted");
     // The moment the app is interactive, relative to navigation start.
     let window = web_sys::window();
     let now = window

@@ -3,19 +3,33 @@
 //! the agent graph, the inspector, metrics and usage on the right.
 
 use super::controls::TaskPanel;
-use super::events_tab::EventsTab;
 use super::graph::AgentGraphPanel;
-use super::inspector::InspectorPanel;
-use super::metrics::{is_travel, MetricsPanel};
-use super::notebook::NotebookPanel;
-use super::plan_tab::PlanPanel;
+use super::lazy::lazy_view;
 use super::replay::ReplayBar;
 use super::run_tabs::{RunTabs, Tab};
-use super::state::{use_app, Activity};
+use super::state::{is_travel, use_app, Activity};
 use super::toolbar::RunToolbar;
 use super::transcript::TranscriptPanel;
+use super::travel;
 use super::usage::UsagePanel;
 use leptos::prelude::*;
+
+/// Panels of the run page that load on first use.
+mod parts {
+    use crate::ui::lazy::{lazy_part, ViewFn};
+    use leptos::prelude::*;
+
+    lazy_part! { extras:
+        pub fn events() -> ViewFn {
+            || view! { <crate::ui::events_tab::EventsTab/> }.into_any()
+        }
+    }
+    lazy_part! { extras:
+        pub fn inspector() -> ViewFn {
+            || view! { <crate::ui::inspector::InspectorPanel/> }.into_any()
+        }
+    }
+}
 
 #[component]
 pub fn RunPage() -> impl IntoView {
@@ -68,9 +82,9 @@ pub fn RunPage() -> impl IntoView {
                 <div class="tab-body" role="tabpanel">
                     {move || match tab.get() {
                         Tab::Transcript => view! { <TranscriptPanel/> }.into_any(),
-                        Tab::Notebook => view! { <NotebookPanel/> }.into_any(),
-                        Tab::Plan => view! { <PlanPanel/> }.into_any(),
-                        Tab::Events => view! { <EventsTab/> }.into_any(),
+                        Tab::Notebook => lazy_view("the notebook", travel::notebook_panel).into_any(),
+                        Tab::Plan => lazy_view("the plan", travel::plan_panel).into_any(),
+                        Tab::Events => lazy_view("the events", parts::events).into_any(),
                     }}
                 </div>
                 <Show when=replayable>
@@ -79,8 +93,12 @@ pub fn RunPage() -> impl IntoView {
             </section>
             <section class="column right" aria-label="Agents and usage">
                 <AgentGraphPanel/>
-                <InspectorPanel/>
-                <MetricsPanel/>
+                <Show when=move || app.inspect.with(Option::is_some)>
+                    {lazy_view("the inspector", parts::inspector)}
+                </Show>
+                <Show when=travel>
+                    {lazy_view("the metrics", travel::metrics_panel)}
+                </Show>
                 <UsagePanel/>
             </section>
         </main>

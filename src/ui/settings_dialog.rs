@@ -98,6 +98,7 @@ pub fn SettingsDialog() -> impl IntoView {
             transport: Rc::new(FetchTransport),
             clock: Rc::new(BrowserClock),
             demo_chunk_delay_ms: 0,
+            demo_script: crate::engine::model::demo::no_script,
         };
         let m = match build_model(&spec, k, &platform) {
             Ok(m) => m,

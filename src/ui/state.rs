@@ -2,22 +2,23 @@
 //! controls: start, pause, step, resume, stop, fork; showing a stored or
 //! shared run; the replay cursor.
 
-use super::travel_state::{TravelSetup, BUILTIN};
-use crate::engine::coordinators::travel;
-use crate::engine::domains::travel::TravelDb;
-use crate::engine::model::factory::{build_model, Platform};
+use super::provider::LazyProvider;
+use super::travel::state::TravelSetup;
+use crate::engine::coordinators::{self, single, travel, CoordinatorFn};
+use crate::engine::model::demo;
+use crate::engine::model::factory::{demo_model, validate, Platform};
 use crate::engine::model::fork::{ForkEdit, ForkModel};
 use crate::engine::model::ChatModel;
 use crate::engine::run::config::ParentRef;
 use crate::engine::run::gate::{Gate, GateMode};
 use crate::engine::run::{
-    execute, CancelToken, LoggedEvent, ModelRouter, RunConfig, RunCtx, RunDoc,
+    execute_with, CancelToken, LoggedEvent, ModelRouter, RunConfig, RunCtx, RunDoc,
 };
 use crate::engine::views::{Fold, RunView};
 use crate::platform::clock::BrowserClock;
 use crate::platform::fetch::FetchTransport;
 use crate::platform::settings::Settings;
-use crate::platform::{keys, recorder, travel_store};
+use crate::platform::{keys, recorder};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use std::rc::Rc;
@@ -64,6 +65,10 @@ struct Live {
     cancel: CancelToken,
 }
 
+/// Prepares a run's context before it starts (e.g. gives the travel
+/// coordinator an imported database).
+pub type RunSetup = Box<dyn FnOnce(&RunCtx)>;
+
 #[derive(Clone, Copy)]
 pub struct AppState {
     pub settings: RwSignal<Settings>,
@@ -101,19 +106,22 @@ fn new_run_id() -> String {
     format!("run-{}-{r:x}", js_sys::Date::now() as u64)
 }
 
-fn platform(demo_chunk_delay_ms: u64) -> Platform {
+fn platform(demo_chunk_delay_ms: u64, demo_script: demo::Script) -> Platform {
     Platform {
         transport: Rc::new(FetchTransport),
         clock: Rc::new(BrowserClock),
         demo_chunk_delay_ms,
+        demo_script,
     }
 }
 
 /// The model the settings describe, with its key; `demo_chunk_delay_ms`
-/// paces the demo model (batches run it without pauses).
+/// paces the demo model (batches run it without pauses), which plays the
+/// steps of `demo_script` (the run's coordinator's).
 pub fn settings_model(
     settings: &Settings,
     demo_chunk_delay_ms: u64,
+    demo_script: demo::Script,
 ) -> Result<(crate::engine::run::ModelSpec, Rc<dyn ChatModel>), String> {
     let spec = settings.model_spec();
     let key = if settings.is_demo() {
@@ -121,7 +129,12 @@ pub fn settings_model(
     } else {
         keys::get(&settings.provider)
     };
-    build_model(&spec, key, &platform(demo_chunk_delay_ms)).map(|m| (spec, m))
+    validate(&spec, key.as_deref())?;
+    let model: Rc<dyn ChatModel> = match spec.format {
+        None => demo_model(&platform(demo_chunk_delay_ms, demo_script)),
+        Some(format) => Rc::new(LazyProvider::new(spec.clone(), format, key)),
+    };
+    Ok((spec, model))
 }
 
 impl AppState {
@@ -153,16 +166,20 @@ impl AppState {
         self.live.with_value(|l| l.as_ref().map(|l| l.gate.clone()))
     }
 
-    fn warn(&self, text: impl Into<String>, settings: bool) {
+    pub(crate) fn warn(&self, text: impl Into<String>, settings: bool) {
         self.notice.set(Some(Notice {
             text: text.into(),
             settings,
         }));
     }
 
-    /// The live model from the current settings, or a notice saying what to fix.
-    fn live_model(&self) -> Option<(crate::engine::run::ModelSpec, Rc<dyn ChatModel>)> {
-        match settings_model(&self.settings.get_untracked(), DEMO_CHUNK_DELAY_MS) {
+    /// The live model from the current settings (the demo model playing
+    /// `script`), or a notice saying what to fix.
+    pub(crate) fn live_model(
+        &self,
+        script: demo::Script,
+    ) -> Option<(crate::engine::run::ModelSpec, Rc<dyn ChatModel>)> {
+        match settings_model(&self.settings.get_untracked(), DEMO_CHUNK_DELAY_MS, script) {
             Ok(m) => Some(m),
             Err(text) => {
                 self.warn(text, true);
@@ -193,60 +210,25 @@ impl AppState {
         if self.activity.get_untracked() != Activity::Idle {
             return;
         }
-        if self.coordinator.get_untracked() == travel::ID {
-            return self.start_travel(paused);
+        let coordinator = self.coordinator.get_untracked();
+        if coordinator == travel::ID {
+            return spawn_local(async move {
+                if let Err(e) = super::travel::start(self, paused).await {
+                    self.warn(e.message("the travel planner"), false);
+                }
+            });
         }
         let task = self.task.get_untracked();
         if task.trim().is_empty() {
             self.warn("Write a task first: what should the agents do?", false);
             return;
         }
-        let Some((spec, model)) = self.live_model() else {
+        let Some((spec, model)) = self.live_model(demo::no_script) else {
             return;
         };
-        let config = self.new_config(&self.coordinator.get_untracked(), &task, spec);
-        self.launch(config, model, paused, None);
-    }
-
-    /// A travel run on the selected query, variant and database.
-    fn start_travel(self, paused: bool) {
-        let setup = self.travel.get_untracked();
-        let Some(query) = setup.query() else {
-            self.warn("Pick a query to plan first.", false);
-            return;
-        };
-        let Some((spec, model)) = self.live_model() else {
-            return;
-        };
-        let mut config = self.new_config(travel::ID, &query.text, spec);
-        config.variant = Some(setup.variant.id().into());
-        config.options = serde_json::to_value(travel::options_for(
-            query.value.clone(),
-            &setup.db,
-            setup.tool_mode,
-        ))
-        .unwrap_or_default();
-        self.with_travel_db(setup.db.clone(), move |app, db| {
-            app.launch(config, model, paused, db)
-        });
-    }
-
-    /// Runs `then` with the run's database: none for the built-in world
-    /// (the coordinator has it), else the imported one, loaded first.
-    fn with_travel_db(
-        self,
-        name: String,
-        then: impl FnOnce(AppState, Option<Rc<TravelDb>>) + 'static,
-    ) {
-        if name == BUILTIN {
-            return then(self, None);
-        }
-        spawn_local(async move {
-            match travel_store::load_db(&name).await {
-                Ok(db) => then(self, Some(db)),
-                Err(e) => self.warn(e, false),
-            }
-        });
+        let config = self.new_config(&coordinator, &task, spec);
+        let entry = core_coordinator(&coordinator);
+        self.launch(config, model, paused, entry, None);
     }
 
     /// Forks `parent` at LLM call `k` with the user's edit, continuing live.
@@ -255,9 +237,30 @@ impl AppState {
             self.warn("Stop the current run before forking.", false);
             return;
         }
-        let Some((spec, live)) = self.live_model() else {
+        if parent.config.coordinator == travel::ID {
+            return spawn_local(async move {
+                if let Err(e) = super::travel::fork(self, parent, k, edit).await {
+                    self.warn(e.message("the travel planner"), false);
+                }
+            });
+        }
+        let Some((spec, live)) = self.live_model(demo::no_script) else {
             return;
         };
+        let config = self.fork_config(&parent, k, spec);
+        let model = Rc::new(ForkModel::new(&parent.events, k as usize, edit, live));
+        let entry = core_coordinator(&config.coordinator);
+        self.launch(config, model, false, entry, None);
+    }
+
+    /// The config of a fork of `parent` at call `k` (the page shows its
+    /// coordinator and task).
+    pub(crate) fn fork_config(
+        &self,
+        parent: &RunDoc,
+        k: u32,
+        spec: crate::engine::run::ModelSpec,
+    ) -> RunConfig {
         let mut config = self.new_config(&parent.config.coordinator, &parent.config.task, spec);
         config.variant = parent.config.variant.clone();
         config.options = parent.config.options.clone();
@@ -266,28 +269,20 @@ impl AppState {
             run_id: parent.config.run_id.clone(),
             fork_call: k,
         });
-        let model = Rc::new(ForkModel::new(&parent.events, k as usize, edit, live));
         self.coordinator.set(config.coordinator.clone());
         self.task.set(config.task.clone());
-        let db_name = config
-            .options
-            .get("db")
-            .and_then(|d| d.as_str())
-            .unwrap_or(BUILTIN)
-            .to_string();
-        if config.coordinator == travel::ID {
-            self.with_travel_db(db_name, move |app, db| app.launch(config, model, false, db));
-        } else {
-            self.launch(config, model, false, None);
-        }
+        config
     }
 
-    fn launch(
+    /// Starts `coordinator` on `config` with `model`, recording it to
+    /// History as it goes; `setup` prepares the context first.
+    pub(crate) fn launch(
         self,
         config: RunConfig,
         model: Rc<dyn ChatModel>,
         paused: bool,
-        db: Option<Rc<TravelDb>>,
+        coordinator: CoordinatorFn,
+        setup: Option<RunSetup>,
     ) {
         if self.activity.get_untracked() != Activity::Idle {
             return;
@@ -305,8 +300,8 @@ impl AppState {
             gate.clone(),
             cancel.clone(),
         );
-        if let Some(db) = db {
-            ctx.insert_resource(db);
+        if let Some(setup) = setup {
+            setup(&ctx);
         }
         self.inspect.set(None);
         self.notice.set(None);
@@ -349,7 +344,7 @@ impl AppState {
         self.live.set_value(Some(Live { gate, cancel }));
         let live = self.live;
         spawn_local(async move {
-            execute(&ctx).await;
+            execute_with(&ctx, coordinator).await;
             live.set_value(None);
             activity.set(Activity::Idle);
             waiting.set(Vec::new());
@@ -443,6 +438,23 @@ impl AppState {
             .get()
             .unwrap_or_else(|| self.events.with(Vec::len))
     }
+}
+
+/// The entry of a coordinator whose code is in the core module (the ones
+/// in chunks are started by their own part of the UI).
+fn core_coordinator(id: &str) -> CoordinatorFn {
+    match id {
+        single::ID => single::entry,
+        _ => coordinators::unknown,
+    }
+}
+
+/// Whether the shown run is a travel-planner run.
+pub fn is_travel(app: AppState) -> bool {
+    app.shown.with(|s| {
+        s.as_ref()
+            .is_some_and(|s| s.config.coordinator == travel::ID)
+    }) || app.view.with(|v| v.travel.variant.is_some())
 }
 
 impl Default for AppState {

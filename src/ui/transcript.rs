@@ -1,14 +1,40 @@
 //! The streamed transcript. Entries are HTML from `views::html` (names
 //! escaped, model output as safe Markdown: raw HTML shown as text, never
 //! executed); only the entry that changed is re-rendered. "Fork here"
-//! buttons are handled by one click listener on the log.
+//! buttons are handled by one click listener on the log. The entries (and
+//! the Markdown renderer) are the `transcript` chunk, loaded with the first
+//! run shown; the empty state is in the core module.
 
+use super::lazy::{lazy_part, lazy_view, ViewFn};
 use super::state::{use_app, Activity};
 use crate::engine::views::html::entry_html;
 use crate::engine::views::transcript::Entry;
 use leptos::html;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
+
+lazy_part! { run_view:
+    fn entries_view() -> ViewFn {
+        || view! { <Entries/> }.into_any()
+    }
+}
+
+/// One element per entry, keyed by its id and version.
+#[component]
+fn Entries() -> impl IntoView {
+    let app = use_app();
+    let entries = move || app.view.with(|v| v.transcript.entries.clone());
+    view! {
+        <For
+            each=entries
+            key=|e: &Entry| (e.id, e.version)
+            children=move |e: Entry| {
+                let html = app.view.with_untracked(|v| entry_html(&e, &v.transcript));
+                view! { <div class="entry" inner_html=html></div> }
+            }
+        />
+    }
+}
 
 /// The `data-action` button a click landed on, with its element.
 pub fn clicked_action(ev: &leptos::ev::MouseEvent) -> Option<(String, web_sys::Element)> {
@@ -51,19 +77,11 @@ pub fn TranscriptPanel() -> impl IntoView {
             }
         }
     };
-    let entries = move || app.view.with(|v| v.transcript.entries.clone());
     view! {
         <div class="transcript" class:busy=move || app.activity.get() != Activity::Idle
             role="log" aria-label="Transcript" aria-live="polite" node_ref=log_ref on:scroll=on_scroll on:click=on_click>
             <Show when=move || app.events.with(|e| !e.is_empty()) fallback=|| view! { <EmptyTranscript/> }>
-                <For
-                    each=entries
-                    key=|e: &Entry| (e.id, e.version)
-                    children=move |e: Entry| {
-                        let html = app.view.with_untracked(|v| entry_html(&e, &v.transcript));
-                        view! { <div class="entry" inner_html=html></div> }
-                    }
-                />
+                {lazy_view("the transcript", entries_view)}
             </Show>
         </div>
     }

@@ -34,18 +34,26 @@ pub fn info(id: &str) -> Option<&'static CoordinatorInfo> {
     COORDINATORS.iter().find(|c| c.id == id)
 }
 
+/// A coordinator's entry point.
+pub type CoordinatorFn = for<'a> fn(&'a RunCtx) -> LocalBoxFuture<'a, Result<Outcome, RunError>>;
+
 /// Runs the coordinator named in the context's config.
 pub fn run(ctx: &RunCtx) -> LocalBoxFuture<'_, Result<Outcome, RunError>> {
     match ctx.config().coordinator.as_str() {
-        single::ID => Box::pin(single::run(ctx)),
-        travel::ID => Box::pin(travel::run(ctx)),
-        other => {
-            let known: Vec<&str> = COORDINATORS.iter().map(|c| c.id).collect();
-            let msg = format!(
-                "Unknown coordinator \"{other}\". Known coordinators: {}.",
-                known.join(", ")
-            );
-            Box::pin(async move { Err(RunError::new("config", msg)) })
-        }
+        single::ID => single::entry(ctx),
+        travel::ID => travel::entry(ctx),
+        _ => unknown(ctx),
     }
+}
+
+/// The entry for a coordinator this build does not know: the run fails
+/// with a message that lists the known ones.
+pub fn unknown(ctx: &RunCtx) -> LocalBoxFuture<'_, Result<Outcome, RunError>> {
+    let known: Vec<&str> = COORDINATORS.iter().map(|c| c.id).collect();
+    let msg = format!(
+        "Unknown coordinator \"{}\". Known coordinators: {}.",
+        ctx.config().coordinator,
+        known.join(", ")
+    );
+    Box::pin(async move { Err(RunError::new("config", msg)) })
 }

@@ -14,6 +14,11 @@ const SYSTEM_PROMPT: &str = "You are a capable, concise assistant. Answer the us
 directly. Use Markdown for structure when it helps (short headings, lists, tables). If the task \
 is ambiguous, state the assumption you make and continue.";
 
+/// The single agent as a [`super::CoordinatorFn`].
+pub fn entry(ctx: &RunCtx) -> futures::future::LocalBoxFuture<'_, Result<Outcome, RunError>> {
+    Box::pin(run(ctx))
+}
+
 pub async fn run(ctx: &RunCtx) -> Result<Outcome, RunError> {
     let task = ctx.config().task.trim().to_string();
     if task.is_empty() {

@@ -1,8 +1,8 @@
 //! Builds the chat model a `ModelSpec` describes, given the key and the
 //! platform's transport and clock. Shared by the app and the CLI.
 
-use super::demo::DemoModel;
-use super::providers::http::{Endpoint, HttpChatModel, HttpTransport};
+use super::demo::{self, DemoModel};
+use super::providers::http::{Endpoint, HttpChatModel, HttpTransport, WireFormat};
 use super::providers::presets::preset;
 use super::ChatModel;
 use crate::engine::run::clock::Clock;
@@ -14,6 +14,9 @@ pub struct Platform {
     pub clock: Rc<dyn Clock>,
     /// Pause between the demo model's streamed chunks.
     pub demo_chunk_delay_ms: u64,
+    /// The steps the demo model plays besides the single agent: the run's
+    /// coordinator's script ([`demo::every_script`] for all of them).
+    pub demo_script: demo::Script,
 }
 
 /// Checks a spec for what the user must fix before a run can start.
@@ -61,11 +64,26 @@ pub fn build_model(
     platform: &Platform,
 ) -> Result<Rc<dyn ChatModel>, String> {
     validate(spec, api_key.as_deref())?;
-    let Some(format) = spec.format else {
-        let mut demo = DemoModel::new(platform.clock.clone());
-        demo.chunk_delay_ms = platform.demo_chunk_delay_ms;
-        return Ok(Rc::new(demo));
-    };
+    Ok(match spec.format {
+        None => demo_model(platform),
+        Some(format) => http_model(spec, format, api_key, platform),
+    })
+}
+
+/// The offline demo model, paced and scripted as the platform says.
+pub fn demo_model(platform: &Platform) -> Rc<dyn ChatModel> {
+    let mut demo = DemoModel::with_script(platform.clock.clone(), platform.demo_script);
+    demo.chunk_delay_ms = platform.demo_chunk_delay_ms;
+    Rc::new(demo)
+}
+
+/// A provider's client (the spec is validated: see [`validate`]).
+pub fn http_model(
+    spec: &ModelSpec,
+    format: WireFormat,
+    api_key: Option<String>,
+    platform: &Platform,
+) -> Rc<dyn ChatModel> {
     let mut ep = Endpoint::new(format, &spec.base_url, &spec.model, api_key);
     if let Some(p) = preset(&spec.provider) {
         ep.stream_usage = p.stream_usage;
@@ -79,11 +97,11 @@ pub fn build_model(
                 .into(),
         );
     }
-    Ok(Rc::new(HttpChatModel::new(
+    Rc::new(HttpChatModel::new(
         ep,
         platform.transport.clone(),
         platform.clock.clone(),
-    )))
+    ))
 }
 
 #[cfg(test)]

@@ -4,7 +4,7 @@
 use super::ctx::RunCtx;
 use super::event::{FailReason, RunEvent};
 use super::log::RunStatus;
-use crate::engine::coordinators;
+use crate::engine::coordinators::{self, CoordinatorFn};
 use crate::engine::model::ModelError;
 
 /// What a coordinator returns when it completes.
@@ -42,13 +42,19 @@ impl From<ModelError> for RunError {
 /// Emits `run_started`, runs the configured coordinator, and emits exactly
 /// one terminal event. Returns the final status.
 pub async fn execute(ctx: &RunCtx) -> RunStatus {
+    execute_with(ctx, coordinators::run).await
+}
+
+/// [`execute`] with the coordinator given: the app passes the one it loaded
+/// (each coordinator's code is a chunk fetched on first use).
+pub async fn execute_with(ctx: &RunCtx, coordinator: CoordinatorFn) -> RunStatus {
     ctx.emit(RunEvent::RunStarted {
         config: ctx.config().sanitized(),
     });
     let result = if ctx.is_cancelled() {
         Err(RunError::Cancelled)
     } else {
-        coordinators::run(ctx).await
+        coordinator(ctx).await
     };
     let result = match result {
         Ok(_) if ctx.is_cancelled() => Err(RunError::Cancelled),

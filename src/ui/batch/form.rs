@@ -6,7 +6,7 @@ use super::state::{use_batch, BatchActivity};
 use crate::engine::coordinators::travel::contract::{ToolMode, Variant};
 use crate::engine::model::pricing::format_usd;
 use crate::ui::state::use_app;
-use crate::ui::travel_setup::{refresh_imported, DatabaseSelect, QuerySetSelect};
+use crate::ui::travel::{load_builtin_queries, refresh_imported, DatabaseSelect, QuerySetSelect};
 use leptos::prelude::*;
 
 const LEVELS: [&str; 3] = ["easy", "medium", "hard"];
@@ -16,6 +16,7 @@ pub fn BatchForm() -> impl IntoView {
     let app = use_app();
     let batch = use_batch();
     let form = batch.form;
+    load_builtin_queries(app);
     refresh_imported(app);
     let busy = Signal::derive(move || batch.activity.get() != BatchActivity::Idle);
     let matching = move || {

@@ -14,7 +14,7 @@ use crate::engine::views::travel::batch::BatchEntry;
 use crate::platform::clock::BrowserClock;
 use crate::platform::{recorder, travel_store};
 use crate::ui::state::{settings_model, AppState};
-use crate::ui::travel_state::{QueryItem, BUILTIN};
+use crate::ui::travel::state::{QueryItem, BUILTIN};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use std::rc::Rc;
@@ -169,13 +169,14 @@ impl BatchState {
             ));
             return;
         }
-        let (spec, model) = match settings_model(&settings, 0) {
-            Ok(m) => m,
-            Err(e) => {
-                self.error.set(Some(e));
-                return;
-            }
-        };
+        let (spec, model) =
+            match settings_model(&settings, 0, crate::engine::model::demo::travel::answer) {
+                Ok(m) => m,
+                Err(e) => {
+                    self.error.set(Some(e));
+                    return;
+                }
+            };
         let pairs: Vec<(Query, serde_json::Value)> = chosen
             .iter()
             .map(|(q, v, _)| (q.clone(), v.clone()))

@@ -56,6 +56,11 @@ pub fn options_of(ctx: &RunCtx) -> Result<TravelOptions, RunError> {
     })
 }
 
+/// The travel planner as a [`super::CoordinatorFn`].
+pub fn entry(ctx: &RunCtx) -> futures::future::LocalBoxFuture<'_, Result<Outcome, RunError>> {
+    Box::pin(run(ctx))
+}
+
 pub async fn run(ctx: &RunCtx) -> Result<Outcome, RunError> {
     let options = options_of(ctx)?;
     let query = Query::from_json(&options.query, 0)

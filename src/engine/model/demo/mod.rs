@@ -8,7 +8,9 @@ pub mod arith;
 mod single;
 pub mod travel;
 
-use super::{ChatModel, ChatRequest, ChatResponse, DeltaSink, ModelError, StreamDelta, Usage};
+use super::{
+    ChatModel, ChatRequest, ChatResponse, DeltaSink, ModelError, StreamDelta, ToolCall, Usage,
+};
 use crate::engine::run::cancel::CancelToken;
 use crate::engine::run::clock::Clock;
 use futures::future::LocalBoxFuture;
@@ -16,8 +18,40 @@ use std::rc::Rc;
 
 pub const MODEL_NAME: &str = "demo";
 
+/// What the demo model answers: text, and native tool calls when it calls tools.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Reply {
+    pub text: String,
+    pub tool_calls: Vec<ToolCall>,
+}
+
+impl Reply {
+    pub fn text(text: impl Into<String>) -> Reply {
+        Reply {
+            text: text.into(),
+            tool_calls: Vec::new(),
+        }
+    }
+}
+
+/// A coordinator's part of the demo model: its answer for one of the
+/// coordinator's steps, or None for a step it does not know. Each
+/// coordinator brings its own (the app loads it with the coordinator).
+pub type Script = fn(&ChatRequest) -> Option<Reply>;
+
+/// The script of a coordinator with no steps of its own (the single agent).
+pub fn no_script(_: &ChatRequest) -> Option<Reply> {
+    None
+}
+
+/// Every coordinator's script (the CLI and the tests).
+pub fn every_script(req: &ChatRequest) -> Option<Reply> {
+    travel::answer(req)
+}
+
 pub struct DemoModel {
     clock: Rc<dyn Clock>,
+    script: Script,
     /// Pause between streamed chunks (0 = no pauses, for benchmarks).
     pub chunk_delay_ms: u64,
     /// Words per streamed chunk.
@@ -25,9 +59,16 @@ pub struct DemoModel {
 }
 
 impl DemoModel {
+    /// The demo model with every coordinator's script.
     pub fn new(clock: Rc<dyn Clock>) -> Self {
+        Self::with_script(clock, every_script)
+    }
+
+    /// The demo model playing the single agent and the steps `script` knows.
+    pub fn with_script(clock: Rc<dyn Clock>, script: Script) -> Self {
         DemoModel {
             clock,
+            script,
             chunk_delay_ms: 35,
             words_per_chunk: 3,
         }
@@ -46,7 +87,7 @@ impl DemoModel {
             Some(crate::engine::coordinators::single::STEP) | None => {
                 (single::answer(req), Vec::new())
             }
-            Some(other) => match travel::answer(req) {
+            Some(other) => match (self.script)(req) {
                 Some(reply) => (reply.text, reply.tool_calls),
                 None => (single::unknown_step(other, req), Vec::new()),
             },

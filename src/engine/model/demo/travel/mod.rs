@@ -36,21 +36,7 @@ use crate::engine::coordinators::travel::contract::{
 use crate::engine::domains::travel::tools::parameter_names;
 use crate::engine::model::{ChatRequest, ToolCall};
 
-/// What the demo model answers: text, and native tool calls when it calls tools.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Reply {
-    pub text: String,
-    pub tool_calls: Vec<ToolCall>,
-}
-
-impl Reply {
-    pub fn text(text: impl Into<String>) -> Reply {
-        Reply {
-            text: text.into(),
-            tool_calls: Vec::new(),
-        }
-    }
-}
+pub use super::Reply;
 
 /// The answer for a travel step, or None when the step is not a travel one.
 pub fn answer(req: &ChatRequest) -> Option<Reply> {

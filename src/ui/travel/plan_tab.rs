@@ -2,10 +2,10 @@
 //! verdicts that concern it (the evaluator's message on hover); the
 //! compiler's earlier rounds and the summarizer's brief below it.
 
-use super::state::use_app;
 use crate::engine::views::html::esc;
 use crate::engine::views::html::travel_plan::{evaluated_plan_html, plan_record_html};
 use crate::engine::views::travel::TravelView;
+use crate::ui::state::use_app;
 use leptos::prelude::*;
 
 fn plan_body(t: &TravelView) -> String {

@@ -2,10 +2,10 @@
 //! author, the call it came from (a link to that event) and the result as a
 //! table; above it, who handed control to whom and why.
 
-use super::run_tabs::use_tabs;
-use super::state::use_app;
-use super::transcript::clicked_action;
 use crate::engine::views::html::{handoffs_html, notebook_html};
+use crate::ui::run_tabs::use_tabs;
+use crate::ui::state::use_app;
+use crate::ui::transcript::clicked_action;
 use leptos::prelude::*;
 
 #[component]

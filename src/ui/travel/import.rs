@@ -2,9 +2,9 @@
 //! files or a .zip of it, read and parsed in the browser with progress,
 //! then kept in IndexedDB and selectable as the sandbox.
 
-use super::state::use_app;
 use crate::engine::domains::travel::{zip, TravelDb};
 use crate::platform::{files, travel_store};
+use crate::ui::state::use_app;
 use js_sys::Uint8Array;
 use leptos::html;
 use leptos::prelude::*;

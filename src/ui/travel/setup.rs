@@ -1,14 +1,29 @@
 //! The travel planner's setup in the left panel: which query (built-in or
 //! imported set), which variant, how tools are offered, which database.
 
-use super::state::{use_app, Activity, AppState, Notice};
-use super::travel_import::ImportDbDialog;
-use super::travel_state::{items, BUILTIN};
+use super::import::ImportDbDialog;
+use super::state::{builtin_items, items, BUILTIN};
 use crate::engine::coordinators::travel::contract::{ToolMode, Variant};
 use crate::engine::domains::travel::builtin::BUILTIN_QUERIES_JSONL;
 use crate::platform::{files, travel_store};
+use crate::ui::state::{use_app, Activity, AppState, Notice};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
+
+/// Loads the built-in queries when the setup has none (the app starts
+/// without them; this runs when the travel part is first used).
+pub fn ensure_queries(app: AppState) {
+    if app
+        .travel
+        .with_untracked(|t| t.query_set == BUILTIN && t.queries.is_empty())
+    {
+        let list = builtin_items();
+        app.travel.update(|t| {
+            t.selected = list.first().map(|q| q.idx);
+            t.queries = list;
+        });
+    }
+}
 
 /// Lists what this browser has imported (databases, query sets).
 pub fn refresh_imported(app: AppState) {
@@ -75,6 +90,7 @@ pub fn TravelSetupPanel() -> impl IntoView {
     let app = use_app();
     let importing = RwSignal::new(false);
     let busy = Signal::derive(move || app.activity.get() != Activity::Idle);
+    ensure_queries(app);
     refresh_imported(app);
     let load_set = move |name: String| load_query_set(app, name);
     let on_queries_file = move |ev: leptos::ev::Event| {

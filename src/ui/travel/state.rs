@@ -47,13 +47,19 @@ pub fn items(jsonl: &str, file: &str) -> Result<Vec<QueryItem>, String> {
         .collect())
 }
 
+/// The built-in queries.
+pub fn builtin_items() -> Vec<QueryItem> {
+    items(BUILTIN_QUERIES_JSONL, "builtin_queries.jsonl").unwrap_or_default()
+}
+
+/// No queries until the travel part of the app loads them
+/// ([`super::ensure_queries`]): the core module does not parse them.
 impl Default for TravelSetup {
     fn default() -> Self {
-        let queries = items(BUILTIN_QUERIES_JSONL, "builtin_queries.jsonl").unwrap_or_default();
         TravelSetup {
             query_set: BUILTIN.into(),
-            selected: queries.first().map(|q| q.idx),
-            queries,
+            selected: None,
+            queries: Vec::new(),
             variant: Variant::Orchestrator,
             tool_mode: ToolMode::Native,
             db: BUILTIN.into(),

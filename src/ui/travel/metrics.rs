@@ -2,17 +2,9 @@
 //! hard checks under the paper's names, cost against the budget, revisits
 //! and hallucinated entities. Shown for travel runs only.
 
-use super::state::use_app;
 use crate::engine::views::html::metrics_html;
+use crate::ui::state::use_app;
 use leptos::prelude::*;
-
-/// Whether the shown run is a travel-planner run.
-pub fn is_travel(app: super::state::AppState) -> bool {
-    app.shown.with(|s| {
-        s.as_ref()
-            .is_some_and(|s| s.config.coordinator == crate::engine::coordinators::travel::ID)
-    }) || app.view.with(|v| v.travel.variant.is_some())
-}
 
 #[component]
 pub fn MetricsPanel() -> impl IntoView {
@@ -24,11 +16,9 @@ pub fn MetricsPanel() -> impl IntoView {
         })
     });
     view! {
-        <Show when=move || is_travel(app)>
-            <section class="panel metrics-panel" role="region" aria-label="Metrics">
-                <h2 class="panel-title">"Metrics"</h2>
-                <div class="metrics-body" inner_html=body></div>
-            </section>
-        </Show>
+        <section class="panel metrics-panel" role="region" aria-label="Metrics">
+            <h2 class="panel-title">"Metrics"</h2>
+            <div class="metrics-body" inner_html=body></div>
+        </section>
     }
 }

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Builds the browser app's WebAssembly, split into a core module and lazily
+# loaded chunks. Trunk runs this as its build hook (Trunk.toml); Trunk itself
+# handles the HTML, CSS and static files, and has no splitting step.
+#
+#   cargo build (wasm32, relocations kept)
+#   → wasm-split-cli   the core module + one chunk per split point (#[wasm_split])
+#   → wasm-bindgen     the JS glue for the core module
+#   → wasm-opt -Oz     every module (release only)
+#
+# Output: roundtable-app.js, roundtable-app_bg.wasm, __wasm_split.js and the
+# chunks, in $TRUNK_STAGING_DIR (or the directory given as $1).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
+
+OUT="${1:-${TRUNK_STAGING_DIR:?run through trunk, or pass an output directory}}"
+PROFILE="${TRUNK_PROFILE:-release}"
+NAME=roundtable-app
+TARGET_DIR="${CARGO_TARGET_DIR:-$PWD/target}"
+
+die() { printf '\033[1;31m[build-wasm] %s\033[0m\n' "$*" >&2; exit 1; }
+for tool in wasm-split-cli wasm-bindgen; do
+  command -v "$tool" >/dev/null 2>&1 || die "$tool is missing: run \`make setup\` (scripts/setup.sh installs it)."
+done
+
+CARGO_ARGS=(--locked --target wasm32-unknown-unknown --bin "$NAME")
+[ "$PROFILE" = release ] && CARGO_ARGS+=(--release)
+cargo build "${CARGO_ARGS[@]}"
+RAW="$TARGET_DIR/wasm32-unknown-unknown/$PROFILE/$NAME.wasm"
+
+WORK="$TARGET_DIR/wasm-split/$PROFILE"
+rm -rf "$WORK" && mkdir -p "$WORK/split" "$WORK/bindgen"
+wasm-split-cli --target web --out-name "$NAME" "$RAW" "$WORK/split" >/dev/null
+# The core module keeps the exports the chunks link against (memory, table,
+# shared functions): --keep-lld-exports.
+wasm-bindgen --target web --keep-lld-exports --no-typescript \
+  --out-dir "$WORK/bindgen" --out-name "$NAME" "$WORK/split/$NAME.wasm"
+
+mkdir -p "$OUT"
+rm -f "$OUT"/*.wasm "$OUT/$NAME.js" "$OUT/__wasm_split.js"
+cp "$WORK/bindgen/$NAME.js" "$WORK/split/__wasm_split.js" "$OUT/"
+modules=("$WORK/bindgen/${NAME}_bg.wasm")
+for chunk in "$WORK"/split/*.wasm; do
+  [ "$(basename "$chunk")" = "$NAME.wasm" ] || modules+=("$chunk")
+done
+# The features Rust's wasm32 target emits (binaryen must not add others, e.g.
+# compact imports, which browsers reject).
+FEATURES=(--enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext
+  --enable-mutable-globals --enable-reference-types --enable-multivalue)
+# ROUNDTABLE_WASM_NAMES=1 keeps function names (for profiling in DevTools).
+STRIP=(--strip-debug --strip-producers)
+[ -n "${ROUNDTABLE_WASM_NAMES:-}" ] && STRIP=(-g)
+for m in "${modules[@]}"; do
+  if [ "$PROFILE" = release ]; then
+    wasm-opt -Oz "${FEATURES[@]}" "${STRIP[@]}" "$m" -o "$OUT/$(basename "$m")"
+  else
+    cp "$m" "$OUT/"
+  fi
+done
+printf '[build-wasm] %s: core + %d chunks in %s\n' "$PROFILE" $(( ${#modules[@]} - 1 )) "$OUT"

@@ -1,0 +1,79 @@
+//! Provider clients (OpenAI-compatible and Anthropic wire formats, SSE) are
+//! in the `run_view` chunk, not in the core module: a run on a provider
+//! holds a [`LazyProvider`], which loads the real client with its first
+//! call. The demo model needs none of it.
+
+use super::lazy::lazy_part;
+use crate::engine::model::demo;
+use crate::engine::model::factory::{http_model, Platform};
+use crate::engine::model::providers::http::WireFormat;
+use crate::engine::model::{ChatModel, ChatRequest, ChatResponse, DeltaSink, ModelError};
+use crate::engine::run::{CancelToken, ModelSpec};
+use crate::platform::clock::BrowserClock;
+use crate::platform::fetch::FetchTransport;
+use futures::future::LocalBoxFuture;
+use std::cell::RefCell;
+use std::rc::Rc;
+
+lazy_part! { run_view:
+    fn client(spec: ModelSpec, format: WireFormat, key: Option<String>) -> Rc<dyn ChatModel> {
+        let platform = Platform {
+            transport: Rc::new(FetchTransport),
+            clock: Rc::new(BrowserClock),
+            demo_chunk_delay_ms: 0,
+            demo_script: demo::no_script,
+        };
+        http_model(&spec, format, key, &platform)
+    }
+}
+
+/// A provider's client, loaded on the first call (the spec is validated).
+pub struct LazyProvider {
+    spec: ModelSpec,
+    format: WireFormat,
+    key: Option<String>,
+    loaded: RefCell<Option<Rc<dyn ChatModel>>>,
+}
+
+impl LazyProvider {
+    pub fn new(spec: ModelSpec, format: WireFormat, key: Option<String>) -> Self {
+        LazyProvider {
+            spec,
+            format,
+            key,
+            loaded: RefCell::new(None),
+        }
+    }
+
+    async fn get(&self) -> Result<Rc<dyn ChatModel>, ModelError> {
+        if let Some(m) = self.loaded.borrow().as_ref() {
+            return Ok(m.clone());
+        }
+        let m = client(self.spec.clone(), self.format, self.key.clone())
+            .await
+            .map_err(|_| ModelError::Network {
+                detail: "the page could not load its provider client".into(),
+                hint: Some("Check your connection, then reload the page.".into()),
+            })?;
+        *self.loaded.borrow_mut() = Some(m.clone());
+        Ok(m)
+    }
+}
+
+impl ChatModel for LazyProvider {
+    fn name(&self) -> String {
+        self.spec.model.clone()
+    }
+
+    fn complete<'a>(
+        &'a self,
+        req: &'a ChatRequest,
+        sink: DeltaSink<'a>,
+        cancel: &'a CancelToken,
+    ) -> LocalBoxFuture<'a, Result<ChatResponse, ModelError>> {
+        Box::pin(async move {
+            let model = self.get().await?;
+            model.complete(req, sink, cancel).await
+        })
+    }
+}
