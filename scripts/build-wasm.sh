@@ -24,7 +24,7 @@ for tool in wasm-split-cli wasm-bindgen; do
   command -v "$tool" >/dev/null 2>&1 || die "$tool is missing: run \`make setup\` (scripts/setup.sh installs it)."
 done
 
-CARGO_ARGS=(--locked --target wasm32-unknown-unknown --bin "$NAME")
+CARGO_ARGS=(--locked --target wasm32-unknown-unknown --bin "$NAME" --features app)
 [ "$PROFILE" = release ] && CARGO_ARGS+=(--release)
 cargo build "${CARGO_ARGS[@]}"
 RAW="$TARGET_DIR/wasm32-unknown-unknown/$PROFILE/$NAME.wasm"

@@ -18,7 +18,7 @@ trap cleanup EXIT
 step "lint: rustfmt and clippy (native and wasm32)"
 cargo fmt --check
 cargo clippy --all-targets --locked -- -D warnings
-cargo clippy --target wasm32-unknown-unknown --all-targets --locked -- -D warnings
+cargo clippy --target wasm32-unknown-unknown --all-targets --features app --locked -- -D warnings
 done_step lint
 
 step "native tests (engine, providers' wire formats, CLI over HTTP, share links, TravelPlanner)"

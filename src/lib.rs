@@ -2,11 +2,12 @@
 //!
 //! - [`engine`]: pure Rust (runs, events, models, views, coordinators).
 //! - `platform`: browser services (fetch, storage, keys). wasm32 only.
-//! - `ui`: Leptos components. wasm32 only.
+//! - `ui`: Leptos components. wasm32 only, with the `app` feature (the app
+//!   binary; see Cargo.toml).
 
 pub mod engine;
 
 #[cfg(target_arch = "wasm32")]
 pub mod platform;
-#[cfg(target_arch = "wasm32")]
+#[cfg(all(target_arch = "wasm32", feature = "app"))]
 pub mod ui;

@@ -1,6 +1,6 @@
 //! The task box, Run / Pause / Step / Stop, and the run's status line.
 
-use super::lazy::lazy_view;
+use super::lazy::lazy_view_later;
 use super::state::{use_app, Activity};
 use crate::engine::coordinators;
 use crate::engine::run::RunStatus;
@@ -47,7 +47,7 @@ pub fn TaskPanel() -> impl IntoView {
             <h2 class="panel-title">{move || if is_travel() { "Trip" } else { "Task" }}</h2>
             <p class="muted small">{description}</p>
             <Show when=is_travel fallback=move || view! { <TaskEditor/> }>
-                {lazy_view("the travel planner", super::travel::setup_panel)}
+                {lazy_view_later("the travel planner", super::travel::setup_panel)}
             </Show>
             <div class="controls" role="group" aria-label="Run controls">
                 <button

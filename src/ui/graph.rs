@@ -8,8 +8,6 @@ use crate::engine::views::graph_svg;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
-pub use crate::engine::views::graph_svg::agent_color;
-
 fn agent_at(target: Option<web_sys::EventTarget>) -> Option<String> {
     let el = target?.dyn_into::<web_sys::Element>().ok()?;
     el.closest("[data-agent]")

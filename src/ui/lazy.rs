@@ -8,7 +8,50 @@
 //! user sees with a retry, never a crash.
 
 use leptos::prelude::*;
+use std::cell::Cell;
 use std::future::Future;
+
+thread_local! {
+    /// Lazily loaded views of the page still on their way.
+    static PENDING: Cell<u32> = const { Cell::new(0) };
+}
+
+/// Counts a view load in [`PENDING`] while it lives.
+struct Pending;
+
+impl Pending {
+    fn start() -> Self {
+        PENDING.with(|p| p.set(p.get() + 1));
+        Pending
+    }
+}
+
+impl Drop for Pending {
+    fn drop(&mut self) {
+        PENDING.with(|p| p.set(p.get().saturating_sub(1)));
+    }
+}
+
+/// The next animation frame.
+pub async fn next_frame() {
+    let (tx, rx) = futures::channel::oneshot::channel::<()>();
+    request_animation_frame(move || {
+        let _ = tx.send(());
+    });
+    let _ = rx.await;
+}
+
+/// Resolves in the first animation frame in which no lazily loaded view of
+/// the page is loading: that frame shows everything the page has asked for
+/// (views ask during rendering, which is done when a frame starts).
+pub async fn settled() {
+    loop {
+        next_frame().await;
+        if PENDING.with(Cell::get) == 0 {
+            return;
+        }
+    }
+}
 
 /// What a lazily loaded view part returns: the view's constructor, called
 /// untracked once the chunk is there (see [`lazy_view`]).
@@ -59,12 +102,31 @@ where
     F: Fn() -> Fut + Copy + Send + Sync + 'static,
     Fut: Future<Output = Result<ViewFn, ChunkError>> + Send + 'static,
 {
+    lazy_view_with(what, load, false)
+}
+
+/// [`lazy_view`] for a part that can wait: it starts loading once the page
+/// has shown what it is busy with ([`settled`]), e.g. the travel setup panel
+/// while a shared travel run opens.
+pub fn lazy_view_later<F, Fut>(what: &'static str, load: F) -> impl IntoView
+where
+    F: Fn() -> Fut + Copy + Send + Sync + 'static,
+    Fut: Future<Output = Result<ViewFn, ChunkError>> + Send + 'static,
+{
+    lazy_view_with(what, load, true)
+}
+
+fn lazy_view_with<F, Fut>(what: &'static str, load: F, later: bool) -> impl IntoView
+where
+    F: Fn() -> Fut + Copy + Send + Sync + 'static,
+    Fut: Future<Output = Result<ViewFn, ChunkError>> + Send + 'static,
+{
     let loaded = RwSignal::new(false);
     // The line fades in after a moment (CSS), so a fast load never flashes it.
     let waiting = move || {
         (!loaded.get()).then(|| view! { <p class="muted lazy-loading">"Loading " {what} "…"</p> })
     };
-    (waiting, body(what, load, "", loaded))
+    (waiting, body(what, load, "", loaded, later))
 }
 
 /// A dialog whose code loads the first time `opened` is true; it stays
@@ -86,7 +148,10 @@ where
         }
     });
     let loaded = RwSignal::new(false);
-    move || ever.get().then(|| body(what, load, "floating", loaded))
+    move || {
+        ever.get()
+            .then(|| body(what, load, "floating", loaded, false))
+    }
 }
 
 /// The loaded view (a `Suspend`, not in a `Suspense`: the view's effects
@@ -98,6 +163,7 @@ fn body<F, Fut>(
     load: F,
     class: &'static str,
     loaded: RwSignal<bool>,
+    later: bool,
 ) -> impl IntoView
 where
     F: Fn() -> Fut + Copy + Send + Sync + 'static,
@@ -106,7 +172,14 @@ where
     let attempt = RwSignal::new(0u32);
     move || {
         attempt.track();
+        // Counted from the moment the view asks for its chunk (before the
+        // future first runs) until it has its view.
+        let pending = (!later).then(Pending::start);
         Suspend::new(async move {
+            if later {
+                settled().await;
+            }
+            let _pending = pending;
             let view = match load().await {
                 Ok(make) => untrack(make),
                 Err(e) => load_error(e.message(what), attempt, class).into_any(),

@@ -10,6 +10,7 @@ mod header;
 mod history;
 mod inspector;
 pub(crate) mod lazy;
+mod link;
 mod provider;
 mod replay;
 mod run_page;
@@ -23,61 +24,12 @@ mod transcript;
 mod travel;
 mod usage;
 
-use crate::engine::share as links;
-use crate::platform::{files, location, perf};
+use crate::engine::run::RunDoc;
+use crate::platform::{files, perf};
 use leptos::prelude::*;
 use leptos_router::components::{Route, Router, Routes};
 use leptos_router::path;
-use state::{AppState, Notice, Source};
-
-/// Opens the run in the URL fragment (`#run=…`), if there is one. The
-/// decoder (and its dictionaries) is the `link` chunk.
-fn open_link(app: AppState) {
-    let hash = location::hash();
-    if !hash.starts_with(&format!("#{}", links::FRAGMENT_KEY)) {
-        return;
-    }
-    leptos::task::spawn_local(async move {
-        if let Err(e) = parts::open_link(app, hash).await {
-            app.notice.set(Some(Notice {
-                text: e.message("the shared run"),
-                settings: false,
-            }));
-        }
-        // Once the next frame has been laid out and painted, the run is on
-        // screen: mark when (benchmarks read it). The timeout runs after
-        // the frame that the animation-frame callback precedes.
-        request_animation_frame(|| set_timeout(mark_link_ready, std::time::Duration::ZERO));
-    });
-}
-
-/// Decodes a share link and shows its run (or says what is wrong with it).
-fn show_link(app: AppState, hash: &str) {
-    match links::decode(hash) {
-        Ok(doc) => {
-            perf::mark("rt:link-decoded");
-            app.show_doc(doc, Source::Link, false);
-            perf::mark("rt:link-shown");
-        }
-        Err(e) => app.notice.set(Some(Notice {
-            text: e.user_message(),
-            settings: false,
-        })),
-    }
-}
-
-fn mark_link_ready() {
-    let now = web_sys::window()
-        .and_then(|w| w.performance())
-        .map(|p| p.now())
-        .unwrap_or(0.0);
-    if let Some(body) = web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.body())
-    {
-        let _ = body.set_attribute("data-link-ready-ms", &format!("{now:.1}"));
-    }
-}
+use state::{AppState, Notice};
 
 /// A run file dropped anywhere on the page is imported and opened.
 fn install_drop(app: AppState) {
@@ -115,7 +67,7 @@ fn install_drop(app: AppState) {
     });
 }
 
-/// The pages other than Run and the dialogs, each in its own chunk.
+/// The pages other than Run, and the dialogs: loaded on first use.
 mod parts {
     use super::lazy::{lazy_part, ViewFn};
     use leptos::prelude::*;
@@ -124,42 +76,35 @@ mod parts {
         pub fn history() -> ViewFn {
             || view! { <super::history::HistoryPage/> }.into_any()
         }
+        pub fn settings() -> ViewFn {
+            || view! { <super::settings_dialog::SettingsDialog/> }.into_any()
+        }
+        pub fn share() -> ViewFn {
+            || view! { <super::share::ShareDialog/> }.into_any()
+        }
+        pub fn fork() -> ViewFn {
+            || view! { <super::fork::ForkDialog/> }.into_any()
+        }
     }
     lazy_part! { travel:
         pub fn batch() -> ViewFn {
             || view! { <super::batch::BatchPage/> }.into_any()
         }
     }
-    lazy_part! { extras:
-        pub fn settings() -> ViewFn {
-            || view! { <super::settings_dialog::SettingsDialog/> }.into_any()
-        }
-    }
-    lazy_part! { extras:
-        pub fn share() -> ViewFn {
-            || view! { <super::share::ShareDialog/> }.into_any()
-        }
-    }
-    lazy_part! { run_view:
-        pub fn open_link(app: super::AppState, hash: String) {
-            super::show_link(app, &hash)
-        }
-    }
-    lazy_part! { extras:
-        pub fn fork() -> ViewFn {
-            || view! { <super::fork::ForkDialog/> }.into_any()
-        }
-    }
 }
 
+/// The app; `link` is the run of the share link the page was opened with
+/// (decoded before mounting), shown on the first render.
 #[component]
-pub fn App() -> impl IntoView {
+pub fn App(link: Option<Result<RunDoc, String>>) -> impl IntoView {
     let app = AppState::new();
     provide_context(app);
     batch::state::BatchState::provide();
     theme::apply(app.settings.get_untracked().theme.as_str());
-    open_link(app);
-    let hashchange = window_event_listener(leptos::ev::hashchange, move |_| open_link(app));
+    if let Some(decoded) = link {
+        link::show(app, decoded);
+    }
+    let hashchange = window_event_listener(leptos::ev::hashchange, move |_| link::open(app));
     on_cleanup(move || hashchange.remove());
     install_drop(app);
     view! {
@@ -177,11 +122,27 @@ pub fn App() -> impl IntoView {
     }
 }
 
-/// Mounts the app and marks the document ready (tests and benchmarks wait for it).
+/// Mounts the app (after decoding the share link in the address, if any)
+/// and marks the document ready (tests and benchmarks wait for it).
 pub fn start() {
     console_error_panic_hook::set_once();
     perf::mark("rt:wasm-started");
-    leptos::mount::mount_to_body(App);
+    match link::in_url() {
+        Some(hash) => {
+            wasm_bindgen_futures::spawn_local(async move { mount(Some(link::decode(hash).await)) })
+        }
+        None => mount(None),
+    }
+}
+
+fn mount(link: Option<Result<RunDoc, String>>) {
+    if let Some(boot) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id("boot"))
+    {
+        boot.remove();
+    }
+    leptos::mount::mount_to_body(move || view! { <App link=link/> });
     perf::mark("rt:mounted");
     // The moment the app is interactive, relative to navigation start.
     let window = web_sys::window();

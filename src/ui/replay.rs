@@ -3,8 +3,8 @@
 //! shows the run as it was at the cursor. Keys: Space play/pause, ←/→ one
 //! event, Shift+←/→ previous/next LLM call.
 
-use super::graph::agent_color;
 use super::state::{use_app, Activity, AppState};
+use crate::engine::views::html::timeline_svg;
 use crate::engine::views::timeline::{cursor_at, Timeline};
 use gloo_timers::future::TimeoutFuture;
 use leptos::ev::KeyboardEvent;
@@ -16,8 +16,7 @@ use wasm_bindgen::JsCast;
 const TICK_MS: u32 = 40;
 /// Quiet stretches longer than this play as this long.
 const MAX_GAP_MS: u64 = 1_200;
-const LANE_H: f64 = 14.0;
-const BAND_H: f64 = 4.0;
+/// The timeline drawing's width in user units (the page stretches it).
 const W: f64 = 1000.0;
 
 fn play(app: AppState) {
@@ -160,48 +159,9 @@ pub fn ReplayBar() -> impl IntoView {
         let k = app.events.with_untracked(|e| cursor_at(e, t));
         app.set_cursor(k);
     };
-    let rows = move || {
-        timeline.with(|t| {
-            let s = scale();
-            let lanes_h = t.lanes.len() as f64 * LANE_H;
-            let bands = t
-                .bands
-                .iter()
-                .enumerate()
-                .map(|(i, b)| {
-                    let x = s(b.start_ms);
-                    let w = (s(b.end_ms) - x).max(2.0);
-                    view! {
-                        <g class=format!("band band-{}", i % 4)>
-                            <rect x=x y=0 width=w height=BAND_H + lanes_h/>
-                        </g>
-                    }
-                })
-                .collect_view();
-            let lanes = t
-                .lanes
-                .iter()
-                .enumerate()
-                .map(|(i, l)| {
-                    let y = BAND_H + i as f64 * LANE_H;
-                    let color = agent_color(&l.agent);
-                    let calls = l
-                        .calls
-                        .iter()
-                        .map(|c| {
-                            let x = s(c.start_ms);
-                            let w = (s(c.end_ms) - x).max(3.0);
-                            let class = if c.failed { "call failed" } else { "call" };
-                            view! { <rect class=class x=x y=y + 3.0 width=w height=LANE_H - 6.0 rx=2 style=format!("fill:{color}")><title>{format!("{}: call {}", l.name, c.call + 1)}</title></rect> }
-                        })
-                        .collect_view();
-                    let marks = l.marks.iter().map(|m| view! { <circle class="mark" cx=s(*m) cy=y + LANE_H / 2.0 r=2.2/> }).collect_view();
-                    view! { <g class="lane"><title>{l.name.clone()}</title>{calls}{marks}</g> }
-                })
-                .collect_view();
-            (bands, lanes, BAND_H + lanes_h + 4.0)
-        })
-    };
+    // The drawing is HTML text (one parse), rebuilt only when the run's
+    // events change; the cursor is its own element and moves alone.
+    let svg = Memo::new(move |_| timeline.with(|t| timeline_svg(t, W)));
     let names =
         move || timeline.with(|t| t.lanes.iter().map(|l| l.name.clone()).collect::<Vec<_>>());
     let time_label = move || {
@@ -263,16 +223,8 @@ pub fn ReplayBar() -> impl IntoView {
                     on:pointermove=move |ev| if dragging.get_untracked() { seek(ev.client_x()) }
                     on:pointerup=move |_| dragging.set(false)
                     on:pointerleave=move |_| dragging.set(false)>
-                    {move || {
-                        let (bands, lanes, h) = rows();
-                        view! {
-                            <svg viewBox=format!("0 0 {W} {h}") preserveAspectRatio="none" style=format!("height:{h}px")>
-                                {bands}
-                                {lanes}
-                                <line class="cursor" x1=cursor_x y1=0 x2=cursor_x y2=h/>
-                            </svg>
-                        }
-                    }}
+                    <div class="timeline-drawing" inner_html=svg></div>
+                    <div class="timeline-cursor" style=move || format!("left:{:.3}%", cursor_x() / W * 100.0)></div>
                 </div>
                 </div>
             </div>

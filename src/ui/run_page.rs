@@ -23,8 +23,6 @@ mod parts {
         pub fn events() -> ViewFn {
             || view! { <crate::ui::events_tab::EventsTab/> }.into_any()
         }
-    }
-    lazy_part! { extras:
         pub fn inspector() -> ViewFn {
             || view! { <crate::ui::inspector::InspectorPanel/> }.into_any()
         }

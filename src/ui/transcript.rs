@@ -6,9 +6,8 @@
 //! run shown; the empty state is in the core module.
 
 use super::lazy::{lazy_part, lazy_view, ViewFn};
-use super::state::{use_app, Activity};
+use super::state::{use_app, Activity, Source};
 use crate::engine::views::html::entry_html;
-use crate::engine::views::transcript::Entry;
 use leptos::html;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
@@ -19,21 +18,70 @@ lazy_part! { run_view:
     }
 }
 
-/// One element per entry, keyed by its id and version.
+/// Entries rendered with the run; a longer transcript (a shared run, one
+/// from History) gets the rest after that frame is painted, [`MORE`] per
+/// frame, so the page shows the run without first laying out the whole log.
+const FIRST: usize = 24;
+const MORE: usize = 48;
+
+/// One element per entry. The DOM follows the entries by their (id,
+/// version) keys: from the first key that differs, the old elements go and
+/// the new ones come in with one HTML insert (one parse, however many). A
+/// streamed token changes only the last entry.
 #[component]
 fn Entries() -> impl IntoView {
     let app = use_app();
-    let entries = move || app.view.with(|v| v.transcript.entries.clone());
-    view! {
-        <For
-            each=entries
-            key=|e: &Entry| (e.id, e.version)
-            children=move |e: Entry| {
-                let html = app.view.with_untracked(|v| entry_html(&e, &v.transcript));
-                view! { <div class="entry" inner_html=html></div> }
-            }
-        />
-    }
+    let list = NodeRef::<html::Div>::new();
+    let shown = StoredValue::new(Vec::<(u64, u32)>::new());
+    let limit = RwSignal::new(FIRST);
+    Effect::new(move |_| {
+        let Some(el) = list.get() else { return };
+        let max = limit.get();
+        let more = app.view.with(|v| {
+            let all = &v.transcript.entries;
+            let entries = &all[..all.len().min(max)];
+            shown.update_value(|keys| {
+                let same = keys
+                    .iter()
+                    .zip(entries)
+                    .take_while(|(k, e)| **k == (e.id, e.version))
+                    .count();
+                while el.child_element_count() as usize > same {
+                    match el.last_element_child() {
+                        Some(last) => last.remove(),
+                        None => break,
+                    }
+                }
+                keys.truncate(same);
+                let mut html = String::new();
+                for e in &entries[same..] {
+                    html.push_str("<div class=\"entry\">");
+                    html.push_str(&entry_html(e, &v.transcript));
+                    html.push_str("</div>");
+                    keys.push((e.id, e.version));
+                }
+                if !html.is_empty() {
+                    let _ = el.insert_adjacent_html("beforeend", &html);
+                }
+            });
+            all.len() > max
+        });
+        let _ = el.set_attribute("data-complete", if more { "false" } else { "true" });
+        if more {
+            // After this frame is painted (the timeout set in its animation
+            // frame runs after the paint), not in it.
+            request_animation_frame(move || {
+                set_timeout(
+                    move || limit.update(|l| *l = l.saturating_add(MORE)),
+                    std::time::Duration::ZERO,
+                )
+            });
+        } else if max != usize::MAX {
+            // All shown: from now on the list follows the run as it grows.
+            limit.set(usize::MAX);
+        }
+    });
+    view! { <div class="entries" node_ref=list></div> }
 }
 
 /// The `data-action` button a click landed on, with its element.
@@ -53,12 +101,18 @@ pub fn TranscriptPanel() -> impl IntoView {
             stick.set_value(el.scroll_top() + el.client_height() >= el.scroll_height() - 48);
         }
     };
-    // Follow the end of the log, in the next frame: reading the height here
-    // would force a layout on every update (the first one costs ~100 ms).
+    // Follow the end of the log while it grows (a live run, or a replay
+    // playing), in the next frame: reading the height here would force a
+    // layout on every update. A run opened from History or a link starts at
+    // the top, and costs no extra layout.
     let pending = StoredValue::new(false);
     Effect::new(move |_| {
         app.view.track();
-        if stick.get_value() && !pending.get_value() {
+        let growing = app.playing.get()
+            || app
+                .shown
+                .with(|s| s.as_ref().is_some_and(|s| s.source == Source::Live));
+        if growing && stick.get_value() && !pending.get_value() {
             pending.set_value(true);
             request_animation_frame(move || {
                 pending.set_value(false);

@@ -9,11 +9,7 @@
 use super::intern;
 use crate::engine::run::{json, LoggedEvent, RunDoc};
 use serde_json::{json, Map, Value};
-use std::collections::HashMap;
-
-fn obj(v: &Value) -> Option<&Map<String, Value>> {
-    v.as_object()
-}
+use std::collections::{HashMap, HashSet};
 
 /// For each call, the index range (in `events`) of its final attempt's deltas
 /// when they concatenate exactly to the response text.
@@ -123,7 +119,9 @@ pub fn to_compact(doc: &RunDoc) -> Result<Value, String> {
     Ok(tree)
 }
 
-/// Compact JSON tree → RunDoc, checking every step.
+/// Compact JSON tree → RunDoc, checking every step. The tree is rebuilt in
+/// place (no copies of the events) and read into typed values in one pass;
+/// only when that fails is each event read on its own, to name the bad one.
 pub fn from_compact(mut tree: Value) -> Result<RunDoc, String> {
     let table: Vec<String> = match tree.get("S") {
         None => Vec::new(),
@@ -138,36 +136,45 @@ pub fn from_compact(mut tree: Value) -> Result<RunDoc, String> {
         Some(_) => return Err("the string table is not a list".into()),
     };
     intern::expand(&mut tree, &table)?;
-    let top = obj(&tree).ok_or("the run is not an object")?;
+    let top = tree.as_object_mut().ok_or("the run is not an object")?;
     let schema_version = top
         .get("s")
         .and_then(Value::as_u64)
         .ok_or("the run has no schema version")?;
-    let config = top.get("c").cloned().ok_or("the run has no config")?;
-    let compact_events = top
-        .get("e")
-        .and_then(Value::as_array)
-        .ok_or("the run has no event list")?;
+    let schema_version =
+        u32::try_from(schema_version).map_err(|_| "the schema version is out of range")?;
+    let config = top.remove("c").ok_or("the run has no config")?;
+    let compact_events = match top.remove("e") {
+        Some(Value::Array(a)) => a,
+        _ => return Err("the run has no event list".into()),
+    };
 
-    // Final answers by call, to cut streamed deltas back out.
-    let mut answers: HashMap<u64, &str> = HashMap::new();
-    for e in compact_events {
+    // Final answers of the calls whose streamed deltas were cut out.
+    let cut_calls: HashSet<u64> = compact_events
+        .iter()
+        .filter(|e| e.get("n").is_some())
+        .filter_map(|e| e.get("call").and_then(Value::as_u64))
+        .collect();
+    let mut answers: HashMap<u64, String> = HashMap::new();
+    for e in &compact_events {
         if e.get("t").and_then(Value::as_str) == Some("llm_response") {
             if let (Some(call), Some(text)) = (
                 e.get("call").and_then(Value::as_u64),
                 e.pointer("/response/text").and_then(Value::as_str),
             ) {
-                answers.insert(call, text);
+                if cut_calls.contains(&call) {
+                    answers.insert(call, text.to_string());
+                }
             }
         }
     }
     let mut offsets: HashMap<u64, usize> = HashMap::new();
     let mut t = 0u64;
     let mut events = Vec::with_capacity(compact_events.len());
-    for (i, e) in compact_events.iter().enumerate() {
-        let mut o = obj(e)
-            .ok_or_else(|| format!("event {i} is not an object"))?
-            .clone();
+    for (i, e) in compact_events.into_iter().enumerate() {
+        let Value::Object(mut o) = e else {
+            return Err(format!("event {i} is not an object"));
+        };
         let seq = match o.remove("q") {
             Some(q) => q
                 .as_u64()
@@ -212,19 +219,33 @@ pub fn from_compact(mut tree: Value) -> Result<RunDoc, String> {
         }
         let mut inner = Map::new();
         inner.insert(kind, Value::Object(o));
-        let full = json!({ "seq": seq, "t_ms": t, "event": inner });
-        let ev: LoggedEvent =
-            json::from_tree(&full).map_err(|e| format!("event {i} is not valid: {e}"))?;
-        events.push(ev);
+        events.push(json!({ "seq": seq, "t_ms": t, "event": inner }));
     }
-    let config = json::from_tree(&config).map_err(|e| format!("the config is not valid: {e}"))?;
-    let doc = RunDoc {
-        format: crate::engine::run::log::FORMAT.into(),
-        schema_version: u32::try_from(schema_version)
-            .map_err(|_| "the schema version is out of range")?,
-        config,
-        events,
-    };
+    let doc = json!({
+        "format": crate::engine::run::log::FORMAT,
+        "schema_version": schema_version,
+        "config": config,
+        "events": events,
+    });
+    let doc: RunDoc = json::from_tree(&doc).map_err(|e| explain(&doc, e))?;
     doc.validate()?;
     Ok(doc)
+}
+
+/// Why a rebuilt run does not read as a [`RunDoc`]: the config or the
+/// first event that does not, with serde's message.
+fn explain(doc: &Value, whole: serde_json::Error) -> String {
+    if let Some(Err(e)) = doc
+        .get("config")
+        .map(json::from_tree::<crate::engine::run::RunConfig>)
+    {
+        return format!("the config is not valid: {e}");
+    }
+    let events = doc.get("events").and_then(Value::as_array);
+    for (i, e) in events.into_iter().flatten().enumerate() {
+        if let Err(e) = json::from_tree::<LoggedEvent>(e) {
+            return format!("event {i} is not valid: {e}");
+        }
+    }
+    format!("the run is not valid: {whole}")
 }

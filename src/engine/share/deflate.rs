@@ -1,8 +1,10 @@
 //! Raw deflate with a preset dictionary. miniz_oxide has no dictionary API,
-//! so the dictionary is fed first and flushed to a byte boundary; the bytes
-//! after that point (the "tail") can refer back into the dictionary. The
-//! decoder recomputes the same prefix, inflates prefix + tail, and drops the
-//! dictionary from the front of the output.
+//! so the encoder feeds the dictionary first and flushes to a byte boundary;
+//! the bytes after that point (the "tail") can refer back into the
+//! dictionary, and only they are sent. The decoder puts the dictionary in
+//! front of the tail as stored (uncompressed) blocks — any deflate encoding
+//! of it leaves the same window, and a stored one costs no compression work —
+//! inflates, and drops the dictionary from the front of the output.
 
 use miniz_oxide::deflate::core::{
     compress, create_comp_flags_from_zip_params, CompressorOxide, TDEFLFlush, TDEFLStatus,
@@ -42,9 +44,19 @@ fn primed(dict: &[u8]) -> (CompressorOxide, Vec<u8>) {
     (c, out)
 }
 
-/// The bytes a decoder must put before a tail made with `dict`.
+/// The bytes a decoder puts before a tail made with `dict`: the dictionary
+/// as non-final stored blocks (header byte, LEN, NLEN, up to 65,535 bytes),
+/// which end on a byte boundary as the encoder's flushed prefix does.
 pub fn prefix(dict: &[u8]) -> Vec<u8> {
-    primed(dict).1
+    let mut out = Vec::with_capacity(dict.len() + dict.len() / 65_535 * 5 + 5);
+    for piece in dict.chunks(65_535) {
+        let len = piece.len() as u16;
+        out.push(0); // BFINAL = 0, BTYPE = 00 (stored), padding
+        out.extend_from_slice(&len.to_le_bytes());
+        out.extend_from_slice(&(!len).to_le_bytes());
+        out.extend_from_slice(piece);
+    }
+    out
 }
 
 /// Compresses `data` against `dict`; returns only the tail.
@@ -100,6 +112,26 @@ mod tests {
     use super::*;
 
     #[test]
+    fn stored_prefix_spans_dictionaries_over_64_kb() {
+        let dict: Vec<u8> = (0..150_000u32)
+            .map(|i| b"abcdefghij"[(i * 7 % 10) as usize])
+            .collect();
+        let p = prefix(&dict);
+        assert_eq!(p.len(), dict.len() + 3 * 5, "three stored blocks");
+        let data = &dict[140_000..140_200];
+        let tail = compress_with_dict(&dict, data);
+        assert!(
+            tail.len() < 40,
+            "refers back into the dictionary: {}",
+            tail.len()
+        );
+        assert_eq!(
+            decompress_with_dict(&dict, &p, &tail, 1 << 20).expect("ok"),
+            data
+        );
+    }
+
+    #[test]
     fn round_trips_and_uses_the_dictionary() {
         let dict = b"{\"type\":\"llm_delta\",\"call\":0,\"text\":\"hello world, this is the preset dictionary\"}".repeat(3);
         let data = b"{\"type\":\"llm_delta\",\"call\":7,\"text\":\"hello world, this is new\"}";
@@ -112,6 +144,10 @@ mod tests {
             plain.len()
         );
         let out = decompress_with_dict(&dict, &prefix(&dict), &tail, 1 << 20).expect("inflate");
+        assert_eq!(out, data);
+        // The encoder's own (compressed) prefix decodes the same tail.
+        let encoded = primed(&dict).1;
+        let out = decompress_with_dict(&dict, &encoded, &tail, 1 << 20).expect("inflate");
         assert_eq!(out, data);
         let big = vec![7u8; 200_000];
         let tail = compress_with_dict(&dict, &big);

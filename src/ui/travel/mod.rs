@@ -2,7 +2,7 @@
 //! import, starting and forking its runs (the coordinator, the demo model's
 //! travel roles, the sandbox and the evaluator), and its tabs. None of it is
 //! in the core module: the `travel` chunk loads when the travel planner is
-//! first picked or run, `travel_views` when a travel run is shown.
+//! first picked or run, its tabs come with the `run_view` chunk (with the transcript).
 
 mod import;
 mod launch;
@@ -36,7 +36,7 @@ lazy_part! { travel:
     }
 }
 
-lazy_part! { travel_views:
+lazy_part! { run_view:
     pub fn notebook_panel() -> ViewFn {
         || view! { <notebook::NotebookPanel/> }.into_any()
     }

@@ -7,6 +7,7 @@
 
 mod events;
 mod history;
+pub mod timeline;
 mod transcript;
 pub mod travel;
 pub mod travel_batch;
@@ -16,6 +17,7 @@ pub mod usage;
 
 pub use events::event_row;
 pub use history::{history_row, HistoryRow};
+pub use timeline::timeline_svg;
 pub use transcript::entry_html;
 pub use travel::{handoffs_html, inspector_html, notebook_html};
 pub use travel_batch::{batch_table_html, hallucination_table_html, revisits_table_html};

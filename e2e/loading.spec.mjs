@@ -1,0 +1,123 @@
+// Loading: the start page fetches only the core module; each part of the
+// app (a run's views, dialogs and pages, the travel planner) is a chunk
+// fetched the first time it is used; a chunk that cannot be fetched is an
+// error on the page with "Try again", and the app stays usable.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { basename } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { setup, openApp, runTask, waitForStatus, eventually } from './harness.mjs';
+
+let env;
+before(async () => (env = await setup({ chunkDelayMs: 5 })));
+after(async () => env && (await env.close()));
+
+/** The .wasm files the context's pages have requested so far. */
+function watchWasm(ctx) {
+  const files = [];
+  ctx.on('request', (r) => {
+    const f = basename(new URL(r.url()).pathname);
+    if (f.endsWith('.wasm')) files.push(f);
+  });
+  return files;
+}
+
+test('the start page loads only the core module; parts load on first use', async () => {
+  const ctx = await env.browser.newContext();
+  const wasm = watchWasm(ctx);
+  const page = await openApp(env, { context: ctx });
+  await page.waitForLoadState('networkidle');
+  assert.deepEqual(wasm, ['roundtable-app_bg.wasm'], 'only the core on the start page');
+
+  // A demo run: its views (transcript) come with the run_view chunk.
+  await runTask(page, 'What is 2 + 2?');
+  await waitForStatus(page, /Finished/);
+  assert.ok(wasm.includes('split_run_view.wasm'), `run_view loaded for the run: ${wasm}`);
+  assert.match(await page.getByRole('log', { name: 'Transcript' }).innerText(), /= 4/);
+  assert.ok(!wasm.includes('split_extras.wasm'), 'dialogs not loaded yet');
+  assert.ok(!wasm.includes('split_travel.wasm'), 'travel planner not loaded yet');
+
+  // Settings: the extras chunk, once.
+  await page.getByRole('button', { name: 'Settings', exact: true }).click();
+  await page.getByRole('dialog', { name: 'Settings' }).waitFor();
+  assert.equal(wasm.filter((f) => f === 'split_extras.wasm').length, 1);
+  await page.keyboard.press('Escape');
+  await page.getByRole('dialog', { name: 'Settings' }).waitFor({ state: 'hidden' });
+  await page.getByRole('button', { name: 'Settings', exact: true }).click();
+  await page.getByRole('dialog', { name: 'Settings' }).waitFor();
+  assert.equal(wasm.filter((f) => f === 'split_extras.wasm').length, 1, 'not fetched again');
+  await page.keyboard.press('Escape');
+
+  // The travel planner: its chunk, with the setup panel.
+  await page.getByRole('combobox', { name: 'Coordinator' }).selectOption('travel');
+  await page.getByLabel('Query', { exact: true }).waitFor();
+  assert.ok(wasm.includes('split_travel.wasm'), `travel loaded: ${wasm}`);
+  assert.ok((await page.getByLabel('Query', { exact: true }).locator('option').count()) >= 12, 'built-in queries listed');
+  assert.deepEqual(page.errors, []);
+  await ctx.close();
+});
+
+test('a part that cannot be fetched says so with "Try again"; the app stays usable', async () => {
+  const ctx = await env.browser.newContext();
+  let blocked = true;
+  await ctx.route(/split_extras\.wasm$/, (route) => (blocked ? route.abort() : route.continue()));
+  const page = await openApp(env, { context: ctx });
+  await page.getByRole('button', { name: 'Settings', exact: true }).click();
+  const alert = page.getByRole('alert').filter({ hasText: /Could not load Settings/ });
+  await alert.waitFor();
+  assert.match(await alert.innerText(), /Check your connection, then try again/);
+  // The rest of the app works meanwhile.
+  await runTask(page, 'Still working?');
+  await waitForStatus(page, /Finished/);
+  // The network is back: Try again loads it.
+  blocked = false;
+  await alert.getByRole('button', { name: 'Try again' }).click();
+  await page.getByRole('dialog', { name: 'Settings' }).waitFor();
+  await eventually(async () => (await alert.count()) === 0);
+  // The page logged the failed fetch; nothing else went wrong.
+  assert.deepEqual(page.errors.filter((e) => !/split_extras|failed to load|Failed to fetch|TypeError/i.test(e)), []);
+  await ctx.close();
+});
+
+test('a long run opens with its first entries at once and the rest right after, complete and in order', async () => {
+  const page = await openApp(env);
+  await runTask(page, 'Count the notes.');
+  await waitForStatus(page, /Finished/);
+  await page.locator('.menu summary').click();
+  const [dl] = await Promise.all([page.waitForEvent('download'), page.getByRole('menuitem', { name: 'Run file (.json)' }).click()]);
+  const doc = JSON.parse(readFileSync(await dl.path(), 'utf8'));
+  // 60 more posts after the user's task: 64 entries in all.
+  const at = doc.events.findIndex((e) => e.event.message_posted);
+  const posts = Array.from({ length: 60 }, (_, i) => ({
+    seq: 0,
+    t_ms: doc.events[at].t_ms,
+    event: { message_posted: { from: 'user', to: { to: ['assistant'] }, text: `Note number ${i + 1}.` } },
+  }));
+  doc.events.splice(at + 1, 0, ...posts);
+  doc.events.forEach((e, i) => (e.seq = i));
+  doc.config.run_id = 'long-run';
+  const ctx = await env.browser.newContext();
+  const p = await openApp(env, { context: ctx });
+  await p.getByRole('link', { name: 'History' }).click();
+  await p.getByLabel('Import run file').setInputFiles({ name: 'long.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(doc)) });
+  await p.getByText('Imported file', { exact: true }).waitFor();
+  await p.locator('.entries[data-complete="true"]').waitFor();
+  const text = await p.getByRole('log', { name: 'Transcript' }).innerText();
+  const order = [...text.matchAll(/Note number (\d+)\./g)].map((m) => Number(m[1]));
+  assert.deepEqual(order, Array.from({ length: 60 }, (_, i) => i + 1), 'every post, in order');
+  assert.match(text, /Count the notes\.[\s\S]*Note number 1\.[\s\S]*Note number 60\.[\s\S]*Offline demo answer/);
+  // Scrubbing back to the start and forward again keeps the list right.
+  const timeline = p.getByRole('slider', { name: 'Timeline' });
+  const box = await timeline.boundingBox();
+  await p.mouse.click(box.x + 1, box.y + box.height / 2);
+  await eventually(async () => (await p.locator('.transcript .entry').count()) <= 1);
+  await p.mouse.click(box.x + box.width - 1, box.y + box.height / 2);
+  const position = p.getByTestId('replay-position');
+  const total = doc.events.length;
+  for (let i = 0; i < total && !(await position.innerText()).startsWith(`event ${total} / ${total}`); i++) {
+    await p.getByRole('button', { name: 'Step forward' }).click();
+  }
+  await eventually(async () => (await p.getByRole('log', { name: 'Transcript' }).innerText()) === text);
+  assert.deepEqual(p.errors, []);
+  await ctx.close();
+});

@@ -1,0 +1,79 @@
+//! Opening a share link (`#run=…`). The decoder and its dictionaries are in
+//! the `run_view` chunk. A link in the address when the page loads is
+//! decoded before the app mounts, so the first render already shows the run
+//! (no empty page laid out and painted first); a link opened later (the
+//! fragment changes) is decoded and shown in place.
+
+use super::lazy::{self, lazy_part};
+use super::state::{AppState, Notice, Source};
+use crate::engine::run::RunDoc;
+use crate::engine::share;
+use crate::platform::{location, perf};
+use leptos::prelude::*;
+
+lazy_part! { run_view:
+    fn decode_in_chunk(hash: String) -> Result<RunDoc, String> {
+        perf::mark("rt:link-chunk");
+        let doc = share::decode(&hash).map_err(|e| e.user_message());
+        perf::mark("rt:link-decoded");
+        doc
+    }
+}
+
+/// The share link in the address, if there is one.
+pub fn in_url() -> Option<String> {
+    let hash = location::hash();
+    hash.starts_with(&format!("#{}", share::FRAGMENT_KEY))
+        .then_some(hash)
+}
+
+/// The run a link carries, or what is wrong with the link.
+pub async fn decode(hash: String) -> Result<RunDoc, String> {
+    decode_in_chunk(hash)
+        .await
+        .unwrap_or_else(|e| Err(e.message("the shared run")))
+}
+
+/// Shows a decoded link's run, or says why it cannot be opened.
+pub fn show(app: AppState, decoded: Result<RunDoc, String>) {
+    match decoded {
+        Ok(doc) => {
+            app.show_doc(doc, Source::Link, false);
+            perf::mark("rt:link-shown");
+        }
+        Err(text) => app.notice.set(Some(Notice {
+            text,
+            settings: false,
+        })),
+    }
+    leptos::task::spawn_local(mark_ready());
+}
+
+/// Opens the link now in the address (after a fragment change).
+pub fn open(app: AppState) {
+    if let Some(hash) = in_url() {
+        leptos::task::spawn_local(async move { show(app, decode(hash).await) });
+    }
+}
+
+/// Once the frame that shows every view the run needs is laid out and
+/// painted, the run is on screen: marks when (benchmarks read it). The
+/// timeout, set in that frame, runs after its paint.
+async fn mark_ready() {
+    lazy::settled().await;
+    set_timeout(
+        || {
+            let now = web_sys::window()
+                .and_then(|w| w.performance())
+                .map(|p| p.now())
+                .unwrap_or(0.0);
+            if let Some(body) = web_sys::window()
+                .and_then(|w| w.document())
+                .and_then(|d| d.body())
+            {
+                let _ = body.set_attribute("data-link-ready-ms", &format!("{now:.1}"));
+            }
+        },
+        std::time::Duration::ZERO,
+    );
+}
