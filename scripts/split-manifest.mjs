@@ -4,9 +4,10 @@
 // index.html) and by the benchmarks (`e2e/bench.mjs`).
 //
 //   node scripts/split-manifest.mjs <dir>          prints the parts as JSON
-//   node scripts/split-manifest.mjs --inject <dir> writes the run_view part's
-//       files into <dir>/index.html, where the page preloads them when it is
-//       opened with a share link (they hold the decoder and the run's views)
+//   node scripts/split-manifest.mjs --inject [dir] writes the run_view part's
+//       files into <dir>/index.html (default: Trunk's $TRUNK_STAGING_DIR),
+//       where the page preloads them when it is opened with a share link
+//       (they hold the decoder and the run's views)
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -43,6 +44,10 @@ export function inject(dir) {
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const args = process.argv.slice(2);
-  if (args[0] === '--inject') inject(args[1]);
+  if (args[0] === '--inject') {
+    const dir = args[1] || process.env.TRUNK_STAGING_DIR;
+    if (!dir) throw new Error('--inject needs a directory (or run it as a Trunk hook)');
+    inject(dir);
+  }
   else console.log(JSON.stringify(splitParts(args[0] || 'dist'), null, 2));
 }
