@@ -121,3 +121,20 @@ test('a long run opens with its first entries at once and the rest right after, 
   assert.deepEqual(p.errors, []);
   await ctx.close();
 });
+
+test('a link opened while another run is shown replaces its transcript', async () => {
+  const page = await openApp(env);
+  await runTask(page, 'Beta task, shared.');
+  await waitForStatus(page, /Finished/);
+  await page.getByRole('button', { name: 'Copy share link' }).click();
+  const url = await page.getByRole('textbox', { name: 'Share link' }).inputValue();
+  await page.keyboard.press('Escape');
+  await runTask(page, 'Alpha task, local.');
+  await waitForStatus(page, /Finished/);
+  await page.evaluate((hash) => (location.hash = hash), new URL(url).hash);
+  await page.getByText('Shared link', { exact: true }).waitFor();
+  const log = page.getByRole('log', { name: 'Transcript' });
+  await eventually(async () => /Beta task, shared\./.test(await log.innerText()));
+  assert.doesNotMatch(await log.innerText(), /Alpha task/);
+  assert.deepEqual(page.errors, []);
+});

@@ -33,7 +33,7 @@ impl Drop for Pending {
 }
 
 /// The next animation frame.
-pub async fn next_frame() {
+async fn next_frame() {
     let (tx, rx) = futures::channel::oneshot::channel::<()>();
     request_animation_frame(move || {
         let _ = tx.send(());

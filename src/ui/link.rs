@@ -62,18 +62,7 @@ pub fn open(app: AppState) {
 async fn mark_ready() {
     lazy::settled().await;
     set_timeout(
-        || {
-            let now = web_sys::window()
-                .and_then(|w| w.performance())
-                .map(|p| p.now())
-                .unwrap_or(0.0);
-            if let Some(body) = web_sys::window()
-                .and_then(|w| w.document())
-                .and_then(|d| d.body())
-            {
-                let _ = body.set_attribute("data-link-ready-ms", &format!("{now:.1}"));
-            }
-        },
+        || perf::stamp_body("data-link-ready-ms"),
         std::time::Duration::ZERO,
     );
 }

@@ -145,14 +145,11 @@ fn mount(link: Option<Result<RunDoc, String>>) {
     leptos::mount::mount_to_body(move || view! { <App link=link/> });
     perf::mark("rt:mounted");
     // The moment the app is interactive, relative to navigation start.
-    let window = web_sys::window();
-    let now = window
-        .as_ref()
-        .and_then(|w| w.performance())
-        .map(|p| p.now())
-        .unwrap_or(0.0);
-    if let Some(body) = window.and_then(|w| w.document()).and_then(|d| d.body()) {
+    perf::stamp_body("data-ready-ms");
+    if let Some(body) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.body())
+    {
         let _ = body.set_attribute("data-ready", "1");
-        let _ = body.set_attribute("data-ready-ms", &format!("{now:.1}"));
     }
 }

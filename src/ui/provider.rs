@@ -4,26 +4,19 @@
 //! call. The demo model needs none of it.
 
 use super::lazy::lazy_part;
+use super::state::platform;
 use crate::engine::model::demo;
-use crate::engine::model::factory::{http_model, Platform};
+use crate::engine::model::factory::http_model;
 use crate::engine::model::providers::http::WireFormat;
 use crate::engine::model::{ChatModel, ChatRequest, ChatResponse, DeltaSink, ModelError};
 use crate::engine::run::{CancelToken, ModelSpec};
-use crate::platform::clock::BrowserClock;
-use crate::platform::fetch::FetchTransport;
 use futures::future::LocalBoxFuture;
 use std::cell::RefCell;
 use std::rc::Rc;
 
 lazy_part! { run_view:
     fn client(spec: ModelSpec, format: WireFormat, key: Option<String>) -> Rc<dyn ChatModel> {
-        let platform = Platform {
-            transport: Rc::new(FetchTransport),
-            clock: Rc::new(BrowserClock),
-            demo_chunk_delay_ms: 0,
-            demo_script: demo::no_script,
-        };
-        http_model(&spec, format, key, &platform)
+        http_model(&spec, format, key, &platform(0, demo::no_script))
     }
 }
 

@@ -106,7 +106,8 @@ fn new_run_id() -> String {
     format!("run-{}-{r:x}", js_sys::Date::now() as u64)
 }
 
-fn platform(demo_chunk_delay_ms: u64, demo_script: demo::Script) -> Platform {
+/// The browser's transport and clock, with the demo model's pace and script.
+pub(crate) fn platform(demo_chunk_delay_ms: u64, demo_script: demo::Script) -> Platform {
     Platform {
         transport: Rc::new(FetchTransport),
         clock: Rc::new(BrowserClock),

@@ -1,9 +1,9 @@
 //! The streamed transcript. Entries are HTML from `views::html` (names
 //! escaped, model output as safe Markdown: raw HTML shown as text, never
-//! executed); only the entry that changed is re-rendered. "Fork here"
-//! buttons are handled by one click listener on the log. The entries (and
-//! the Markdown renderer) are the `transcript` chunk, loaded with the first
-//! run shown; the empty state is in the core module.
+//! executed); only entries from the first one that changed are re-rendered.
+//! "Fork here" buttons are handled by one click listener on the log. The
+//! entries (and the Markdown renderer) are in the `run_view` chunk, loaded
+//! with the first run shown; the empty state is in the core module.
 
 use super::lazy::{lazy_part, lazy_view, ViewFn};
 use super::state::{use_app, Activity, Source};
@@ -25,17 +25,27 @@ const FIRST: usize = 24;
 const MORE: usize = 48;
 
 /// One element per entry. The DOM follows the entries by their (id,
-/// version) keys: from the first key that differs, the old elements go and
-/// the new ones come in with one HTML insert (one parse, however many). A
-/// streamed token changes only the last entry.
+/// version) keys within a run: from the first key that differs, the old
+/// elements go and the new ones come in with one HTML insert (one parse,
+/// however many). A streamed token changes only the last entry; another run
+/// (a link opened, a file dropped) starts the list over.
 #[component]
 fn Entries() -> impl IntoView {
     let app = use_app();
     let list = NodeRef::<html::Div>::new();
+    let run = StoredValue::new(None::<String>);
     let shown = StoredValue::new(Vec::<(u64, u32)>::new());
     let limit = RwSignal::new(FIRST);
     Effect::new(move |_| {
         let Some(el) = list.get() else { return };
+        let run_id = app
+            .shown
+            .with(|s| s.as_ref().map(|s| s.config.run_id.clone()));
+        if run.with_value(|r| *r != run_id) {
+            run.set_value(run_id);
+            shown.update_value(Vec::clear);
+            limit.update_untracked(|l| *l = FIRST);
+        }
         let max = limit.get();
         let more = app.view.with(|v| {
             let all = &v.transcript.entries;
