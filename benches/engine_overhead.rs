@@ -13,12 +13,12 @@ fn main() {}
 
 #[cfg(not(target_arch = "wasm32"))]
 mod native {
+    use roundtable::engine::coordinators::every_script;
+    use roundtable::engine::coordinators::execute;
     use roundtable::engine::model::demo::DemoModel;
     use roundtable::engine::model::{ChatModel, ChatRequest, Message, StreamDelta};
     use roundtable::engine::run::clock::{Clock, SystemClock};
-    use roundtable::engine::run::{
-        execute, CancelToken, ModelRouter, ModelSpec, RunConfig, RunCtx,
-    };
+    use roundtable::engine::run::{CancelToken, ModelRouter, ModelSpec, RunConfig, RunCtx};
     use std::rc::Rc;
     use std::time::Instant;
 
@@ -39,7 +39,7 @@ mod native {
 
     pub fn run() {
         let clock: Rc<dyn Clock> = Rc::new(SystemClock::default());
-        let demo = Rc::new(DemoModel::instant(clock.clone()));
+        let demo = Rc::new(DemoModel::instant(clock.clone(), every_script));
         let req = request();
         let cancel = CancelToken::new();
 

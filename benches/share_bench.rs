@@ -15,13 +15,15 @@ fn main() {}
 #[cfg(not(target_arch = "wasm32"))]
 mod native {
     use futures::executor::block_on;
+    use roundtable::engine::coordinators::every_script;
+    use roundtable::engine::coordinators::execute;
     use roundtable::engine::coordinators::travel;
     use roundtable::engine::coordinators::COORDINATORS;
     use roundtable::engine::model::demo::DemoModel;
     use roundtable::engine::model::retry::SplitMix;
     use roundtable::engine::run::clock::FakeClock;
     use roundtable::engine::run::random::random_run;
-    use roundtable::engine::run::{execute, ModelRouter, ModelSpec, RunConfig, RunCtx, RunDoc};
+    use roundtable::engine::run::{ModelRouter, ModelSpec, RunConfig, RunCtx, RunDoc};
     use roundtable::engine::share::{decode, encode, fuzz};
     use std::rc::Rc;
     use std::time::Instant;
@@ -38,7 +40,10 @@ mod native {
         config.created_ms = 1_795_000_000_000.0;
         let ctx = RunCtx::new(
             config.clone(),
-            ModelRouter::single(Rc::new(DemoModel::new(Rc::new(clock.clone())))),
+            ModelRouter::single(Rc::new(DemoModel::new(
+                Rc::new(clock.clone()),
+                every_script,
+            ))),
             Rc::new(clock),
         );
         block_on(execute(&ctx));

@@ -43,7 +43,7 @@ async function sizes(app, browser) {
   console.log(`  total ${kb(startTotal).trim().padStart(38)}   goal ≤ 450 KB: ${startTotal <= 450 * 1024 ? 'met' : 'NOT met'}`);
   console.log('parts loaded on first use (their module + the shared chunks they need; a chunk two parts share is counted in both)');
   const labels = {
-    run_view: "a run on screen: transcript + Markdown, a travel run's tabs, provider clients, share-link decoder",
+    run_view: "a run on screen: transcript + Markdown, a coordinator's run tabs (travel), provider clients, share-link decoder",
     extras: 'Settings, share and fork dialogs, History, Events tab, inspector, exports',
     travel: 'the travel planner: coordinator, demo roles, sandbox, evaluator, setup, Batch',
   };

@@ -6,6 +6,8 @@
 //!     cargo run --example share_dict > src/engine/share/dict_v1.txt
 
 use futures::executor::block_on;
+use roundtable::engine::coordinators::every_script;
+use roundtable::engine::coordinators::execute;
 use roundtable::engine::coordinators::travel;
 use roundtable::engine::coordinators::COORDINATORS;
 use roundtable::engine::model::demo::DemoModel;
@@ -13,7 +15,7 @@ use roundtable::engine::model::ModelError;
 use roundtable::engine::run::clock::FakeClock;
 use roundtable::engine::run::event::FailReason;
 use roundtable::engine::run::{
-    execute, Audience, LoggedEvent, ModelRouter, ModelSpec, RunConfig, RunCtx, RunDoc, RunEvent,
+    Audience, LoggedEvent, ModelRouter, ModelSpec, RunConfig, RunCtx, RunDoc, RunEvent,
 };
 use roundtable::engine::share::compact::to_compact;
 use serde_json::json;
@@ -32,7 +34,10 @@ fn sample_run(coordinator: &str, task: &str) -> RunDoc {
     config.created_ms = 1_795_000_000_000.0;
     let ctx = RunCtx::new(
         config.clone(),
-        ModelRouter::single(Rc::new(DemoModel::new(Rc::new(clock.clone())))),
+        ModelRouter::single(Rc::new(DemoModel::new(
+            Rc::new(clock.clone()),
+            every_script,
+        ))),
         Rc::new(clock),
     );
     block_on(execute(&ctx));

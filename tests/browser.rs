@@ -1,7 +1,8 @@
 //! Browser-only code, tested in headless Chromium (wasm-bindgen-test):
-//! key storage in localStorage, settings recovery, and the fetch transport
+//! key storage in localStorage, settings recovery, the fetch transport
 //! against the mock LLM server (streaming, errors with CORS-exposed
-//! headers, and a real abort).
+//! headers, and a real abort), and IndexedDB databases written by every
+//! earlier schema version opening with nothing lost.
 #![cfg(target_arch = "wasm32")]
 
 use roundtable::engine::model::providers::http::{Endpoint, HttpChatModel, WireFormat};
@@ -201,4 +202,114 @@ async fn cancel_aborts_the_fetch_and_the_server_sees_it() {
         "the mock server never saw the connection close: {}",
         mock_log().await
     );
+}
+
+// ---------------------------------------------------------------- IndexedDB
+
+/// The stores each earlier schema version had, written the way that
+/// version's code wrote them (JSON text values, string keys; chunks keyed
+/// [run id, n]). A new version adds its row here.
+const EARLIER_VERSIONS: &[(u32, &[&str])] = &[
+    (1, &["runs", "chunks"]),
+    (2, &["runs", "chunks", "travel_dbs", "travel_queries"]),
+];
+
+fn key_of(store: &str, n: usize) -> wasm_bindgen::JsValue {
+    use wasm_bindgen::JsValue;
+    if store == "chunks" {
+        js_sys::Array::of2(&JsValue::from_str("run-1"), &JsValue::from_f64(n as f64)).into()
+    } else {
+        JsValue::from_str(&format!("{store}-{n}"))
+    }
+}
+
+/// A record as the store's owner writes it.
+fn record_of(store: &str, n: usize) -> String {
+    use roundtable::engine::run::record::{write_chunk_record, write_run_record, RunMeta};
+    use roundtable::engine::run::{LoggedEvent, ModelSpec, RunConfig, RunEvent};
+    let config = RunConfig::new("single", &format!("task {n}"), ModelSpec::demo());
+    let events = vec![LoggedEvent {
+        seq: 0,
+        t_ms: 0,
+        event: RunEvent::RunStarted {
+            config: config.clone(),
+        },
+    }];
+    match store {
+        "runs" => write_run_record(
+            &RunMeta::of(&config, &events, &Default::default(), 1.0),
+            &config,
+        ),
+        "chunks" => write_chunk_record(&events),
+        _ => format!("{{\"v\":1,\"name\":\"{store}-{n}\",\"jsonl\":\"{{}}\"}}"),
+    }
+}
+
+async fn write_as_version(name: &str, version: u32, stores: &[&str]) {
+    use rexie::{ObjectStore, Rexie, TransactionMode};
+    Rexie::delete(name).await.expect("delete");
+    let mut b = Rexie::builder(name).version(version);
+    for s in stores {
+        b = b.add_object_store(ObjectStore::new(s));
+    }
+    let db = b.build().await.expect("open the old schema");
+    for s in stores {
+        let tx = db
+            .transaction(&[*s], TransactionMode::ReadWrite)
+            .expect("tx");
+        let store = tx.store(s).expect("store");
+        for n in 0..3 {
+            let value = wasm_bindgen::JsValue::from_str(&record_of(s, n));
+            store.put(&value, Some(&key_of(s, n))).await.expect("put");
+        }
+        tx.done().await.expect("commit");
+    }
+    db.close();
+}
+
+#[wasm_bindgen_test]
+async fn indexeddb_written_by_every_earlier_version_opens_with_nothing_lost() {
+    use rexie::TransactionMode;
+    use roundtable::platform::idb;
+    let all: Vec<&str> = idb::store_names().collect();
+    assert!(
+        idb::version() >= EARLIER_VERSIONS.last().map(|v| v.0).unwrap_or(1),
+        "the schema's version never goes down"
+    );
+    for (version, stores) in EARLIER_VERSIONS {
+        for s in *stores {
+            assert!(
+                all.contains(s),
+                "store {s} of version {version} is no longer declared: opening would delete it"
+            );
+        }
+        let name = format!("rt-migration-v{version}");
+        write_as_version(&name, *version, stores).await;
+        let db = idb::open(&name).await.expect("opens with today's schema");
+        assert_eq!(db.version().expect("version"), idb::version());
+        let mut names = db.store_names();
+        names.sort();
+        let mut want = all.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        want.sort();
+        assert_eq!(names, want, "every declared store exists after the upgrade");
+        for s in *stores {
+            let tx = db
+                .transaction(&[*s], TransactionMode::ReadOnly)
+                .expect("tx");
+            let store = tx.store(s).expect("store");
+            for n in 0..3 {
+                let v = store.get(key_of(s, n)).await.expect("get");
+                assert_eq!(
+                    v.and_then(|v| v.as_string()),
+                    Some(record_of(s, n)),
+                    "{s} record {n} written by version {version} survives"
+                );
+            }
+        }
+        db.close();
+    }
+    // The records read back through their owners' readers.
+    use roundtable::engine::run::record::{read_chunk_record, read_run_record};
+    assert!(read_run_record(&record_of("runs", 0)).is_ok());
+    assert!(read_chunk_record(&record_of("chunks", 0)).is_ok());
 }

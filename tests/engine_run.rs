@@ -4,13 +4,15 @@
 //! concurrency limit, and the folds over the resulting log.
 
 use futures::executor::block_on;
+use roundtable::engine::coordinators::every_script;
+use roundtable::engine::coordinators::execute;
 use roundtable::engine::model::demo::DemoModel;
 use roundtable::engine::model::retry::RetryPolicy;
 use roundtable::engine::model::scripted::ScriptedModel;
 use roundtable::engine::model::{ChatRequest, ChatResponse, Message, ModelError, Usage};
 use roundtable::engine::run::clock::FakeClock;
 use roundtable::engine::run::{
-    execute, Audience, LoggedEvent, ModelRouter, ModelSpec, RunConfig, RunCtx, RunEvent, RunStatus,
+    Audience, LoggedEvent, ModelRouter, ModelSpec, RunConfig, RunCtx, RunEvent, RunStatus,
 };
 use roundtable::engine::views::graph::AgentStatus;
 use roundtable::engine::views::transcript::{EntryKind, NoticeLevel};
@@ -423,7 +425,10 @@ fn demo_model_runs_the_single_coordinator() {
     let clock = FakeClock::new();
     let ctx = RunCtx::new(
         config("What is 6 * 7?"),
-        ModelRouter::single(Rc::new(DemoModel::new(Rc::new(clock.clone())))),
+        ModelRouter::single(Rc::new(DemoModel::new(
+            Rc::new(clock.clone()),
+            every_script,
+        ))),
         Rc::new(clock),
     );
     assert_eq!(block_on(execute(&ctx)), RunStatus::Finished);

@@ -8,7 +8,7 @@ use roundtable::engine::model::{ChatRequest, ChatResponse, Message, Usage};
 use roundtable::engine::run::{Audience, LoggedEvent, RunEvent};
 use roundtable::engine::views::events::summarize;
 use roundtable::engine::views::graph::{AgentGraph, AgentStatus, EdgeKind, PUBLIC};
-use roundtable::engine::views::graph_svg;
+use roundtable::engine::views::html::graph as graph_svg;
 use roundtable::engine::views::transcript::{EntryKind, Transcript};
 use roundtable::engine::views::usage::UsageView;
 use roundtable::engine::views::Fold;

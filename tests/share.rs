@@ -4,11 +4,13 @@
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
+use roundtable::engine::coordinators::every_script;
+use roundtable::engine::coordinators::execute;
 use roundtable::engine::model::demo::DemoModel;
 use roundtable::engine::model::retry::SplitMix;
 use roundtable::engine::run::clock::FakeClock;
 use roundtable::engine::run::random::random_run;
-use roundtable::engine::run::{execute, ModelRouter, ModelSpec, RunConfig, RunCtx, RunDoc};
+use roundtable::engine::run::{ModelRouter, ModelSpec, RunConfig, RunCtx, RunDoc};
 use roundtable::engine::share::{decode, encode, encode_as, fragment, fuzz, ShareError};
 use std::rc::Rc;
 
@@ -35,7 +37,10 @@ fn demo_run(task: &str) -> RunDoc {
     let config = RunConfig::new("single", task, ModelSpec::demo());
     let ctx = RunCtx::new(
         config.clone(),
-        ModelRouter::single(Rc::new(DemoModel::new(Rc::new(clock.clone())))),
+        ModelRouter::single(Rc::new(DemoModel::new(
+            Rc::new(clock.clone()),
+            every_script,
+        ))),
         Rc::new(clock),
     );
     futures::executor::block_on(execute(&ctx));

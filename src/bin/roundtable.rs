@@ -10,7 +10,7 @@ fn main() {
     use cli::args::{parse, Command, USAGE};
     let code = match parse(std::env::args_os().skip(1)) {
         Ok(Command::Help) => {
-            println!("{USAGE}\n\n{}", cli::travel_eval::USAGE);
+            println!("{USAGE}\n\n{}", cli::travel::eval::USAGE);
             0
         }
         Ok(Command::Coordinators) => {
@@ -20,14 +20,14 @@ fn main() {
             0
         }
         Ok(Command::Share { encode }) => cli::share_cmd::run(encode),
-        Ok(Command::TravelEval(a)) => match cli::travel_eval::run(a) {
+        Ok(Command::TravelEval(a)) => match cli::travel::eval::run(a) {
             Ok(code) => code,
             Err(e) => {
                 eprintln!("error: {e}");
                 2
             }
         },
-        Ok(Command::TravelBatch(a)) => match cli::travel_batch::run(*a) {
+        Ok(Command::TravelBatch(a)) => match cli::travel::batch::run(*a) {
             Ok(code) => code,
             Err(e) => {
                 eprintln!("error: {e}");

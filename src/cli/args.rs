@@ -70,7 +70,7 @@ pub struct RunArgs {
 pub enum Command {
     Run(Box<RunArgs>),
     Coordinators,
-    TravelEval(super::travel_eval::TravelEvalArgs),
+    TravelEval(super::travel::eval::TravelEvalArgs),
     /// Every variant over a query set, with the paper's metric table.
     TravelBatch(Box<RunArgs>),
     /// `share encode` (run JSON on stdin → payload) or `share decode` (payload → run JSON).
@@ -101,10 +101,10 @@ pub fn parse(args: impl IntoIterator<Item = std::ffi::OsString>) -> Result<Comma
         "run" => parse_run(&mut p).map(|a| Command::Run(Box::new(a))),
         "travel-batch" => {
             let mut a = parse_run_options(&mut p)?;
-            a.coordinator = "travel".into();
+            a.coordinator = super::travel::ID.into();
             Ok(Command::TravelBatch(Box::new(a)))
         }
-        "travel-eval" => super::travel_eval::parse_args(&mut p).map(Command::TravelEval),
+        "travel-eval" => super::travel::eval::parse_args(&mut p).map(Command::TravelEval),
         other => Err(format!(
             "unknown command \"{other}\"; try `roundtable help`"
         )),

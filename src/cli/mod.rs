@@ -4,6 +4,4 @@ pub mod args;
 pub mod http;
 pub mod run_cmd;
 pub mod share_cmd;
-pub mod travel_batch;
-pub mod travel_eval;
-pub mod travel_run;
+pub mod travel;

@@ -9,7 +9,7 @@ use roundtable::engine::model::providers::http::WireFormat;
 use roundtable::engine::model::providers::presets::{preset, PresetKind};
 use roundtable::engine::run::clock::{Clock, SystemClock};
 use roundtable::engine::run::{
-    execute, LoggedEvent, ModelRouter, ModelSpec, RunConfig, RunCtx, RunDoc, RunEvent, RunStatus,
+    LoggedEvent, ModelRouter, ModelSpec, RunConfig, RunCtx, RunDoc, RunEvent, RunStatus,
 };
 use std::io::Write;
 use std::rc::Rc;
@@ -152,7 +152,7 @@ pub fn run(a: RunArgs) -> Result<i32, String> {
         transport: Rc::new(UreqTransport::default()),
         clock: clock.clone(),
         demo_chunk_delay_ms: a.demo_delay_ms,
-        demo_script: roundtable::engine::model::demo::every_script,
+        demo_script: coordinators::every_script,
     };
     let model = build_model(&spec, key, &platform)?;
     let mut config = RunConfig::new(&a.coordinator, &a.task, spec);
@@ -165,8 +165,8 @@ pub fn run(a: RunArgs) -> Result<i32, String> {
     if let Some(n) = a.retries {
         config.retry.max_attempts = n.max(1);
     }
-    let travel_db = if a.coordinator == roundtable::engine::coordinators::travel::ID {
-        super::travel_run::prepare(&a, &mut config)?
+    let travel_db = if a.coordinator == super::travel::ID {
+        super::travel::run::prepare(&a, &mut config)?
     } else {
         None
     };
@@ -183,7 +183,7 @@ pub fn run(a: RunArgs) -> Result<i32, String> {
             streaming.set(s);
         });
     }
-    let status = futures::executor::block_on(execute(&ctx));
+    let status = futures::executor::block_on(coordinators::execute(&ctx));
     let doc = RunDoc::new(config.sanitized(), ctx.events());
     match a.out.as_deref() {
         Some("-") => println!("{}", doc.to_json_pretty()),

@@ -1,80 +1,36 @@
-//! Run history in IndexedDB (via rexie). Two stores, both with JSON-text
-//! values and out-of-line keys:
+//! Run history in IndexedDB (the app's database, `idb`). Two stores, both
+//! with JSON-text values and out-of-line keys:
 //! - `runs`: run id → `RunRecord` (summary + config, no secrets);
 //! - `chunks`: [run id, chunk number] → `ChunkRecord` (a batch of events).
 //!
 //! Records carry a version and are read through `engine::run::record`, which
 //! migrates older ones and reports newer or damaged ones.
 
+pub use super::idb::StoreError;
+use super::idb::{db, StoreDecl};
 use crate::engine::run::record::{
     read_chunk_record, read_run_record, write_chunk_record, write_run_record, RecordError, RunMeta,
     RunRecord,
 };
 use crate::engine::run::{LoggedEvent, RunConfig, RunDoc};
-use rexie::{KeyRange, ObjectStore, Rexie, TransactionMode};
-use std::cell::RefCell;
-use std::rc::Rc;
+use rexie::{KeyRange, TransactionMode};
 use wasm_bindgen::JsValue;
 
-const DB_NAME: &str = "roundtable";
-/// IndexedDB schema version (stores and keys). Opening with a higher version
-/// creates the stores that are missing and keeps the others' data.
-/// v1: runs, chunks. v2: + travel_dbs, travel_queries.
-const DB_VERSION: u32 = 2;
 const RUNS: &str = "runs";
 const CHUNKS: &str = "chunks";
-pub(crate) const TRAVEL_DBS: &str = "travel_dbs";
-pub(crate) const TRAVEL_QUERIES: &str = "travel_queries";
+/// History's stores (see `idb`): since the first version.
+pub const STORES: &[StoreDecl] = &[
+    StoreDecl {
+        name: RUNS,
+        since: 1,
+    },
+    StoreDecl {
+        name: CHUNKS,
+        since: 1,
+    },
+];
 /// Events per stored chunk when a whole run is saved at once.
 const CHUNK: usize = 400;
-
-thread_local! {
-    static DB: RefCell<Option<Rc<Rexie>>> = const { RefCell::new(None) };
-}
-
-/// A storage failure, with what the user can do.
-#[derive(Clone, Debug, PartialEq)]
-pub struct StoreError {
-    pub quota: bool,
-    pub detail: String,
-}
-
-impl StoreError {
-    pub(crate) fn from_rexie(e: rexie::Error) -> Self {
-        let detail = match &e {
-            rexie::Error::IdbError(inner) => inner.to_string(),
-            other => other.to_string(),
-        };
-        let quota = detail.contains("Quota") || detail.contains("quota");
-        StoreError { quota, detail }
-    }
-
-    pub fn user_message(&self) -> String {
-        if self.quota {
-            "Browser storage is full, so this run could not be saved to History. Delete old runs in History (export them first if you want to keep them), then try again.".into()
-        } else {
-            format!("Saving to the browser's storage failed ({}). The run goes on, but History may miss it.", self.detail)
-        }
-    }
-}
-
-pub(crate) async fn db() -> Result<Rc<Rexie>, StoreError> {
-    if let Some(db) = DB.with(|d| d.borrow().clone()) {
-        return Ok(db);
-    }
-    let db = Rexie::builder(DB_NAME)
-        .version(DB_VERSION)
-        .add_object_store(ObjectStore::new(RUNS))
-        .add_object_store(ObjectStore::new(CHUNKS))
-        .add_object_store(ObjectStore::new(TRAVEL_DBS))
-        .add_object_store(ObjectStore::new(TRAVEL_QUERIES))
-        .build()
-        .await
-        .map_err(StoreError::from_rexie)?;
-    let db = Rc::new(db);
-    DB.with(|d| *d.borrow_mut() = Some(db.clone()));
-    Ok(db)
-}
 
 fn chunk_key(run_id: &str, n: u32) -> JsValue {
     js_sys::Array::of2(&JsValue::from_str(run_id), &JsValue::from_f64(n as f64)).into()

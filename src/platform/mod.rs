@@ -1,10 +1,11 @@
 //! Browser-only services: fetch transport, clock, localStorage, keys,
-//! settings. The UI calls these; the engine never does.
+//! settings, IndexedDB (`idb`, its stores declared by their users). The UI calls these; the engine never does.
 
 pub mod clock;
 pub mod fetch;
 pub mod files;
 pub mod history;
+pub mod idb;
 pub mod keys;
 pub mod location;
 pub mod perf;

@@ -2,14 +2,26 @@
 //! files, kept as text and parsed on use) and query sets (JSONL). Loaded
 //! databases are cached for the tab's lifetime.
 
-use super::history::{db, StoreError, TRAVEL_DBS, TRAVEL_QUERIES};
+use super::idb::{self, StoreDecl, StoreError};
 use crate::engine::domains::travel::TravelDb;
-use rexie::TransactionMode;
 use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
-use wasm_bindgen::JsValue;
+
+const TRAVEL_DBS: &str = "travel_dbs";
+const TRAVEL_QUERIES: &str = "travel_queries";
+/// The travel planner's stores (see `idb`): added in version 2.
+pub const STORES: &[StoreDecl] = &[
+    StoreDecl {
+        name: TRAVEL_DBS,
+        since: 2,
+    },
+    StoreDecl {
+        name: TRAVEL_QUERIES,
+        since: 2,
+    },
+];
 
 const RECORD_VERSION: u32 = 1;
 
@@ -32,62 +44,6 @@ thread_local! {
     static CACHE: RefCell<HashMap<String, Rc<TravelDb>>> = RefCell::new(HashMap::new());
 }
 
-async fn put(store: &str, key: &str, value: String) -> Result<(), StoreError> {
-    let d = db().await?;
-    let tx = d
-        .transaction(&[store], TransactionMode::ReadWrite)
-        .map_err(StoreError::from_rexie)?;
-    tx.store(store)
-        .map_err(StoreError::from_rexie)?
-        .put(&JsValue::from_str(&value), Some(&JsValue::from_str(key)))
-        .await
-        .map_err(StoreError::from_rexie)?;
-    tx.done().await.map_err(StoreError::from_rexie)?;
-    Ok(())
-}
-
-async fn get(store: &str, key: &str) -> Result<Option<String>, StoreError> {
-    let d = db().await?;
-    let tx = d
-        .transaction(&[store], TransactionMode::ReadOnly)
-        .map_err(StoreError::from_rexie)?;
-    let v = tx
-        .store(store)
-        .map_err(StoreError::from_rexie)?
-        .get(JsValue::from_str(key))
-        .await
-        .map_err(StoreError::from_rexie)?;
-    Ok(v.and_then(|v| v.as_string()))
-}
-
-async fn keys(store: &str) -> Result<Vec<String>, StoreError> {
-    let d = db().await?;
-    let tx = d
-        .transaction(&[store], TransactionMode::ReadOnly)
-        .map_err(StoreError::from_rexie)?;
-    let k = tx
-        .store(store)
-        .map_err(StoreError::from_rexie)?
-        .get_all_keys(None, None)
-        .await
-        .map_err(StoreError::from_rexie)?;
-    Ok(k.into_iter().filter_map(|k| k.as_string()).collect())
-}
-
-async fn delete(store: &str, key: &str) -> Result<(), StoreError> {
-    let d = db().await?;
-    let tx = d
-        .transaction(&[store], TransactionMode::ReadWrite)
-        .map_err(StoreError::from_rexie)?;
-    tx.store(store)
-        .map_err(StoreError::from_rexie)?
-        .delete(JsValue::from_str(key))
-        .await
-        .map_err(StoreError::from_rexie)?;
-    tx.done().await.map_err(StoreError::from_rexie)?;
-    Ok(())
-}
-
 /// Keeps a parsed database's files under `name` and caches it.
 pub async fn save_db(
     name: &str,
@@ -99,10 +55,10 @@ pub async fn save_db(
         name: name.into(),
         files,
     };
-    put(
+    idb::put_text(
         TRAVEL_DBS,
         name,
-        serde_json::to_string(&record).unwrap_or_default(),
+        &serde_json::to_string(&record).unwrap_or_default(),
     )
     .await?;
     CACHE.with(|c| c.borrow_mut().insert(name.to_string(), parsed));
@@ -110,7 +66,7 @@ pub async fn save_db(
 }
 
 pub async fn db_names() -> Vec<String> {
-    keys(TRAVEL_DBS).await.unwrap_or_default()
+    idb::keys(TRAVEL_DBS).await.unwrap_or_default()
 }
 
 /// The imported database `name`, parsed (once per tab).
@@ -118,7 +74,7 @@ pub async fn load_db(name: &str) -> Result<Rc<TravelDb>, String> {
     if let Some(db) = CACHE.with(|c| c.borrow().get(name).cloned()) {
         return Ok(db);
     }
-    let text = get(TRAVEL_DBS, name)
+    let text = idb::get_text(TRAVEL_DBS, name)
         .await
         .map_err(|e| e.user_message())?
         .ok_or_else(|| {
@@ -137,7 +93,7 @@ pub async fn load_db(name: &str) -> Result<Rc<TravelDb>, String> {
 
 pub async fn delete_db(name: &str) -> Result<(), StoreError> {
     CACHE.with(|c| c.borrow_mut().remove(name));
-    delete(TRAVEL_DBS, name).await
+    idb::delete(TRAVEL_DBS, name).await
 }
 
 pub async fn save_queries(name: &str, jsonl: &str) -> Result<(), StoreError> {
@@ -146,20 +102,20 @@ pub async fn save_queries(name: &str, jsonl: &str) -> Result<(), StoreError> {
         name: name.into(),
         jsonl: jsonl.into(),
     };
-    put(
+    idb::put_text(
         TRAVEL_QUERIES,
         name,
-        serde_json::to_string(&record).unwrap_or_default(),
+        &serde_json::to_string(&record).unwrap_or_default(),
     )
     .await
 }
 
 pub async fn query_set_names() -> Vec<String> {
-    keys(TRAVEL_QUERIES).await.unwrap_or_default()
+    idb::keys(TRAVEL_QUERIES).await.unwrap_or_default()
 }
 
 pub async fn load_queries(name: &str) -> Result<String, String> {
-    let text = get(TRAVEL_QUERIES, name)
+    let text = idb::get_text(TRAVEL_QUERIES, name)
         .await
         .map_err(|e| e.user_message())?
         .ok_or_else(|| format!("The query set \"{name}\" is not in this browser any more."))?;

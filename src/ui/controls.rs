@@ -1,5 +1,6 @@
 //! The task box, Run / Pause / Step / Stop, and the run's status line.
 
+use super::coordinators::ui_of;
 use super::lazy::lazy_view_later;
 use super::state::{use_app, Activity};
 use crate::engine::coordinators;
@@ -36,7 +37,9 @@ pub fn TaskPanel() -> impl IntoView {
     let idle = move || app.activity.get() == Activity::Idle;
     let paused = move || app.activity.get() == Activity::Paused;
     let running = move || app.activity.get() == Activity::Running;
-    let is_travel = move || app.coordinator.get() == crate::engine::coordinators::travel::ID;
+    // The picked coordinator's row; the panel changes only with it.
+    let picked = Memo::new(move |_| ui_of(&app.coordinator.get()).id);
+    let ui = move || ui_of(picked.get());
     let description = move || {
         coordinators::info(&app.coordinator.get())
             .map(|c| c.description)
@@ -44,11 +47,12 @@ pub fn TaskPanel() -> impl IntoView {
     };
     view! {
         <div class="panel task-panel">
-            <h2 class="panel-title">{move || if is_travel() { "Trip" } else { "Task" }}</h2>
+            <h2 class="panel-title">{move || ui().task_title}</h2>
             <p class="muted small">{description}</p>
-            <Show when=is_travel fallback=move || view! { <TaskEditor/> }>
-                {lazy_view_later("the travel planner", super::travel::setup_panel)}
-            </Show>
+            {move || match &ui().setup {
+                Some(setup) => lazy_view_later(setup.what, setup.view).into_any(),
+                None => view! { <TaskEditor/> }.into_any(),
+            }}
             <div class="controls" role="group" aria-label="Run controls">
                 <button
                     class="button primary"
@@ -78,7 +82,7 @@ pub fn TaskPanel() -> impl IntoView {
     }
 }
 
-/// The free-text task box (every coordinator but the travel planner).
+/// The free-text task box (coordinators without a setup of their own).
 #[component]
 fn TaskEditor() -> impl IntoView {
     let app = use_app();

@@ -1,11 +1,12 @@
 //! Exports of the shown run: the run file (the share format, readable), the
-//! transcript as Markdown, the agent graph as SVG and PNG, usage, plan and
-//! metrics as CSV. In the `exports` chunk, loaded on the first export.
+//! transcript as Markdown, the agent graph as SVG and PNG, usage as CSV.
+//! In the `extras` chunk, loaded on the first export. A coordinator's own
+//! exports (the travel plan and metrics) are in its part.
 
 use super::lazy::lazy_part;
 use super::state::{AppState, Notice};
-use crate::engine::views::travel::run_export::{metrics_csv, plan_csv};
-use crate::engine::views::{export, graph_svg};
+use crate::engine::views::export;
+use crate::engine::views::html::graph as graph_svg;
 use crate::platform::files;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -16,34 +17,11 @@ lazy_part! { extras:
     }
 }
 
-fn slug(s: &str) -> String {
-    let mut out: String = s
-        .chars()
-        .take(40)
-        .map(|c| {
-            if c.is_alphanumeric() {
-                c.to_ascii_lowercase()
-            } else {
-                '-'
-            }
-        })
-        .collect();
-    while out.contains("--") {
-        out = out.replace("--", "-");
-    }
-    let out = out.trim_matches('-').to_string();
-    if out.is_empty() {
-        "run".into()
-    } else {
-        out
-    }
-}
-
-/// Saves the shown run as `what`: json, md, csv (usage), plan, metrics,
-/// svg or png; a failure is shown as a notice.
+/// Saves the shown run as `what`: json, md, csv (usage), svg or png; a
+/// failure is shown as a notice.
 fn export_now(app: AppState, what: &str) {
     let Some(doc) = app.doc() else { return };
-    let name = slug(&doc.config.task);
+    let name = export::file_stem(&doc.config.task);
     let result = match what {
         "json" => files::download_text(
             &format!("{name}.run.json"),
@@ -65,26 +43,6 @@ fn export_now(app: AppState, what: &str) {
                 )
             })
         }
-        "plan" => app.view.with_untracked(|v| {
-            let t = &v.travel;
-            let plan = t
-                .evaluation
-                .as_ref()
-                .and_then(|e| e.plan.clone())
-                .or_else(|| t.latest_plan().and_then(|p| p.record.plan.clone()));
-            match plan {
-                Some(p) => plan_csv(&p, t.evaluation.as_ref()).and_then(|csv| {
-                    files::download_text(&format!("{name}.plan.csv"), "text/csv", &csv)
-                }),
-                None => Err("the run has no plan yet".into()),
-            }
-        }),
-        "metrics" => app.view.with_untracked(|v| match &v.travel.evaluation {
-            Some(e) => {
-                files::download_text(&format!("{name}.metrics.csv"), "text/csv", &metrics_csv(e))
-            }
-            None => Err("the run has not been scored yet".into()),
-        }),
         "svg" => app.view.with_untracked(|v| {
             files::download_text(
                 &format!("{name}.graph.svg"),

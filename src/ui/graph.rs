@@ -1,10 +1,10 @@
-//! The agent graph panel: the SVG from `views::graph_svg` (names escaped
+//! The agent graph panel: the SVG from `views::html::graph` (names escaped
 //! there), styled by the app's CSS; the active edges animate (hand-offs and
 //! posts in different styles), an agent's private tool calls are its own
 //! loop. Clicking a node (or Enter on it) opens that agent's inspector.
 
 use super::state::{use_app, AppState};
-use crate::engine::views::graph_svg;
+use crate::engine::views::html::graph as graph_svg;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 

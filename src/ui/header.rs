@@ -43,7 +43,11 @@ pub fn Header() -> impl IntoView {
             </div>
             <nav class="nav" aria-label="Pages">
                 <A href="/" exact=true>"Run"</A>
-                <A href="/batch">"Batch"</A>
+                {super::coordinators::UIS
+                    .iter()
+                    .flat_map(|u| u.pages)
+                    .map(|p| view! { <A href=format!("/{}", p.path)>{p.label}</A> })
+                    .collect_view()}
                 <A href="/history">"History"</A>
             </nav>
             <label class="coordinator-picker" class:hidden=move || location.pathname.get() != "/">

@@ -1,9 +1,10 @@
 //! The Leptos UI. Every panel reads views folded from the run's event log.
 
-mod batch;
 mod controls;
+mod coordinators;
 mod events_tab;
 mod exports;
+mod fold;
 mod fork;
 mod graph;
 mod header;
@@ -11,6 +12,7 @@ mod history;
 mod inspector;
 pub(crate) mod lazy;
 mod link;
+mod part_state;
 mod provider;
 mod replay;
 mod run_page;
@@ -86,9 +88,18 @@ mod parts {
             || view! { <super::fork::ForkDialog/> }.into_any()
         }
     }
-    lazy_part! { travel:
-        pub fn batch() -> ViewFn {
-            || view! { <super::batch::BatchPage/> }.into_any()
+}
+
+/// A coordinator's own page (`/batch` for the travel planner's), from the
+/// coordinators' table; an unknown path shows the Run page.
+#[component]
+fn CoordinatorPage() -> impl IntoView {
+    let params = leptos_router::hooks::use_params_map();
+    move || {
+        let path = params.with(|p| p.get("page").unwrap_or_default());
+        match coordinators::page_at(&path) {
+            Some(page) => lazy::lazy_view(page.part.what, page.part.view).into_any(),
+            None => view! { <run_page::RunPage/> }.into_any(),
         }
     }
 }
@@ -99,7 +110,7 @@ mod parts {
 pub fn App(link: Option<Result<RunDoc, String>>) -> impl IntoView {
     let app = AppState::new();
     provide_context(app);
-    batch::state::BatchState::provide();
+    part_state::set_root();
     theme::apply(app.settings.get_untracked().theme.as_str());
     if let Some(decoded) = link {
         link::show(app, decoded);
@@ -113,7 +124,7 @@ pub fn App(link: Option<Result<RunDoc, String>>) -> impl IntoView {
             <Routes fallback=|| view! { <run_page::RunPage/> }>
                 <Route path=path!("/") view=run_page::RunPage/>
                 <Route path=path!("/history") view=|| lazy::lazy_view("the History page", parts::history)/>
-                <Route path=path!("/batch") view=|| lazy::lazy_view("the Batch page", parts::batch)/>
+                <Route path=path!("/:page") view=CoordinatorPage/>
             </Routes>
             {lazy::lazy_dialog("Settings", move || app.settings_open.get(), parts::settings)}
             {lazy::lazy_dialog("the share dialog", move || app.share_open.get(), parts::share)}

@@ -1,16 +1,18 @@
 //! The run page: task and controls on the left; the shown run's toolbar,
-//! transcript / notebook / plan / events and replay timeline in the middle;
-//! the agent graph, the inspector, metrics and usage on the right.
+//! transcript / the coordinator's tabs / events and replay timeline in the
+//! middle; the agent graph, the inspector, the coordinator's panels and
+//! usage on the right. What a coordinator adds comes from its row in
+//! `coordinators::UIS`, each piece loaded on first use.
 
 use super::controls::TaskPanel;
+use super::coordinators::{shown_ui, ui_of, ExtraTab};
 use super::graph::AgentGraphPanel;
 use super::lazy::lazy_view;
 use super::replay::ReplayBar;
 use super::run_tabs::{RunTabs, Tab};
-use super::state::{is_travel, use_app, Activity};
+use super::state::{use_app, Activity};
 use super::toolbar::RunToolbar;
 use super::transcript::TranscriptPanel;
-use super::travel;
 use super::usage::UsagePanel;
 use leptos::prelude::*;
 
@@ -34,21 +36,32 @@ pub fn RunPage() -> impl IntoView {
     let app = use_app();
     let tabs = RunTabs::provide();
     let tab = tabs.tab;
-    let travel = move || is_travel(app);
-    // Leaving a travel run for another kind hides its tabs: fall back.
+    // The shown run's coordinator; the views below change only with it.
+    let shown = Memo::new(move |_| shown_ui(app).id);
+    let ui = move || ui_of(shown.get());
+    // Leaving a run for one of another coordinator hides its tabs: fall back.
     Effect::new(move |_| {
-        if !travel() && matches!(tab.get_untracked(), Tab::Notebook | Tab::Plan) {
-            tab.set(Tab::Transcript);
+        let extras = ui().tabs;
+        if let Tab::Extra(id) = tab.get_untracked() {
+            if !extras.iter().any(|t| t.id == id) {
+                tab.set(Tab::Transcript);
+            }
         }
     });
     let count = move |t: Tab| match t {
         Tab::Events => Some(app.view.with(|v| v.status.events)),
-        Tab::Notebook => Some(app.view.with(|v| v.travel.notebook.len())),
-        _ => None,
+        Tab::Extra(id) => {
+            let store = ui().tabs.iter().find(|x| x.id == id)?.count_store?;
+            Some(
+                app.view
+                    .with(|v| v.status.notes.get(store).copied().unwrap_or(0)),
+            )
+        }
+        Tab::Transcript => None,
     };
     let replayable =
         move || app.activity.get() == Activity::Idle && app.events.with(|e| !e.is_empty());
-    let tab_button = move |t: Tab, label: &'static str, id: &'static str| {
+    let tab_button = move |t: Tab, label: &'static str, id: String| {
         view! {
             <button
                 role="tab"
@@ -62,6 +75,9 @@ pub fn RunPage() -> impl IntoView {
             </button>
         }
     };
+    let extra_tab = move |id: &'static str| -> Option<&'static ExtraTab> {
+        ui().tabs.iter().find(|t| t.id == id)
+    };
     view! {
         <main class="run-page">
             <section class="column left" aria-label="Run setup">
@@ -70,19 +86,23 @@ pub fn RunPage() -> impl IntoView {
             <section class="column center">
                 <RunToolbar/>
                 <div class="tabs" role="tablist" aria-label="Run views">
-                    {tab_button(Tab::Transcript, "Transcript", "tab-transcript")}
-                    <Show when=travel>
-                        {tab_button(Tab::Notebook, "Notebook", "tab-notebook")}
-                        {tab_button(Tab::Plan, "Plan", "tab-plan")}
-                    </Show>
-                    {tab_button(Tab::Events, "Events", "tab-events")}
+                    {tab_button(Tab::Transcript, "Transcript", "tab-transcript".into())}
+                    {move || {
+                        ui().tabs
+                            .iter()
+                            .map(|t| tab_button(Tab::Extra(t.id), t.label, format!("tab-{}", t.id)))
+                            .collect_view()
+                    }}
+                    {tab_button(Tab::Events, "Events", "tab-events".into())}
                 </div>
                 <div class="tab-body" role="tabpanel">
                     {move || match tab.get() {
                         Tab::Transcript => view! { <TranscriptPanel/> }.into_any(),
-                        Tab::Notebook => lazy_view("the notebook", travel::notebook_panel).into_any(),
-                        Tab::Plan => lazy_view("the plan", travel::plan_panel).into_any(),
                         Tab::Events => lazy_view("the events", parts::events).into_any(),
+                        Tab::Extra(id) => match extra_tab(id) {
+                            Some(t) => lazy_view(t.what, t.view).into_any(),
+                            None => view! { <TranscriptPanel/> }.into_any(),
+                        },
                     }}
                 </div>
                 <Show when=replayable>
@@ -94,9 +114,12 @@ pub fn RunPage() -> impl IntoView {
                 <Show when=move || app.inspect.with(Option::is_some)>
                     {lazy_view("the inspector", parts::inspector)}
                 </Show>
-                <Show when=travel>
-                    {lazy_view("the metrics", travel::metrics_panel)}
-                </Show>
+                {move || {
+                    ui().side_panels
+                        .iter()
+                        .map(|p| lazy_view(p.what, p.view))
+                        .collect_view()
+                }}
                 <UsagePanel/>
             </section>
         </main>

@@ -7,9 +7,9 @@ use leptos::prelude::*;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Tab {
     Transcript,
-    Notebook,
-    Plan,
     Events,
+    /// A tab of the shown run's coordinator (`ExtraTab::id`).
+    Extra(&'static str),
 }
 
 #[derive(Clone, Copy)]

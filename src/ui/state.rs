@@ -2,9 +2,8 @@
 //! controls: start, pause, step, resume, stop, fork; showing a stored or
 //! shared run; the replay cursor.
 
+use super::coordinators::{ui_of, Launch};
 use super::provider::LazyProvider;
-use super::travel::state::TravelSetup;
-use crate::engine::coordinators::{self, single, travel, CoordinatorFn};
 use crate::engine::model::demo;
 use crate::engine::model::factory::{demo_model, validate, Platform};
 use crate::engine::model::fork::{ForkEdit, ForkModel};
@@ -12,7 +11,7 @@ use crate::engine::model::ChatModel;
 use crate::engine::run::config::ParentRef;
 use crate::engine::run::gate::{Gate, GateMode};
 use crate::engine::run::{
-    execute_with, CancelToken, LoggedEvent, ModelRouter, RunConfig, RunCtx, RunDoc,
+    execute, CancelToken, CoordinatorFn, LoggedEvent, ModelRouter, RunConfig, RunCtx, RunDoc,
 };
 use crate::engine::views::{Fold, RunView};
 use crate::platform::clock::BrowserClock;
@@ -65,8 +64,8 @@ struct Live {
     cancel: CancelToken,
 }
 
-/// Prepares a run's context before it starts (e.g. gives the travel
-/// coordinator an imported database).
+/// Prepares a run's context before it starts (e.g. gives a coordinator an
+/// imported database).
 pub type RunSetup = Box<dyn FnOnce(&RunCtx)>;
 
 #[derive(Clone, Copy)]
@@ -91,10 +90,10 @@ pub struct AppState {
     /// The LLM call number the fork dialog is open for.
     pub fork_at: RwSignal<Option<u32>>,
     pub share_open: RwSignal<bool>,
-    /// What the travel coordinator runs on.
-    pub travel: RwSignal<TravelSetup>,
     /// The agent whose private activity the inspector shows.
     pub inspect: RwSignal<Option<String>>,
+    /// Counts the runs shown (views folded in parts start over when it changes).
+    run_serial: StoredValue<u64>,
     live: StoredValue<Option<Live>, LocalStorage>,
 }
 
@@ -157,8 +156,8 @@ impl AppState {
             settings_open: RwSignal::new(false),
             fork_at: RwSignal::new(None),
             share_open: RwSignal::new(false),
-            travel: RwSignal::new(TravelSetup::default()),
             inspect: RwSignal::new(None),
+            run_serial: StoredValue::new(0),
             live: StoredValue::new_local(None),
         }
     }
@@ -205,30 +204,34 @@ impl AppState {
         config
     }
 
-    /// Starts a run of the chosen coordinator on the task. With `paused`, the
-    /// run waits at the gate before its first LLM call.
+    /// Starts a run of the chosen coordinator on the task (or on its own
+    /// setup). With `paused`, the run waits at the gate before its first
+    /// LLM call.
     pub fn start(self, paused: bool) {
         if self.activity.get_untracked() != Activity::Idle {
             return;
         }
         let coordinator = self.coordinator.get_untracked();
-        if coordinator == travel::ID {
-            return spawn_local(async move {
-                if let Err(e) = super::travel::start(self, paused).await {
-                    self.warn(e.message("the travel planner"), false);
-                }
-            });
-        }
+        let ui = ui_of(&coordinator);
+        let (entry, script) = match ui.launch {
+            Launch::Part { start, .. } => {
+                return spawn_local(async move {
+                    if let Err(e) = start(self, paused).await {
+                        self.warn(e.message(ui.what), false);
+                    }
+                })
+            }
+            Launch::Core { entry, script } => (entry, script),
+        };
         let task = self.task.get_untracked();
         if task.trim().is_empty() {
             self.warn("Write a task first: what should the agents do?", false);
             return;
         }
-        let Some((spec, model)) = self.live_model(demo::no_script) else {
+        let Some((spec, model)) = self.live_model(script) else {
             return;
         };
         let config = self.new_config(&coordinator, &task, spec);
-        let entry = core_coordinator(&coordinator);
         self.launch(config, model, paused, entry, None);
     }
 
@@ -238,19 +241,22 @@ impl AppState {
             self.warn("Stop the current run before forking.", false);
             return;
         }
-        if parent.config.coordinator == travel::ID {
-            return spawn_local(async move {
-                if let Err(e) = super::travel::fork(self, parent, k, edit).await {
-                    self.warn(e.message("the travel planner"), false);
-                }
-            });
-        }
-        let Some((spec, live)) = self.live_model(demo::no_script) else {
+        let ui = ui_of(&parent.config.coordinator);
+        let (entry, script) = match ui.launch {
+            Launch::Part { fork, .. } => {
+                return spawn_local(async move {
+                    if let Err(e) = fork(self, parent, k, edit).await {
+                        self.warn(e.message(ui.what), false);
+                    }
+                })
+            }
+            Launch::Core { entry, script } => (entry, script),
+        };
+        let Some((spec, live)) = self.live_model(script) else {
             return;
         };
         let config = self.fork_config(&parent, k, spec);
         let model = Rc::new(ForkModel::new(&parent.events, k as usize, edit, live));
-        let entry = core_coordinator(&config.coordinator);
         self.launch(config, model, false, entry, None);
     }
 
@@ -309,7 +315,7 @@ impl AppState {
         self.storage_error.set(None);
         self.playing.set(false);
         self.cursor.set(None);
-        self.events.set(Vec::new());
+        self.replace_events(Vec::new());
         self.view.set(RunView::default());
         self.shown.set(Some(Shown {
             config: config.sanitized(),
@@ -345,7 +351,7 @@ impl AppState {
         self.live.set_value(Some(Live { gate, cancel }));
         let live = self.live;
         spawn_local(async move {
-            execute_with(&ctx, coordinator).await;
+            execute(&ctx, coordinator).await;
             live.set_value(None);
             activity.set(Activity::Idle);
             waiting.set(Vec::new());
@@ -414,8 +420,19 @@ impl AppState {
             source,
             saved,
         }));
-        self.events.set(doc.events);
+        self.replace_events(doc.events);
         true
+    }
+
+    /// Shows another run's events (views folded in parts start over).
+    fn replace_events(self, events: Vec<LoggedEvent>) {
+        self.run_serial.update_value(|n| *n += 1);
+        self.events.set(events);
+    }
+
+    /// Which shown run the events belong to (changes with every run shown).
+    pub fn run_serial(self) -> u64 {
+        self.run_serial.get_value()
     }
 
     /// The shown run as a document (config + all events).
@@ -439,23 +456,6 @@ impl AppState {
             .get()
             .unwrap_or_else(|| self.events.with(Vec::len))
     }
-}
-
-/// The entry of a coordinator whose code is in the core module (the ones
-/// in chunks are started by their own part of the UI).
-fn core_coordinator(id: &str) -> CoordinatorFn {
-    match id {
-        single::ID => single::entry,
-        _ => coordinators::unknown,
-    }
-}
-
-/// Whether the shown run is a travel-planner run.
-pub fn is_travel(app: AppState) -> bool {
-    app.shown.with(|s| {
-        s.as_ref()
-            .is_some_and(|s| s.config.coordinator == travel::ID)
-    }) || app.view.with(|v| v.travel.variant.is_some())
 }
 
 impl Default for AppState {

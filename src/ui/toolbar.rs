@@ -1,6 +1,8 @@
 //! The bar above a run's views: what is shown (live, from History, a shared
 //! link, a file), its lineage, and share / export / fork / save.
 
+use super::coordinators::{shown_ui, ui_of, Part};
+use super::lazy::lazy_view;
 use super::state::{use_app, Activity, Source};
 use crate::engine::run::record::RunMeta;
 use crate::platform::history;
@@ -55,6 +57,10 @@ pub fn RunToolbar() -> impl IntoView {
         })
     };
     let menu = NodeRef::<leptos::html::Details>::new();
+    // The shown run's coordinator's own export items (its part closes the
+    // menu when one is chosen).
+    let shown = Memo::new(move |_| shown_ui(app).id);
+    let shown_exports = move || -> Option<&'static Part> { ui_of(shown.get()).exports.as_ref() };
     let export = move |what: &'static str| {
         if let Some(m) = menu.get_untracked() {
             m.set_open(false);
@@ -110,12 +116,7 @@ pub fn RunToolbar() -> impl IntoView {
                             <button role="menuitem" on:click=move |_| export("svg")>"Agent graph (.svg)"</button>
                             <button role="menuitem" on:click=move |_| export("png")>"Agent graph (.png)"</button>
                             <button role="menuitem" on:click=move |_| export("csv")>"Usage table (.csv)"</button>
-                            <Show when=move || app.view.with(|v| !v.travel.plans.is_empty() || v.travel.evaluation.is_some())>
-                                <button role="menuitem" on:click=move |_| export("plan")>"Plan (.csv)"</button>
-                            </Show>
-                            <Show when=move || app.view.with(|v| v.travel.evaluation.is_some())>
-                                <button role="menuitem" on:click=move |_| export("metrics")>"Metrics (.csv)"</button>
-                            </Show>
+                            {move || shown_exports().map(|p| lazy_view(p.what, p.view))}
                         </div>
                     </details>
                     <button class="button small" disabled=move || !idle() || !has_calls() title="Continue from an LLM call, optionally editing it" on:click=fork_here>"Fork…"</button>

@@ -1,10 +1,17 @@
-//! Coordinators: plain async functions over a [`RunCtx`]. Register new ones
-//! in [`COORDINATORS`] and [`run`]; the UI and the CLI read this list.
+//! Coordinators: plain async functions over a [`RunCtx`], one folder (or
+//! file) each. This module is the registry: [`COORDINATORS`] for the lists
+//! the UI and the CLI show, and the dispatch by id ([`run`], [`execute`],
+//! [`every_script`]) for the CLI and the tests. The app never dispatches
+//! here: each coordinator is started by its own lazily loaded part of the
+//! UI with its own entry and demo script (`ui/coordinators.rs`), so the
+//! code of one never pulls in another's.
 
 pub mod single;
 pub mod travel;
 
-use crate::engine::run::{Outcome, RunCtx, RunError};
+use crate::engine::model::demo::Reply;
+use crate::engine::model::ChatRequest;
+use crate::engine::run::{Outcome, RunCtx, RunError, RunStatus};
 use futures::future::LocalBoxFuture;
 
 pub struct CoordinatorInfo {
@@ -34,9 +41,6 @@ pub fn info(id: &str) -> Option<&'static CoordinatorInfo> {
     COORDINATORS.iter().find(|c| c.id == id)
 }
 
-/// A coordinator's entry point.
-pub type CoordinatorFn = for<'a> fn(&'a RunCtx) -> LocalBoxFuture<'a, Result<Outcome, RunError>>;
-
 /// Runs the coordinator named in the context's config.
 pub fn run(ctx: &RunCtx) -> LocalBoxFuture<'_, Result<Outcome, RunError>> {
     match ctx.config().coordinator.as_str() {
@@ -44,6 +48,17 @@ pub fn run(ctx: &RunCtx) -> LocalBoxFuture<'_, Result<Outcome, RunError>> {
         travel::ID => travel::entry(ctx),
         _ => unknown(ctx),
     }
+}
+
+/// A whole run of the coordinator named in the config (its first and last
+/// events included): the CLI's and the tests' way to run any coordinator.
+pub async fn execute(ctx: &RunCtx) -> RunStatus {
+    crate::engine::run::execute(ctx, run).await
+}
+
+/// Every coordinator's demo script, by step tag prefix (the CLI and the tests).
+pub fn every_script(req: &ChatRequest) -> Option<Reply> {
+    single::demo_script(req).or_else(|| travel::demo::answer(req))
 }
 
 /// The entry for a coordinator this build does not know: the run fails
@@ -56,4 +71,70 @@ pub fn unknown(ctx: &RunCtx) -> LocalBoxFuture<'_, Result<Outcome, RunError>> {
         known.join(", ")
     );
     Box::pin(async move { Err(RunError::new("config", msg)) })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::model::demo::general;
+    use crate::engine::model::Message;
+
+    #[test]
+    fn every_script_answers_each_coordinators_steps_and_no_others() {
+        let ask = |step: &str| {
+            every_script(&ChatRequest::new(vec![Message::user("What is 2 + 2?")]).with_step(step))
+        };
+        let req = ChatRequest::new(vec![Message::user("What is 2 + 2?")]).with_step(single::STEP);
+        assert_eq!(
+            ask(single::STEP).map(|r| r.text),
+            Some(general::answer(&req))
+        );
+        assert!(ask(travel::contract::STEP_ORCHESTRATOR).is_some());
+        assert_eq!(ask("elsewhere.step"), None);
+        assert_eq!(
+            single::demo_script(&req.clone().with_step("travel.critic")),
+            None
+        );
+    }
+
+    #[test]
+    fn every_listed_coordinator_is_dispatched() {
+        use crate::engine::model::demo::DemoModel;
+        use crate::engine::run::clock::FakeClock;
+        use crate::engine::run::{ModelRouter, ModelSpec, RunConfig};
+        use std::rc::Rc;
+        for c in COORDINATORS {
+            let config = RunConfig::new(c.id, c.example_task, ModelSpec::demo());
+            let clock = Rc::new(FakeClock::new());
+            let model = Rc::new(DemoModel::instant(clock.clone(), every_script));
+            let ctx = RunCtx::new(config, ModelRouter::single(model), clock);
+            futures::executor::block_on(execute(&ctx));
+            let failure = ctx.events().iter().find_map(|e| match &e.event {
+                crate::engine::run::RunEvent::RunFailed { reason } => Some(reason.message.clone()),
+                _ => None,
+            });
+            // A coordinator may refuse the example task's missing options,
+            // but never as an unknown coordinator.
+            assert!(
+                !failure
+                    .as_deref()
+                    .unwrap_or("")
+                    .contains("Unknown coordinator"),
+                "{}: {failure:?}",
+                c.id
+            );
+        }
+        let ctx = RunCtx::new(
+            RunConfig::new("nope", "x", ModelSpec::demo()),
+            ModelRouter::single(Rc::new(DemoModel::instant(
+                Rc::new(FakeClock::new()),
+                every_script,
+            ))),
+            Rc::new(FakeClock::new()),
+        );
+        assert_eq!(
+            futures::executor::block_on(execute(&ctx)),
+            RunStatus::Failed
+        );
+    }
 }

@@ -1,6 +1,7 @@
 //! The single-agent coordinator: a system prompt and the user's task, one
 //! streamed answer.
 
+use crate::engine::model::demo::{general, Reply};
 use crate::engine::model::{ChatRequest, Message};
 use crate::engine::run::{Audience, Outcome, RunCtx, RunError};
 
@@ -14,7 +15,7 @@ const SYSTEM_PROMPT: &str = "You are a capable, concise assistant. Answer the us
 directly. Use Markdown for structure when it helps (short headings, lists, tables). If the task \
 is ambiguous, state the assumption you make and continue.";
 
-/// The single agent as a [`super::CoordinatorFn`].
+/// The single agent as a [`crate::engine::run::CoordinatorFn`].
 pub fn entry(ctx: &RunCtx) -> futures::future::LocalBoxFuture<'_, Result<Outcome, RunError>> {
     Box::pin(run(ctx))
 }
@@ -50,4 +51,9 @@ pub async fn run(ctx: &RunCtx) -> Result<Outcome, RunError> {
     Ok(Outcome {
         output: Some(response.text),
     })
+}
+
+/// The demo model's part: the general answer to the task.
+pub fn demo_script(req: &ChatRequest) -> Option<Reply> {
+    (req.step.as_deref() == Some(STEP)).then(|| Reply::text(general::answer(req)))
 }

@@ -15,7 +15,7 @@ pub struct Platform {
     /// Pause between the demo model's streamed chunks.
     pub demo_chunk_delay_ms: u64,
     /// The steps the demo model plays besides the single agent: the run's
-    /// coordinator's script ([`demo::every_script`] for all of them).
+    /// coordinator's script (`coordinators::every_script` for all of them).
     pub demo_script: demo::Script,
 }
 
@@ -72,7 +72,7 @@ pub fn build_model(
 
 /// The offline demo model, paced and scripted as the platform says.
 pub fn demo_model(platform: &Platform) -> Rc<dyn ChatModel> {
-    let mut demo = DemoModel::with_script(platform.clock.clone(), platform.demo_script);
+    let mut demo = DemoModel::new(platform.clock.clone(), platform.demo_script);
     demo.chunk_delay_ms = platform.demo_chunk_delay_ms;
     Rc::new(demo)
 }

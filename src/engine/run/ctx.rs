@@ -9,6 +9,7 @@ use super::event::{Audience, LoggedEvent, RunEvent};
 use super::gate::{Gate, Semaphore};
 use crate::engine::model::retry::SplitMix;
 use crate::engine::model::{ChatModel, ChatRequest, ChatResponse, ModelError, StreamDelta};
+use serde::Serialize;
 use std::any::Any;
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
@@ -201,6 +202,33 @@ impl RunCtx {
     pub fn phase_ended(&self, phase: &str) {
         self.emit(RunEvent::PhaseEnded {
             phase: phase.into(),
+        });
+    }
+
+    /// Writes `payload` to one of `agent`'s stores (a notebook, a memory, an
+    /// experience pool: the coordinator's own shape), under `key` if given.
+    /// Returns the event's sequence number.
+    pub fn note<T: Serialize>(
+        &self,
+        agent: &str,
+        store: &str,
+        key: Option<&str>,
+        payload: &T,
+    ) -> u64 {
+        self.emit(RunEvent::NoteWritten {
+            agent: agent.into(),
+            store: store.into(),
+            key: key.map(str::to_string),
+            payload: serde_json::to_value(payload).unwrap_or_default(),
+        })
+    }
+
+    /// Control passes from `from` to `to`, and why.
+    pub fn handoff(&self, from: &str, to: &str, why: &str) {
+        self.emit(RunEvent::Handoff {
+            from: from.into(),
+            to: to.into(),
+            reason: why.into(),
         });
     }
 

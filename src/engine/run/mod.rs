@@ -18,4 +18,4 @@ pub use config::{ModelSpec, RunConfig};
 pub use ctx::{ModelRouter, RunCtx};
 pub use event::{Audience, LoggedEvent, RunEvent};
 pub use log::{RunDoc, RunStatus};
-pub use runner::{execute, execute_with, Outcome, RunError};
+pub use runner::{execute, CoordinatorFn, Outcome, RunError};

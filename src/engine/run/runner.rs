@@ -4,8 +4,14 @@
 use super::ctx::RunCtx;
 use super::event::{FailReason, RunEvent};
 use super::log::RunStatus;
-use crate::engine::coordinators::{self, CoordinatorFn};
 use crate::engine::model::ModelError;
+use futures::future::LocalBoxFuture;
+
+/// A coordinator's entry point: its algorithm over a run's context. Each
+/// coordinator has one (`travel::entry`, ...); the app starts a run with the
+/// entry its lazily loaded part brings, the CLI and the tests look it up in
+/// `coordinators::run`.
+pub type CoordinatorFn = for<'a> fn(&'a RunCtx) -> LocalBoxFuture<'a, Result<Outcome, RunError>>;
 
 /// What a coordinator returns when it completes.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -39,15 +45,11 @@ impl From<ModelError> for RunError {
     }
 }
 
-/// Emits `run_started`, runs the configured coordinator, and emits exactly
-/// one terminal event. Returns the final status.
-pub async fn execute(ctx: &RunCtx) -> RunStatus {
-    execute_with(ctx, coordinators::run).await
-}
-
-/// [`execute`] with the coordinator given: the app passes the one it loaded
-/// (each coordinator's code is a chunk fetched on first use).
-pub async fn execute_with(ctx: &RunCtx, coordinator: CoordinatorFn) -> RunStatus {
+/// Emits `run_started`, runs `coordinator`, and emits exactly one terminal
+/// event. Returns the final status. The coordinator is given, never looked
+/// up: this layer knows no coordinator, so code that starts one coordinator
+/// does not pull in the others.
+pub async fn execute(ctx: &RunCtx, coordinator: CoordinatorFn) -> RunStatus {
     ctx.emit(RunEvent::RunStarted {
         config: ctx.config().sanitized(),
     });

@@ -1,6 +1,6 @@
 //! Exports that are folds over the log: the transcript as Markdown and the
 //! usage table as CSV. (The run file itself is `RunDoc::to_json_pretty`; the
-//! graph is `graph_svg::render`.)
+//! graph is `html::graph::render`.)
 
 use super::transcript::{EntryKind, Transcript};
 use super::usage::{Tally, UsageView};
@@ -131,6 +131,30 @@ pub fn usage_csv(u: &UsageView, names: &Transcript, prices: &PriceTable) -> Stri
     out
 }
 
+/// A file name from a run's task: lowercase words joined by dashes.
+pub fn file_stem(s: &str) -> String {
+    let mut out: String = s
+        .chars()
+        .take(40)
+        .map(|c| {
+            if c.is_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    while out.contains("--") {
+        out = out.replace("--", "-");
+    }
+    let out = out.trim_matches('-').to_string();
+    if out.is_empty() {
+        "run".into()
+    } else {
+        out
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -141,5 +165,16 @@ mod tests {
         assert_eq!(csv_field("a,b"), "\"a,b\"");
         assert_eq!(csv_field("say \"hi\""), "\"say \"\"hi\"\"\"");
         assert_eq!(csv_field("=HYPERLINK(\"x\")"), "\"'=HYPERLINK(\"\"x\"\")\"");
+    }
+
+    #[test]
+    fn file_stems_are_short_lowercase_words() {
+        assert_eq!(
+            file_stem("Plan a 3-day trip to Paris!"),
+            "plan-a-3-day-trip-to-paris"
+        );
+        assert_eq!(file_stem("../../etc/passwd"), "etc-passwd");
+        assert_eq!(file_stem("<>?"), "run");
+        assert!(file_stem(&"word ".repeat(30)).chars().count() <= 40);
     }
 }

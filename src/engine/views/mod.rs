@@ -1,19 +1,21 @@
-//! Views: pure folds over the event log. The UI shows these; replay folds a
-//! prefix of the log; tests assert on them.
+//! Views: pure folds over the event log (`*.rs` here), and their renderings
+//! as HTML and SVG (`html/`). The UI shows these; replay folds a prefix of
+//! the log; tests assert on them. Every view here is generic: it reads the
+//! events every coordinator records. A coordinator's own views (its stores'
+//! payloads) live in its folder (`coordinators/<name>/view.rs`, `html/`).
 
 pub mod events;
 pub mod export;
 pub mod graph;
-pub mod graph_svg;
 pub mod html;
-pub mod markdown;
+pub mod inspector;
 pub mod timeline;
 pub mod transcript;
-pub mod travel;
 pub mod usage;
 
 use crate::engine::run::event::{LoggedEvent, RunEvent};
 use crate::engine::run::log::RunStatus;
+use std::collections::BTreeMap;
 
 /// A view that is built by applying events one at a time.
 pub trait Fold: Default {
@@ -29,6 +31,45 @@ pub trait Fold: Default {
     }
 }
 
+/// A view kept up to date with a log that grows, and is sometimes replaced
+/// or cut (another run shown, the replay cursor moved back): [`Folded::sync`]
+/// applies only the new events while the log grows, and folds from the
+/// start otherwise.
+#[derive(Clone, Debug)]
+pub struct Folded<V> {
+    /// Which log it was folded from (any number that changes when the log
+    /// is replaced).
+    serial: u64,
+    /// Events applied.
+    len: usize,
+    view: V,
+}
+
+impl<V: Fold> Default for Folded<V> {
+    fn default() -> Self {
+        Folded {
+            serial: u64::MAX,
+            len: 0,
+            view: V::default(),
+        }
+    }
+}
+
+impl<V: Fold> Folded<V> {
+    /// Brings the view to `events` of the log numbered `serial`, and returns it.
+    pub fn sync(&mut self, serial: u64, events: &[LoggedEvent]) -> &V {
+        if serial != self.serial || events.len() < self.len {
+            *self = Folded::default();
+            self.serial = serial;
+        }
+        for e in &events[self.len..] {
+            self.view.apply(e);
+        }
+        self.len = events.len();
+        &self.view
+    }
+}
+
 /// Where the run stands and, when it ended badly, why.
 #[derive(Clone, Debug, PartialEq)]
 pub struct StatusView {
@@ -38,6 +79,8 @@ pub struct StatusView {
     pub events: usize,
     pub llm_calls: usize,
     pub elapsed_ms: u64,
+    /// Notes written so far, per store (a coordinator's tab shows its count).
+    pub notes: BTreeMap<String, usize>,
 }
 
 impl Default for StatusView {
@@ -49,6 +92,7 @@ impl Default for StatusView {
             events: 0,
             llm_calls: 0,
             elapsed_ms: 0,
+            notes: BTreeMap::new(),
         }
     }
 }
@@ -60,6 +104,9 @@ impl Fold for StatusView {
         match &ev.event {
             RunEvent::RunStarted { .. } => self.started = true,
             RunEvent::LlmRequest { .. } => self.llm_calls += 1,
+            RunEvent::NoteWritten { store, .. } => {
+                *self.notes.entry(store.clone()).or_insert(0) += 1;
+            }
             RunEvent::RunFinished { .. } => self.status = RunStatus::Finished,
             RunEvent::RunFailed { reason } => {
                 self.status = RunStatus::Failed;
@@ -71,16 +118,15 @@ impl Fold for StatusView {
     }
 }
 
-/// All views of a run, updated together.
+/// The views every run page shows, updated together as events arrive (the
+/// app folds these in its core module; panels that load later fold their
+/// own views, e.g. the inspector and a coordinator's tabs).
 #[derive(Clone, Debug, Default)]
 pub struct RunView {
     pub status: StatusView,
     pub transcript: transcript::Transcript,
     pub graph: graph::AgentGraph,
     pub usage: usage::UsageView,
-    /// Per-agent private activity (inspector) and the travel planner's
-    /// notebook, reflections, plans and evaluation.
-    pub travel: travel::TravelView,
 }
 
 impl Fold for RunView {
@@ -89,6 +135,45 @@ impl Fold for RunView {
         self.transcript.apply(ev);
         self.graph.apply(ev);
         self.usage.apply(ev);
-        self.travel.apply(ev);
+    }
+}
+
+/// Two views folded together (e.g. a coordinator's view and the inspector).
+impl<A: Fold, B: Fold> Fold for (A, B) {
+    fn apply(&mut self, ev: &LoggedEvent) {
+        self.0.apply(ev);
+        self.1.apply(ev);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::model::retry::SplitMix;
+    use crate::engine::run::random::random_run;
+
+    #[test]
+    fn folded_matches_a_fold_from_scratch_as_the_log_grows_is_cut_and_replaced() {
+        let a = random_run(&mut SplitMix::new(7), 300).events;
+        let b = random_run(&mut SplitMix::new(8), 300).events;
+        assert!(a.len() > 120 && !b.is_empty());
+        let mut f = Folded::<(transcript::Transcript, inspector::InspectorView)>::default();
+        for k in [0, 1, 50, 51, 120, a.len()] {
+            assert_eq!(f.sync(1, &a[..k]).0, transcript::Transcript::of(&a[..k]));
+        }
+        // The replay cursor goes back: folded again from the start.
+        assert_eq!(
+            f.sync(1, &a[..40]).1,
+            inspector::InspectorView::of(&a[..40])
+        );
+        // Another run of the same length or longer: the serial tells.
+        assert_eq!(f.sync(2, &b).1, inspector::InspectorView::of(&b));
+        let mut status = Folded::<StatusView>::default();
+        status.sync(1, &a);
+        assert_eq!(
+            status.sync(1, &a).events,
+            a.len(),
+            "a second sync applies nothing twice"
+        );
     }
 }

@@ -2,9 +2,9 @@
 //! files or a .zip of it, read and parsed in the browser with progress,
 //! then kept in IndexedDB and selectable as the sandbox.
 
+use super::state::travel_setup;
 use crate::engine::domains::travel::{zip, TravelDb};
 use crate::platform::{files, travel_store};
-use crate::ui::state::use_app;
 use js_sys::Uint8Array;
 use leptos::html;
 use leptos::prelude::*;
@@ -43,7 +43,6 @@ fn summary(db: &TravelDb) -> String {
 
 #[component]
 pub fn ImportDbDialog(open: RwSignal<bool>) -> impl IntoView {
-    let app = use_app();
     let dialog = NodeRef::<html::Dialog>::new();
     let name = RwSignal::new("TravelPlanner database".to_string());
     let stage = RwSignal::new(Stage::Idle);
@@ -111,7 +110,7 @@ pub fn ImportDbDialog(open: RwSignal<bool>) -> impl IntoView {
             if let Err(e) = travel_store::save_db(&db_name, texts, db).await {
                 return stage.set(Stage::Failed(e.user_message()));
             }
-            app.travel.update(|t| {
+            travel_setup().update(|t| {
                 if !t.imported_dbs.contains(&db_name) {
                     t.imported_dbs.push(db_name.clone());
                 }

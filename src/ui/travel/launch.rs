@@ -2,7 +2,7 @@
 //! the database (built-in, or an imported one loaded from IndexedDB), the
 //! travel coordinator and the demo model's travel roles.
 
-use super::state::BUILTIN;
+use super::state::{travel_setup, BUILTIN};
 use crate::engine::coordinators::travel;
 use crate::engine::domains::travel::TravelDb;
 use crate::engine::model::demo;
@@ -16,10 +16,10 @@ use leptos::task::spawn_local;
 use std::rc::Rc;
 
 /// The demo model's part for travel runs.
-const SCRIPT: demo::Script = demo::travel::answer;
+const SCRIPT: demo::Script = travel::demo::answer;
 
 pub fn start(app: AppState, paused: bool) {
-    let setup = app.travel.get_untracked();
+    let setup = travel_setup().get_untracked();
     let Some(query) = setup.query() else {
         app.warn("Pick a query to plan first.", false);
         return;

@@ -2,7 +2,8 @@
 //! hard checks under the paper's names, cost against the budget, revisits
 //! and hallucinated entities. Shown for travel runs only.
 
-use crate::engine::views::html::metrics_html;
+use super::view;
+use crate::engine::coordinators::travel::html::metrics_html;
 use crate::ui::state::use_app;
 use leptos::prelude::*;
 
@@ -10,9 +11,11 @@ use leptos::prelude::*;
 pub fn MetricsPanel() -> impl IntoView {
     let app = use_app();
     let body = Memo::new(move |_| {
-        app.view.with(|v| match &v.travel.evaluation {
-            Some(e) => metrics_html(e, v.travel.budget()),
+        view::read(app, |t| {
+            match &t.evaluation {
+            Some(e) => metrics_html(e, t.budget()),
             None => "<p class=\"muted small empty-note\">The plan is scored constraint by constraint when the run ends.</p>".to_string(),
+        }
         })
     });
     view! {

@@ -2,7 +2,9 @@
 //! author, the call it came from (a link to that event) and the result as a
 //! table; above it, who handed control to whom and why.
 
-use crate::engine::views::html::{handoffs_html, notebook_html};
+use super::view;
+use crate::engine::coordinators::travel::html::notebook_html;
+use crate::engine::views::html::handoffs_html;
 use crate::ui::run_tabs::use_tabs;
 use crate::ui::state::use_app;
 use crate::ui::transcript::clicked_action;
@@ -26,30 +28,22 @@ pub fn NotebookPanel() -> impl IntoView {
     // last item say when they changed: the HTML is built (and the DOM, with
     // any <details> the user opened, replaced) only then, not on every
     // streamed token.
-    let run_id = move || {
-        app.shown
-            .with(|s| s.as_ref().map(|s| s.config.run_id.clone()))
-    };
-    let handoffs = Memo::new(move |_| app.view.with(|v| v.travel.handoffs.len()));
+    let handoffs = Memo::new(move |_| view::read_handoffs(app, |h| h.items.len()));
     let handoffs_key = Memo::new(move |_| {
-        (
-            run_id(),
-            app.view.with(|v| v.travel.handoffs.last().map(|h| h.seq)),
-        )
+        let last = view::read_handoffs(app, |h| h.items.last().map(|x| x.seq));
+        (app.run_serial(), last)
     });
     let notebook_key = Memo::new(move |_| {
-        (
-            run_id(),
-            app.view.with(|v| v.travel.notebook.last().map(|c| c.seq)),
-        )
+        let last = view::read(app, |v| v.notebook.last().map(|c| c.seq));
+        (app.run_serial(), last)
     });
     let handoffs_html = Memo::new(move |_| {
         handoffs_key.track();
-        app.view.with_untracked(|v| handoffs_html(&v.travel))
+        untrack(|| view::read_handoffs(app, handoffs_html))
     });
     let notebook_html = Memo::new(move |_| {
         notebook_key.track();
-        app.view.with_untracked(|v| notebook_html(&v.travel))
+        untrack(|| view::read(app, notebook_html))
     });
     view! {
         <div class="notebook-tab" on:click=on_click>

@@ -2,9 +2,10 @@
 //! verdicts that concern it (the evaluator's message on hover); the
 //! compiler's earlier rounds and the summarizer's brief below it.
 
+use super::view;
+use crate::engine::coordinators::travel::html::plan::{evaluated_plan_html, plan_record_html};
+use crate::engine::coordinators::travel::view::TravelView;
 use crate::engine::views::html::esc;
-use crate::engine::views::html::travel_plan::{evaluated_plan_html, plan_record_html};
-use crate::engine::views::travel::TravelView;
 use crate::ui::state::use_app;
 use leptos::prelude::*;
 
@@ -49,22 +50,18 @@ pub fn PlanPanel() -> impl IntoView {
     // Built only when the plan part changes (the run, its plans, brief or
     // evaluation), not on every streamed token; open <details> stay open.
     let key = Memo::new(move |_| {
-        let run = app
-            .shown
-            .with(|s| s.as_ref().map(|s| s.config.run_id.clone()));
-        let parts = app.view.with(|v| {
-            let t = &v.travel;
+        let parts = view::read(app, |t| {
             (
                 t.plans.last().map(|p| p.seq),
                 t.brief.is_some(),
                 t.evaluation.is_some(),
             )
         });
-        (run, parts)
+        (app.run_serial(), parts)
     });
     let html = Memo::new(move |_| {
         key.track();
-        app.view.with_untracked(|v| plan_body(&v.travel))
+        untrack(|| view::read(app, plan_body))
     });
     view! {
         <div class="plan-tab" inner_html=html></div>

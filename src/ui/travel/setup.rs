@@ -2,7 +2,7 @@
 //! imported set), which variant, how tools are offered, which database.
 
 use super::import::ImportDbDialog;
-use super::state::{builtin_items, items, BUILTIN};
+use super::state::{builtin_items, items, travel_setup, BUILTIN};
 use crate::engine::coordinators::travel::contract::{ToolMode, Variant};
 use crate::engine::domains::travel::builtin::BUILTIN_QUERIES_JSONL;
 use crate::platform::{files, travel_store};
@@ -12,13 +12,10 @@ use leptos::task::spawn_local;
 
 /// Loads the built-in queries when the setup has none (the app starts
 /// without them; this runs when the travel part is first used).
-pub fn ensure_queries(app: AppState) {
-    if app
-        .travel
-        .with_untracked(|t| t.query_set == BUILTIN && t.queries.is_empty())
-    {
+pub fn ensure_queries() {
+    if travel_setup().with_untracked(|t| t.query_set == BUILTIN && t.queries.is_empty()) {
         let list = builtin_items();
-        app.travel.update(|t| {
+        travel_setup().update(|t| {
             t.selected = list.first().map(|q| q.idx);
             t.queries = list;
         });
@@ -26,11 +23,11 @@ pub fn ensure_queries(app: AppState) {
 }
 
 /// Lists what this browser has imported (databases, query sets).
-pub fn refresh_imported(app: AppState) {
+pub fn refresh_imported() {
     spawn_local(async move {
         let dbs = travel_store::db_names().await;
         let sets = travel_store::query_set_names().await;
-        app.travel.update(|t| {
+        travel_setup().update(|t| {
             t.imported_dbs = dbs;
             t.imported_query_sets = sets;
         });
@@ -46,7 +43,7 @@ pub fn load_query_set(app: AppState, name: String) {
             travel_store::load_queries(&name).await
         };
         match text.and_then(|t| items(&t, &name)) {
-            Ok(list) => app.travel.update(|t| {
+            Ok(list) => travel_setup().update(|t| {
                 t.selected = list.first().map(|q| q.idx);
                 t.queries = list;
                 t.query_set = name;
@@ -64,10 +61,10 @@ pub fn load_query_set(app: AppState, name: String) {
 pub fn QuerySetSelect(id: &'static str, #[prop(into)] disabled: Signal<bool>) -> impl IntoView {
     let app = use_app();
     view! {
-        <select id=id disabled=disabled prop:value=move || app.travel.with(|t| t.query_set.clone())
+        <select id=id disabled=disabled prop:value=move || travel_setup().with(|t| t.query_set.clone())
             on:change=move |ev| load_query_set(app, event_target_value(&ev))>
             <option value=BUILTIN>"Built-in (12 queries)"</option>
-            {move || app.travel.with(|t| t.imported_query_sets.clone()).into_iter().map(|n| view! { <option value=n.clone()>{n.clone()}</option> }).collect_view()}
+            {move || travel_setup().with(|t| t.imported_query_sets.clone()).into_iter().map(|n| view! { <option value=n.clone()>{n.clone()}</option> }).collect_view()}
         </select>
     }
 }
@@ -75,12 +72,11 @@ pub fn QuerySetSelect(id: &'static str, #[prop(into)] disabled: Signal<bool>) ->
 /// The sandbox database picker (built-in or imported).
 #[component]
 pub fn DatabaseSelect(id: &'static str, #[prop(into)] disabled: Signal<bool>) -> impl IntoView {
-    let app = use_app();
     view! {
-        <select id=id disabled=disabled prop:value=move || app.travel.with(|t| t.db.clone())
-            on:change=move |ev| { let v = event_target_value(&ev); app.travel.update(|t| t.db = v) }>
+        <select id=id disabled=disabled prop:value=move || travel_setup().with(|t| t.db.clone())
+            on:change=move |ev| { let v = event_target_value(&ev); travel_setup().update(|t| t.db = v) }>
             <option value=BUILTIN>"Built-in world"</option>
-            {move || app.travel.with(|t| t.imported_dbs.clone()).into_iter().map(|n| view! { <option value=n.clone()>{n.clone()}</option> }).collect_view()}
+            {move || travel_setup().with(|t| t.imported_dbs.clone()).into_iter().map(|n| view! { <option value=n.clone()>{n.clone()}</option> }).collect_view()}
         </select>
     }
 }
@@ -90,8 +86,8 @@ pub fn TravelSetupPanel() -> impl IntoView {
     let app = use_app();
     let importing = RwSignal::new(false);
     let busy = Signal::derive(move || app.activity.get() != Activity::Idle);
-    ensure_queries(app);
-    refresh_imported(app);
+    ensure_queries();
+    refresh_imported();
     let load_set = move |name: String| load_query_set(app, name);
     let on_queries_file = move |ev: leptos::ev::Event| {
         let Some(file) = files::picked(&ev).into_iter().next() else {
@@ -117,7 +113,7 @@ pub fn TravelSetupPanel() -> impl IntoView {
             if let Err(e) = travel_store::save_queries(&name, &text).await {
                 app.storage_error.set(Some(e.user_message()));
             }
-            app.travel.update(|t| {
+            travel_setup().update(|t| {
                 if !t.imported_query_sets.contains(&name) {
                     t.imported_query_sets.push(name.clone());
                 }
@@ -126,7 +122,7 @@ pub fn TravelSetupPanel() -> impl IntoView {
         });
     };
     let query_text = move || {
-        app.travel.with(|t| {
+        travel_setup().with(|t| {
             t.query()
                 .map(|q| q.text.clone())
                 .unwrap_or_else(|| "No query selected.".into())
@@ -140,9 +136,9 @@ pub fn TravelSetupPanel() -> impl IntoView {
             </div>
             <div class="field">
                 <label for="query">"Query"</label>
-                <select id="query" disabled=busy prop:value=move || app.travel.with(|t| t.selected.map(|i| i.to_string()).unwrap_or_default())
-                    on:change=move |ev| { let v = event_target_value(&ev).parse().ok(); app.travel.update(|t| t.selected = v) }>
-                    {move || app.travel.with(|t| t.queries.iter().map(|q| {
+                <select id="query" disabled=busy prop:value=move || travel_setup().with(|t| t.selected.map(|i| i.to_string()).unwrap_or_default())
+                    on:change=move |ev| { let v = event_target_value(&ev).parse().ok(); travel_setup().update(|t| t.selected = v) }>
+                    {move || travel_setup().with(|t| t.queries.iter().map(|q| {
                         let label = format!("#{} · {} · {} days", q.idx, q.level, q.days);
                         view! { <option value=q.idx.to_string()>{label}</option> }
                     }).collect_view())}
@@ -151,15 +147,15 @@ pub fn TravelSetupPanel() -> impl IntoView {
             <p class="query-text" aria-label="Query text">{query_text}</p>
             <div class="field">
                 <label for="variant">"Variant"</label>
-                <select id="variant" disabled=busy prop:value=move || app.travel.with(|t| t.variant.id().to_string())
-                    on:change=move |ev| { if let Some(v) = Variant::parse(&event_target_value(&ev)) { app.travel.update(|t| t.variant = v) } }>
+                <select id="variant" disabled=busy prop:value=move || travel_setup().with(|t| t.variant.id().to_string())
+                    on:change=move |ev| { if let Some(v) = Variant::parse(&event_target_value(&ev)) { travel_setup().update(|t| t.variant = v) } }>
                     {Variant::ALL.iter().map(|v| view! { <option value=v.id()>{v.label()}</option> }).collect_view()}
                 </select>
             </div>
             <div class="field">
                     <label for="tool-mode">"Tool calls"</label>
-                    <select id="tool-mode" disabled=busy prop:value=move || if app.travel.with(|t| t.tool_mode) == ToolMode::Text { "text" } else { "native" }
-                        on:change=move |ev| { let m = if event_target_value(&ev) == "text" { ToolMode::Text } else { ToolMode::Native }; app.travel.update(|t| t.tool_mode = m) }>
+                    <select id="tool-mode" disabled=busy prop:value=move || if travel_setup().with(|t| t.tool_mode) == ToolMode::Text { "text" } else { "native" }
+                        on:change=move |ev| { let m = if event_target_value(&ev) == "text" { ToolMode::Text } else { ToolMode::Native }; travel_setup().update(|t| t.tool_mode = m) }>
                         <option value="native">"Native function calling"</option>
                         <option value="text">"Text protocol Tool[args]"</option>
                     </select>

@@ -4,6 +4,8 @@
 use crate::engine::coordinators::travel::contract::{ToolMode, Variant};
 use crate::engine::coordinators::travel::query_values;
 use crate::engine::domains::travel::builtin::BUILTIN_QUERIES_JSONL;
+use crate::ui::part_state::part_state;
+use leptos::prelude::*;
 use serde_json::Value;
 
 pub const BUILTIN: &str = "builtin";
@@ -74,4 +76,10 @@ impl TravelSetup {
         self.selected
             .and_then(|i| self.queries.iter().find(|q| q.idx == i))
     }
+}
+
+/// What the travel coordinator will run on, kept while the page lives
+/// (the Run page and the Batch page share it).
+pub fn travel_setup() -> RwSignal<TravelSetup> {
+    part_state(|| RwSignal::new(TravelSetup::default()))
 }

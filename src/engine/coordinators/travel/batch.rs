@@ -1,11 +1,11 @@
-//! Batch runs: every chosen variant over a query set, a few runs at a time,
+//! The batch runner: every chosen variant over a query set, a few runs at a time,
 //! each an ordinary run (own context and log) that the caller builds, so
 //! the browser and the CLI share the loop. Pause and stop act on all runs
 //! through a shared gate and cancellation token.
 
 use super::contract::*;
 use crate::engine::domains::travel::Query;
-use crate::engine::run::{execute, LoggedEvent, RunCtx, RunEvent, RunStatus};
+use crate::engine::run::{execute, CoordinatorFn, LoggedEvent, RunCtx, RunEvent, RunStatus};
 use crate::engine::views::usage::UsageView;
 use crate::engine::views::Fold;
 use futures::StreamExt;
@@ -55,18 +55,21 @@ pub fn evaluation_of(events: &[LoggedEvent]) -> Option<RunEvaluation> {
     })
 }
 
-/// Runs the jobs, at most `concurrency` at once, calling `on_done` as each
-/// finishes (in completion order). `make_ctx` builds a job's context.
+/// Runs the jobs with `coordinator` (the travel planner's entry, given so
+/// that this code never names another coordinator), at most `concurrency`
+/// at once, calling `on_done` as each finishes (in completion order).
+/// `make_ctx` builds a job's context.
 pub async fn run_batch(
     jobs: &[BatchJob],
     concurrency: usize,
+    coordinator: CoordinatorFn,
     make_ctx: impl Fn(usize, &BatchJob) -> RunCtx,
     mut on_done: impl FnMut(BatchRun),
 ) {
     let runs = futures::stream::iter(jobs.iter().enumerate().map(|(i, job)| {
         let ctx = make_ctx(i, job);
         async move {
-            let status = execute(&ctx).await;
+            let status = execute(&ctx, coordinator).await;
             let events = ctx.events();
             BatchRun {
                 job: i,

@@ -56,12 +56,16 @@ pub fn expert_tools(expert: &str) -> &'static [&'static str] {
     }
 }
 
-/// The variants of the paper's comparisons.
+/// The variants of the paper's comparisons. Their ids are what runs,
+/// links and the CLI store; the single-agent baseline keeps the paper's
+/// name `single` as its id (in code it is `Solo`: `single` is also the
+/// name of Roundtable's single-agent coordinator).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Variant {
     /// One ReAct agent with every tool (TravelPlanner's baseline).
-    Single,
+    #[serde(rename = "single")]
+    Solo,
     /// transportation → hotel → restaurant → attraction → summarizer → compiler,
     /// the compiler seeing only the conversation.
     Fixed,
@@ -73,7 +77,7 @@ pub enum Variant {
 
 impl Variant {
     pub const ALL: [Variant; 4] = [
-        Variant::Single,
+        Variant::Solo,
         Variant::Fixed,
         Variant::FixedNotebook,
         Variant::Orchestrator,
@@ -81,7 +85,7 @@ impl Variant {
 
     pub fn id(self) -> &'static str {
         match self {
-            Variant::Single => "single",
+            Variant::Solo => "single",
             Variant::Fixed => "fixed",
             Variant::FixedNotebook => "fixed-notebook",
             Variant::Orchestrator => "orchestrator",
@@ -90,7 +94,7 @@ impl Variant {
 
     pub fn label(self) -> &'static str {
         match self {
-            Variant::Single => "Single agent (ReAct)",
+            Variant::Solo => "Single agent (ReAct)",
             Variant::Fixed => "Fixed workflow, no notebook",
             Variant::FixedNotebook => "Fixed workflow + notebook",
             Variant::Orchestrator => "Orchestrator + notebook + critic",
@@ -101,8 +105,25 @@ impl Variant {
         Variant::ALL.into_iter().find(|v| v.id() == s)
     }
 
-    pub fn uses_notebook(self) -> bool {
-        !matches!(self, Variant::Fixed)
+    /// Tool results are written to the notebook N (and the compiler reads it).
+    pub fn keeps_notebook(self) -> bool {
+        matches!(self, Variant::FixedNotebook | Variant::Orchestrator)
+    }
+
+    /// The orchestrator D chooses who acts next (else a fixed order).
+    pub fn has_orchestrator(self) -> bool {
+        self == Variant::Orchestrator
+    }
+
+    /// The critic P_R reviews the compiled plan.
+    pub fn has_critic(self) -> bool {
+        self == Variant::Orchestrator
+    }
+
+    /// The ids, for messages that list them.
+    pub fn ids() -> String {
+        let ids: Vec<&str> = Variant::ALL.iter().map(|v| v.id()).collect();
+        ids.join(", ")
     }
 }
 

@@ -3,9 +3,9 @@
 //! per expert, hallucinated entities by category, recorded as events.
 
 use super::contract::*;
-use super::world::World;
+use super::world::{Delivery, World};
 use crate::engine::domains::travel::{
-    evaluate, hallucinations, HallucinationCategory, Plan, TravelDb,
+    evaluate, hallucinations, Check, HallucinationCategory, Plan, TravelDb, Verdict,
 };
 use crate::engine::run::{RunCtx, RunEvent};
 
@@ -23,15 +23,12 @@ pub fn record(
     world: &World,
     db: &TravelDb,
     variant: Variant,
-    outcome: &Result<Plan, String>,
+    outcome: &Delivery,
 ) -> RunEvaluation {
     let empty = Plan::default();
     let plan = outcome.as_ref().unwrap_or(&empty);
     let eval = evaluate(db, &world.query, plan);
-    let verdicts = |list: &[(
-        crate::engine::domains::travel::Check,
-        crate::engine::domains::travel::Verdict,
-    )]| {
+    let verdicts = |list: &[(Check, Verdict)]| {
         list.iter()
             .map(|(check, v)| VerdictRecord {
                 key: check.key().into(),
@@ -76,7 +73,7 @@ pub fn record(
         not_delivered: outcome
             .as_ref()
             .err()
-            .cloned()
+            .map(|e| e.reason.clone())
             .or(eval.not_delivered.clone()),
         plan: outcome.as_ref().ok().map(Plan::to_json),
         commonsense,
@@ -92,12 +89,7 @@ pub fn record(
         total_cost: eval.total_cost,
         steps: world.steps,
     };
-    ctx.emit(RunEvent::NoteWritten {
-        agent: EVALUATOR.into(),
-        store: STORE_EVALUATION.into(),
-        key: None,
-        payload: serde_json::to_value(&result).unwrap_or_default(),
-    });
+    ctx.note(EVALUATOR, STORE_EVALUATION, None, &result);
     let score = |name: &str, ok: bool| {
         ctx.emit(RunEvent::ScoreComputed {
             name: name.into(),

@@ -3,37 +3,56 @@
 //! the public conversation.
 
 use super::contract::*;
-use super::tools::{calls_in, run_call, specs_for};
+use super::tools::{calls_in, ToolUser};
 use super::{prompts, world::World};
 use crate::engine::domains::travel::TravelDb;
 use crate::engine::model::{ChatRequest, Message};
 use crate::engine::run::{Audience, RunCtx, RunError};
 
+/// An expert's turn: who, and what the orchestrator asked of it (nothing
+/// in the fixed order).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Turn {
+    pub expert: &'static str,
+    pub instruction: String,
+}
+
+impl Turn {
+    /// A turn in the fixed order: no instruction.
+    pub fn in_order(expert: &'static str) -> Turn {
+        Turn {
+            expert,
+            instruction: String::new(),
+        }
+    }
+}
+
+/// The expert reads G and c, calls its tools as often as it needs (up to
+/// the tool-round limit, then it must answer), and posts its part to c.
 pub async fn expert_turn(
     ctx: &RunCtx,
     world: &mut World,
     db: &TravelDb,
-    expert: &str,
     options: &TravelOptions,
-    notebook: bool,
-    instruction: Option<&str>,
+    turn: Turn,
 ) -> Result<(), RunError> {
+    let expert = turn.expert;
     world.expert_turn_starts(expert);
-    let allowed = expert_tools(expert);
+    let user = ToolUser {
+        agent: expert,
+        allowed: expert_tools(expert),
+        mode: options.tool_mode,
+    };
     let mut messages = vec![
         Message::system(prompts::expert_system(expert, options.tool_mode)),
         Message::user(format!(
             "{}\n{}\n{}",
             world.goal_block(),
             world.conversation(),
-            prompts::expert_turn(instruction)
+            prompts::expert_turn(&turn.instruction)
         )),
     ];
-    let tools = if options.tool_mode == ToolMode::Native {
-        specs_for(allowed)
-    } else {
-        Vec::new()
-    };
+    let tools = user.specs();
     for round in 0..=options.max_tool_rounds {
         let last = round == options.max_tool_rounds;
         if last {
@@ -55,33 +74,7 @@ pub async fn expert_turn(
             return Ok(());
         }
         // The expert's own context grows with its calls and their private results.
-        match options.tool_mode {
-            ToolMode::Native => messages.push(Message::assistant_with_tools(
-                response.text.clone(),
-                calls.iter().filter_map(|c| c.native.clone()).collect(),
-            )),
-            ToolMode::Text => messages.push(Message::assistant(response.text.clone())),
-        }
-        let mut observations = Vec::new();
-        for c in &calls {
-            let nb = if notebook {
-                Some(&mut world.notebook)
-            } else {
-                None
-            };
-            let text = run_call(ctx, db, expert, allowed, c, call, nb);
-            match options.tool_mode {
-                ToolMode::Native => messages.push(Message::tool_result(c.id.clone(), text)),
-                ToolMode::Text => observations.push(format!(
-                    "{OBSERVATION_PREFIX} {}[{}]\n{text}",
-                    c.name,
-                    c.args.join(", ")
-                )),
-            }
-        }
-        if !observations.is_empty() {
-            messages.push(Message::user(observations.join("\n\n")));
-        }
+        user.answer_calls(ctx, world, db, &mut messages, (call, &response), &calls);
     }
     Ok(())
 }

@@ -4,9 +4,100 @@
 //! conversation; its reflections are recorded for its inspector.
 
 use super::contract::*;
+use super::expert::Turn;
 use super::{prompts, world::World};
 use crate::engine::model::{ChatRequest, Message};
-use crate::engine::run::{RunCtx, RunError, RunEvent};
+use crate::engine::run::{RunCtx, RunError};
+
+/// Who acts next, as the orchestrator decides.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Next {
+    /// An expert's turn (again, for a revisit), with the orchestrator's instruction.
+    Expert(Turn),
+    /// Every part is there: the summarizer and the compiler write the plan.
+    Plan,
+}
+
+/// One orchestrator step: ask (G and c only) → read the decision → record
+/// the reflection → hand off.
+pub async fn choose_next_speaker(ctx: &RunCtx, world: &World) -> Result<Next, RunError> {
+    let mut req = ChatRequest::new(vec![
+        Message::system(prompts::ORCHESTRATOR_SYSTEM),
+        Message::user(format!(
+            "{}\n{}\n{}",
+            world.goal_block(),
+            world.conversation(),
+            prompts::orchestrator_turn()
+        )),
+    ])
+    .with_step(STEP_ORCHESTRATOR);
+    req.params.json_mode = true;
+    let (_, response) = ctx.chat(ORCHESTRATOR, req).await?;
+    let read = read_decision(&response.text, world);
+    let key = format!("step {}", world.steps);
+    let reflection = Reflection {
+        step: world.steps,
+        decision: read.decision.clone(),
+        fallback: read.fallback,
+    };
+    ctx.note(ORCHESTRATOR, STORE_REFLECTION, Some(&key), &reflection);
+    let instruction = read.decision.instruction;
+    // Planning starts with the summarizer.
+    ctx.handoff(ORCHESTRATOR, read.next.unwrap_or(SUMMARIZER), &instruction);
+    Ok(match read.next {
+        Some(expert) => Next::Expert(Turn {
+            expert,
+            instruction,
+        }),
+        None => Next::Plan,
+    })
+}
+
+/// A decision as read from the model's answer.
+struct ReadDecision {
+    /// The expert chosen, or None to plan.
+    next: Option<&'static str>,
+    decision: Decision,
+    /// Set when the answer could not be used as it was, saying what was done.
+    fallback: Option<String>,
+}
+
+/// Reads the answer; an unusable one (no JSON decision, or no such agent)
+/// falls back to the first expert who has not spoken, or to planning.
+fn read_decision(text: &str, world: &World) -> ReadDecision {
+    let Some(decision) = parse_decision(text) else {
+        let f = fallback(world);
+        let id = f.unwrap_or(PLAN);
+        return ReadDecision {
+            next: f,
+            decision: Decision {
+                next: id.into(),
+                ..Decision::default()
+            },
+            fallback: Some(format!("the reply was not a JSON decision; chose {id}")),
+        };
+    };
+    match valid_next(&decision.next) {
+        Some(next) => ReadDecision {
+            next,
+            decision,
+            fallback: None,
+        },
+        None => {
+            let f = fallback(world);
+            let note = format!(
+                "\"{}\" is not an agent; chose {} instead",
+                decision.next,
+                f.unwrap_or(PLAN)
+            );
+            ReadDecision {
+                next: f,
+                decision,
+                fallback: Some(note),
+            }
+        }
+    }
+}
 
 /// Reads a decision from the model's answer: a JSON object, bare or in a
 /// code fence or in prose.
@@ -25,86 +116,26 @@ pub fn parse_decision(text: &str) -> Option<Decision> {
         .flatten()
 }
 
-fn valid_next(next: &str) -> Option<&'static str> {
+/// The choice named in `next`: Some(Some(expert)), Some(None) for plan,
+/// None for anything else.
+fn valid_next(next: &str) -> Option<Option<&'static str>> {
     let n = next.trim().to_ascii_lowercase();
+    if n == PLAN || n.starts_with(PLAN) {
+        return Some(None);
+    }
     EXPERTS
         .iter()
         .copied()
-        .chain([PLAN])
         .find(|x| n == *x || n.starts_with(x))
+        .map(Some)
 }
 
-/// What to do when the answer is unusable: the first expert who has not
-/// spoken, or plan.
-fn fallback(world: &World) -> &'static str {
+/// The first expert who has not spoken, or None (plan).
+fn fallback(world: &World) -> Option<&'static str> {
     EXPERTS
         .iter()
         .copied()
         .find(|e| !world.spoken.iter().any(|s| s == e))
-        .unwrap_or(PLAN)
-}
-
-/// One orchestrator step: the request (G and c only), the reflection, the
-/// hand-off. Returns the chosen agent (an expert id or `plan`) and its instruction.
-pub async fn choose_next_speaker(
-    ctx: &RunCtx,
-    world: &World,
-) -> Result<(&'static str, String), RunError> {
-    let mut req = ChatRequest::new(vec![
-        Message::system(prompts::ORCHESTRATOR_SYSTEM),
-        Message::user(format!(
-            "{}\n{}\n{}",
-            world.goal_block(),
-            world.conversation(),
-            prompts::orchestrator_turn()
-        )),
-    ])
-    .with_step(STEP_ORCHESTRATOR);
-    req.params.json_mode = true;
-    let (_, response) = ctx.chat(ORCHESTRATOR, req).await?;
-    let parsed = parse_decision(&response.text);
-    let (next, decision, fallback_note) = match parsed {
-        Some(d) => match valid_next(&d.next) {
-            Some(n) => (n, d, None),
-            None => {
-                let f = fallback(world);
-                (
-                    f,
-                    d.clone(),
-                    Some(format!("\"{}\" is not an agent; chose {f} instead", d.next)),
-                )
-            }
-        },
-        None => {
-            let f = fallback(world);
-            (
-                f,
-                Decision {
-                    next: f.into(),
-                    ..Decision::default()
-                },
-                Some(format!("the reply was not a JSON decision; chose {f}")),
-            )
-        }
-    };
-    let record = Reflection {
-        step: world.steps,
-        decision: decision.clone(),
-        fallback: fallback_note,
-    };
-    ctx.emit(RunEvent::NoteWritten {
-        agent: ORCHESTRATOR.into(),
-        store: STORE_REFLECTION.into(),
-        key: Some(format!("step {}", world.steps)),
-        payload: serde_json::to_value(&record).unwrap_or_default(),
-    });
-    let target = if next == PLAN { SUMMARIZER } else { next };
-    ctx.emit(RunEvent::Handoff {
-        from: ORCHESTRATOR.into(),
-        to: target.into(),
-        reason: decision.instruction.clone(),
-    });
-    Ok((next, decision.instruction))
 }
 
 #[cfg(test)]
@@ -129,7 +160,8 @@ mod tests {
             Some("attraction".into())
         );
         assert_eq!(parse_decision("hotel please"), None);
-        assert_eq!(valid_next(" Hotel "), Some(HOTEL));
+        assert_eq!(valid_next(" Hotel "), Some(Some(HOTEL)));
+        assert_eq!(valid_next("plan now"), Some(None));
         assert_eq!(valid_next("pilot"), None);
     }
 }

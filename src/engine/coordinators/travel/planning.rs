@@ -1,31 +1,36 @@
 //! From findings to a plan: the plan summarizer P_S (no LLM) assembles a
 //! brief from G and N; the plan compiler P_C writes the plan and posts it;
-//! the plan critic P_R reviews it with P_C.
+//! the plan critic P_R reviews it with P_C for a few rounds.
 
 use super::contract::*;
-use super::{prompts, world::World};
-use crate::engine::domains::travel::{parse_plan_text, Plan};
+use super::prompts;
+use super::world::{Delivery, Halt, World};
+use crate::engine::domains::travel::parse_plan_text;
 use crate::engine::model::{ChatRequest, Message};
-use crate::engine::run::{Audience, RunCtx, RunError, RunEvent};
+use crate::engine::run::{Audience, RunCtx, RunError};
 
-/// P_S: the planning brief (G, and N when the variant has a notebook).
-pub fn summarize(ctx: &RunCtx, world: &World, with_notebook: bool) -> String {
+/// What the critic said of the latest plan.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Review {
+    Approved,
+    /// It listed problems for the compiler to fix.
+    Problems,
+}
+
+/// P_S: the planning brief (G, and N when the variant keeps a notebook).
+pub fn summarize(ctx: &RunCtx, world: &World) -> String {
     let mut brief = world.goal_block();
-    if with_notebook {
+    if let Some(notebook) = world.notebook_section() {
         brief.push('\n');
-        brief.push_str(&world.notebook_section());
+        brief.push_str(&notebook);
     }
-    ctx.emit(RunEvent::NoteWritten {
-        agent: SUMMARIZER.into(),
-        store: STORE_BRIEF.into(),
-        key: None,
-        payload: serde_json::json!({ "text": brief }),
-    });
-    ctx.emit(RunEvent::Handoff {
-        from: SUMMARIZER.into(),
-        to: COMPILER.into(),
-        reason: "planning brief".into(),
-    });
+    ctx.note(
+        SUMMARIZER,
+        STORE_BRIEF,
+        None,
+        &serde_json::json!({ "text": brief }),
+    );
+    ctx.handoff(SUMMARIZER, COMPILER, "planning brief");
     brief
 }
 
@@ -36,7 +41,7 @@ pub async fn compile(
     world: &mut World,
     brief: &str,
     round: u32,
-) -> Result<Result<Plan, String>, RunError> {
+) -> Result<Delivery, RunError> {
     let req = ChatRequest::new(vec![
         Message::system(prompts::COMPILER_SYSTEM),
         Message::user(format!(
@@ -50,35 +55,36 @@ pub async fn compile(
     let text = response.text.trim().to_string();
     ctx.post(COMPILER, Audience::Public, &text, Some(call));
     world.post(COMPILER, &text);
-    let parsed = parse_plan_text(&text).map_err(|e| e.reason);
-    let record = match &parsed {
-        Ok(plan) => PlanRecord {
-            round,
-            plan: Some(plan.to_json()),
-            not_delivered: None,
-        },
-        Err(reason) => PlanRecord {
-            round,
-            plan: None,
-            not_delivered: Some(reason.clone()),
-        },
-    };
-    ctx.emit(RunEvent::NoteWritten {
-        agent: COMPILER.into(),
-        store: STORE_PLAN.into(),
-        key: Some(format!("round {round}")),
-        payload: serde_json::to_value(&record).unwrap_or_default(),
-    });
-    Ok(parsed)
+    Ok(record_plan(ctx, COMPILER, round, &text))
 }
 
-/// P_R: reviews the latest plan in the conversation. Returns true when it approves.
-pub async fn critique(ctx: &RunCtx, world: &mut World) -> Result<bool, RunError> {
-    ctx.emit(RunEvent::Handoff {
-        from: COMPILER.into(),
-        to: CRITIC.into(),
-        reason: "review the plan".into(),
-    });
+/// P_R and P_C in turn: the critic reviews the latest plan and, unless it
+/// approves, the compiler revises it. A revision that cannot be read does
+/// not replace a readable plan. Each review and each revision is a step.
+pub async fn critic_rounds(
+    ctx: &RunCtx,
+    world: &mut World,
+    brief: &str,
+    rounds: u32,
+    latest: &mut Delivery,
+) -> Result<(), Halt> {
+    for round in 1..=rounds {
+        world.take_step()?;
+        if critique(ctx, world).await? == Review::Approved {
+            break;
+        }
+        world.take_step()?;
+        let revised = compile(ctx, world, brief, round).await?;
+        if revised.is_ok() || latest.is_err() {
+            *latest = revised;
+        }
+    }
+    Ok(())
+}
+
+/// P_R: reviews the latest plan in the conversation.
+pub async fn critique(ctx: &RunCtx, world: &mut World) -> Result<Review, RunError> {
+    ctx.handoff(COMPILER, CRITIC, "review the plan");
     let req = ChatRequest::new(vec![
         Message::system(prompts::CRITIC_SYSTEM),
         Message::user(format!(
@@ -96,12 +102,22 @@ pub async fn critique(ctx: &RunCtx, world: &mut World) -> Result<bool, RunError>
     let approved = text
         .lines()
         .any(|l| l.trim().trim_matches(|c: char| !c.is_alphanumeric()) == APPROVED);
-    if !approved {
-        ctx.emit(RunEvent::Handoff {
-            from: CRITIC.into(),
-            to: COMPILER.into(),
-            reason: "fix the problems found".into(),
-        });
+    if approved {
+        return Ok(Review::Approved);
     }
-    Ok(approved)
+    ctx.handoff(CRITIC, COMPILER, "fix the problems found");
+    Ok(Review::Problems)
+}
+
+/// Reads a plan out of `agent`'s answer and records the attempt (the plan,
+/// or why it is not one) as round `round` of the plan store.
+pub fn record_plan(ctx: &RunCtx, agent: &str, round: u32, text: &str) -> Delivery {
+    let delivery = parse_plan_text(text);
+    let record = PlanRecord {
+        round,
+        plan: delivery.as_ref().ok().map(|p| p.to_json()),
+        not_delivered: delivery.as_ref().err().map(|e| e.reason.clone()),
+    };
+    ctx.note(agent, STORE_PLAN, Some(&format!("round {round}")), &record);
+    delivery
 }

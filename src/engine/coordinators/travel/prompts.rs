@@ -85,12 +85,13 @@ pub fn expert_system(expert: &str, mode: ToolMode) -> String {
     )
 }
 
-pub fn expert_turn(instruction: Option<&str>) -> String {
+/// An expert's turn, with the orchestrator's instruction when it gave one.
+pub fn expert_turn(instruction: &str) -> String {
     let mut s = format!(
         "{TURN_HEADING}\nIt is your turn. Use your tools, then post your part of the plan."
     );
-    if let Some(i) = instruction.filter(|i| !i.trim().is_empty()) {
-        s.push_str(&format!("\nThe coordinator asks: {}", i.trim()));
+    if !instruction.trim().is_empty() {
+        s.push_str(&format!("\nThe coordinator asks: {}", instruction.trim()));
     }
     s
 }
@@ -144,7 +145,7 @@ pub fn solo_system(mode: ToolMode) -> String {
     format!(
         "You plan trips on your own. Collect what you need with the tools — transportation, accommodation, \
 restaurants and attractions for every city and day — then write the plan.\n\n{}\n\n{EXACT}",
-        tool_section(&super::super::super::domains::travel::tools::TOOL_NAMES, mode)
+        tool_section(&crate::engine::domains::travel::tools::TOOL_NAMES, mode)
     )
 }
 

@@ -1,18 +1,87 @@
 //! The state of a travel run as the paper defines it: the goal G, the
 //! public conversation c and the notebook N, plus the bookkeeping the
-//! metrics need (who has spoken, revisits, steps).
+//! metrics need (who has spoken, revisits, steps), and how a variant's
+//! algorithm stops early (the step limit, [`Halt`]).
 
 use super::contract::*;
-use crate::engine::domains::travel::Query;
+use crate::engine::domains::travel::{NotDelivered, Plan, Query};
+use crate::engine::model::ModelError;
+use crate::engine::run::RunError;
 use std::collections::BTreeMap;
+
+/// What a variant delivers: a plan, or why there is none.
+pub type Delivery = Result<Plan, NotDelivered>;
+
+/// Every agent turn counts a step; a run that reaches `max_steps` stops.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StepLimit {
+    pub max_steps: u32,
+}
+
+impl StepLimit {
+    /// A run stopped by the limit delivers no plan.
+    pub fn not_delivered(self) -> NotDelivered {
+        NotDelivered {
+            reason: format!(
+                "the step limit ({}) was reached before a plan was written",
+                self.max_steps
+            ),
+        }
+    }
+}
+
+/// Why a variant's algorithm stopped before its end: the step limit (the
+/// run still ends normally, without a plan) or the run itself failed.
+#[derive(Debug)]
+pub enum Halt {
+    StepLimit(StepLimit),
+    Run(RunError),
+}
+
+impl From<StepLimit> for Halt {
+    fn from(l: StepLimit) -> Self {
+        Halt::StepLimit(l)
+    }
+}
+
+impl From<RunError> for Halt {
+    fn from(e: RunError) -> Self {
+        Halt::Run(e)
+    }
+}
+
+impl From<ModelError> for Halt {
+    fn from(e: ModelError) -> Self {
+        Halt::Run(e.into())
+    }
+}
+
+impl Halt {
+    /// The step limit ends the run without a plan; a failure fails it.
+    pub fn into_delivery(self) -> Result<Delivery, RunError> {
+        match self {
+            Halt::StepLimit(l) => Ok(Err(l.not_delivered())),
+            Halt::Run(e) => Err(e),
+        }
+    }
+
+    /// For a loop that may stop at the step limit and keep what it has.
+    pub fn ignore_step_limit(self) -> Result<(), Halt> {
+        match self {
+            Halt::StepLimit(_) => Ok(()),
+            other => Err(other),
+        }
+    }
+}
 
 pub struct World {
     pub query: Query,
     pub facts: TripFacts,
     /// c: (agent id, display name, text), in order.
     pub posts: Vec<(String, String, String)>,
-    /// N: every expert tool return, in order.
-    pub notebook: Vec<NotebookEntry>,
+    /// N: every expert tool return, in order; `None` in the variants
+    /// without a notebook (tool results stay private to their caller).
+    pub notebook: Option<Vec<NotebookEntry>>,
     /// Experts that have taken a turn.
     pub spoken: Vec<String>,
     pub revisits: BTreeMap<String, u32>,
@@ -36,7 +105,7 @@ pub fn display_name(agent: &str) -> &'static str {
 }
 
 impl World {
-    pub fn new(query: Query, max_steps: u32) -> Self {
+    pub fn new(query: Query, max_steps: u32, variant: Variant) -> Self {
         let lc = &query.local_constraint;
         let facts = TripFacts {
             org: query.org.clone(),
@@ -55,7 +124,7 @@ impl World {
             query,
             facts,
             posts: Vec::new(),
-            notebook: Vec::new(),
+            notebook: variant.keeps_notebook().then(Vec::new),
             spoken: Vec::new(),
             revisits: BTreeMap::new(),
             steps: 0,
@@ -84,13 +153,15 @@ impl World {
         ));
     }
 
-    /// Counts a step; false when the step limit is reached.
-    pub fn take_step(&mut self) -> bool {
+    /// Counts a step, or stops the run at the step limit.
+    pub fn take_step(&mut self) -> Result<(), StepLimit> {
         if self.steps >= self.max_steps {
-            return false;
+            return Err(StepLimit {
+                max_steps: self.max_steps,
+            });
         }
         self.steps += 1;
-        true
+        Ok(())
     }
 
     /// Records that an expert takes a turn; a second or later turn is a revisit.
@@ -102,13 +173,15 @@ impl World {
         }
     }
 
-    /// The notebook as the summarizer shows it to the compiler.
-    pub fn notebook_section(&self) -> String {
+    /// The notebook as the summarizer shows it to the compiler; None in the
+    /// variants without one.
+    pub fn notebook_section(&self) -> Option<String> {
+        let notebook = self.notebook.as_ref()?;
         let mut s = format!("{NOTEBOOK_HEADING}\n");
-        if self.notebook.is_empty() {
+        if notebook.is_empty() {
             s.push_str("(empty)\n");
         }
-        for (i, e) in self.notebook.iter().enumerate() {
+        for (i, e) in notebook.iter().enumerate() {
             s.push_str(&format!(
                 "## N{} · {} · {}[{}]\n{}\n\n",
                 i + 1,
@@ -118,6 +191,6 @@ impl World {
                 e.content.trim()
             ));
         }
-        s
+        Some(s)
     }
 }

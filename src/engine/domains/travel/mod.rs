@@ -20,6 +20,7 @@ pub mod pylit;
 pub mod pyops;
 pub mod query;
 pub mod sandbox;
+pub mod table_read;
 pub mod table_text;
 pub mod tables;
 pub mod tools;

@@ -5,8 +5,7 @@
 //! as it would live. Its usage is always marked estimated.
 
 pub mod arith;
-mod single;
-pub mod travel;
+pub mod general;
 
 use super::{
     ChatModel, ChatRequest, ChatResponse, DeltaSink, ModelError, StreamDelta, ToolCall, Usage,
@@ -36,17 +35,13 @@ impl Reply {
 
 /// A coordinator's part of the demo model: its answer for one of the
 /// coordinator's steps, or None for a step it does not know. Each
-/// coordinator brings its own (the app loads it with the coordinator).
+/// coordinator brings its own (the app loads it with the coordinator;
+/// `coordinators::every_script` chains them all for the CLI and tests).
 pub type Script = fn(&ChatRequest) -> Option<Reply>;
 
-/// The script of a coordinator with no steps of its own (the single agent).
+/// A script that knows no step: the demo model gives its general answer.
 pub fn no_script(_: &ChatRequest) -> Option<Reply> {
     None
-}
-
-/// Every coordinator's script (the CLI and the tests).
-pub fn every_script(req: &ChatRequest) -> Option<Reply> {
-    travel::answer(req)
 }
 
 pub struct DemoModel {
@@ -59,13 +54,9 @@ pub struct DemoModel {
 }
 
 impl DemoModel {
-    /// The demo model with every coordinator's script.
-    pub fn new(clock: Rc<dyn Clock>) -> Self {
-        Self::with_script(clock, every_script)
-    }
-
-    /// The demo model playing the single agent and the steps `script` knows.
-    pub fn with_script(clock: Rc<dyn Clock>, script: Script) -> Self {
+    /// The demo model playing the steps `script` knows, streamed at a
+    /// readable pace.
+    pub fn new(clock: Rc<dyn Clock>, script: Script) -> Self {
         DemoModel {
             clock,
             script,
@@ -74,24 +65,24 @@ impl DemoModel {
         }
     }
 
-    pub fn instant(clock: Rc<dyn Clock>) -> Self {
+    /// [`DemoModel::new`] without pauses between chunks.
+    pub fn instant(clock: Rc<dyn Clock>, script: Script) -> Self {
         DemoModel {
             chunk_delay_ms: 0,
-            ..Self::new(clock)
+            ..Self::new(clock, script)
         }
     }
 
-    /// The full answer for a request (before streaming).
+    /// The full answer for a request (before streaming): the script's, or
+    /// the general answer for a request without a step, or a note that the
+    /// step is not one the demo model plays.
     pub fn answer(&self, req: &ChatRequest) -> ChatResponse {
-        let (text, tool_calls) = match req.step.as_deref() {
-            Some(crate::engine::coordinators::single::STEP) | None => {
-                (single::answer(req), Vec::new())
-            }
-            Some(other) => match (self.script)(req) {
-                Some(reply) => (reply.text, reply.tool_calls),
-                None => (single::unknown_step(other, req), Vec::new()),
-            },
-        };
+        let Reply { text, tool_calls } = (self.script)(req).unwrap_or_else(|| {
+            Reply::text(match req.step.as_deref() {
+                None => general::answer(req),
+                Some(step) => general::unknown_step(step, req),
+            })
+        });
         let out_chars = text.chars().count()
             + tool_calls
                 .iter()
@@ -200,9 +191,8 @@ mod tests {
     #[test]
     fn streams_deterministically_with_delays() {
         let clock = FakeClock::new();
-        let m = DemoModel::new(Rc::new(clock.clone()));
-        let req =
-            ChatRequest::new(vec![Message::user("What is 2 + 3 * 4?")]).with_step("single.answer");
+        let m = DemoModel::new(Rc::new(clock.clone()), no_script);
+        let req = ChatRequest::new(vec![Message::user("What is 2 + 3 * 4?")]);
         let mut deltas = Vec::new();
         let mut sink = |d: StreamDelta| match d {
             StreamDelta::Text(t) => deltas.push(t),
@@ -220,7 +210,7 @@ mod tests {
 
     #[test]
     fn cancel_stops_the_stream() {
-        let m = DemoModel::instant(Rc::new(FakeClock::new()));
+        let m = DemoModel::instant(Rc::new(FakeClock::new()), no_script);
         let req = ChatRequest::new(vec![Message::user("hello")]);
         let c = CancelToken::new();
         c.cancel();

@@ -1,28 +1,24 @@
-//! Views rendered to HTML text. Lists that are mostly static (transcript
-//! entries, event rows, saved runs, tables) are cheaper as strings than as
-//! reactive components, and pure functions can be tested natively. Every
-//! piece of text goes through [`esc`]; model output goes through
-//! `markdown::to_safe_html`. Buttons carry `data-action` attributes and the
-//! UI handles clicks on their container.
+//! Views rendered to HTML and SVG text. Lists that are mostly static
+//! (transcript entries, event rows, saved runs, tables) are cheaper as
+//! strings than as reactive components, and pure functions can be tested
+//! natively. Every piece of text goes through [`esc`]; model output goes
+//! through [`markdown::to_safe_html`]. Buttons carry `data-action`
+//! attributes and the UI handles clicks on their container.
 
-mod events;
-mod history;
+pub mod events;
+pub mod graph;
+pub mod history;
+pub mod inspector;
+pub mod markdown;
 pub mod timeline;
-mod transcript;
-pub mod travel;
-pub mod travel_batch;
-pub mod travel_chart;
-pub mod travel_plan;
+pub mod transcript;
 pub mod usage;
 
 pub use events::event_row;
 pub use history::{history_row, HistoryRow};
+pub use inspector::{handoffs_html, inspector_html};
 pub use timeline::timeline_svg;
 pub use transcript::entry_html;
-pub use travel::{handoffs_html, inspector_html, notebook_html};
-pub use travel_batch::{batch_table_html, hallucination_table_html, revisits_table_html};
-pub use travel_chart::batch_chart_svg;
-pub use travel_plan::{evaluated_plan_html, metrics_html, plan_html};
 pub use usage::usage_rows;
 
 /// Escapes text for HTML content and attribute values.

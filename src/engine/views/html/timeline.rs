@@ -4,7 +4,7 @@
 //! box that the page stretches to its width.
 
 use super::esc;
-use crate::engine::views::graph_svg::agent_color;
+use super::graph::agent_color;
 use crate::engine::views::timeline::Timeline;
 use std::fmt::Write;
 

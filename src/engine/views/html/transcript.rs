@@ -1,9 +1,9 @@
 //! One transcript entry as HTML.
 
 use super::esc;
+use super::graph::agent_color;
+use super::markdown::to_safe_html;
 use crate::engine::run::Audience;
-use crate::engine::views::graph_svg::agent_color;
-use crate::engine::views::markdown::to_safe_html;
 use crate::engine::views::transcript::{Entry, EntryKind, NoticeLevel, Transcript};
 
 fn audience(t: &Transcript, to: &Option<Audience>) -> String {

@@ -1,0 +1,130 @@
+//! One row per coordinator: everything the app shows of it, each piece a
+//! lazily loaded part of its own (so that picking, running or showing one
+//! coordinator never loads another's code). The run page, the controls, the
+//! toolbar, the inspector and the header read this table; a new
+//! coordinator adds one row (and its `ui/<name>/` folder).
+
+use super::lazy::{ChunkError, ViewFn};
+use super::state::AppState;
+use crate::engine::coordinators::single;
+use crate::engine::model::demo::{self, Script};
+use crate::engine::model::fork::ForkEdit;
+use crate::engine::run::{CoordinatorFn, RunDoc};
+use futures::future::{BoxFuture, LocalBoxFuture};
+use leptos::prelude::*;
+
+/// Loads a view's code (its chunk) and returns its constructor.
+pub type LoadView = fn() -> BoxFuture<'static, Result<ViewFn, ChunkError>>;
+/// Starts a run (paused at its first call or not) from the coordinator's part.
+pub type StartFn = fn(AppState, bool) -> LocalBoxFuture<'static, Result<(), ChunkError>>;
+/// Forks a run at an LLM call, with the user's edit, from the coordinator's part.
+pub type ForkFn =
+    fn(AppState, RunDoc, u32, ForkEdit) -> LocalBoxFuture<'static, Result<(), ChunkError>>;
+
+/// How runs of a coordinator are started.
+#[derive(Clone, Copy)]
+pub enum Launch {
+    /// Its code is in the core module: the task box's text is the task.
+    Core {
+        entry: CoordinatorFn,
+        script: Script,
+    },
+    /// Its part brings the entry, the demo script and its own setup.
+    Part { start: StartFn, fork: ForkFn },
+}
+
+/// A tab of the run page besides Transcript and Events.
+pub struct ExtraTab {
+    /// The tab's key and element id (`tab-<id>`).
+    pub id: &'static str,
+    pub label: &'static str,
+    /// The store whose notes the tab counts, if it shows a count.
+    pub count_store: Option<&'static str>,
+    /// "the notebook": named in the loading line and in errors.
+    pub what: &'static str,
+    pub view: LoadView,
+}
+
+/// A view loaded by name: a side panel, a page, an inspector section.
+pub struct Part {
+    pub what: &'static str,
+    pub view: LoadView,
+}
+
+/// A page of the coordinator's own (in the header's navigation).
+pub struct Page {
+    /// The path without its slash (`batch` for `/batch`).
+    pub path: &'static str,
+    pub label: &'static str,
+    pub part: Part,
+}
+
+pub struct CoordinatorUi {
+    pub id: &'static str,
+    /// Named in messages ("Could not load the travel planner…").
+    pub what: &'static str,
+    /// The left panel's title.
+    pub task_title: &'static str,
+    /// Replaces the task box with the coordinator's own inputs.
+    pub setup: Option<Part>,
+    pub launch: Launch,
+    /// Tabs shown for its runs.
+    pub tabs: &'static [ExtraTab],
+    /// Panels in the right column for its runs (under the graph).
+    pub side_panels: &'static [Part],
+    /// Items of the toolbar's Export menu for its runs.
+    pub exports: Option<Part>,
+    /// A section of the inspector above the generic one (for its runs).
+    pub inspector: Option<Part>,
+    pub pages: &'static [Page],
+}
+
+pub const SINGLE: CoordinatorUi = CoordinatorUi {
+    id: single::ID,
+    what: "the single agent",
+    task_title: "Task",
+    setup: None,
+    launch: Launch::Core {
+        entry: single::entry,
+        script: single::demo_script,
+    },
+    tabs: &[],
+    side_panels: &[],
+    exports: None,
+    inspector: None,
+    pages: &[],
+};
+
+/// The table: the single agent, then every coordinator in a part.
+pub const UIS: &[CoordinatorUi] = &[SINGLE, super::travel::UI];
+
+/// A coordinator this build does not know (an old or newer run file): its
+/// runs show with the generic views, and starting one fails with a
+/// message listing the known ones.
+const UNKNOWN: CoordinatorUi = CoordinatorUi {
+    id: "",
+    what: "the coordinator",
+    launch: Launch::Core {
+        entry: crate::engine::coordinators::unknown,
+        script: demo::no_script,
+    },
+    ..SINGLE
+};
+
+/// The row of coordinator `id`.
+pub fn ui_of(id: &str) -> &'static CoordinatorUi {
+    UIS.iter().find(|u| u.id == id).unwrap_or(&UNKNOWN)
+}
+
+/// The row of the shown run's coordinator (tracked).
+pub fn shown_ui(app: AppState) -> &'static CoordinatorUi {
+    app.shown.with(|s| match s {
+        Some(s) => ui_of(&s.config.coordinator),
+        None => &UNKNOWN,
+    })
+}
+
+/// The page at `path`, and the coordinator that has it.
+pub fn page_at(path: &str) -> Option<&'static Page> {
+    UIS.iter().flat_map(|u| u.pages).find(|p| p.path == path)
+}
