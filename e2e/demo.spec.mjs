@@ -32,6 +32,14 @@ test('demo model streams an answer with no key and the run completes', async () 
   const node = page.locator('g.node[data-agent="assistant"]');
   assert.equal(await node.getAttribute('data-status'), 'idle');
   assert.match(await page.getByTestId('usage-summary').innerText(), /≈/);
+  // The inspector works for every coordinator: the assistant's one call.
+  await node.click();
+  const inspector = page.getByRole('region', { name: 'Inspector' });
+  await inspector.getByText('LLM calls').waitFor();
+  const seen = await inspector.innerText();
+  assert.match(seen, /Assistant[\s\S]*LLM calls \(1\)[\s\S]*single\.answer[\s\S]*= \*\*84\*\*/);
+  assert.doesNotMatch(seen, /Reflections|Tool calls/);
+  await inspector.getByRole('button', { name: 'Close the inspector' }).click();
   // Events tab lists the log.
   await openEvents(page);
   const kinds = await page.locator('.event').evaluateAll((els) => els.map((e) => e.dataset.kind));

@@ -75,11 +75,17 @@ test('demo model: experts fill the notebook, the plan is scored constraint by co
   assert.ok((await page.locator('g.edge-handoff').count()) >= 4, 'orchestrator → expert hand-offs');
   assert.ok((await page.locator('g.node[data-agent="hotel"] .tool-loop').count()) === 1, 'the expert\'s own tool loop');
   // The orchestrator's reflections are in its inspector; an expert's tool calls in its own.
+  // The inspector is generic (tool calls, hand-offs, LLM calls); the
+  // reflections are the travel planner's own section of it.
   await page.locator('g.node[data-agent="orchestrator"]').click();
   const inspector = page.getByRole('region', { name: 'Inspector' });
-  assert.match(await inspector.innerText(), /Reflections[\s\S]*Missing/);
+  await inspector.locator('.tp-reflection').first().waitFor();
+  assert.match(await inspector.innerText(), /Orchestrator[\s\S]*Reflections[\s\S]*Missing[\s\S]*Hand-offs[\s\S]*LLM calls/);
+  await screenshot(page, 'travel-orchestrator-inspector');
   await page.locator('g.node[data-agent="hotel"]').click();
-  assert.match(await inspector.innerText(), /AccommodationSearch\[/);
+  await inspector.getByText('Hotel expert').first().waitFor();
+  assert.match(await inspector.innerText(), /AccommodationSearch\[[\s\S]*Hand-offs[\s\S]*Orchestrator → Hotel expert/);
+  assert.doesNotMatch(await inspector.innerText(), /Reflections/, 'experts have no reflections');
   await screenshot(page, 'travel-inspector');
   assert.deepEqual(page.errors, []);
 });

@@ -54,8 +54,8 @@ pub fn builtin_items() -> Vec<QueryItem> {
     items(BUILTIN_QUERIES_JSONL, "builtin_queries.jsonl").unwrap_or_default()
 }
 
-/// No queries until the travel part of the app loads them
-/// ([`super::ensure_queries`]): the core module does not parse them.
+/// No queries until the setup panel or the Batch page loads them
+/// (`setup::ensure_queries`).
 impl Default for TravelSetup {
     fn default() -> Self {
         TravelSetup {
