@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Mock LLM server speaking the OpenAI chat-completions and Anthropic Messages
-// wire formats (streaming and not, with tool calls), CORS-enabled, with a FIFO
+// wire formats (streaming and not, with tool calls) and OpenAI-compatible
+// embeddings (deterministic vectors), CORS-enabled, with a FIFO
 // queue of scripted "steps" that control each response (errors, delays, cuts).
 // Only node: built-ins are used. See startMockLlm() for the programmatic API.
 import http from 'node:http';
@@ -350,6 +351,44 @@ async function handleLlm(req, res, path, provider, state) {
   return playEvents(res, record, events, { delayMs, cutAfter: step.cutAfterChunks });
 }
 
+/** A deterministic unit vector for a text (the mock's "embedding model"). */
+function mockEmbedding(text, dims) {
+  let h = 2166136261;
+  const v = [];
+  for (let i = 0; i < dims; i++) {
+    for (const ch of `${i}:${text}`) h = Math.imul(h ^ ch.codePointAt(0), 16777619) >>> 0;
+    v.push(((h % 2000) - 1000) / 1000);
+  }
+  const n = Math.hypot(...v) || 1;
+  return v.map((x) => x / n);
+}
+
+/** OpenAI-compatible embeddings: `{model, input}` → `{data: [{index, embedding}], usage}`. */
+async function handleEmbeddings(req, res, path, state) {
+  const record = startRecord(req, res, path, state);
+  const parsed = parseJson(await readBody(req));
+  record.body = parsed.value;
+  const body = parsed.value;
+  const input = typeof body?.input === 'string' ? [body.input] : body?.input;
+  if (!parsed.ok || !Array.isArray(input) || !input.every((t) => typeof t === 'string') || typeof body?.model !== 'string') {
+    return sendJson(res, 400, openai.errorBody(400, 'Expected {"model": string, "input": string or [string]}.'));
+  }
+  const step = state.queue.shift() ?? {};
+  record.step = step;
+  await sleep(step.hangMs, res);
+  if (res.closed) return;
+  const headers = step.retryAfter != null ? { 'retry-after': String(step.retryAfter) } : {};
+  if (step.status >= 400) return sendJson(res, step.status, openai.errorBody(step.status, step.errorMessage), headers);
+  const dims = Number.isInteger(body.dimensions) && body.dimensions > 0 ? body.dimensions : 16;
+  const chars = input.reduce((n, t) => n + t.length, 0);
+  return sendJson(res, 200, {
+    object: 'list',
+    model: body.model,
+    data: input.map((t, index) => ({ object: 'embedding', index, embedding: mockEmbedding(t, dims) })),
+    usage: { prompt_tokens: tokens(chars), total_tokens: tokens(chars) },
+  });
+}
+
 async function handleControl(req, res, route, state) {
   switch (route) {
     case 'GET /__health':
@@ -394,6 +433,7 @@ async function handleRequest(req, res, state) {
   if (req.method === 'OPTIONS') return sendPreflight(req, res);
   const provider = LLM_ROUTES[path];
   if (provider && req.method === 'POST') return handleLlm(req, res, path, provider, state);
+  if (path === '/v1/embeddings' && req.method === 'POST') return handleEmbeddings(req, res, path, state);
   return handleControl(req, res, `${req.method} ${path}`, state);
 }
 

@@ -432,3 +432,26 @@ test('CLI prints MOCK_LLM_URL and exits cleanly on SIGTERM', async () => {
   const [code] = await once(child, 'exit');
   assert.equal(code, 0);
 });
+
+test('embeddings: deterministic unit vectors in input order, batched, with scripted faults', async () => {
+  const post = (body) =>
+    fetch(`${mock.url}/v1/embeddings`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const r = await post({ model: 'mock-embed', input: ['alpha', 'beta'] });
+  assert.equal(r.status, 200);
+  const body = await r.json();
+  assert.deepEqual(body.data.map((d) => d.index), [0, 1]);
+  for (const d of body.data) {
+    assert.equal(d.embedding.length, 16);
+    assert.ok(Math.abs(Math.hypot(...d.embedding) - 1) < 1e-9);
+  }
+  const again = await (await post({ model: 'mock-embed', input: 'beta', dimensions: 16 })).json();
+  assert.deepEqual(again.data[0].embedding, body.data[1].embedding, 'the same text, the same vector');
+  assert.notDeepEqual(body.data[0].embedding, body.data[1].embedding);
+  assert.equal((await post({ model: 'm', input: 'x', dimensions: 8 }).then((x) => x.json())).data[0].embedding.length, 8);
+  assert.equal((await post({ input: ['x'] })).status, 400);
+  await script({ status: 429, retryAfter: 2 });
+  const limited = await post({ model: 'mock-embed', input: ['x'] });
+  assert.equal(limited.status, 429);
+  assert.equal(limited.headers.get('retry-after'), '2');
+  assert.ok((await getLog()).some((l) => l.path === '/v1/embeddings' && l.body.model === 'mock-embed'));
+});

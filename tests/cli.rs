@@ -2,74 +2,11 @@
 //! Anthropic providers over real HTTP against the mock LLM server (Node).
 #![cfg(not(target_arch = "wasm32"))]
 
+#[path = "support/mock.rs"]
+mod mock;
+
+use mock::{cli, script, start_mock, tmp};
 use roundtable::engine::run::{RunDoc, RunEvent, RunStatus};
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
-
-struct Mock {
-    child: Child,
-    url: String,
-}
-
-impl Drop for Mock {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn start_mock() -> Mock {
-    let mut child = Command::new("node")
-        .args(["e2e/mock-llm.mjs", "--port", "0", "--delay", "2"])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("node must be installed to run the mock LLM server (make test installs what is missing)");
-    let mut line = String::new();
-    let stdout = child.stdout.take().expect("stdout");
-    BufReader::new(stdout)
-        .read_line(&mut line)
-        .expect("mock prints its URL");
-    let url = line
-        .trim()
-        .strip_prefix("MOCK_LLM_URL=")
-        .expect("MOCK_LLM_URL line")
-        .to_string();
-    Mock { child, url }
-}
-
-fn script(mock: &Mock, steps: &str) {
-    let agent = ureq::Agent::new_with_defaults();
-    agent
-        .post(&format!("{}/__reset", mock.url))
-        .send("")
-        .expect("reset");
-    agent
-        .post(&format!("{}/__script", mock.url))
-        .header("content-type", "application/json")
-        .send(format!(r#"{{"steps":{steps}}}"#))
-        .expect("script");
-}
-
-fn cli(args: &[&str], key: Option<&str>) -> (i32, String, String) {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_roundtable"));
-    cmd.args(args).env_remove("ROUNDTABLE_API_KEY");
-    if let Some(k) = key {
-        cmd.env("ROUNDTABLE_API_KEY", k);
-    }
-    let out = cmd.output().expect("run the CLI");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
-fn tmp(name: &str) -> String {
-    let dir = std::env::temp_dir().join(format!("roundtable-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("tmp dir");
-    dir.join(name).to_string_lossy().into_owned()
-}
 
 #[test]
 fn demo_run_writes_a_run_file() {

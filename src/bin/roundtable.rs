@@ -34,19 +34,25 @@ fn main() {
                 2
             }
         },
-        Ok(Command::Run(a)) => match cli::run_cmd::run(*a) {
-            Ok(code) => code,
-            Err(e) => {
-                eprintln!("error: {e}");
-                2
-            }
-        },
+        Ok(Command::Run(a)) => exit_code(cli::run_cmd::run(*a)),
+        Ok(Command::MaelLearn(a)) => exit_code(cli::mael::learn::learn(*a)),
+        Ok(Command::MaelEval(a)) => exit_code(cli::mael::learn::eval(*a)),
+        Ok(Command::Pool(a)) => exit_code(cli::mael::pool::run(*a)),
         Err(e) => {
             eprintln!("error: {e}\n\n{USAGE}");
             2
         }
     };
     std::process::exit(code);
+}
+
+/// A command's exit code; an error is printed.
+#[cfg(not(target_arch = "wasm32"))]
+fn exit_code(r: Result<i32, String>) -> i32 {
+    r.unwrap_or_else(|e| {
+        eprintln!("error: {e}");
+        2
+    })
 }
 
 #[cfg(target_arch = "wasm32")]

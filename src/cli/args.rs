@@ -13,6 +13,10 @@ USAGE:
   roundtable travel-eval --db DIR --queries Q.jsonl --plans P.jsonl [--json]
   roundtable travel-batch [--variants a,b] [--queries FILE|builtin] [--db DIR|builtin]
                           [--concurrency N] [--out-dir DIR] [--json] [model options]
+  roundtable mael-learn --dataset D [--data FILE] [--train N] --out pool.json [model options]
+  roundtable mael-eval --dataset D [--data FILE] [--test K] [--modes none,task,step]
+                       --pool pool.json [--sizes 0,10,20,30] [--json] [model options]
+  roundtable pool rank|merge …         (see MAEL POOLS below)
   roundtable help
 
 RUN OPTIONS:
@@ -35,6 +39,24 @@ TRAVEL OPTIONS (--coordinator travel):
   --max-steps N          agent turns before giving up (default 16)
   --critic-rounds N      critic reviews after the first plan (default 2)
   --quiet                no progress on stderr
+MAEL OPTIONS (--coordinator mael, mael-learn, mael-eval):
+  --dataset D            builtin (default) | gsm8k | mmlu | commongen
+  --data FILE            the dataset's JSONL (needed but for builtin)
+  --split train|test     the built-in split (run: test, mael-learn: train)
+  --task-idx N           the task's position in the set (default 0)
+  --mode M               none | task | step (run default step; learning default none)
+  --pool FILE            the experience pool (read; written back after a learning run)
+  --no-learn             no backward pass (no rewards, nothing added to the pool)
+  --team SHAPE:N         star | chain | ring | full, N agents (default star:4)
+  --embedding-model M    the provider's embeddings model (default: the built-in lexical embedder)
+  --embedding-url URL    an OpenAI-compatible server for the embeddings (default: the provider's)
+  --alpha A  --top-k K   retrieval score weight (0.5) and examples per step (1)
+  --reward high|low  --similarity high|low   Table 4's variants
+  --critic-rounds N  --depth N   refinement rounds and decomposition depth
+MAEL POOLS:
+  roundtable pool rank --pool P.json --agent ID --step KIND --query-embedding Q.json
+                       [--alpha A] [--k K] [--reward high|low] [--similarity high|low] [--json]
+  roundtable pool merge A.json B.json --out C.json
 
 The API key is read from the environment variable ROUNDTABLE_API_KEY; it is
 never written to the run file.";
@@ -64,6 +86,26 @@ pub struct RunArgs {
     pub out_dir: Option<String>,
     /// travel-batch: print JSON instead of tables.
     pub json: bool,
+    // MAEL
+    pub dataset: Option<String>,
+    pub data: Option<String>,
+    pub split: Option<String>,
+    pub task_idx: Option<u32>,
+    pub mode: Option<String>,
+    pub pool: Option<String>,
+    pub no_learn: bool,
+    pub team: Option<String>,
+    pub embedding_model: Option<String>,
+    pub embedding_url: Option<String>,
+    pub alpha: Option<f64>,
+    pub top_k: Option<u32>,
+    pub reward: Option<String>,
+    pub similarity: Option<String>,
+    pub depth: Option<u32>,
+    pub train: Option<u32>,
+    pub test: Option<u32>,
+    pub modes: Option<String>,
+    pub sizes: Option<String>,
 }
 
 #[derive(Debug, PartialEq)]
@@ -73,6 +115,9 @@ pub enum Command {
     TravelEval(super::travel::eval::TravelEvalArgs),
     /// Every variant over a query set, with the paper's metric table.
     TravelBatch(Box<RunArgs>),
+    MaelLearn(Box<RunArgs>),
+    MaelEval(Box<RunArgs>),
+    Pool(Box<super::mael::pool::PoolArgs>),
     /// `share encode` (run JSON on stdin → payload) or `share decode` (payload → run JSON).
     Share {
         encode: bool,
@@ -105,6 +150,9 @@ pub fn parse(args: impl IntoIterator<Item = std::ffi::OsString>) -> Result<Comma
             Ok(Command::TravelBatch(Box::new(a)))
         }
         "travel-eval" => super::travel::eval::parse_args(&mut p).map(Command::TravelEval),
+        "mael-learn" => parse_run_options(&mut p).map(|a| Command::MaelLearn(Box::new(a))),
+        "mael-eval" => parse_run_options(&mut p).map(|a| Command::MaelEval(Box::new(a))),
+        "pool" => parse_pool(&mut p).map(|a| Command::Pool(Box::new(a))),
         other => Err(format!(
             "unknown command \"{other}\"; try `roundtable help`"
         )),
@@ -122,6 +170,40 @@ fn number(p: &mut lexopt::Parser, flag: &str) -> Result<u64, String> {
     let t = text(p)?;
     t.parse::<u64>()
         .map_err(|_| format!("{flag} needs a whole number, got \"{t}\""))
+}
+
+fn real(p: &mut lexopt::Parser, flag: &str) -> Result<f64, String> {
+    let t = text(p)?;
+    t.parse::<f64>()
+        .ok()
+        .filter(|x| x.is_finite())
+        .ok_or_else(|| format!("{flag} needs a number, got \"{t}\""))
+}
+
+fn parse_pool(p: &mut lexopt::Parser) -> Result<super::mael::pool::PoolArgs, String> {
+    let mut a = super::mael::pool::PoolArgs::default();
+    match p.next().map_err(|e| e.to_string())? {
+        Some(Value(v)) if v == "rank" => {}
+        Some(Value(v)) if v == "merge" => a.merge = true,
+        _ => return Err(format!("usage:\n{}", super::mael::pool::USAGE)),
+    }
+    while let Some(arg) = p.next().map_err(|e| e.to_string())? {
+        match arg {
+            Long("pool") => a.pool = Some(text(p)?),
+            Long("agent") => a.agent = Some(text(p)?),
+            Long("step") => a.step = Some(text(p)?),
+            Long("query-embedding") => a.query = Some(text(p)?),
+            Long("alpha") => a.alpha = Some(real(p, "--alpha")?),
+            Long("k") => a.k = Some(number(p, "--k")? as usize),
+            Long("reward") => a.reward = Some(text(p)?),
+            Long("similarity") => a.similarity = Some(text(p)?),
+            Long("json") => a.json = true,
+            Long("out") => a.out = Some(text(p)?),
+            Value(v) => a.inputs.push(v.string().map_err(|e| e.to_string())?),
+            other => return Err(other.unexpected().to_string()),
+        }
+    }
+    Ok(a)
 }
 
 fn parse_run(p: &mut lexopt::Parser) -> Result<RunArgs, String> {
@@ -158,6 +240,25 @@ fn parse_run_options(p: &mut lexopt::Parser) -> Result<RunArgs, String> {
             Long("variants") => a.variants = Some(text(p)?),
             Long("out-dir") => a.out_dir = Some(text(p)?),
             Long("json") => a.json = true,
+            Long("dataset") => a.dataset = Some(text(p)?),
+            Long("data") => a.data = Some(text(p)?),
+            Long("split") => a.split = Some(text(p)?),
+            Long("task-idx") => a.task_idx = Some(number(p, "--task-idx")? as u32),
+            Long("mode") => a.mode = Some(text(p)?),
+            Long("pool") => a.pool = Some(text(p)?),
+            Long("no-learn") => a.no_learn = true,
+            Long("team") => a.team = Some(text(p)?),
+            Long("embedding-model") => a.embedding_model = Some(text(p)?),
+            Long("embedding-url") => a.embedding_url = Some(text(p)?),
+            Long("alpha") => a.alpha = Some(real(p, "--alpha")?),
+            Long("top-k") => a.top_k = Some(number(p, "--top-k")? as u32),
+            Long("reward") => a.reward = Some(text(p)?),
+            Long("similarity") => a.similarity = Some(text(p)?),
+            Long("depth") => a.depth = Some(number(p, "--depth")? as u32),
+            Long("train") => a.train = Some(number(p, "--train")? as u32),
+            Long("test") => a.test = Some(number(p, "--test")? as u32),
+            Long("modes") => a.modes = Some(text(p)?),
+            Long("sizes") => a.sizes = Some(text(p)?),
             other => return Err(other.unexpected().to_string()),
         }
     }

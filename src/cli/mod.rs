@@ -2,6 +2,7 @@
 
 pub mod args;
 pub mod http;
+pub mod mael;
 pub mod run_cmd;
 pub mod share_cmd;
 pub mod travel;

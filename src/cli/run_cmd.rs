@@ -154,7 +154,6 @@ pub fn run(a: RunArgs) -> Result<i32, String> {
         demo_chunk_delay_ms: a.demo_delay_ms,
         demo_script: coordinators::every_script,
     };
-    let model = build_model(&spec, key, &platform)?;
     let mut config = RunConfig::new(&a.coordinator, &a.task, spec);
     config.variant = a.variant.clone();
     config.created_ms = clock.epoch_ms().floor();
@@ -165,14 +164,22 @@ pub fn run(a: RunArgs) -> Result<i32, String> {
     if let Some(n) = a.retries {
         config.retry.max_attempts = n.max(1);
     }
-    let travel_db = if a.coordinator == super::travel::ID {
-        super::travel::run::prepare(&a, &mut config)?
-    } else {
-        None
-    };
-    let ctx = RunCtx::new(config.clone(), ModelRouter::single(model), clock);
+    // What the coordinator's own options add (its task, resources, work after).
+    let mut travel_db = None;
+    let mut mael = None;
+    match a.coordinator.as_str() {
+        super::travel::ID => travel_db = super::travel::run::prepare(&a, &mut config)?,
+        super::mael::ID => mael = Some(super::mael::run::prepare(&a, &mut config, key.clone())?),
+        _ => {}
+    }
+    let router =
+        ModelRouter::from_config(&config, |spec| build_model(spec, key.clone(), &platform))?;
+    let ctx = RunCtx::new(config.clone(), router, clock);
     if let Some(db) = travel_db {
         ctx.insert_resource(db);
+    }
+    if let Some(m) = &mael {
+        ctx.insert_resource(m.memory.clone());
     }
     if !a.quiet {
         let names = std::cell::RefCell::new(std::collections::HashMap::new());
@@ -184,6 +191,9 @@ pub fn run(a: RunArgs) -> Result<i32, String> {
         });
     }
     let status = futures::executor::block_on(coordinators::execute(&ctx));
+    if let Some(m) = &mael {
+        m.finish()?;
+    }
     let doc = RunDoc::new(config.sanitized(), ctx.events());
     match a.out.as_deref() {
         Some("-") => println!("{}", doc.to_json_pretty()),

@@ -6,6 +6,7 @@
 //! UI with its own entry and demo script (`ui/coordinators.rs`), so the
 //! code of one never pulls in another's.
 
+pub mod mael;
 pub mod single;
 pub mod travel;
 
@@ -35,6 +36,12 @@ pub const COORDINATORS: &[CoordinatorInfo] = &[
         description: "Experts search the TravelPlanner sandbox privately and share findings in a notebook; an orchestrator picks who acts next; a compiler and a critic write the plan, scored by the TravelPlanner evaluator.",
         example_task: travel::EXAMPLE_TASK,
     },
+    CoordinatorInfo {
+        id: mael::ID,
+        name: "MAEL (experience on a graph)",
+        description: "Agents on a graph split the task, solve, critique and merge; every step is rewarded and stored as an experience that later tasks retrieve (none / task / step).",
+        example_task: mael::EXAMPLE_TASK,
+    },
 ];
 
 pub fn info(id: &str) -> Option<&'static CoordinatorInfo> {
@@ -46,6 +53,7 @@ pub fn run(ctx: &RunCtx) -> LocalBoxFuture<'_, Result<Outcome, RunError>> {
     match ctx.config().coordinator.as_str() {
         single::ID => single::entry(ctx),
         travel::ID => travel::entry(ctx),
+        mael::ID => mael::entry(ctx),
         _ => unknown(ctx),
     }
 }
@@ -58,7 +66,9 @@ pub async fn execute(ctx: &RunCtx) -> RunStatus {
 
 /// Every coordinator's demo script, by step tag prefix (the CLI and the tests).
 pub fn every_script(req: &ChatRequest) -> Option<Reply> {
-    single::demo_script(req).or_else(|| travel::demo::answer(req))
+    single::demo_script(req)
+        .or_else(|| travel::demo::answer(req))
+        .or_else(|| mael::demo::answer(req))
 }
 
 /// The entry for a coordinator this build does not know: the run fails

@@ -1,4 +1,5 @@
 //! Task domains: sandboxes, tools and evaluators that coordinators work
 //! against. Pure Rust, like the rest of the engine.
 
+pub mod tasks;
 pub mod travel;

@@ -2,12 +2,14 @@
 //! formats of real providers, the offline demo model and the replay model.
 
 pub mod demo;
+pub mod embed;
 pub mod error;
 pub mod factory;
 pub mod fork;
 pub mod pricing;
 pub mod providers;
 pub mod replay;
+pub mod reply;
 pub mod retry;
 pub mod scripted;
 pub mod text_tools;

@@ -236,13 +236,7 @@ pub fn json_block_after(text: &str, heading: &str) -> Option<Value> {
     first_json_block(&text[start..])
 }
 
-/// The first ```json fenced block in `text`, parsed.
-pub fn first_json_block(text: &str) -> Option<Value> {
-    let open = text.find("```json")?;
-    let rest = &text[open + 7..];
-    let close = rest.find("```")?;
-    serde_json::from_str(rest[..close].trim()).ok()
-}
+pub use crate::engine::model::reply::first_json_block;
 
 /// The trip facts in a request's messages, if present.
 pub fn trip_facts_in(text: &str) -> Option<TripFacts> {

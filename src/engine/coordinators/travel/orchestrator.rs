@@ -6,6 +6,7 @@
 use super::contract::*;
 use super::expert::Turn;
 use super::{prompts, world::World};
+use crate::engine::model::reply::json_object;
 use crate::engine::model::{ChatRequest, Message};
 use crate::engine::run::{RunCtx, RunError};
 
@@ -102,18 +103,7 @@ fn read_decision(text: &str, world: &World) -> ReadDecision {
 /// Reads a decision from the model's answer: a JSON object, bare or in a
 /// code fence or in prose.
 pub fn parse_decision(text: &str) -> Option<Decision> {
-    if let Some(v) = first_json_block(text) {
-        if let Ok(d) = serde_json::from_value::<Decision>(v) {
-            return Some(d);
-        }
-    }
-    if let Ok(d) = serde_json::from_str::<Decision>(text.trim()) {
-        return Some(d);
-    }
-    let (start, end) = (text.find('{')?, text.rfind('}')?);
-    (start < end)
-        .then(|| serde_json::from_str::<Decision>(&text[start..=end]).ok())
-        .flatten()
+    json_object::<Decision>(text)
 }
 
 /// The choice named in `next`: Some(Some(expert)), Some(None) for plan,

@@ -3,6 +3,7 @@
 //! [`http::HttpTransport`] supplied by the platform (browser fetch) or the CLI.
 
 pub mod anthropic;
+pub mod embeddings;
 pub mod http;
 pub mod openai;
 pub mod presets;

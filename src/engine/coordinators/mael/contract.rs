@@ -1,0 +1,534 @@
+//! MAEL's contract: ids, step tags, options, the layout of its requests,
+//! the replies it reads, and the payloads of the events it records. The
+//! coordinator, the demo model (which plays every role), the views and
+//! the UI build on this file.
+//!
+//! Roles (Li et al.): agents sit on an undirected graph; starting at the
+//! root (highest closeness), an agent handed a task **judges** whether it
+//! can solve it alone, else **decomposes** it and hands the subtasks to
+//! its free neighbours, **critiques** what they return (refinement rounds)
+//! and **aggregates** their solutions; an agent that solves alone
+//! **solves**. Every such decision step gets a reward after the run (the
+//! backward pass) and becomes an experience in its agent's pool; later
+//! steps retrieve by `α·similarity + (1−α)·reward`.
+
+use super::topology::Team;
+use crate::engine::domains::tasks::Task;
+use serde::{Deserialize, Serialize};
+
+pub const ID: &str = "mael";
+/// Rates sub-solutions in the backward pass (not on the graph).
+pub const EVALUATOR: &str = "evaluator";
+/// Who hands the root its task.
+pub const USER: &str = "user";
+
+// Step tags (`ChatRequest::step`).
+pub const STEP_JUDGE: &str = "mael.judge";
+pub const STEP_DECOMPOSE: &str = "mael.decompose";
+pub const STEP_SOLVE: &str = "mael.solve";
+pub const STEP_CRITIQUE: &str = "mael.critique";
+pub const STEP_AGGREGATE: &str = "mael.aggregate";
+pub const STEP_EVALUATE: &str = "mael.evaluate";
+
+/// The decision steps that become experiences.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StepKind {
+    Judge,
+    Decompose,
+    Solve,
+    Critique,
+    Aggregate,
+}
+
+impl StepKind {
+    pub const ALL: [StepKind; 5] = [
+        StepKind::Judge,
+        StepKind::Decompose,
+        StepKind::Solve,
+        StepKind::Critique,
+        StepKind::Aggregate,
+    ];
+
+    pub fn id(self) -> &'static str {
+        match self {
+            StepKind::Judge => "judge",
+            StepKind::Decompose => "decompose",
+            StepKind::Solve => "solve",
+            StepKind::Critique => "critique",
+            StepKind::Aggregate => "aggregate",
+        }
+    }
+
+    pub fn tag(self) -> &'static str {
+        match self {
+            StepKind::Judge => STEP_JUDGE,
+            StepKind::Decompose => STEP_DECOMPOSE,
+            StepKind::Solve => STEP_SOLVE,
+            StepKind::Critique => STEP_CRITIQUE,
+            StepKind::Aggregate => STEP_AGGREGATE,
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<StepKind> {
+        StepKind::ALL.into_iter().find(|k| k.id() == s)
+    }
+}
+
+/// How experiences are used (the variants: MAEL-ØExp, MAEL-Task, MAEL-Step).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Mode {
+    /// Never read the pool.
+    None,
+    /// One past task's trace, chosen from the root task, for every step.
+    Task,
+    /// The best entry at every step, independently.
+    Step,
+}
+
+impl Mode {
+    pub const ALL: [Mode; 3] = [Mode::None, Mode::Task, Mode::Step];
+
+    pub fn id(self) -> &'static str {
+        match self {
+            Mode::None => "none",
+            Mode::Task => "task",
+            Mode::Step => "step",
+        }
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Mode::None => "No experience (MAEL-ØExp)",
+            Mode::Task => "Task-wise retrieval (MAEL-Task)",
+            Mode::Step => "Step-wise retrieval (MAEL-Step)",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Mode> {
+        Mode::ALL.into_iter().find(|m| m.id() == s)
+    }
+
+    pub fn ids() -> String {
+        Mode::ALL.map(Mode::id).join(", ")
+    }
+}
+
+/// Table 4: use a part of the score as is (high) or flipped (low).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Polarity {
+    High,
+    Low,
+}
+
+/// The retrieval score: `α·sim + (1−α)·r`, each part possibly flipped.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Scoring {
+    #[serde(default = "half")]
+    pub alpha: f64,
+    #[serde(default = "high")]
+    pub reward: Polarity,
+    #[serde(default = "high")]
+    pub similarity: Polarity,
+}
+
+impl Default for Scoring {
+    fn default() -> Self {
+        Scoring {
+            alpha: 0.5,
+            reward: Polarity::High,
+            similarity: Polarity::High,
+        }
+    }
+}
+
+fn half() -> f64 {
+    0.5
+}
+fn high() -> Polarity {
+    Polarity::High
+}
+
+/// Where a sub-solution's reward comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RewardSource {
+    /// The evaluator role rates it (0–10 → [0, 1]); the final answer is
+    /// scored by the task's metric.
+    Evaluator,
+    /// Every step gets the final answer's metric.
+    Final,
+}
+
+/// The run's options (`RunConfig::options`); the mode is the run's variant.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MaelOptions {
+    pub team: Team,
+    pub task: Task,
+    #[serde(default)]
+    pub scoring: Scoring,
+    /// Experiences retrieved per step.
+    #[serde(default = "one")]
+    pub top_k: usize,
+    /// Refinement rounds after the first critique.
+    pub max_rounds: u32,
+    /// How deep tasks may be split (the root is depth 0).
+    pub max_depth: u32,
+    /// Run the backward pass: rewards, experiences into the pool.
+    #[serde(default = "yes")]
+    pub learn: bool,
+    #[serde(default = "evaluator")]
+    pub reward_source: RewardSource,
+    /// The pool the run reads and writes (by name; the platform provides it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pool: Option<String>,
+}
+
+fn one() -> usize {
+    1
+}
+fn yes() -> bool {
+    true
+}
+fn evaluator() -> RewardSource {
+    RewardSource::Evaluator
+}
+
+impl MaelOptions {
+    /// The paper's settings for `task`'s dataset on the default team.
+    pub fn for_task(task: Task) -> MaelOptions {
+        let (max_rounds, max_depth) = task.dataset.defaults();
+        MaelOptions {
+            team: Team::default_team(),
+            task,
+            scoring: Scoring::default(),
+            top_k: 1,
+            max_rounds,
+            max_depth,
+            learn: true,
+            reward_source: RewardSource::Evaluator,
+            pool: None,
+        }
+    }
+}
+
+// ---------------------------------------------------------------- requests
+//
+// Every decision request's user message starts with
+//
+//   # Task
+//   <the (sub)task>
+//
+// (a subtask is written to stand on its own: the decomposer repeats what it
+// needs). Decompose adds `# Neighbours` (one line per free neighbour: `- <id>: <name>`);
+// a refinement adds `# Your previous solution` and `# Feedback`; critique
+// adds `# Solution to check`; aggregate adds `# Sub-solutions` with one
+// `## Subtask <i>: <text>` section each. A retrieved experience comes last:
+//
+//   # Example from your experience (reward 0.83)
+//   ## Input
+//   <the earlier step's input>
+//   ## Your output then
+//   <its output>
+//
+// The evaluator gets `# Task` (with `# Part of`, the task it came from)
+// and `# Solution to rate`.
+
+pub const TASK_HEADING: &str = "# Task";
+pub const PARENT_HEADING: &str = "# Part of";
+pub const NEIGHBOURS_HEADING: &str = "# Neighbours";
+pub const PREVIOUS_HEADING: &str = "# Your previous solution";
+pub const FEEDBACK_HEADING: &str = "# Feedback";
+pub const CHECK_HEADING: &str = "# Solution to check";
+pub const SUBSOLUTIONS_HEADING: &str = "# Sub-solutions";
+pub const RATE_HEADING: &str = "# Solution to rate";
+pub const EXAMPLE_HEADING: &str = "# Example from your experience";
+pub const EXAMPLE_INPUT: &str = "## Input";
+pub const EXAMPLE_OUTPUT: &str = "## Your output then";
+
+/// The text of section `heading` in `text` (up to the next `# ` heading).
+pub fn section<'a>(text: &'a str, heading: &str) -> Option<&'a str> {
+    let start = text.find(&format!("{heading}\n")).or_else(|| {
+        text.find(heading)
+            .filter(|&i| text[i + heading.len()..].starts_with(' '))
+    })?;
+    let body_start = text[start..]
+        .find('\n')
+        .map_or(text.len(), |i| start + i + 1);
+    let body = &text[body_start..];
+    let end = body.find("\n# ").map_or(body.len(), |i| i + 1);
+    Some(body[..end].trim())
+}
+
+/// Lines of an example, quoted with `> `.
+pub fn quote(text: &str) -> String {
+    text.lines()
+        .map(|l| format!("> {l}"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The example appended to a request, if any: its input, its output and
+/// the reward shown with it.
+pub fn example_of(text: &str) -> Option<(String, String, f64)> {
+    let start = text.find(EXAMPLE_HEADING)?;
+    let rest = &text[start + EXAMPLE_HEADING.len()..];
+    let reward = rest
+        .split("(reward ")
+        .nth(1)
+        .and_then(|r| r.split(')').next())
+        .and_then(|r| r.trim().parse::<f64>().ok())
+        .unwrap_or(0.0);
+    let unquote = |block: &str| {
+        block
+            .lines()
+            .filter_map(|l| l.strip_prefix("> ").or_else(|| (l == ">").then_some("")))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let input_at = rest.find(EXAMPLE_INPUT)?;
+    let output_at = rest.find(EXAMPLE_OUTPUT)?;
+    let input = unquote(&rest[input_at + EXAMPLE_INPUT.len()..output_at]);
+    let output = unquote(&rest[output_at + EXAMPLE_OUTPUT.len()..]);
+    Some((input, output, reward))
+}
+
+/// The request without its example (what a step's experience stores).
+pub fn without_example(text: &str) -> &str {
+    match text.find(&format!("\n{EXAMPLE_HEADING}")) {
+        Some(i) => &text[..i],
+        None => text,
+    }
+}
+
+// ---------------------------------------------------------------- replies
+
+/// judge: `{"solvable": bool, "reason": "..."}`
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Judgement {
+    pub solvable: bool,
+    #[serde(default)]
+    pub reason: String,
+}
+
+/// decompose: `{"subtasks": ["...", ...]}`
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Decomposition {
+    pub subtasks: Vec<String>,
+}
+
+/// critique: `{"adequate": bool, "feedback": "..."}`
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Critique {
+    pub adequate: bool,
+    #[serde(default)]
+    pub feedback: String,
+}
+
+/// evaluate: `{"score": 0..10, "reason": "..."}`
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Rating {
+    pub score: f64,
+    #[serde(default)]
+    pub reason: String,
+}
+
+// ---------------------------------------------------------------- events
+//
+// NoteWritten stores and their payloads (a viewer rebuilds the call tree,
+// the rounds, the retrievals and the pool's growth from these):
+//   "team"        agent = root         TeamRecord          (once, first)
+//   "task"        agent = assigner     TaskRecord          (key = task id)
+//   "judgement"   agent = solver       JudgementRecord
+//   "decomposition" agent = solver     DecompositionRecord
+//   "solution"    agent = solver       SolutionRecord      (every version)
+//   "critique"    agent = critic       CritiqueRecord
+//   "retrieval"   agent = the step's   RetrievalRecord
+//   "rating"      agent = evaluator    RatingRecord        (backward pass)
+//   "experience"  agent = its owner    Experience          (backward pass)
+//   "result"      agent = root         ResultRecord        (last)
+// ScoreComputed: "reward" per experience (agent, detail {id, step, task}),
+// "score" (the metric of the final answer).
+// Handoffs: assigner → solver ("subtask t1.2"), solver → assigner
+// ("solution of t1.2"), critic → solver ("refine t1.2").
+
+pub const STORE_TEAM: &str = "team";
+pub const STORE_TASK: &str = "task";
+pub const STORE_JUDGEMENT: &str = "judgement";
+pub const STORE_DECOMPOSITION: &str = "decomposition";
+pub const STORE_SOLUTION: &str = "solution";
+pub const STORE_CRITIQUE: &str = "critique";
+pub const STORE_RETRIEVAL: &str = "retrieval";
+pub const STORE_RATING: &str = "rating";
+pub const STORE_EXPERIENCE: &str = "experience";
+pub const STORE_RESULT: &str = "result";
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TeamRecord {
+    pub team: Team,
+    pub root: usize,
+    /// Closeness centrality per agent, in team order.
+    pub closeness: Vec<f64>,
+}
+
+/// A (sub)task handed to an agent. Ids: the root task is `t0`; its
+/// subtasks `t0.1`, `t0.2`, …
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TaskRecord {
+    pub id: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parent: Option<String>,
+    pub assigner: String,
+    pub solver: String,
+    pub text: String,
+    pub depth: u32,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct JudgementRecord {
+    pub task: String,
+    pub solvable: bool,
+    pub reason: String,
+    /// Set when the agent did not ask (depth limit, no free neighbour) or
+    /// its answer could not be read, saying why.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DecompositionRecord {
+    pub task: String,
+    /// The subtask ids, in order.
+    pub subtasks: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SolutionKind {
+    /// Solved alone (version 0), or refined after a critique (1, 2, …).
+    Solve,
+    /// Merged from sub-solutions.
+    Aggregate,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SolutionRecord {
+    pub task: String,
+    pub version: u32,
+    pub kind: SolutionKind,
+    pub text: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CritiqueRecord {
+    /// The subtask whose solution was checked.
+    pub task: String,
+    /// 1-based round.
+    pub round: u32,
+    /// The solution version checked.
+    pub version: u32,
+    pub adequate: bool,
+    pub feedback: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+/// An experience as a retrieval returned it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RetrievedRecord {
+    pub id: String,
+    pub similarity: f64,
+    pub reward: f64,
+    pub score: f64,
+    /// Appended to the step's input (the others are runners-up).
+    pub used: bool,
+    pub input: String,
+    pub output: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RetrievalRecord {
+    pub task: String,
+    pub step: StepKind,
+    pub mode: Mode,
+    /// Candidates considered (the agent's entries of this step kind, or the
+    /// trace's in task mode).
+    pub candidates: usize,
+    /// Best first.
+    pub hits: Vec<RetrievedRecord>,
+    /// Task mode: the past task whose trace this run follows.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trace: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RatingRecord {
+    pub task: String,
+    pub version: u32,
+    /// In [0, 1].
+    pub score: f64,
+    /// `metric` (the final answer against the gold) or `evaluator`.
+    pub by: String,
+    #[serde(default)]
+    pub reason: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ResultRecord {
+    pub task_id: String,
+    pub dataset: String,
+    pub answer: String,
+    /// The dataset's metric in [0, 1].
+    pub score: f64,
+    pub gold: String,
+    /// Critique rounds run (the most any agent ran).
+    pub rounds: u32,
+    /// Decision steps taken.
+    pub steps: u32,
+    pub mode: Mode,
+    /// Experiences added to the pool by the backward pass.
+    pub learned: usize,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sections_are_read_up_to_the_next_heading() {
+        let example = super::super::prompts::example(
+            &format!("{TASK_HEADING}\nold task\n\n{FEEDBACK_HEADING}\nold feedback"),
+            "Answer: 3",
+            0.9,
+        );
+        let text = format!(
+            "{TASK_HEADING}\nBuy pens.\nTwo lines.\n\n{FEEDBACK_HEADING}\nMind the offer.\n{example}"
+        );
+        assert_eq!(section(&text, TASK_HEADING), Some("Buy pens.\nTwo lines."));
+        assert_eq!(section(&text, FEEDBACK_HEADING), Some("Mind the offer."));
+        assert_eq!(section(&text, CHECK_HEADING), None);
+        // The example's own headings stay inside it.
+        let (input, output, reward) = example_of(&text).expect("example");
+        assert_eq!(
+            input,
+            format!("{TASK_HEADING}\nold task\n\n{FEEDBACK_HEADING}\nold feedback")
+        );
+        assert_eq!((output.as_str(), reward), ("Answer: 3", 0.9));
+        assert!(section(&text, EXAMPLE_HEADING).is_some_and(|s| s.contains("> # Task")));
+        assert!(without_example(&text).ends_with("Mind the offer.\n"));
+        assert_eq!(example_of("no example"), None);
+        assert_eq!(Mode::parse("step"), Some(Mode::Step));
+        assert_eq!(StepKind::parse("critique"), Some(StepKind::Critique));
+        let o: MaelOptions = serde_json::from_value(serde_json::json!({
+            "team": Team::default_team(),
+            "task": {"dataset": "builtin", "id": "x", "prompt": "p", "gold": {"number": 3.0}},
+            "max_rounds": 2, "max_depth": 1
+        }))
+        .expect("defaults fill the rest");
+        assert_eq!((o.top_k, o.learn, o.scoring.alpha), (1, true, 0.5));
+    }
+}

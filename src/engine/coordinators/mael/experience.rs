@@ -1,0 +1,606 @@
+//! Experience pools (MAEL §2.2–2.3): every decision step of a learning run
+//! becomes an experience (s = the agent's input, a = its output, r = its
+//! reward) in the pool of the agent that took it; later steps retrieve by
+//! `α·similarity + (1−α)·reward` among the acting agent's entries of the
+//! same step kind. A [`Pool`] holds one team's experiences (every agent's,
+//! each tagged with its agent) with their embeddings packed as f32, and
+//! knows its embedder: vectors of different embedders are never compared.
+//!
+//! The file format (export / import, `pool` CLI) is
+//! `{"format": "roundtable.experience-pool", "version": 1,
+//!   "embedder": {"id", "dims"}, "experiences": [{"id", "agent", "step",
+//!   "task_id", "input", "output", "reward", "embedding": [..], "dataset"?,
+//!   "depth"?}]}`; imports are validated entry by entry and refused whole.
+
+use super::contract::{Polarity, Scoring, StepKind};
+use crate::engine::model::embed::{dot, normalize, EmbedderId};
+use serde::{Deserialize, Serialize};
+
+pub const FORMAT: &str = "roundtable.experience-pool";
+pub const VERSION: u32 = 1;
+/// The most experiences one file may hold.
+pub const MAX_ENTRIES: usize = 200_000;
+
+/// One step of one agent, with its reward.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Experience {
+    pub id: String,
+    pub agent: String,
+    pub step: StepKind,
+    /// The root task of the run it came from (a "trace" is all of one task's).
+    pub task_id: String,
+    pub input: String,
+    pub output: String,
+    pub reward: f64,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub dataset: String,
+    /// How deep in the task tree the step was (0 = the root task).
+    #[serde(default)]
+    pub depth: u32,
+}
+
+/// A retrieval result with its score's parts.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Hit {
+    /// Index in the pool.
+    pub index: usize,
+    pub id: String,
+    pub similarity: f64,
+    pub reward: f64,
+    pub score: f64,
+}
+
+/// Why a pool cannot be used or changed as asked.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PoolError {
+    /// Vectors of another embedder (or length).
+    Embedder { pool: EmbedderId, other: EmbedderId },
+    /// A file that is not a pool, or a bad entry in it (nothing is stored).
+    Invalid(String),
+}
+
+impl PoolError {
+    pub fn user_message(&self) -> String {
+        match self {
+            PoolError::Embedder { pool, other } => format!(
+                "This pool's vectors come from {}, not from {}: they cannot be compared. Re-embed the pool with the embedder in use, or switch back to its embedder.",
+                pool.label(),
+                other.label()
+            ),
+            PoolError::Invalid(why) => format!("Not a valid experience pool: {why}. Nothing was stored."),
+        }
+    }
+}
+
+/// One team's experiences and their unit vectors.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Pool {
+    pub embedder: EmbedderId,
+    pub entries: Vec<Experience>,
+    /// `entries.len() × dims` floats.
+    vectors: Vec<f32>,
+}
+
+/// The score of an entry (Table 4's variants flip either part).
+pub fn score(similarity: f64, reward: f64, s: &Scoring) -> f64 {
+    let sim = match s.similarity {
+        Polarity::High => similarity,
+        Polarity::Low => 1.0 - similarity,
+    };
+    let r = match s.reward {
+        Polarity::High => reward,
+        Polarity::Low => 1.0 - reward,
+    };
+    s.alpha * sim + (1.0 - s.alpha) * r
+}
+
+/// Better first: higher score, then higher reward, then the earlier entry.
+fn better(a: &Hit, b: &Hit) -> std::cmp::Ordering {
+    b.score
+        .total_cmp(&a.score)
+        .then(b.reward.total_cmp(&a.reward))
+        .then(a.index.cmp(&b.index))
+}
+
+impl Pool {
+    pub fn new(embedder: EmbedderId) -> Pool {
+        Pool {
+            embedder,
+            entries: Vec::new(),
+            vectors: Vec::new(),
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    pub fn dims(&self) -> usize {
+        self.embedder.dims
+    }
+
+    /// The unit vector of entry `i`.
+    pub fn vector(&self, i: usize) -> &[f32] {
+        let d = self.dims();
+        &self.vectors[i * d..(i + 1) * d]
+    }
+
+    /// The packed vectors (entry-major).
+    pub fn packed(&self) -> &[f32] {
+        &self.vectors
+    }
+
+    /// Adds an experience with its vector (normalised here). A vector of
+    /// the wrong length, or with a non-finite number, is refused.
+    pub fn push(&mut self, exp: Experience, mut vector: Vec<f32>) -> Result<(), PoolError> {
+        if vector.len() != self.dims() {
+            return Err(PoolError::Invalid(format!(
+                "experience {} has a vector of {} numbers, not {}",
+                exp.id,
+                vector.len(),
+                self.dims()
+            )));
+        }
+        if vector.iter().any(|x| !x.is_finite()) || !exp.reward.is_finite() {
+            return Err(PoolError::Invalid(format!(
+                "experience {} holds a number that is not finite",
+                exp.id
+            )));
+        }
+        normalize(&mut vector);
+        self.entries.push(Experience {
+            reward: exp.reward.clamp(0.0, 1.0),
+            ..exp
+        });
+        self.vectors.extend_from_slice(&vector);
+        Ok(())
+    }
+
+    /// Refuses a query or merge with vectors of another embedder.
+    pub fn check_embedder(&self, other: &EmbedderId) -> Result<(), PoolError> {
+        if &self.embedder != other {
+            return Err(PoolError::Embedder {
+                pool: self.embedder.clone(),
+                other: other.clone(),
+            });
+        }
+        Ok(())
+    }
+
+    /// The best `k` entries among those `keep` accepts, for the unit
+    /// vector `query`, best first (ties: higher reward, then earlier).
+    pub fn rank(
+        &self,
+        query: &[f32],
+        scoring: &Scoring,
+        k: usize,
+        keep: impl Fn(&Experience) -> bool,
+    ) -> Vec<Hit> {
+        if k == 0 || query.len() != self.dims() {
+            return Vec::new();
+        }
+        let mut best: Vec<Hit> = Vec::with_capacity(k + 1);
+        for (i, e) in self.entries.iter().enumerate() {
+            if !keep(e) {
+                continue;
+            }
+            let similarity = dot(query, self.vector(i)) as f64;
+            let hit = Hit {
+                index: i,
+                id: String::new(),
+                similarity,
+                reward: e.reward,
+                score: score(similarity, e.reward, scoring),
+            };
+            if best.len() == k && better(&hit, &best[k - 1]) != std::cmp::Ordering::Less {
+                continue;
+            }
+            let at = best
+                .binary_search_by(|h| better(h, &hit))
+                .unwrap_or_else(|at| at);
+            best.insert(at, hit);
+            best.truncate(k);
+        }
+        for h in &mut best {
+            h.id = self.entries[h.index].id.clone();
+        }
+        best
+    }
+
+    /// The runs this pool learned from: one trace per task, with the task's
+    /// root input (its description as the root agent first saw it), the
+    /// vector of that input and the reward of its final answer.
+    pub fn traces(&self) -> Vec<Trace> {
+        let mut out: Vec<Trace> = Vec::new();
+        for (i, e) in self.entries.iter().enumerate() {
+            let t = match out.iter_mut().position(|t| t.task_id == e.task_id) {
+                Some(p) => &mut out[p],
+                None => {
+                    out.push(Trace {
+                        task_id: e.task_id.clone(),
+                        root: None,
+                        final_reward: None,
+                        steps: 0,
+                    });
+                    out.last_mut().expect("just pushed")
+                }
+            };
+            t.steps += 1;
+            if e.depth == 0 {
+                if t.root.is_none() {
+                    t.root = Some(i);
+                }
+                if matches!(e.step, StepKind::Aggregate | StepKind::Solve) {
+                    t.final_reward = Some(e.reward);
+                }
+            }
+        }
+        out
+    }
+
+    /// The best trace for a task whose root input has vector `query`:
+    /// `score(cos(root inputs), final reward)`, ties as in [`Pool::rank`].
+    pub fn best_trace(&self, query: &[f32], scoring: &Scoring) -> Option<(Trace, Hit)> {
+        let mut best: Option<(Trace, Hit)> = None;
+        for t in self.traces() {
+            let (Some(root), Some(reward)) = (t.root, t.final_reward) else {
+                continue;
+            };
+            let similarity = dot(query, self.vector(root)) as f64;
+            let hit = Hit {
+                index: root,
+                id: t.task_id.clone(),
+                similarity,
+                reward,
+                score: score(similarity, reward, scoring),
+            };
+            if best
+                .as_ref()
+                .is_none_or(|(_, b)| better(&hit, b) == std::cmp::Ordering::Less)
+            {
+                best = Some((t, hit));
+            }
+        }
+        best
+    }
+
+    /// Adds every entry of `other` whose id this pool does not have yet.
+    pub fn merge(&mut self, other: &Pool) -> Result<usize, PoolError> {
+        self.check_embedder(&other.embedder)?;
+        let mut added = 0;
+        for (i, e) in other.entries.iter().enumerate() {
+            if self.entries.iter().any(|x| x.id == e.id) {
+                continue;
+            }
+            self.push(e.clone(), other.vector(i).to_vec())?;
+            added += 1;
+        }
+        Ok(added)
+    }
+
+    /// The pool as its file (embeddings as number arrays).
+    pub fn to_json(&self) -> String {
+        #[derive(Serialize)]
+        struct Entry<'a> {
+            #[serde(flatten)]
+            exp: &'a Experience,
+            embedding: &'a [f32],
+        }
+        let experiences: Vec<Entry> = self
+            .entries
+            .iter()
+            .enumerate()
+            .map(|(i, exp)| Entry {
+                exp,
+                embedding: self.vector(i),
+            })
+            .collect();
+        serde_json::json!({
+            "format": FORMAT,
+            "version": VERSION,
+            "embedder": self.embedder,
+            "experiences": experiences,
+        })
+        .to_string()
+    }
+
+    /// Reads a pool file, checking every entry: a bad one refuses the
+    /// whole file, with the entry named.
+    pub fn from_json(text: &str) -> Result<Pool, PoolError> {
+        #[derive(Deserialize)]
+        struct File {
+            format: String,
+            version: u32,
+            embedder: EmbedderId,
+            experiences: Vec<serde_json::Value>,
+        }
+        #[derive(Deserialize)]
+        struct Entry {
+            #[serde(flatten)]
+            exp: Experience,
+            embedding: Vec<f32>,
+        }
+        let bad = |s: String| PoolError::Invalid(s);
+        let file: File = serde_json::from_str(text)
+            .map_err(|e| bad(format!("the file is not a pool file ({e})")))?;
+        if file.format != FORMAT {
+            return Err(bad(format!(
+                "its format is \"{}\", not \"{FORMAT}\"",
+                file.format
+            )));
+        }
+        if file.version > VERSION {
+            return Err(bad(format!(
+                "it was written by a newer Roundtable (version {})",
+                file.version
+            )));
+        }
+        if file.embedder.dims == 0 || file.embedder.dims > 8192 {
+            return Err(bad(format!(
+                "its vectors have {} dimensions",
+                file.embedder.dims
+            )));
+        }
+        if file.experiences.len() > MAX_ENTRIES {
+            return Err(bad(format!(
+                "it holds {} experiences (at most {MAX_ENTRIES})",
+                file.experiences.len()
+            )));
+        }
+        let mut pool = Pool::new(file.embedder);
+        let mut ids = std::collections::HashSet::new();
+        for (n, v) in file.experiences.into_iter().enumerate() {
+            let at = |why: String| bad(format!("experience {} {why}", n + 1));
+            let e: Entry =
+                serde_json::from_value(v).map_err(|e| at(format!("is not valid ({e})")))?;
+            if e.exp.id.trim().is_empty() || e.exp.agent.trim().is_empty() {
+                return Err(at("has no id or no agent".into()));
+            }
+            if !ids.insert(e.exp.id.clone()) {
+                return Err(at(format!("repeats the id {}", e.exp.id)));
+            }
+            if !(0.0..=1.0).contains(&e.exp.reward) {
+                return Err(at(format!(
+                    "has the reward {}, outside [0, 1]",
+                    e.exp.reward
+                )));
+            }
+            pool.push(e.exp, e.embedding).map_err(|e| match e {
+                PoolError::Invalid(why) => at(format!("is not usable: {why}")),
+                other => other,
+            })?;
+        }
+        Ok(pool)
+    }
+}
+
+/// One past task's experiences, as task-wise retrieval sees them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Trace {
+    pub task_id: String,
+    /// The first root step (its input describes the task).
+    pub root: Option<usize>,
+    /// The reward of the root's final answer.
+    pub final_reward: Option<f64>,
+    pub steps: usize,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn exp(
+        id: &str,
+        agent: &str,
+        step: StepKind,
+        task: &str,
+        reward: f64,
+        depth: u32,
+    ) -> Experience {
+        Experience {
+            id: id.into(),
+            agent: agent.into(),
+            step,
+            task_id: task.into(),
+            input: format!("input {id}"),
+            output: format!("output {id}"),
+            reward,
+            dataset: "test".into(),
+            depth,
+        }
+    }
+
+    fn unit(angle: f64) -> Vec<f32> {
+        vec![angle.cos() as f32, angle.sin() as f32]
+    }
+
+    fn pool() -> Pool {
+        let mut p = Pool::new(EmbedderId {
+            id: "t".into(),
+            dims: 2,
+        });
+        // Query is angle 0: similarities cos(θ).
+        let rows = [
+            ("e0", 0.0, 0.2), // sim 1.0, low reward
+            ("e1", 1.0, 0.9), // sim 0.54, high reward
+            ("e2", 0.5, 0.6), // sim 0.88
+            ("e3", 1.0, 0.9), // a tie with e1 in every way: later
+            ("e4", 3.0, 1.0), // sim -0.99, best reward
+        ];
+        for (id, angle, reward) in rows {
+            p.push(exp(id, "a1", StepKind::Solve, "t1", reward, 1), unit(angle))
+                .expect("push");
+        }
+        p.push(exp("other", "a2", StepKind::Solve, "t1", 1.0, 1), unit(0.0))
+            .expect("push");
+        p
+    }
+
+    fn ids(hits: &[Hit]) -> Vec<&str> {
+        hits.iter().map(|h| h.id.as_str()).collect()
+    }
+
+    fn scoring(alpha: f64, reward: Polarity, similarity: Polarity) -> Scoring {
+        Scoring {
+            alpha,
+            reward,
+            similarity,
+        }
+    }
+
+    #[test]
+    fn scores_weigh_similarity_against_reward_with_documented_ties() {
+        let p = pool();
+        let q = unit(0.0);
+        let mine = |e: &Experience| e.agent == "a1" && e.step == StepKind::Solve;
+        // α = 1: similarity only.
+        let h = p.rank(&q, &scoring(1.0, Polarity::High, Polarity::High), 5, mine);
+        assert_eq!(ids(&h), ["e0", "e2", "e1", "e3", "e4"]);
+        // α = 0: reward only; e1 and e3 tie on score and reward: the earlier first.
+        let h = p.rank(&q, &scoring(0.0, Polarity::High, Polarity::High), 5, mine);
+        assert_eq!(ids(&h), ["e4", "e1", "e3", "e2", "e0"]);
+        // α = 0.5 (the paper's): 0.5·cos + 0.5·r.
+        let h = p.rank(&q, &scoring(0.5, Polarity::High, Polarity::High), 2, mine);
+        assert_eq!(ids(&h), ["e2", "e1"]);
+        let want = 0.5 * (0.5f64).cos() + 0.5 * 0.6;
+        assert!((h[0].score - want).abs() < 1e-6, "{}", h[0].score);
+        assert!((h[0].similarity - (0.5f64).cos()).abs() < 1e-6);
+        // Table 4's variants: low reward (1 − r), low similarity (1 − cos).
+        let h = p.rank(&q, &scoring(0.0, Polarity::Low, Polarity::High), 1, mine);
+        assert_eq!(ids(&h), ["e0"]);
+        let h = p.rank(&q, &scoring(1.0, Polarity::High, Polarity::Low), 1, mine);
+        assert_eq!(ids(&h), ["e4"]);
+        // Only the acting agent's entries of the step kind are candidates.
+        assert!(p
+            .rank(&q, &scoring(0.5, Polarity::High, Polarity::High), 9, mine)
+            .iter()
+            .all(|h| h.id != "other"));
+        assert!(p
+            .rank(&q, &scoring(0.5, Polarity::High, Polarity::High), 3, |e| e
+                .step
+                == StepKind::Judge)
+            .is_empty());
+    }
+
+    #[test]
+    fn traces_are_scored_by_their_root_input_and_final_reward() {
+        let mut p = Pool::new(EmbedderId {
+            id: "t".into(),
+            dims: 2,
+        });
+        for (task, angle, fin) in [
+            ("near-bad", 0.1, 0.0),
+            ("far-good", 1.2, 1.0),
+            ("near-good", 0.2, 1.0),
+        ] {
+            p.push(
+                exp(&format!("{task}/j"), "a1", StepKind::Judge, task, 0.5, 0),
+                unit(angle),
+            )
+            .expect("push");
+            p.push(
+                exp(&format!("{task}/s"), "a2", StepKind::Solve, task, 0.7, 1),
+                unit(2.0),
+            )
+            .expect("push");
+            p.push(
+                exp(
+                    &format!("{task}/a"),
+                    "a1",
+                    StepKind::Aggregate,
+                    task,
+                    fin,
+                    0,
+                ),
+                unit(2.5),
+            )
+            .expect("push");
+        }
+        let traces = p.traces();
+        assert_eq!(traces.len(), 3);
+        assert_eq!(traces[1].final_reward, Some(1.0));
+        assert_eq!(traces[1].steps, 3);
+        let (t, hit) = p
+            .best_trace(&unit(0.0), &scoring(0.5, Polarity::High, Polarity::High))
+            .expect("a trace");
+        assert_eq!(t.task_id, "near-good");
+        assert!((hit.similarity - (0.2f64).cos()).abs() < 1e-6);
+    }
+
+    #[test]
+    fn files_round_trip_and_bad_ones_are_refused_whole() {
+        let p = pool();
+        let text = p.to_json();
+        let back = Pool::from_json(&text).expect("round trip");
+        assert_eq!(back.entries, p.entries);
+        assert_eq!(back.packed().len(), p.packed().len());
+        for (a, b) in back.packed().iter().zip(p.packed()) {
+            assert!((a - b).abs() < 1e-6);
+        }
+        let mut v: serde_json::Value = serde_json::from_str(&text).expect("json");
+        type Break = Box<dyn Fn(&mut serde_json::Value)>;
+        let cases: Vec<(Break, &str)> = vec![
+            (Box::new(|v| v["format"] = "other".into()), "format"),
+            (Box::new(|v| v["version"] = 9.into()), "newer"),
+            (
+                Box::new(|v| v["experiences"][2]["reward"] = 1.5.into()),
+                "experience 3 has the reward 1.5",
+            ),
+            (
+                Box::new(|v| v["experiences"][1]["embedding"] = serde_json::json!([1.0])),
+                "experience 2",
+            ),
+            (
+                Box::new(|v| v["experiences"][0]["step"] = "dance".into()),
+                "experience 1 is not valid",
+            ),
+            (
+                Box::new(|v| v["experiences"][4]["id"] = "e0".into()),
+                "repeats the id e0",
+            ),
+            (
+                Box::new(|v| v["experiences"][3]["embedding"] = serde_json::json!([null, 1.0])),
+                "experience 4",
+            ),
+        ];
+        for (break_it, why) in cases {
+            let mut broken = v.clone();
+            break_it(&mut broken);
+            let err = Pool::from_json(&broken.to_string()).expect_err(why);
+            assert!(
+                err.user_message().contains(why),
+                "{why}: {}",
+                err.user_message()
+            );
+            assert!(err.user_message().contains("Nothing was stored"));
+        }
+        assert!(Pool::from_json("not json").is_err());
+        v["embedder"]["dims"] = 0.into();
+        assert!(Pool::from_json(&v.to_string()).is_err());
+    }
+
+    #[test]
+    fn merging_adds_new_ids_and_refuses_other_embedders() {
+        let mut a = pool();
+        let mut b = Pool::new(a.embedder.clone());
+        b.push(
+            exp("new", "a3", StepKind::Critique, "t2", 0.4, 1),
+            unit(1.0),
+        )
+        .expect("push");
+        b.push(exp("e0", "a1", StepKind::Solve, "t1", 0.2, 1), unit(0.0))
+            .expect("push");
+        assert_eq!(a.merge(&b), Ok(1));
+        assert_eq!(a.len(), 7);
+        let c = Pool::new(EmbedderId {
+            id: "other".into(),
+            dims: 2,
+        });
+        let err = a.merge(&c).expect_err("another embedder");
+        assert!(err.user_message().contains("Re-embed"));
+    }
+}

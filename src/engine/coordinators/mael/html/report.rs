@@ -1,0 +1,175 @@
+//! An evaluation in the paper's shapes: the score per mode (Table 1),
+//! completion tokens and critique rounds per mode (Fig. 2), the pool-size
+//! sweep (Fig. 3), as HTML tables, SVG charts and CSV / JSON.
+
+use crate::engine::coordinators::mael::contract::Mode;
+use crate::engine::coordinators::mael::learn::ModeSummary;
+use crate::engine::views::export::csv_field;
+use crate::engine::views::html::esc;
+use std::fmt::Write;
+
+/// One row of a comparison: a label (a mode, or a mode with Table 4's
+/// variant) and its figures.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Row {
+    pub label: String,
+    pub summary: ModeSummary,
+}
+
+pub fn label(mode: Mode) -> &'static str {
+    match mode {
+        Mode::None => "MAEL-ØExp",
+        Mode::Task => "MAEL-Task",
+        Mode::Step => "MAEL-Step",
+    }
+}
+
+pub fn table_html(rows: &[Row], metric: &str) -> String {
+    if rows.is_empty() {
+        return "<p class=\"muted empty-note\">The table fills in as the evaluation runs.</p>"
+            .into();
+    }
+    let mut h = format!(
+        "<table class=\"tp-table ml-report\"><caption class=\"small muted\">score = {}</caption><thead><tr><th scope=\"col\">mode</th><th scope=\"col\">score %</th><th scope=\"col\">completion tokens</th><th scope=\"col\">critique rounds</th><th scope=\"col\">tasks</th></tr></thead><tbody>",
+        esc(metric)
+    );
+    let best = rows
+        .iter()
+        .map(|r| r.summary.score)
+        .fold(f64::MIN, f64::max);
+    for r in rows {
+        let s = &r.summary;
+        let _ = write!(
+            h,
+            "<tr><th scope=\"row\">{}</th><td>{}{:.1}{}</td><td>{:.0}</td><td>{:.2}</td><td>{}</td></tr>",
+            esc(&r.label),
+            if s.score == best { "<strong>" } else { "" },
+            s.score * 100.0,
+            if s.score == best { "</strong>" } else { "" },
+            s.completion_tokens,
+            s.rounds,
+            s.tasks
+        );
+    }
+    h.push_str("</tbody></table>");
+    h
+}
+
+/// Bars of one figure per row (`pick`), scaled to its largest value.
+pub fn bars_svg(
+    rows: &[Row],
+    title: &str,
+    pick: fn(&ModeSummary) -> f64,
+    unit: &str,
+    standalone: bool,
+) -> String {
+    let max = rows
+        .iter()
+        .map(|r| pick(&r.summary))
+        .fold(0.0f64, f64::max)
+        .max(1e-9);
+    let w = 60 + rows.len() * 90;
+    let mut s = format!(
+        "<svg {}class=\"ml-chart\" viewBox=\"0 0 {w} 180\" role=\"img\" aria-label=\"{}\">",
+        if standalone {
+            "xmlns=\"http://www.w3.org/2000/svg\" "
+        } else {
+            ""
+        },
+        esc(title)
+    );
+    if standalone {
+        s.push_str("<style>text{font:12px sans-serif;fill:#333}.ml-bar{fill:#4f6bd8}</style>");
+    }
+    let _ = write!(
+        s,
+        "<text class=\"ml-axis\" x=\"10\" y=\"16\">{}</text>",
+        esc(title)
+    );
+    for (i, r) in rows.iter().enumerate() {
+        let v = pick(&r.summary);
+        let hgt = 120.0 * v / max;
+        let x = 40 + i * 90;
+        let _ = write!(
+            s,
+            "<rect class=\"ml-bar\" x=\"{x}\" y=\"{:.1}\" width=\"56\" height=\"{hgt:.1}\"/><text class=\"ml-value\" x=\"{}\" y=\"{:.1}\">{}{unit}</text><text class=\"ml-axis\" x=\"{}\" y=\"172\">{}</text>",
+            150.0 - hgt,
+            x + 4,
+            145.0 - hgt,
+            if unit == "%" { format!("{:.0}", v) } else { format!("{v:.1}") },
+            x,
+            esc(&r.label)
+        );
+    }
+    s.push_str("</svg>");
+    s
+}
+
+/// The pool-size sweep: (tasks learned, score) as a line.
+pub fn sweep_svg(points: &[(usize, f64)], standalone: bool) -> String {
+    if points.is_empty() {
+        return String::new();
+    }
+    let maxx = points.iter().map(|p| p.0).max().unwrap_or(1).max(1) as f64;
+    let x = |n: usize| 40.0 + 240.0 * n as f64 / maxx;
+    let y = |s: f64| 150.0 - 120.0 * s;
+    let mut s = format!(
+        "<svg {}class=\"ml-chart\" viewBox=\"0 0 300 180\" role=\"img\" aria-label=\"Score by pool size\">",
+        if standalone { "xmlns=\"http://www.w3.org/2000/svg\" " } else { "" }
+    );
+    if standalone {
+        s.push_str("<style>text{font:12px sans-serif;fill:#333}polyline{fill:none;stroke:#4f6bd8;stroke-width:2}</style>");
+    }
+    s.push_str("<text class=\"ml-axis\" x=\"10\" y=\"16\">score % by tasks learned</text><polyline class=\"ml-line\" points=\"");
+    for (n, sc) in points {
+        let _ = write!(s, "{:.1},{:.1} ", x(*n), y(*sc));
+    }
+    s.push_str("\"/>");
+    for (n, sc) in points {
+        let _ = write!(
+            s,
+            "<circle class=\"ml-dot\" cx=\"{:.1}\" cy=\"{:.1}\" r=\"3\"/><text class=\"ml-value\" x=\"{:.1}\" y=\"{:.1}\">{:.0}</text><text class=\"ml-axis\" x=\"{:.1}\" y=\"172\">{n}</text>",
+            x(*n),
+            y(*sc),
+            x(*n) - 6.0,
+            y(*sc) - 6.0,
+            sc * 100.0,
+            x(*n) - 4.0
+        );
+    }
+    s.push_str("</svg>");
+    s
+}
+
+pub fn csv(rows: &[Row], sweep: &[(usize, f64)]) -> String {
+    let mut out = String::from("mode,score,completion_tokens,rounds,tasks\n");
+    for r in rows {
+        let s = &r.summary;
+        let _ = writeln!(
+            out,
+            "{},{},{},{},{}",
+            csv_field(&r.label),
+            s.score,
+            s.completion_tokens,
+            s.rounds,
+            s.tasks
+        );
+    }
+    if !sweep.is_empty() {
+        out.push_str("\npool_tasks,score\n");
+        for (n, s) in sweep {
+            let _ = writeln!(out, "{n},{s}");
+        }
+    }
+    out
+}
+
+pub fn json(rows: &[Row], sweep: &[(usize, f64)]) -> serde_json::Value {
+    serde_json::json!({
+        "modes": rows.iter().map(|r| serde_json::json!({
+            "label": r.label, "mode": r.summary.mode.id(), "score": r.summary.score,
+            "completion_tokens": r.summary.completion_tokens, "rounds": r.summary.rounds, "tasks": r.summary.tasks,
+        })).collect::<Vec<_>>(),
+        "sweep": sweep.iter().map(|(n, s)| serde_json::json!({"pool_tasks": n, "score": s})).collect::<Vec<_>>(),
+    })
+}

@@ -1,0 +1,143 @@
+//! MAEL, cross-task experiential learning on a multi-agent graph (Li,
+//! Qian et al.). Agents sit on an undirected graph; the root (highest
+//! closeness) handles the task: judge → solve, or decompose → the
+//! neighbours handle the parts → critique rounds → aggregate (§2.1). After
+//! the forward pass, the backward pass rewards every decision step and
+//! stores it as an experience in its agent's pool (§2.2); later runs
+//! retrieve experiences as worked examples, by task or at every step
+//! (§2.3). The variants are the modes: none (MAEL-ØExp), task, step.
+//!
+//! Modules: the graph (`topology`), the workflow and its steps
+//! (`workflow`, `steps`, `prompts`), the pool and retrieval
+//! (`experience`, `memory`), the backward pass (`rewards`); everything
+//! that crosses this folder is in `contract`; the demo model's team in
+//! `demo`.
+
+pub mod contract;
+pub mod demo;
+pub mod experience;
+pub mod html;
+pub mod learn;
+pub mod memory;
+pub mod projection;
+mod prompts;
+pub mod rewards;
+pub mod setup;
+mod steps;
+pub mod topology;
+pub mod view;
+pub mod workflow;
+
+use crate::engine::run::{Outcome, RunCtx, RunError, RunEvent};
+use contract::*;
+use memory::Recall;
+use topology::Team;
+use workflow::Workflow;
+
+pub use contract::ID;
+
+pub const EXAMPLE_TASK: &str =
+    "A built-in shopping problem: the team splits the order and adds it up (pick a task in the MAEL panel).";
+
+/// MAEL as a [`crate::engine::run::CoordinatorFn`].
+pub fn entry(ctx: &RunCtx) -> futures::future::LocalBoxFuture<'_, Result<Outcome, RunError>> {
+    Box::pin(run(ctx))
+}
+
+/// A run: the forward pass from the root, the final answer scored by the
+/// task's metric, then (when learning) the backward pass.
+pub async fn run(ctx: &RunCtx) -> Result<Outcome, RunError> {
+    let setup::Setup {
+        options,
+        mode,
+        memory,
+    } = setup::prepare(ctx)?;
+    let team = &options.team;
+    let root = team.root();
+    add_team(ctx, team, root, options.learn);
+    let recall = Recall::new(memory, mode, options.scoring, options.top_k);
+    let wf = Workflow::new(ctx, &options, team, recall);
+
+    ctx.phase_started(
+        "forward",
+        "Forward pass: judge, decompose, solve, critique, aggregate",
+    );
+    let t0 = wf.add_task(None, &options.task.prompt, root);
+    let root_input = prompts::judge(&options.task.prompt);
+    wf.recall
+        .choose_trace(ctx, &team.agents[root].id, &root_input)
+        .await?;
+    wf.handle(t0, root, Vec::new()).await?;
+    ctx.phase_ended("forward");
+
+    let answer = wf.task(t0).versions.last().cloned().unwrap_or_default();
+    let score = options.task.score(&answer);
+    ctx.emit(RunEvent::ScoreComputed {
+        name: "score".into(),
+        value: score,
+        agent: None,
+        detail: serde_json::json!({"metric": options.task.dataset.metric()}),
+    });
+    let learned = if options.learn {
+        ctx.phase_started(
+            "backward",
+            "Backward pass: rewards, experiences into the pools",
+        );
+        let ratings = rewards::rate(&wf, score).await?;
+        let n = rewards::learn(&wf, &ratings).await?;
+        ctx.phase_ended("backward");
+        n
+    } else {
+        0
+    };
+    let result = ResultRecord {
+        task_id: options.task.id.clone(),
+        dataset: options.task.dataset.id().into(),
+        answer: answer.clone(),
+        score,
+        gold: options.task.gold_text(),
+        rounds: wf.rounds.get(),
+        steps: wf.steps.borrow().len() as u32,
+        mode,
+        learned,
+    };
+    ctx.note(&team.agents[root].id, STORE_RESULT, None, &result);
+    Ok(Outcome {
+        output: Some(summary(&result)),
+    })
+}
+
+/// The team's agents (each its own role, so a model can be bound to it),
+/// the evaluator when the run learns, and the graph as the views need it.
+fn add_team(ctx: &RunCtx, team: &Team, root: usize, learn: bool) {
+    for a in &team.agents {
+        ctx.add_agent(&a.id, &a.id, &a.name);
+    }
+    if learn {
+        ctx.add_agent(EVALUATOR, EVALUATOR, "Evaluator");
+    }
+    ctx.note(
+        &team.agents[root].id,
+        STORE_TEAM,
+        None,
+        &TeamRecord {
+            team: team.clone(),
+            root,
+            closeness: (0..team.len()).map(|i| team.closeness(i)).collect(),
+        },
+    );
+}
+
+fn summary(r: &ResultRecord) -> String {
+    format!(
+        "Score {:.2} ({}), gold {}; {} steps, {} critique round{}, {} experience{} learned.",
+        r.score,
+        r.dataset,
+        r.gold,
+        r.steps,
+        r.rounds,
+        if r.rounds == 1 { "" } else { "s" },
+        r.learned,
+        if r.learned == 1 { "" } else { "s" }
+    )
+}

@@ -1,0 +1,59 @@
+//! What a MAEL run starts from, read from its config: the options, the
+//! mode (its variant), a valid team, and the memory it reads and writes
+//! (the platform's, or an empty lexical pool); and the plumbing the CLI
+//! and the app use to fill a config.
+
+use super::contract::{MaelOptions, Mode, ID};
+use super::memory::Memory;
+use crate::engine::domains::tasks::Task;
+use crate::engine::run::{RunConfig, RunCtx, RunError};
+use std::rc::Rc;
+
+pub struct Setup {
+    pub options: MaelOptions,
+    pub mode: Mode,
+    pub memory: Rc<Memory>,
+}
+
+pub fn prepare(ctx: &RunCtx) -> Result<Setup, RunError> {
+    let options = options_of(ctx)?;
+    let mode = match ctx.config().variant.as_deref() {
+        None => Mode::Step,
+        Some(m) => Mode::parse(m).ok_or_else(|| {
+            RunError::new(
+                "config",
+                format!("Unknown MAEL mode \"{m}\": use {}.", Mode::ids()),
+            )
+        })?,
+    };
+    options
+        .team
+        .validate()
+        .map_err(|e| RunError::new("config", e.user_message()))?;
+    let memory = match ctx.resource::<Memory>() {
+        Some(m) => m,
+        None => Rc::new(Memory::lexical(options.pool.as_deref().unwrap_or("run"))),
+    };
+    Ok(Setup {
+        options,
+        mode,
+        memory,
+    })
+}
+
+pub fn options_of(ctx: &RunCtx) -> Result<MaelOptions, RunError> {
+    serde_json::from_value(ctx.config().options.clone()).map_err(|e| {
+        RunError::new(
+            "config",
+            format!("The MAEL run's options are not valid ({e}). Pick a task in the MAEL panel and run again."),
+        )
+    })
+}
+
+/// Points `config` at `task` in `mode` with the paper's settings.
+pub fn configure(config: &mut RunConfig, task: Task, mode: Mode) {
+    config.coordinator = ID.into();
+    config.task = task.prompt.clone();
+    config.variant = Some(mode.id().into());
+    config.options = serde_json::to_value(MaelOptions::for_task(task)).unwrap_or_default();
+}

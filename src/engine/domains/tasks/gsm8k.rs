@@ -1,0 +1,135 @@
+//! GSM8K (Cobbe et al., 2021): grade-school math word problems. The gold
+//! answer is the number after the last `####` of the worked solution
+//! (commas removed); a prediction's final number is the number after
+//! `####` or "answer is" when present, else the last number in the text
+//! (`$`, `,` and a trailing `.` stripped); compared numerically.
+
+use super::{Dataset, Gold, Task};
+use serde_json::Value;
+
+/// A row `{"question", "answer"}` as a task.
+pub fn task(v: &Value, n: usize) -> Result<Task, String> {
+    let question = v
+        .get("question")
+        .and_then(Value::as_str)
+        .filter(|q| !q.trim().is_empty())
+        .ok_or("no \"question\"")?;
+    let answer = v
+        .get("answer")
+        .and_then(Value::as_str)
+        .ok_or("no \"answer\"")?;
+    let gold = answer
+        .rsplit_once("####")
+        .and_then(|(_, g)| number(g))
+        .ok_or("the answer has no final number after ####")?;
+    Ok(Task {
+        dataset: Dataset::Gsm8k,
+        id: format!("gsm8k:{n}"),
+        prompt: format!(
+            "{}\n\nSolve the problem step by step and end with a line \"Answer: <number>\".",
+            question.trim()
+        ),
+        gold: Gold::Number(gold),
+    })
+}
+
+/// The first number in `s` (sign, digits with commas, decimals).
+fn number(s: &str) -> Option<f64> {
+    let s = s.trim();
+    let start = s.find(|c: char| c.is_ascii_digit() || c == '-')?;
+    let mut end = start;
+    for (i, c) in s[start..].char_indices() {
+        if c.is_ascii_digit() || c == ',' || c == '.' || (i == 0 && c == '-') {
+            end = start + i + c.len_utf8();
+        } else {
+            break;
+        }
+    }
+    clean(&s[start..end])
+}
+
+fn clean(raw: &str) -> Option<f64> {
+    let t = raw.replace([',', '$'], "");
+    let t = t.trim_end_matches('.');
+    t.parse::<f64>().ok().filter(|x| x.is_finite())
+}
+
+/// Every number written in `text`, in order.
+fn numbers(text: &str) -> Vec<f64> {
+    let mut out = Vec::new();
+    let chars: Vec<char> = text.chars().collect();
+    let mut i = 0;
+    while i < chars.len() {
+        let starts = chars[i].is_ascii_digit()
+            || (chars[i] == '-' && chars.get(i + 1).is_some_and(|c| c.is_ascii_digit()));
+        if !starts {
+            i += 1;
+            continue;
+        }
+        let mut j = i + 1;
+        while j < chars.len()
+            && (chars[j].is_ascii_digit()
+                || ((chars[j] == ',' || chars[j] == '.')
+                    && chars.get(j + 1).is_some_and(|c| c.is_ascii_digit())))
+        {
+            j += 1;
+        }
+        let raw: String = chars[i..j].iter().collect();
+        if let Some(x) = clean(&raw) {
+            out.push(x);
+        }
+        i = j;
+    }
+    out
+}
+
+/// The prediction's final number (see the module docs).
+pub fn final_number(text: &str) -> Option<f64> {
+    let lower = text.to_lowercase();
+    for marker in ["####", "answer is", "answer:"] {
+        if let Some(at) = lower.rfind(marker) {
+            if let Some(x) = numbers(&text[at + marker.len()..]).first() {
+                return Some(*x);
+            }
+        }
+    }
+    numbers(text).last().copied()
+}
+
+/// A number as people write it: no trailing `.0`.
+pub fn format_number(x: f64) -> String {
+    if (x - x.round()).abs() < 1e-9 {
+        format!("{}", x.round() as i64)
+    } else {
+        format!("{x}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gold_and_predictions_are_read_the_usual_way() {
+        let t = task(
+            &serde_json::json!({"question": "How many?", "answer": "2+2=4\n#### 1,200"}),
+            7,
+        )
+        .expect("task");
+        assert_eq!(t.gold, Gold::Number(1200.0));
+        assert_eq!(t.id, "gsm8k:7");
+        assert!(
+            !t.prompt.contains("1,200"),
+            "the gold stays out of the prompt"
+        );
+        assert_eq!(final_number("So 3 + 4 = 7. #### 7"), Some(7.0));
+        assert_eq!(final_number("The answer is $1,234.50."), Some(1234.5));
+        assert_eq!(final_number("I got 12 then 15."), Some(15.0));
+        assert_eq!(final_number("Answer: -3"), Some(-3.0));
+        assert_eq!(final_number("No idea."), None);
+        assert_eq!(final_number("18 eggs. Answer: 18."), Some(18.0));
+        assert_eq!(format_number(18.0), "18");
+        assert_eq!(format_number(2.5), "2.5");
+        assert!(task(&serde_json::json!({"question": "q", "answer": "none"}), 0).is_err());
+    }
+}

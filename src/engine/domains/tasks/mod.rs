@@ -1,0 +1,182 @@
+//! Task sets with a gold answer and a metric, the benchmarks MAEL is
+//! measured on: GSM8K (the final number), MMLU (the letter),
+//! CommonGen-Hard (concept coverage) and the built-in shopping set written
+//! for Roundtable. A [`Task`] is what a run carries in its options: the
+//! prompt the agents see, and the gold answer only the metric reads.
+//!
+//! ```text
+//! JSONL ──► parse_jsonl(dataset) ──► [Task] ──► run ──► answer text ──► score(task, answer) ∈ [0, 1]
+//! ```
+
+pub mod builtin;
+pub mod commongen;
+pub mod gsm8k;
+pub mod mmlu;
+
+use serde::{Deserialize, Serialize};
+
+/// The task sets Roundtable knows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Dataset {
+    Builtin,
+    Gsm8k,
+    Mmlu,
+    Commongen,
+}
+
+impl Dataset {
+    pub const ALL: [Dataset; 4] = [
+        Dataset::Builtin,
+        Dataset::Gsm8k,
+        Dataset::Mmlu,
+        Dataset::Commongen,
+    ];
+
+    pub fn id(self) -> &'static str {
+        match self {
+            Dataset::Builtin => "builtin",
+            Dataset::Gsm8k => "gsm8k",
+            Dataset::Mmlu => "mmlu",
+            Dataset::Commongen => "commongen",
+        }
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Dataset::Builtin => "Built-in shopping problems",
+            Dataset::Gsm8k => "GSM8K (grade-school math)",
+            Dataset::Mmlu => "MMLU (multiple choice)",
+            Dataset::Commongen => "CommonGen-Hard (concepts to text)",
+        }
+    }
+
+    /// What the score means.
+    pub fn metric(self) -> &'static str {
+        match self {
+            Dataset::Builtin | Dataset::Gsm8k => "accuracy on the final number",
+            Dataset::Mmlu => "accuracy on the letter",
+            Dataset::Commongen => "concept coverage (English inflection rules, not spaCy lemmas)",
+        }
+    }
+
+    /// The paper's settings: refinement rounds and decomposition depth
+    /// (2 and 1 for the QA sets, 3 and 2 for generation).
+    pub fn defaults(self) -> (u32, u32) {
+        match self {
+            Dataset::Commongen => (3, 2),
+            _ => (2, 1),
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Dataset> {
+        Dataset::ALL.into_iter().find(|d| d.id() == s)
+    }
+}
+
+/// The gold answer, in the shape its metric reads.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Gold {
+    Number(f64),
+    Letter(String),
+    /// Every concept must appear (CommonGen); there is no reference text.
+    Concepts(Vec<String>),
+}
+
+/// One task of a set.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Task {
+    pub dataset: Dataset,
+    /// Unique within its set (`gsm8k:12`, `builtin:test:3`).
+    pub id: String,
+    /// What the agents are asked (never holds the gold answer).
+    pub prompt: String,
+    pub gold: Gold,
+}
+
+impl Task {
+    /// The metric of the task's set on an answer, in [0, 1].
+    pub fn score(&self, answer: &str) -> f64 {
+        match &self.gold {
+            Gold::Number(n) => gsm8k::final_number(answer).map_or(0.0, |x| {
+                if (x - n).abs() < 1e-6 {
+                    1.0
+                } else {
+                    0.0
+                }
+            }),
+            Gold::Letter(l) => {
+                if mmlu::answer_letter(answer).as_deref() == Some(l.as_str()) {
+                    1.0
+                } else {
+                    0.0
+                }
+            }
+            Gold::Concepts(c) => commongen::coverage(c, answer),
+        }
+    }
+
+    /// The gold answer as a user reads it.
+    pub fn gold_text(&self) -> String {
+        match &self.gold {
+            Gold::Number(n) => gsm8k::format_number(*n),
+            Gold::Letter(l) => l.clone(),
+            Gold::Concepts(c) => format!("all of: {}", c.join(", ")),
+        }
+    }
+}
+
+/// A JSONL file of a set's rows as tasks; errors name the line. Empty
+/// lines are skipped; a file with no task is an error.
+pub fn parse_jsonl(dataset: Dataset, text: &str, file: &str) -> Result<Vec<Task>, String> {
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let v: serde_json::Value = serde_json::from_str(line)
+            .map_err(|e| format!("{file} line {}: not valid JSON ({e})", i + 1))?;
+        let task = match dataset {
+            Dataset::Gsm8k => gsm8k::task(&v, out.len()),
+            Dataset::Mmlu => mmlu::task(&v, out.len(), &[]),
+            Dataset::Commongen => commongen::task(&v, out.len()),
+            Dataset::Builtin => builtin::task_from_json(&v, out.len()),
+        }
+        .map_err(|e| format!("{file} line {}: {e}", i + 1))?;
+        out.push(task);
+    }
+    if out.is_empty() {
+        return Err(format!("{file} holds no tasks"));
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_gold_shape_is_scored_by_its_metric() {
+        let t = |gold| Task {
+            dataset: Dataset::Gsm8k,
+            id: "x".into(),
+            prompt: "p".into(),
+            gold,
+        };
+        assert_eq!(
+            t(Gold::Number(1200.0)).score("So the total is $1,200."),
+            1.0
+        );
+        assert_eq!(t(Gold::Number(1200.0)).score("#### 120"), 0.0);
+        assert_eq!(t(Gold::Letter("C".into())).score("Answer: C"), 1.0);
+        assert_eq!(t(Gold::Letter("C".into())).score("Answer: B"), 0.0);
+        let c = t(Gold::Concepts(vec!["dog".into(), "jump".into()]));
+        assert_eq!(c.score("The dogs jumped."), 1.0);
+        assert_eq!(c.score("A dog sat."), 0.5);
+        assert!(parse_jsonl(Dataset::Gsm8k, "\n\n", "f").is_err());
+        let err = parse_jsonl(Dataset::Gsm8k, "{\"question\": \"q\"}\nnot json", "f.jsonl")
+            .expect_err("bad");
+        assert!(err.starts_with("f.jsonl line 1"), "{err}");
+    }
+}

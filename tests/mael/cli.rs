@@ -1,0 +1,276 @@
+//! MAEL's commands end to end: a learning phase into a pool file, the
+//! evaluation per mode (JSON lines), a run that writes the pool back,
+//! `pool rank` and `pool merge`, bad pool files, and provider embeddings
+//! over real HTTP against the mock server.
+
+use crate::mock::{cli, start_mock, tmp};
+use roundtable::engine::coordinators::mael::experience::Pool;
+use serde_json::Value;
+
+fn lines(stdout: &str) -> Vec<Value> {
+    stdout
+        .lines()
+        .filter(|l| l.starts_with('{'))
+        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .collect()
+}
+
+fn read_pool(path: &str) -> Pool {
+    Pool::from_json(&std::fs::read_to_string(path).expect("pool file")).expect("a valid pool")
+}
+
+#[test]
+fn learn_then_evaluate_then_rank_and_merge() {
+    let pool = tmp("mael-pool.json");
+    let _ = std::fs::remove_file(&pool);
+    let (code, out, err) = cli(
+        &["mael-learn", "--train", "12", "--out", &pool, "--quiet"],
+        None,
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("learned 12 tasks"), "{out}");
+    let p = read_pool(&pool);
+    assert!(p.len() > 50 && p.traces().len() == 12);
+    // Resumable: a second call learns only what is missing.
+    let (code, out, _) = cli(
+        &["mael-learn", "--train", "14", "--out", &pool, "--quiet"],
+        None,
+    );
+    assert_eq!(code, 0);
+    assert!(out.contains("learned 2 tasks"), "{out}");
+    assert_eq!(read_pool(&pool).traces().len(), 14);
+
+    let (code, out, err) = cli(
+        &[
+            "mael-eval",
+            "--pool",
+            &pool,
+            "--test",
+            "6",
+            "--json",
+            "--quiet",
+        ],
+        None,
+    );
+    assert_eq!(code, 0, "{err}");
+    let rows = lines(&out);
+    assert_eq!(
+        rows.iter()
+            .map(|r| r["mode"].as_str().unwrap_or(""))
+            .collect::<Vec<_>>(),
+        ["none", "task", "step"]
+    );
+    for r in &rows {
+        for key in ["score", "completion_tokens", "rounds"] {
+            assert!(r[key].as_f64().is_some(), "{r}");
+        }
+        assert!((0.0..=1.0).contains(&r["score"].as_f64().unwrap_or(-1.0)));
+    }
+
+    // A run that learns writes the pool back.
+    let before = read_pool(&pool).len();
+    let (code, out, err) = cli(
+        &[
+            "run",
+            "--coordinator",
+            "mael",
+            "--task-idx",
+            "2",
+            "--pool",
+            &pool,
+            "--quiet",
+        ],
+        None,
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("Score"), "{out}");
+    assert!(read_pool(&pool).len() > before);
+
+    // pool rank: an entry's own vector ranks it first, similarity 1.
+    let p = read_pool(&pool);
+    let i = p
+        .entries
+        .iter()
+        .position(|e| e.step.id() == "solve")
+        .expect("a solve entry");
+    let q = tmp("q.json");
+    std::fs::write(&q, serde_json::to_string(p.vector(i)).expect("json")).expect("write");
+    let e = &p.entries[i];
+    let (code, out, err) = cli(
+        &[
+            "pool",
+            "rank",
+            "--pool",
+            &pool,
+            "--agent",
+            &e.agent,
+            "--step",
+            "solve",
+            "--query-embedding",
+            &q,
+            "--alpha",
+            "1",
+            "--k",
+            "3",
+            "--json",
+        ],
+        None,
+    );
+    assert_eq!(code, 0, "{err}");
+    let hits = lines(&out);
+    assert_eq!(hits.len(), 3);
+    assert!((hits[0]["similarity"].as_f64().unwrap_or(0.0) - 1.0).abs() < 1e-5);
+    assert!(hits
+        .windows(2)
+        .all(|w| w[0]["score"].as_f64() >= w[1]["score"].as_f64()));
+    let (code, _, err) = cli(
+        &[
+            "pool",
+            "rank",
+            "--pool",
+            &pool,
+            "--agent",
+            "a2",
+            "--step",
+            "sing",
+            "--query-embedding",
+            &q,
+        ],
+        None,
+    );
+    assert_eq!(code, 2);
+    assert!(err.contains("unknown --step"), "{err}");
+
+    // pool merge: the union, by id.
+    let other = tmp("mael-pool-b.json");
+    let _ = std::fs::remove_file(&other);
+    assert_eq!(
+        cli(
+            &[
+                "mael-learn",
+                "--train",
+                "2",
+                "--split",
+                "test",
+                "--out",
+                &other,
+                "--quiet"
+            ],
+            None
+        )
+        .0,
+        0
+    );
+    let merged = tmp("mael-merged.json");
+    let (code, out, err) = cli(&["pool", "merge", &pool, &other, "--out", &merged], None);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        read_pool(&merged).len(),
+        read_pool(&pool).len() + read_pool(&other).len(),
+        "{out}"
+    );
+}
+
+#[test]
+fn bad_pool_files_are_refused_and_left_alone() {
+    let bad = tmp("bad-pool.json");
+    let text = r#"{"format":"roundtable.experience-pool","version":1,"embedder":{"id":"lexical-v1","dims":384},"experiences":[{"id":"x","agent":"a1","step":"solve","task_id":"t","input":"i","output":"o","reward":7,"embedding":[]}]}"#;
+    std::fs::write(&bad, text).expect("write");
+    let (code, _, err) = cli(
+        &["run", "--coordinator", "mael", "--pool", &bad, "--quiet"],
+        None,
+    );
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("reward 7") && err.contains("Nothing was stored"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read_to_string(&bad).expect("still there"), text);
+    let (code, _, err) = cli(
+        &[
+            "run",
+            "--coordinator",
+            "mael",
+            "--task",
+            "free text",
+            "--quiet",
+        ],
+        None,
+    );
+    assert_eq!(code, 2);
+    assert!(err.contains("--task-idx"), "{err}");
+    let (code, _, err) = cli(
+        &[
+            "run",
+            "--coordinator",
+            "mael",
+            "--team",
+            "star:0",
+            "--quiet",
+        ],
+        None,
+    );
+    assert_eq!(code, 2);
+    assert!(err.contains("1 to 16"), "{err}");
+}
+
+#[test]
+fn provider_embeddings_over_http_and_pools_of_another_embedder_are_refused() {
+    let mock = start_mock();
+    let pool = tmp("mael-http-pool.json");
+    let _ = std::fs::remove_file(&pool);
+    let url = format!("{}/v1", mock.url);
+    let (code, out, err) = cli(
+        &[
+            "mael-learn",
+            "--train",
+            "2",
+            "--embedding-model",
+            "mock-embed",
+            "--embedding-url",
+            &url,
+            "--out",
+            &pool,
+            "--quiet",
+        ],
+        Some("sk-embed-secret"),
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("learned 2 tasks"));
+    let p = read_pool(&pool);
+    assert_eq!(
+        (p.embedder.id.as_str(), p.embedder.dims),
+        ("custom:mock-embed", 16)
+    );
+    let log_text = ureq::get(&format!("{}/__log", mock.url))
+        .call()
+        .expect("log")
+        .body_mut()
+        .read_to_string()
+        .expect("text");
+    let log: Vec<Value> = serde_json::from_str(&log_text).expect("json");
+    let embeds: Vec<&Value> = log
+        .iter()
+        .filter(|l| l["path"] == "/v1/embeddings")
+        .collect();
+    assert!(embeds.len() >= 2, "a probe, then the steps' inputs");
+    assert!(embeds
+        .iter()
+        .all(|l| l["headers"]["authorization"] == "Bearer sk-embed-secret"));
+    assert!(
+        embeds
+            .iter()
+            .any(|l| l["body"]["input"].as_array().is_some_and(|a| a.len() > 1)),
+        "batched"
+    );
+    assert!(!std::fs::read_to_string(&pool)
+        .expect("pool")
+        .contains("sk-embed-secret"));
+    // The lexical embedder cannot read these vectors.
+    let (code, _, err) = cli(
+        &["mael-eval", "--pool", &pool, "--test", "1", "--quiet"],
+        None,
+    );
+    assert_eq!(code, 2);
+    assert!(err.contains("Re-embed"), "{err}");
+}

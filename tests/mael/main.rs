@@ -1,0 +1,18 @@
+//! MAEL's tests, one binary: the workflow on the graph (the call path, the
+//! neighbours, round-robin, the critique round limit, concurrency), the
+//! backward pass (rewards by formula, experiences into the pool), the
+//! retrieval modes (none never reads the pool, task mode follows one
+//! trace, step mode retrieves per step), and the paper's effect with the
+//! demo model on the built-in set. Tests named `shared_*` read
+//! `../shared/datasets`.
+#![cfg(not(target_arch = "wasm32"))]
+
+#[path = "../support/mock.rs"]
+mod mock;
+
+mod cli;
+mod common;
+mod datasets;
+mod learning;
+mod views;
+mod workflow;

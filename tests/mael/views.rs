@@ -1,0 +1,137 @@
+//! MAEL's views over real logs: the call tree, the retrieval inspector, the
+//! experiences, the team graph and the pool inspector, hostile text
+//! escaped, and the view at every replay position folded without a panic.
+
+use crate::common::*;
+use roundtable::engine::coordinators::mael::contract::*;
+use roundtable::engine::coordinators::mael::html::{memory, pool, report, team, tree};
+use roundtable::engine::coordinators::mael::learn::ModeSummary;
+use roundtable::engine::coordinators::mael::memory::Memory;
+use roundtable::engine::coordinators::mael::view::{MaelView, Motion};
+use roundtable::engine::domains::tasks::builtin::{tasks, Split};
+use roundtable::engine::model::scripted::ScriptedModel;
+use roundtable::engine::model::{ChatRequest, ChatResponse};
+use roundtable::engine::views::Fold;
+use std::rc::Rc;
+
+#[test]
+fn the_tree_retrievals_and_experiences_render_from_a_real_log() {
+    let memory = Rc::new(Memory::lexical("v"));
+    for t in tasks(Split::Train).iter().take(5) {
+        run(t, Mode::None, Some(memory.clone()));
+    }
+    let (_, events) = run(&tasks(Split::Test)[0], Mode::Step, Some(memory.clone()));
+    let view = MaelView::of(&events);
+    assert_eq!(view.mode, Some(Mode::Step));
+    let html = tree::tree_html(&view);
+    for t in &view.tasks {
+        assert!(
+            html.contains(&format!("data-task=\"{}\"", t.record.id)),
+            "{}",
+            t.record.id
+        );
+    }
+    assert!(html.contains("Critique, round 1") && html.contains("rated"));
+    assert!(html.contains("ml-result"), "the score heads the tree");
+    assert!(!view.retrievals.is_empty());
+    let tab = memory::experience_tab_html(&view);
+    assert!(tab.contains("✓ used") && tab.contains("similarity"));
+    assert_eq!(
+        tab.matches("<article class=\"ml-retrieval\"").count(),
+        view.retrievals.len()
+    );
+    let a2 = memory::agent_retrievals_html(&view, "a2");
+    assert!(a2.contains("Retrieved experience"));
+    assert_eq!(
+        memory::agent_retrievals_html(&view, "evaluator"),
+        "",
+        "not a team agent"
+    );
+    let svg = team::team_svg(&view);
+    assert!(svg.contains("ml-crown") && svg.contains("c 1.00"));
+    // The backward pass ended on a reward.
+    assert!(matches!(view.motion, Some((_, Motion::Reward { .. }))));
+    // Every prefix folds (the replay cursor anywhere).
+    for k in 0..events.len() {
+        let v = MaelView::of(&events[..k]);
+        tree::tree_html(&v);
+        team::team_svg(&v);
+        memory::experience_tab_html(&v);
+    }
+    let p = memory.pool.borrow();
+    let summary = pool::summary_html(&p);
+    assert!(summary.contains("a1") && summary.contains("solve"));
+    let proj = pool::projection_svg(&p, "a2", Some(StepKind::Solve));
+    assert!(proj.matches("<circle").count() >= 3);
+    let rewards: Vec<f64> = p.entries.iter().map(|e| e.reward).collect();
+    assert_eq!(pool::histogram_svg(&rewards).matches("<rect").count(), 10);
+}
+
+#[test]
+fn model_text_and_names_are_escaped() {
+    let hostile = "<img src=x onerror=alert(1)>";
+    let model = Rc::new(
+        ScriptedModel::new("hostile").otherwise(move |req: &ChatRequest| ChatResponse {
+            text: match req.step.as_deref() {
+                Some(STEP_JUDGE) => {
+                    "{\"solvable\": false, \"reason\": \"<script>x</script>\"}".into()
+                }
+                Some(STEP_DECOMPOSE) => format!("{{\"subtasks\": [\"{hostile}\", \"b\"]}}"),
+                Some(STEP_CRITIQUE) => {
+                    format!("{{\"adequate\": false, \"feedback\": \"{hostile}\"}}")
+                }
+                _ => format!("{hostile} Answer: 3"),
+            },
+            ..ChatResponse::default()
+        }),
+    );
+    let (_, events) = run_with(&tasks(Split::Test)[0], Mode::None, None, model, |o| {
+        o.team.agents[1].name = "<b>Bob</b>".into();
+    });
+    let view = MaelView::of(&events);
+    for html in [
+        tree::tree_html(&view),
+        memory::experience_tab_html(&view),
+        team::team_svg(&view),
+    ] {
+        assert!(
+            !html.contains("<img") && !html.contains("<script") && !html.contains("<b>Bob"),
+            "{html}"
+        );
+    }
+    assert!(tree::tree_html(&view).contains("&lt;script&gt;"));
+}
+
+#[test]
+fn reports_render_tables_charts_and_files() {
+    let rows: Vec<report::Row> = [(Mode::None, 0.1), (Mode::Task, 0.8), (Mode::Step, 0.55)]
+        .into_iter()
+        .map(|(mode, score)| report::Row {
+            label: report::label(mode).into(),
+            summary: ModeSummary {
+                mode,
+                score,
+                completion_tokens: 150.0,
+                rounds: 1.2,
+                tasks: 20,
+            },
+        })
+        .collect();
+    let t = report::table_html(&rows, "accuracy");
+    assert!(t.contains("<strong>80.0</strong>"), "the best is bold");
+    assert_eq!(
+        report::bars_svg(&rows, "score", |s| s.score * 100.0, "%", true)
+            .matches("<rect")
+            .count(),
+        3
+    );
+    let sweep = [(0, 0.1), (10, 0.55), (20, 0.4), (30, 0.6)];
+    assert_eq!(
+        report::sweep_svg(&sweep, false).matches("<circle").count(),
+        4
+    );
+    let csv = report::csv(&rows, &sweep);
+    assert!(csv.starts_with("mode,score,completion_tokens,rounds,tasks\nMAEL-ØExp,0.1,"));
+    assert!(csv.contains("pool_tasks,score\n0,0.1\n10,0.55"));
+    assert_eq!(report::json(&rows, &sweep)["modes"][2]["mode"], "step");
+}
