@@ -17,25 +17,50 @@ mod native {
     use futures::executor::block_on;
     use roundtable::engine::coordinators::every_script;
     use roundtable::engine::coordinators::execute;
+    use roundtable::engine::coordinators::mael::contract::Mode;
+    use roundtable::engine::coordinators::mael::memory::Memory;
+    use roundtable::engine::coordinators::mael::{self, setup::configure};
     use roundtable::engine::coordinators::travel;
     use roundtable::engine::coordinators::COORDINATORS;
+    use roundtable::engine::domains::tasks::builtin::{tasks, Split};
     use roundtable::engine::model::demo::DemoModel;
     use roundtable::engine::model::retry::SplitMix;
     use roundtable::engine::run::clock::FakeClock;
     use roundtable::engine::run::random::random_run;
     use roundtable::engine::run::{ModelRouter, ModelSpec, RunConfig, RunCtx, RunDoc};
-    use roundtable::engine::share::{decode, encode, fuzz};
+    use roundtable::engine::share::{decode, dict, encode, encode_as, fuzz};
     use std::rc::Rc;
     use std::time::Instant;
 
     /// A demo-model run; the travel planner plans built-in query `n + 2`
-    /// (the link dictionary's sample is query 1).
+    /// (the link dictionary's sample is query 1); MAEL solves built-in test
+    /// task `n + 1` step-wise with a pool learned on five training tasks
+    /// (the dictionary's sample is test task 0).
     fn demo_run(coordinator: &str, task: &str, n: usize) -> RunDoc {
         let clock = FakeClock::new();
         let mut config = RunConfig::new(coordinator, task, ModelSpec::demo());
         if coordinator == travel::ID {
             travel::use_builtin_query(&mut config, n + 1);
         }
+        let memory = (coordinator == mael::ID).then(|| {
+            let m = Rc::new(Memory::lexical("bench"));
+            for t in tasks(Split::Train).into_iter().skip(10).take(5) {
+                let mut c = RunConfig::new(mael::ID, "", ModelSpec::demo());
+                configure(&mut c, t, Mode::None);
+                let ctx = RunCtx::new(
+                    c,
+                    ModelRouter::single(Rc::new(DemoModel::instant(
+                        Rc::new(FakeClock::new()),
+                        every_script,
+                    ))),
+                    Rc::new(FakeClock::new()),
+                );
+                ctx.insert_resource(m.clone());
+                block_on(execute(&ctx));
+            }
+            configure(&mut config, tasks(Split::Test).remove(n + 1), Mode::Step);
+            m
+        });
         config.run_id = "bench".into();
         config.created_ms = 1_795_000_000_000.0;
         let ctx = RunCtx::new(
@@ -46,6 +71,9 @@ mod native {
             ))),
             Rc::new(clock),
         );
+        if let Some(m) = memory {
+            ctx.insert_resource(m);
+        }
         block_on(execute(&ctx));
         RunDoc::new(config, ctx.events())
     }
@@ -86,27 +114,37 @@ mod native {
             samples.push((format!("random {n} events"), random_run(&mut rng, n)));
         }
         println!("share links: encode / decode (native release, median of 30)");
+        let prev = dict::LATEST - 1;
         println!(
-            "  {:<26} {:>7} {:>9} {:>9} {:>11} {:>11}",
-            "run", "events", "json B", "link ch", "encode µs", "decode µs"
+            "  {:<26} {:>7} {:>9} {:>9} {:>9} {:>11} {:>11}",
+            "run",
+            "events",
+            "json B",
+            "link ch",
+            format!("v{prev} ch"),
+            "encode µs",
+            "decode µs"
         );
         for (name, doc) in &samples {
             let link = encode(doc).unwrap_or_default();
             assert_eq!(decode(&link).as_ref(), Ok(doc), "{name} round-trips");
             let enc = time(30, || encode(doc));
             let dec = time(30, || decode(&link));
+            let older = encode_as(doc, prev).unwrap_or_default();
+            assert_eq!(decode(&older).as_ref(), Ok(doc), "{name} in format {prev}");
             println!(
-                "  {:<26} {:>7} {:>9} {:>9} {:>11.0} {:>11.0}",
+                "  {:<26} {:>7} {:>9} {:>9} {:>9} {:>11.0} {:>11.0}",
                 name,
                 doc.events.len(),
                 doc.to_json().len(),
                 link.len(),
+                older.len(),
                 enc,
                 dec
             );
         }
         // For the browser open-time benchmark: a random 500-event run and
-        // the longest travel-planner run above.
+        // the longest travel-planner and MAEL runs above.
         let open = random_run(&mut SplitMix::new(500), 500);
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/share-bench");
         let _ = std::fs::create_dir_all(&dir);
@@ -114,15 +152,17 @@ mod native {
             dir.join("open-500.payload"),
             encode(&open).unwrap_or_default(),
         );
-        if let Some((_, doc)) = samples
-            .iter()
-            .filter(|(name, _)| name.starts_with("travel"))
-            .max_by_key(|(_, d)| d.events.len())
-        {
-            let _ = std::fs::write(
-                dir.join("open-travel.payload"),
-                encode(doc).unwrap_or_default(),
-            );
+        for c in ["travel", "mael"] {
+            if let Some((_, doc)) = samples
+                .iter()
+                .filter(|(name, _)| name.starts_with(c))
+                .max_by_key(|(_, d)| d.events.len())
+            {
+                let _ = std::fs::write(
+                    dir.join(format!("open-{c}.payload")),
+                    encode(doc).unwrap_or_default(),
+                );
+            }
         }
         let n: u64 = std::env::var("SHARE_FUZZ_N")
             .ok()

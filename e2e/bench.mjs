@@ -43,9 +43,10 @@ async function sizes(app, browser) {
   console.log(`  total ${kb(startTotal).trim().padStart(38)}   goal ≤ 450 KB: ${startTotal <= 450 * 1024 ? 'met' : 'NOT met'}`);
   console.log('parts loaded on first use (their module + the shared chunks they need; a chunk two parts share is counted in both)');
   const labels = {
-    run_view: "a run on screen: transcript + Markdown, a coordinator's run tabs (travel), provider clients, share-link decoder",
+    run_view: "a run on screen: transcript + Markdown, the coordinators' run tabs (travel, MAEL), provider clients, share-link decoder",
     extras: 'Settings, share and fork dialogs, History, Events tab, inspector, exports',
     travel: 'the travel planner: coordinator, demo roles, sandbox, evaluator, setup, Batch',
+    mael: 'MAEL: coordinator, demo team, pools and embedders, setup, team editor, the MAEL page',
   };
   for (const [name, files] of Object.entries(splitParts('dist'))) {
     const lazy = files.filter((f) => !start.includes(f));
@@ -99,6 +100,7 @@ async function openShared() {
   const files = [
     ['random run, 500 events', 'target/share-bench/open-500.payload'],
     ['travel planner demo run', 'target/share-bench/open-travel.payload'],
+    ['MAEL demo run', 'target/share-bench/open-mael.payload'],
   ];
   const app = await startStatic({ root: 'dist' });
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
@@ -145,5 +147,26 @@ async function openShared() {
   await browser.close();
   await app.close();
 }
+// A learning phase on the MAEL page with the demo model: 30 built-in
+// training tasks, the pool saved to IndexedDB after each (as a user runs it).
+async function learnInBrowser() {
+  const app = await startStatic({ root: 'dist' });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  const page = await (await browser.newContext()).newPage();
+  await page.goto(app.url + '/mael');
+  await page.waitForSelector('body[data-ready="1"]');
+  await page.getByLabel('Tasks (first N)').fill('30');
+  await page.getByLabel('Tasks (first N)').press('Tab');
+  const t0 = Date.now();
+  await page.getByRole('button', { name: 'Start learning' }).click();
+  await page.getByText(/Learned 30 tasks/).waitFor({ timeout: 300000 });
+  const secs = (Date.now() - t0) / 1000;
+  const pool = await page.locator('tr[data-pool="default"] td.num').innerText();
+  console.log(`MAEL learning phase in Chromium (demo model, pool saved to IndexedDB after each task): 30 built-in tasks in ${secs.toFixed(1)} s = ${(30 / secs).toFixed(1)} tasks/s, ${pool} experiences`);
+  await browser.close();
+  await app.close();
+}
+
 await interactive();
 await openShared();
+await learnInBrowser();

@@ -45,7 +45,7 @@ test('a share link replays the run in a fresh browser with no key and no history
   await waitForStatus(page, /Finished/);
   const original = await finalState(page);
   const url = await shareLink(page);
-  assert.match(url, /^http:\/\/127\.0\.0\.1:\d+\/#run=2\.[A-Za-z0-9_-]+$/);
+  assert.match(url, /^http:\/\/127\.0\.0\.1:\d+\/#run=3\.[A-Za-z0-9_-]+$/);
 
   const fresh = await env.browser.newContext();
   const other = await fresh.newPage();
@@ -74,7 +74,7 @@ test('corrupted and oversized links give clear errors and the app stays usable',
   await p.waitForSelector('body[data-ready="1"]');
   await p.getByRole('alert').filter({ hasText: /damaged or incomplete/ }).waitFor();
   // Longer than the 2 MB cap (browsers refuse to navigate to such URLs, but a page can set it).
-  await p.evaluate((h) => (location.hash = h), '#run=2.' + 'A'.repeat(3 * 1024 * 1024));
+  await p.evaluate((h) => (location.hash = h), '#run=3.' + 'A'.repeat(3 * 1024 * 1024));
   await p.getByRole('alert').filter({ hasText: /too large to open safely \(\d+ KB of data\)/ }).waitFor();
   // A small link that would expand past 32 MB (a decompression bomb).
   const bomb = deflateRawSync(Buffer.alloc(40 * 1024 * 1024, 32)).toString('base64url');

@@ -1,15 +1,22 @@
 //! Builds the preset dictionary for share links from sample runs: every
-//! coordinator with the offline demo model on a few tasks, plus one event of
-//! every kind. Prints the dictionary; `src/engine/share/dict_v1.txt` holds
-//! the frozen output for link format 1.
+//! coordinator with the offline demo model on a few tasks (MAEL's with a
+//! pool learned on a few training tasks, so its run retrieves), plus one
+//! event of every kind. Prints the dictionary of the latest link format;
+//! `src/engine/share/dict_v<N>.txt` holds the frozen output of format N
+//! (the older ones were made by earlier versions of this program and are
+//! never regenerated).
 //!
-//!     cargo run --example share_dict > src/engine/share/dict_v1.txt
+//!     cargo run --example share_dict > src/engine/share/dict_v3.txt
 
 use futures::executor::block_on;
 use roundtable::engine::coordinators::every_script;
 use roundtable::engine::coordinators::execute;
+use roundtable::engine::coordinators::mael::contract::Mode;
+use roundtable::engine::coordinators::mael::memory::Memory;
+use roundtable::engine::coordinators::mael::{self, setup::configure};
 use roundtable::engine::coordinators::travel;
 use roundtable::engine::coordinators::COORDINATORS;
+use roundtable::engine::domains::tasks::builtin::{tasks, Split};
 use roundtable::engine::model::demo::DemoModel;
 use roundtable::engine::model::ModelError;
 use roundtable::engine::run::clock::FakeClock;
@@ -24,12 +31,22 @@ use std::rc::Rc;
 const MAX: usize = 24 * 1024;
 
 fn sample_run(coordinator: &str, task: &str) -> RunDoc {
+    sample_run_in(coordinator, task, |_| {}, None)
+}
+
+fn sample_run_in(
+    coordinator: &str,
+    task: &str,
+    edit: impl FnOnce(&mut RunConfig),
+    memory: Option<Rc<Memory>>,
+) -> RunDoc {
     let clock = FakeClock::new();
     let mut config = RunConfig::new(coordinator, task, ModelSpec::demo());
     if coordinator == travel::ID {
         // The first built-in query (the benchmark plans others).
         travel::use_builtin_query(&mut config, 0);
     }
+    edit(&mut config);
     config.run_id = "run-1795000000000-abc123".into();
     config.created_ms = 1_795_000_000_000.0;
     let ctx = RunCtx::new(
@@ -40,8 +57,32 @@ fn sample_run(coordinator: &str, task: &str) -> RunDoc {
         ))),
         Rc::new(clock),
     );
+    if let Some(m) = memory {
+        ctx.insert_resource(m);
+    }
     block_on(execute(&ctx));
     RunDoc::new(config, ctx.events())
+}
+
+/// A MAEL run in step mode on a built-in test task, with a pool learned on
+/// three training tasks (so the log has retrievals and experiences).
+fn mael_run() -> RunDoc {
+    let memory = Rc::new(Memory::lexical("default"));
+    for t in tasks(Split::Train).into_iter().take(3) {
+        sample_run_in(
+            mael::ID,
+            "",
+            |c| configure(c, t, Mode::None),
+            Some(memory.clone()),
+        );
+    }
+    let task = tasks(Split::Test).remove(0);
+    sample_run_in(
+        mael::ID,
+        "",
+        |c| configure(c, task, Mode::Step),
+        Some(memory),
+    )
 }
 
 fn every_kind() -> RunDoc {
@@ -144,6 +185,10 @@ fn main() {
             long.push(compact(&sample_run(c.id, c.example_task)));
             continue;
         }
+        if c.id == mael::ID {
+            long.push(compact(&mael_run()));
+            continue;
+        }
         for task in [
             c.example_task,
             "What is 12 * (3 + 4)? Compare two options and plan the next steps.",
@@ -152,15 +197,19 @@ fn main() {
         }
     }
     let short = short.join("\n");
-    let room = MAX.saturating_sub(short.len() + 1);
-    let mut long = long.join("\n");
-    if long.len() > room {
-        let mut cut = room;
-        while !long.is_char_boundary(cut) {
-            cut -= 1;
+    // Each long run gets an equal share of what is left (its beginning: the
+    // config and the first turns, which every run of it repeats).
+    let room = MAX.saturating_sub(short.len() + 1) / long.len().max(1);
+    for run in &mut long {
+        if run.len() > room {
+            let mut cut = room.saturating_sub(1);
+            while !run.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            run.truncate(cut);
         }
-        long.truncate(cut);
     }
+    let long = long.join("\n");
     let mut dict = format!("{long}\n{short}");
     if dict.len() > MAX {
         let mut cut = dict.len() - MAX;

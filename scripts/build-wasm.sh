@@ -44,10 +44,10 @@ modules=("$WORK/bindgen/${NAME}_bg.wasm")
 for chunk in "$WORK"/split/*.wasm; do
   [ "$(basename "$chunk")" = "$NAME.wasm" ] || modules+=("$chunk")
 done
-# The features Rust's wasm32 target emits (binaryen must not add others, e.g.
+# The features Rust's wasm32 target emits, with SIMD (.cargo/config.toml; binaryen must not add others, e.g.
 # compact imports, which browsers reject).
 FEATURES=(--enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext
-  --enable-mutable-globals --enable-reference-types --enable-multivalue)
+  --enable-mutable-globals --enable-reference-types --enable-multivalue --enable-simd)
 # ROUNDTABLE_WASM_NAMES=1 keeps function names (for profiling in DevTools).
 STRIP=(--strip-debug --strip-producers)
 [ -n "${ROUNDTABLE_WASM_NAMES:-}" ] && STRIP=(-g)

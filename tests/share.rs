@@ -11,6 +11,7 @@ use roundtable::engine::model::retry::SplitMix;
 use roundtable::engine::run::clock::FakeClock;
 use roundtable::engine::run::random::random_run;
 use roundtable::engine::run::{ModelRouter, ModelSpec, RunConfig, RunCtx, RunDoc};
+use roundtable::engine::share::dict::LATEST;
 use roundtable::engine::share::{decode, encode, encode_as, fragment, fuzz, ShareError};
 use std::rc::Rc;
 
@@ -20,7 +21,7 @@ fn random_runs_round_trip_exactly() {
     for i in 0..400 {
         let doc = random_run(&mut rng, 5 + (i % 120));
         let link = encode(&doc).expect("encode");
-        assert!(link.starts_with("2."));
+        assert!(link.starts_with(&format!("{LATEST}.")));
         assert!(
             link.bytes()
                 .all(|b| b.is_ascii_alphanumeric() || b"-_.".contains(&b)),
@@ -61,14 +62,41 @@ fn links_of_format_1_keep_opening() {
     assert_eq!(decode(&v1).expect("v1 decodes"), doc);
 }
 
-/// A link of format 1 as the previous version made it, committed with the
-/// run it holds: it must keep opening to exactly that run.
+/// Links of format 1 and 2 as earlier versions made them, committed with
+/// the runs they hold: each must keep opening to exactly that run.
 #[test]
-fn a_committed_format_1_link_opens_to_its_run() {
-    let link = include_str!("fixtures/share_v1.link");
-    let run = RunDoc::from_json(include_str!("fixtures/share_v1.run.json")).expect("run file");
-    assert!(link.starts_with("1."));
-    assert_eq!(decode(link).expect("the v1 link opens"), run);
+fn committed_links_of_every_earlier_format_open_to_their_runs() {
+    let links = [
+        (
+            include_str!("fixtures/share_v1.link"),
+            include_str!("fixtures/share_v1.run.json"),
+        ),
+        (
+            include_str!("fixtures/share_v2.link"),
+            include_str!("fixtures/share_v2.run.json"),
+        ),
+    ];
+    for (i, (link, run)) in links.into_iter().enumerate() {
+        let run = RunDoc::from_json(run).expect("run file");
+        assert!(link.starts_with(&format!("{}.", i + 1)));
+        assert_eq!(
+            decode(link).expect("the link opens"),
+            run,
+            "format {}",
+            i + 1
+        );
+    }
+}
+
+#[test]
+fn links_of_format_2_keep_opening() {
+    let mut rng = SplitMix::new(8);
+    for i in 0..50 {
+        let doc = random_run(&mut rng, 10 + i);
+        let v2 = encode_as(&doc, 2).expect("encode v2");
+        assert!(v2.starts_with("2."));
+        assert_eq!(decode(&v2).expect("v2 decodes"), doc);
+    }
 }
 
 #[test]
@@ -89,9 +117,9 @@ fn bad_links_are_refused_with_clear_messages() {
     assert_eq!(decode(""), Err(ShareError::Empty));
     assert_eq!(decode("#run="), Err(ShareError::Empty));
     assert!(
-        matches!(decode(&link.replacen("2.", "9.", 1)), Err(ShareError::Version(v)) if v == "9")
+        matches!(decode(&link.replacen(&format!("{LATEST}."), "9.", 1)), Err(ShareError::Version(v)) if v == "9")
     );
-    assert!(decode(&link.replacen("2.", "9.", 1))
+    assert!(decode(&link.replacen(&format!("{LATEST}."), "9.", 1))
         .unwrap_err()
         .user_message()
         .contains("different version"));

@@ -14,7 +14,7 @@
 //! databases written by every earlier version and checks that nothing is
 //! lost.
 
-use super::{history, travel_store};
+use super::{experience_store, history, task_sets, travel_store};
 use rexie::{ObjectStore, Rexie, Store, Transaction, TransactionMode};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -28,13 +28,18 @@ pub struct StoreDecl {
 }
 
 /// Every module's stores.
-const SCHEMA: &[&[StoreDecl]] = &[history::STORES, travel_store::STORES];
+const SCHEMA: &[&[StoreDecl]] = &[
+    history::STORES,
+    travel_store::STORES,
+    experience_store::STORES,
+    task_sets::STORES,
+];
 
 /// The database the app uses.
 pub const DB_NAME: &str = "roundtable";
 
 /// The schema's version: the highest `since` (v1: runs, chunks; v2: the
-/// travel planner's imports).
+/// travel planner's imports; v3: MAEL's experience pools, imported task sets).
 pub const fn version() -> u32 {
     let mut v = 1;
     let mut i = 0;

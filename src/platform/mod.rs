@@ -2,6 +2,7 @@
 //! settings, IndexedDB (`idb`, its stores declared by their users). The UI calls these; the engine never does.
 
 pub mod clock;
+pub mod experience_store;
 pub mod fetch;
 pub mod files;
 pub mod history;
@@ -12,4 +13,5 @@ pub mod perf;
 pub mod recorder;
 pub mod settings;
 pub mod storage;
+pub mod task_sets;
 pub mod travel_store;

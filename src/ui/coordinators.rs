@@ -96,7 +96,7 @@ pub const SINGLE: CoordinatorUi = CoordinatorUi {
 };
 
 /// The table: the single agent, then every coordinator in a part.
-pub const UIS: &[CoordinatorUi] = &[SINGLE, super::travel::UI];
+pub const UIS: &[CoordinatorUi] = &[SINGLE, super::travel::UI, super::mael::UI];
 
 /// A coordinator this build does not know (an old or newer run file): its
 /// runs show with the generic views, and starting one fails with a

@@ -12,6 +12,7 @@ mod history;
 mod inspector;
 pub(crate) mod lazy;
 mod link;
+mod mael;
 mod part_state;
 mod provider;
 mod replay;

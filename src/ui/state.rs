@@ -232,7 +232,7 @@ impl AppState {
             return;
         };
         let config = self.new_config(&coordinator, &task, spec);
-        self.launch(config, model, paused, entry, None);
+        self.launch(config, ModelRouter::single(model), paused, entry, None);
     }
 
     /// Forks `parent` at LLM call `k` with the user's edit, continuing live.
@@ -257,7 +257,7 @@ impl AppState {
         };
         let config = self.fork_config(&parent, k, spec);
         let model = Rc::new(ForkModel::new(&parent.events, k as usize, edit, live));
-        self.launch(config, model, false, entry, None);
+        self.launch(config, ModelRouter::single(model), false, entry, None);
     }
 
     /// The config of a fork of `parent` at call `k` (the page shows its
@@ -281,12 +281,12 @@ impl AppState {
         config
     }
 
-    /// Starts `coordinator` on `config` with `model`, recording it to
+    /// Starts `coordinator` on `config` with `models`, recording it to
     /// History as it goes; `setup` prepares the context first.
     pub(crate) fn launch(
         self,
         config: RunConfig,
-        model: Rc<dyn ChatModel>,
+        models: ModelRouter,
         paused: bool,
         coordinator: CoordinatorFn,
         setup: Option<RunSetup>,
@@ -300,13 +300,8 @@ impl AppState {
         }
         let cancel = CancelToken::new();
         let clock = Rc::new(BrowserClock);
-        let ctx = RunCtx::with_controls(
-            config.clone(),
-            ModelRouter::single(model),
-            clock,
-            gate.clone(),
-            cancel.clone(),
-        );
+        let ctx =
+            RunCtx::with_controls(config.clone(), models, clock, gate.clone(), cancel.clone());
         if let Some(setup) = setup {
             setup(&ctx);
         }

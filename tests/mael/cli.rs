@@ -67,6 +67,42 @@ fn learn_then_evaluate_then_rank_and_merge() {
         assert!((0.0..=1.0).contains(&r["score"].as_f64().unwrap_or(-1.0)));
     }
 
+    // The pool-size sweep (Fig. 3) in step mode: an empty pool is no
+    // experience at all (the none row's score), the learned pool beats it.
+    let (code, out, err) = cli(
+        &[
+            "mael-eval",
+            "--pool",
+            &pool,
+            "--test",
+            "6",
+            "--modes",
+            "none,step",
+            "--sizes",
+            "0,14",
+            "--json",
+            "--quiet",
+        ],
+        None,
+    );
+    assert_eq!(code, 0, "{err}");
+    let rows = lines(&out);
+    assert_eq!(rows.len(), 4, "two modes, two pool sizes, JSON only: {out}");
+    let none = rows[0]["score"].as_f64().unwrap_or(-1.0);
+    let sweep: Vec<(u64, f64)> = rows[2..]
+        .iter()
+        .map(|r| {
+            assert_eq!(r["mode"], "step", "{r}");
+            (
+                r["pool_tasks"].as_u64().unwrap_or(99),
+                r["score"].as_f64().unwrap_or(-1.0),
+            )
+        })
+        .collect();
+    assert_eq!(sweep[0], (0, none));
+    assert_eq!(sweep[1].0, 14);
+    assert!(sweep[1].1 > sweep[0].1, "{sweep:?}");
+
     // A run that learns writes the pool back.
     let before = read_pool(&pool).len();
     let (code, out, err) = cli(

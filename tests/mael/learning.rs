@@ -5,10 +5,10 @@
 use crate::common::*;
 use roundtable::engine::coordinators::mael::contract::*;
 use roundtable::engine::coordinators::mael::experience::{Experience, Pool};
-use roundtable::engine::coordinators::mael::memory::Memory;
+use roundtable::engine::coordinators::mael::memory::{reembed, Memory, REEMBED_BATCH};
 use roundtable::engine::domains::tasks::builtin::{tasks, Split};
-use roundtable::engine::model::embed::{EmbedderId, LexicalEmbedder};
-use roundtable::engine::run::{RunEvent, RunStatus};
+use roundtable::engine::model::embed::{dot, Embedder, EmbedderId, LexicalEmbedder};
+use roundtable::engine::run::{CancelToken, RunEvent, RunStatus};
 use roundtable::engine::views::Fold;
 use std::rc::Rc;
 
@@ -276,6 +276,57 @@ fn a_pool_of_another_embedder_is_refused_with_a_way_out() {
     );
 }
 
+#[test]
+fn re_embedding_a_pool_gives_every_entry_the_new_embedder_s_vector() {
+    let mut pool = Pool::new(EmbedderId {
+        id: "openai:text-embedding-3-small".into(),
+        dims: 2,
+    });
+    let n = REEMBED_BATCH + 5; // two batches
+    for i in 0..n {
+        pool.push(
+            Experience {
+                id: format!("x{i}"),
+                agent: "a1".into(),
+                step: StepKind::Solve,
+                task_id: format!("t{i}"),
+                input: format!("buy {i} apples at the shop"),
+                output: "o".into(),
+                reward: (i % 10) as f64 / 10.0,
+                dataset: "builtin".into(),
+                depth: 1,
+            },
+            vec![1.0, i as f32],
+        )
+        .expect("push");
+    }
+    let before = pool.clone();
+    let mut seen = Vec::new();
+    let out = futures::executor::block_on(reembed(
+        &pool,
+        &LexicalEmbedder,
+        &CancelToken::new(),
+        |done, total| seen.push((done, total)),
+    ))
+    .expect("re-embedded");
+    assert_eq!(pool, before, "the source pool is left alone");
+    assert_eq!(out.embedder, LexicalEmbedder.id());
+    assert_eq!(out.entries, pool.entries, "same entries, same order");
+    assert_eq!(seen, vec![(REEMBED_BATCH, n), (n, n)]);
+    for (i, e) in out.entries.iter().enumerate() {
+        let cos = dot(out.vector(i), &LexicalEmbedder.vector(&e.input));
+        assert!((cos - 1.0).abs() < 1e-5, "entry {i}: cos {cos}");
+    }
+    // Now the lexical embedder can use it.
+    assert!(Memory::new("p", out, Rc::new(LexicalEmbedder)).is_ok());
+    // A stop before the first batch changes nothing and says so.
+    let stop = CancelToken::new();
+    stop.cancel();
+    let err = futures::executor::block_on(reembed(&pool, &LexicalEmbedder, &stop, |_, _| {}))
+        .expect_err("stopped");
+    assert!(err.contains("unchanged"), "{err}");
+}
+
 /// Mean score, mean critique rounds and mean completion tokens of the test split.
 fn evaluate(mode: Mode, memory: &Rc<Memory>) -> (f64, f64, f64) {
     let test = tasks(Split::Test);
@@ -320,4 +371,22 @@ fn after_a_learning_phase_step_wise_retrieval_beats_no_experience_on_the_builtin
     // An empty pool gives step mode nothing to retrieve: the same as none.
     let empty = Rc::new(Memory::lexical("empty"));
     assert_eq!(evaluate(Mode::Step, &empty).0, none.0);
+}
+
+#[test]
+fn a_learning_phase_resumes_with_the_tasks_its_pool_has_not_learned() {
+    let train = tasks(Split::Train);
+    let memory = learned(3);
+    let left =
+        roundtable::engine::coordinators::mael::learn::pending(&memory.pool.borrow(), &train[..5]);
+    let ids: Vec<&str> = left.iter().map(|t| t.id.as_str()).collect();
+    assert_eq!(ids, [train[3].id.as_str(), train[4].id.as_str()]);
+    // A task whose id is a prefix of a learned one's is not taken for it.
+    let mut similar = train[0].clone();
+    similar.id = train[0].id[..train[0].id.len() - 1].to_string();
+    assert_eq!(
+        roundtable::engine::coordinators::mael::learn::pending(&memory.pool.borrow(), &[similar])
+            .len(),
+        1
+    );
 }

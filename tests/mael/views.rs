@@ -23,7 +23,7 @@ fn the_tree_retrievals_and_experiences_render_from_a_real_log() {
     let (_, events) = run(&tasks(Split::Test)[0], Mode::Step, Some(memory.clone()));
     let view = MaelView::of(&events);
     assert_eq!(view.mode, Some(Mode::Step));
-    let html = tree::tree_html(&view);
+    let html = tree::tree_html(&view, &[]);
     for t in &view.tasks {
         assert!(
             html.contains(&format!("data-task=\"{}\"", t.record.id)),
@@ -51,10 +51,33 @@ fn the_tree_retrievals_and_experiences_render_from_a_real_log() {
     assert!(svg.contains("ml-crown") && svg.contains("c 1.00"));
     // The backward pass ended on a reward.
     assert!(matches!(view.motion, Some((_, Motion::Reward { .. }))));
+    // Every reward is kept in order for the panel to play back, one per
+    // stored experience, and each highlights its own agent and step.
+    assert_eq!(view.rewards.len(), view.experiences.len());
+    let (_, first) = &view.rewards[0];
+    let Motion::Reward { agent, step, value } = first else {
+        panic!("a reward motion")
+    };
+    let played = team::team_svg_with(&view, Some(first));
+    let node = played
+        .split("<g class=\"ml-node")
+        .find(|g| g.contains(&format!("data-agent=\"{agent}\"")))
+        .expect("the rewarded agent's node");
+    assert!(node.contains("ml-reward-pulse") && node.contains(&format!("{step} {value:.2}")));
+    assert_eq!(played.matches("ml-reward-pulse").count(), 1);
+    // A collapsed task is rendered closed, the others open.
+    let root_id = view.tasks[0].record.id.clone();
+    let closed = tree::tree_html(&view, std::slice::from_ref(&root_id));
+    assert!(closed.contains(&format!(
+        "<details class=\"ml-task\" data-task=\"{root_id}\""
+    )));
+    assert!(html.contains(&format!(
+        "<details class=\"ml-task\" open data-task=\"{root_id}\""
+    )));
     // Every prefix folds (the replay cursor anywhere).
     for k in 0..events.len() {
         let v = MaelView::of(&events[..k]);
-        tree::tree_html(&v);
+        tree::tree_html(&v, &[]);
         team::team_svg(&v);
         memory::experience_tab_html(&v);
     }
@@ -90,7 +113,7 @@ fn model_text_and_names_are_escaped() {
     });
     let view = MaelView::of(&events);
     for html in [
-        tree::tree_html(&view),
+        tree::tree_html(&view, &[]),
         memory::experience_tab_html(&view),
         team::team_svg(&view),
     ] {
@@ -99,7 +122,7 @@ fn model_text_and_names_are_escaped() {
             "{html}"
         );
     }
-    assert!(tree::tree_html(&view).contains("&lt;script&gt;"));
+    assert!(tree::tree_html(&view, &[]).contains("&lt;script&gt;"));
 }
 
 #[test]
@@ -134,4 +157,41 @@ fn reports_render_tables_charts_and_files() {
     assert!(csv.starts_with("mode,score,completion_tokens,rounds,tasks\nMAEL-ØExp,0.1,"));
     assert!(csv.contains("pool_tasks,score\n0,0.1\n10,0.55"));
     assert_eq!(report::json(&rows, &sweep)["modes"][2]["mode"], "step");
+}
+
+/// A MAEL run shared as a link opens to the same run, and so to the same
+/// view (team, tree, retrievals, rewards) at every replay position; the
+/// latest link format knows MAEL's vocabulary, so its links are shorter
+/// than in the format before it.
+#[test]
+fn a_shared_mael_run_opens_to_the_same_views() {
+    use roundtable::engine::run::RunDoc;
+    use roundtable::engine::share::{decode, dict::LATEST, encode, encode_as};
+    let memory = Rc::new(Memory::lexical("share"));
+    for t in tasks(Split::Train).iter().skip(20).take(4) {
+        run(t, Mode::None, Some(memory.clone()));
+    }
+    let (_, events) = run(&tasks(Split::Test)[7], Mode::Step, Some(memory));
+    let config = match &events[0].event {
+        roundtable::engine::run::RunEvent::RunStarted { config } => config.clone(),
+        e => panic!("starts with {e:?}"),
+    };
+    let doc = RunDoc::new(config, events);
+    let link = encode(&doc).expect("encode");
+    let back = decode(&link).expect("decode");
+    assert_eq!(back, doc);
+    for k in [doc.events.len() / 3, doc.events.len()] {
+        assert_eq!(
+            MaelView::of(&back.events[..k]),
+            MaelView::of(&doc.events[..k])
+        );
+    }
+    let older = encode_as(&doc, LATEST - 1).expect("older format");
+    assert!(
+        (link.len() as f64) < 0.9 * older.len() as f64,
+        "format {LATEST}: {} chars, format {}: {}",
+        link.len(),
+        LATEST - 1,
+        older.len()
+    );
 }

@@ -10,7 +10,7 @@ use crate::cli::run_cmd::model_spec;
 use roundtable::engine::coordinators::every_script;
 use roundtable::engine::coordinators::mael::contract::{MaelOptions, Mode};
 use roundtable::engine::coordinators::mael::learn::{
-    evaluation, first_tasks, learning_phase, summarize, Finished, ModeSummary,
+    evaluation, first_tasks, learning_phase, pending, summarize, sweep_mode, Finished, ModeSummary,
 };
 use roundtable::engine::coordinators::mael::memory::Memory;
 use roundtable::engine::coordinators::mael::{self, setup::configure};
@@ -91,18 +91,9 @@ pub fn learn(a: RunArgs) -> Result<i32, String> {
     let n = a.train.unwrap_or(30) as usize;
     let all = super::tasks(&a, Split::Train)?;
     // Resume: tasks already in the pool are not learned again.
-    let done: Vec<String> = memory
-        .pool
-        .borrow()
-        .traces()
-        .iter()
-        .map(|t| t.task_id.clone())
-        .collect();
-    let todo: Vec<Task> = all
-        .into_iter()
-        .take(n)
-        .filter(|t| !done.iter().any(|d| d.starts_with(&format!("{}@", t.id))))
-        .collect();
+    let candidates: Vec<Task> = all.into_iter().take(n).collect();
+    let todo = pending(&memory.pool.borrow(), &candidates);
+    let done = candidates.len() - todo.len();
     // A learning phase retrieves nothing by default (the pool is being built).
     let mode = match a.mode.as_deref() {
         None => Mode::None,
@@ -121,7 +112,7 @@ pub fn learn(a: RunArgs) -> Result<i32, String> {
             "learning on {} tasks in mode {} ({} already in the pool)",
             todo.len(),
             mode.id(),
-            done.len()
+            done
         );
     }
     let make = |i: usize, t: &Task, m: Mode| {
@@ -147,6 +138,7 @@ pub fn learn(a: RunArgs) -> Result<i32, String> {
                     memory.pool.borrow().len()
                 );
             }
+            std::future::ready(())
         },
     ));
     if let Some(e) = failure.into_inner() {
@@ -252,15 +244,13 @@ pub fn eval(a: RunArgs) -> Result<i32, String> {
         }
     }
     if let Some(sizes) = a.sizes.as_deref() {
-        let sweep_mode = modes
-            .iter()
-            .copied()
-            .find(|m| *m != Mode::None)
-            .unwrap_or(Mode::Task);
-        println!(
-            "pool-size sweep ({}): tasks learned → score %",
-            sweep_mode.label()
-        );
+        let sweep_mode = sweep_mode(&modes);
+        if !a.json {
+            println!(
+                "pool-size sweep ({}): tasks learned → score %",
+                sweep_mode.label()
+            );
+        }
         for n in sizes
             .split(',')
             .filter_map(|x| x.trim().parse::<usize>().ok())

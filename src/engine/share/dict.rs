@@ -2,7 +2,8 @@
 //! runs (event and field names, coordinator prompts, the demo model's
 //! phrases, the built-in travel world), taken from sample runs by
 //! `examples/share_dict.rs`. Format 1 predates the travel planner; format 2
-//! adds its vocabulary.
+//! adds its vocabulary; format 3 shares the room between the travel
+//! planner's and MAEL's (team, call tree, retrievals, rewards).
 //!
 //! Frozen: links made with a dictionary must keep opening. To improve it,
 //! add a new dictionary with a new link format version and keep the old
@@ -20,17 +21,24 @@ pub const DICT_V2: &str = include_str!("dict_v2.txt");
 /// FNV-1a of `DICT_V2`; a test fails if the file changes.
 pub const DICT_V2_FNV: u64 = 4983466247970688142;
 
+pub const DICT_V3: &str = include_str!("dict_v3.txt");
+
+/// FNV-1a of `DICT_V3`; a test fails if the file changes.
+pub const DICT_V3_FNV: u64 = 1943541732599875618;
+
 /// The link format new links are made in.
-pub const LATEST: u32 = 2;
+pub const LATEST: u32 = 3;
 
 /// A link format's dictionary and the deflate prefix the decoder puts
 /// before a link's bytes (computed once per format).
 pub fn dictionary(version: u32) -> Option<(&'static [u8], &'static [u8])> {
     static PREFIX_V1: OnceLock<Vec<u8>> = OnceLock::new();
     static PREFIX_V2: OnceLock<Vec<u8>> = OnceLock::new();
+    static PREFIX_V3: OnceLock<Vec<u8>> = OnceLock::new();
     let (dict, cell) = match version {
         1 => (DICT_V1, &PREFIX_V1),
         2 => (DICT_V2, &PREFIX_V2),
+        3 => (DICT_V3, &PREFIX_V3),
         _ => return None,
     };
     let prefix = cell.get_or_init(|| super::deflate::prefix(dict.as_bytes()));
@@ -58,6 +66,11 @@ mod tests {
             fnv1a(DICT_V2.as_bytes()),
             DICT_V2_FNV,
             "dict_v2.txt changed: links made with format 2 would no longer open. Add a new dictionary with a new format version instead."
+        );
+        assert_eq!(
+            fnv1a(DICT_V3.as_bytes()),
+            DICT_V3_FNV,
+            "dict_v3.txt changed: links made with format 3 would no longer open. Add a new dictionary with a new format version instead."
         );
     }
 }

@@ -8,7 +8,7 @@ use crate::engine::domains::travel::TravelDb;
 use crate::engine::model::demo;
 use crate::engine::model::fork::{ForkEdit, ForkModel};
 use crate::engine::model::ChatModel;
-use crate::engine::run::{RunConfig, RunCtx, RunDoc};
+use crate::engine::run::{ModelRouter, RunConfig, RunCtx, RunDoc};
 use crate::platform::travel_store;
 use crate::ui::state::{Activity, AppState, RunSetup};
 use leptos::prelude::*;
@@ -68,7 +68,13 @@ fn launch_on(
                 ctx.insert_resource(db);
             }
         });
-        app.launch(config, model, paused, travel::entry, Some(setup));
+        app.launch(
+            config,
+            ModelRouter::single(model),
+            paused,
+            travel::entry,
+            Some(setup),
+        );
     };
     if db_name == BUILTIN {
         return go(None);

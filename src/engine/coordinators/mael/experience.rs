@@ -271,9 +271,11 @@ impl Pool {
     /// Adds every entry of `other` whose id this pool does not have yet.
     pub fn merge(&mut self, other: &Pool) -> Result<usize, PoolError> {
         self.check_embedder(&other.embedder)?;
+        let mut ids: std::collections::HashSet<String> =
+            self.entries.iter().map(|x| x.id.clone()).collect();
         let mut added = 0;
         for (i, e) in other.entries.iter().enumerate() {
-            if self.entries.iter().any(|x| x.id == e.id) {
+            if !ids.insert(e.id.clone()) {
                 continue;
             }
             self.push(e.clone(), other.vector(i).to_vec())?;
@@ -387,6 +389,45 @@ pub struct Trace {
     /// The reward of the root's final answer.
     pub final_reward: Option<f64>,
     pub steps: usize,
+}
+
+/// A synthetic pool for the benchmarks (native and in Chromium): `n`
+/// entries of one agent and step kind with random unit vectors of `dims`
+/// and random rewards, and `queries` random unit query vectors; the same
+/// for a seed everywhere.
+pub fn bench_pool(n: usize, dims: usize, queries: usize) -> (Pool, Vec<Vec<f32>>) {
+    let mut rng = crate::engine::model::retry::SplitMix::new(50_000);
+    let vector = |rng: &mut crate::engine::model::retry::SplitMix| -> Vec<f32> {
+        (0..dims).map(|_| rng.unit() as f32 * 2.0 - 1.0).collect()
+    };
+    let mut pool = Pool::new(EmbedderId {
+        id: "bench".into(),
+        dims,
+    });
+    for i in 0..n {
+        let v = vector(&mut rng);
+        let exp = Experience {
+            id: format!("e{i}"),
+            agent: "a1".into(),
+            step: StepKind::Solve,
+            task_id: format!("t{}", i / 10),
+            input: String::new(),
+            output: String::new(),
+            reward: rng.unit(),
+            dataset: String::new(),
+            depth: 1,
+        };
+        // Random numbers in [-1, 1) are finite and of the right length.
+        let _ = pool.push(exp, v);
+    }
+    let qs = (0..queries)
+        .map(|_| {
+            let mut q = vector(&mut rng);
+            normalize(&mut q);
+            q
+        })
+        .collect();
+    (pool, qs)
 }
 
 #[cfg(test)]

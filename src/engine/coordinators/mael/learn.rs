@@ -57,24 +57,40 @@ async fn finish(
     }
 }
 
-/// One task after another in `mode`, learning; `on_done` after each (save
-/// the pool there). Stops at the first run that does not finish (a stop,
-/// a failure): the caller decides whether to resume.
-pub async fn learning_phase(
+/// One task after another in `mode`, learning; `on_done` after each,
+/// awaited before the next task starts (save the pool there). Stops at the
+/// first run that does not finish (a stop, a failure): the caller decides
+/// whether to resume ([`pending`]).
+pub async fn learning_phase<Fut: std::future::Future<Output = ()>>(
     tasks: &[Task],
     mode: Mode,
     coordinator: CoordinatorFn,
     make_ctx: impl Fn(usize, &Task, Mode) -> RunCtx,
-    mut on_done: impl FnMut(Finished),
+    mut on_done: impl FnMut(Finished) -> Fut,
 ) {
     for (i, task) in tasks.iter().enumerate() {
         let run = finish(i, task, mode, make_ctx(i, task, mode), coordinator).await;
         let go_on = run.status == RunStatus::Finished;
-        on_done(run);
+        on_done(run).await;
         if !go_on {
             break;
         }
     }
+}
+
+/// The tasks of `tasks` that `pool` has not learned yet (a learning phase
+/// resumes with these): a learned task's experiences carry its id
+/// (`<task id>@<run id>`).
+pub fn pending(pool: &Pool, tasks: &[Task]) -> Vec<Task> {
+    let done: Vec<String> = pool.traces().into_iter().map(|t| t.task_id).collect();
+    tasks
+        .iter()
+        .filter(|t| {
+            let prefix = format!("{}@", t.id);
+            !done.iter().any(|d| d.starts_with(&prefix))
+        })
+        .cloned()
+        .collect()
 }
 
 /// Every test task in every mode (modes outermost), at most `concurrency`
@@ -143,6 +159,17 @@ pub fn summarize(runs: &[Finished], modes: &[Mode]) -> Vec<ModeSummary> {
             })
         })
         .collect()
+}
+
+/// The mode a pool-size sweep runs in (Fig. 3): step-wise retrieval when
+/// it is among `modes`, else task-wise (the sweep needs a mode that reads
+/// the pool).
+pub fn sweep_mode(modes: &[Mode]) -> Mode {
+    if modes.contains(&Mode::Step) || !modes.contains(&Mode::Task) {
+        Mode::Step
+    } else {
+        Mode::Task
+    }
 }
 
 /// The pool as it was after its first `n` learned tasks (Fig. 3's sweep).

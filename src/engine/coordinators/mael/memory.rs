@@ -12,7 +12,7 @@ use super::experience::{Experience, Hit, Pool, PoolError};
 use super::prompts;
 use crate::engine::model::embed::{Embedder, LexicalEmbedder};
 use crate::engine::model::ModelError;
-use crate::engine::run::{RunCtx, RunError};
+use crate::engine::run::{CancelToken, RunCtx, RunError};
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -61,6 +61,48 @@ impl Memory {
     pub fn reads(&self) -> usize {
         self.reads.get()
     }
+}
+
+/// Inputs embedded per request when a pool is re-embedded.
+pub const REEMBED_BATCH: usize = 64;
+
+/// `pool`'s entries with their inputs embedded again by `embedder` (in
+/// batches of [`REEMBED_BATCH`]; `progress(done, total)` after each), as a
+/// pool of that embedder: the way out when a pool's vectors come from
+/// another embedder. The entries are kept as they are, in order; `pool`
+/// is not changed, so a failure or a stop loses nothing.
+pub async fn reembed(
+    pool: &Pool,
+    embedder: &dyn Embedder,
+    cancel: &CancelToken,
+    mut progress: impl FnMut(usize, usize),
+) -> Result<Pool, String> {
+    let mut out = Pool::new(embedder.id());
+    let total = pool.len();
+    for batch in pool.entries.chunks(REEMBED_BATCH) {
+        if cancel.is_cancelled() {
+            return Err("Re-embedding was stopped: the pool is unchanged.".into());
+        }
+        let inputs: Vec<String> = batch.iter().map(|e| e.input.clone()).collect();
+        let vectors = embedder.embed(&inputs, cancel).await.map_err(|e| {
+            format!(
+                "The embedder failed: {}. The pool is unchanged.",
+                e.user_message()
+            )
+        })?;
+        if vectors.len() != batch.len() {
+            return Err(format!(
+                "The embedder returned {} vectors for {} inputs. The pool is unchanged.",
+                vectors.len(),
+                batch.len()
+            ));
+        }
+        for (e, v) in batch.iter().zip(vectors) {
+            out.push(e.clone(), v).map_err(|e| e.user_message())?;
+        }
+        progress(out.len(), total);
+    }
+    Ok(out)
 }
 
 /// How many runners-up a retrieval records besides what it uses.

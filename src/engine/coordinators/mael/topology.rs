@@ -203,6 +203,57 @@ impl Team {
             .unwrap_or(0)
     }
 
+    /// Whether `a` and `b` are joined (either way round).
+    pub fn has_edge(&self, a: usize, b: usize) -> bool {
+        self.edges.iter().any(|&e| e == (a, b) || e == (b, a))
+    }
+
+    /// Joins `a` and `b`, or parts them when they are joined (the editor).
+    pub fn toggle_edge(&mut self, a: usize, b: usize) {
+        if a == b || a >= self.len() || b >= self.len() {
+            return;
+        }
+        if self.has_edge(a, b) {
+            self.edges.retain(|&e| e != (a, b) && e != (b, a));
+        } else {
+            self.edges.push((a.min(b), a.max(b)));
+        }
+    }
+
+    /// Adds an agent with a fresh id (`a<n>`, the lowest free), joined to
+    /// agent `to` when there is one; returns its index.
+    pub fn add_agent(&mut self, to: Option<usize>) -> usize {
+        let n = (1..)
+            .find(|n| !self.agents.iter().any(|a| a.id == format!("a{n}")))
+            .unwrap_or(1);
+        self.agents.push(AgentNode {
+            id: format!("a{n}"),
+            name: format!("Agent {n}"),
+            model: None,
+        });
+        let i = self.len() - 1;
+        if let Some(t) = to.filter(|&t| t < i) {
+            self.edges.push((t, i));
+        }
+        i
+    }
+
+    /// Removes agent `i` and its edges; the edges of the agents after it
+    /// follow their new indexes.
+    pub fn remove_agent(&mut self, i: usize) {
+        if i >= self.len() {
+            return;
+        }
+        self.agents.remove(i);
+        let shift = |x: usize| if x > i { x - 1 } else { x };
+        self.edges = self
+            .edges
+            .iter()
+            .filter(|&&(a, b)| a != i && b != i)
+            .map(|&(a, b)| (shift(a), shift(b)))
+            .collect();
+    }
+
     /// The team can run: agents with unique ids, edges between existing
     /// agents, every agent reachable.
     pub fn validate(&self) -> Result<(), TeamError> {
@@ -297,6 +348,52 @@ mod tests {
         for p in Preset::ALL {
             assert_eq!(Team::preset(p, 4).validate(), Ok(()), "{p:?}");
         }
+    }
+
+    #[test]
+    fn the_editor_s_changes_keep_the_graph_consistent() {
+        let mut t = Team::preset(Preset::Chain, 4); // a1-a2-a3-a4
+        assert_eq!(
+            t.root(),
+            1,
+            "ties between the two middle agents go to the lower index"
+        );
+        t.remove_agent(1); // a1  a3-a4: a1 cut off
+        assert_eq!(
+            t.agents.iter().map(|a| a.id.as_str()).collect::<Vec<_>>(),
+            ["a1", "a3", "a4"]
+        );
+        assert_eq!(t.edges, vec![(1, 2)], "edges follow the new indexes");
+        assert_eq!(
+            t.validate(),
+            Err(TeamError::Disconnected(vec![
+                "Agent 3".into(),
+                "Agent 4".into()
+            ]))
+        );
+        t.toggle_edge(2, 0);
+        assert!(t.has_edge(0, 2) && t.has_edge(2, 0));
+        assert_eq!(t.validate(), Ok(()));
+        assert_eq!(t.root(), 2, "a4 is now the middle of the chain");
+        t.toggle_edge(0, 2);
+        assert!(!t.has_edge(0, 2), "a second toggle parts them");
+        t.toggle_edge(1, 1);
+        t.toggle_edge(0, 9);
+        assert_eq!(
+            t.edges,
+            vec![(1, 2)],
+            "self-loops and unknown agents are ignored"
+        );
+        let i = t.add_agent(Some(0));
+        assert_eq!(
+            (i, t.agents[i].id.as_str()),
+            (3, "a2"),
+            "the lowest free id"
+        );
+        assert!(t.has_edge(0, 3));
+        let j = t.add_agent(None);
+        assert_eq!(t.agents[j].id, "a5");
+        assert!(t.neighbours(j).is_empty());
     }
 
     #[test]

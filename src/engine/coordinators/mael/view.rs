@@ -64,8 +64,9 @@ pub struct MaelView {
     /// The phase under way (`forward`, `backward`), none once ended.
     pub phase: Option<String>,
     pub motion: Option<(u64, Motion)>,
-    /// Rewards per agent, in order.
-    pub rewards: Vec<(String, f64)>,
+    /// Every reward of the backward pass, in order (seq, a `Motion::Reward`):
+    /// the team panel plays them one after another.
+    pub rewards: Vec<(u64, Motion)>,
 }
 
 fn parse<T: DeserializeOwned>(v: &Value) -> Option<T> {
@@ -220,15 +221,13 @@ impl Fold for MaelView {
                 ) {
                     t.rewards.push((kind, *value));
                 }
-                self.rewards.push((agent.clone(), *value));
-                self.motion = Some((
-                    ev.seq,
-                    Motion::Reward {
-                        agent: agent.clone(),
-                        step: step.to_string(),
-                        value: *value,
-                    },
-                ));
+                let motion = Motion::Reward {
+                    agent: agent.clone(),
+                    step: step.to_string(),
+                    value: *value,
+                };
+                self.rewards.push((ev.seq, motion.clone()));
+                self.motion = Some((ev.seq, motion));
             }
             RunEvent::NoteWritten {
                 agent,

@@ -22,8 +22,36 @@ fn position(i: usize, n: usize, root: usize) -> (f64, f64) {
     (cx + 105.0 * a.cos(), cy + 82.0 * a.sin())
 }
 
-/// The team panel's SVG, or a note before the run has a team.
+/// What a node shows: the number a name ends with ("Agent 12" → 12), else
+/// its first letter.
+fn initial(name: &str) -> String {
+    let digits: String = name
+        .chars()
+        .rev()
+        .take_while(char::is_ascii_digit)
+        .collect::<Vec<_>>()
+        .into_iter()
+        .rev()
+        .collect();
+    if digits.is_empty() {
+        name.chars()
+            .next()
+            .map(|c| c.to_uppercase().collect())
+            .unwrap_or_default()
+    } else {
+        digits
+    }
+}
+
+/// The team panel's SVG with the view's last motion, or a note before the
+/// run has a team.
 pub fn team_svg(view: &MaelView) -> String {
+    team_svg_with(view, view.motion.as_ref().map(|(_, m)| m))
+}
+
+/// The team panel's SVG highlighting `motion` (the panel plays a burst of
+/// rewards one by one).
+pub fn team_svg_with(view: &MaelView, motion: Option<&Motion>) -> String {
     let Some(t) = &view.team else {
         return "<p class=\"muted small empty-note\">The team appears when a MAEL run starts.</p>"
             .into();
@@ -36,8 +64,8 @@ pub fn team_svg(view: &MaelView) -> String {
         n,
         esc(t.team.agents.get(t.root).map_or("", |a| a.name.as_str()))
     );
-    let active = match &view.motion {
-        Some((_, Motion::Handoff { from, to, .. })) => index(from).zip(index(to)),
+    let active = match motion {
+        Some(Motion::Handoff { from, to, .. }) => index(from).zip(index(to)),
         _ => None,
     };
     for &(a, b) in &t.team.edges {
@@ -63,18 +91,15 @@ pub fn team_svg(view: &MaelView) -> String {
             pos[from].0, pos[from].1, pos[to].0, pos[to].1
         );
     }
-    let rewarded = match &view.motion {
-        Some((_, Motion::Reward { agent, value, .. })) => index(agent).map(|i| (i, *value)),
+    let rewarded = match motion {
+        Some(Motion::Reward { agent, value, step }) => {
+            index(agent).map(|i| (i, *value, step.as_str()))
+        }
         _ => None,
     };
     for (i, a) in t.team.agents.iter().enumerate() {
         let (x, y) = pos[i];
-        let initial = a
-            .name
-            .chars()
-            .last()
-            .map(|c| c.to_string())
-            .unwrap_or_default();
+        let initial = initial(&a.name);
         let _ = write!(
             s,
             "<g class=\"ml-node{}\" data-agent=\"{}\" tabindex=\"0\"><title>{} — closeness {:.2}{}</title><circle cx=\"{x:.1}\" cy=\"{y:.1}\" r=\"18\" style=\"--agent:{}\"/><text class=\"ml-initial\" x=\"{x:.1}\" y=\"{:.1}\">{}</text><text class=\"ml-label\" x=\"{x:.1}\" y=\"{:.1}\">{}</text><text class=\"ml-closeness\" x=\"{x:.1}\" y=\"{:.1}\">c {:.2}</text>",
@@ -99,16 +124,28 @@ pub fn team_svg(view: &MaelView) -> String {
                 y - 20.0
             );
         }
-        if let Some((_, value)) = rewarded.filter(|(j, _)| *j == i) {
+        if let Some((_, value, step)) = rewarded.filter(|(j, _, _)| *j == i) {
             let _ = write!(
                 s,
-                "<circle class=\"ml-reward-pulse\" cx=\"{x:.1}\" cy=\"{y:.1}\" r=\"22\"/><text class=\"ml-reward-text\" x=\"{:.1}\" y=\"{:.1}\">+{value:.2}</text>",
+                "<circle class=\"ml-reward-pulse\" cx=\"{x:.1}\" cy=\"{y:.1}\" r=\"22\"/><text class=\"ml-reward-text\" x=\"{:.1}\" y=\"{:.1}\">{} {value:.2}</text>",
                 x + 24.0,
-                y - 14.0
+                y - 14.0,
+                esc(step)
             );
         }
         s.push_str("</g>");
     }
     s.push_str("</svg>");
     s
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_node_shows_the_number_its_name_ends_with_or_its_initial() {
+        assert_eq!(super::initial("Agent 12"), "12");
+        assert_eq!(super::initial("Scout"), "S");
+        assert_eq!(super::initial("émile"), "É");
+        assert_eq!(super::initial(""), "");
+    }
 }

@@ -37,12 +37,13 @@ fn rewards(t: &TaskItem) -> String {
         .collect()
 }
 
-fn task_html(view: &MaelView, t: &TaskItem, out: &mut String) {
+fn task_html(view: &MaelView, t: &TaskItem, collapsed: &[String], out: &mut String) {
     let r = &t.record;
     let rounds = t.critiques.iter().map(|(_, c)| c.round).max().unwrap_or(0);
     let _ = write!(
         out,
-        "<details class=\"ml-task\" open data-task=\"{}\" data-seq=\"{}\"><summary><code class=\"ml-id\">{}</code> {} <span class=\"muted small\">from {}</span>{}{}</summary>",
+        "<details class=\"ml-task\"{} data-task=\"{}\" data-seq=\"{}\"><summary><code class=\"ml-id\">{}</code> {} <span class=\"muted small\">from {}</span>{}{}</summary>",
+        if collapsed.contains(&r.id) { "" } else { " open" },
         esc(&r.id),
         t.seq,
         esc(&r.id),
@@ -121,15 +122,16 @@ fn task_html(view: &MaelView, t: &TaskItem, out: &mut String) {
     if !children.is_empty() {
         out.push_str("<div class=\"ml-children\">");
         for c in children {
-            task_html(view, c, out);
+            task_html(view, c, collapsed, out);
         }
         out.push_str("</div>");
     }
     out.push_str("</div></details>");
 }
 
-/// The whole tree, from the root task.
-pub fn tree_html(view: &MaelView) -> String {
+/// The whole tree, from the root task; the tasks in `collapsed` (ids) are
+/// shown closed.
+pub fn tree_html(view: &MaelView, collapsed: &[String]) -> String {
     let Some(root) = view.tasks.iter().find(|t| t.record.parent.is_none()) else {
         return format!("<p class=\"muted empty-note\">{TREE_EMPTY}</p>");
     };
@@ -149,7 +151,7 @@ pub fn tree_html(view: &MaelView) -> String {
         );
     }
     out.push_str("<div class=\"ml-tree\">");
-    task_html(view, root, &mut out);
+    task_html(view, root, collapsed, &mut out);
     out.push_str("</div>");
     out
 }

@@ -1,0 +1,228 @@
+//! MAEL's experience pools in IndexedDB, named, surviving reloads. A
+//! pool is a summary record (`mael_pools`: name → its embedder, size and
+//! chunk count, JSON) and chunks of 512 experiences (`mael_pool_chunks`:
+//! [name, n] → `{entries: JSON text, vectors: Float32Array}`): vectors are
+//! stored packed, not as JSON numbers. Saving writes only the chunks from
+//! the first one that changed, so saving after every task of a learning
+//! phase stays cheap. Everything read back is checked (`Pool::push`); a
+//! damaged pool is an error that names it, and nothing is changed.
+
+use super::idb::{db, StoreDecl, StoreError};
+use crate::engine::coordinators::mael::experience::{Experience, Pool};
+use crate::engine::model::embed::EmbedderId;
+use js_sys::{Array, Float32Array, Object, Reflect};
+use rexie::{KeyRange, TransactionMode};
+use serde::{Deserialize, Serialize};
+use wasm_bindgen::{JsCast, JsValue};
+
+const POOLS: &str = "mael_pools";
+const CHUNKS: &str = "mael_pool_chunks";
+/// MAEL's stores (see `idb`): added in version 3.
+pub const STORES: &[StoreDecl] = &[
+    StoreDecl {
+        name: POOLS,
+        since: 3,
+    },
+    StoreDecl {
+        name: CHUNKS,
+        since: 3,
+    },
+];
+const RECORD_VERSION: u32 = 1;
+/// Experiences per stored chunk.
+pub const CHUNK: usize = 512;
+
+/// A pool as the pool list shows it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PoolMeta {
+    pub v: u32,
+    pub name: String,
+    pub embedder: EmbedderId,
+    pub count: usize,
+    pub chunks: u32,
+    pub updated_ms: f64,
+}
+
+fn err(e: rexie::Error) -> StoreError {
+    StoreError::from_rexie(e)
+}
+
+fn chunk_key(name: &str, n: u32) -> JsValue {
+    Array::of2(&JsValue::from_str(name), &JsValue::from_f64(n as f64)).into()
+}
+
+fn pool_range(name: &str) -> Result<KeyRange, StoreError> {
+    KeyRange::bound(&chunk_key(name, 0), &chunk_key(name, u32::MAX), None, None).map_err(|e| {
+        StoreError {
+            quota: false,
+            detail: e.to_string(),
+        }
+    })
+}
+
+/// Every pool's summary, newest first.
+pub async fn list() -> Result<Vec<PoolMeta>, StoreError> {
+    let d = db().await?;
+    let tx = d
+        .transaction(&[POOLS], TransactionMode::ReadOnly)
+        .map_err(err)?;
+    let rows = tx
+        .store(POOLS)
+        .map_err(err)?
+        .get_all(None, None)
+        .await
+        .map_err(err)?;
+    let mut out: Vec<PoolMeta> = rows
+        .into_iter()
+        .filter_map(|v| v.as_string())
+        .filter_map(|t| serde_json::from_str(&t).ok())
+        .collect();
+    out.sort_by(|a, b| b.updated_ms.total_cmp(&a.updated_ms));
+    Ok(out)
+}
+
+async fn meta(name: &str) -> Result<Option<PoolMeta>, String> {
+    let d = db().await.map_err(|e| e.user_message())?;
+    let tx = d
+        .transaction(&[POOLS], TransactionMode::ReadOnly)
+        .map_err(|e| e.to_string())?;
+    let v = tx
+        .store(POOLS)
+        .map_err(|e| e.to_string())?
+        .get(JsValue::from_str(name))
+        .await
+        .map_err(|e| e.to_string())?;
+    match v.and_then(|v| v.as_string()) {
+        None => Ok(None),
+        Some(t) => serde_json::from_str::<PoolMeta>(&t).map(Some).map_err(|e| {
+            format!(
+                "The stored pool \"{name}\" is damaged ({e}): export what you can, then clear it."
+            )
+        }),
+    }
+}
+
+/// The pool `name`; an empty pool of `embedder` when there is none yet.
+pub async fn load(name: &str, embedder: &EmbedderId) -> Result<Pool, String> {
+    let Some(m) = meta(name).await? else {
+        return Ok(Pool::new(embedder.clone()));
+    };
+    if m.v > RECORD_VERSION {
+        return Err(format!(
+            "The pool \"{name}\" was stored by a newer version of Roundtable: update it first."
+        ));
+    }
+    let d = db().await.map_err(|e| e.user_message())?;
+    let tx = d
+        .transaction(&[CHUNKS], TransactionMode::ReadOnly)
+        .map_err(|e| e.to_string())?;
+    let chunks = tx
+        .store(CHUNKS)
+        .map_err(|e| e.to_string())?
+        .get_all(Some(pool_range(name).map_err(|e| e.detail)?), None)
+        .await
+        .map_err(|e| e.to_string())?;
+    let damaged = |why: &str| {
+        format!(
+            "The stored pool \"{name}\" is damaged ({why}): export what you can, then clear it."
+        )
+    };
+    let mut pool = Pool::new(m.embedder.clone());
+    let dims = m.embedder.dims;
+    for c in chunks {
+        let entries = Reflect::get(&c, &"entries".into())
+            .ok()
+            .and_then(|v| v.as_string())
+            .ok_or_else(|| damaged("a chunk has no entries"))?;
+        let vectors = Reflect::get(&c, &"vectors".into())
+            .ok()
+            .filter(|v| v.is_instance_of::<Float32Array>())
+            .map(|v| Float32Array::from(v).to_vec())
+            .ok_or_else(|| damaged("a chunk has no vectors"))?;
+        let entries: Vec<Experience> =
+            serde_json::from_str(&entries).map_err(|e| damaged(&e.to_string()))?;
+        if vectors.len() != entries.len() * dims {
+            return Err(damaged("vectors and entries do not match"));
+        }
+        for (e, v) in entries.into_iter().zip(vectors.chunks(dims.max(1))) {
+            pool.push(e, v.to_vec())
+                .map_err(|e| damaged(&e.user_message()))?;
+        }
+    }
+    Ok(pool)
+}
+
+/// The stored pool `name` with its own embedder; an error when there is none.
+pub async fn load_stored(name: &str) -> Result<Pool, String> {
+    let m = meta(name)
+        .await?
+        .ok_or_else(|| format!("There is no pool \"{name}\" in this browser."))?;
+    load(name, &m.embedder).await
+}
+
+/// Writes `pool` as `name`: the chunks from the first one that may have
+/// changed since the stored copy (`saved` entries were stored before).
+pub async fn save(name: &str, pool: &Pool, saved: usize) -> Result<(), StoreError> {
+    let d = db().await?;
+    let tx = d
+        .transaction(&[POOLS, CHUNKS], TransactionMode::ReadWrite)
+        .map_err(err)?;
+    let chunks = tx.store(CHUNKS).map_err(err)?;
+    let dims = pool.dims();
+    let n_chunks = pool.len().div_ceil(CHUNK) as u32;
+    let first = (saved / CHUNK) as u32;
+    for n in first..n_chunks {
+        let a = n as usize * CHUNK;
+        let b = (a + CHUNK).min(pool.len());
+        let obj = Object::new();
+        let entries = serde_json::to_string(&pool.entries[a..b]).unwrap_or_default();
+        let _ = Reflect::set(&obj, &"entries".into(), &JsValue::from_str(&entries));
+        let vectors = Float32Array::from(&pool.packed()[a * dims..b * dims]);
+        let _ = Reflect::set(&obj, &"vectors".into(), &vectors);
+        chunks
+            .put(&obj, Some(&chunk_key(name, n)))
+            .await
+            .map_err(err)?;
+    }
+    let m = PoolMeta {
+        v: RECORD_VERSION,
+        name: name.into(),
+        embedder: pool.embedder.clone(),
+        count: pool.len(),
+        chunks: n_chunks,
+        updated_ms: js_sys::Date::now(),
+    };
+    tx.store(POOLS)
+        .map_err(err)?
+        .put(
+            &JsValue::from_str(&serde_json::to_string(&m).unwrap_or_default()),
+            Some(&JsValue::from_str(name)),
+        )
+        .await
+        .map_err(err)?;
+    tx.done().await.map_err(err)?;
+    Ok(())
+}
+
+/// Removes the pool `name` and its chunks.
+pub async fn delete(name: &str) -> Result<(), StoreError> {
+    let d = db().await?;
+    let tx = d
+        .transaction(&[POOLS, CHUNKS], TransactionMode::ReadWrite)
+        .map_err(err)?;
+    tx.store(POOLS)
+        .map_err(err)?
+        .delete(JsValue::from_str(name))
+        .await
+        .map_err(err)?;
+    let chunks = tx.store(CHUNKS).map_err(err)?;
+    let keys = chunks
+        .get_all_keys(Some(pool_range(name)?), None)
+        .await
+        .map_err(err)?;
+    for k in keys {
+        chunks.delete(k).await.map_err(err)?;
+    }
+    tx.done().await.map_err(err)?;
+    Ok(())
+}

@@ -1,0 +1,145 @@
+//! Starting and forking MAEL runs: the task, mode and team from the setup,
+//! a model per agent where the team names one, the pool opened from
+//! IndexedDB with its embedder and given to the run, and written back
+//! when a run that learned ends.
+
+use super::memory;
+use super::state::{mael_setup, MaelSetup};
+use crate::engine::coordinators::mael::contract::MaelOptions;
+use crate::engine::coordinators::mael::{self, ID};
+use crate::engine::model::demo;
+use crate::engine::model::fork::{ForkEdit, ForkModel};
+use crate::engine::model::ChatModel;
+use crate::engine::run::config::ModelBinding;
+use crate::engine::run::{ModelRouter, ModelSpec, RunConfig, RunCtx, RunDoc};
+use crate::platform::keys;
+use crate::ui::provider::LazyProvider;
+use crate::ui::state::{Activity, AppState, RunSetup};
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use std::rc::Rc;
+
+/// The demo model's part for MAEL runs.
+pub const SCRIPT: demo::Script = mael::demo::answer;
+
+/// The run's models: the Settings' model for every agent, and for an agent
+/// the team names a model for, that model at the same provider.
+pub(super) fn models(
+    app: AppState,
+    config: &mut RunConfig,
+    options: &MaelOptions,
+    model: Rc<dyn ChatModel>,
+    spec: &ModelSpec,
+) -> ModelRouter {
+    let mut router = ModelRouter::single(model);
+    let Some(format) = spec.format else {
+        return router; // the demo model plays every agent
+    };
+    let key = keys::get(&app.settings.get_untracked().provider);
+    for agent in &options.team.agents {
+        let Some(name) = agent
+            .model
+            .as_deref()
+            .map(str::trim)
+            .filter(|m| !m.is_empty())
+        else {
+            continue;
+        };
+        let s = ModelSpec {
+            model: name.to_string(),
+            ..spec.clone()
+        };
+        config.models.push(ModelBinding {
+            role: agent.id.clone(),
+            spec: s.clone(),
+        });
+        router = router.bind(
+            &agent.id,
+            Rc::new(LazyProvider::new(s, format, key.clone())),
+        );
+    }
+    router
+}
+
+/// Opens the pool the options name and launches with it; writes the pool
+/// back when a run that learned ends.
+fn launch_with_pool(
+    app: AppState,
+    setup: MaelSetup,
+    config: RunConfig,
+    router: ModelRouter,
+    paused: bool,
+) {
+    let learn = serde_json::from_value::<MaelOptions>(config.options.clone())
+        .map(|o| o.learn)
+        .unwrap_or(false);
+    let pool = serde_json::from_value::<MaelOptions>(config.options.clone())
+        .ok()
+        .and_then(|o| o.pool)
+        .unwrap_or_else(|| setup.pool.clone());
+    spawn_local(async move {
+        let settings = app.settings.get_untracked();
+        let embedder = match memory::embedder(&setup, &settings).await {
+            Ok(e) => e,
+            Err(e) => return app.warn(e, false),
+        };
+        let (mem, saved) = match memory::open(&pool, embedder).await {
+            Ok(m) => m,
+            Err(e) => return app.warn(e, false),
+        };
+        if app.activity.get_untracked() != Activity::Idle {
+            return;
+        }
+        let run_setup: RunSetup = Box::new(move |ctx: &RunCtx| {
+            ctx.insert_resource(mem.clone());
+            if learn {
+                ctx.on_event(move |e| {
+                    if e.event.is_terminal() {
+                        let mem = mem.clone();
+                        spawn_local(async move {
+                            if let Err(err) = memory::save(&mem, saved).await {
+                                app.storage_error.set(Some(err));
+                            }
+                            super::setup::refresh_stored();
+                        });
+                    }
+                });
+            }
+        });
+        app.launch(config, router, paused, mael::entry, Some(run_setup));
+    });
+}
+
+pub fn start(app: AppState, paused: bool) {
+    let setup = mael_setup().get_untracked();
+    let Some(task) = setup.task().cloned() else {
+        return app.warn("Pick a task to solve first.", false);
+    };
+    if let Err(e) = setup.team.validate() {
+        return app.warn(e.user_message(), false);
+    }
+    let Some((spec, model)) = app.live_model(SCRIPT) else {
+        return;
+    };
+    let options = setup.options(task.clone());
+    let mut config = app.new_config(ID, &task.prompt, spec.clone());
+    config.variant = Some(setup.mode.id().into());
+    config.options = serde_json::to_value(&options).unwrap_or_default();
+    let router = models(app, &mut config, &options, model, &spec);
+    launch_with_pool(app, setup, config, router, paused);
+}
+
+pub fn fork(app: AppState, parent: RunDoc, k: u32, edit: ForkEdit) {
+    let Some((spec, live)) = app.live_model(SCRIPT) else {
+        return;
+    };
+    let config = app.fork_config(&parent, k, spec);
+    let model: Rc<dyn ChatModel> = Rc::new(ForkModel::new(&parent.events, k as usize, edit, live));
+    launch_with_pool(
+        app,
+        mael_setup().get_untracked(),
+        config,
+        ModelRouter::single(model),
+        false,
+    );
+}
