@@ -237,3 +237,27 @@ test('pools: learning fills one that survives a reload and resumes; bad files ar
   await screenshot(page, 'mael-learn');
   assert.deepEqual(page.errors, []);
 });
+
+test('task sets import from JSONL (checked first: a bad line is refused, nothing is kept)', async () => {
+  const page = await openApp(env);
+  await chooseMael(page);
+  const row = (q, a) => JSON.stringify({ question: q, answer: `${a}\n#### ${a}` });
+  const good = [row('Tom has 3 apples and buys 4 more. How many?', 7), row('Half of 18?', 9)].join('\n');
+  await page.getByLabel('Import as').selectOption('gsm8k');
+  await page.getByLabel('Import tasks (JSONL)').setInputFiles({ name: 'mini-gsm8k.jsonl', mimeType: 'application/json', buffer: Buffer.from(good) });
+  await page.locator('#ml-set').filter({ hasText: 'mini-gsm8k.jsonl · gsm8k' }).waitFor();
+  await page.waitForFunction(() => document.querySelector('#ml-set')?.value === 'mini-gsm8k.jsonl');
+  assert.equal(await page.locator('#ml-task option').count(), 2);
+  assert.match(await page.getByLabel('Task text').innerText(), /Tom has 3 apples/);
+  const bad = `${good}\n{"question": "no answer here"}`;
+  await page.getByLabel('Import tasks (JSONL)').setInputFiles({ name: 'broken.jsonl', mimeType: 'application/json', buffer: Buffer.from(bad) });
+  await page.getByText(/Could not import broken\.jsonl: broken\.jsonl line 3: .*Nothing was stored\./).waitFor();
+  assert.equal(await page.locator('#ml-set option', { hasText: 'broken' }).count(), 0, 'not kept');
+  assert.equal(await page.locator('#ml-set').inputValue(), 'mini-gsm8k.jsonl', 'the set in use is unchanged');
+  // It survives a reload.
+  await page.reload();
+  await page.waitForSelector('body[data-ready="1"]');
+  await chooseMael(page);
+  await page.locator('#ml-set option', { hasText: 'mini-gsm8k.jsonl' }).waitFor({ state: 'attached' });
+  assert.deepEqual(page.errors, []);
+});

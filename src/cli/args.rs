@@ -42,6 +42,7 @@ TRAVEL OPTIONS (--coordinator travel):
 MAEL OPTIONS (--coordinator mael, mael-learn, mael-eval):
   --dataset D            builtin (default) | gsm8k | mmlu | commongen
   --data FILE            the dataset's JSONL (needed but for builtin)
+  --shots FILE           mmlu: the dev rows (mmlu_dev.jsonl), each question's 5-shot examples
   --split train|test     the built-in split (run: test, mael-learn: train)
   --task-idx N           the task's position in the set (default 0)
   --mode M               none | task | step (run default step; learning default none)
@@ -89,6 +90,7 @@ pub struct RunArgs {
     // MAEL
     pub dataset: Option<String>,
     pub data: Option<String>,
+    pub shots: Option<String>,
     pub split: Option<String>,
     pub task_idx: Option<u32>,
     pub mode: Option<String>,
@@ -242,6 +244,7 @@ fn parse_run_options(p: &mut lexopt::Parser) -> Result<RunArgs, String> {
             Long("json") => a.json = true,
             Long("dataset") => a.dataset = Some(text(p)?),
             Long("data") => a.data = Some(text(p)?),
+            Long("shots") => a.shots = Some(text(p)?),
             Long("split") => a.split = Some(text(p)?),
             Long("task-idx") => a.task_idx = Some(number(p, "--task-idx")? as u32),
             Long("mode") => a.mode = Some(text(p)?),

@@ -14,6 +14,29 @@ use roundtable::engine::run::{
 use std::io::Write;
 use std::rc::Rc;
 
+/// The API key, from `ROUNDTABLE_API_KEY` only (a flag would show in the
+/// process list).
+pub fn api_key() -> Option<String> {
+    std::env::var("ROUNDTABLE_API_KEY")
+        .ok()
+        .filter(|k| !k.is_empty())
+}
+
+/// The native platform: ureq, `clock`, the demo model's pace from the
+/// arguments, and the demo model playing `script`.
+pub fn native_platform(
+    a: &RunArgs,
+    clock: Rc<dyn Clock>,
+    script: roundtable::engine::model::demo::Script,
+) -> Platform {
+    Platform {
+        transport: Rc::new(UreqTransport::default()),
+        clock,
+        demo_chunk_delay_ms: a.demo_delay_ms,
+        demo_script: script,
+    }
+}
+
 /// Resolves `--provider/--base-url/--model` into a model spec.
 pub fn model_spec(a: &RunArgs) -> Result<ModelSpec, String> {
     let model = a.model.clone().unwrap_or_else(|| "demo".into());
@@ -144,16 +167,9 @@ pub fn run(a: RunArgs) -> Result<i32, String> {
         ));
     }
     let spec = model_spec(&a)?;
-    let key = std::env::var("ROUNDTABLE_API_KEY")
-        .ok()
-        .filter(|k| !k.is_empty());
+    let key = api_key();
     let clock: Rc<dyn Clock> = Rc::new(SystemClock::default());
-    let platform = Platform {
-        transport: Rc::new(UreqTransport::default()),
-        clock: clock.clone(),
-        demo_chunk_delay_ms: a.demo_delay_ms,
-        demo_script: coordinators::every_script,
-    };
+    let platform = native_platform(&a, clock.clone(), coordinators::every_script);
     let mut config = RunConfig::new(&a.coordinator, &a.task, spec);
     config.variant = a.variant.clone();
     config.created_ms = clock.epoch_ms().floor();

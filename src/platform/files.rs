@@ -38,6 +38,19 @@ fn download_blob(b: &web_sys::Blob, filename: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// A local date and time for file names: `20261123-1405`.
+pub fn stamp(ms: f64) -> String {
+    let d = js_sys::Date::new(&JsValue::from_f64(ms));
+    format!(
+        "{:04}{:02}{:02}-{:02}{:02}",
+        d.get_full_year(),
+        d.get_month() + 1,
+        d.get_date(),
+        d.get_hours(),
+        d.get_minutes()
+    )
+}
+
 /// Offers `text` as a file download.
 pub fn download_text(filename: &str, mime: &str, text: &str) -> Result<(), String> {
     let parts = Array::of1(&JsValue::from_str(text));

@@ -56,10 +56,20 @@ fn shared_mmlu_sample_reads_every_row_with_its_letter() {
         assert_eq!(letters.iter().filter(|x| **x == l).count(), n, "{l}");
     }
     assert_eq!(tasks[0].score("Answer: B"), 1.0);
-    assert!(
-        parse_jsonl(Dataset::Mmlu, &read("mmlu", "mmlu_dev.jsonl"), "dev")
-            .is_ok_and(|d| d.len() == 50)
-    );
+    let dev = read("mmlu", "mmlu_dev.jsonl");
+    assert!(parse_jsonl(Dataset::Mmlu, &dev, "dev").is_ok_and(|d| d.len() == 50));
+    // With the dev file, each question has its subject's five dev examples
+    // before it, with their answers (Hendrycks' 5-shot prompt); the
+    // questions and their golds are the same.
+    let five = parse_jsonl(Dataset::Mmlu, &format!("{dev}\n{text}"), "dev+sample").expect("parse");
+    assert_eq!(five.len(), 100);
+    for (a, b) in five.iter().zip(&tasks) {
+        assert_eq!((&a.id, &a.gold), (&b.id, &b.gold));
+        assert_eq!(a.prompt.matches("\nAnswer: ").count(), 5, "{}", a.id);
+        assert!(a
+            .prompt
+            .ends_with(&b.prompt[b.prompt.find("\n\n").unwrap_or(0) + 2..]));
+    }
 }
 
 #[test]

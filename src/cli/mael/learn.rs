@@ -5,8 +5,7 @@
 //! optionally the pool-size sweep.
 
 use crate::cli::args::RunArgs;
-use crate::cli::http::UreqTransport;
-use crate::cli::run_cmd::model_spec;
+use crate::cli::run_cmd::{api_key, model_spec, native_platform};
 use roundtable::engine::coordinators::every_script;
 use roundtable::engine::coordinators::mael::contract::{MaelOptions, Mode};
 use roundtable::engine::coordinators::mael::learn::{
@@ -16,7 +15,7 @@ use roundtable::engine::coordinators::mael::memory::Memory;
 use roundtable::engine::coordinators::mael::{self, setup::configure};
 use roundtable::engine::domains::tasks::builtin::Split;
 use roundtable::engine::domains::tasks::Task;
-use roundtable::engine::model::factory::{build_model, Platform};
+use roundtable::engine::model::factory::build_model;
 use roundtable::engine::model::ChatModel;
 use roundtable::engine::run::clock::{Clock, SystemClock};
 use roundtable::engine::run::{ModelRouter, RunConfig, RunCtx};
@@ -32,16 +31,9 @@ struct Setup {
 
 fn setup(a: &RunArgs) -> Result<Setup, String> {
     let spec = model_spec(a)?;
-    let key = std::env::var("ROUNDTABLE_API_KEY")
-        .ok()
-        .filter(|k| !k.is_empty());
+    let key = api_key();
     let clock: Rc<dyn Clock> = Rc::new(SystemClock::default());
-    let platform = Platform {
-        transport: Rc::new(UreqTransport::default()),
-        clock: clock.clone(),
-        demo_chunk_delay_ms: a.demo_delay_ms,
-        demo_script: every_script,
-    };
+    let platform = native_platform(a, clock.clone(), every_script);
     let model = build_model(&spec, key.clone(), &platform)?;
     Ok(Setup {
         model,

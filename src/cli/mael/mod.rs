@@ -46,8 +46,15 @@ pub fn tasks(a: &RunArgs, split: Split) -> Result<Vec<Task>, String> {
             }
         )),
         (Some(path), d) => {
-            let text =
-                std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+            let read =
+                |p: &str| std::fs::read_to_string(p).map_err(|e| format!("cannot read {p}: {e}"));
+            let mut text = read(path)?;
+            match (&a.shots, d) {
+                (None, _) => {}
+                // Dev rows first: parse_jsonl takes them as the questions' examples.
+                (Some(shots), Dataset::Mmlu) => text = format!("{}\n{text}", read(shots)?),
+                (Some(_), _) => return Err("--shots goes with --dataset mmlu".into()),
+            }
             parse_jsonl(d, &text, path)
         }
     }

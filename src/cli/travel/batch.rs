@@ -3,8 +3,7 @@
 //! average revisits per expert and hallucinated entities per category.
 
 use crate::cli::args::RunArgs;
-use crate::cli::http::UreqTransport;
-use crate::cli::run_cmd::model_spec;
+use crate::cli::run_cmd::{api_key, model_spec, native_platform};
 use roundtable::engine::coordinators::travel::batch::{jobs, run_batch, BatchRun};
 use roundtable::engine::coordinators::travel::contract::{ToolMode, Variant, EXPERTS};
 use roundtable::engine::coordinators::travel::report::comparison::rate_rows;
@@ -13,7 +12,7 @@ use roundtable::engine::domains::travel::builtin::BUILTIN_QUERIES_JSONL;
 use roundtable::engine::domains::travel::{
     aggregate, evaluate, Plan, PlanEvaluation, Summary, TravelDb,
 };
-use roundtable::engine::model::factory::{build_model, Platform};
+use roundtable::engine::model::factory::build_model;
 use roundtable::engine::model::pricing::PriceTable;
 use roundtable::engine::run::clock::{Clock, SystemClock};
 use roundtable::engine::run::{ModelRouter, RunConfig, RunCtx, RunDoc};
@@ -59,19 +58,8 @@ pub fn run(a: RunArgs) -> Result<i32, String> {
     };
     let spec = model_spec(&a)?;
     let clock: Rc<dyn Clock> = Rc::new(SystemClock::default());
-    let platform = Platform {
-        transport: Rc::new(UreqTransport::default()),
-        clock: clock.clone(),
-        demo_chunk_delay_ms: a.demo_delay_ms,
-        demo_script: travel::demo::answer,
-    };
-    let model = build_model(
-        &spec,
-        std::env::var("ROUNDTABLE_API_KEY")
-            .ok()
-            .filter(|k| !k.is_empty()),
-        &platform,
-    )?;
+    let platform = native_platform(&a, clock.clone(), travel::demo::answer);
+    let model = build_model(&spec, api_key(), &platform)?;
     let all = jobs(&variants, &queries);
     let total = all.len();
     let started = clock.now_ms();

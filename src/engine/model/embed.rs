@@ -153,12 +153,7 @@ pub fn dot(a: &[f32], b: &[f32]) -> f32 {
     {
         let mut s = [0.0f32; 8];
         let (ca, cb) = (a.chunks_exact(8), b.chunks_exact(8));
-        let tail: f32 = ca
-            .remainder()
-            .iter()
-            .zip(cb.remainder())
-            .map(|(x, y)| x * y)
-            .sum();
+        let tail = plain_dot(ca.remainder(), cb.remainder());
         for (x, y) in ca.zip(cb) {
             for (k, acc) in s.iter_mut().enumerate() {
                 *acc += x[k] * y[k];
@@ -166,6 +161,11 @@ pub fn dot(a: &[f32], b: &[f32]) -> f32 {
         }
         ((s[0] + s[4]) + (s[1] + s[5])) + ((s[2] + s[6]) + (s[3] + s[7])) + tail
     }
+}
+
+/// The dot product one pair at a time (the few floats after the lanes).
+fn plain_dot(a: &[f32], b: &[f32]) -> f32 {
+    a.iter().zip(b).map(|(x, y)| x * y).sum()
 }
 
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
@@ -176,12 +176,7 @@ mod simd {
     /// independent sums hide the adds' latency).
     pub fn dot(a: &[f32], b: &[f32]) -> f32 {
         let (ca, cb) = (a.chunks_exact(16), b.chunks_exact(16));
-        let tail: f32 = ca
-            .remainder()
-            .iter()
-            .zip(cb.remainder())
-            .map(|(x, y)| x * y)
-            .sum();
+        let tail = super::plain_dot(ca.remainder(), cb.remainder());
         let (mut s0, mut s1, mut s2, mut s3) = (
             f32x4_splat(0.0),
             f32x4_splat(0.0),

@@ -50,14 +50,23 @@ pub fn load_set(app: AppState, name: String) {
     });
 }
 
-/// Checks and keeps an imported JSONL file as a task set of `dataset`;
-/// a file that does not parse is refused with the line at fault, and
-/// nothing is stored. Returns the set's name.
-pub async fn import_tasks(file: web_sys::File, dataset: Dataset) -> Result<String, String> {
-    let name = file.name();
-    let text = files::read_text(&file)
-        .await
-        .map_err(|e| format!("Could not read {name}: {e}"))?;
+/// Checks and keeps imported JSONL files as one task set of `dataset`
+/// (several files are read as one: MMLU's questions with its dev file for
+/// 5-shot prompts); a file that does not parse is refused with the line at
+/// fault, and nothing is stored. Returns the set's name.
+pub async fn import_tasks(picked: Vec<web_sys::File>, dataset: Dataset) -> Result<String, String> {
+    let mut names = Vec::new();
+    let mut text = String::new();
+    for file in &picked {
+        let name = file.name();
+        let t = files::read_text(file)
+            .await
+            .map_err(|e| format!("Could not read {name}: {e}"))?;
+        text.push_str(&t);
+        text.push('\n');
+        names.push(name);
+    }
+    let name = names.join(" + ");
     let n = task_sets::save(&name, dataset, &text)
         .await
         .map_err(|e| format!("Could not import {name}: {e}. Nothing was stored."))?;
@@ -107,12 +116,13 @@ pub fn ImportTasks(
     let app = use_app();
     let kind = RwSignal::new(Dataset::Gsm8k);
     let on_file = move |ev: leptos::ev::Event| {
-        let Some(file) = files::picked(&ev).into_iter().next() else {
+        let picked = files::picked(&ev);
+        if picked.is_empty() {
             return;
-        };
+        }
         let dataset = kind.get_untracked();
         spawn_local(async move {
-            match import_tasks(file, dataset).await {
+            match import_tasks(picked, dataset).await {
                 Ok(name) => {
                     refresh_stored();
                     on_done(name);
@@ -132,7 +142,9 @@ pub fn ImportTasks(
             </select>
             <label class="button small file-button">
                 "Import tasks…"
-                <input type="file" accept=".jsonl,.json,application/json" aria-label="Import tasks (JSONL)" disabled=disabled on:change=on_file/>
+                <input type="file" multiple=true accept=".jsonl,.json,application/json" aria-label="Import tasks (JSONL)"
+                    title="JSONL rows of the dataset picked beside; for MMLU pick the questions and mmlu_dev.jsonl together for 5-shot prompts"
+                    disabled=disabled on:change=on_file/>
             </label>
         </div>
     }

@@ -128,22 +128,47 @@ impl Task {
 }
 
 /// A JSONL file of a set's rows as tasks; errors name the line. Empty
-/// lines are skipped; a file with no task is an error.
+/// lines are skipped; a file with no task is an error. For MMLU, rows of
+/// the dev split (an id with `/dev/`, as in `mmlu_dev.jsonl`) are the
+/// few-shot examples of the other rows of their subject (Hendrycks' 5-shot
+/// prompt), not tasks: give the dev file and the questions together (a
+/// file of dev rows only is read as questions).
 pub fn parse_jsonl(dataset: Dataset, text: &str, file: &str) -> Result<Vec<Task>, String> {
-    let mut out = Vec::new();
+    let mut rows = Vec::new();
     for (i, line) in text.lines().enumerate() {
         if line.trim().is_empty() {
             continue;
         }
         let v: serde_json::Value = serde_json::from_str(line)
             .map_err(|e| format!("{file} line {}: not valid JSON ({e})", i + 1))?;
-        let task = match dataset {
-            Dataset::Gsm8k => gsm8k::task(&v, out.len()),
-            Dataset::Mmlu => mmlu::task(&v, out.len(), &[]),
-            Dataset::Commongen => commongen::task(&v, out.len()),
-            Dataset::Builtin => builtin::task_from_json(&v, out.len()),
+        rows.push((i + 1, v));
+    }
+    let is_dev = |v: &serde_json::Value| {
+        dataset == Dataset::Mmlu
+            && v.get("id")
+                .and_then(serde_json::Value::as_str)
+                .is_some_and(|id| id.contains("/dev/"))
+    };
+    let shots: Vec<serde_json::Value> = if rows.iter().all(|(_, v)| is_dev(v)) {
+        Vec::new()
+    } else {
+        rows.iter()
+            .filter(|(_, v)| is_dev(v))
+            .map(|(_, v)| v.clone())
+            .collect()
+    };
+    let mut out = Vec::new();
+    for (line, v) in &rows {
+        if !shots.is_empty() && is_dev(v) {
+            continue;
         }
-        .map_err(|e| format!("{file} line {}: {e}", i + 1))?;
+        let task = match dataset {
+            Dataset::Gsm8k => gsm8k::task(v, out.len()),
+            Dataset::Mmlu => mmlu::task(v, out.len(), &shots),
+            Dataset::Commongen => commongen::task(v, out.len()),
+            Dataset::Builtin => builtin::task_from_json(v, out.len()),
+        }
+        .map_err(|e| format!("{file} line {line}: {e}"))?;
         out.push(task);
     }
     if out.is_empty() {
@@ -178,5 +203,39 @@ mod tests {
         let err = parse_jsonl(Dataset::Gsm8k, "{\"question\": \"q\"}\nnot json", "f.jsonl")
             .expect_err("bad");
         assert!(err.starts_with("f.jsonl line 1"), "{err}");
+    }
+
+    #[test]
+    fn mmlu_dev_rows_are_the_few_shot_examples_of_their_subject() {
+        let row = |id: &str, subject: &str, q: &str, a: &str| {
+            format!("{{\"id\": \"{id}\", \"subject\": \"{subject}\", \"question\": \"{q}\", \"choices\": [\"w\", \"x\", \"y\", \"z\"], \"answer\": \"{a}\"}}\n")
+        };
+        let text = [
+            row("law/dev/0", "law", "Dev law?", "C"),
+            row("art/dev/0", "art", "Dev art?", "D"),
+            row("law/test/0", "law", "Test law?", "A"),
+            row("art/test/0", "art", "Test art?", "B"),
+        ]
+        .concat();
+        let tasks = parse_jsonl(Dataset::Mmlu, &text, "f").expect("parse");
+        assert_eq!(tasks.len(), 2, "dev rows are not tasks");
+        assert!(tasks[0]
+            .prompt
+            .contains("Dev law?\nA. w\nB. x\nC. y\nD. z\nAnswer: C"));
+        assert!(
+            !tasks[0].prompt.contains("Dev art?"),
+            "only its own subject's"
+        );
+        assert!(tasks[1].prompt.contains("Dev art?") && tasks[1].prompt.contains("Test art?"));
+        assert_eq!(tasks[0].gold, Gold::Letter("A".into()));
+        // A file of dev rows only: they are the questions.
+        let dev_only = parse_jsonl(
+            Dataset::Mmlu,
+            &text.lines().take(2).collect::<Vec<_>>().join("\n"),
+            "d",
+        )
+        .expect("parse");
+        assert_eq!(dev_only.len(), 2);
+        assert!(!dev_only[0].prompt.contains("Answer: C\n"));
     }
 }

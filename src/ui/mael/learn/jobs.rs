@@ -4,7 +4,8 @@
 
 use super::super::setup::{refresh_stored, ImportTasks, TaskSetSelect};
 use super::super::state::mael_setup;
-use super::state::{use_learn, Job, VARIANTS};
+use super::forms::VARIANTS;
+use super::state::{use_learn, Job};
 use crate::engine::coordinators::mael::contract::Mode;
 use crate::engine::coordinators::mael::html::report::label;
 use crate::engine::model::pricing::format_usd;

@@ -3,10 +3,12 @@
 //! training tasks, and an evaluation of the modes on test tasks with the
 //! paper's tables, charts and the pool-size sweep.
 
+mod forms;
 mod inspector;
 mod jobs;
 mod pools;
 mod results;
+mod runner;
 mod state;
 
 use leptos::prelude::*;

@@ -12,18 +12,6 @@ use crate::ui::state::{use_app, Source};
 use leptos::prelude::*;
 use leptos_router::hooks::use_navigate;
 
-fn stamp(ms: f64) -> String {
-    let d = js_sys::Date::new(&ms.into());
-    format!(
-        "{:04}{:02}{:02}-{:02}{:02}",
-        d.get_full_year(),
-        d.get_month() + 1,
-        d.get_date(),
-        d.get_hours(),
-        d.get_minutes()
-    )
-}
-
 #[component]
 pub fn EvaluationResults() -> impl IntoView {
     let st = use_learn();
@@ -31,7 +19,7 @@ pub fn EvaluationResults() -> impl IntoView {
     let save = move |suffix: &str, mime: &str, text: String| {
         let name = format!(
             "roundtable-mael-{}{suffix}",
-            stamp(st.started_ms.get_untracked())
+            files::stamp(st.started_ms.get_untracked())
         );
         if let Err(e) = files::download_text(&name, mime, &text) {
             st.error.set(Some(format!("Could not save {name}: {e}")));

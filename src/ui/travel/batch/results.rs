@@ -27,17 +27,7 @@ pub fn BatchResults() -> impl IntoView {
     let batch = use_batch();
     let entries = Memo::new(move |_| batch.entries());
     let has = move || batch.items.with(|v| !v.is_empty());
-    let stamp = move || {
-        let d = js_sys::Date::new(&batch.started_ms.get_untracked().into());
-        format!(
-            "{:04}{:02}{:02}-{:02}{:02}",
-            d.get_full_year(),
-            d.get_month() + 1,
-            d.get_date(),
-            d.get_hours(),
-            d.get_minutes()
-        )
-    };
+    let stamp = move || files::stamp(batch.started_ms.get_untracked());
     let exports = move || {
         view! {
             <div class="batch-actions" aria-label="Export">
