@@ -77,6 +77,12 @@ fn launch_with_pool(
         .ok()
         .and_then(|o| o.pool)
         .unwrap_or_else(|| setup.pool.clone());
+    if learn && super::learn::filling(&pool) {
+        return app.warn(
+            format!("A learning phase is filling the pool \"{pool}\" on the MAEL page: wait for it, stop it, or pick another pool (or untick Learn)."),
+            false,
+        );
+    }
     spawn_local(async move {
         let settings = app.settings.get_untracked();
         let embedder = match memory::embedder(&setup, &settings).await {

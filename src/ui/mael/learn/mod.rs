@@ -14,6 +14,13 @@ mod state;
 use leptos::prelude::*;
 use pools::PoolsUi;
 
+/// Whether a learning phase is filling the pool `name` now (a run that
+/// learns into it meanwhile would write over its chunks).
+pub fn filling(name: &str) -> bool {
+    let st = state::use_learn();
+    st.job.get_untracked() == state::Job::Learning && st.pool.with_untracked(|p| p == name)
+}
+
 #[component]
 pub fn LearnPage() -> impl IntoView {
     let ui = PoolsUi::new();

@@ -24,7 +24,7 @@ use crate::engine::run::{
 };
 use crate::platform::clock::BrowserClock;
 use crate::platform::recorder;
-use crate::ui::state::{settings_model, AppState};
+use crate::ui::state::{settings_model, Activity, AppState};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use std::rc::Rc;
@@ -38,6 +38,20 @@ struct Prepared {
     tasks: Vec<Task>,
     memory: Rc<Memory>,
     saved: usize,
+}
+
+/// Whether the Run page's live run learns into the pool `name`.
+fn run_page_learns_into(app: AppState, name: &str) -> bool {
+    if app.activity.get_untracked() == Activity::Idle {
+        return false;
+    }
+    app.shown.with_untracked(|s| {
+        s.as_ref().is_some_and(|s| {
+            s.config.coordinator == ID
+                && serde_json::from_value::<MaelOptions>(s.config.options.clone())
+                    .is_ok_and(|o| o.learn && o.pool.as_deref() == Some(name))
+        })
+    })
 }
 
 impl LearnState {
@@ -189,6 +203,10 @@ impl LearnState {
         }
         let form = self.learn_form.get_untracked();
         let pool_name = mael_setup().with_untracked(|s| s.pool.clone());
+        if run_page_learns_into(app, &pool_name) {
+            self.error.set(Some(format!("A run on the Run page is learning into the pool \"{pool_name}\": let it end (or stop it) first.")));
+            return;
+        }
         let controls = self.begin(Job::Learning, &pool_name);
         self.status.set("Opening the pool…".into());
         spawn_local(async move {
