@@ -200,9 +200,19 @@ mod tests {
         assert_eq!(c.score("The dogs jumped."), 1.0);
         assert_eq!(c.score("A dog sat."), 0.5);
         assert!(parse_jsonl(Dataset::Gsm8k, "\n\n", "f").is_err());
+        // A line that is not JSON is reported with its number before any
+        // row is read as a task; a row missing its answer, with its own.
         let err = parse_jsonl(Dataset::Gsm8k, "{\"question\": \"q\"}\nnot json", "f.jsonl")
             .expect_err("bad");
-        assert!(err.starts_with("f.jsonl line 1"), "{err}");
+        assert!(err.starts_with("f.jsonl line 2: not valid JSON"), "{err}");
+        let err = parse_jsonl(
+            Dataset::Gsm8k,
+            "{\"question\": \"q\", \"answer\": \"#### 4\"}\n{\"question\": \"q\"}",
+            "f.jsonl",
+        )
+        .expect_err("bad");
+        assert!(err.starts_with("f.jsonl line 2: "), "{err}");
+        assert!(!err.contains("JSON"), "{err}");
     }
 
     #[test]
