@@ -20,13 +20,16 @@ test: setup-browser
 build: setup
 	trunk build --release
 
-## bench: print benchmark figures (bundle size, time to interactive, engine overhead, MAEL retrieval / concurrency / learning)
+## bench: print benchmark figures (bundle size, time to interactive, engine overhead, MAEL retrieval / concurrency / learning, ROUGE throughput)
 bench: setup-browser build
 	cargo bench --locked --bench engine_overhead
 	cargo bench --locked --bench travel_eval
 	cargo bench --locked --bench share_bench
 	cargo bench --locked --bench mael_bench
+	cargo bench --locked --bench rouge_bench
+	cargo bench --locked --bench act_bench
 	CHROMEDRIVER=/usr/bin/chromedriver WASM_BINDGEN_TEST_TIMEOUT=300 cargo test --release --locked --target wasm32-unknown-unknown --test retrieval_wasm -- --nocapture
+	CHROMEDRIVER=/usr/bin/chromedriver WASM_BINDGEN_TEST_TIMEOUT=300 cargo test --release --locked --target wasm32-unknown-unknown --test rouge_wasm -- --nocapture
 	cargo build --locked --release --bin roundtable
 	node e2e/share-bench.mjs
 	node e2e/bench.mjs

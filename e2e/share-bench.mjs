@@ -38,8 +38,11 @@ const runs = [];
 for (const c of coordinators) {
   for (const [i, t] of TASKS.entries()) {
     // The travel planner plans built-in queries 2–4 (the dictionary's sample is query 1);
-    // MAEL solves built-in test tasks 1–3 (the dictionary's samples are training tasks).
-    const what = c === 'travel' ? ['--query-idx', String(i + 2)] : c === 'mael' ? ['--task-idx', String(i + 1)] : ['--task', t];
+    // MAEL solves built-in test tasks 1–3 (the dictionary's samples are training tasks);
+    // ACT works on built-in trials 1–3 (the dictionary's sample is trial 0).
+    const what = c === 'travel' ? ['--query-idx', String(i + 2)]
+      : c === 'mael' || c === 'act' ? ['--task-idx', String(i + 1)]
+      : ['--task', t];
     runs.push({ coordinator: c, source: 'demo', ...(await record(`${c}-demo-${i + 1}`, ['--coordinator', c, '--model', 'demo', '--demo-delay-ms', '1', ...what])) });
   }
 }

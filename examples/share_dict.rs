@@ -1,14 +1,19 @@
 //! Builds the preset dictionary for share links from sample runs: every
 //! coordinator with the offline demo model on a few tasks (MAEL's with a
-//! pool learned on a few training tasks, so its run retrieves), plus one
+//! pool learned on a few training tasks, so its run retrieves; ACT's on a
+//! built-in trial), plus one
 //! event of every kind. Prints the dictionary of the latest link format;
 //! `src/engine/share/dict_v<N>.txt` holds the frozen output of format N
 //! (the older ones were made by earlier versions of this program and are
 //! never regenerated).
 //!
-//!     cargo run --example share_dict > src/engine/share/dict_v3.txt
+//!     cargo run --example share_dict act > src/engine/share/dict_v4.txt
+//!
+//! (format 4 is ACT's alone; without `act` the program prints the shape of
+//! format 3: the travel planner's and MAEL's runs)
 
 use futures::executor::block_on;
+use roundtable::engine::coordinators::act;
 use roundtable::engine::coordinators::every_script;
 use roundtable::engine::coordinators::execute;
 use roundtable::engine::coordinators::mael::contract::Mode;
@@ -82,6 +87,17 @@ fn mael_run() -> RunDoc {
         "",
         |c| configure(c, task, Mode::Step),
         Some(memory),
+    )
+}
+
+fn act_run() -> RunDoc {
+    use roundtable::engine::coordinators::act::contract::Variant;
+    use roundtable::engine::domains::creative::builtin;
+    sample_run_in(
+        act::ID,
+        "",
+        |c| act::setup::configure(c, builtin::task(0, None, 4), Variant::Act),
+        None,
     )
 }
 
@@ -178,9 +194,22 @@ fn main() {
     // Long runs (the travel planner's) first, cut to what is left of the
     // budget; the short ones last, nearest to the data (deflate reaches
     // near matches more cheaply).
+    // Format 3's dictionary shares the room between the travel planner and
+    // MAEL; format 4's is ACT's alone (its runs are long and its prompts
+    // repeat): the encoder makes both and keeps the shorter link.
+    let act_only = std::env::args().nth(1).as_deref() == Some("act");
     let mut long: Vec<(f64, String)> = Vec::new();
     let mut short: Vec<String> = vec![compact(&every_kind())];
     for c in COORDINATORS {
+        if c.id == act::ID {
+            if act_only {
+                long.push((1.0, compact(&act_run())));
+            }
+            continue;
+        }
+        if act_only {
+            continue;
+        }
         if c.id == travel::ID {
             long.push((0.75, compact(&sample_run(c.id, c.example_task))));
             continue;

@@ -35,9 +35,11 @@ fn main() {
             }
         },
         Ok(Command::Run(a)) => exit_code(cli::run_cmd::run(*a)),
+        Ok(Command::ActBatch(a)) => exit_code(cli::act::batch::run(*a)),
         Ok(Command::MaelLearn(a)) => exit_code(cli::mael::learn::learn(*a)),
         Ok(Command::MaelEval(a)) => exit_code(cli::mael::learn::eval(*a)),
         Ok(Command::Pool(a)) => exit_code(cli::mael::pool::run(*a)),
+        Ok(Command::Rouge { cases, json }) => exit_code(cli::rouge_cmd::run(&cases, json)),
         Err(e) => {
             eprintln!("error: {e}\n\n{USAGE}");
             2

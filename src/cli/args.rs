@@ -13,6 +13,9 @@ USAGE:
   roundtable travel-eval --db DIR --queries Q.jsonl --plans P.jsonl [--json]
   roundtable travel-batch [--variants a,b] [--queries FILE|builtin] [--db DIR|builtin]
                           [--concurrency N] [--out-dir DIR] [--json] [model options]
+  roundtable act-batch [--variants act,baseline,…] [--dataset D] [--trials K] [--json]
+                       [--out-dir DIR] [model options]
+  roundtable rouge --cases FILE.jsonl [--json]
   roundtable mael-learn --dataset D [--data FILE] [--train N] --out pool.json [model options]
   roundtable mael-eval --dataset D [--data FILE] [--test K] [--modes none,task,step]
                        --pool pool.json [--sizes 0,10,20,30] [--json] [model options]
@@ -39,6 +42,20 @@ TRAVEL OPTIONS (--coordinator travel):
   --max-steps N          agent turns before giving up (default 16)
   --critic-rounds N      critic reviews after the first plan (default 2)
   --quiet                no progress on stderr
+ACT OPTIONS (--coordinator act, act-batch):
+  --variant V            act (default) | act-plus | no-knowledge | no-team-meeting | no-keywords
+                         | no-task-exploration | no-break-time | no-importance | baseline
+                         | standard | cot | self-refine | spp (one model)
+  --dataset D            builtin (default) | trivia | FILE (JSONL: subject, details, solutions)
+  --data FILE            trivia: the dataset file (default ../shared/datasets/trivia_creative_writing/…)
+  --community C          builtin: tea | cafe | design | architecture | fashion (default by trial)
+  --task-idx N           the trial (builtin and FILE: a fixed draw of 4 tasks; trivia: the row)
+  --task TEXT            instead of a set: a free task the team splits itself (not scored)
+  --team-size N          agents for a free task (default 4)
+  --trials K             act-batch: trials per variant (default 5)
+  --judge                also ask the LLM judge (0–4 expected components)
+  --stem                 ROUGE with the Porter stemmer (default off, as the library)
+  --bank FILE            act-plus: the knowledge bank read before and written after
 MAEL OPTIONS (--coordinator mael, mael-learn, mael-eval):
   --dataset D            builtin (default) | gsm8k | mmlu | commongen
   --data FILE            the dataset's JSONL (needed but for builtin)
@@ -108,6 +125,13 @@ pub struct RunArgs {
     pub test: Option<u32>,
     pub modes: Option<String>,
     pub sizes: Option<String>,
+    // ACT
+    pub trials: Option<u32>,
+    pub community: Option<String>,
+    pub judge: bool,
+    pub stem: bool,
+    pub bank: Option<String>,
+    pub team_size: Option<u32>,
 }
 
 #[derive(Debug, PartialEq)]
@@ -117,12 +141,19 @@ pub enum Command {
     TravelEval(super::travel::eval::TravelEvalArgs),
     /// Every variant over a query set, with the paper's metric table.
     TravelBatch(Box<RunArgs>),
+    /// ACT's variants over trials of a task set, with the paper's tables.
+    ActBatch(Box<RunArgs>),
     MaelLearn(Box<RunArgs>),
     MaelEval(Box<RunArgs>),
     Pool(Box<super::mael::pool::PoolArgs>),
     /// `share encode` (run JSON on stdin → payload) or `share decode` (payload → run JSON).
     Share {
         encode: bool,
+    },
+    /// ROUGE scores of every case of a JSONL file.
+    Rouge {
+        cases: String,
+        json: bool,
     },
     Help,
 }
@@ -152,9 +183,15 @@ pub fn parse(args: impl IntoIterator<Item = std::ffi::OsString>) -> Result<Comma
             Ok(Command::TravelBatch(Box::new(a)))
         }
         "travel-eval" => super::travel::eval::parse_args(&mut p).map(Command::TravelEval),
+        "act-batch" => {
+            let mut a = parse_run_options(&mut p)?;
+            a.coordinator = super::act::ID.into();
+            Ok(Command::ActBatch(Box::new(a)))
+        }
         "mael-learn" => parse_run_options(&mut p).map(|a| Command::MaelLearn(Box::new(a))),
         "mael-eval" => parse_run_options(&mut p).map(|a| Command::MaelEval(Box::new(a))),
         "pool" => parse_pool(&mut p).map(|a| Command::Pool(Box::new(a))),
+        "rouge" => parse_rouge(&mut p),
         other => Err(format!(
             "unknown command \"{other}\"; try `roundtable help`"
         )),
@@ -206,6 +243,19 @@ fn parse_pool(p: &mut lexopt::Parser) -> Result<super::mael::pool::PoolArgs, Str
         }
     }
     Ok(a)
+}
+
+fn parse_rouge(p: &mut lexopt::Parser) -> Result<Command, String> {
+    let (mut cases, mut json) = (None, false);
+    while let Some(arg) = p.next().map_err(|e| e.to_string())? {
+        match arg {
+            Long("cases") => cases = Some(text(p)?),
+            Long("json") => json = true,
+            other => return Err(other.unexpected().to_string()),
+        }
+    }
+    let cases = cases.ok_or("usage: roundtable rouge --cases FILE.jsonl [--json]")?;
+    Ok(Command::Rouge { cases, json })
 }
 
 fn parse_run(p: &mut lexopt::Parser) -> Result<RunArgs, String> {
@@ -262,6 +312,12 @@ fn parse_run_options(p: &mut lexopt::Parser) -> Result<RunArgs, String> {
             Long("test") => a.test = Some(number(p, "--test")? as u32),
             Long("modes") => a.modes = Some(text(p)?),
             Long("sizes") => a.sizes = Some(text(p)?),
+            Long("trials") => a.trials = Some(number(p, "--trials")? as u32),
+            Long("community") => a.community = Some(text(p)?),
+            Long("judge") => a.judge = true,
+            Long("stem") => a.stem = true,
+            Long("bank") => a.bank = Some(text(p)?),
+            Long("team-size") => a.team_size = Some(number(p, "--team-size")? as u32),
             other => return Err(other.unexpected().to_string()),
         }
     }

@@ -183,7 +183,9 @@ pub fn run(a: RunArgs) -> Result<i32, String> {
     // What the coordinator's own options add (its task, resources, work after).
     let mut travel_db = None;
     let mut mael = None;
+    let mut act = None;
     match a.coordinator.as_str() {
+        super::act::ID => act = Some(super::act::run::prepare(&a, &mut config)?),
         super::travel::ID => travel_db = super::travel::run::prepare(&a, &mut config)?,
         super::mael::ID => mael = Some(super::mael::run::prepare(&a, &mut config, key.clone())?),
         _ => {}
@@ -197,6 +199,9 @@ pub fn run(a: RunArgs) -> Result<i32, String> {
     if let Some(m) = &mael {
         ctx.insert_resource(m.memory.clone());
     }
+    if let Some(bank) = act.as_ref().and_then(|p| p.bank.clone()) {
+        ctx.insert_resource(bank);
+    }
     if !a.quiet {
         let names = std::cell::RefCell::new(std::collections::HashMap::new());
         let streaming = std::cell::Cell::new(false);
@@ -209,6 +214,9 @@ pub fn run(a: RunArgs) -> Result<i32, String> {
     let status = futures::executor::block_on(coordinators::execute(&ctx));
     if let Some(m) = &mael {
         m.finish()?;
+    }
+    if let Some(p) = &act {
+        p.finish()?;
     }
     let doc = RunDoc::new(config.sanitized(), ctx.events());
     match a.out.as_deref() {

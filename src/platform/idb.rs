@@ -1,7 +1,9 @@
 //! The app's one IndexedDB database (via rexie) and its schema. Each store
 //! is declared by the module that uses it ([`StoreDecl`]: History's runs
 //! and chunks in `history.rs`, imported travel databases and query sets in
-//! `travel_store.rs`); this module only assembles the declarations into
+//! `travel_store.rs`, MAEL's experience pools in `experience_store.rs`,
+//! imported task sets in `task_sets.rs`, ACT's knowledge banks and task
+//! sets in `act_store.rs`); this module only assembles the declarations into
 //! the database's schema. Values are JSON text under string (or array) keys;
 //! each module versions its own records.
 //!
@@ -14,7 +16,7 @@
 //! databases written by every earlier version and checks that nothing is
 //! lost.
 
-use super::{experience_store, history, task_sets, travel_store};
+use super::{act_store, experience_store, history, task_sets, travel_store};
 use rexie::{ObjectStore, Rexie, Store, Transaction, TransactionMode};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -33,13 +35,15 @@ const SCHEMA: &[&[StoreDecl]] = &[
     travel_store::STORES,
     experience_store::STORES,
     task_sets::STORES,
+    act_store::STORES,
 ];
 
 /// The database the app uses.
 pub const DB_NAME: &str = "roundtable";
 
 /// The schema's version: the highest `since` (v1: runs, chunks; v2: the
-/// travel planner's imports; v3: MAEL's experience pools, imported task sets).
+/// travel planner's imports; v3: MAEL's experience pools, imported task
+/// sets; v4: ACT's knowledge banks and task sets).
 pub const fn version() -> u32 {
     let mut v = 1;
     let mut i = 0;

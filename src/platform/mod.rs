@@ -1,6 +1,7 @@
 //! Browser-only services: fetch transport, clock, localStorage, keys,
 //! settings, IndexedDB (`idb`, its stores declared by their users). The UI calls these; the engine never does.
 
+pub mod act_store;
 pub mod clock;
 pub mod experience_store;
 pub mod fetch;

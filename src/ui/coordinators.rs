@@ -96,7 +96,7 @@ pub const SINGLE: CoordinatorUi = CoordinatorUi {
 };
 
 /// The table: the single agent, then every coordinator in a part.
-pub const UIS: &[CoordinatorUi] = &[SINGLE, super::travel::UI, super::mael::UI];
+pub const UIS: &[CoordinatorUi] = &[SINGLE, super::travel::UI, super::act::UI, super::mael::UI];
 
 /// A coordinator this build does not know (an old or newer run file): its
 /// runs show with the generic views, and starting one fails with a
@@ -114,6 +114,13 @@ const UNKNOWN: CoordinatorUi = CoordinatorUi {
 /// The row of coordinator `id`.
 pub fn ui_of(id: &str) -> &'static CoordinatorUi {
     UIS.iter().find(|u| u.id == id).unwrap_or(&UNKNOWN)
+}
+
+/// Whether the app can start runs of `id` (the picker lists only these; a
+/// coordinator the engine has without screens yet runs from the CLI, and
+/// its run files open with the generic views).
+pub fn in_app(id: &str) -> bool {
+    UIS.iter().any(|u| u.id == id)
 }
 
 /// The row of the shown run's coordinator (tracked).

@@ -60,6 +60,7 @@ pub fn Header() -> impl IntoView {
                 >
                     {COORDINATORS
                         .iter()
+                        .filter(|c| super::coordinators::in_app(c.id))
                         .map(|c| view! { <option value=c.id title=c.description>{c.name}</option> })
                         .collect_view()}
                 </select>

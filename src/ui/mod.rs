@@ -1,5 +1,6 @@
 //! The Leptos UI. Every panel reads views folded from the run's event log.
 
+mod act;
 mod controls;
 mod coordinators;
 mod events_tab;

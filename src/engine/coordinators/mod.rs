@@ -6,6 +6,7 @@
 //! UI with its own entry and demo script (`ui/coordinators.rs`), so the
 //! code of one never pulls in another's.
 
+pub mod act;
 pub mod mael;
 pub mod single;
 pub mod travel;
@@ -37,6 +38,12 @@ pub const COORDINATORS: &[CoordinatorInfo] = &[
         example_task: travel::EXAMPLE_TASK,
     },
     CoordinatorInfo {
+        id: act::ID,
+        name: "ACT (meetings, break time, knowledge)",
+        description: "A team splits a creative task, meets to fuse it, takes break time with experts it creates, remembers episodes and scored knowledge, and writes the deliverable in a production meeting; ACT+ carries the knowledge to the next task.",
+        example_task: act::EXAMPLE_TASK,
+    },
+    CoordinatorInfo {
         id: mael::ID,
         name: "MAEL (experience on a graph)",
         description: "Agents on a graph split the task, solve, critique and merge; every step is rewarded and stored as an experience that later tasks retrieve (none / task / step).",
@@ -53,6 +60,7 @@ pub fn run(ctx: &RunCtx) -> LocalBoxFuture<'_, Result<Outcome, RunError>> {
     match ctx.config().coordinator.as_str() {
         single::ID => single::entry(ctx),
         travel::ID => travel::entry(ctx),
+        act::ID => act::entry(ctx),
         mael::ID => mael::entry(ctx),
         _ => unknown(ctx),
     }
@@ -69,6 +77,7 @@ pub fn every_script(req: &ChatRequest) -> Option<Reply> {
     single::demo_script(req)
         .or_else(|| travel::demo::answer(req))
         .or_else(|| mael::demo::answer(req))
+        .or_else(|| act::demo::answer(req))
 }
 
 /// The entry for a coordinator this build does not know: the run fails

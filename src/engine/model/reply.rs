@@ -30,6 +30,21 @@ pub fn json_object<T: DeserializeOwned>(text: &str) -> Option<T> {
         .flatten()
 }
 
+/// The text of section `heading` in `text` (up to the next `# ` heading):
+/// the coordinators' requests are lists of `# Heading` sections.
+pub fn section<'a>(text: &'a str, heading: &str) -> Option<&'a str> {
+    let start = text.find(&format!("{heading}\n")).or_else(|| {
+        text.find(heading)
+            .filter(|&i| text[i + heading.len()..].starts_with(' '))
+    })?;
+    let body_start = text[start..]
+        .find('\n')
+        .map_or(text.len(), |i| start + i + 1);
+    let body = &text[body_start..];
+    let end = body.find("\n# ").map_or(body.len(), |i| i + 1);
+    Some(body[..end].trim())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

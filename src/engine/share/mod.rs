@@ -53,19 +53,35 @@ impl std::fmt::Display for ShareError {
     }
 }
 
-/// Run → payload (the part after `#run=`), in the latest link format.
+/// Run → payload (the part after `#run=`): the shortest of the link
+/// formats new links are made in (each has its own dictionary).
 pub fn encode(doc: &RunDoc) -> Result<String, String> {
-    encode_as(doc, dict::LATEST)
+    let json = compact_json(doc)?;
+    let mut best: Option<String> = None;
+    for version in dict::CURRENT {
+        let link = pack(&json, version)?;
+        if best.as_ref().is_none_or(|b| link.len() < b.len()) {
+            best = Some(link);
+        }
+    }
+    best.ok_or_else(|| "no link format".to_string())
 }
 
 /// Run → payload in link format `version` (older formats: for tests that
 /// prove old links keep opening).
 pub fn encode_as(doc: &RunDoc, version: u32) -> Result<String, String> {
+    pack(&compact_json(doc)?, version)
+}
+
+fn compact_json(doc: &RunDoc) -> Result<Vec<u8>, String> {
     let tree = compact::to_compact(doc)?;
-    let json = serde_json::to_vec(&tree).map_err(|e| e.to_string())?;
+    serde_json::to_vec(&tree).map_err(|e| e.to_string())
+}
+
+fn pack(json: &[u8], version: u32) -> Result<String, String> {
     let (dictionary, _) =
         dict::dictionary(version).ok_or_else(|| format!("no link format {version}"))?;
-    let deflated = deflate::compress_with_dict(dictionary, &json);
+    let deflated = deflate::compress_with_dict(dictionary, json);
     Ok(format!("{version}.{}", URL_SAFE_NO_PAD.encode(deflated)))
 }
 

@@ -248,19 +248,7 @@ pub const EXAMPLE_HEADING: &str = "# Example from your experience";
 pub const EXAMPLE_INPUT: &str = "## Input";
 pub const EXAMPLE_OUTPUT: &str = "## Your output then";
 
-/// The text of section `heading` in `text` (up to the next `# ` heading).
-pub fn section<'a>(text: &'a str, heading: &str) -> Option<&'a str> {
-    let start = text.find(&format!("{heading}\n")).or_else(|| {
-        text.find(heading)
-            .filter(|&i| text[i + heading.len()..].starts_with(' '))
-    })?;
-    let body_start = text[start..]
-        .find('\n')
-        .map_or(text.len(), |i| start + i + 1);
-    let body = &text[body_start..];
-    let end = body.find("\n# ").map_or(body.len(), |i| i + 1);
-    Some(body[..end].trim())
-}
+pub use crate::engine::model::reply::section;
 
 /// Lines of an example, quoted with `> `.
 pub fn quote(text: &str) -> String {

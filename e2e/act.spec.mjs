@@ -1,0 +1,178 @@
+// ACT in the browser, with the offline demo model: a run shows the meeting
+// room (the leader crowned, experts in side rooms during break time), the
+// meetings, every agent's memory (expertise, episodes, knowledge cards and
+// what each prompt was given), the task evolution and the scored output;
+// it replays from a share link in a fresh browser with the memory intact;
+// ACT+'s knowledge bank survives a reload and the next task takes it over.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { setup, openApp, waitForStatus, screenshot } from './harness.mjs';
+
+let env;
+before(async () => (env = await setup({ chunkDelayMs: 1 })));
+after(async () => env && (await env.close()));
+
+async function chooseAct(page) {
+  await page.getByLabel('Coordinator').selectOption('act');
+  await page.locator('.act-setup').waitFor();
+}
+
+async function run(page) {
+  const before = await page.getByTestId('run-status').innerText();
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await page.waitForFunction((b) => document.querySelector('[data-testid="run-status"]')?.innerText !== b, before);
+  await waitForStatus(page, /Finished/, 120000);
+}
+
+async function tab(page, name) {
+  await page.getByRole('tab', { name: new RegExp('^' + name) }).click();
+}
+
+async function shareLink(page) {
+  await page.getByRole('button', { name: 'Copy share link' }).click();
+  const input = page.getByRole('textbox', { name: 'Share link' });
+  await input.waitFor();
+  const url = await input.inputValue();
+  await page.getByRole('dialog', { name: 'Share this run' }).getByRole('button', { name: 'Close' }).click();
+  return url;
+}
+
+test('an ACT run: meeting room, meetings, memory, task evolution, output; it replays from a share link', async () => {
+  const page = await openApp(env);
+  await page.setViewportSize({ width: 1440, height: 1000 });
+  await chooseAct(page);
+  const preview = page.getByLabel("The agents' tasks");
+  assert.equal(await preview.locator('li').count(), 4, 'four agents, one task each');
+  assert.match(await preview.innerText(), /hidden from the agents/);
+  await screenshot(page, 'act-setup');
+  await run(page);
+
+  const room = page.getByRole('region', { name: 'Meeting room' });
+  assert.equal(await room.locator('g.act-seat').count(), 4);
+  assert.equal(await room.locator('.act-crown').count(), 1, 'one leader');
+  assert.equal(await room.locator('g.act-expert').count(), 0, 'the experts left after break time');
+  assert.match(await room.innerText(), /ROUGE-L recall \d+\.\d/);
+
+  await tab(page, 'Meetings');
+  const meetings = page.getByRole('region', { name: 'Meetings' });
+  assert.deepEqual(
+    await meetings.locator('section.act-meeting').evaluateAll((els) => els.map((e) => e.dataset.phase)),
+    ['team_meeting', 'break_time', 'production_meeting'],
+  );
+  assert.equal(await meetings.locator('.act-side-room').count(), 4, 'one side room per member and its expert');
+  assert.match(await meetings.innerText(), /fuses G/);
+  await screenshot(page, 'act-meetings');
+
+  await tab(page, 'Memory');
+  const memory = page.getByRole('region', { name: 'Memory' });
+  const cards = await memory.locator('.act-card').count();
+  assert.ok(cards >= 8, `knowledge cards (${cards})`);
+  assert.equal(await memory.locator('section.act-memory').count(), 8, '4 members and their 4 experts');
+  assert.match(await memory.innerText(), /About Expert on /, 'knowledge from break time names the expert');
+  assert.match(await memory.innerText(), /What each prompt was given/);
+  await screenshot(page, 'act-memory');
+
+  await tab(page, 'Tasks');
+  const tasks = page.getByRole('region', { name: 'Task evolution' });
+  assert.equal(await tasks.locator('section.act-task').count(), 4);
+  assert.equal(await tasks.locator('.act-stages > li').count(), 12, 'initial, after the team meeting, after break time');
+
+  await tab(page, 'Output');
+  const output = page.getByRole('region', { name: 'Output' });
+  await output.locator('.act-scores').waitFor();
+  assert.match(await output.innerText(), /ROUGE-1/);
+  assert.ok((await output.locator('.act-deliverable mark').count()) > 10, 'reference words highlighted');
+  const here = await output.locator('.act-scores').innerText();
+  await screenshot(page, 'act-output');
+
+  // An agent's inspector shows its memory.
+  await room.locator('g.act-seat[data-agent="a2"]').click();
+  const inspector = page.getByRole('region', { name: 'Inspector' });
+  await inspector.locator('.act-memory[data-agent="a2"]').waitFor();
+  assert.match(await inspector.innerText(), /Expertise/);
+
+  // The share link (ACT's own link format) replays the run with its memory.
+  const url = await shareLink(page);
+  assert.match(url, /#run=4\./);
+  const other = await (await env.browser.newContext()).newPage();
+  other.errors = [];
+  other.on('pageerror', (e) => other.errors.push(String(e)));
+  await other.goto(url);
+  await other.waitForSelector('body[data-ready="1"]');
+  await other.getByText('Shared link', { exact: true }).waitFor();
+  await tab(other, 'Memory');
+  await other.getByRole('region', { name: 'Memory' }).locator('.act-card').first().waitFor();
+  assert.equal(await other.getByRole('region', { name: 'Memory' }).locator('.act-card').count(), cards);
+  await tab(other, 'Output');
+  assert.equal(await other.getByRole('region', { name: 'Output' }).locator('.act-scores').innerText(), here);
+  assert.deepEqual(other.errors, []);
+  assert.deepEqual(page.errors, []);
+});
+
+test("ACT+: the knowledge bank survives a reload and the next task takes it over", async () => {
+  const page = await openApp(env);
+  await page.setViewportSize({ width: 1440, height: 1000 });
+  await chooseAct(page);
+  await page.getByLabel('Variant').selectOption('act-plus');
+  await page.getByLabel('Knowledge bank').fill('e2e-bank');
+  await page.getByLabel('Knowledge bank').dispatchEvent('change');
+  await run(page);
+  const hint = page.locator('.act-setup').getByText(/tasks? so far/);
+  await hint.waitFor();
+  assert.match(await hint.innerText(), /^1 task so far · 4 agents · \d+ knowledge entries/);
+  const entries = Number((await hint.innerText()).match(/(\d+) knowledge entries/)[1]);
+  assert.ok(entries > 0);
+
+  await page.reload();
+  await page.waitForSelector('body[data-ready="1"]');
+  await chooseAct(page);
+  await page.getByLabel('Variant').selectOption('act-plus');
+  await page.getByLabel('Knowledge bank').fill('e2e-bank');
+  await page.getByLabel('Knowledge bank').dispatchEvent('change');
+  await page.getByLabel('Trial').fill('5');
+  await page.getByLabel('Trial').dispatchEvent('change');
+  await page.locator('.act-setup').getByText(`1 task so far · 4 agents · ${entries} knowledge entries`).waitFor();
+  await run(page);
+  // The team took its bank over: its memory holds the first task's knowledge
+  // from the first meeting on, and the bank now counts two tasks.
+  await tab(page, 'Memory');
+  const memory = page.getByRole('region', { name: 'Memory' });
+  assert.ok((await memory.locator('.act-card').count()) > entries, 'carried entries plus new ones');
+  await page.locator('.act-setup').getByText(/^2 tasks so far/).waitFor();
+  assert.deepEqual(page.errors, []);
+});
+
+test('the ACT page: a bad task set is refused with nothing stored; a demo batch fills the paper\'s table', async () => {
+  const page = await openApp(env);
+  await page.setViewportSize({ width: 1400, height: 1100 });
+  await page.getByRole('link', { name: 'ACT', exact: true }).click();
+  const sets = page.getByRole('region', { name: 'Task sets' });
+  await sets.waitFor();
+  const rowsBefore = await sets.locator('tbody tr').count();
+  await sets.getByLabel('Name').fill('e2e-bad');
+  const bad = '{"subject": "s", "details": [], "solutions": ["r"]}\n{"subject": "t"}\n';
+  await sets.getByLabel('Import task set file').setInputFiles({ name: 'bad.jsonl', mimeType: 'application/jsonl', buffer: Buffer.from(bad) });
+  await sets.getByText(/line 2: not a task/).waitFor();
+  assert.match(await sets.innerText(), /Nothing was stored/);
+  assert.equal(await sets.locator('tbody tr').count(), rowsBefore, 'nothing stored');
+  const good = ['a', 'b', 'c'].map((x) => JSON.stringify({ subject: `Design a ${x} tea corner`, details: ['small room'], solutions: [`${x} oolong shelf`] })).join('\n');
+  await sets.getByLabel('Name').fill('e2e-good');
+  await sets.getByLabel('Import task set file').setInputFiles({ name: 'good.jsonl', mimeType: 'application/jsonl', buffer: Buffer.from(good) });
+  await sets.getByText(/Imported 3 items as "e2e-good"/).waitFor();
+  await page.reload();
+  await page.waitForSelector('body[data-ready="1"]');
+  await page.getByRole('region', { name: 'Task sets' }).getByText('e2e-good', { exact: true }).waitFor();
+  // Back to the built-in set, then a batch of two variants over two trials.
+  await page.getByRole('form', { name: 'Batch setup' }).getByLabel('Tasks').selectOption('builtin');
+  await page.getByLabel('Trials (K)').fill('2');
+  await page.getByLabel('Trials (K)').dispatchEvent('change');
+  await page.getByRole('button', { name: 'Start batch' }).click();
+  const results = page.getByRole('region', { name: 'Batch results' });
+  await page.getByRole('status', { name: 'Batch progress' }).getByText(/Done: 6 of 6 runs/).waitFor({ timeout: 120000 });
+  const table = await results.locator('table.act-report').innerText();
+  for (const v of ['ACT', 'ACT − break time', 'Baseline']) assert.match(table, new RegExp(v));
+  assert.equal(await results.locator('svg.act-chart rect').count(), 3);
+  assert.equal(await page.getByRole('region', { name: 'Runs' }).locator('tbody tr').count(), 6);
+  await screenshot(page, 'act-page');
+  assert.deepEqual(page.errors, []);
+});

@@ -1,0 +1,624 @@
+//! ACT's contract: ids, step tags, variants, options, the layout of its
+//! requests, the replies it reads, and the payloads of the events it
+//! records. The coordinator, the demo model (which plays every role), the
+//! views and the UI build on this file.
+//!
+//! The method (Nakatsuji et al.): a complex task is split into one task per
+//! agent; each agent gets a few expertise keywords; a **team meeting**
+//! (opinions, advice, a leader fuses the tasks into the team's complex
+//! task G); after it every agent rewrites its task (**task exploration**)
+//! and stores episodes and scored knowledge about the others (**knowledge
+//! acquisition**); in **break time** each agent asks an expert it creates;
+//! the **production meeting** writes the deliverable (opinions with the
+//! top-c knowledge, the leader's draft and check, reassertion). **ACT+**
+//! carries the knowledge over to the next complex task.
+
+use crate::engine::domains::creative::ComplexTask;
+use serde::{Deserialize, Serialize};
+
+pub const ID: &str = "act";
+
+// Roles (a model can be bound to each).
+pub const ROLE_MEMBER: &str = "member";
+pub const ROLE_EXPERT: &str = "expert";
+pub const ROLE_JUDGE: &str = "judge";
+pub const ROLE_FACILITATOR: &str = "facilitator";
+pub const ROLE_WRITER: &str = "writer";
+/// The agent that splits a typed task into parts (no member exists yet).
+pub const FACILITATOR: &str = "facilitator";
+/// The LLM judge of the evaluation.
+pub const JUDGE: &str = "judge";
+/// The single model of the one-model baselines.
+pub const WRITER: &str = "writer";
+
+// Step tags (`ChatRequest::step`).
+pub const STEP_DECOMPOSE: &str = "act.decompose";
+pub const STEP_EXPERTISE: &str = "act.expertise";
+pub const STEP_TEAM_OPINION: &str = "act.team.opinion";
+pub const STEP_TEAM_ADVICE: &str = "act.team.advice";
+pub const STEP_FUSE: &str = "act.team.fuse";
+pub const STEP_EXPLORE: &str = "act.explore";
+pub const STEP_ACQUIRE: &str = "act.acquire";
+pub const STEP_REFLECT: &str = "act.break.reflect";
+pub const STEP_FOLLOWUP: &str = "act.break.followup";
+pub const STEP_ANSWER: &str = "act.break.answer";
+pub const STEP_PROD_OPINION: &str = "act.production.opinion";
+pub const STEP_INSTRUCT: &str = "act.production.instruct";
+pub const STEP_DRAFT: &str = "act.production.draft";
+pub const STEP_CHECK: &str = "act.production.check";
+pub const STEP_REASSERT: &str = "act.production.reassert";
+pub const STEP_RESCORE: &str = "act.plus.rescore";
+pub const STEP_JUDGE: &str = "act.judge";
+pub const STEP_STANDARD: &str = "act.single.standard";
+pub const STEP_COT: &str = "act.single.cot";
+pub const STEP_SPP: &str = "act.single.spp";
+pub const STEP_SELF_FEEDBACK: &str = "act.single.feedback";
+pub const STEP_SELF_REFINE: &str = "act.single.refine";
+
+// Phase ids (`phase_started.phase`).
+pub const PHASE_DECOMPOSE: &str = "decompose";
+pub const PHASE_GENERATION: &str = "agent_generation";
+pub const PHASE_TEAM: &str = "team_meeting";
+pub const PHASE_BREAK: &str = "break_time";
+pub const PHASE_PRODUCTION: &str = "production_meeting";
+pub const PHASE_EVALUATION: &str = "evaluation";
+
+/// The variants: ACT, ACT+, the ablations of Table 6 / A.6, and the
+/// one-model baselines of Table 7.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Variant {
+    Act,
+    ActPlus,
+    NoKnowledge,
+    NoTeamMeeting,
+    NoKeywords,
+    NoTaskExploration,
+    NoBreakTime,
+    NoImportance,
+    Baseline,
+    Standard,
+    Cot,
+    SelfRefine,
+    Spp,
+}
+
+impl Variant {
+    pub const ALL: [Variant; 13] = [
+        Variant::Act,
+        Variant::ActPlus,
+        Variant::NoKnowledge,
+        Variant::NoTeamMeeting,
+        Variant::NoKeywords,
+        Variant::NoTaskExploration,
+        Variant::NoBreakTime,
+        Variant::NoImportance,
+        Variant::Baseline,
+        Variant::Standard,
+        Variant::Cot,
+        Variant::SelfRefine,
+        Variant::Spp,
+    ];
+
+    pub fn id(self) -> &'static str {
+        match self {
+            Variant::Act => "act",
+            Variant::ActPlus => "act-plus",
+            Variant::NoKnowledge => "no-knowledge",
+            Variant::NoTeamMeeting => "no-team-meeting",
+            Variant::NoKeywords => "no-keywords",
+            Variant::NoTaskExploration => "no-task-exploration",
+            Variant::NoBreakTime => "no-break-time",
+            Variant::NoImportance => "no-importance",
+            Variant::Baseline => "baseline",
+            Variant::Standard => "standard",
+            Variant::Cot => "cot",
+            Variant::SelfRefine => "self-refine",
+            Variant::Spp => "spp",
+        }
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Variant::Act => "ACT",
+            Variant::ActPlus => "ACT+ (knowledge carried over)",
+            Variant::NoKnowledge => "ACT − knowledge",
+            Variant::NoTeamMeeting => "ACT − team meeting",
+            Variant::NoKeywords => "ACT − keywords",
+            Variant::NoTaskExploration => "ACT − task exploration",
+            Variant::NoBreakTime => "ACT − break time",
+            Variant::NoImportance => "ACT − importance score",
+            Variant::Baseline => "Baseline (all five removed)",
+            Variant::Standard => "One model: standard prompt",
+            Variant::Cot => "One model: chain of thought",
+            Variant::SelfRefine => "One model: self-refine",
+            Variant::Spp => "One model: solo-performance prompting",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Variant> {
+        Variant::ALL.into_iter().find(|v| v.id() == s)
+    }
+
+    pub fn ids() -> String {
+        Variant::ALL.map(Variant::id).join(", ")
+    }
+
+    /// One model writes the deliverable alone (no team).
+    pub fn is_single(self) -> bool {
+        matches!(
+            self,
+            Variant::Standard | Variant::Cot | Variant::SelfRefine | Variant::Spp
+        )
+    }
+
+    /// What the variant keeps of ACT's mechanisms.
+    pub fn features(self) -> Features {
+        let all = Features {
+            team_meeting: true,
+            break_time: true,
+            exploration: true,
+            knowledge: true,
+            keywords: true,
+            importance: true,
+            carry_over: false,
+        };
+        match self {
+            Variant::Act => all,
+            Variant::ActPlus => Features {
+                carry_over: true,
+                ..all
+            },
+            Variant::NoKnowledge => Features {
+                knowledge: false,
+                ..all
+            },
+            Variant::NoTeamMeeting => Features {
+                team_meeting: false,
+                ..all
+            },
+            Variant::NoKeywords => Features {
+                keywords: false,
+                ..all
+            },
+            Variant::NoTaskExploration => Features {
+                exploration: false,
+                ..all
+            },
+            Variant::NoBreakTime => Features {
+                break_time: false,
+                ..all
+            },
+            Variant::NoImportance => Features {
+                importance: false,
+                ..all
+            },
+            _ => Features {
+                team_meeting: false,
+                break_time: false,
+                exploration: false,
+                knowledge: false,
+                keywords: false,
+                importance: false,
+                carry_over: false,
+            },
+        }
+    }
+}
+
+/// ACT's mechanisms a run uses (a variant switches some off).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Features {
+    pub team_meeting: bool,
+    pub break_time: bool,
+    pub exploration: bool,
+    /// Knowledge acquisition and the knowledge blocks (expertise stays).
+    pub knowledge: bool,
+    /// Acquired entries are shown with their keywords.
+    pub keywords: bool,
+    /// Top-c by importance (else the c most recent).
+    pub importance: bool,
+    /// ACT+: the stores carry over from the previous complex task.
+    pub carry_over: bool,
+}
+
+/// The caps and loop limits (the paper's values by default, §4.1).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Limits {
+    /// Knowledge entries given to a prompt (c).
+    pub c: usize,
+    /// Episodes per other speaker per meeting (M).
+    pub episodes: usize,
+    /// Words per episode (X).
+    pub episode_words: usize,
+    /// Knowledge entries per other speaker per meeting (N).
+    pub entries: usize,
+    /// Keywords per entry and expertise keywords (N_k).
+    pub keywords: usize,
+    /// Question / answer pairs in break time.
+    pub break_pairs: usize,
+    /// Production rounds (drafts) before the last draft is final.
+    pub production_rounds: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            c: 20,
+            episodes: 4,
+            episode_words: 40,
+            entries: 4,
+            keywords: 4,
+            break_pairs: 3,
+            production_rounds: 3,
+        }
+    }
+}
+
+/// The run's options (`RunConfig::options`); the variant is the run's
+/// variant.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ActOptions {
+    /// The complex task with its parts (empty parts: the team splits the
+    /// run's task text itself). References are kept for scoring only.
+    pub task: ComplexTask,
+    /// Agents when the team splits the task itself (L).
+    #[serde(default = "four")]
+    pub team_size: usize,
+    #[serde(default)]
+    pub limits: Limits,
+    /// Stem tokens in ROUGE (the library's default is no).
+    #[serde(default)]
+    pub stem: bool,
+    /// Ask the LLM judge for the expected-component score (0–4).
+    #[serde(default)]
+    pub judge: bool,
+    /// Tools the production meeting may call (none unless the task set
+    /// defines some).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tools: Vec<String>,
+    /// ACT+: the knowledge bank the run reads and writes (by name; the
+    /// platform provides it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bank: Option<String>,
+}
+
+fn four() -> usize {
+    4
+}
+
+impl ActOptions {
+    pub fn for_task(task: ComplexTask) -> ActOptions {
+        ActOptions {
+            team_size: if task.parts.is_empty() {
+                4
+            } else {
+                task.parts.len()
+            },
+            task,
+            limits: Limits::default(),
+            stem: false,
+            judge: false,
+            tools: Vec::new(),
+            bank: None,
+        }
+    }
+}
+
+// ---------------------------------------------------------------- requests
+//
+// Every request's user message is a list of `# Heading` sections; which
+// ones depends on the step (prompts.rs writes them, the demo model reads
+// them with `section`):
+
+pub const H_NAME: &str = "# You are";
+pub const H_EXPERTISE: &str = "# Your expertise";
+pub const H_INITIAL: &str = "# Your initial task";
+pub const H_CURRENT: &str = "# Your current task";
+pub const H_DETAILS: &str = "# Details";
+pub const H_TEAM_TASK: &str = "# The team's complex task";
+pub const H_KNOWLEDGE: &str = "# Your knowledge";
+pub const H_OPINIONS: &str = "# Opinions";
+pub const H_ADVICE: &str = "# Advice";
+pub const H_TASKS: &str = "# Everyone's tasks";
+pub const H_TRANSCRIPT: &str = "# Meeting transcript";
+pub const H_SPEAKERS: &str = "# Speakers";
+pub const H_CONVERSATION: &str = "# Conversation";
+pub const H_DEEPEN: &str = "# Knowledge to deepen";
+pub const H_ISSUES: &str = "# Issues";
+pub const H_DRAFT: &str = "# Draft";
+pub const H_DELIVERABLE: &str = "# Deliverable";
+pub const H_ENTRIES: &str = "# Stored knowledge";
+pub const H_COMPONENTS: &str = "# Expected components";
+pub const H_OUTPUT: &str = "# Output";
+pub const H_FEEDBACK: &str = "# Feedback";
+pub const H_TOOLS: &str = "# Tools";
+
+pub use crate::engine::model::reply::section;
+
+// ---------------------------------------------------------------- replies
+
+/// act.decompose: `{"tasks": [{"subject": "...", "details": ["..."]}]}`
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Decomposition {
+    pub tasks: Vec<AgentTask>,
+}
+
+/// An agent's task T = {subject, details}: the subject is rewritten by task
+/// exploration, the details never change.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct AgentTask {
+    pub subject: String,
+    #[serde(default)]
+    pub details: Vec<String>,
+}
+
+/// act.team.fuse: `{"subject": "...", "detail": "...", "description": "..."}`
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct TeamTask {
+    pub subject: String,
+    #[serde(default)]
+    pub detail: String,
+    #[serde(default)]
+    pub description: String,
+}
+
+impl TeamTask {
+    /// The text prompts show for G.
+    pub fn text(&self) -> String {
+        let mut out = self.subject.trim().to_string();
+        for part in [&self.detail, &self.description] {
+            if !part.trim().is_empty() {
+                out.push('\n');
+                out.push_str(part.trim());
+            }
+        }
+        out
+    }
+}
+
+/// act.break.reflect: `{"deepen": "...", "questions": ["..."]}`
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Reflection {
+    #[serde(default)]
+    pub reflection: String,
+    pub deepen: String,
+    #[serde(default)]
+    pub questions: Vec<String>,
+}
+
+/// act.production.check: `{"ok": bool, "issues": ["..."]}`
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Check {
+    pub ok: bool,
+    #[serde(default)]
+    pub issues: Vec<String>,
+}
+
+/// act.production.instruct: `{"subtasks": [{"tool": "...", "input": "..."}]}`
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ToolSubtask {
+    pub tool: String,
+    #[serde(default)]
+    pub input: String,
+}
+
+// ---------------------------------------------------------------- events
+//
+// NoteWritten stores and their payloads (a viewer rebuilds the meetings,
+// every agent's memory, the task evolution and the production rounds from
+// these and the posted messages):
+//   "parts"        agent = facilitator  PartsRecord       (decompose, once)
+//   "expertise"    agent = owner        ExpertiseRecord   (generation; experts too)
+//   "task"         agent = owner        TaskRecord        (initial, after each update)
+//   "complex_task" agent = leader       ComplexTaskRecord (G₀ at generation, G after fusion)
+//   "leader"       agent = leader       LeaderRecord
+//   "episode"      agent = owner        Episode
+//   "knowledge"    agent = owner        Knowledge
+//   "acquisition"  agent = owner        AcquisitionRecord (per update: counts and flags)
+//   "retrieval"    agent = owner        RetrievalRecord   (just before the request it feeds)
+//   "break"        agent = member       BreakRecord       (expert, what to deepen, pairs)
+//   "rescore"      agent = owner        RescoreRecord     (ACT+)
+//   "assignment"   agent = owner        AssignmentRecord  (ACT+)
+//   "draft"        agent = leader       DraftRecord       (every round)
+//   "check"        agent = leader       CheckRecord       (every round)
+//   "tool_plan"    agent = member       ToolPlanRecord    (tools mode)
+//   "judge"        agent = judge        JudgeRecord
+//   "result"       agent = leader       ResultRecord      (last)
+// MessagePosted: meetings are Public; break time is To([member, expert]).
+// ScoreComputed: rouge1 / rouge2 / rougeL (recall, detail {precision,
+// fmeasure}), trivia_recall, judge_score, words.
+
+pub const STORE_PARTS: &str = "parts";
+pub const STORE_EXPERTISE: &str = "expertise";
+pub const STORE_TASK: &str = "task";
+pub const STORE_COMPLEX_TASK: &str = "complex_task";
+pub const STORE_LEADER: &str = "leader";
+pub const STORE_EPISODE: &str = "episode";
+pub const STORE_KNOWLEDGE: &str = "knowledge";
+pub const STORE_ACQUISITION: &str = "acquisition";
+pub const STORE_RETRIEVAL: &str = "retrieval";
+pub const STORE_BREAK: &str = "break";
+pub const STORE_RESCORE: &str = "rescore";
+pub const STORE_ASSIGNMENT: &str = "assignment";
+pub const STORE_DRAFT: &str = "draft";
+pub const STORE_CHECK: &str = "check";
+pub const STORE_TOOL_PLAN: &str = "tool_plan";
+pub const STORE_JUDGE: &str = "judge";
+pub const STORE_RESULT: &str = "result";
+
+/// Meeting indices (j): 0 agent generation, 1 team meeting, 2 break time,
+/// 3… production rounds.
+pub const MEETING_GENERATION: u32 = 0;
+pub const MEETING_TEAM: u32 = 1;
+pub const MEETING_BREAK: u32 = 2;
+pub const MEETING_PRODUCTION: u32 = 3;
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PartsRecord {
+    /// The parts, without references.
+    pub parts: Vec<AgentTask>,
+    /// `task set` (given by the set) or `decomposed` (by the facilitator).
+    pub by: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ExpertiseRecord {
+    pub agent: String,
+    pub keywords: Vec<String>,
+    /// What the repair did, if the reply overshot or could not be read.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub flags: Vec<String>,
+}
+
+/// An agent's task T = {subject, details} at a point of the run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TaskRecord {
+    pub agent: String,
+    /// `initial`, `after_team_meeting`, `after_break_time`, `reassigned`.
+    pub stage: String,
+    pub subject: String,
+    pub details: Vec<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ComplexTaskRecord {
+    /// `draft` (G₀, the concatenation) or `fused`.
+    pub stage: String,
+    pub task: TeamTask,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LeaderRecord {
+    pub leader: String,
+    pub seed: u64,
+}
+
+/// An episode E: what a speaker did and how, in ≤ X words, as the owner
+/// stored it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Episode {
+    pub id: String,
+    pub owner: String,
+    /// The agent (or expert) it is about.
+    pub about: String,
+    pub meeting: u32,
+    pub text: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub flags: Vec<String>,
+}
+
+/// A knowledge entry: a brief summary with keywords, its source and the
+/// owner's importance score (0–10).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Knowledge {
+    pub id: String,
+    pub owner: String,
+    pub source: String,
+    pub meeting: u32,
+    pub summary: String,
+    pub keywords: Vec<String>,
+    pub importance: u8,
+    /// Insertion order in the owner's store (the last tie-break).
+    pub order: u32,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub flags: Vec<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct AcquisitionRecord {
+    pub meeting: u32,
+    pub episodes: usize,
+    pub entries: usize,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub flags: Vec<String>,
+}
+
+/// The knowledge a prompt was given: the ids, best first (expertise is
+/// always given too).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RetrievalRecord {
+    pub step: String,
+    pub ids: Vec<String>,
+    /// Entries the agent held.
+    pub held: usize,
+    /// `importance` or `recency` (− importance).
+    pub by: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BreakRecord {
+    pub member: String,
+    pub expert: String,
+    pub deepen: String,
+    pub pairs: usize,
+    /// `no further questions` or `cap`.
+    pub ended: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RescoreRecord {
+    pub scores: Vec<(String, u8)>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct AssignmentRecord {
+    pub agent: String,
+    /// The part's index in the new complex task.
+    pub part: usize,
+    pub similarity: f64,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DraftRecord {
+    pub round: u32,
+    pub text: String,
+    pub words: usize,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CheckRecord {
+    pub round: u32,
+    pub ok: bool,
+    pub issues: Vec<String>,
+    /// The word limit was checked in code, and broken.
+    #[serde(default)]
+    pub over_limit: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ToolPlanRecord {
+    pub subtasks: Vec<ToolSubtask>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub flags: Vec<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct JudgeRecord {
+    /// 0…parts; None when the reply held no score (a parse failure).
+    pub score: Option<u32>,
+    pub reply: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ResultRecord {
+    pub task_id: String,
+    pub set: String,
+    pub variant: Variant,
+    pub output: String,
+    pub words: usize,
+    /// The last draft passed the leader's check.
+    pub accepted: bool,
+    pub rounds: u32,
+    pub scores: crate::engine::domains::creative::score::Scores,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub judge: Option<u32>,
+}

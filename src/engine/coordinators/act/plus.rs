@@ -1,0 +1,314 @@
+//! ACT+ (§4.1): knowledge carried over from one complex task to the next.
+//! The bank holds the team's agents with their stores; a new complex task's
+//! parts go one-to-one to the agents whose keyword embeddings are most
+//! similar to them (greedy on the best pair), each agent's expertise is
+//! generated again for its new task (its acquired collections stay), and
+//! it re-scores its stored entries for the new task; from then on it gets
+//! its top c as always. The embedder is the run's (the provider's, or the
+//! built-in lexical one, labelled as such).
+
+use super::contract::*;
+use super::generation;
+use super::memory;
+use super::prompts;
+use super::team::{Act, Agent};
+use crate::engine::model::embed::{dot, Embedder, LexicalEmbedder};
+use crate::engine::model::reply::json_object;
+use crate::engine::run::RunError;
+use futures::future::join_all;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::cell::RefCell;
+use std::rc::Rc;
+
+pub const BANK_FORMAT: &str = "roundtable-act-bank";
+pub const BANK_VERSION: u32 = 1;
+
+/// The carried-over team: its agents with their stores, after `trials`
+/// complex tasks. Stored in IndexedDB by the app, in a file by the CLI.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BankData {
+    pub format: String,
+    pub version: u32,
+    pub name: String,
+    pub trials: u32,
+    pub agents: Vec<Agent>,
+}
+
+impl BankData {
+    pub fn empty(name: &str) -> BankData {
+        BankData {
+            format: BANK_FORMAT.into(),
+            version: BANK_VERSION,
+            name: name.into(),
+            trials: 0,
+            agents: Vec::new(),
+        }
+    }
+
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_default()
+    }
+
+    /// Reads a bank file; a file of another kind or version, or with
+    /// inconsistent entries, is refused with what is wrong.
+    pub fn from_json(text: &str) -> Result<BankData, String> {
+        let v: Value =
+            serde_json::from_str(text).map_err(|e| format!("The file is not JSON ({e})."))?;
+        if v.get("format").and_then(Value::as_str) != Some(BANK_FORMAT) {
+            return Err(
+                "This is not an ACT knowledge bank (its \"format\" is not roundtable-act-bank)."
+                    .into(),
+            );
+        }
+        match v.get("version").and_then(Value::as_u64) {
+            Some(1) => {}
+            other => {
+                return Err(format!(
+                    "This knowledge bank has version {other:?}; this build reads version {BANK_VERSION}."
+                ))
+            }
+        }
+        let bank: BankData = serde_json::from_value(v)
+            .map_err(|e| format!("The knowledge bank is damaged ({e})."))?;
+        for a in &bank.agents {
+            if let Some(k) = a
+                .store
+                .knowledge
+                .iter()
+                .find(|k| k.owner != a.id || k.importance > 10)
+            {
+                return Err(format!(
+                    "The knowledge bank is damaged: entry {} of {} has owner {} or importance {}.",
+                    k.id, a.id, k.owner, k.importance
+                ));
+            }
+        }
+        Ok(bank)
+    }
+}
+
+/// The bank a run reads and writes (a run resource).
+pub struct Bank {
+    pub data: RefCell<BankData>,
+    pub embedder: Rc<dyn Embedder>,
+}
+
+impl Bank {
+    pub fn lexical(data: BankData) -> Bank {
+        Bank {
+            data: RefCell::new(data),
+            embedder: Rc::new(LexicalEmbedder),
+        }
+    }
+}
+
+/// The bank's agents take the new parts, or None when it holds no team of
+/// the right size (the run then generates a new one).
+pub async fn take_over(act: &Act<'_>, bank: &Bank, tasks: &[AgentTask]) -> Result<bool, RunError> {
+    let agents = bank.data.borrow().agents.clone();
+    if agents.is_empty() || agents.len() != tasks.len() {
+        return Ok(false);
+    }
+    let cancel = act.ctx.cancel_token();
+    let task_texts: Vec<String> = tasks
+        .iter()
+        .map(|t| format!("{} {}", t.subject, t.details.join(" ")))
+        .collect();
+    let task_vecs = bank.embedder.embed(&task_texts, cancel).await?;
+    let mut sims = vec![vec![0.0f64; tasks.len()]; agents.len()];
+    for (a, agent) in agents.iter().enumerate() {
+        let keywords = keywords_of(agent);
+        if keywords.is_empty() {
+            continue;
+        }
+        let vecs = bank.embedder.embed(&keywords, cancel).await?;
+        for (t, tv) in task_vecs.iter().enumerate() {
+            sims[a][t] = vecs
+                .iter()
+                .map(|kv| f64::from(dot(kv, tv)))
+                .fold(f64::MIN, f64::max);
+        }
+    }
+    let pairs = assign(&sims);
+    // Member i holds part i.
+    let mut slots: Vec<Option<Agent>> = vec![None; tasks.len()];
+    for (a, agent) in agents.iter().enumerate() {
+        let t = pairs[a];
+        act.ctx.add_agent(&agent.id, ROLE_MEMBER, &agent.name);
+        act.ctx.note(
+            &agent.id,
+            STORE_ASSIGNMENT,
+            None,
+            &AssignmentRecord {
+                agent: agent.id.clone(),
+                part: t,
+                similarity: sims[a][t],
+            },
+        );
+        let mut m = agent.clone();
+        m.initial = tasks[t].clone();
+        m.current = tasks[t].clone();
+        if let Some(slot) = slots.get_mut(t) {
+            *slot = Some(m);
+        }
+    }
+    let members: Vec<Agent> = slots.into_iter().flatten().collect();
+    *act.members.borrow_mut() = members;
+    for i in 0..act.member_count() {
+        act.note_task(i, "initial");
+        for k in &act.members.borrow()[i].store.knowledge {
+            act.ctx.note(&k.owner, STORE_KNOWLEDGE, Some(&k.id), k);
+        }
+    }
+    // New expertise for the new task; the acquired collections stay.
+    let who: Vec<(String, String, AgentTask)> = act
+        .members
+        .borrow()
+        .iter()
+        .map(|a| (a.id.clone(), a.name.clone(), a.initial.clone()))
+        .collect();
+    let fresh = join_all(
+        who.iter()
+            .map(|(id, name, t)| generation::expertise(act, id, name, t)),
+    )
+    .await;
+    for (i, e) in fresh.into_iter().enumerate() {
+        act.members.borrow_mut()[i].store.expertise = e?;
+    }
+    let n = act.member_count();
+    join_all((0..n).map(|i| rescore(act, i)))
+        .await
+        .into_iter()
+        .collect::<Result<(), _>>()?;
+    Ok(true)
+}
+
+/// Every keyword an agent holds: expertise and acquired.
+pub fn keywords_of(agent: &Agent) -> Vec<String> {
+    let mut out: Vec<String> = agent.store.expertise.clone();
+    for k in &agent.store.knowledge {
+        for w in &k.keywords {
+            if !out.contains(w) {
+                out.push(w.clone());
+            }
+        }
+    }
+    out
+}
+
+/// One-to-one: repeatedly the most similar free (agent, part) pair (ties:
+/// lower agent, then lower part). Returns the part of each agent.
+pub fn assign(sims: &[Vec<f64>]) -> Vec<usize> {
+    let n = sims.len();
+    let mut part_of = vec![usize::MAX; n];
+    let mut taken = vec![false; n];
+    for _ in 0..n {
+        let mut best: Option<(usize, usize, f64)> = None;
+        for (a, row) in sims.iter().enumerate() {
+            if part_of[a] != usize::MAX {
+                continue;
+            }
+            for (t, &s) in row.iter().enumerate() {
+                if taken.get(t).copied().unwrap_or(true) {
+                    continue;
+                }
+                if best.is_none_or(|(_, _, b)| s > b) {
+                    best = Some((a, t, s));
+                }
+            }
+        }
+        if let Some((a, t, _)) = best {
+            part_of[a] = t;
+            taken[t] = true;
+        }
+    }
+    part_of
+}
+
+/// Re-scores agent `i`'s entries for its new task (ids the reply misses
+/// keep their score, flagged).
+async fn rescore(act: &Act<'_>, i: usize) -> Result<(), RunError> {
+    let agent = act.member(i);
+    if agent.store.knowledge.is_empty() {
+        return Ok(());
+    }
+    let entries = agent
+        .store
+        .knowledge
+        .iter()
+        .map(|k| {
+            format!(
+                "[{}] {} — keywords: {} (was {})",
+                k.id,
+                k.summary,
+                k.keywords.join(", "),
+                k.importance
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    let s = act.speaker(i, STEP_RESCORE);
+    let reply = act
+        .ask(&agent.id, STEP_RESCORE, prompts::rescore(&s, &entries))
+        .await?;
+    let scores = json_object::<Value>(&reply).and_then(|v| v.get("scores").cloned());
+    let mut out = Vec::new();
+    let mut missing = 0;
+    {
+        let mut members = act.members.borrow_mut();
+        for k in members[i].store.knowledge.iter_mut() {
+            match scores.as_ref().and_then(|s| s.get(&k.id)) {
+                Some(v) => {
+                    k.importance = memory::importance(Some(v)).0;
+                }
+                None => missing += 1,
+            }
+            out.push((k.id.clone(), k.importance));
+        }
+    }
+    act.ctx.note(
+        &agent.id,
+        STORE_RESCORE,
+        None,
+        &RescoreRecord {
+            scores: out,
+            note: (missing > 0)
+                .then(|| format!("{missing} entries were not re-scored and keep their score")),
+        },
+    );
+    Ok(())
+}
+
+/// After the run: the team and its stores go back to the bank.
+pub fn store_back(act: &Act<'_>, bank: &Bank) {
+    let mut data = bank.data.borrow_mut();
+    data.agents = act.members.borrow().clone();
+    data.trials += 1;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parts_go_one_to_one_to_the_most_similar_agents() {
+        let sims = vec![
+            vec![0.9, 0.95, 0.1],
+            vec![0.2, 0.99, 0.3],
+            vec![0.5, 0.4, 0.45],
+        ];
+        // Best pair (1,1); then (0,0) 0.9; then (2,2).
+        assert_eq!(assign(&sims), vec![0, 1, 2]);
+        let bank = BankData::empty("t");
+        assert_eq!(BankData::from_json(&bank.to_json()), Ok(bank));
+        assert!(BankData::from_json("{}")
+            .unwrap_err()
+            .contains("not an ACT knowledge bank"));
+        assert!(
+            BankData::from_json("{\"format\": \"roundtable-act-bank\", \"version\": 9}")
+                .unwrap_err()
+                .contains("version")
+        );
+    }
+}

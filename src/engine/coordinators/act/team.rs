@@ -1,0 +1,237 @@
+//! The team as the run holds it: members (and, during break time, the
+//! experts they create), each with its tasks and private store; the
+//! team's complex task G; the leader. `Act` is what every step function
+//! takes: the context, the options, the variant's features and this state.
+
+use super::contract::*;
+use super::memory::{self, Store};
+use super::prompts::{Prompt, Speaker};
+use crate::engine::domains::creative::ComplexTask;
+use crate::engine::model::{ChatRequest, Message};
+use crate::engine::run::{Audience, RunCtx, RunError};
+use serde::{Deserialize, Serialize};
+use std::cell::{Cell, RefCell};
+
+/// A member or an expert.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Agent {
+    pub id: String,
+    pub name: String,
+    pub initial: AgentTask,
+    pub current: AgentTask,
+    pub store: Store,
+}
+
+impl Agent {
+    pub fn new(id: &str, name: &str, task: AgentTask) -> Agent {
+        Agent {
+            id: id.into(),
+            name: name.into(),
+            initial: task.clone(),
+            current: task,
+            store: Store::default(),
+        }
+    }
+}
+
+/// What was said in a meeting, in order.
+#[derive(Clone, Debug, Default)]
+pub struct Meeting {
+    pub index: u32,
+    pub lines: Vec<(String, String)>,
+}
+
+pub struct Act<'a> {
+    pub ctx: &'a RunCtx,
+    pub task: ComplexTask,
+    pub options: ActOptions,
+    pub variant: Variant,
+    pub features: Features,
+    pub members: RefCell<Vec<Agent>>,
+    pub experts: RefCell<Vec<Agent>>,
+    pub leader: Cell<usize>,
+    pub team_task: RefCell<TeamTask>,
+}
+
+impl<'a> Act<'a> {
+    /// The run's state; the references are dropped from the task (the
+    /// steps never see them: only the evaluation, given the full task).
+    pub fn new(ctx: &'a RunCtx, mut options: ActOptions, variant: Variant) -> Act<'a> {
+        options.task = options.task.brief();
+        Act {
+            ctx,
+            task: options.task.clone(),
+            features: variant.features(),
+            options,
+            variant,
+            members: RefCell::new(Vec::new()),
+            experts: RefCell::new(Vec::new()),
+            leader: Cell::new(0),
+            team_task: RefCell::new(TeamTask::default()),
+        }
+    }
+
+    pub fn limits(&self) -> &Limits {
+        &self.options.limits
+    }
+
+    pub fn member_count(&self) -> usize {
+        self.members.borrow().len()
+    }
+
+    pub fn member(&self, i: usize) -> Agent {
+        self.members.borrow()[i].clone()
+    }
+
+    pub fn member_id(&self, i: usize) -> String {
+        self.members.borrow()[i].id.clone()
+    }
+
+    pub fn leader_id(&self) -> String {
+        self.member_id(self.leader.get())
+    }
+
+    /// The display name of an agent or expert id.
+    pub fn name_of(&self, id: &str) -> String {
+        self.members
+            .borrow()
+            .iter()
+            .chain(self.experts.borrow().iter())
+            .find(|a| a.id == id)
+            .map(|a| a.name.clone())
+            .unwrap_or_else(|| id.to_string())
+    }
+
+    /// G as prompts show it.
+    pub fn team_task_text(&self) -> String {
+        self.team_task.borrow().text()
+    }
+
+    /// Every member's task, as the fuse, draft and check prompts show them.
+    pub fn tasks_text(&self, initial: bool) -> String {
+        self.members
+            .borrow()
+            .iter()
+            .map(|a| {
+                let t = if initial { &a.initial } else { &a.current };
+                let mut s = format!("- {}: {}", a.name, t.subject);
+                for d in &t.details {
+                    s.push_str(&format!("\n  {d}"));
+                }
+                s
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    /// Agent `i` as a prompt for `step` shows it: its tasks and its
+    /// knowledge block (expertise + top-c, recorded as a retrieval).
+    pub fn speaker(&self, i: usize, step: &str) -> Speaker {
+        let a = self.member(i);
+        let knowledge = if self.features.knowledge {
+            let chosen = a.store.select(self.limits().c, self.features.importance);
+            self.ctx.note(
+                &a.id,
+                STORE_RETRIEVAL,
+                Some(step),
+                &RetrievalRecord {
+                    step: step.into(),
+                    ids: chosen.iter().map(|k| k.id.clone()).collect(),
+                    held: a.store.knowledge.len(),
+                    by: if self.features.importance {
+                        "importance".into()
+                    } else {
+                        "recency".into()
+                    },
+                },
+            );
+            memory::render(&a.store.expertise, &chosen, self.features.keywords, &|s| {
+                self.name_of(s)
+            })
+        } else {
+            memory::render(&a.store.expertise, &[], false, &|s| s.to_string())
+        };
+        Speaker {
+            name: a.name,
+            expertise: a.store.expertise,
+            initial: a.initial,
+            current: a.current,
+            knowledge,
+        }
+    }
+
+    /// One request of `agent` for `step`; the reply's text.
+    pub async fn ask(&self, agent: &str, step: &str, prompt: Prompt) -> Result<String, RunError> {
+        let req = request(step, prompt);
+        let (_, response) = self.ctx.chat(agent, req).await?;
+        Ok(response.text)
+    }
+
+    /// Like `ask`, and the reply is said in a meeting (to everyone, or to
+    /// the listed agents).
+    pub async fn say(
+        &self,
+        agent: &str,
+        step: &str,
+        prompt: Prompt,
+        to: Audience,
+    ) -> Result<String, RunError> {
+        let req = request(step, prompt);
+        let (call, response) = self.ctx.chat(agent, req).await?;
+        self.ctx.post(agent, to, &response.text, Some(call));
+        Ok(response.text)
+    }
+
+    /// The lines of a meeting as prompts show them.
+    pub fn transcript(&self, m: &Meeting) -> String {
+        m.lines
+            .iter()
+            .map(|(who, text)| format!("{}: {}", self.name_of(who), text.trim()))
+            .collect::<Vec<_>>()
+            .join("\n\n")
+    }
+
+    /// Records agent `i`'s task at `stage`.
+    pub fn note_task(&self, i: usize, stage: &str) {
+        let a = self.member(i);
+        self.ctx.note(
+            &a.id,
+            STORE_TASK,
+            Some(stage),
+            &TaskRecord {
+                agent: a.id.clone(),
+                stage: stage.into(),
+                subject: a.current.subject.clone(),
+                details: a.current.details.clone(),
+            },
+        );
+    }
+}
+
+/// A step's request: speech at temperature 0.7, replies read as JSON and
+/// the judge at 0 (notes A17; the paper gives none).
+pub fn request(step: &str, prompt: Prompt) -> ChatRequest {
+    let mut req =
+        ChatRequest::new(vec![Message::system(prompt.0), Message::user(prompt.1)]).with_step(step);
+    let speech = [
+        STEP_TEAM_OPINION,
+        STEP_TEAM_ADVICE,
+        STEP_ANSWER,
+        STEP_PROD_OPINION,
+        STEP_DRAFT,
+        STEP_REASSERT,
+        STEP_STANDARD,
+        STEP_COT,
+        STEP_SPP,
+        STEP_SELF_FEEDBACK,
+        STEP_SELF_REFINE,
+    ];
+    req.params.temperature = Some(if speech.contains(&step) { 0.7 } else { 0.0 });
+    req
+}
+
+/// Member ids and names: `a1` "Agent A", `a2` "Agent B", …
+pub fn member_id(i: usize) -> (String, String) {
+    let letter = (b'A' + (i % 26) as u8) as char;
+    (format!("a{}", i + 1), format!("Agent {letter}"))
+}

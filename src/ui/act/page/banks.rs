@@ -1,0 +1,166 @@
+//! ACT+'s knowledge banks in this browser: each with the tasks its team
+//! has taken on, its agents, knowledge entries and episodes; export one
+//! (the bank file the CLI's `--bank` reads too), import a bank file
+//! (checked: a file that is not a bank is refused and nothing is stored),
+//! delete one after a confirm().
+
+use super::super::setup::refresh_stored;
+use super::super::state::act_setup;
+use crate::platform::act_store;
+use crate::platform::files;
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use wasm_bindgen::JsCast;
+
+/// A file input's value is cleared so the same file can be picked again.
+pub fn clear_input(ev: &leptos::ev::Event) {
+    if let Some(input) = ev
+        .target()
+        .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+    {
+        input.set_value("");
+    }
+}
+
+/// The browser's confirm dialog (false when there is none).
+pub fn confirm(text: &str) -> bool {
+    web_sys::window()
+        .and_then(|w| w.confirm_with_message(text).ok())
+        .unwrap_or(false)
+}
+
+/// A name no stored bank has: `base`, else `base (2)`, `base (3)`…
+fn free_name(base: &str) -> String {
+    let taken = |n: &str| act_setup().with_untracked(|s| s.banks.iter().any(|b| b.name == n));
+    if !taken(base) {
+        return base.to_string();
+    }
+    (2..)
+        .map(|i| format!("{base} ({i})"))
+        .find(|n| !taken(n))
+        .unwrap_or_else(|| base.to_string())
+}
+
+fn file_stem(name: &str) -> String {
+    let stem = name
+        .trim_end_matches(".json")
+        .trim_end_matches(".bank")
+        .trim();
+    if stem.is_empty() {
+        "imported".into()
+    } else {
+        stem.to_string()
+    }
+}
+
+fn export(message: RwSignal<Option<(bool, String)>>, name: String) {
+    spawn_local(async move {
+        let r = match act_store::export_bank(&name).await {
+            Ok(json) => {
+                files::download_text(&format!("{name}.bank.json"), "application/json", &json)
+                    .map(|_| format!("Exported the knowledge bank \"{name}\"."))
+                    .map_err(|e| format!("Could not save the file: {e}"))
+            }
+            Err(e) => Err(e),
+        };
+        message.set(Some((r.is_ok(), r.unwrap_or_else(|e| e))));
+    });
+}
+
+fn import(message: RwSignal<Option<(bool, String)>>, file: web_sys::File) {
+    let file_name = file.name();
+    message.set(None);
+    spawn_local(async move {
+        let r = async {
+            let text = files::read_text(&file)
+                .await
+                .map_err(|e| format!("Could not read {file_name}: {e}"))?;
+            let name = free_name(&file_stem(&file_name));
+            let meta = act_store::import_bank(&name, &text)
+                .await
+                .map_err(|e| format!("{file_name}: {e} Nothing was stored."))?;
+            Ok(format!(
+                "Imported \"{name}\": {} agents, {} knowledge entries, {} tasks so far.",
+                meta.agents, meta.entries, meta.trials
+            ))
+        }
+        .await;
+        message.set(Some((r.is_ok(), r.unwrap_or_else(|e| e))));
+        refresh_stored();
+    });
+}
+
+fn delete(message: RwSignal<Option<(bool, String)>>, name: String) {
+    if !confirm(&format!(
+        "Delete the knowledge bank \"{name}\" and everything its agents learned? Export it first to keep a copy."
+    )) {
+        return;
+    }
+    spawn_local(async move {
+        let r = act_store::delete_bank(&name)
+            .await
+            .map(|_| format!("Deleted the knowledge bank \"{name}\"."))
+            .map_err(|e| e.user_message());
+        message.set(Some((r.is_ok(), r.unwrap_or_else(|e| e))));
+        refresh_stored();
+    });
+}
+
+#[component]
+pub fn BanksPanel() -> impl IntoView {
+    let s = act_setup();
+    let message = RwSignal::new(None::<(bool, String)>);
+    let on_file = move |ev: leptos::ev::Event| {
+        if let Some(f) = files::picked(&ev).into_iter().next() {
+            import(message, f);
+        }
+        clear_input(&ev);
+    };
+    let rows = move || {
+        s.with(|x| x.banks.clone())
+            .into_iter()
+            .map(|b| {
+                let (n1, n2) = (b.name.clone(), b.name.clone());
+                view! {
+                    <tr data-bank=b.name.clone()>
+                        <th scope="row">{b.name.clone()}</th>
+                        <td class="num">{b.trials}</td>
+                        <td class="num">{b.agents}</td>
+                        <td class="num">{b.entries}</td>
+                        <td class="num">{b.episodes}</td>
+                        <td class="act-row-actions">
+                            <button type="button" class="link-button small" on:click=move |_| export(message, n1.clone())>"Export"</button>
+                            <button type="button" class="link-button small danger" on:click=move |_| delete(message, n2.clone())>"Delete"</button>
+                        </td>
+                    </tr>
+                }
+            })
+            .collect_view()
+    };
+    view! {
+        <section class="panel act-banks" role="region" aria-label="Knowledge banks">
+            <div class="panel-head">
+                <h2 class="panel-title">"Knowledge banks (ACT+)"</h2>
+                <label class="button small file-button">
+                    "Import bank…"
+                    <input type="file" accept=".json,application/json" aria-label="Import knowledge bank file" on:change=on_file/>
+                </label>
+            </div>
+            <p class="muted small">"ACT+ carries each agent's knowledge from one task to the next: the team of a bank takes the next task's parts by expertise, re-scores what it knows for the new task, and stores what it learned back. A bank lives in this browser (IndexedDB) and survives reloads; export it to keep a copy or use it with the CLI."</p>
+            {move || message.get().map(|(ok, m)| view! { <p class=if ok { "ok small" } else { "bad small" } role=if ok { "status" } else { "alert" }>{m}</p> })}
+            <Show when=move || s.with(|x| !x.banks.is_empty()) fallback=|| view! {
+                <p class="muted small act-empty-note">"No bank yet: run ACT+ once, or import a bank file."</p>
+            }>
+                <div class="tp-table-wrap">
+                    <table class="tp-table act-list">
+                        <thead><tr>
+                            <th scope="col">"bank"</th><th scope="col">"tasks so far"</th><th scope="col">"agents"</th>
+                            <th scope="col">"entries"</th><th scope="col">"episodes"</th><th scope="col"></th>
+                        </tr></thead>
+                        <tbody>{rows}</tbody>
+                    </table>
+                </div>
+            </Show>
+        </section>
+    }
+}

@@ -1,0 +1,211 @@
+//! Task sets in this browser: import JSONL as community items (the
+//! built-in set's shape) or as Trivia Creative Writing rows, checked
+//! before it is stored (a bad line is named and nothing is kept); the list
+//! with counts, Use (the setup's task source, for the batch and the Run
+//! page) and Delete. The built-in design set is always there.
+
+use super::super::setup::{pick_source, refresh_stored};
+use super::super::state::{act_setup, BUILTIN};
+use super::banks::{clear_input, confirm};
+use crate::engine::domains::creative::builtin;
+use crate::platform::act_store::{self, SetKind};
+use crate::platform::files;
+use crate::ui::state::{use_app, AppState};
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+
+type Message = RwSignal<Option<(bool, String)>>;
+
+fn kind_label(k: SetKind) -> &'static str {
+    match k {
+        SetKind::Items => "community items",
+        SetKind::Trivia => "Trivia Creative Writing",
+    }
+}
+
+fn file_stem(name: &str) -> String {
+    let stem = name
+        .trim_end_matches(".jsonl")
+        .trim_end_matches(".json")
+        .trim();
+    if stem.is_empty() {
+        "imported".into()
+    } else {
+        stem.to_string()
+    }
+}
+
+fn import(app: AppState, message: Message, kind: SetKind, name: String, file: web_sys::File) {
+    let file_name = file.name();
+    let name = match name.trim() {
+        "" => file_stem(&file_name),
+        n => n.to_string(),
+    };
+    if name == BUILTIN || name == super::super::state::FREE {
+        message.set(Some((
+            false,
+            format!("\"{name}\" is a reserved name: name the set something else."),
+        )));
+        return;
+    }
+    let exists = act_setup().with_untracked(|s| s.sets.iter().any(|(n, _)| *n == name));
+    if exists
+        && !confirm(&format!(
+            "Replace the task set \"{name}\" with {file_name}?"
+        ))
+    {
+        return;
+    }
+    message.set(None);
+    spawn_local(async move {
+        let r = async {
+            let text = files::read_text(&file)
+                .await
+                .map_err(|e| format!("Could not read {file_name}: {e}"))?;
+            if text.trim().is_empty() {
+                return Err(format!("{file_name} is empty. Nothing was stored."));
+            }
+            let n = act_store::save_set(&name, kind, &text)
+                .await
+                .map_err(|e| format!("{}. Nothing was stored.", e.trim_end_matches('.')))?;
+            pick_source(app, name.clone());
+            Ok(format!(
+                "Imported {n} {} as \"{name}\"; it is now the task source.",
+                if kind == SetKind::Trivia {
+                    "stories"
+                } else {
+                    "items"
+                }
+            ))
+        }
+        .await;
+        message.set(Some((r.is_ok(), r.unwrap_or_else(|e| e))));
+        refresh_stored();
+    });
+}
+
+fn delete(app: AppState, message: Message, name: String) {
+    if !confirm(&format!(
+        "Delete the task set \"{name}\" from this browser?"
+    )) {
+        return;
+    }
+    spawn_local(async move {
+        let r = act_store::delete_set(&name)
+            .await
+            .map(|_| format!("Deleted the task set \"{name}\"."))
+            .map_err(|e| e.user_message());
+        if act_setup().with_untracked(|s| s.source == name) {
+            pick_source(app, BUILTIN.into());
+        }
+        message.set(Some((r.is_ok(), r.unwrap_or_else(|e| e))));
+        refresh_stored();
+    });
+}
+
+#[component]
+pub fn SetsPanel() -> impl IntoView {
+    let app = use_app();
+    let s = act_setup();
+    let message: Message = RwSignal::new(None);
+    let kind = RwSignal::new(SetKind::Items);
+    let name = RwSignal::new(String::new());
+    // Items or stories per stored set (read back, so a damaged one says so).
+    let counts = RwSignal::new(Vec::<(String, Result<usize, String>)>::new());
+    Effect::new(move |_| {
+        let names: Vec<String> = s.with(|x| x.sets.iter().map(|(n, _)| n.clone()).collect());
+        spawn_local(async move {
+            let mut out = Vec::new();
+            for n in names {
+                let c = act_store::load_set(&n).await.map(|set| set.len());
+                out.push((n, c));
+            }
+            counts.set(out);
+        });
+    });
+    let on_file = move |ev: leptos::ev::Event| {
+        if let Some(f) = files::picked(&ev).into_iter().next() {
+            import(app, message, kind.get_untracked(), name.get_untracked(), f);
+        }
+        clear_input(&ev);
+    };
+    let in_use = move |n: &str| s.with(|x| x.source == n);
+    let rows = move || {
+        s.with(|x| x.sets.clone())
+            .into_iter()
+            .map(|(n, k)| {
+                let (n1, n2, n3) = (n.clone(), n.clone(), n.clone());
+                let count = move || {
+                    counts.with(|c| match c.iter().find(|(x, _)| *x == n3) {
+                        Some((_, Ok(len))) => view! { {len.to_string()} }.into_any(),
+                        Some((_, Err(e))) => view! { <span class="bad small" title=e.clone()>"unreadable"</span> }.into_any(),
+                        None => view! { <span class="muted">"…"</span> }.into_any(),
+                    })
+                };
+                let used = Signal::derive(move || in_use(&n1));
+                view! {
+                    <tr data-set=n.clone()>
+                        <th scope="row">{n.clone()}{move || used.get().then(|| view! { <span class="chip small" title="the batch and the Run page use this set">"in use"</span> })}</th>
+                        <td class="small">{kind_label(k)}</td>
+                        <td class="num">{count}</td>
+                        <td class="act-row-actions">
+                            <button type="button" class="link-button small" disabled=used on:click={let n = n.clone(); move |_| pick_source(app, n.clone())}>"Use"</button>
+                            <button type="button" class="link-button small danger" on:click=move |_| delete(app, message, n2.clone())>"Delete"</button>
+                        </td>
+                    </tr>
+                }
+            })
+            .collect_view()
+    };
+    let builtin_used = move || in_use(BUILTIN);
+    view! {
+        <section class="panel act-sets" role="region" aria-label="Task sets">
+            <h2 class="panel-title">"Task sets"</h2>
+            <p class="muted small">"The built-in design set is always there. Import your own as JSONL, one task per line; it is checked before it is stored (a line that does not read is named, and nothing is kept) and lives in this browser."</p>
+            <div class="act-import" role="group" aria-label="Import a task set">
+                <div class="field">
+                    <label for="act-set-kind">"Lines are"</label>
+                    <select id="act-set-kind" prop:value=move || if kind.get() == SetKind::Trivia { "trivia" } else { "items" }
+                        on:change=move |ev| kind.set(if event_target_value(&ev) == "trivia" { SetKind::Trivia } else { SetKind::Items })>
+                        <option value="items">"Community items"</option>
+                        <option value="trivia">"Trivia Creative Writing rows"</option>
+                    </select>
+                    <span class="muted small">{move || if kind.get() == SetKind::Trivia {
+                        "Each line: {\"topic\", \"questions\": [...], \"answers\": [[...], ...]}; one story per line, scored by trivia recall."
+                    } else {
+                        "Each line: {\"subject\", \"details\": [...], \"solutions\": [...]}; each trial draws one item per agent, scored by ROUGE against the solutions."
+                    }}</span>
+                </div>
+                <div class="field">
+                    <label for="act-set-name">"Name"</label>
+                    <input id="act-set-name" autocomplete="off" placeholder="the file's name" prop:value=move || name.get()
+                        on:input=move |ev| name.set(event_target_value(&ev))/>
+                </div>
+                <label class="button small file-button">
+                    "Import JSONL…"
+                    <input type="file" accept=".jsonl,.json,.txt,application/jsonl,application/json,text/plain" aria-label="Import task set file" on:change=on_file/>
+                </label>
+            </div>
+            {move || message.get().map(|(ok, m)| view! { <p class=if ok { "ok small" } else { "bad small" } role=if ok { "status" } else { "alert" }>{m}</p> })}
+            <div class="tp-table-wrap">
+                <table class="tp-table act-list">
+                    <thead><tr><th scope="col">"set"</th><th scope="col">"kind"</th><th scope="col">"tasks"</th><th scope="col"></th></tr></thead>
+                    <tbody>
+                        <tr data-set=BUILTIN>
+                            <th scope="row">"Built-in design set"{move || builtin_used().then(|| view! { <span class="chip small" title="the batch and the Run page use this set">"in use"</span> })}</th>
+                            <td class="small">{format!("community items · {}", builtin::COMMUNITIES.join(", "))}</td>
+                            <td class="num">{builtin::items().len()}</td>
+                            <td class="act-row-actions">
+                                <button type="button" class="link-button small" disabled=builtin_used on:click=move |_| pick_source(app, BUILTIN.into())>"Use"</button>
+                            </td>
+                        </tr>
+                        {rows}
+                    </tbody>
+                </table>
+            </div>
+            <Show when=move || s.with(|x| x.sets.is_empty())>
+                <p class="muted small act-empty-note">"No imported set yet: the built-in one is ready, or import a JSONL file above."</p>
+            </Show>
+        </section>
+    }
+}

@@ -1,0 +1,210 @@
+//! ACT's setup in the left panel: where the task comes from (a trial of
+//! the built-in design set or of an imported set, or a task typed for the
+//! team to split), the trial, the variant (ACT, ACT+, the ablations, the
+//! one-model baselines), the LLM judge and stemming, and for ACT+ the
+//! knowledge bank.
+
+use super::state::{act_setup, ActSetup, BUILTIN, FREE};
+use crate::engine::coordinators::act::contract::Variant;
+use crate::engine::domains::creative::{builtin, ComplexTask};
+use crate::platform::act_store;
+use crate::ui::state::{use_app, Activity, AppState};
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+
+/// Reloads what this browser keeps: imported sets and knowledge banks.
+pub fn refresh_stored() {
+    spawn_local(async move {
+        let sets = act_store::list_sets().await;
+        let banks = act_store::list_banks().await.unwrap_or_default();
+        act_setup().update(|s| {
+            s.sets = sets;
+            s.banks = banks;
+        });
+    });
+}
+
+/// Makes `source` the setup's task source (loading an imported set).
+pub fn pick_source(app: AppState, source: String) {
+    if source == BUILTIN || source == FREE {
+        act_setup().update(|s| {
+            s.source = source;
+            s.loaded = None;
+            s.trial = 0;
+        });
+        return;
+    }
+    spawn_local(async move {
+        match act_store::load_set(&source).await {
+            Ok(set) => act_setup().update(|s| {
+                s.source = source;
+                s.loaded = Some(set);
+                s.trial = 0;
+            }),
+            Err(e) => app.warn(e, false),
+        }
+    });
+}
+
+fn parts_html(task: &ComplexTask) -> AnyView {
+    let refs: usize = task.parts.iter().map(|p| p.references.len()).sum();
+    let note = if task.parts.is_empty() {
+        "The team splits this task itself (a facilitator); it is not scored.".to_string()
+    } else {
+        format!(
+            "{} agents, one task each · scored against {refs} reference{} (hidden from the agents){}",
+            task.parts.len(),
+            if refs == 1 { "" } else { "s" },
+            task.word_limit.map(|w| format!(" · {w}-word limit")).unwrap_or_default()
+        )
+    };
+    view! {
+        <ol class="act-parts small">
+            {task.parts.iter().map(|p| {
+                let details = p.details.join(" · ");
+                view! { <li><strong>{p.subject.clone()}</strong>{(!details.is_empty()).then(|| view! { <span class="muted">" — " {details}</span> })}</li> }
+            }).collect_view()}
+        </ol>
+        <p class="muted small">{note}</p>
+    }
+    .into_any()
+}
+
+#[component]
+pub fn ActSetupPanel() -> impl IntoView {
+    let app = use_app();
+    let busy = Signal::derive(move || app.activity.get() != Activity::Idle);
+    refresh_stored();
+    let s = act_setup();
+    let source = move || s.with(|x| x.source.clone());
+    let is = move |v: &'static str| move || s.with(|x| x.source == v);
+    let trials = move || s.with(ActSetup::trials);
+    let preview = move || match s.with(ActSetup::task) {
+        Some(t) => parts_html(&t),
+        None => view! { <p class="muted small">"No task yet."</p> }.into_any(),
+    };
+    let bank_hint = move || {
+        s.with(|x| match x.banks.iter().find(|b| b.name == x.bank.trim()) {
+            Some(b) => format!(
+                "{} task{} so far · {} agents · {} knowledge entries",
+                b.trials,
+                if b.trials == 1 { "" } else { "s" },
+                b.agents,
+                b.entries
+            ),
+            None => "A new bank: this run's team and knowledge start it.".into(),
+        })
+    };
+    let variant_note = move || {
+        s.with(|x| {
+            let f = x.variant.features();
+            if x.variant.is_single() {
+                "One model writes the whole task (no team, no memory).".to_string()
+            } else {
+                let off: Vec<&str> = [
+                    (!f.team_meeting, "team meeting"),
+                    (!f.break_time, "break time"),
+                    (!f.exploration, "task exploration"),
+                    (!f.knowledge, "knowledge"),
+                    (!f.keywords && f.knowledge, "keywords"),
+                    (!f.importance && f.knowledge, "importance scores"),
+                ]
+                .into_iter()
+                .filter(|(o, _)| *o)
+                .map(|(_, n)| n)
+                .collect();
+                if off.is_empty() {
+                    if f.carry_over {
+                        "Every mechanism, and the knowledge carries over to the next task.".into()
+                    } else {
+                        "Every mechanism of the paper.".into()
+                    }
+                } else {
+                    format!("Without: {}.", off.join(", "))
+                }
+            }
+        })
+    };
+    view! {
+        <div class="act-setup">
+            <div class="field">
+                <label for="act-source">"Tasks"</label>
+                <select id="act-source" disabled=busy prop:value=source on:change=move |ev| pick_source(app, event_target_value(&ev))>
+                    <option value=BUILTIN>"Built-in design set (tea, cafe, design, architecture, fashion)"</option>
+                    {move || s.with(|x| x.sets.iter().map(|(n, k)| {
+                        let label = format!("{n} · {}", if *k == act_store::SetKind::Trivia { "trivia" } else { "imported" });
+                        view! { <option value=n.clone()>{label}</option> }
+                    }).collect_view())}
+                    <option value=FREE>"A task I type (the team splits it)"</option>
+                </select>
+            </div>
+            <Show when=is(BUILTIN)>
+                <div class="field">
+                    <label for="act-community">"Community"</label>
+                    <select id="act-community" disabled=busy prop:value=move || s.with(|x| x.community.clone())
+                        on:change=move |ev| { let c = event_target_value(&ev); s.update(|x| x.community = c) }>
+                        <option value="">"by trial (tea, cafe, … in turn)"</option>
+                        {builtin::COMMUNITIES.iter().map(|c| view! { <option value=*c>{*c}</option> }).collect_view()}
+                    </select>
+                </div>
+            </Show>
+            <Show when=move || !is(FREE)()>
+                <div class="field">
+                    <label for="act-trial">"Trial"</label>
+                    <input id="act-trial" type="number" min="0" disabled=busy
+                        max=move || trials().map(|n| n.saturating_sub(1).to_string()).unwrap_or_default()
+                        prop:value=move || s.with(|x| x.trial.to_string())
+                        on:change=move |ev| {
+                            let n: u32 = event_target_value(&ev).trim().parse().unwrap_or(0);
+                            s.update(|x| x.trial = x.trials().map_or(n, |t| n.min(t.saturating_sub(1))));
+                        }/>
+                    <span class="muted small">"Each trial draws its agents' tasks the same way every time (and seeds the leader)."</span>
+                </div>
+            </Show>
+            <Show when=is(FREE)>
+                <div class="field">
+                    <label for="act-free">"Task"</label>
+                    <textarea id="act-free" rows="4" disabled=busy placeholder=crate::engine::coordinators::act::EXAMPLE_TASK
+                        prop:value=move || s.with(|x| x.free_text.clone())
+                        on:input=move |ev| { let t = event_target_value(&ev); s.update(|x| x.free_text = t) }></textarea>
+                    <label for="act-size" class="small">"Agents"</label>
+                    <input id="act-size" type="number" min="2" max="8" disabled=busy prop:value=move || s.with(|x| x.team_size.to_string())
+                        on:change=move |ev| { let n: usize = event_target_value(&ev).trim().parse().unwrap_or(4); s.update(|x| x.team_size = n.clamp(2, 8)) }/>
+                </div>
+            </Show>
+            <div class="act-preview" aria-label="The agents' tasks">{preview}</div>
+            <div class="field">
+                <label for="act-variant">"Variant"</label>
+                <select id="act-variant" disabled=busy prop:value=move || s.with(|x| x.variant.id())
+                    on:change=move |ev| if let Some(v) = Variant::parse(&event_target_value(&ev)) { s.update(|x| x.variant = v) }>
+                    {Variant::ALL.iter().map(|v| view! { <option value=v.id()>{v.label()}</option> }).collect_view()}
+                </select>
+                <span class="muted small">{variant_note}</span>
+            </div>
+            <Show when=move || s.with(|x| x.variant == Variant::ActPlus)>
+                <div class="field">
+                    <label for="act-bank">"Knowledge bank"</label>
+                    <input id="act-bank" list="act-banks" disabled=busy autocomplete="off" prop:value=move || s.with(|x| x.bank.clone())
+                        on:change=move |ev| { let b = event_target_value(&ev).trim().to_string(); s.update(|x| x.bank = b) }/>
+                    <datalist id="act-banks">
+                        {move || s.with(|x| x.banks.iter().map(|b| view! { <option value=b.name.clone()></option> }).collect_view())}
+                    </datalist>
+                    <span class="muted small">{bank_hint}</span>
+                </div>
+            </Show>
+            <label class="check">
+                <input type="checkbox" id="act-judge" disabled=busy prop:checked=move || s.with(|x| x.judge)
+                    on:change=move |ev| { let on = event_target_checked(&ev); s.update(|x| x.judge = on) }/>
+                " LLM judge: count the expected components (0–4)"
+            </label>
+            <label class="check">
+                <input type="checkbox" id="act-stem" disabled=busy prop:checked=move || s.with(|x| x.stem)
+                    on:change=move |ev| { let on = event_target_checked(&ev); s.update(|x| x.stem = on) }/>
+                " Stem words in ROUGE (Porter)"
+            </label>
+            <div class="travel-actions">
+                <a class="link-button small" href="/act">"Batch, knowledge banks and task sets…"</a>
+            </div>
+        </div>
+    }
+}

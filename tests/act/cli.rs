@@ -1,0 +1,140 @@
+//! The CLI's ACT commands with the demo model: a run of a built-in trial,
+//! ACT+ writing and reading its bank, a batch with the paper's tables, and
+//! bad input (an imported set, a bank file) refused with a clear message.
+
+use std::process::Command;
+
+fn roundtable(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_roundtable"))
+        .args(args)
+        .env_remove("ROUNDTABLE_API_KEY")
+        .output()
+        .expect("the binary runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn temp(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("roundtable-act-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir.join(name)
+}
+
+#[test]
+fn a_built_in_trial_runs_and_its_file_holds_the_result() {
+    let out = temp("run.json");
+    let path = out.to_string_lossy().to_string();
+    let (code, _, err) = roundtable(&[
+        "run",
+        "--coordinator",
+        "act",
+        "--dataset",
+        "builtin",
+        "--task-idx",
+        "2",
+        "--quiet",
+        "--out",
+        &path,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let text = std::fs::read_to_string(&out).expect("run file");
+    let doc: serde_json::Value = serde_json::from_str(&text).expect("json");
+    assert_eq!(doc["config"]["coordinator"], "act");
+    assert!(text.contains("\"store\": \"result\""));
+    assert!(text.contains("\"phase\": \"break_time\""));
+}
+
+#[test]
+fn act_plus_writes_its_bank_and_the_next_run_takes_it_over() {
+    let bank = temp("bank.json");
+    let path = bank.to_string_lossy().to_string();
+    let _ = std::fs::remove_file(&bank);
+    for idx in ["0", "5"] {
+        let (code, _, err) = roundtable(&[
+            "run",
+            "--coordinator",
+            "act",
+            "--variant",
+            "act-plus",
+            "--task-idx",
+            idx,
+            "--bank",
+            &path,
+            "--quiet",
+        ]);
+        assert_eq!(code, 0, "{err}");
+    }
+    let data: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&bank).expect("bank")).expect("json");
+    assert_eq!(data["format"], "roundtable-act-bank");
+    assert_eq!(data["trials"], 2);
+    std::fs::write(&bank, "{\"format\": \"something else\"}").expect("write");
+    let (code, _, err) = roundtable(&[
+        "run",
+        "--coordinator",
+        "act",
+        "--variant",
+        "act-plus",
+        "--bank",
+        &path,
+        "--quiet",
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("not an ACT knowledge bank"), "{err}");
+    let (code, _, err) = roundtable(&["run", "--coordinator", "act", "--bank", &path]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--bank goes with --variant act-plus"), "{err}");
+}
+
+#[test]
+fn a_batch_prints_the_papers_tables_and_a_bad_set_is_refused() {
+    let (code, out, err) = roundtable(&[
+        "act-batch",
+        "--variants",
+        "act,baseline",
+        "--trials",
+        "2",
+        "--json",
+        "--quiet",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let rep: serde_json::Value = serde_json::from_str(&out).expect("json");
+    let rows = rep["rows"].as_array().expect("rows");
+    assert_eq!(rows.len(), 2);
+    assert_eq!(rows[0]["variant"], "act");
+    assert_eq!(rows[0]["runs"], 2);
+    assert!(rows[0]["rouge_l"].as_f64().is_some());
+    let shares = rep["shares"][0][1].as_array().expect("shares");
+    let total: f64 = shares.iter().filter_map(|s| s["share"].as_f64()).sum();
+    assert!((total - 100.0).abs() < 1e-6, "{total}");
+    let (code, out, _) = roundtable(&[
+        "act-batch",
+        "--variants",
+        "baseline",
+        "--trials",
+        "1",
+        "--quiet",
+    ]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("ROUGE-L") && out.contains("tokens per phase"),
+        "{out}"
+    );
+
+    let bad = temp("bad.jsonl");
+    std::fs::write(
+        &bad,
+        "{\"subject\": \"s\", \"solutions\": [\"r\"]}\n{\"subject\": \"t\"}\n",
+    )
+    .expect("write");
+    let path = bad.to_string_lossy().to_string();
+    let (code, _, err) = roundtable(&["run", "--coordinator", "act", "--dataset", &path]);
+    assert_eq!(code, 2);
+    assert!(err.contains("line 2: not a task"), "{err}");
+    let (code, _, err) = roundtable(&["run", "--coordinator", "act", "--variant", "nope"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("unknown ACT variant \"nope\""), "{err}");
+}

@@ -1,0 +1,14 @@
+//! ACT's tests, one binary: the mechanism tests of the paper's method
+//! (generation, team meeting and fusion, task exploration, knowledge
+//! acquisition, top-c retrieval, break time, production meeting, ACT+),
+//! the variants removing what they name, the metrics, the demo team and
+//! the CLI. A scripted team (`common::script`) answers every step in the
+//! right shape; a test overrides the steps it is about.
+#![cfg(not(target_arch = "wasm32"))]
+
+mod cli;
+mod common;
+mod mechanisms;
+mod plus;
+mod share;
+mod variants;
