@@ -139,6 +139,10 @@ test("ACT+: the knowledge bank survives a reload and the next task takes it over
   const memory = page.getByRole('region', { name: 'Memory' });
   assert.ok((await memory.locator('.act-card').count()) > entries, 'carried entries plus new ones');
   await page.locator('.act-setup').getByText(/^2 tasks so far/).waitFor();
+  await tab(page, 'Tasks');
+  const taken = page.getByRole('region', { name: 'Task evolution' }).locator('.act-assigned');
+  assert.equal(await taken.count(), 4, 'each agent took a part over');
+  assert.match(await taken.first().innerText(), /built-in lexical embedder/);
   assert.deepEqual(page.errors, []);
 });
 

@@ -56,6 +56,8 @@ ACT OPTIONS (--coordinator act, act-batch):
   --judge                also ask the LLM judge (0–4 expected components)
   --stem                 ROUGE with the Porter stemmer (default off, as the library)
   --bank FILE            act-plus: the knowledge bank read before and written after
+  --embedding-model M    act-plus: assign tasks by this embeddings model (with --embedding-url or
+                         an OpenAI-compatible --provider); default the built-in lexical embedder
 MAEL OPTIONS (--coordinator mael, mael-learn, mael-eval):
   --dataset D            builtin (default) | gsm8k | mmlu | commongen
   --data FILE            the dataset's JSONL (needed but for builtin)

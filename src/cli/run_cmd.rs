@@ -4,7 +4,10 @@
 use super::args::RunArgs;
 use super::http::UreqTransport;
 use roundtable::engine::coordinators;
+use roundtable::engine::model::embed::{Embedder, LexicalEmbedder};
 use roundtable::engine::model::factory::{build_model, Platform};
+use roundtable::engine::model::providers::embeddings::HttpEmbedder;
+use roundtable::engine::model::providers::http::Endpoint;
 use roundtable::engine::model::providers::http::WireFormat;
 use roundtable::engine::model::providers::presets::{preset, PresetKind};
 use roundtable::engine::run::clock::{Clock, SystemClock};
@@ -185,7 +188,7 @@ pub fn run(a: RunArgs) -> Result<i32, String> {
     let mut mael = None;
     let mut act = None;
     match a.coordinator.as_str() {
-        super::act::ID => act = Some(super::act::run::prepare(&a, &mut config)?),
+        super::act::ID => act = Some(super::act::run::prepare(&a, &mut config, key.clone())?),
         super::travel::ID => travel_db = super::travel::run::prepare(&a, &mut config)?,
         super::mael::ID => mael = Some(super::mael::run::prepare(&a, &mut config, key.clone())?),
         _ => {}
@@ -236,4 +239,39 @@ pub fn run(a: RunArgs) -> Result<i32, String> {
         RunStatus::Cancelled => 130,
         _ => 1,
     })
+}
+
+/// The embedder the options name: the built-in lexical one, or an
+/// OpenAI-compatible embeddings model (probed once). MAEL's pools and
+/// ACT+'s bank use it.
+pub fn embedder(
+    a: &RunArgs,
+    spec: &ModelSpec,
+    key: Option<String>,
+) -> Result<Rc<dyn Embedder>, String> {
+    let Some(model) = a.embedding_model.clone() else {
+        return Ok(Rc::new(LexicalEmbedder));
+    };
+    let (provider, url) = match &a.embedding_url {
+        Some(url) => ("custom", url.clone()),
+        None if spec.format == Some(roundtable::engine::model::providers::http::WireFormat::OpenaiCompatible) => {
+            (spec.provider.as_str(), spec.base_url.clone())
+        }
+        None => return Err("--embedding-model needs an OpenAI-compatible --provider, or --embedding-url (the demo model and Anthropic have no embeddings; leave it out for the lexical embedder)".into()),
+    };
+    let endpoint = Endpoint::new(
+        roundtable::engine::model::providers::http::WireFormat::OpenaiCompatible,
+        &url,
+        &model,
+        key,
+    );
+    let e = HttpEmbedder::new(
+        provider,
+        endpoint,
+        Rc::new(super::http::UreqTransport::default()),
+        Rc::new(SystemClock::default()),
+    );
+    futures::executor::block_on(e.probe(&roundtable::engine::run::CancelToken::new()))
+        .map_err(|e| format!("the embeddings model did not answer: {}", e.user_message()))?;
+    Ok(Rc::new(e))
 }

@@ -3,6 +3,7 @@
 mod act;
 mod controls;
 mod coordinators;
+mod embeddings;
 mod events_tab;
 mod exports;
 mod fold;

@@ -23,6 +23,22 @@ fn temp(name: &str) -> std::path::PathBuf {
     dir.join(name)
 }
 
+/// `run --coordinator act --variant act-plus` on trial `idx` with `bank`.
+fn act_plus<'a>(idx: &'a str, bank: &'a str) -> Vec<&'a str> {
+    vec![
+        "run",
+        "--coordinator",
+        "act",
+        "--variant",
+        "act-plus",
+        "--task-idx",
+        idx,
+        "--bank",
+        bank,
+        "--quiet",
+    ]
+}
+
 #[test]
 fn a_built_in_trial_runs_and_its_file_holds_the_result() {
     let out = temp("run.json");
@@ -53,18 +69,7 @@ fn act_plus_writes_its_bank_and_the_next_run_takes_it_over() {
     let path = bank.to_string_lossy().to_string();
     let _ = std::fs::remove_file(&bank);
     for idx in ["0", "5"] {
-        let (code, _, err) = roundtable(&[
-            "run",
-            "--coordinator",
-            "act",
-            "--variant",
-            "act-plus",
-            "--task-idx",
-            idx,
-            "--bank",
-            &path,
-            "--quiet",
-        ]);
+        let (code, _, err) = roundtable(&act_plus(idx, &path));
         assert_eq!(code, 0, "{err}");
     }
     let data: serde_json::Value =
@@ -137,4 +142,53 @@ fn a_batch_prints_the_papers_tables_and_a_bad_set_is_refused() {
     let (code, _, err) = roundtable(&["run", "--coordinator", "act", "--variant", "nope"]);
     assert_eq!(code, 2);
     assert!(err.contains("unknown ACT variant \"nope\""), "{err}");
+}
+
+#[test]
+fn act_plus_assigns_tasks_by_provider_embeddings_and_keeps_the_key_out_of_files() {
+    let mock = super::mock::start_mock();
+    let url = format!("{}/v1", mock.url);
+    let bank = temp("http-bank.json");
+    let bank_path = bank.to_string_lossy().to_string();
+    let _ = std::fs::remove_file(&bank);
+    let out = temp("http-run.json");
+    let out_path = out.to_string_lossy().to_string();
+    for idx in ["0", "5"] {
+        let mut args = act_plus(idx, &bank_path);
+        args.extend([
+            "--embedding-model",
+            "mock-embed",
+            "--embedding-url",
+            &url,
+            "--out",
+            &out_path,
+        ]);
+        let (code, _, err) = super::mock::cli(&args, Some("sk-act-secret"));
+        assert_eq!(code, 0, "{err}");
+    }
+    let run = std::fs::read_to_string(&out).expect("run file");
+    assert!(
+        run.contains("\"store\": \"assignment\""),
+        "the second task was assigned"
+    );
+    assert!(
+        run.contains("custom:mock-embed (16 dims)"),
+        "the embedder is named"
+    );
+    for file in [&run, &std::fs::read_to_string(&bank).expect("bank")] {
+        assert!(!file.contains("sk-act-secret"));
+    }
+    let log = super::mock::requests(&mock);
+    let embeds: Vec<&serde_json::Value> = log
+        .iter()
+        .filter(|l| l["path"] == "/v1/embeddings")
+        .collect();
+    assert!(
+        embeds.len() >= 3,
+        "probes, then tasks and keywords ({})",
+        embeds.len()
+    );
+    assert!(embeds
+        .iter()
+        .all(|l| l["headers"]["authorization"] == "Bearer sk-act-secret"));
 }

@@ -6,6 +6,9 @@
 //! right shape; a test overrides the steps it is about.
 #![cfg(not(target_arch = "wasm32"))]
 
+#[path = "../support/mock.rs"]
+mod mock;
+
 mod cli;
 mod common;
 mod mechanisms;

@@ -3,7 +3,7 @@
 //! `pool rank` and `pool merge`, bad pool files, and provider embeddings
 //! over real HTTP against the mock server.
 
-use crate::mock::{cli, start_mock, tmp};
+use crate::mock::{cli, requests, start_mock, tmp};
 use roundtable::engine::coordinators::mael::experience::Pool;
 use serde_json::Value;
 
@@ -278,13 +278,7 @@ fn provider_embeddings_over_http_and_pools_of_another_embedder_are_refused() {
         (p.embedder.id.as_str(), p.embedder.dims),
         ("custom:mock-embed", 16)
     );
-    let log_text = ureq::get(&format!("{}/__log", mock.url))
-        .call()
-        .expect("log")
-        .body_mut()
-        .read_to_string()
-        .expect("text");
-    let log: Vec<Value> = serde_json::from_str(&log_text).expect("json");
+    let log = requests(&mock);
     let embeds: Vec<&Value> = log
         .iter()
         .filter(|l| l["path"] == "/v1/embeddings")

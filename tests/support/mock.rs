@@ -69,3 +69,16 @@ pub fn tmp(name: &str) -> String {
     std::fs::create_dir_all(&dir).expect("tmp dir");
     dir.join(name).to_string_lossy().into_owned()
 }
+
+/// Every request the mock server received, as it logged them (path,
+/// headers, body).
+#[allow(dead_code)]
+pub fn requests(mock: &Mock) -> Vec<serde_json::Value> {
+    let text = ureq::get(&format!("{}/__log", mock.url))
+        .call()
+        .expect("log")
+        .body_mut()
+        .read_to_string()
+        .expect("text");
+    serde_json::from_str(&text).expect("json")
+}

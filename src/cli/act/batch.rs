@@ -33,7 +33,10 @@ pub fn run(a: RunArgs) -> Result<i32, String> {
     let mut failed = 0;
     for v in &variants {
         let bank = (*v == Variant::ActPlus)
-            .then(|| super::read_bank(a.bank.as_deref()).map(Rc::new))
+            .then(|| {
+                let embedder = crate::cli::run_cmd::embedder(&a, &spec, api_key())?;
+                super::read_bank(a.bank.as_deref(), embedder).map(Rc::new)
+            })
             .transpose()?;
         for t in first..first + trials {
             let task = super::task(&a, t)?;

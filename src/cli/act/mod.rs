@@ -11,7 +11,9 @@ use roundtable::engine::coordinators::act::plus::{Bank, BankData};
 use roundtable::engine::domains::creative::{
     builtin, parse_items, trial, trivia, ComplexTask, CreativeSet,
 };
+use roundtable::engine::model::embed::Embedder;
 use std::path::PathBuf;
+use std::rc::Rc;
 
 pub use roundtable::engine::coordinators::act::ID;
 
@@ -86,8 +88,9 @@ pub fn options(a: &RunArgs, task: ComplexTask) -> ActOptions {
     o
 }
 
-/// The bank in `path` (an empty one when the file does not exist yet).
-pub fn read_bank(path: Option<&str>) -> Result<Bank, String> {
+/// The bank in `path` (an empty one when the file does not exist yet),
+/// with the embedder that assigns its agents to new tasks.
+pub fn read_bank(path: Option<&str>, embedder: Rc<dyn Embedder>) -> Result<Bank, String> {
     let data = match path {
         Some(p) if std::path::Path::new(p).exists() => {
             let text = std::fs::read_to_string(p).map_err(|e| format!("cannot read {p}: {e}"))?;
@@ -96,7 +99,10 @@ pub fn read_bank(path: Option<&str>) -> Result<Bank, String> {
         Some(p) => BankData::empty(p),
         None => BankData::empty("batch"),
     };
-    Ok(Bank::lexical(data))
+    Ok(Bank {
+        data: std::cell::RefCell::new(data),
+        embedder,
+    })
 }
 
 pub fn write_bank(path: &str, bank: &Bank) -> Result<(), String> {

@@ -14,7 +14,11 @@ pub struct Prepared {
     save_to: Option<String>,
 }
 
-pub fn prepare(a: &RunArgs, config: &mut RunConfig) -> Result<Prepared, String> {
+pub fn prepare(
+    a: &RunArgs,
+    config: &mut RunConfig,
+    key: Option<String>,
+) -> Result<Prepared, String> {
     let variant = super::variant(a.variant.as_deref())?;
     let task = if a.task.trim().is_empty() {
         super::task(a, a.task_idx.unwrap_or(0))?
@@ -32,7 +36,14 @@ pub fn prepare(a: &RunArgs, config: &mut RunConfig) -> Result<Prepared, String> 
         return Err("--bank goes with --variant act-plus".into());
     }
     let bank = match variant {
-        Variant::ActPlus => Some(Rc::new(super::read_bank(a.bank.as_deref())?)),
+        Variant::ActPlus => {
+            let spec = config
+                .model_for("*")
+                .cloned()
+                .unwrap_or_else(roundtable::engine::run::ModelSpec::demo);
+            let embedder = crate::cli::run_cmd::embedder(a, &spec, key)?;
+            Some(Rc::new(super::read_bank(a.bank.as_deref(), embedder)?))
+        }
         _ => None,
     };
     Ok(Prepared {

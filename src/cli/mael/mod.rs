@@ -13,11 +13,7 @@ use roundtable::engine::coordinators::mael::memory::Memory;
 use roundtable::engine::coordinators::mael::topology::{Preset, Team};
 use roundtable::engine::domains::tasks::builtin::{self, Split};
 use roundtable::engine::domains::tasks::{parse_jsonl, Dataset, Task};
-use roundtable::engine::model::embed::{Embedder, LexicalEmbedder};
-use roundtable::engine::model::providers::embeddings::HttpEmbedder;
-use roundtable::engine::model::providers::http::Endpoint;
-use roundtable::engine::run::clock::SystemClock;
-use roundtable::engine::run::{CancelToken, ModelSpec};
+use roundtable::engine::model::embed::Embedder;
 use std::rc::Rc;
 
 pub use roundtable::engine::coordinators::mael::ID;
@@ -115,39 +111,7 @@ pub fn mode(a: &RunArgs) -> Result<Mode, String> {
     Mode::parse(m).ok_or_else(|| format!("unknown --mode \"{m}\": use {}", Mode::ids()))
 }
 
-/// The embedder: the built-in lexical one, or `--embedding-model` at the
-/// run's provider (probed once for its vector length).
-pub fn embedder(
-    a: &RunArgs,
-    spec: &ModelSpec,
-    key: Option<String>,
-) -> Result<Rc<dyn Embedder>, String> {
-    let Some(model) = a.embedding_model.clone() else {
-        return Ok(Rc::new(LexicalEmbedder));
-    };
-    let (provider, url) = match &a.embedding_url {
-        Some(url) => ("custom", url.clone()),
-        None if spec.format == Some(roundtable::engine::model::providers::http::WireFormat::OpenaiCompatible) => {
-            (spec.provider.as_str(), spec.base_url.clone())
-        }
-        None => return Err("--embedding-model needs an OpenAI-compatible --provider, or --embedding-url (the demo model and Anthropic have no embeddings; leave it out for the lexical embedder)".into()),
-    };
-    let endpoint = Endpoint::new(
-        roundtable::engine::model::providers::http::WireFormat::OpenaiCompatible,
-        &url,
-        &model,
-        key,
-    );
-    let e = HttpEmbedder::new(
-        provider,
-        endpoint,
-        Rc::new(crate::cli::http::UreqTransport::default()),
-        Rc::new(SystemClock::default()),
-    );
-    futures::executor::block_on(e.probe(&CancelToken::new()))
-        .map_err(|e| format!("the embeddings model did not answer: {}", e.user_message()))?;
-    Ok(Rc::new(e))
-}
+pub use crate::cli::run_cmd::embedder;
 
 /// Reads a pool file (none yet = an empty pool).
 pub fn read_pool(path: &str, embedder: &Rc<dyn Embedder>) -> Result<Pool, String> {

@@ -54,7 +54,16 @@ fn launch_with_bank(
         if app.activity.get_untracked() != Activity::Idle {
             return;
         }
-        let bank = Rc::new(Bank::lexical(data));
+        let settings = app.settings.get_untracked();
+        let embedder =
+            match crate::ui::embeddings::embedder(&setup.embedding_model, &settings).await {
+                Ok(e) => e,
+                Err(e) => return app.warn(e, false),
+            };
+        let bank = Rc::new(Bank {
+            data: std::cell::RefCell::new(data),
+            embedder,
+        });
         let run_setup: RunSetup = Box::new(move |ctx: &RunCtx| {
             ctx.insert_resource(bank.clone());
             ctx.on_event(move |e| {

@@ -191,6 +191,13 @@ pub fn ActSetupPanel() -> impl IntoView {
                     </datalist>
                     <span class="muted small">{bank_hint}</span>
                 </div>
+                <div class="field">
+                    <label for="act-embed">"Embeddings model"</label>
+                    <input id="act-embed" disabled=busy placeholder="built-in lexical" autocomplete="off"
+                        title="A model of the Settings' provider's /v1/embeddings (OpenAI-compatible) that compares the agents' keywords with the new tasks; empty = the built-in lexical embedder (word features, not a neural model)"
+                        prop:value=move || s.with(|x| x.embedding_model.clone())
+                        on:change=move |ev| { let m = event_target_value(&ev).trim().to_string(); s.update(|x| x.embedding_model = m) }/>
+                </div>
             </Show>
             <label class="check">
                 <input type="checkbox" id="act-judge" disabled=busy prop:checked=move || s.with(|x| x.judge)

@@ -29,6 +29,9 @@ pub struct ActSetup {
     pub judge: bool,
     pub stem: bool,
     pub bank: String,
+    /// ACT+: the provider's embeddings model; empty = the built-in lexical
+    /// embedder.
+    pub embedding_model: String,
     /// Imported sets in this browser.
     pub sets: Vec<(String, SetKind)>,
     /// Knowledge banks in this browser.
@@ -48,6 +51,7 @@ impl Default for ActSetup {
             judge: false,
             stem: false,
             bank: DEFAULT_BANK.into(),
+            embedding_model: String::new(),
             sets: Vec::new(),
             banks: Vec::new(),
         }

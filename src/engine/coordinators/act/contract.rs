@@ -571,6 +571,9 @@ pub struct AssignmentRecord {
     /// The part's index in the new complex task.
     pub part: usize,
     pub similarity: f64,
+    /// The embedder that compared keywords with tasks (its label).
+    #[serde(default)]
+    pub embedder: String,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -144,6 +144,7 @@ pub async fn take_over(act: &Act<'_>, bank: &Bank, tasks: &[AgentTask]) -> Resul
                 agent: agent.id.clone(),
                 part: t,
                 similarity: sims[a][t],
+                embedder: bank.embedder.id().label(),
             },
         );
         let mut m = agent.clone();

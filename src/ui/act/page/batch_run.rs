@@ -232,7 +232,21 @@ impl BatchState {
                         return;
                     }
                 };
-                let bank = Rc::new(Bank::lexical(data));
+                let model = act_setup().with_untracked(|s| s.embedding_model.clone());
+                let embedder = match crate::ui::embeddings::embedder(&model, &settings).await {
+                    Ok(e) => e,
+                    Err(e) => {
+                        this.error.set(Some(format!(
+                            "{e} The ACT+ runs were skipped; the other variants run on."
+                        )));
+                        this.total.update(|n| *n -= plus.len());
+                        return;
+                    }
+                };
+                let bank = Rc::new(Bank {
+                    data: std::cell::RefCell::new(data),
+                    embedder,
+                });
                 for job in &plus {
                     if cancel.is_cancelled() {
                         break;

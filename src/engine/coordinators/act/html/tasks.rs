@@ -64,6 +64,14 @@ pub fn tasks_html(view: &ActView) -> String {
             agent_color(&m.id),
             esc(&m.name)
         );
+        if let Some(a) = view.assignments.iter().find(|a| a.agent == m.id) {
+            let _ = write!(
+                h,
+                "<p class=\"small muted act-assigned\">ACT+: took this task over with its knowledge (keyword similarity {:.2}{})</p>",
+                a.similarity,
+                if a.embedder.is_empty() { String::new() } else { format!(", {}", esc(&a.embedder)) }
+            );
+        }
         let mut prev: Option<&str> = None;
         for t in &m.tasks {
             let body = match prev {
