@@ -33,6 +33,9 @@ RUN OPTIONS:
   --retries N            attempts per call, first included (default 4)
   --demo-delay-ms N      pause between demo chunks (default 0)
   --out PATH             write the run (config + events) as JSON; `-` = stdout
+  --spend-cap USD        stop cleanly before the call whose estimated cost would pass this
+                         (for travel-batch and act-batch: the whole batch's cap)
+  --token-cap N          the same in tokens (used for models without a known price)
 TRAVEL OPTIONS (--coordinator travel):
   --variant V            single | fixed | fixed-notebook | orchestrator (default)
   --db DIR|builtin       TravelPlanner database folder, or the built-in world (default)
@@ -134,6 +137,9 @@ pub struct RunArgs {
     pub stem: bool,
     pub bank: Option<String>,
     pub team_size: Option<u32>,
+    // Spend caps (a run's; for the batch commands, the batch's)
+    pub spend_cap: Option<f64>,
+    pub token_cap: Option<u64>,
 }
 
 #[derive(Debug, PartialEq)]
@@ -320,6 +326,8 @@ fn parse_run_options(p: &mut lexopt::Parser) -> Result<RunArgs, String> {
             Long("stem") => a.stem = true,
             Long("bank") => a.bank = Some(text(p)?),
             Long("team-size") => a.team_size = Some(number(p, "--team-size")? as u32),
+            Long("spend-cap") => a.spend_cap = Some(real(p, "--spend-cap")?.max(0.0)),
+            Long("token-cap") => a.token_cap = Some(number(p, "--token-cap")?),
             other => return Err(other.unexpected().to_string()),
         }
     }

@@ -183,6 +183,7 @@ pub fn run(a: RunArgs) -> Result<i32, String> {
     if let Some(n) = a.retries {
         config.retry.max_attempts = n.max(1);
     }
+    config.spend_cap = spend_cap(&a);
     // What the coordinator's own options add (its task, resources, work after).
     let mut travel_db = None;
     let mut mael = None;
@@ -274,4 +275,24 @@ pub fn embedder(
     futures::executor::block_on(e.probe(&roundtable::engine::run::CancelToken::new()))
         .map_err(|e| format!("the embeddings model did not answer: {}", e.user_message()))?;
     Ok(Rc::new(e))
+}
+
+/// The caps the options name (`--spend-cap`, `--token-cap`), if any.
+pub fn spend_cap(a: &RunArgs) -> Option<roundtable::engine::run::budget::SpendCap> {
+    let cap = roundtable::engine::run::budget::SpendCap {
+        usd: a.spend_cap,
+        tokens: a.token_cap,
+    };
+    cap.is_set().then_some(cap)
+}
+
+/// A batch's shared budget from the options (priced with the built-in list).
+pub fn batch_budget(a: &RunArgs) -> Option<Rc<roundtable::engine::run::budget::Budget>> {
+    spend_cap(a).map(|cap| {
+        Rc::new(roundtable::engine::run::budget::Budget::new(
+            "batch",
+            cap,
+            roundtable::engine::model::pricing::PriceTable::default(),
+        ))
+    })
 }

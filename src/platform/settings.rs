@@ -26,6 +26,10 @@ pub struct Settings {
     /// Share links longer than this (KB of fragment) are not offered; the
     /// run file is offered instead.
     pub share_limit_kb: u32,
+    /// Each run's spend cap in US dollars (none: no cap).
+    pub spend_cap_usd: Option<f64>,
+    /// Each run's token cap (for models without a price, or alone).
+    pub token_cap: Option<u64>,
 }
 
 impl Default for Settings {
@@ -40,6 +44,8 @@ impl Default for Settings {
             max_concurrency: 4,
             max_attempts: 4,
             share_limit_kb: 32,
+            spend_cap_usd: None,
+            token_cap: None,
         }
     }
 }
@@ -55,6 +61,15 @@ impl Settings {
     pub fn save(&self) -> Result<(), String> {
         let json = serde_json::to_string(self).map_err(|e| e.to_string())?;
         storage::set(KEY, &json)
+    }
+
+    /// The caps a run gets (see `run::budget`), when any is set.
+    pub fn spend_cap(&self) -> Option<crate::engine::run::budget::SpendCap> {
+        let cap = crate::engine::run::budget::SpendCap {
+            usd: self.spend_cap_usd.filter(|u| u.is_finite() && *u >= 0.0),
+            tokens: self.token_cap,
+        };
+        cap.is_set().then_some(cap)
     }
 
     pub fn is_demo(&self) -> bool {

@@ -176,6 +176,13 @@ fn StatusLine() -> impl IntoView {
             (Activity::Idle, _) if !started => "Ready. Write a task and press Run.".into(),
             (Activity::Idle, RunStatus::Finished) => format!("Finished · {calls} · {secs:.1} s"),
             (Activity::Idle, RunStatus::Cancelled) => format!("Stopped · {calls} · {secs:.1} s"),
+            (Activity::Idle, RunStatus::Failed)
+                if app
+                    .view
+                    .with(|v| v.status.error_kind.as_deref() == Some("spend_cap")) =>
+            {
+                format!("Stopped at the spend cap · {calls} · {secs:.1} s")
+            }
             (Activity::Idle, RunStatus::Failed) => "Failed".into(),
             (Activity::Idle, RunStatus::Running) => "Ended".into(),
         }

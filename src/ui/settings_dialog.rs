@@ -38,6 +38,8 @@ pub fn SettingsDialog() -> impl IntoView {
     let attempts = RwSignal::new(4u32);
     let concurrency = RwSignal::new(4u32);
     let share_limit = RwSignal::new(32u32);
+    let cap_usd = RwSignal::new(String::new());
+    let cap_tokens = RwSignal::new(String::new());
     let probe = RwSignal::new(Probe::Idle);
     let error = RwSignal::new(None::<String>);
 
@@ -56,6 +58,8 @@ pub fn SettingsDialog() -> impl IntoView {
             attempts.set(s.max_attempts);
             concurrency.set(s.max_concurrency);
             share_limit.set(s.share_limit_kb);
+            cap_usd.set(s.spend_cap_usd.map(|v| v.to_string()).unwrap_or_default());
+            cap_tokens.set(s.token_cap.map(|v| v.to_string()).unwrap_or_default());
             probe.set(Probe::Idle);
             error.set(None);
             if !d.open() {
@@ -88,6 +92,13 @@ pub fn SettingsDialog() -> impl IntoView {
         max_attempts: attempts.get_untracked().clamp(1, 10),
         max_concurrency: concurrency.get_untracked().clamp(1, 16),
         share_limit_kb: share_limit.get_untracked().clamp(1, 2048),
+        spend_cap_usd: cap_usd
+            .get_untracked()
+            .trim()
+            .parse::<f64>()
+            .ok()
+            .filter(|v| v.is_finite() && *v >= 0.0),
+        token_cap: cap_tokens.get_untracked().trim().parse::<u64>().ok(),
         ..app.settings.get_untracked()
     };
     let test = move |_| {
@@ -222,6 +233,22 @@ pub fn SettingsDialog() -> impl IntoView {
                             prop:value=move || share_limit.get().to_string()
                             on:input=move |ev| { if let Ok(v) = event_target_value(&ev).parse::<u32>() { share_limit.set(v) } }/>
                         <p class="hint">"Longer runs are offered as a file instead."</p>
+                    </div>
+                </div>
+                <div class="field-row">
+                    <div class="field">
+                        <label for="spend-cap">"Spend cap per run (USD)"</label>
+                        <input id="spend-cap" type="number" min="0" step="0.01" placeholder="no cap" inputmode="decimal"
+                            prop:value=move || cap_usd.get()
+                            on:input=move |ev| cap_usd.set(event_target_value(&ev))/>
+                        <p class="hint">"A run stops cleanly before the call whose estimated cost would pass it; everything so far is kept."</p>
+                    </div>
+                    <div class="field">
+                        <label for="token-cap">"Token cap per run"</label>
+                        <input id="token-cap" type="number" min="1" step="1000" placeholder="no cap" inputmode="numeric"
+                            prop:value=move || cap_tokens.get()
+                            on:input=move |ev| cap_tokens.set(event_target_value(&ev))/>
+                        <p class="hint">"Counts input and output tokens; used for models without a price below."</p>
                     </div>
                 </div>
                 <details class="prices">

@@ -201,6 +201,7 @@ impl AppState {
         config.max_concurrency = settings.max_concurrency.max(1);
         config.retry.max_attempts = settings.max_attempts.clamp(1, 10);
         config.seed = (js_sys::Math::random() * u32::MAX as f64) as u64;
+        config.spend_cap = settings.spend_cap();
         config
     }
 
@@ -302,6 +303,7 @@ impl AppState {
         let clock = Rc::new(BrowserClock);
         let ctx =
             RunCtx::with_controls(config.clone(), models, clock, gate.clone(), cancel.clone());
+        ctx.use_prices(self.settings.get_untracked().prices);
         if let Some(setup) = setup {
             setup(&ctx);
         }

@@ -192,3 +192,68 @@ fn act_plus_assigns_tasks_by_provider_embeddings_and_keeps_the_key_out_of_files(
         .iter()
         .all(|l| l["headers"]["authorization"] == "Bearer sk-act-secret"));
 }
+
+#[test]
+fn a_token_cap_stops_a_run_cleanly_and_a_batch_cap_is_shared() {
+    let out = temp("capped.json");
+    let path = out.to_string_lossy().to_string();
+    let (code, _, _) = roundtable(&[
+        "run",
+        "--coordinator",
+        "act",
+        "--task-idx",
+        "1",
+        "--token-cap",
+        "8000",
+        "--quiet",
+        "--out",
+        &path,
+    ]);
+    assert_eq!(code, 1, "a stopped run is not a success");
+    let doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&out).expect("run file")).expect("json");
+    assert_eq!(doc["config"]["spend_cap"]["tokens"], 8000);
+    let events = doc["events"].as_array().expect("events");
+    let last = &events[events.len() - 1]["event"];
+    assert_eq!(last["run_failed"]["reason"]["kind"], "spend_cap", "{last}");
+    assert!(last["run_failed"]["reason"]["message"]
+        .as_str()
+        .unwrap_or("")
+        .contains("token cap of 8000"));
+    let requests = events
+        .iter()
+        .filter(|e| e["event"].get("llm_request").is_some())
+        .count();
+    let responses = events
+        .iter()
+        .filter(|e| e["event"].get("llm_response").is_some())
+        .count();
+    let used: u64 = events
+        .iter()
+        .filter_map(|e| e["event"]["llm_response"]["response"]["usage"].as_object())
+        .map(|u| u["input_tokens"].as_u64().unwrap_or(0) + u["output_tokens"].as_u64().unwrap_or(0))
+        .sum();
+    // The cap stops calls by their estimate: what they then really used may
+    // differ a little, never by a whole call's worth.
+    assert!(used <= 8000 + 800, "{used} tokens used");
+    assert_eq!(requests, responses, "stopped before a call, not during one");
+    // A batch cap: the first runs finish, the later ones stop.
+    let (code, json, err) = roundtable(&[
+        "act-batch",
+        "--variants",
+        "baseline",
+        "--trials",
+        "4",
+        "--token-cap",
+        "12000",
+        "--json",
+        "--quiet",
+    ]);
+    assert_eq!(code, 1, "{err}");
+    let rep: serde_json::Value = serde_json::from_str(&json).expect("json");
+    let scored = rep["rows"][0]["scored"].as_u64().unwrap_or(0);
+    assert!(
+        (1..4).contains(&scored),
+        "some runs finished before the cap ({scored})"
+    );
+}

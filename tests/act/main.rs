@@ -14,4 +14,5 @@ mod common;
 mod mechanisms;
 mod plus;
 mod share;
+mod spend;
 mod variants;

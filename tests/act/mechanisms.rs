@@ -85,6 +85,12 @@ fn m04_05_06_07_one_fusion_by_the_seeded_leader_with_every_task_and_opinion() {
     assert!(r.asked(STEP_DRAFT).iter().all(|(a, _)| *a == leader));
     // (6) advice sees all opinions; an opinion sees no other opinion.
     for (_, text) in r.asked(STEP_TEAM_ADVICE) {
+        // Advice refines G (here still G₀, every task side by side).
+        let g = section(&text, H_TEAM_TASK).unwrap_or("");
+        assert!(
+            g.contains("Pick the teas") && g.contains("Plan the events"),
+            "{g}"
+        );
         for n in ["A", "B", "C", "D"] {
             assert!(text.contains(&format!("OPINION of Agent {n}.")));
         }
@@ -287,11 +293,20 @@ fn m14_stores_are_private_and_expert_knowledge_names_the_expert() {
         .filter(|k| k.meeting == MEETING_BREAK)
         .collect();
     assert_eq!(from_experts.len(), 4);
+    let breaks = r.notes::<BreakRecord>(STORE_BREAK);
     for k in from_experts {
+        let own = breaks
+            .iter()
+            .find(|(_, b)| b.member == k.owner)
+            .map(|(_, b)| b.expert.clone());
         assert_eq!(
-            k.source,
-            format!("x{}", &k.owner[1..]),
+            Some(k.source.clone()),
+            own,
             "source = the member's own expert"
+        );
+        assert!(
+            k.source_name.starts_with("Expert on DEEPEN-"),
+            "the expert's name is kept with the entry"
         );
     }
 }
@@ -386,18 +401,22 @@ fn m18_19_20_21_22_break_time_with_one_expert_each() {
         })
         .collect();
     assert_eq!(experts.len(), 4, "(18) one expert per member");
+    let breaks = r.notes::<BreakRecord>(STORE_BREAK);
     for (id, name) in &experts {
-        let member = format!(
-            "Agent {}",
-            (b'A' + id[1..].parse::<u8>().unwrap_or(1) - 1) as char
-        );
-        assert_eq!(*name, format!("Expert on DEEPEN-{member}"));
+        let member = breaks
+            .iter()
+            .find(|(_, b)| &b.expert == id)
+            .map(|(_, b)| b.member.clone())
+            .expect("a break record names the expert's member");
+        assert_eq!(*id, format!("{member}.x0"));
+        let letter = (b'A' + member[1..].parse::<u8>().unwrap_or(1) - 1) as char;
+        assert_eq!(*name, format!("Expert on DEEPEN-Agent {letter}"));
         // Its expertise came from the members' step.
         assert!(r.asked(STEP_EXPERTISE).iter().any(|(a, _)| a == id));
     }
     // (19) an expert's request: its task, expertise and the 1:1 only.
     for (agent, text) in r.asked(STEP_ANSWER) {
-        assert!(agent.starts_with('x'));
+        assert!(agent.ends_with(".x0"));
         for banned in [
             "FUSED-G",
             "OPINION of",
@@ -436,7 +455,13 @@ fn m18_19_20_21_22_break_time_with_one_expert_each() {
         match &e.event {
             RunEvent::PhaseStarted { phase: p, .. } => phase = p.clone(),
             RunEvent::MessagePosted { from, to, .. } if phase == PHASE_BREAK => match to {
-                Audience::To(pair) => assert_eq!(pair.len(), 2, "{from}"),
+                Audience::To(pair) => {
+                    // Exactly a member and the expert it created.
+                    let b = breaks
+                        .iter()
+                        .find(|(_, b)| pair.contains(&b.member) && pair.contains(&b.expert));
+                    assert!(pair.len() == 2 && b.is_some(), "{from} → {pair:?}");
+                }
                 Audience::Public => panic!("a public message in break time from {from}"),
             },
             RunEvent::MessagePosted { from, .. } if phase == PHASE_PRODUCTION => {

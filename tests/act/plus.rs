@@ -46,13 +46,11 @@ fn m27_knowledge_carries_over_and_tasks_go_to_the_most_similar_agent() {
         .iter()
         .map(|a| (a.id.clone(), a.initial.subject.clone()))
         .collect();
-    let rescored = std::cell::Cell::new(0);
     let second = run_full(
         next.clone(),
         Variant::ActPlus,
         model(move |req| {
             (req.step.as_deref() == Some(STEP_RESCORE)).then(|| {
-                rescored.set(rescored.get() + 1);
                 let ids: Vec<String> = req
                     .last_user()
                     .unwrap_or_default()
@@ -71,7 +69,7 @@ fn m27_knowledge_carries_over_and_tasks_go_to_the_most_similar_agent() {
             })
         }),
         Some(bank.clone()),
-        |o, _| o.limits.c = 20,
+        |o, _| o.limits.c = 3,
     );
     assert_eq!(second.status, RunStatus::Finished, "{:?}", second.failure());
     let assignments = second.notes::<AssignmentRecord>(STORE_ASSIGNMENT);
@@ -99,11 +97,52 @@ fn m27_knowledge_carries_over_and_tasks_go_to_the_most_similar_agent() {
             .all(|(_, t)| t.contains("NOTE-BY")),
         "carried knowledge is used from the first meeting"
     );
-    assert!(second
-        .notes::<RetrievalRecord>(STORE_RETRIEVAL)
+    // Each prompt gets the c best: here 3 of the more it holds.
+    let retrievals = second.notes::<RetrievalRecord>(STORE_RETRIEVAL);
+    assert!(retrievals.iter().all(|(_, r)| r.ids.len() <= 3));
+    assert!(retrievals
         .iter()
-        .all(|(_, r)| r.ids.len() <= 20));
+        .any(|(_, r)| r.ids.len() == 3 && r.held > 3));
+    // Re-scored for the new task: every carried entry now has 10.
+    let rescores = second.notes::<RescoreRecord>(STORE_RESCORE);
+    assert_eq!(rescores.len(), 4);
+    assert!(rescores
+        .iter()
+        .all(|(_, r)| !r.scores.is_empty() && r.scores.iter().all(|(_, s)| *s == 10)));
+    let carried: Vec<&Knowledge> = a1
+        .knowledge
+        .iter()
+        .filter(|k| k.meeting == MEETING_TEAM)
+        .collect();
+    assert!(carried.iter().filter(|k| k.importance == 10).count() >= 3);
+    // Carried episodes come with the knowledge; the new experts have new ids.
+    assert!(!a1.episodes.is_empty());
+    assert!(
+        view.experts().all(|e| e.id.ends_with(".x1")),
+        "trial 2's experts"
+    );
+    assert!(a1
+        .knowledge
+        .iter()
+        .any(|k| k.source.ends_with(".x0") && k.source_name.starts_with("Expert on")));
     assert_eq!(bank.data.borrow().trials, 2);
+    // A task with another number of parts never overwrites the bank.
+    let mut three = task();
+    three.parts.truncate(3);
+    let before = bank.data.borrow().clone();
+    let refused = run_full(
+        three,
+        Variant::ActPlus,
+        model(|_| None),
+        Some(bank.clone()),
+        |_, _| {},
+    );
+    assert_eq!(refused.status, RunStatus::Failed);
+    assert!(refused
+        .failure()
+        .unwrap_or_default()
+        .contains("holds a team of 4 agents; this task has 3 parts"));
+    assert_eq!(*bank.data.borrow(), before);
     // Plain ACT never reads a bank.
     let plain = run_full(
         task(),

@@ -49,14 +49,56 @@ fn a_shared_act_run_opens_with_its_memory_inspector_intact() {
 
 #[test]
 fn the_view_folds_random_and_damaged_logs_without_panicking() {
+    use roundtable::engine::coordinators::act::html::{meetings, memory, output, room, tasks};
     use roundtable::engine::model::retry::SplitMix;
     use roundtable::engine::run::random::random_run;
     use roundtable::engine::run::{LoggedEvent, RunEvent};
+    let render = |v: &ActView| {
+        let _ = room::room_svg(v);
+        let _ = meetings::meetings_html(v);
+        let _ = memory::memories_html(v);
+        let _ = tasks::tasks_html(v);
+        let _ = output::output_html(v, &["ref".to_string()]);
+    };
     let mut rng = SplitMix::new(11);
     for _ in 0..300 {
-        let doc = random_run(&mut rng, 60);
-        let _ = ActView::of(&doc.events);
+        let mut doc = random_run(&mut rng, 60);
+        // Random agents as members and experts of an ACT run, odd ids and all.
+        for (i, e) in doc.events.iter_mut().enumerate() {
+            if let RunEvent::AgentAdded { role, .. } = &mut e.event {
+                *role = if i % 2 == 0 { "member" } else { "expert" }.into();
+            }
+        }
+        render(&ActView::of(&doc.events));
     }
+    let odd: Vec<LoggedEvent> = ["", "食", "x", "a"]
+        .iter()
+        .enumerate()
+        .flat_map(|(i, id)| {
+            [
+                LoggedEvent {
+                    seq: i as u64,
+                    t_ms: 0,
+                    event: RunEvent::AgentAdded {
+                        agent: id.to_string(),
+                        role: "member".into(),
+                        name: id.to_string(),
+                        model: String::new(),
+                    },
+                },
+                LoggedEvent {
+                    seq: i as u64,
+                    t_ms: 0,
+                    event: RunEvent::Handoff {
+                        from: id.to_string(),
+                        to: "食".into(),
+                        reason: String::new(),
+                    },
+                },
+            ]
+        })
+        .collect();
+    render(&ActView::of(&odd));
     // Notes of ACT's stores with payloads of the wrong shape are skipped.
     let stores = [
         "expertise",

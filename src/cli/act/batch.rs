@@ -29,6 +29,7 @@ pub fn run(a: RunArgs) -> Result<i32, String> {
     if let Some(dir) = &a.out_dir {
         std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {dir}: {e}"))?;
     }
+    let budget = crate::cli::run_cmd::batch_budget(&a);
     let mut runs: Vec<(String, Vec<LoggedEvent>)> = Vec::new();
     let mut failed = 0;
     for v in &variants {
@@ -57,6 +58,9 @@ pub fn run(a: RunArgs) -> Result<i32, String> {
             );
             if let Some(b) = &bank {
                 ctx.insert_resource(b.clone());
+            }
+            if let Some(b) = &budget {
+                ctx.add_budget(b.clone());
             }
             let status =
                 futures::executor::block_on(roundtable::engine::run::execute(&ctx, act::entry));

@@ -63,6 +63,7 @@ pub fn run(a: RunArgs) -> Result<i32, String> {
     let all = jobs(&variants, &queries);
     let total = all.len();
     let started = clock.now_ms();
+    let budget = crate::cli::run_cmd::batch_budget(&a);
     let make_ctx = |i: usize, job: &roundtable::engine::coordinators::travel::batch::BatchJob| {
         let mut config = RunConfig::new(travel::ID, &job.query.query, spec.clone());
         config.variant = Some(job.variant.id().into());
@@ -75,6 +76,9 @@ pub fn run(a: RunArgs) -> Result<i32, String> {
         config.options = serde_json::to_value(&options).unwrap_or_default();
         let ctx = RunCtx::new(config, ModelRouter::single(model.clone()), clock.clone());
         ctx.insert_resource(db.clone());
+        if let Some(b) = &budget {
+            ctx.add_budget(b.clone());
+        }
         ctx
     };
     let mut runs: Vec<BatchRun> = Vec::new();

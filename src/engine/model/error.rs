@@ -29,6 +29,9 @@ pub enum ModelError {
     Cancelled,
     /// The answer could not be understood (bad JSON, cut stream, ...).
     Malformed { detail: String },
+    /// Not sent: its estimated cost would pass the run's (or batch's)
+    /// spend cap. `detail` is the whole message for the user.
+    SpendCap { detail: String },
 }
 
 impl ModelError {
@@ -51,6 +54,7 @@ impl ModelError {
             ModelError::Network { .. } => "network",
             ModelError::Cancelled => "cancelled",
             ModelError::Malformed { .. } => "malformed",
+            ModelError::SpendCap { .. } => "spend_cap",
         }
     }
 
@@ -102,6 +106,7 @@ impl ModelError {
                 "The provider's answer could not be read ({detail}). Try again; if it keeps \
                  happening, the base URL may not point to a compatible API."
             ),
+            ModelError::SpendCap { detail } => detail.clone(),
         }
     }
 

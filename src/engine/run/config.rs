@@ -84,6 +84,9 @@ pub struct RunConfig {
     pub seed: u64,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub parent: Option<ParentRef>,
+    /// The run's spend cap, if any (see `run::budget`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spend_cap: Option<super::budget::SpendCap>,
 }
 
 fn default_concurrency() -> u32 {
@@ -108,6 +111,7 @@ impl RunConfig {
             created_ms: 0.0,
             seed: 0,
             parent: None,
+            spend_cap: None,
         }
     }
 

@@ -2,11 +2,13 @@
 //! agent's calls to its model, waits at the gate before every LLM call,
 //! bounds concurrency, retries with backoff, and honours cancellation.
 
+use super::budget::{Budget, SpendCap};
 use super::cancel::CancelToken;
 use super::clock::Clock;
 use super::config::RunConfig;
 use super::event::{Audience, LoggedEvent, RunEvent};
 use super::gate::{Gate, Semaphore};
+use crate::engine::model::pricing::PriceTable;
 use crate::engine::model::retry::SplitMix;
 use crate::engine::model::{ChatModel, ChatRequest, ChatResponse, ModelError, StreamDelta};
 use serde::Serialize;
@@ -75,6 +77,9 @@ struct Inner {
     rng: RefCell<SplitMix>,
     start_ms: f64,
     resources: RefCell<Vec<Rc<dyn Any>>>,
+    /// The run's budget (from its config's spend cap) and any shared one
+    /// (a batch's).
+    budgets: RefCell<Vec<Rc<Budget>>>,
 }
 
 #[derive(Clone)]
@@ -95,6 +100,14 @@ impl RunCtx {
         let start_ms = clock.now_ms();
         let limiter = Semaphore::new(config.max_concurrency.max(1) as usize);
         let rng = RefCell::new(SplitMix::new(config.seed ^ 0x5EED));
+        let budgets = RefCell::new(
+            config
+                .spend_cap
+                .filter(SpendCap::is_set)
+                .map(|cap| Rc::new(Budget::new("run", cap, PriceTable::default())))
+                .into_iter()
+                .collect(),
+        );
         RunCtx(Rc::new(Inner {
             config,
             log: RefCell::new(Vec::new()),
@@ -109,6 +122,7 @@ impl RunCtx {
             rng,
             start_ms,
             resources: RefCell::new(Vec::new()),
+            budgets,
         }))
     }
 
@@ -118,6 +132,20 @@ impl RunCtx {
         let mut r = self.0.resources.borrow_mut();
         r.retain(|x| !x.is::<T>());
         r.push(value);
+    }
+
+    /// Prices the run's spend cap with `prices` (the user's, from Settings;
+    /// the built-in list otherwise).
+    pub fn use_prices(&self, prices: PriceTable) {
+        let mut b = self.0.budgets.borrow_mut();
+        for budget in b.iter_mut().filter(|x| x.scope == "run") {
+            *budget = Rc::new(Budget::new("run", budget.cap, prices.clone()));
+        }
+    }
+
+    /// Adds a budget shared with other runs (a batch's spend cap).
+    pub fn add_budget(&self, budget: Rc<Budget>) {
+        self.0.budgets.borrow_mut().push(budget);
     }
 
     /// A resource of type `T`, if the platform provided one.
@@ -273,6 +301,15 @@ impl RunCtx {
             return Err(ModelError::Cancelled);
         }
         let call = self.0.next_call.get();
+        let model_name = model.name();
+        let budgets: Vec<Rc<Budget>> = self.0.budgets.borrow().clone();
+        let mut held = Held(Vec::new());
+        for b in &budgets {
+            let r = b
+                .check(&model_name, &req, call)
+                .map_err(|detail| ModelError::SpendCap { detail })?;
+            held.0.push((b.clone(), r));
+        }
         self.0.next_call.set(call + 1);
         self.emit(RunEvent::LlmRequest {
             call,
@@ -297,6 +334,9 @@ impl RunCtx {
                         response.usage.estimated = true;
                     }
                     let latency_ms = (self.0.clock.now_ms() - started).max(0.0) as u64;
+                    for (b, r) in held.0.drain(..) {
+                        b.record(&model_name, &response.usage, r);
+                    }
                     self.emit(RunEvent::LlmResponse {
                         call,
                         response: response.clone(),
@@ -341,6 +381,19 @@ impl RunCtx {
                     return Err(error);
                 }
             }
+        }
+    }
+}
+
+/// Estimates held against budgets while a call is under way; given back
+/// when the call ends without an answer (dropped), or recorded with the
+/// answer's usage.
+struct Held(Vec<(Rc<Budget>, super::budget::Reservation)>);
+
+impl Drop for Held {
+    fn drop(&mut self) {
+        for (b, r) in self.0.drain(..) {
+            b.release(r);
         }
     }
 }

@@ -1,6 +1,7 @@
 //! A run: its config, its event log, the context coordinators run in, and
 //! the controls (gate, cancellation, clock) shared with the UI.
 
+pub mod budget;
 pub mod cancel;
 pub mod clock;
 pub mod config;

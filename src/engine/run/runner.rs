@@ -40,6 +40,11 @@ impl From<ModelError> for RunError {
     fn from(e: ModelError) -> Self {
         match e {
             ModelError::Cancelled => RunError::Cancelled,
+            ModelError::SpendCap { detail } => RunError::Failed(FailReason {
+                kind: "spend_cap".into(),
+                message: detail,
+                model_error: None,
+            }),
             other => RunError::Model(other),
         }
     }

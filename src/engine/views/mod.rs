@@ -76,6 +76,8 @@ pub struct StatusView {
     pub status: RunStatus,
     pub started: bool,
     pub error: Option<String>,
+    /// The failure's kind (`model`, `spend_cap`, …).
+    pub error_kind: Option<String>,
     pub events: usize,
     pub llm_calls: usize,
     pub elapsed_ms: u64,
@@ -89,6 +91,7 @@ impl Default for StatusView {
             status: RunStatus::Running,
             started: false,
             error: None,
+            error_kind: None,
             events: 0,
             llm_calls: 0,
             elapsed_ms: 0,
@@ -111,6 +114,7 @@ impl Fold for StatusView {
             RunEvent::RunFailed { reason } => {
                 self.status = RunStatus::Failed;
                 self.error = Some(reason.message.clone());
+                self.error_kind = Some(reason.kind.clone());
             }
             RunEvent::RunCancelled {} => self.status = RunStatus::Cancelled,
             _ => {}

@@ -45,20 +45,32 @@ fn launch_with_bank(
     if name.is_empty() {
         return app.warn("Name the knowledge bank ACT+ reads and fills.", false);
     }
+    if !begin_filling(&name) {
+        return app.warn(
+            format!("Another ACT+ run or batch is filling the knowledge bank \"{name}\": wait for it to end, or pick another bank."),
+            false,
+        );
+    }
     spawn_local(async move {
+        let fail = |msg: Option<String>| {
+            end_filling(&name);
+            if let Some(m) = msg {
+                app.warn(m, false);
+            }
+        };
         let data = match act_store::load_bank(&name).await {
             Ok(Some(d)) => d,
             Ok(None) => BankData::empty(&name),
-            Err(e) => return app.warn(e, false),
+            Err(e) => return fail(Some(e)),
         };
         if app.activity.get_untracked() != Activity::Idle {
-            return;
+            return fail(None);
         }
         let settings = app.settings.get_untracked();
         let embedder =
             match crate::ui::embeddings::embedder(&setup.embedding_model, &settings).await {
                 Ok(e) => e,
-                Err(e) => return app.warn(e, false),
+                Err(e) => return fail(Some(e)),
             };
         let bank = Rc::new(Bank {
             data: std::cell::RefCell::new(data),
@@ -74,6 +86,7 @@ fn launch_with_bank(
                         if let Err(err) = act_store::save_bank(&name, &data).await {
                             app.storage_error.set(Some(err.user_message()));
                         }
+                        end_filling(&name);
                         super::setup::refresh_stored();
                     });
                 }
@@ -106,7 +119,36 @@ pub fn start(app: AppState, paused: bool) {
     launch_with_bank(app, setup, config, ModelRouter::single(model), paused);
 }
 
+// Knowledge banks an ACT+ run or batch is filling now: a second one on
+// the same bank would lose one's updates.
+thread_local! {
+    static FILLING: std::cell::RefCell<Vec<String>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Marks `bank` as being filled; false when it already is.
+pub fn begin_filling(bank: &str) -> bool {
+    FILLING.with(|f| {
+        let mut f = f.borrow_mut();
+        if f.iter().any(|b| b == bank) {
+            false
+        } else {
+            f.push(bank.to_string());
+            true
+        }
+    })
+}
+
+pub fn end_filling(bank: &str) {
+    FILLING.with(|f| f.borrow_mut().retain(|b| b != bank));
+}
+
 pub fn fork(app: AppState, parent: RunDoc, k: u32, edit: ForkEdit) {
+    if parent.config.variant.as_deref() == Some(Variant::ActPlus.id()) {
+        return app.warn(
+            "An ACT+ run cannot be forked: its knowledge bank has changed since the run began, so the fork could not start from what the run knew. Start a new ACT+ run instead.",
+            false,
+        );
+    }
     let Some((spec, live)) = app.live_model(SCRIPT) else {
         return;
     };

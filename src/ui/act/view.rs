@@ -29,6 +29,12 @@ pub fn revision(v: &ActView) -> usize {
                 + a.retrievals.len()
                 + usize::from(a.gone)
                 + a.expertise.len()
+                // A re-scoring changes importances in place.
+                + 7919
+                    * a.knowledge
+                        .iter()
+                        .map(|k| usize::from(k.importance))
+                        .sum::<usize>()
         })
         .sum::<usize>()
         + v.meetings.iter().map(|m| 1 + m.lines.len()).sum::<usize>()

@@ -35,14 +35,18 @@ async fn one_to_one(act: &Act<'_>, i: usize, transcript: &str) -> Result<(), Run
             prompts::reflect(&s, &act.team_task_text(), transcript),
         )
         .await?;
-    let reflection = match json_object::<Reflection>(&reply) {
-        Some(r) if !r.deepen.trim().is_empty() => r,
-        _ => {
+    let (reflection, mut flags) = read_reflection(&reply);
+    let reflection = match reflection {
+        Some(r) => r,
+        None => {
             let deepen = s
                 .expertise
                 .first()
                 .cloned()
                 .unwrap_or_else(|| s.current.subject.clone());
+            flags.push(format!(
+                "no knowledge to deepen could be read: \"{deepen}\" (its expertise) was taken"
+            ));
             Reflection {
                 reflection: reply.trim().to_string(),
                 questions: vec![format!("What should I know about {deepen} for my task?")],
@@ -60,6 +64,9 @@ async fn one_to_one(act: &Act<'_>, i: usize, transcript: &str) -> Result<(), Run
         .chars()
         .take(60)
         .collect();
+    if reflection.deepen.chars().count() > 60 || reflection.deepen.contains([',', '\n', ';']) {
+        flags.push("the knowledge to deepen was shortened to one line of 60 characters".into());
+    }
     let deepen = if deepen.is_empty() {
         s.current.subject.chars().take(60).collect()
     } else {
@@ -75,7 +82,9 @@ async fn one_to_one(act: &Act<'_>, i: usize, transcript: &str) -> Result<(), Run
         questions.push(format!("What should I know about {deepen} for my task?"));
     }
     // The expert: its initial task is the knowledge to deepen.
-    let expert_id = format!("x{}", i + 1);
+    // Named after its member and the team's task number, so that an ACT+
+    // bank's knowledge from earlier experts keeps its own source.
+    let expert_id = format!("{member}.x{}", act.trial.get());
     let expert_name = format!("Expert on {deepen}");
     let expert_task = AgentTask {
         subject: deepen.clone(),
@@ -141,10 +150,53 @@ async fn one_to_one(act: &Act<'_>, i: usize, transcript: &str) -> Result<(), Run
             deepen,
             pairs,
             ended: ended.into(),
+            flags,
         },
     );
     act.ctx.handoff(&expert_id, &member, "break time is over");
     update::after_meeting(act, &meeting, &[i], "after_break_time").await
+}
+
+/// The reflection in a reply: `deepen` (text) and `questions` (a list, or
+/// one string); None without a topic to deepen.
+pub fn read_reflection(reply: &str) -> (Option<Reflection>, Vec<String>) {
+    let mut flags = Vec::new();
+    let Some(v) = json_object::<Value>(reply) else {
+        return (None, vec!["the reflection was not JSON".into()]);
+    };
+    let deepen = v
+        .get("deepen")
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .trim()
+        .to_string();
+    if deepen.is_empty() {
+        return (None, flags);
+    }
+    let questions = match v.get("questions") {
+        Some(Value::Array(a)) => a
+            .iter()
+            .filter_map(|q| q.as_str().map(str::to_string))
+            .collect(),
+        Some(Value::String(q)) => {
+            flags.push("the questions were one text: read as one question".into());
+            vec![q.clone()]
+        }
+        _ => Vec::new(),
+    };
+    let reflection = v
+        .get("reflection")
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .to_string();
+    (
+        Some(Reflection {
+            reflection,
+            deepen,
+            questions,
+        }),
+        flags,
+    )
 }
 
 /// The follow-up's question, or None when the member has none.

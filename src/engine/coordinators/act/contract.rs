@@ -481,6 +481,8 @@ pub struct TaskRecord {
     pub stage: String,
     pub subject: String,
     pub details: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub flags: Vec<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -488,6 +490,8 @@ pub struct ComplexTaskRecord {
     /// `draft` (G₀, the concatenation) or `fused`.
     pub stage: String,
     pub task: TeamTask,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub flags: Vec<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -517,6 +521,10 @@ pub struct Knowledge {
     pub id: String,
     pub owner: String,
     pub source: String,
+    /// The source's name when the entry was stored (an expert of an
+    /// earlier task has left the team).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub source_name: String,
     pub meeting: u32,
     pub summary: String,
     pub keywords: Vec<String>,
@@ -556,6 +564,8 @@ pub struct BreakRecord {
     pub pairs: usize,
     /// `no further questions` or `cap`.
     pub ended: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub flags: Vec<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -104,7 +104,7 @@ pub async fn generate_agents(act: &Act<'_>, tasks: Vec<AgentTask>) -> Result<(),
         }
     }
     for i in 0..act.member_count() {
-        act.note_task(i, "initial");
+        act.note_task(i, "initial", Vec::new());
     }
     let ids: Vec<(String, String, AgentTask)> = act
         .members

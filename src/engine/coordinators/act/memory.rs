@@ -38,7 +38,7 @@ impl Store {
     pub fn next_order(&self) -> u32 {
         self.knowledge
             .iter()
-            .map(|k| k.order + 1)
+            .map(|k| k.order.saturating_add(1))
             .max()
             .unwrap_or(0)
     }
@@ -78,7 +78,11 @@ pub fn render(
             "\n- [{}] {} (from {}, importance {})",
             k.id,
             k.summary.trim(),
-            name_of(&k.source),
+            if k.source_name.is_empty() {
+                name_of(&k.source)
+            } else {
+                k.source_name.clone()
+            },
             k.importance
         ));
         if keywords && !k.keywords.is_empty() {
@@ -162,6 +166,7 @@ mod tests {
             owner: "a1".into(),
             source: "a2".into(),
             meeting,
+            source_name: String::new(),
             summary: format!("s{id}"),
             keywords: vec!["x".into(), "y".into()],
             importance,

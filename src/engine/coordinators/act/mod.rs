@@ -95,6 +95,7 @@ pub async fn run(ctx: &RunCtx) -> Result<Outcome, RunError> {
         &ComplexTaskRecord {
             stage: "draft".into(),
             task: g0,
+            flags: Vec::new(),
         },
     );
     ctx.phase_ended(PHASE_GENERATION);

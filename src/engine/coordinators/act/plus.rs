@@ -71,17 +71,26 @@ impl BankData {
         }
         let bank: BankData = serde_json::from_value(v)
             .map_err(|e| format!("The knowledge bank is damaged ({e})."))?;
+        let mut agent_ids = std::collections::HashSet::new();
         for a in &bank.agents {
-            if let Some(k) = a
-                .store
-                .knowledge
-                .iter()
-                .find(|k| k.owner != a.id || k.importance > 10)
-            {
+            if a.id.trim().is_empty() || !agent_ids.insert(a.id.clone()) {
                 return Err(format!(
-                    "The knowledge bank is damaged: entry {} of {} has owner {} or importance {}.",
-                    k.id, a.id, k.owner, k.importance
+                    "The knowledge bank is damaged: an agent id is empty or repeated (\"{}\").",
+                    a.id
                 ));
+            }
+            let mut ids = std::collections::HashSet::new();
+            for k in &a.store.knowledge {
+                if k.owner != a.id
+                    || k.importance > 10
+                    || k.order > 1_000_000
+                    || !ids.insert(k.id.clone())
+                {
+                    return Err(format!(
+                        "The knowledge bank is damaged: entry {} of {} (owner {}, importance {}, order {}) is inconsistent or repeated.",
+                        k.id, a.id, k.owner, k.importance, k.order
+                    ));
+                }
             }
         }
         Ok(bank)
@@ -106,10 +115,26 @@ impl Bank {
 /// The bank's agents take the new parts, or None when it holds no team of
 /// the right size (the run then generates a new one).
 pub async fn take_over(act: &Act<'_>, bank: &Bank, tasks: &[AgentTask]) -> Result<bool, RunError> {
-    let agents = bank.data.borrow().agents.clone();
-    if agents.is_empty() || agents.len() != tasks.len() {
+    let (agents, trials, name) = {
+        let d = bank.data.borrow();
+        (d.agents.clone(), d.trials, d.name.clone())
+    };
+    if agents.is_empty() {
         return Ok(false);
     }
+    if agents.len() != tasks.len() {
+        // Never overwrite what a bank learned with an unrelated team.
+        return Err(RunError::new(
+            "config",
+            format!(
+                "The knowledge bank \"{name}\" holds a team of {} agents; this task has {} parts. Pick a task with {} parts, or another (or a new) bank.",
+                agents.len(),
+                tasks.len(),
+                agents.len()
+            ),
+        ));
+    }
+    act.trial.set(trials);
     let cancel = act.ctx.cancel_token();
     let task_texts: Vec<String> = tasks
         .iter()
@@ -157,9 +182,13 @@ pub async fn take_over(act: &Act<'_>, bank: &Bank, tasks: &[AgentTask]) -> Resul
     let members: Vec<Agent> = slots.into_iter().flatten().collect();
     *act.members.borrow_mut() = members;
     for i in 0..act.member_count() {
-        act.note_task(i, "initial");
-        for k in &act.members.borrow()[i].store.knowledge {
+        act.note_task(i, "initial", Vec::new());
+        let store = act.members.borrow()[i].store.clone();
+        for k in &store.knowledge {
             act.ctx.note(&k.owner, STORE_KNOWLEDGE, Some(&k.id), k);
+        }
+        for e in &store.episodes {
+            act.ctx.note(&e.owner, STORE_EPISODE, Some(&e.id), e);
         }
     }
     // New expertise for the new task; the acquired collections stay.

@@ -98,11 +98,18 @@ pub async fn production_meeting(act: &Act<'_>) -> Result<Production, RunError> {
             .map(|i| format!("- {i}"))
             .collect::<Vec<_>>()
             .join("\n");
+        let before = opinions.clone();
         opinions = join_all((0..n).map(|i| {
             let s = act.speaker(i, STEP_REASSERT);
             let id = act.member_id(i);
-            let prompt = prompts::reassert(&s, &draft, &issues);
-            async move { act.say(&id, STEP_REASSERT, prompt, Audience::Public).await }
+            let prompt = prompts::reassert(&s, &team_task, &before[i], &draft, &issues);
+            async move {
+                let opinion = act
+                    .say(&id, STEP_REASSERT, prompt, Audience::Public)
+                    .await?;
+                // Tools again (§3.6: steps 2–4 repeat), when the set has any.
+                tools::use_tools(act, i, &opinion).await
+            }
         }))
         .await
         .into_iter()

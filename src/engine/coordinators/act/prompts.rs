@@ -68,11 +68,11 @@ pub fn team_opinion(s: &Speaker, draft: &str) -> Prompt {
     )
 }
 
-pub fn team_advice(s: &Speaker, opinions: &str) -> Prompt {
+pub fn team_advice(s: &Speaker, draft: &str, opinions: &str) -> Prompt {
     (
         MEMBER.into(),
         format!(
-            "{}\n\n{H_OPINIONS}\n{opinions}\n\nYou have heard every opinion. Using your knowledge, advise how to refine the team's complex task so that it is feasible and hangs together. Two or three sentences.",
+            "{}\n\n{H_TEAM_TASK}\n{draft}\n\n{H_OPINIONS}\n{opinions}\n\nYou have heard every opinion. Using your knowledge, advise how to refine the team's complex task so that it is feasible and hangs together. Two or three sentences.",
             who(s)
         ),
     )
@@ -200,11 +200,11 @@ pub fn check(s: &Speaker, team_task: &str, tasks: &str, draft: &str) -> Prompt {
     )
 }
 
-pub fn reassert(s: &Speaker, draft: &str, issues: &str) -> Prompt {
+pub fn reassert(s: &Speaker, team_task: &str, opinion: &str, draft: &str, issues: &str) -> Prompt {
     (
         MEMBER.into(),
         format!(
-            "{}\n\n{H_DRAFT}\n{draft}\n\n{H_ISSUES}\n{issues}\n\nThe leader found these issues. Restate your opinion so that the next draft fixes them, using your knowledge.",
+            "{}\n\n{H_TEAM_TASK}\n{team_task}\n\n{H_OPINIONS}\n{opinion}\n\n{H_DRAFT}\n{draft}\n\n{H_ISSUES}\n{issues}\n\nThe leader found these issues in the draft. Restate your opinion (above: what you said before) so that the next draft fixes them, using your knowledge.",
             who(s)
         ),
     )

@@ -50,6 +50,8 @@ pub struct Act<'a> {
     pub members: RefCell<Vec<Agent>>,
     pub experts: RefCell<Vec<Agent>>,
     pub leader: Cell<usize>,
+    /// Complex tasks the team took on before this one (ACT+; 0 otherwise).
+    pub trial: Cell<u32>,
     pub team_task: RefCell<TeamTask>,
 }
 
@@ -67,6 +69,7 @@ impl<'a> Act<'a> {
             members: RefCell::new(Vec::new()),
             experts: RefCell::new(Vec::new()),
             leader: Cell::new(0),
+            trial: Cell::new(0),
             team_task: RefCell::new(TeamTask::default()),
         }
     }
@@ -191,8 +194,8 @@ impl<'a> Act<'a> {
             .join("\n\n")
     }
 
-    /// Records agent `i`'s task at `stage`.
-    pub fn note_task(&self, i: usize, stage: &str) {
+    /// Records agent `i`'s task at `stage` (with what a repair did).
+    pub fn note_task(&self, i: usize, stage: &str, flags: Vec<String>) {
         let a = self.member(i);
         self.ctx.note(
             &a.id,
@@ -203,6 +206,7 @@ impl<'a> Act<'a> {
                 stage: stage.into(),
                 subject: a.current.subject.clone(),
                 details: a.current.details.clone(),
+                flags,
             },
         );
     }

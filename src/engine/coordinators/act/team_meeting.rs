@@ -40,11 +40,12 @@ pub async fn team_meeting(act: &Act<'_>) -> Result<Meeting, RunError> {
         let s = act.speaker(i, STEP_TEAM_ADVICE);
         let id = act.member_id(i);
         let opinions_text = opinions_text.clone();
+        let draft = draft.clone();
         async move {
             act.say(
                 &id,
                 STEP_TEAM_ADVICE,
-                prompts::team_advice(&s, &opinions_text),
+                prompts::team_advice(&s, &draft, &opinions_text),
                 Audience::Public,
             )
             .await
@@ -80,21 +81,13 @@ pub async fn fuse(act: &Act<'_>, opinions: &str, advice: &str) -> Result<TeamTas
             Audience::Public,
         )
         .await?;
-    let g = match json_object::<TeamTask>(&reply) {
-        Some(g) if !g.subject.trim().is_empty() => g,
-        _ => {
-            let mut lines = reply.lines().filter(|l| !l.trim().is_empty());
-            TeamTask {
-                subject: lines.next().unwrap_or_default().trim().to_string(),
-                detail: String::new(),
-                description: lines.collect::<Vec<_>>().join("\n"),
-            }
-        }
-    };
-    let g = if g.subject.is_empty() {
-        act.team_task.borrow().clone()
+    let (g, flags) = read_team_task(&reply);
+    let (g, flags) = if g.subject.is_empty() {
+        let mut f = flags;
+        f.push("no team task could be read: G₀ is kept".into());
+        (act.team_task.borrow().clone(), f)
     } else {
-        g
+        (g, flags)
     };
     *act.team_task.borrow_mut() = g.clone();
     act.ctx.note(
@@ -104,7 +97,53 @@ pub async fn fuse(act: &Act<'_>, opinions: &str, advice: &str) -> Result<TeamTas
         &ComplexTaskRecord {
             stage: "fused".into(),
             task: g.clone(),
+            flags,
         },
     );
     Ok(g)
+}
+
+/// G in a fusion reply: its fields as text (a list is joined), else the
+/// reply's first line that is not markup as the subject and the rest as
+/// the description; flags say what was repaired.
+pub fn read_team_task(reply: &str) -> (TeamTask, Vec<String>) {
+    let text = |v: Option<&serde_json::Value>| -> String {
+        match v {
+            Some(serde_json::Value::String(s)) => s.trim().to_string(),
+            Some(serde_json::Value::Array(a)) => a
+                .iter()
+                .filter_map(|x| x.as_str().map(str::trim))
+                .collect::<Vec<_>>()
+                .join("; "),
+            _ => String::new(),
+        }
+    };
+    if let Some(v) = json_object::<serde_json::Value>(reply) {
+        let g = TeamTask {
+            subject: text(v.get("subject")),
+            detail: text(v.get("detail")),
+            description: text(v.get("description")),
+        };
+        let flags = if v.get("detail").is_some_and(|d| d.is_array()) {
+            vec!["the detail was a list: joined".to_string()]
+        } else {
+            Vec::new()
+        };
+        if !g.subject.is_empty() {
+            return (g, flags);
+        }
+    }
+    let mut lines = reply.lines().map(str::trim).filter(|l| {
+        !l.is_empty() && !l.starts_with('{') && !l.starts_with('}') && !l.starts_with("```")
+    });
+    let subject = lines.next().unwrap_or_default().to_string();
+    let g = TeamTask {
+        subject,
+        detail: String::new(),
+        description: lines.collect::<Vec<_>>().join("\n"),
+    };
+    (
+        g,
+        vec!["the fusion was not JSON with a subject: its first line was taken".into()],
+    )
 }

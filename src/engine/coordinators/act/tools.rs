@@ -29,7 +29,15 @@ pub async fn use_tools(act: &Act<'_>, i: usize, opinion: &str) -> Result<String,
             prompts::instruct(&s, opinion, &act.options.tools),
         )
         .await?;
-    let (subtasks, flags) = plan(&reply, &act.options.tools);
+    // Only the tools this build has.
+    let allowed: Vec<String> = act
+        .options
+        .tools
+        .iter()
+        .filter(|t| TOOLS.contains(&t.as_str()))
+        .cloned()
+        .collect();
+    let (subtasks, flags) = plan(&reply, &allowed);
     act.ctx.note(
         &id,
         STORE_TOOL_PLAN,

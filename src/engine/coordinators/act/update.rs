@@ -42,7 +42,10 @@ pub async fn after_meeting(
             };
             let (subject, acquired) = futures::join!(explore, acquire);
             if let Some(acquired) = acquired {
-                let acquired = acquired?;
+                let mut acquired = acquired?;
+                for k in &mut acquired.knowledge {
+                    k.source_name = act.name_of(&k.source);
+                }
                 let mut members = act.members.borrow_mut();
                 let store = &mut members[i].store;
                 let first = store.next_order();
@@ -59,10 +62,10 @@ pub async fn after_meeting(
                     store.episodes.push(e);
                 }
             }
-            if let Some(subject) = subject {
-                let subject = subject?;
+            if let Some(explored) = subject {
+                let (subject, flags) = explored?;
                 act.members.borrow_mut()[i].current.subject = subject;
-                act.note_task(i, stage);
+                act.note_task(i, stage, flags);
             }
             Ok::<(), RunError>(())
         }
@@ -74,8 +77,16 @@ fn note_knowledge(act: &Act<'_>, k: &Knowledge) {
     act.ctx.note(&k.owner, STORE_KNOWLEDGE, Some(&k.id), k);
 }
 
-/// T_{i,j+1} = f(T_{i,j}, T_{i,0}, D_j, K_{i,i}, G): the new subject.
-pub async fn explore_task(act: &Act<'_>, i: usize, transcript: &str) -> Result<String, RunError> {
+/// The longest subject kept (words); a longer one is cut, flagged.
+const SUBJECT_WORDS: usize = 60;
+
+/// T_{i,j+1} = f(T_{i,j}, T_{i,0}, D_j, K_{i,i}, G): the new subject, and
+/// what the repair of the reply did.
+pub async fn explore_task(
+    act: &Act<'_>,
+    i: usize,
+    transcript: &str,
+) -> Result<(String, Vec<String>), RunError> {
     let s = act.speaker(i, STEP_EXPLORE);
     let current = s.current.subject.clone();
     let reply = act
@@ -85,17 +96,44 @@ pub async fn explore_task(act: &Act<'_>, i: usize, transcript: &str) -> Result<S
             prompts::explore(&s, &act.team_task_text(), transcript),
         )
         .await?;
-    let subject = json_object::<Value>(&reply)
-        .and_then(|v| v.get("task").and_then(Value::as_str).map(str::to_string))
-        .unwrap_or_else(|| {
+    Ok(read_subject(&reply, &current))
+}
+
+/// The subject in an exploration reply: its `"task"`, else the first
+/// string of its JSON, else its first line that is not markup; the
+/// current subject when there is none; at most 60 words.
+pub fn read_subject(reply: &str, current: &str) -> (String, Vec<String>) {
+    let mut flags = Vec::new();
+    let subject = match json_object::<Value>(reply) {
+        Some(v) => match v.get("task").and_then(Value::as_str) {
+            Some(t) => t.to_string(),
+            None => {
+                flags.push("the reply had no \"task\": its first text was taken".into());
+                v.as_object()
+                    .and_then(|o| o.values().find_map(Value::as_str))
+                    .unwrap_or("")
+                    .to_string()
+            }
+        },
+        None => {
+            flags.push("the reply was not JSON: its first line was taken".into());
             reply
                 .lines()
-                .find(|l| !l.trim().is_empty())
+                .map(str::trim)
+                .find(|l| !l.is_empty() && !l.starts_with('{') && !l.starts_with("```"))
                 .unwrap_or("")
                 .to_string()
-        });
-    let subject = subject.trim().to_string();
-    Ok(if subject.is_empty() { current } else { subject })
+        }
+    };
+    let (subject, cut) = memory::truncate_words(subject.trim(), SUBJECT_WORDS);
+    if cut {
+        flags.push(format!("the task was cut to {SUBJECT_WORDS} words"));
+    }
+    if subject.is_empty() {
+        flags.push("no task could be read: the current one is kept".into());
+        return (current.to_string(), flags);
+    }
+    (subject, flags)
 }
 
 /// What one acquisition stored (ids are given when stored).
@@ -149,7 +187,7 @@ pub async fn acquire_knowledge(
     let resolve = |name: &str| -> Option<String> {
         let n = name.trim().to_lowercase();
         let n = n.trim_start_matches("agent ").trim();
-        speakers
+        let found = speakers
             .iter()
             .chain(std::iter::once(&owner))
             .find(|id| {
@@ -158,7 +196,9 @@ pub async fn acquire_knowledge(
                     || full == name.trim().to_lowercase()
                     || full.trim_start_matches("agent ") == n
             })
-            .cloned()
+            .cloned();
+        // A 1:1 has one other speaker: "the expert", "Expert" name it.
+        found.or_else(|| (speakers.len() == 1 && n.contains("expert")).then(|| speakers[0].clone()))
     };
     let acquired = read_acquisition(
         value.as_ref(),
@@ -226,6 +266,12 @@ pub fn read_acquisition(
         let Some(about) = subject_of(&item, flags) else {
             continue;
         };
+        let text = item.get("text").and_then(Value::as_str).unwrap_or("");
+        let (text, cut) = memory::truncate_words(text, limits.episode_words);
+        if text.is_empty() {
+            flags.push("an empty episode was dropped".into());
+            continue;
+        }
         let count = per_speaker.entry(about.clone()).or_default();
         if *count >= limits.episodes {
             flags.push(format!(
@@ -235,11 +281,6 @@ pub fn read_acquisition(
             continue;
         }
         *count += 1;
-        let text = item.get("text").and_then(Value::as_str).unwrap_or("");
-        let (text, cut) = memory::truncate_words(text, limits.episode_words);
-        if text.is_empty() {
-            continue;
-        }
         let mut ef = Vec::new();
         if cut {
             ef.push(format!("cut to {} words", limits.episode_words));
@@ -276,6 +317,7 @@ pub fn read_acquisition(
             id: String::new(),
             owner: owner.into(),
             source,
+            source_name: String::new(),
             meeting,
             summary,
             keywords,

@@ -83,6 +83,8 @@ pub struct ActView {
     /// Who is asking the model right now (call → agent, step).
     pub speaking: Vec<(u32, String, String)>,
     pub tokens: Vec<PhaseTokens>,
+    /// (member, expert) of each 1:1 in break time, from the hand-offs.
+    pub pairs: Vec<(String, String)>,
     /// call → (agent, step), for the lines and the token counts.
     calls: Vec<(u32, String, String, String)>,
 }
@@ -117,6 +119,15 @@ impl ActView {
 
     pub fn experts(&self) -> impl Iterator<Item = &AgentItem> {
         self.agents.iter().filter(|a| a.role == ROLE_EXPERT)
+    }
+
+    /// The expert `member` created (while it is in the team or after).
+    pub fn expert_of(&self, member: &str) -> Option<&AgentItem> {
+        self.pairs
+            .iter()
+            .rev()
+            .find(|(m, _)| m == member)
+            .and_then(|(_, e)| self.agent(e))
     }
 
     pub fn name_of(&self, id: &str) -> String {
@@ -317,6 +328,12 @@ impl Fold for ActView {
                 entry.output += response.usage.output_tokens;
             }
             RunEvent::LlmFailed { call, .. } => self.speaking.retain(|s| s.0 != *call),
+            RunEvent::Handoff { from, to, .. } => {
+                let to_expert = self.agent(to).is_some_and(|a| a.role == ROLE_EXPERT);
+                if to_expert && !self.pairs.iter().any(|(m, e)| m == from && e == to) {
+                    self.pairs.push((from.clone(), to.clone()));
+                }
+            }
             RunEvent::MessagePosted {
                 from,
                 to,

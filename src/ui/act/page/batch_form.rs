@@ -190,6 +190,21 @@ pub fn BatchForm() -> impl IntoView {
                     }}</span>
                 </div>
             </Show>
+            <div class="field-row batch-caps">
+                <div class="field">
+                    <label for="act-batch-cap-usd">"Batch spend cap (USD)"</label>
+                    <input id="act-batch-cap-usd" type="number" min="0" step="0.01" placeholder="no cap" inputmode="decimal" disabled=busy
+                        prop:value=move || form.with(|f| f.cap_usd.map(|v| v.to_string()).unwrap_or_default())
+                        on:change=move |ev| { let v = event_target_value(&ev).trim().parse::<f64>().ok().filter(|v| v.is_finite() && *v >= 0.0); form.update(|f| f.cap_usd = v) }/>
+                </div>
+                <div class="field">
+                    <label for="act-batch-cap-tokens">"Batch token cap"</label>
+                    <input id="act-batch-cap-tokens" type="number" min="1" step="1000" placeholder="no cap" inputmode="numeric" disabled=busy
+                        prop:value=move || form.with(|f| f.cap_tokens.map(|v| v.to_string()).unwrap_or_default())
+                        on:change=move |ev| { let v = event_target_value(&ev).trim().parse::<u64>().ok(); form.update(|f| f.cap_tokens = v) }/>
+                </div>
+            </div>
+            <p class="muted small">"The batch stops each run cleanly before the call that would pass the batch's cap (each run also keeps the Settings' per-run caps)."</p>
             <label class="check">
                 <input type="checkbox" id="act-batch-judge" disabled=busy prop:checked=move || form.with(|f| f.judge)
                     on:change=move |ev| { let on = event_target_checked(&ev); form.update(|f| f.judge = on) }/>

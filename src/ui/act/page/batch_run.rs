@@ -14,6 +14,7 @@ use crate::engine::coordinators::act::plus::{Bank, BankData};
 use crate::engine::coordinators::act::{self, demo};
 use crate::engine::domains::creative::ComplexTask;
 use crate::engine::model::pricing::PriceTable;
+use crate::engine::run::budget::{Budget, SpendCap};
 use crate::engine::run::gate::Gate;
 use crate::engine::run::{
     execute, CancelToken, LoggedEvent, ModelRouter, RunCtx, RunDoc, RunEvent, RunStatus,
@@ -159,6 +160,13 @@ impl BatchState {
         });
         spawn_local(async move {
             let prices = settings.prices.clone();
+            let cap = SpendCap {
+                usd: form.cap_usd,
+                tokens: form.cap_tokens,
+            };
+            let batch_budget = cap
+                .is_set()
+                .then(|| Rc::new(Budget::new("batch", cap, prices.clone())));
             let make_ctx = |job: &Job| {
                 let mut config = app.new_config(act::ID, &job.task.text, spec.clone());
                 config.run_id = format!("{}-b{}", config.run_id, job.idx);
@@ -175,6 +183,10 @@ impl BatchState {
                     gate.clone(),
                     cancel.child(),
                 );
+                ctx.use_prices(prices.clone());
+                if let Some(b) = &batch_budget {
+                    ctx.add_budget(b.clone());
+                }
                 if cancel.is_cancelled() {
                     // Stopped: the jobs not started yet run as no-ops and are dropped.
                     return ctx;
@@ -221,6 +233,13 @@ impl BatchState {
                 if plus.is_empty() {
                     return;
                 }
+                if !super::super::launch::begin_filling(&bank_name) {
+                    this.error.set(Some(format!(
+                        "A run on the Run page is filling the knowledge bank \"{bank_name}\": the ACT+ runs were skipped (pick another bank, or run them when it ends); the other variants run on."
+                    )));
+                    this.total.update(|n| *n -= plus.len());
+                    return;
+                }
                 let data = match act_store::load_bank(&bank_name).await {
                     Ok(Some(d)) => d,
                     Ok(None) => BankData::empty(&bank_name),
@@ -229,6 +248,7 @@ impl BatchState {
                             "{e} The ACT+ runs were skipped; the other variants run on."
                         )));
                         this.total.update(|n| *n -= plus.len());
+                        super::super::launch::end_filling(&bank_name);
                         return;
                     }
                 };
@@ -240,6 +260,7 @@ impl BatchState {
                             "{e} The ACT+ runs were skipped; the other variants run on."
                         )));
                         this.total.update(|n| *n -= plus.len());
+                        super::super::launch::end_filling(&bank_name);
                         return;
                     }
                 };
@@ -265,6 +286,7 @@ impl BatchState {
                     refresh_stored();
                     this.push(job, status, ctx.events(), &prices, form.save);
                 }
+                super::super::launch::end_filling(&bank_name);
             };
             futures::join!(concurrent, sequential);
             this.finish();

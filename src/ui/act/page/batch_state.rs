@@ -41,6 +41,10 @@ pub struct ActBatchForm {
     pub judge: bool,
     /// ACT+'s knowledge bank.
     pub bank: String,
+    /// The batch's spend cap in US dollars and its token cap (shared by
+    /// its runs; each run also has the Settings' caps).
+    pub cap_usd: Option<f64>,
+    pub cap_tokens: Option<u64>,
 }
 
 impl Default for ActBatchForm {
@@ -53,6 +57,8 @@ impl Default for ActBatchForm {
             save: true,
             judge: false,
             bank: DEFAULT_BANK.into(),
+            cap_usd: None,
+            cap_tokens: None,
         }
     }
 }

@@ -132,6 +132,21 @@ pub fn BatchForm() -> impl IntoView {
                     prop:value=move || form.with(|f| f.concurrency.to_string())
                     on:change=move |ev| { let n = event_target_value(&ev).parse().unwrap_or(4); form.update(|f| f.concurrency = n) }/>
             </div>
+            <div class="field-row batch-caps">
+                <div class="field">
+                    <label for="batch-cap-usd">"Batch spend cap (USD)"</label>
+                    <input id="batch-cap-usd" type="number" min="0" step="0.01" placeholder="no cap" inputmode="decimal" disabled=busy
+                        prop:value=move || form.with(|f| f.cap_usd.map(|v| v.to_string()).unwrap_or_default())
+                        on:change=move |ev| { let v = event_target_value(&ev).trim().parse::<f64>().ok().filter(|v| v.is_finite() && *v >= 0.0); form.update(|f| f.cap_usd = v) }/>
+                </div>
+                <div class="field">
+                    <label for="batch-cap-tokens">"Batch token cap"</label>
+                    <input id="batch-cap-tokens" type="number" min="1" step="1000" placeholder="no cap" inputmode="numeric" disabled=busy
+                        prop:value=move || form.with(|f| f.cap_tokens.map(|v| v.to_string()).unwrap_or_default())
+                        on:change=move |ev| { let v = event_target_value(&ev).trim().parse::<u64>().ok(); form.update(|f| f.cap_tokens = v) }/>
+                </div>
+            </div>
+            <p class="muted small">"The batch stops each run cleanly before the call that would pass the batch's cap (each run also keeps the Settings' per-run caps)."</p>
             <label class="check">
                 <input type="checkbox" disabled=busy prop:checked=move || form.with(|f| f.save)
                     on:change=move |ev| { let on = event_target_checked(&ev); form.update(|f| f.save = on) }/>

@@ -9,6 +9,7 @@ use crate::engine::coordinators::travel::contract::{ToolMode, Variant};
 use crate::engine::coordinators::travel::report::comparison::BatchEntry;
 use crate::engine::coordinators::travel::{self, options_for};
 use crate::engine::domains::travel::{Query, TravelDb};
+use crate::engine::run::budget::{Budget, SpendCap};
 use crate::engine::run::gate::Gate;
 use crate::engine::run::{CancelToken, ModelRouter, RunCtx, RunDoc, RunEvent, RunStatus};
 use crate::platform::clock::BrowserClock;
@@ -71,6 +72,10 @@ pub struct BatchForm {
     pub tool_mode: ToolMode,
     /// Record each run in History.
     pub save: bool,
+    /// The batch's spend cap in US dollars and its token cap (shared by
+    /// its runs; each run also has the Settings' caps).
+    pub cap_usd: Option<f64>,
+    pub cap_tokens: Option<u64>,
 }
 
 impl Default for BatchForm {
@@ -82,6 +87,8 @@ impl Default for BatchForm {
             concurrency: 4,
             tool_mode: ToolMode::Native,
             save: true,
+            cap_usd: None,
+            cap_tokens: None,
         }
     }
 }
@@ -220,6 +227,13 @@ impl BatchState {
                 }
             };
             let prices = settings.prices.clone();
+            let cap = SpendCap {
+                usd: form.cap_usd,
+                tokens: form.cap_tokens,
+            };
+            let batch_budget = cap
+                .is_set()
+                .then(|| Rc::new(Budget::new("batch", cap, prices.clone())));
             let make_ctx = |i: usize, job: &BatchJob| {
                 let mut config = app.new_config(travel::ID, &job.query.query, spec.clone());
                 config.run_id = format!("{}-b{i}", config.run_id);
@@ -236,6 +250,10 @@ impl BatchState {
                 );
                 if let Some(db) = &db {
                     ctx.insert_resource(db.clone());
+                }
+                ctx.use_prices(prices.clone());
+                if let Some(b) = &batch_budget {
+                    ctx.add_budget(b.clone());
                 }
                 if cancel.is_cancelled() {
                     // Stopped: the jobs not started yet run as no-ops and are dropped.

@@ -72,8 +72,7 @@ pub fn room_svg(view: &ActView) -> String {
             }
         );
         // The member's expert, in a side room beside it, while break time lasts.
-        let expert_id = format!("x{}", &m.id[1..]);
-        if let Some(e) = view.agent(&expert_id).filter(|e| !e.gone) {
+        if let Some(e) = view.expert_of(&m.id).filter(|e| !e.gone) {
             let (ex, ey) = (x + if x < W / 2.0 { -48.0 } else { 48.0 }, y);
             let talking = speaking.contains(&e.id.as_str());
             let _ = write!(
@@ -154,6 +153,14 @@ mod tests {
                 role: ROLE_EXPERT.into(),
                 name: "Expert".into(),
                 model: String::new(),
+            },
+        ));
+        events.push(ev(
+            4,
+            RunEvent::Handoff {
+                from: "a1".into(),
+                to: "x1".into(),
+                reason: "break time".into(),
             },
         ));
         let view = ActView::of(&events);

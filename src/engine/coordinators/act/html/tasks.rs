@@ -13,6 +13,10 @@ pub fn diff_html(old: &str, new: &str) -> String {
     let a: Vec<&str> = old.split_whitespace().collect();
     let b: Vec<&str> = new.split_whitespace().collect();
     let (n, m) = (a.len(), b.len());
+    if n * m > 250_000 {
+        // Too long to compare word by word: the new text as it is.
+        return esc(new);
+    }
     let mut l = vec![vec![0u32; m + 1]; n + 1];
     for i in (0..n).rev() {
         for j in (0..m).rev() {

@@ -76,7 +76,11 @@ fn every_act_step_gets_a_reply_of_the_shape_the_coordinator_reads() {
     let opinion = ask(STEP_TEAM_OPINION, prompts::team_opinion(&me, "A tea house"));
     assert!(opinion.contains("rooibos"), "{opinion}");
     let ops = format!("Agent A: {opinion}\n\nAgent B: My task is: Recommend iced teas for summer. I would build my part around cold brew tea.");
-    assert!(!ask(STEP_TEAM_ADVICE, prompts::team_advice(&me, &ops)).is_empty());
+    assert!(!ask(
+        STEP_TEAM_ADVICE,
+        prompts::team_advice(&me, "A tea house", &ops)
+    )
+    .is_empty());
     let g = json(&ask(
         STEP_FUSE,
         prompts::fuse(
@@ -181,7 +185,10 @@ fn every_act_step_gets_a_reply_of_the_shape_the_coordinator_reads() {
         ),
     );
     assert!(re.contains("This revision fixes"), "{re}");
-    let ra = ask(STEP_REASSERT, prompts::reassert(&me, &draft, issues));
+    let ra = ask(
+        STEP_REASSERT,
+        prompts::reassert(&me, "A tea house", "My earlier opinion.", &draft, issues),
+    );
     assert!(ra.contains("Issues addressed: my request"), "{ra}");
     let entries = "[a1.k0] Rooibos is a tisane. — keywords: rooibos, caffeine (was 5)\n[a1.k1] Latte art is a pattern. — keywords: latte, milk (was 9)";
     let s = json(&ask(STEP_RESCORE, prompts::rescore(&me, entries)));

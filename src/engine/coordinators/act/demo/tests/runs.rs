@@ -74,9 +74,7 @@ fn break_time_knowledge_reaches_the_output_and_act_beats_the_baseline() {
     let said: Vec<String> = events
         .iter()
         .filter_map(|e| match e {
-            RunEvent::MessagePosted { from, text, .. } if from.starts_with('x') => {
-                Some(text.clone())
-            }
+            RunEvent::MessagePosted { from, text, .. } if from.contains(".x") => Some(text.clone()),
             _ => None,
         })
         .collect();
