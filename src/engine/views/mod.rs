@@ -4,6 +4,7 @@
 //! events every coordinator records. A coordinator's own views (its stores'
 //! payloads) live in its folder (`coordinators/<name>/view.rs`, `html/`).
 
+pub mod compare;
 pub mod events;
 pub mod export;
 pub mod graph;
