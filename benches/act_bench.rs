@@ -14,44 +14,24 @@ fn main() {
 fn main() {}
 
 #[cfg(not(target_arch = "wasm32"))]
+#[path = "support/slow.rs"]
+mod slow;
+
+#[cfg(not(target_arch = "wasm32"))]
 mod native {
+    use super::slow::Slow;
     use futures::executor::block_on;
-    use futures::future::LocalBoxFuture;
     use roundtable::engine::coordinators::act::contract::{Variant, PHASE_TEAM};
     use roundtable::engine::coordinators::act::{self, report, setup::configure};
     use roundtable::engine::coordinators::every_script;
     use roundtable::engine::domains::creative::builtin;
     use roundtable::engine::model::demo::DemoModel;
-    use roundtable::engine::model::{ChatModel, ChatRequest, ChatResponse, DeltaSink, ModelError};
+    use roundtable::engine::model::ChatModel;
     use roundtable::engine::run::clock::{Clock, SystemClock};
     use roundtable::engine::run::{
-        execute, CancelToken, LoggedEvent, ModelRouter, ModelSpec, RunConfig, RunCtx, RunEvent,
+        execute, LoggedEvent, ModelRouter, ModelSpec, RunConfig, RunCtx, RunEvent,
     };
     use std::rc::Rc;
-
-    /// A model behind a fixed latency per call (a real timer).
-    struct Slow {
-        inner: Rc<dyn ChatModel>,
-        clock: Rc<dyn Clock>,
-        ms: u64,
-    }
-
-    impl ChatModel for Slow {
-        fn name(&self) -> String {
-            self.inner.name()
-        }
-        fn complete<'a>(
-            &'a self,
-            req: &'a ChatRequest,
-            sink: DeltaSink<'a>,
-            cancel: &'a CancelToken,
-        ) -> LocalBoxFuture<'a, Result<ChatResponse, ModelError>> {
-            Box::pin(async move {
-                self.clock.sleep(self.ms).await;
-                self.inner.complete(req, sink, cancel).await
-            })
-        }
-    }
 
     fn run_demo(
         variant: Variant,

@@ -18,9 +18,13 @@ fn main() {
 fn main() {}
 
 #[cfg(not(target_arch = "wasm32"))]
+#[path = "support/slow.rs"]
+mod slow;
+
+#[cfg(not(target_arch = "wasm32"))]
 mod native {
+    use super::slow::Slow;
     use futures::executor::block_on;
-    use futures::future::LocalBoxFuture;
     use roundtable::engine::coordinators::every_script;
     use roundtable::engine::coordinators::mael::contract::{
         MaelOptions, Mode, Scoring, STORE_DECOMPOSITION,
@@ -34,41 +38,15 @@ mod native {
     use roundtable::engine::domains::tasks::{Dataset, Gold, Task};
     use roundtable::engine::model::demo::DemoModel;
     use roundtable::engine::model::scripted::ScriptedModel;
-    use roundtable::engine::model::{ChatModel, ChatRequest, ChatResponse, DeltaSink, ModelError};
+    use roundtable::engine::model::{ChatModel, ChatResponse};
     use roundtable::engine::run::clock::{Clock, SystemClock};
-    use roundtable::engine::run::{
-        execute, CancelToken, ModelRouter, ModelSpec, RunConfig, RunCtx, RunEvent,
-    };
+    use roundtable::engine::run::{execute, ModelRouter, ModelSpec, RunConfig, RunCtx, RunEvent};
     use std::rc::Rc;
     use std::time::Instant;
 
     fn median(mut v: Vec<f64>) -> f64 {
         v.sort_by(|a, b| a.total_cmp(b));
         v[v.len() / 2]
-    }
-
-    /// A model behind a fixed latency per call (a real timer).
-    struct Slow {
-        inner: Rc<dyn ChatModel>,
-        clock: Rc<dyn Clock>,
-        ms: u64,
-    }
-
-    impl ChatModel for Slow {
-        fn name(&self) -> String {
-            self.inner.name()
-        }
-        fn complete<'a>(
-            &'a self,
-            req: &'a ChatRequest,
-            sink: DeltaSink<'a>,
-            cancel: &'a CancelToken,
-        ) -> LocalBoxFuture<'a, Result<ChatResponse, ModelError>> {
-            Box::pin(async move {
-                self.clock.sleep(self.ms).await;
-                self.inner.complete(req, sink, cancel).await
-            })
-        }
     }
 
     fn retrieval() {

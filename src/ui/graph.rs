@@ -8,7 +8,9 @@ use crate::engine::views::html::graph as graph_svg;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
-fn agent_at(target: Option<web_sys::EventTarget>) -> Option<String> {
+/// The agent a click or key press on a panel's SVG was on (`data-agent`): the
+/// agent graph, MAEL's team and ACT's meeting room use it.
+pub fn agent_at(target: Option<web_sys::EventTarget>) -> Option<String> {
     let el = target?.dyn_into::<web_sys::Element>().ok()?;
     el.closest("[data-agent]")
         .ok()??

@@ -1,6 +1,7 @@
 //! The Leptos UI. Every panel reads views folded from the run's event log.
 
 mod act;
+mod batch_controls;
 mod controls;
 mod coordinators;
 mod embeddings;

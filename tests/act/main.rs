@@ -13,6 +13,7 @@ mod cli;
 mod common;
 mod mechanisms;
 mod plus;
+mod rounds;
 mod share;
 mod spend;
 mod variants;

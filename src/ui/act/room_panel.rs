@@ -8,7 +8,6 @@ use crate::engine::coordinators::act::contract::*;
 use crate::engine::coordinators::act::html::room::room_svg;
 use crate::ui::state::use_app;
 use leptos::prelude::*;
-use wasm_bindgen::JsCast;
 
 #[component]
 pub fn RoomPanel() -> impl IntoView {
@@ -35,12 +34,7 @@ pub fn RoomPanel() -> impl IntoView {
         })
     };
     let inspect = move |ev: &web_sys::Event| {
-        let agent = ev
-            .target()
-            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-            .and_then(|el| el.closest("[data-agent]").ok().flatten())
-            .and_then(|el| el.get_attribute("data-agent"));
-        if let Some(agent) = agent {
+        if let Some(agent) = crate::ui::graph::agent_at(ev.target()) {
             app.inspect.set(Some(agent));
         }
     };

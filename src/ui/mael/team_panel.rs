@@ -10,7 +10,6 @@ use crate::engine::coordinators::mael::html::team::team_svg_with;
 use crate::ui::state::use_app;
 use leptos::prelude::*;
 use std::time::Duration;
-use wasm_bindgen::JsCast;
 
 /// How long each reward of the backward pass is shown.
 const REWARD_MS: u64 = 450;
@@ -100,12 +99,7 @@ pub fn TeamPanel() -> impl IntoView {
         })
     };
     let inspect = move |ev: &web_sys::Event| {
-        let agent = ev
-            .target()
-            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-            .and_then(|el| el.closest("[data-agent]").ok().flatten())
-            .and_then(|el| el.get_attribute("data-agent"));
-        if let Some(agent) = agent {
+        if let Some(agent) = crate::ui::graph::agent_at(ev.target()) {
             app.inspect.set(Some(agent));
         }
     };

@@ -15,10 +15,7 @@ use crate::engine::coordinators::act::{self, demo};
 use crate::engine::domains::creative::ComplexTask;
 use crate::engine::model::pricing::PriceTable;
 use crate::engine::run::budget::{Budget, SpendCap};
-use crate::engine::run::gate::Gate;
-use crate::engine::run::{
-    execute, CancelToken, LoggedEvent, ModelRouter, RunCtx, RunDoc, RunEvent, RunStatus,
-};
+use crate::engine::run::{execute, LoggedEvent, ModelRouter, RunCtx, RunDoc, RunEvent, RunStatus};
 use crate::engine::views::usage::UsageView;
 use crate::engine::views::Fold;
 use crate::platform::clock::BrowserClock;
@@ -143,11 +140,7 @@ impl BatchState {
                 String::new()
             }
         ));
-        self.activity.set(BatchActivity::Running);
-        let gate = Gate::new();
-        let cancel = CancelToken::new();
-        self.controls
-            .set_value(Some((gate.clone(), cancel.clone())));
+        let (gate, cancel) = self.run.begin();
         let this = self;
         // The clock on the progress line, also while every run waits.
         spawn_local(async move {

@@ -7,22 +7,15 @@
 
 use crate::engine::coordinators::act::contract::{ResultRecord, Variant, STORE_RESULT};
 use crate::engine::coordinators::act::report::{self, Report};
-use crate::engine::run::gate::Gate;
-use crate::engine::run::{CancelToken, LoggedEvent, RunDoc, RunEvent, RunStatus};
+use crate::engine::run::{LoggedEvent, RunDoc, RunEvent, RunStatus};
+pub use crate::ui::batch_controls::BatchActivity;
+use crate::ui::batch_controls::BatchControls;
 use crate::ui::part_state::part_state;
 use leptos::prelude::*;
 use std::sync::Arc;
 
 /// The knowledge bank ACT+ runs of a batch read and fill, unless renamed.
 pub const DEFAULT_BANK: &str = "batch";
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum BatchActivity {
-    Idle,
-    Running,
-    Paused,
-    Stopping,
-}
 
 /// What the form asks for.
 #[derive(Clone, Debug, PartialEq)]
@@ -126,6 +119,7 @@ pub fn failure_of(events: &[LoggedEvent]) -> Option<String> {
 pub struct BatchState {
     pub form: RwSignal<ActBatchForm>,
     pub activity: RwSignal<BatchActivity>,
+    pub(super) run: BatchControls,
     pub total: RwSignal<usize>,
     /// Runs started so far (finished ones included).
     pub started: RwSignal<usize>,
@@ -140,14 +134,15 @@ pub struct BatchState {
     pub error: RwSignal<Option<String>>,
     /// Something to know that is not an error (fewer trials than asked).
     pub note: RwSignal<Option<String>>,
-    pub(super) controls: StoredValue<Option<(Gate, CancelToken)>, LocalStorage>,
 }
 
 impl BatchState {
     pub fn new() -> Self {
+        let run = BatchControls::new();
         BatchState {
             form: RwSignal::new(ActBatchForm::default()),
-            activity: RwSignal::new(BatchActivity::Idle),
+            activity: run.activity,
+            run,
             total: RwSignal::new(0),
             started: RwSignal::new(0),
             items: RwSignal::new(Vec::new()),
@@ -157,37 +152,25 @@ impl BatchState {
             label: RwSignal::new(String::new()),
             error: RwSignal::new(None),
             note: RwSignal::new(None),
-            controls: StoredValue::new_local(None),
         }
     }
 
     pub(super) fn finish(self) {
-        self.controls.set_value(None);
-        self.activity.set(BatchActivity::Idle);
+        self.run.end();
         self.elapsed_ms
             .set(js_sys::Date::now() - self.started_ms.get_untracked());
     }
 
     pub fn pause(self) {
-        if let Some((g, _)) = self.controls.get_value() {
-            g.pause();
-            self.activity.set(BatchActivity::Paused);
-        }
+        self.run.pause();
     }
 
     pub fn resume(self) {
-        if let Some((g, _)) = self.controls.get_value() {
-            g.resume();
-            self.activity.set(BatchActivity::Running);
-        }
+        self.run.resume();
     }
 
     pub fn stop(self) {
-        if let Some((g, c)) = self.controls.get_value() {
-            c.cancel();
-            g.resume();
-            self.activity.set(BatchActivity::Stopping);
-        }
+        self.run.stop();
     }
 
     /// The paper's tables over the runs that ended on their own: a run the

@@ -10,24 +10,17 @@ use crate::engine::coordinators::travel::report::comparison::BatchEntry;
 use crate::engine::coordinators::travel::{self, options_for};
 use crate::engine::domains::travel::{Query, TravelDb};
 use crate::engine::run::budget::{Budget, SpendCap};
-use crate::engine::run::gate::Gate;
-use crate::engine::run::{CancelToken, ModelRouter, RunCtx, RunDoc, RunEvent, RunStatus};
+use crate::engine::run::{ModelRouter, RunCtx, RunDoc, RunEvent, RunStatus};
 use crate::platform::clock::BrowserClock;
 use crate::platform::{recorder, travel_store};
+pub use crate::ui::batch_controls::BatchActivity;
+use crate::ui::batch_controls::BatchControls;
 use crate::ui::part_state::part_state;
 use crate::ui::state::{settings_model, AppState};
 use crate::ui::travel::state::{travel_setup, QueryItem, BUILTIN};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use std::rc::Rc;
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum BatchActivity {
-    Idle,
-    Running,
-    Paused,
-    Stopping,
-}
 
 /// One finished run of the batch.
 #[derive(Clone, Debug)]
@@ -111,6 +104,7 @@ impl BatchForm {
 pub struct BatchState {
     pub form: RwSignal<BatchForm>,
     pub activity: RwSignal<BatchActivity>,
+    run: BatchControls,
     pub total: RwSignal<usize>,
     /// Runs started so far (finished ones included).
     pub started: RwSignal<usize>,
@@ -122,14 +116,15 @@ pub struct BatchState {
     /// The model and sandbox of the current / last batch.
     pub label: RwSignal<String>,
     pub error: RwSignal<Option<String>>,
-    controls: StoredValue<Option<(Gate, CancelToken)>, LocalStorage>,
 }
 
 impl BatchState {
     pub fn new() -> Self {
+        let run = BatchControls::new();
         BatchState {
             form: RwSignal::new(BatchForm::default()),
-            activity: RwSignal::new(BatchActivity::Idle),
+            activity: run.activity,
+            run,
             total: RwSignal::new(0),
             started: RwSignal::new(0),
             items: RwSignal::new(Vec::new()),
@@ -138,7 +133,6 @@ impl BatchState {
             elapsed_ms: RwSignal::new(0.0),
             label: RwSignal::new(String::new()),
             error: RwSignal::new(None),
-            controls: StoredValue::new_local(None),
         }
     }
 
@@ -206,11 +200,7 @@ impl BatchState {
                 setup.query_set.as_str()
             },
         ));
-        self.activity.set(BatchActivity::Running);
-        let gate = Gate::new();
-        let cancel = CancelToken::new();
-        self.controls
-            .set_value(Some((gate.clone(), cancel.clone())));
+        let (gate, cancel) = self.run.begin();
         let this = self;
         let db_name = setup.db.clone();
         spawn_local(async move {
@@ -330,32 +320,21 @@ impl BatchState {
     }
 
     fn finish(self) {
-        self.controls.set_value(None);
-        self.activity.set(BatchActivity::Idle);
+        self.run.end();
         self.elapsed_ms
             .set(js_sys::Date::now() - self.started_ms.get_untracked());
     }
 
     pub fn pause(self) {
-        if let Some((g, _)) = self.controls.get_value() {
-            g.pause();
-            self.activity.set(BatchActivity::Paused);
-        }
+        self.run.pause();
     }
 
     pub fn resume(self) {
-        if let Some((g, _)) = self.controls.get_value() {
-            g.resume();
-            self.activity.set(BatchActivity::Running);
-        }
+        self.run.resume();
     }
 
     pub fn stop(self) {
-        if let Some((g, c)) = self.controls.get_value() {
-            c.cancel();
-            g.resume();
-            self.activity.set(BatchActivity::Stopping);
-        }
+        self.run.stop();
     }
 
     /// The entries of the runs that ended on their own (the tables read

@@ -1,0 +1,260 @@
+//! The mechanism tests of ACT_NOTES §8 for break time, the production
+//! meeting and tools (18–26), a typed task, and the evaluation.
+
+use super::common::*;
+use roundtable::engine::coordinators::act::contract::*;
+use roundtable::engine::run::{Audience, RunEvent, RunStatus};
+
+#[test]
+fn m18_19_20_21_22_break_time_with_one_expert_each() {
+    let r = run(Variant::Act, model(|_| None));
+    let experts: Vec<(String, String)> = r
+        .events
+        .iter()
+        .filter_map(|e| match &e.event {
+            RunEvent::AgentAdded {
+                agent, role, name, ..
+            } if role == ROLE_EXPERT => Some((agent.clone(), name.clone())),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(experts.len(), 4, "(18) one expert per member");
+    let breaks = r.notes::<BreakRecord>(STORE_BREAK);
+    for (id, name) in &experts {
+        let member = breaks
+            .iter()
+            .find(|(_, b)| &b.expert == id)
+            .map(|(_, b)| b.member.clone())
+            .expect("a break record names the expert's member");
+        assert_eq!(*id, format!("{member}.x0"));
+        let letter = (b'A' + member[1..].parse::<u8>().unwrap_or(1) - 1) as char;
+        assert_eq!(*name, format!("Expert on DEEPEN-Agent {letter}"));
+        // Its expertise came from the members' step.
+        assert!(r.asked(STEP_EXPERTISE).iter().any(|(a, _)| a == id));
+    }
+    // (19) an expert's request: its task, expertise and the 1:1 only.
+    for (agent, text) in r.asked(STEP_ANSWER) {
+        assert!(agent.ends_with(".x0"));
+        for banned in [
+            "FUSED-G",
+            "OPINION of",
+            "ADVICE of",
+            "NOTE-BY",
+            H_TEAM_TASK,
+            H_KNOWLEDGE,
+        ] {
+            assert!(!text.contains(banned), "{agent} saw {banned}");
+        }
+        assert!(text.contains("FIRST QUESTION of"));
+    }
+    // (20) stops at the first "no further questions": one pair each.
+    assert_eq!(r.asked(STEP_ANSWER).len(), 4);
+    assert_eq!(r.asked(STEP_FOLLOWUP).len(), 4);
+    let ask_forever = run(
+        Variant::Act,
+        model(|req| {
+            (req.step.as_deref() == Some(STEP_FOLLOWUP))
+                .then(|| r#"{"question": "And more?"}"#.to_string())
+        }),
+    );
+    assert_eq!(
+        ask_forever.asked(STEP_ANSWER).len(),
+        4 * 3,
+        "the cap: 3 pairs"
+    );
+    assert_eq!(ask_forever.asked(STEP_FOLLOWUP).len(), 4 * 2);
+    assert!(ask_forever
+        .notes::<BreakRecord>(STORE_BREAK)
+        .iter()
+        .all(|(_, b)| b.pairs == 3 && b.ended == "cap"));
+    // (21) break-time messages go to the pair only; experts never speak in production.
+    let mut phase = String::new();
+    for e in &r.events {
+        match &e.event {
+            RunEvent::PhaseStarted { phase: p, .. } => phase = p.clone(),
+            RunEvent::MessagePosted { from, to, .. } if phase == PHASE_BREAK => match to {
+                Audience::To(pair) => {
+                    // Exactly a member and the expert it created.
+                    let b = breaks
+                        .iter()
+                        .find(|(_, b)| pair.contains(&b.member) && pair.contains(&b.expert));
+                    assert!(pair.len() == 2 && b.is_some(), "{from} → {pair:?}");
+                }
+                Audience::Public => panic!("a public message in break time from {from}"),
+            },
+            RunEvent::MessagePosted { from, .. } if phase == PHASE_PRODUCTION => {
+                assert!(from.starts_with('a'))
+            }
+            _ => {}
+        }
+    }
+    // (22) − break time: no experts, no break requests.
+    let r = run(Variant::NoBreakTime, model(|_| None));
+    assert!(!r
+        .events
+        .iter()
+        .any(|e| matches!(&e.event, RunEvent::AgentAdded { role, .. } if role == ROLE_EXPERT)));
+    assert!(r.steps().iter().all(|s| !s.starts_with("act.break.")));
+}
+
+#[test]
+fn m23_24_25_production_rounds_until_the_check_passes() {
+    // The check fails once with an issue, then passes.
+    let checks = std::cell::Cell::new(0);
+    let r = run(
+        Variant::Act,
+        model(move |req| {
+            (req.step.as_deref() == Some(STEP_CHECK)).then(|| {
+                checks.set(checks.get() + 1);
+                if checks.get() == 1 {
+                    r#"{"ok": false, "issues": ["ISSUE: Agent C's prices are missing"]}"#
+                        .to_string()
+                } else {
+                    r#"{"ok": true, "issues": []}"#.to_string()
+                }
+            })
+        }),
+    );
+    // (23) each opinion request holds T_{i,0}, the current task, G and the block.
+    for (agent, text) in r.asked(STEP_PROD_OPINION) {
+        for h in [H_INITIAL, H_CURRENT, H_TEAM_TASK, H_KNOWLEDGE] {
+            assert!(
+                section(&text, h).is_some_and(|s| !s.is_empty()),
+                "{agent} {h}"
+            );
+        }
+    }
+    // (24) the draft holds all opinions; the issues go to every member; then a new draft.
+    let drafts = r.asked(STEP_DRAFT);
+    assert_eq!(drafts.len(), 2);
+    for n in ["A", "B", "C", "D"] {
+        assert!(drafts[0]
+            .1
+            .contains(&format!("PRODUCTION OPINION of Agent {n}.")));
+        assert!(drafts[1].1.contains(&format!("REASSERTED by Agent {n}.")));
+    }
+    let reassert = r.asked(STEP_REASSERT);
+    assert_eq!(reassert.len(), 4);
+    assert!(reassert
+        .iter()
+        .all(|(_, t)| t.contains("ISSUE: Agent C's prices are missing")));
+    assert!(r.result().accepted);
+    assert_eq!(r.result().rounds, 2);
+    // (25) over the word limit: never accepted, whatever the leader says; the
+    // last draft is final at the cap.
+    let long: String = "word ".repeat(500);
+    let r = run(
+        Variant::Act,
+        model(move |req| (req.step.as_deref() == Some(STEP_DRAFT)).then(|| long.clone())),
+    );
+    let result = r.result();
+    assert!(!result.accepted);
+    assert_eq!(result.rounds, 3);
+    assert_eq!(r.asked(STEP_DRAFT).len(), 3);
+    let checks = r.notes::<CheckRecord>(STORE_CHECK);
+    assert!(checks.iter().all(|(_, c)| c.over_limit && !c.ok));
+    assert!(checks[0]
+        .1
+        .issues
+        .iter()
+        .any(|i| i.contains("500 words; the limit is 450")));
+    assert_eq!(result.words, 500);
+}
+
+#[test]
+fn m26_tools_only_when_defined_at_most_three_unique() {
+    let r = run(Variant::Act, model(|_| None));
+    assert!(
+        r.asked(STEP_INSTRUCT).is_empty(),
+        "no tool step when tools are off"
+    );
+    let r = run_with(
+        Variant::Act,
+        model(|req| {
+            (req.step.as_deref() == Some(STEP_INSTRUCT)).then(|| {
+                r#"{"subtasks": [{"tool": "calculator", "input": "12*3"}, {"tool": "calculator", "input": "1"}, {"tool": "word_count", "input": "a b c"}, {"tool": "rocket", "input": "x"}]}"#.to_string()
+            })
+        }),
+        |o, _| o.tools = vec!["calculator".into(), "word_count".into()],
+    );
+    assert_eq!(r.asked(STEP_INSTRUCT).len(), 4);
+    let called: Vec<String> = r
+        .events
+        .iter()
+        .filter_map(|e| match &e.event {
+            RunEvent::ToolCalled { tool, agent, .. } if agent == "a1" => Some(tool.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(called, ["calculator", "word_count"]);
+    let drafts = r.asked(STEP_DRAFT);
+    assert!(drafts[0].1.contains("[calculator: 12*3] 36"));
+}
+
+#[test]
+fn a_typed_task_is_split_by_the_facilitator_and_malformed_replies_never_crash() {
+    let r = run_full(
+        roundtable::engine::domains::creative::ComplexTask::free("Design a cafe."),
+        Variant::Act,
+        model(|req| match req.step.as_deref() {
+            Some(STEP_ACQUIRE) | Some(STEP_FUSE) | Some(STEP_REFLECT) | Some(STEP_CHECK)
+            | Some(STEP_EXPLORE) => Some("this is not json at all".into()),
+            _ => None,
+        }),
+        None,
+        |_, _| {},
+    );
+    assert_eq!(r.status, RunStatus::Finished, "{:?}", r.failure());
+    assert_eq!(r.asked(STEP_DECOMPOSE).len(), 1);
+    let parts = r.notes::<PartsRecord>(STORE_PARTS);
+    assert_eq!(parts[0].1.parts.len(), 4);
+    // One repair retry per acquisition, then nothing stored, flagged.
+    assert_eq!(r.asked(STEP_ACQUIRE).len(), 2 * 8);
+    assert!(r.notes::<Knowledge>(STORE_KNOWLEDGE).is_empty());
+    assert!(r
+        .notes::<AcquisitionRecord>(STORE_ACQUISITION)
+        .iter()
+        .all(|(_, a)| a.flags.iter().any(|f| f.contains("nothing stored"))));
+    // The check that cannot be read does not pass: three rounds.
+    assert_eq!(r.result().rounds, 3);
+    assert!(
+        r.score("rouge1").is_none(),
+        "a typed task has no references"
+    );
+}
+
+#[test]
+fn evaluation_scores_rouge_and_the_judge_and_a_scoreless_judge_is_a_parse_failure() {
+    let r = run_with(
+        Variant::Act,
+        model(|req| {
+            (req.step.as_deref() == Some(STEP_DRAFT))
+                .then(|| "Oolong and rooibos under warm light and wood.".to_string())
+        }),
+        |o, _| o.judge = true,
+    );
+    // Parts 1 and 2 fully recalled, 3 and 4 not: recall 0.5.
+    assert!(
+        (r.score("rouge1").unwrap_or(0.0) - 0.5).abs() < 1e-9,
+        "{:?}",
+        r.score("rouge1")
+    );
+    assert_eq!(r.score("judge_score"), Some(2.0));
+    let judge = r.asked(STEP_JUDGE);
+    assert!(judge[0].1.contains("oolong and rooibos"));
+    // The agents never saw a reference.
+    for q in &r.requests {
+        if q.step.as_deref() != Some(STEP_JUDGE) {
+            let t = q.last_user().unwrap_or_default();
+            assert!(!t.contains("tasting flight") && !t.contains("ceremony workshops"));
+        }
+    }
+    let r = run_with(
+        Variant::Act,
+        model(|req| (req.step.as_deref() == Some(STEP_JUDGE)).then(|| "I cannot say.".to_string())),
+        |o, _| o.judge = true,
+    );
+    assert_eq!(r.score("judge_score"), None);
+    assert_eq!(r.notes::<JudgeRecord>(STORE_JUDGE)[0].1.score, None);
+    assert_eq!(r.result().judge, None);
+}
