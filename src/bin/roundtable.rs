@@ -20,6 +20,8 @@ fn main() {
             0
         }
         Ok(Command::Share { encode }) => cli::share_cmd::run(encode),
+        Ok(Command::LessonQuestions { run, from }) => exit_code(cli::lesson_cmd::list(&run, from)),
+        Ok(Command::LessonMake { spec, out }) => exit_code(cli::lesson_cmd::make(&spec, &out)),
         Ok(Command::TravelEval(a)) => match cli::travel::eval::run(a) {
             Ok(code) => code,
             Err(e) => {

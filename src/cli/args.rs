@@ -10,6 +10,10 @@ USAGE:
   roundtable coordinators
   roundtable share encode < run.json     print the share-link payload (after #run=)
   roundtable share decode < payload      print the run JSON of a payload or link
+                                         (a lesson or comparison file encodes to
+                                         lesson=… / compare=…, and decodes back)
+  roundtable lesson questions RUN.json [--from N]   the predict-next questions a run offers
+  roundtable lesson make SPEC.json --out FILE        a lesson file from a spec (see lessons/)
   roundtable travel-eval --db DIR --queries Q.jsonl --plans P.jsonl [--json]
   roundtable travel-batch [--variants a,b] [--queries FILE|builtin] [--db DIR|builtin]
                           [--concurrency N] [--out-dir DIR] [--json] [model options]
@@ -158,12 +162,61 @@ pub enum Command {
     Share {
         encode: bool,
     },
+    /// `lesson questions RUN [--from N]` or `lesson make SPEC --out FILE`.
+    LessonQuestions {
+        run: String,
+        from: usize,
+    },
+    LessonMake {
+        spec: String,
+        out: String,
+    },
     /// ROUGE scores of every case of a JSONL file.
     Rouge {
         cases: String,
         json: bool,
     },
     Help,
+}
+
+fn parse_lesson(p: &mut lexopt::Parser) -> Result<Command, String> {
+    let usage = || super::lesson_cmd::USAGE.to_string();
+    let sub = match p.next().map_err(|e| e.to_string())? {
+        Some(Value(v)) => v.string().map_err(|e| e.to_string())?,
+        _ => return Err(usage()),
+    };
+    let mut file = None;
+    let mut from = 0usize;
+    let mut out = None;
+    while let Some(arg) = p.next().map_err(|e| e.to_string())? {
+        match arg {
+            Value(v) if file.is_none() => file = Some(v.string().map_err(|e| e.to_string())?),
+            Long("from") => {
+                from = p
+                    .value()
+                    .map_err(|e| e.to_string())?
+                    .string()
+                    .map_err(|e| e.to_string())?
+                    .parse()
+                    .map_err(|_| "--from takes an event number".to_string())?
+            }
+            Long("out") => {
+                out = Some(
+                    p.value()
+                        .map_err(|e| e.to_string())?
+                        .string()
+                        .map_err(|e| e.to_string())?,
+                )
+            }
+            other => return Err(format!("{}; {}", other.unexpected(), usage())),
+        }
+    }
+    let file = file.ok_or_else(usage)?;
+    match (sub.as_str(), out) {
+        ("questions", None) => Ok(Command::LessonQuestions { run: file, from }),
+        ("make", Some(out)) => Ok(Command::LessonMake { spec: file, out }),
+        _ => Err(usage()),
+    }
 }
 
 pub fn parse(args: impl IntoIterator<Item = std::ffi::OsString>) -> Result<Command, String> {
@@ -184,6 +237,7 @@ pub fn parse(args: impl IntoIterator<Item = std::ffi::OsString>) -> Result<Comma
                     .into(),
             ),
         },
+        "lesson" => parse_lesson(&mut p),
         "run" => parse_run(&mut p).map(|a| Command::Run(Box::new(a))),
         "travel-batch" => {
             let mut a = parse_run_options(&mut p)?;

@@ -3,6 +3,7 @@
 
 pub mod coordinators;
 pub mod domains;
+pub mod lesson;
 pub mod model;
 pub mod run;
 pub mod share;

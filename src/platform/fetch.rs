@@ -96,3 +96,15 @@ impl HttpTransport for FetchTransport {
         })
     }
 }
+
+/// GETs a text file from the app's own origin (the built-in lessons).
+pub async fn get_text(url: &str) -> Result<String, String> {
+    let r = gloo_net::http::Request::get(url)
+        .send()
+        .await
+        .map_err(|e| e.to_string())?;
+    if !r.ok() {
+        return Err(format!("HTTP {} for {url}", r.status()));
+    }
+    r.text().await.map_err(|e| e.to_string())
+}

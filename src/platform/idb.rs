@@ -3,7 +3,7 @@
 //! and chunks in `history.rs`, imported travel databases and query sets in
 //! `travel_store.rs`, MAEL's experience pools in `experience_store.rs`,
 //! imported task sets in `task_sets.rs`, ACT's knowledge banks and task
-//! sets in `act_store.rs`); this module only assembles the declarations into
+//! sets in `act_store.rs`, the teacher's lessons in `lessons.rs`); this module only assembles the declarations into
 //! the database's schema. Values are JSON text under string (or array) keys;
 //! each module versions its own records.
 //!
@@ -16,7 +16,7 @@
 //! databases written by every earlier version and checks that nothing is
 //! lost.
 
-use super::{act_store, experience_store, history, task_sets, travel_store};
+use super::{act_store, experience_store, history, lessons, task_sets, travel_store};
 use rexie::{ObjectStore, Rexie, Store, Transaction, TransactionMode};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -36,6 +36,7 @@ const SCHEMA: &[&[StoreDecl]] = &[
     experience_store::STORES,
     task_sets::STORES,
     act_store::STORES,
+    lessons::STORES,
 ];
 
 /// The database the app uses.

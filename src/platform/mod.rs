@@ -9,6 +9,7 @@ pub mod files;
 pub mod history;
 pub mod idb;
 pub mod keys;
+pub mod lessons;
 pub mod location;
 pub mod perf;
 pub mod recorder;

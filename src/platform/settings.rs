@@ -30,7 +30,17 @@ pub struct Settings {
     pub spend_cap_usd: Option<f64>,
     /// Each run's token cap (for models without a price, or alone).
     pub token_cap: Option<u64>,
+    /// The demo model's pause between streamed chunks (0 = instant).
+    pub demo_delay_ms: u32,
 }
+
+/// The demo model's paces offered in Settings and presenter mode.
+pub const DEMO_PACES: [(u32, &str); 4] = [
+    (0, "Instant"),
+    (12, "Fast"),
+    (35, "Normal"),
+    (90, "Slow (for explaining)"),
+];
 
 impl Default for Settings {
     fn default() -> Self {
@@ -46,6 +56,7 @@ impl Default for Settings {
             share_limit_kb: 32,
             spend_cap_usd: None,
             token_cap: None,
+            demo_delay_ms: 35,
         }
     }
 }

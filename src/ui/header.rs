@@ -49,6 +49,11 @@ pub fn Header() -> impl IntoView {
                     .map(|p| view! { <A href=format!("/{}", p.path)>{p.label}</A> })
                     .collect_view()}
                 <A href="/history">"History"</A>
+                <A href="/compare">{move || {
+                    let n = app.compare.with(Vec::len);
+                    if n == 0 { "Compare".to_string() } else { format!("Compare ({n})") }
+                }}</A>
+                <A href="/lessons">"Lessons"</A>
             </nav>
             <label class="coordinator-picker" class:hidden=move || location.pathname.get() != "/">
                 <span class="muted">"Coordinator"</span>

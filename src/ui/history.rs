@@ -202,6 +202,12 @@ pub fn HistoryPage() -> impl IntoView {
             "open" => open(id, false),
             "continue" => open(id, true),
             "rename" => renaming.set(Some(id)),
+            "compare" => spawn_local(async move {
+                match history::load_run(&id).await {
+                    Ok((_, doc)) => toggle_compared(app, doc),
+                    Err(e) => error.set(Some(e)),
+                }
+            }),
             "delete" => confirm.set(Some(id)),
             "star" => act(Box::pin(async move {
                 history::update_meta(&id, |m| m.starred = !m.starred).await
@@ -226,6 +232,7 @@ pub fn HistoryPage() -> impl IntoView {
                 </label>
                 <button class="button small danger" on:click=move |_| confirm.set(Some("*".into()))>"Delete all"</button>
             </div>
+            <ComparePicks/>
             {move || error.get().map(|e| view! { <div class="notice error" role="alert"><p>{e}</p><button class="button small" on:click=move |_| error.set(None)>"Dismiss"</button></div> })}
             {move || confirm.get().map(|target| {
                 let all = target == "*";
@@ -276,6 +283,66 @@ pub fn HistoryPage() -> impl IntoView {
                 act(Box::pin(async move { history::update_meta(&id, |m| m.title = Some(name).filter(|n| !n.trim().is_empty())).await }));
             }/>
         </main>
+    }
+}
+
+/// Adds a run to the comparison, or takes it out when it is there.
+fn toggle_compared(app: AppState, doc: RunDoc) {
+    let id = doc.config.run_id.clone();
+    let there = app
+        .compare
+        .with_untracked(|c| c.iter().any(|r| r.config.run_id == id));
+    if there {
+        app.compare.update(|c| c.retain(|r| r.config.run_id != id));
+    } else {
+        app.compare.update(|c| {
+            if c.len() == crate::engine::lesson::MAX_RUNS {
+                c.remove(0);
+            }
+            c.push(doc);
+        });
+    }
+    app.compare_pos.set(
+        app.compare
+            .with_untracked(|c| c.iter().map(|r| r.events.len()).collect()),
+    );
+}
+
+/// The runs picked for the comparison, with Open and Clear.
+#[component]
+fn ComparePicks() -> impl IntoView {
+    let app = use_app();
+    let navigate = use_navigate();
+    let names = move || {
+        app.compare.with(|c| {
+            c.iter()
+                .enumerate()
+                .map(|(i, r)| {
+                    format!(
+                        "{} · {}",
+                        crate::engine::views::compare_report::letter(i),
+                        crate::engine::views::compare_report::run_label(&r.config)
+                    )
+                })
+                .collect::<Vec<_>>()
+        })
+    };
+    view! {
+        <div class="compare-picks" role="status" aria-live="polite">
+            {move || {
+                let n = names();
+                if n.is_empty() {
+                    view! { <p class="muted small">"Pick two to four runs with Compare to see them side by side."</p> }.into_any()
+                } else {
+                    let navigate = navigate.clone();
+                    view! {
+                        <p class="small">{format!("Picked for comparison ({} of 4): ", n.len())}{n.join(" — ")}</p>
+                        <button class="button small primary" disabled=n.len() < 2 on:click=move |_| navigate("/compare", Default::default())>"Open comparison"</button>
+                        <button class="button small" on:click=move |_| { app.compare.set(Vec::new()); app.compare_pos.set(Vec::new()); }>"Clear"</button>
+                    }.into_any()
+                }
+            }}
+        </div>
     }
 }
 

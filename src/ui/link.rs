@@ -1,4 +1,5 @@
-//! Opening a share link (`#run=…`). The decoder and its dictionaries are in
+//! Opening a share link (`#run=…`, or a lesson's / comparison's
+//! `#lesson=…` / `#compare=…`). The decoder and its dictionaries are in
 //! the `run_view` chunk. A link in the address when the page loads is
 //! decoded before the app mounts, so the first render already shows the run
 //! (no empty page laid out and painted first); a link opened later (the
@@ -6,39 +7,58 @@
 
 use super::lazy::{self, lazy_part};
 use super::state::{AppState, Notice, Source};
+use crate::engine::lesson::Bundle;
 use crate::engine::run::RunDoc;
-use crate::engine::share;
+use crate::engine::share::{self, bundle};
 use crate::platform::{location, perf};
 use leptos::prelude::*;
 
+/// What a link carries.
+pub enum Opened {
+    Run(RunDoc),
+    /// A lesson or a comparison.
+    Bundle(Bundle),
+}
+
 lazy_part! { run_view:
-    fn decode_in_chunk(hash: String) -> Result<RunDoc, String> {
+    fn decode_in_chunk(hash: String) -> Result<Opened, String> {
         perf::mark("rt:link-chunk");
-        let doc = share::decode(&hash).map_err(|e| e.user_message());
+        let opened = if bundle::is_bundle_link(&hash) {
+            bundle::decode(&hash)
+                .map(Opened::Bundle)
+                .map_err(|e| e.user_message().replace("the run inside", "the lesson or comparison inside"))
+        } else {
+            share::decode(&hash).map(Opened::Run).map_err(|e| e.user_message())
+        };
         perf::mark("rt:link-decoded");
-        doc
+        opened
     }
 }
 
 /// The share link in the address, if there is one.
 pub fn in_url() -> Option<String> {
     let hash = location::hash();
-    hash.starts_with(&format!("#{}", share::FRAGMENT_KEY))
+    (hash.starts_with(&format!("#{}", share::FRAGMENT_KEY)) || bundle::is_bundle_link(&hash))
         .then_some(hash)
 }
 
-/// The run a link carries, or what is wrong with the link.
-pub async fn decode(hash: String) -> Result<RunDoc, String> {
+/// What a link carries, or what is wrong with the link.
+pub async fn decode(hash: String) -> Result<Opened, String> {
     decode_in_chunk(hash)
         .await
         .unwrap_or_else(|e| Err(e.message("the shared run")))
 }
 
-/// Shows a decoded link's run, or says why it cannot be opened.
-pub fn show(app: AppState, decoded: Result<RunDoc, String>) {
+/// Shows a decoded link's run (or lesson, or comparison), or says why it
+/// cannot be opened.
+pub fn show(app: AppState, decoded: Result<Opened, String>) {
     match decoded {
-        Ok(doc) => {
+        Ok(Opened::Run(doc)) => {
             app.show_doc(doc, Source::Link, false);
+            perf::mark("rt:link-shown");
+        }
+        Ok(Opened::Bundle(b)) => {
+            app.open_bundle(b, None);
             perf::mark("rt:link-shown");
         }
         Err(text) => app.notice.set(Some(Notice {

@@ -2,6 +2,7 @@
 
 mod act;
 mod batch_controls;
+pub(crate) mod classroom;
 mod controls;
 mod coordinators;
 mod embeddings;
@@ -30,12 +31,11 @@ mod transcript;
 mod travel;
 mod usage;
 
-use crate::engine::run::RunDoc;
 use crate::platform::{files, perf};
 use leptos::prelude::*;
 use leptos_router::components::{Route, Router, Routes};
 use leptos_router::path;
-use state::{AppState, Notice};
+use state::{use_app, AppState, Notice};
 
 /// A run file dropped anywhere on the page is imported and opened.
 fn install_drop(app: AppState) {
@@ -94,6 +94,24 @@ mod parts {
     }
 }
 
+/// Goes to the path the app state asks for (state code has no router).
+#[component]
+fn Navigator() -> impl IntoView {
+    let app = use_app();
+    let navigate = leptos_router::hooks::use_navigate();
+    Effect::new(move |_| {
+        if let Some(path) = app.goto.get() {
+            app.goto.set(None);
+            let here = web_sys::window()
+                .and_then(|w| w.location().pathname().ok())
+                .unwrap_or_default();
+            if here != path {
+                navigate(&path, Default::default());
+            }
+        }
+    });
+}
+
 /// A coordinator's own page (`/batch` for the travel planner's), from the
 /// coordinators' table; an unknown path shows the Run page.
 #[component]
@@ -111,7 +129,7 @@ fn CoordinatorPage() -> impl IntoView {
 /// The app; `link` is the run of the share link the page was opened with
 /// (decoded before mounting), shown on the first render.
 #[component]
-pub fn App(link: Option<Result<RunDoc, String>>) -> impl IntoView {
+pub fn App(link: Option<Result<link::Opened, String>>) -> impl IntoView {
     let app = AppState::new();
     provide_context(app);
     part_state::set_root();
@@ -124,15 +142,19 @@ pub fn App(link: Option<Result<RunDoc, String>>) -> impl IntoView {
     install_drop(app);
     view! {
         <Router>
+            <Navigator/>
             <header::Header/>
             <Routes fallback=|| view! { <run_page::RunPage/> }>
                 <Route path=path!("/") view=run_page::RunPage/>
                 <Route path=path!("/history") view=|| lazy::lazy_view("the History page", parts::history)/>
+                <Route path=path!("/compare") view=|| lazy::lazy_view("the comparison", classroom::compare_page)/>
+                <Route path=path!("/lessons") view=|| lazy::lazy_view("the lessons", classroom::lessons_page)/>
                 <Route path=path!("/:page") view=CoordinatorPage/>
             </Routes>
             {lazy::lazy_dialog("Settings", move || app.settings_open.get(), parts::settings)}
             {lazy::lazy_dialog("the share dialog", move || app.share_open.get(), parts::share)}
             {lazy::lazy_dialog("the fork dialog", move || app.fork_at.with(Option::is_some), parts::fork)}
+            {lazy::lazy_dialog("the variant dialog", move || app.variant_open.get(), classroom::variant_dialog)}
         </Router>
     }
 }
@@ -150,7 +172,7 @@ pub fn start() {
     }
 }
 
-fn mount(link: Option<Result<RunDoc, String>>) {
+fn mount(link: Option<Result<link::Opened, String>>) {
     if let Some(boot) = web_sys::window()
         .and_then(|w| w.document())
         .and_then(|d| d.get_element_by_id("boot"))

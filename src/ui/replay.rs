@@ -82,8 +82,14 @@ fn jump_call(app: AppState, forward: bool) {
 
 fn install_keys(app: AppState) {
     let handle = window_event_listener(leptos::ev::keydown, move |ev: KeyboardEvent| {
+        // A lesson being played or presented owns the keys.
+        let lesson = app.lesson.with_untracked(|l| {
+            l.as_ref()
+                .is_some_and(|l| l.mode != super::state::LessonMode::Edit)
+        });
         if app.activity.get_untracked() != Activity::Idle
             || app.events.with_untracked(Vec::is_empty)
+            || lesson
         {
             return;
         }

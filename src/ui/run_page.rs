@@ -59,6 +59,12 @@ pub fn RunPage() -> impl IntoView {
         }
         Tab::Transcript => None,
     };
+    // A lesson on one run takes the setup's place (a comparison's is on
+    // the Compare page).
+    let in_lesson = move || {
+        app.lesson
+            .with(|l| l.as_ref().is_some_and(|l| l.bundle.runs.len() == 1))
+    };
     let replayable =
         move || app.activity.get() == Activity::Idle && app.events.with(|e| !e.is_empty());
     let tab_button = move |t: Tab, label: &'static str, id: String| {
@@ -79,9 +85,11 @@ pub fn RunPage() -> impl IntoView {
         ui().tabs.iter().find(|t| t.id == id)
     };
     view! {
-        <main class="run-page">
-            <section class="column left" aria-label="Run setup">
-                <TaskPanel/>
+        <main class="run-page" class:with-lesson=in_lesson>
+            <section class="column left" aria-label=move || if in_lesson() { "Teaching" } else { "Run setup" }>
+                <Show when=in_lesson fallback=|| view! { <TaskPanel/> }>
+                    {lazy_view("the lesson", crate::ui::classroom::lesson_panel)}
+                </Show>
             </section>
             <section class="column center">
                 <RunToolbar/>

@@ -40,6 +40,7 @@ pub fn SettingsDialog() -> impl IntoView {
     let share_limit = RwSignal::new(32u32);
     let cap_usd = RwSignal::new(String::new());
     let cap_tokens = RwSignal::new(String::new());
+    let demo_delay = RwSignal::new(35u32);
     let probe = RwSignal::new(Probe::Idle);
     let error = RwSignal::new(None::<String>);
 
@@ -60,6 +61,7 @@ pub fn SettingsDialog() -> impl IntoView {
             share_limit.set(s.share_limit_kb);
             cap_usd.set(s.spend_cap_usd.map(|v| v.to_string()).unwrap_or_default());
             cap_tokens.set(s.token_cap.map(|v| v.to_string()).unwrap_or_default());
+            demo_delay.set(s.demo_delay_ms);
             probe.set(Probe::Idle);
             error.set(None);
             if !d.open() {
@@ -99,6 +101,7 @@ pub fn SettingsDialog() -> impl IntoView {
             .ok()
             .filter(|v| v.is_finite() && *v >= 0.0),
         token_cap: cap_tokens.get_untracked().trim().parse::<u64>().ok(),
+        demo_delay_ms: demo_delay.get_untracked().min(1000),
         ..app.settings.get_untracked()
     };
     let test = move |_| {
@@ -171,6 +174,11 @@ pub fn SettingsDialog() -> impl IntoView {
                     </select>
                     <Show when=is_demo>
                         <p class="hint">"The offline demo model is scripted by Roundtable: it needs no key and no network, and its answers are computed, not generated."</p>
+                        <label for="demo-pace">"Demo model's streaming pace"</label>
+                        <select id="demo-pace" prop:value=move || demo_delay.get().to_string()
+                            on:change=move |ev| { if let Ok(v) = event_target_value(&ev).parse::<u32>() { demo_delay.set(v) } }>
+                            {crate::platform::settings::DEMO_PACES.iter().map(|(ms, label)| view! { <option value=ms.to_string()>{*label}</option> }).collect_view()}
+                        </select>
                     </Show>
                 </div>
                 <div class="field-row" class:disabled=is_demo>

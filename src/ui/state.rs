@@ -4,6 +4,7 @@
 
 use super::coordinators::{ui_of, Launch};
 use super::provider::LazyProvider;
+use crate::engine::lesson::{Bundle, Progress};
 use crate::engine::model::demo;
 use crate::engine::model::factory::{demo_model, validate, Platform};
 use crate::engine::model::fork::{ForkEdit, ForkModel};
@@ -59,6 +60,33 @@ pub struct Notice {
     pub settings: bool,
 }
 
+/// How a lesson is being used.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LessonMode {
+    /// A student (or the class) works through it.
+    Play,
+    /// The teacher writes it.
+    Edit,
+    /// The teacher tries it as a student would (back to Edit at the end).
+    Preview,
+}
+
+/// The lesson open in the app: its bundle (runs and steps), where the
+/// student is, and their answers.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LessonSession {
+    pub bundle: Bundle,
+    pub step: usize,
+    pub progress: Progress,
+    /// The step just answered and the choice given (feedback shown).
+    pub answered: Option<(usize, usize)>,
+    pub mode: LessonMode,
+    /// Its key in IndexedDB, once saved there (built-in lessons have none).
+    pub saved_as: Option<String>,
+    /// Past the last step: the score is shown.
+    pub finished: bool,
+}
+
 struct Live {
     gate: Gate,
     cancel: CancelToken,
@@ -92,13 +120,24 @@ pub struct AppState {
     pub share_open: RwSignal<bool>,
     /// The agent whose private activity the inspector shows.
     pub inspect: RwSignal<Option<String>>,
+    /// The runs on the Compare page (2 to 4 to compare) and, per run, how
+    /// many of its events the synchronized replay shows.
+    pub compare: RwSignal<Vec<RunDoc>>,
+    pub compare_pos: RwSignal<Vec<usize>>,
+    /// The lesson being played, previewed or written.
+    pub lesson: RwSignal<Option<LessonSession>>,
+    /// Presenter mode: large type, high contrast, only the lesson's panels.
+    pub presenter: RwSignal<bool>,
+    /// The "Run a variant of this" dialog.
+    pub variant_open: RwSignal<bool>,
+    /// A path the router should go to (set outside the router's context).
+    pub goto: RwSignal<Option<String>>,
+    /// The run a variant was started from: compared with it when it ends.
+    then_compare: StoredValue<Option<RunDoc>>,
     /// Counts the runs shown (views folded in parts start over when it changes).
     run_serial: StoredValue<u64>,
     live: StoredValue<Option<Live>, LocalStorage>,
 }
-
-/// Pause between the demo model's chunks in the app (it should look live).
-const DEMO_CHUNK_DELAY_MS: u64 = 35;
 
 fn new_run_id() -> String {
     let r = (js_sys::Math::random() * 1e9) as u64;
@@ -157,6 +196,13 @@ impl AppState {
             fork_at: RwSignal::new(None),
             share_open: RwSignal::new(false),
             inspect: RwSignal::new(None),
+            compare: RwSignal::new(Vec::new()),
+            compare_pos: RwSignal::new(Vec::new()),
+            lesson: RwSignal::new(None),
+            presenter: RwSignal::new(false),
+            variant_open: RwSignal::new(false),
+            goto: RwSignal::new(None),
+            then_compare: StoredValue::new(None),
             run_serial: StoredValue::new(0),
             live: StoredValue::new_local(None),
         }
@@ -179,7 +225,9 @@ impl AppState {
         &self,
         script: demo::Script,
     ) -> Option<(crate::engine::run::ModelSpec, Rc<dyn ChatModel>)> {
-        match settings_model(&self.settings.get_untracked(), DEMO_CHUNK_DELAY_MS, script) {
+        let settings = self.settings.get_untracked();
+        let pace = u64::from(settings.demo_delay_ms.min(1000));
+        match settings_model(&settings, pace, script) {
             Ok(m) => Some(m),
             Err(text) => {
                 self.warn(text, true);
@@ -310,6 +358,7 @@ impl AppState {
         self.inspect.set(None);
         self.notice.set(None);
         self.storage_error.set(None);
+        self.lesson.set(None);
         self.playing.set(false);
         self.cursor.set(None);
         self.replace_events(Vec::new());
@@ -352,7 +401,93 @@ impl AppState {
             live.set_value(None);
             activity.set(Activity::Idle);
             waiting.set(Vec::new());
+            if let Some(parent) = self.then_compare.try_update_value(Option::take).flatten() {
+                if let Some(child) = self.doc() {
+                    self.open_comparison(vec![parent, child]);
+                }
+            }
         });
+    }
+
+    /// Starts `parent`'s task again as `variant` (same options, the model in
+    /// Settings); when it ends, the two runs open side by side.
+    pub fn run_variant(self, parent: RunDoc, variant: Option<String>) {
+        if self.activity.get_untracked() != Activity::Idle {
+            self.warn("Stop the current run before starting a variant.", false);
+            return;
+        }
+        let mut start = RunDoc::new(parent.config.clone(), Vec::new());
+        start.config.variant = variant;
+        start.config.parent = None;
+        self.then_compare.set_value(Some(parent));
+        self.fork(start, 0, ForkEdit::None);
+    }
+
+    /// Shows `runs` side by side on the Compare page.
+    pub fn open_comparison(self, runs: Vec<RunDoc>) {
+        self.compare_pos
+            .set(runs.iter().map(|r| r.events.len()).collect());
+        self.compare.set(runs);
+        self.goto.set(Some("/compare".into()));
+    }
+
+    /// Opens a lesson (to play, or to edit when `saved_as` names its
+    /// record) or a comparison: a one-run lesson on the Run page, anything
+    /// with more runs on the Compare page.
+    pub fn open_bundle(self, bundle: Bundle, saved_as: Option<String>) {
+        let Some(_) = &bundle.lesson else {
+            self.lesson.set(None);
+            return self.open_comparison(bundle.runs);
+        };
+        if self.activity.get_untracked() != Activity::Idle {
+            self.warn(
+                "A run is in progress: stop it before opening a lesson.",
+                false,
+            );
+            return;
+        }
+        let runs = bundle.runs.clone();
+        self.lesson.set(Some(LessonSession {
+            bundle,
+            step: 0,
+            progress: Progress::default(),
+            answered: None,
+            mode: if saved_as.is_some() {
+                LessonMode::Edit
+            } else {
+                LessonMode::Play
+            },
+            saved_as,
+            finished: false,
+        }));
+        if runs.len() == 1 {
+            if let Some(run) = runs.into_iter().next() {
+                self.show_doc(run, Source::Link, false);
+                self.goto.set(Some("/".into()));
+            }
+        } else {
+            self.open_comparison(runs);
+        }
+    }
+
+    /// Adds the shown run to the comparison (at most four; the oldest
+    /// leaves), or says why not.
+    pub fn add_to_comparison(self) -> Option<usize> {
+        let doc = self.doc()?;
+        let mut added = None;
+        self.compare.update(|runs| {
+            runs.retain(|r| r.config.run_id != doc.config.run_id || r.config.run_id.is_empty());
+            if runs.len() == crate::engine::lesson::MAX_RUNS {
+                runs.remove(0);
+            }
+            runs.push(doc);
+            added = Some(runs.len());
+        });
+        self.compare_pos.set(
+            self.compare
+                .with_untracked(|r| r.iter().map(|d| d.events.len()).collect()),
+        );
+        added
     }
 
     /// Run: start a new run when idle, or continue a paused one.
@@ -405,6 +540,17 @@ impl AppState {
                 false,
             );
             return false;
+        }
+        let in_lesson = self.lesson.with_untracked(|l| {
+            l.as_ref().is_some_and(|l| {
+                l.bundle
+                    .runs
+                    .iter()
+                    .any(|r| r.config.run_id == doc.config.run_id)
+            })
+        });
+        if !in_lesson {
+            self.lesson.set(None);
         }
         self.playing.set(false);
         self.cursor.set(None);

@@ -95,6 +95,53 @@ pub fn RunToolbar() -> impl IntoView {
             .with_untracked(|v| v.status.llm_calls.saturating_sub(1)) as u32;
         app.fork_at.set(Some(k));
     };
+    let teach = NodeRef::<leptos::html::Details>::new();
+    let close_teach = move || {
+        if let Some(m) = teach.get_untracked() {
+            m.set_open(false);
+        }
+    };
+    let add_compare = move |_| {
+        close_teach();
+        if let Some(n) = app.add_to_comparison() {
+            app.warn(
+                if n < 2 {
+                    "Added to the comparison. Add another run (from History or another run's toolbar), then open Compare.".to_string()
+                } else {
+                    format!("Added: {n} runs to compare. Open Compare in the header to see them side by side.")
+                },
+                false,
+            );
+        }
+    };
+    let variant = move |_| {
+        close_teach();
+        app.variant_open.set(true);
+    };
+    let write_lesson = move |_| {
+        close_teach();
+        let Some(doc) = app.doc() else { return };
+        let mut words: Vec<&str> = doc.config.task.split_whitespace().take(8).collect();
+        if words.is_empty() {
+            words.push("this run");
+        }
+        let lesson = crate::engine::lesson::Lesson {
+            id: String::new(),
+            title: format!("Lesson: {}", words.join(" ")),
+            summary: String::new(),
+            steps: Vec::new(),
+        };
+        app.set_cursor(0);
+        app.lesson.set(Some(super::state::LessonSession {
+            bundle: crate::engine::lesson::Bundle::lesson(vec![doc], lesson),
+            step: 0,
+            progress: Default::default(),
+            answered: None,
+            mode: super::state::LessonMode::Edit,
+            saved_as: None,
+            finished: false,
+        }));
+    };
     view! {
         <Show when=move || app.shown.with(Option::is_some)>
             <div class="run-toolbar">
@@ -120,6 +167,14 @@ pub fn RunToolbar() -> impl IntoView {
                         </div>
                     </details>
                     <button class="button small" disabled=move || !idle() || !has_calls() title="Continue from an LLM call, optionally editing it" on:click=fork_here>"Fork…"</button>
+                    <details class="menu" node_ref=teach>
+                        <summary class="button small">"Compare & teach"</summary>
+                        <div class="menu-items" role="menu">
+                            <button role="menuitem" disabled=move || !idle() on:click=add_compare>"Add to comparison"</button>
+                            <button role="menuitem" disabled=move || !idle() on:click=variant>"Run a variant of this…"</button>
+                            <button role="menuitem" disabled=move || !idle() || !has_calls() on:click=write_lesson>"Write a lesson on this run"</button>
+                        </div>
+                    </details>
                 </div>
             </div>
         </Show>

@@ -24,6 +24,20 @@ const EARLIER_VERSIONS: &[(u32, &[&str])] = &[
             "task_sets",
         ],
     ),
+    (
+        4,
+        &[
+            "runs",
+            "chunks",
+            "travel_dbs",
+            "travel_queries",
+            "mael_pools",
+            "mael_pool_chunks",
+            "task_sets",
+            "act_banks",
+            "act_task_sets",
+        ],
+    ),
 ];
 
 fn key_of(store: &str, n: usize) -> wasm_bindgen::JsValue {

@@ -6,6 +6,7 @@
 //! before and after decompression (a decompression bomb is refused), and
 //! schema validation, each failure with a message that says what to do.
 
+pub mod bundle;
 pub mod compact;
 mod deflate;
 pub mod dict;
@@ -78,7 +79,7 @@ fn compact_json(doc: &RunDoc) -> Result<Vec<u8>, String> {
     serde_json::to_vec(&tree).map_err(|e| e.to_string())
 }
 
-fn pack(json: &[u8], version: u32) -> Result<String, String> {
+pub(crate) fn pack(json: &[u8], version: u32) -> Result<String, String> {
     let (dictionary, _) =
         dict::dictionary(version).ok_or_else(|| format!("no link format {version}"))?;
     let deflated = deflate::compress_with_dict(dictionary, json);
@@ -94,6 +95,13 @@ pub fn decode(input: &str) -> Result<RunDoc, ShareError> {
     if let Some(rest) = payload.strip_prefix(FRAGMENT_KEY) {
         payload = rest;
     }
+    let tree = unpack(payload, MAX_DECOMPRESSED)?;
+    compact::from_compact(tree).map_err(ShareError::Invalid)
+}
+
+/// One `<version>.<base64>` part → its JSON tree, refusing more than
+/// `max_expanded` bytes once inflated.
+pub(crate) fn unpack(payload: &str, max_expanded: usize) -> Result<serde_json::Value, ShareError> {
     if payload.is_empty() {
         return Err(ShareError::Empty);
     }
@@ -113,8 +121,8 @@ pub fn decode(input: &str) -> Result<RunDoc, ShareError> {
     let bytes = URL_SAFE_NO_PAD
         .decode(body.trim_end_matches('='))
         .map_err(|e| ShareError::Damaged(format!("not valid base64: {e}")))?;
-    let json = deflate::decompress_with_dict(dictionary, prefix, &bytes, MAX_DECOMPRESSED)
-        .map_err(|e| match e {
+    let json = deflate::decompress_with_dict(dictionary, prefix, &bytes, max_expanded).map_err(
+        |e| match e {
             deflate::InflateError::TooLarge => ShareError::TooLarge(format!(
                 "it expands beyond {} MB",
                 MAX_DECOMPRESSED / 1024 / 1024
@@ -122,12 +130,12 @@ pub fn decode(input: &str) -> Result<RunDoc, ShareError> {
             deflate::InflateError::Corrupt => {
                 ShareError::Damaged("the compressed data is corrupt".into())
             }
-        })?;
+        },
+    )?;
     let text =
         String::from_utf8(json).map_err(|_| ShareError::Damaged("the data is not text".into()))?;
-    let tree: serde_json::Value = serde_json::from_str(&text)
-        .map_err(|e| ShareError::Damaged(format!("the data is not valid JSON: {e}")))?;
-    compact::from_compact(tree).map_err(ShareError::Invalid)
+    serde_json::from_str(&text)
+        .map_err(|e| ShareError::Damaged(format!("the data is not valid JSON: {e}")))
 }
 
 /// The full fragment for a payload: `#run=<payload>`.

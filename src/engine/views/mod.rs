@@ -5,6 +5,7 @@
 //! payloads) live in its folder (`coordinators/<name>/view.rs`, `html/`).
 
 pub mod compare;
+pub mod compare_report;
 pub mod events;
 pub mod export;
 pub mod graph;

@@ -23,7 +23,7 @@ pub fn MeetingsPanel() -> impl IntoView {
         key.track();
         untrack(|| view::read(app, meetings::meetings_html))
     });
-    view! { <div class="act-tab act-meetings" role="region" aria-label="Meetings" inner_html=html></div> }
+    view! { <div class="act-tab act-meetings" role="region" tabindex="0" aria-label="Meetings" inner_html=html></div> }
 }
 
 #[component]
@@ -34,7 +34,7 @@ pub fn MemoryPanel() -> impl IntoView {
         key.track();
         untrack(|| view::read(app, memory::memories_html))
     });
-    view! { <div class="act-tab act-memory-tab" role="region" aria-label="Memory" inner_html=html></div> }
+    view! { <div class="act-tab act-memory-tab" role="region" tabindex="0" aria-label="Memory" inner_html=html></div> }
 }
 
 #[component]
@@ -45,7 +45,7 @@ pub fn TasksPanel() -> impl IntoView {
         key.track();
         untrack(|| view::read(app, tasks::tasks_html))
     });
-    view! { <div class="act-tab act-tasks-tab" role="region" aria-label="Task evolution" inner_html=html></div> }
+    view! { <div class="act-tab act-tasks-tab" role="region" tabindex="0" aria-label="Task evolution" inner_html=html></div> }
 }
 
 #[component]
@@ -57,7 +57,7 @@ pub fn OutputPanel() -> impl IntoView {
         let refs = untrack(|| view::references(app));
         untrack(|| view::read(app, |v| output::output_html(v, &refs)))
     });
-    view! { <div class="act-tab act-output" role="region" aria-label="Output" inner_html=html></div> }
+    view! { <div class="act-tab act-output" role="region" tabindex="0" aria-label="Output" inner_html=html></div> }
 }
 
 /// The memory inspector, a section of an agent's inspector in ACT runs.

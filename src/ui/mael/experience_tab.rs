@@ -19,5 +19,5 @@ pub fn ExperiencePanel() -> impl IntoView {
         key.track();
         untrack(|| view::read(app, experience_tab_html))
     });
-    view! { <div class="ml-experience-tab" role="region" aria-label="Experience" inner_html=html></div> }
+    view! { <div class="ml-experience-tab" role="region" tabindex="0" aria-label="Experience" inner_html=html></div> }
 }

@@ -102,8 +102,9 @@ const STANDALONE_STYLE: &str = "text{font-family:system-ui,sans-serif}\
 .hub circle{fill:#ededfc;stroke:#5b5bd6;stroke-width:1.5}.hub text{fill:#5b5bd6;font-size:12px;font-weight:700;text-anchor:middle;font-style:italic}.node-badge rect{fill:#f5a524}.node-badge text{fill:#1c2024;font-size:10px;font-weight:700;text-anchor:middle}";
 
 /// An agent's own loop (its private tool calls), up and to the right of
-/// its node, with the number of calls; `busy` while one is in flight.
-fn tool_loop(r: f64, calls: u32, busy: bool) -> String {
+/// its node, and the number of calls beside it (drawn with the node's other
+/// marks); `busy` while one is in flight.
+fn tool_loop(r: f64, calls: u32, busy: bool) -> (String, String) {
     let at = |deg: f64, dist: f64| {
         let a = deg.to_radians();
         (dist * a.cos(), dist * a.sin())
@@ -111,14 +112,18 @@ fn tool_loop(r: f64, calls: u32, busy: bool) -> String {
     let (p1, p2) = (at(-78.0, r), at(-12.0, r));
     let (c1, c2) = (at(-92.0, r + 30.0), at(2.0, r + 30.0));
     let t = at(-45.0, r + 22.0);
-    format!(
-        "<g class=\"tool-loop{}\"><title>{calls} private tool call{}</title><path d=\"M {:.1} {:.1} C {:.1} {:.1} {:.1} {:.1} {:.1} {:.1}\" marker-end=\"url(#arrow)\"/><text x=\"{:.1}\" y=\"{:.1}\" class=\"edge-count\">{calls}</text></g>",
+    let path = format!(
+        "<g class=\"tool-loop{}\"><title>{calls} private tool call{}</title><path d=\"M {:.1} {:.1} C {:.1} {:.1} {:.1} {:.1} {:.1} {:.1}\" marker-end=\"url(#arrow)\"/></g>",
         if busy { " tool-loop-active" } else { "" },
         if calls == 1 { "" } else { "s" },
         p1.0, p1.1, c1.0, c1.1, c2.0, c2.1, p2.0, p2.1,
+    );
+    let count = format!(
+        "<text x=\"{:.1}\" y=\"{:.1}\" class=\"edge-count\">{calls}</text>",
         t.0 + 6.0,
         t.1 - 2.0
-    )
+    );
+    (path, count)
 }
 
 /// The graph as SVG. `standalone` adds the XML namespace, a white
@@ -214,7 +219,7 @@ pub fn render_with(g: &AgentGraph, standalone: bool, selected: Option<&str>) -> 
         let status = n.status.label();
         let _ = write!(
             s,
-            "<g class=\"node status-{status}{}\" transform=\"translate({x:.1},{y:.1})\" data-agent=\"{}\" data-status=\"{status}\"{}><title>{}</title><circle r=\"{}\" class=\"node-ring\"/><circle r=\"{r}\" style=\"fill:{}\"/><text class=\"node-initial\" dy=\"0.35em\">{}</text><text class=\"node-label\" y=\"{}\">{}</text>",
+            "<g class=\"node status-{status}{}\" transform=\"translate({x:.1},{y:.1})\" data-agent=\"{}\" data-status=\"{status}\"{}><title>{}</title><circle r=\"{}\" class=\"node-ring\"/><circle r=\"{r}\" style=\"fill:{}\"/><text class=\"node-label\" y=\"{}\">{}</text>",
             if selected == Some(n.id.as_str()) {
                 " selected"
             } else {
@@ -232,13 +237,26 @@ pub fn render_with(g: &AgentGraph, standalone: bool, selected: Option<&str>) -> 
             escape(&format!("{} ({}) — {}, {} calls, {} messages, model {}", n.name, n.role, status, n.calls, n.messages, n.model)),
             r + 5.0,
             agent_color(&n.id),
-            escape(&initial),
             r + 16.0,
             escape(label)
         );
-        if n.tool_calls > 0 {
-            s.push_str(&tool_loop(r, n.tool_calls, n.tool_busy));
-        }
+        let (tool_path, tool_count) = if n.tool_calls > 0 {
+            tool_loop(r, n.tool_calls, n.tool_busy)
+        } else {
+            Default::default()
+        };
+        s.push_str(&tool_path);
+        s.push_str("</g>");
+        // The node's other text (its initial, the number of tool calls, the
+        // revisit badge, the status) is drawn over it but outside the
+        // button, whose visible label is the name alone (WCAG 2.5.3); a
+        // click on it still reaches the agent (`data-agent`).
+        let _ = write!(
+            s,
+            "<g class=\"node-marks\" transform=\"translate({x:.1},{y:.1})\" data-agent=\"{}\" aria-hidden=\"true\"><text class=\"node-initial\" dy=\"0.35em\" pointer-events=\"none\">{}</text>{tool_count}",
+            escape(&n.id),
+            escape(&initial)
+        );
         if n.revisits > 0 {
             let _ = write!(
                 s,

@@ -66,6 +66,7 @@ pub fn history_row(row: &HistoryRow) -> String {
             if class == "interrupted" {
                 actions.push_str(&button("continue", id, "Continue", "", "Fork from the last completed call and continue live"));
             }
+            actions.push_str(&button("compare", id, "Compare", "", "Add to the comparison (two to four runs side by side)"));
             actions.push_str(&button("rename", id, "Rename", "", ""));
             actions.push_str(&button("delete", id, "Delete", "danger", ""));
             format!(

@@ -27,7 +27,7 @@ fn tool_call_html(t: &ToolCallView) -> String {
         Some((false, o)) => ("error", "error", o.as_str()),
     };
     format!(
-        "<details class=\"tp-tool tp-tool-{class}\" data-seq=\"{}\"><summary><code>{}</code> {}{}</summary><pre>{}</pre></details>",
+        "<details class=\"tp-tool tp-tool-{class}\" data-seq=\"{}\"><summary><code>{}</code> {}{}</summary><pre tabindex=\"0\">{}</pre></details>",
         t.seq,
         esc(&format!("{}[{}]", t.tool, args_text(&t.args))),
         badge(if class == "ok" { "pass" } else if class == "error" { "fail" } else { "na" }, label),
@@ -51,14 +51,18 @@ fn llm_call_html(c: &LlmCallView) -> String {
     );
     let _ = write!(
         h,
-        "<details class=\"tp-prompt\"><summary>Request (last user message)</summary><pre>{}</pre></details>",
+        "<details class=\"tp-prompt\"><summary>Request (last user message)</summary><pre tabindex=\"0\">{}</pre></details>",
         esc(&c.prompt)
     );
     if let CallState::Failed(msg) = &c.state {
         let _ = write!(h, "<p class=\"bad small\">{}</p>", esc(msg));
     }
     if !c.answer.is_empty() {
-        let _ = write!(h, "<pre class=\"tp-answer\">{}</pre>", esc(&c.answer));
+        let _ = write!(
+            h,
+            "<pre class=\"tp-answer\" tabindex=\"0\">{}</pre>",
+            esc(&c.answer)
+        );
     }
     if !c.tool_calls.is_empty() {
         h.push_str("<ul class=\"tool-chips\">");

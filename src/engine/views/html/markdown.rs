@@ -68,10 +68,13 @@ pub fn to_safe_html(src: &str) -> String {
     let mut html = String::new();
     pulldown_cmark::html::push_html(&mut html, parser);
     // Links open outside the app, without giving the target a handle on it.
+    // Code blocks scroll sideways: focusable, so the keyboard scrolls them too.
+    // (Raw HTML in the source is text by now: every "<pre>" is a code block.)
     html.replace(
         "<a href=",
         "<a target=\"_blank\" rel=\"noopener noreferrer nofollow\" href=",
     )
+    .replace("<pre>", "<pre tabindex=\"0\">")
 }
 
 #[cfg(test)]

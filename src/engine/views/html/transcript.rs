@@ -84,7 +84,7 @@ pub fn entry_html(e: &Entry, t: &Transcript) -> String {
                 Some((false, o)) => ("error", o.as_str()),
             };
             format!(
-                "<details class=\"tool tool-{state}\"><summary><span class=\"muted small\">{}</span> <code>{}</code></summary><pre>{}</pre></details>",
+                "<details class=\"tool tool-{state}\"><summary><span class=\"muted small\">{}</span> <code>{}</code></summary><pre tabindex=\"0\">{}</pre></details>",
                 esc(t.name_of(agent)),
                 esc(&format!("{tool}({args})")),
                 esc(out)

@@ -99,7 +99,7 @@ pub fn output_html(view: &ActView, references: &[String]) -> String {
         }
         let _ = write!(
             h,
-            "<div class=\"act-deliverable\">{}</div></section>",
+            "<div class=\"act-deliverable\" tabindex=\"0\">{}</div></section>",
             highlight(&r.output, &words)
         );
     }

@@ -34,7 +34,7 @@ pub fn batch_table_html(runs: &[BatchEntry]) -> String {
         return EMPTY.into();
     }
     let mut h = format!(
-        "<div class=\"tp-table-wrap\"><table class=\"tp-table tp-batch\">{}<tbody>",
+        "<div class=\"tp-table-wrap\" tabindex=\"0\"><table class=\"tp-table tp-batch\">{}<tbody>",
         head(&groups, "Metric (%)")
     );
     h.push_str("<tr class=\"tp-runs\"><th scope=\"row\">Runs</th>");
@@ -115,7 +115,7 @@ pub fn revisits_table_html(runs: &[BatchEntry]) -> String {
     if groups.is_empty() {
         return EMPTY.into();
     }
-    let mut h = String::from("<div class=\"tp-table-wrap\"><table class=\"tp-table tp-revisits\"><thead><tr><th scope=\"col\"></th>");
+    let mut h = String::from("<div class=\"tp-table-wrap\" tabindex=\"0\"><table class=\"tp-table tp-revisits\"><thead><tr><th scope=\"col\"></th>");
     for a in Area::ALL {
         let _ = write!(h, "<th scope=\"col\">{}</th>", a.label());
     }
@@ -185,7 +185,7 @@ pub fn hallucination_table_html(runs: &[BatchEntry]) -> String {
         }
     }
     let mut h = format!(
-        "<div class=\"tp-table-wrap\"><table class=\"tp-table tp-hallucination-table\">{}<tbody>",
+        "<div class=\"tp-table-wrap\" tabindex=\"0\"><table class=\"tp-table tp-hallucination-table\">{}<tbody>",
         head(&groups, "Hallucinated")
     );
     for c in &cats {

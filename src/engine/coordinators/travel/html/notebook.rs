@@ -17,7 +17,7 @@ pub const NOTEBOOK_EMPTY: &str = "The experts' tool results appear here, as the 
 /// A tool table as an HTML table.
 pub fn tool_table_html(t: &ToolTable) -> String {
     let mut h = String::from(
-        "<div class=\"tp-table-wrap\"><table class=\"tp-table tp-tool-table\"><thead><tr>",
+        "<div class=\"tp-table-wrap\" tabindex=\"0\"><table class=\"tp-table tp-tool-table\"><thead><tr>",
     );
     for c in &t.header {
         let _ = write!(h, "<th scope=\"col\">{}</th>", esc(c));

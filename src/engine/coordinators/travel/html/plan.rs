@@ -53,7 +53,7 @@ pub fn plan_html(plan: &Value, evaluation: Option<&RunEvaluation>) -> String {
         .map(|e| all_verdicts(e).filter(|v| v.pass == Some(false)).collect())
         .unwrap_or_default();
     let mut h = format!(
-        "<div class=\"tp-table-wrap\"><table class=\"tp-table tp-plan{}\" aria-label=\"Plan\"><thead><tr>",
+        "<div class=\"tp-table-wrap\" tabindex=\"0\"><table class=\"tp-table tp-plan{}\" aria-label=\"Plan\"><thead><tr>",
         if evaluation.is_some() {
             " tp-evaluated"
         } else {

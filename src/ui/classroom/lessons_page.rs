@@ -1,0 +1,248 @@
+//! The Lessons page: the built-in lessons (recorded with the demo model,
+//! shipped with the app as files and fetched when opened), the teacher's
+//! own lessons kept in this browser (open, present, edit, share, export,
+//! delete), and importing a lesson file.
+
+use super::bundle_io;
+use crate::engine::lesson::Bundle;
+use crate::platform::{files, lessons};
+use crate::ui::state::{use_app, AppState};
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+
+/// A lesson shipped with the app (its file is `/public/lessons/<id>.lesson.json`).
+pub struct BuiltIn {
+    pub id: &'static str,
+    pub coordinator: &'static str,
+    pub title: &'static str,
+    pub summary: &'static str,
+}
+
+pub const BUILT_IN: &[BuiltIn] = &[
+    BuiltIn {
+        id: "travel-orchestrator",
+        coordinator: "Travel planner",
+        title: "Who acts next? The orchestrator and its experts",
+        summary: "The orchestrator sees only the goal and the public conversation, yet it must pick which expert acts next. Predict its picks and the critic's verdict.",
+    },
+    BuiltIn {
+        id: "travel-notebook",
+        coordinator: "Travel planner",
+        title: "Orchestrator or fixed workflow?",
+        summary: "The same trip planned twice: by a fixed order of experts and by the orchestrator with a notebook and a critic. Where do the runs part ways, and what does it cost?",
+    },
+    BuiltIn {
+        id: "act-break-time",
+        coordinator: "ACT",
+        title: "What break time adds to an agent's knowledge",
+        summary: "In the team meeting a leader fuses the members' tasks; in break time each member meets a generated expert. Follow who talks to whom and what they learn.",
+    },
+    BuiltIn {
+        id: "mael-experience",
+        coordinator: "MAEL",
+        title: "How a retrieved experience steers a step",
+        summary: "Agents on a graph decompose, solve, critique and aggregate; before each step they retrieve a past experience by similarity and reward. Predict which one.",
+    },
+];
+
+fn file_url(id: &str) -> String {
+    format!("/public/lessons/{id}.lesson.json")
+}
+
+async fn fetch_builtin(id: &str) -> Result<Bundle, String> {
+    let url = file_url(id);
+    let text = crate::platform::fetch::get_text(&url).await.map_err(|e| {
+        format!("Could not load the lesson ({e}). Check your connection and try again.")
+    })?;
+    Bundle::from_json(&text)
+}
+
+fn open_builtin(app: AppState, id: &'static str, present: bool, error: RwSignal<Option<String>>) {
+    spawn_local(async move {
+        match fetch_builtin(id).await {
+            Ok(b) => {
+                app.open_bundle(b, None);
+                app.presenter.set(present);
+            }
+            Err(e) => error.set(Some(e)),
+        }
+    });
+}
+
+#[component]
+pub fn LessonsPage() -> impl IntoView {
+    let app = use_app();
+    let saved = RwSignal::new(None::<Result<Vec<lessons::Saved>, String>>);
+    let error = RwSignal::new(None::<String>);
+    let info = RwSignal::new(None::<String>);
+    let confirm = RwSignal::new(None::<String>);
+    let reload = move || {
+        spawn_local(async move {
+            saved.set(Some(lessons::list().await));
+        })
+    };
+    reload();
+    let open_saved = move |key: String, edit: bool| {
+        spawn_local(async move {
+            match lessons::load(&key).await {
+                Ok(b) => app.open_bundle(b, edit.then_some(key)),
+                Err(e) => error.set(Some(e)),
+            }
+        })
+    };
+    let share_saved = move |key: String| {
+        spawn_local(async move {
+            let r = match lessons::load(&key).await {
+                Ok(b) => bundle_io::link(&b),
+                Err(e) => Err(e),
+            };
+            match r {
+                Ok(url) => info.set(Some(match bundle_io::copy(&url).await {
+                    Ok(_) => format!("Link copied ({} characters).", url.len()),
+                    Err(_) => format!("Copy this link: {url}"),
+                })),
+                Err(e) => error.set(Some(e)),
+            }
+        })
+    };
+    let export_saved = move |key: String| {
+        spawn_local(async move {
+            match lessons::load(&key)
+                .await
+                .and_then(|b| bundle_io::download(&b))
+            {
+                Ok(()) => {}
+                Err(e) => error.set(Some(e)),
+            }
+        })
+    };
+    let on_file = move |ev: leptos::ev::Event| {
+        let Some(file) = files::picked(&ev).into_iter().next() else {
+            return;
+        };
+        spawn_local(async move {
+            let text = match files::read_text(&file).await {
+                Ok(t) => t,
+                Err(e) => return error.set(Some(format!("Could not read the file: {e}"))),
+            };
+            match Bundle::from_json(&text) {
+                Ok(b) if b.is_lesson() => {
+                    let key = lessons::new_key();
+                    match lessons::save(&key, &b).await {
+                        Ok(()) => {
+                            info.set(Some(format!("Imported “{}”.", b.title)));
+                            reload();
+                        }
+                        Err(e) => error.set(Some(e)),
+                    }
+                }
+                Ok(b) => app.open_bundle(b, None),
+                Err(e) => error.set(Some(format!("Could not import the file: {e}"))),
+            }
+        });
+    };
+    view! {
+        <main class="lessons-page">
+            <div class="history-head">
+                <h1>"Lessons"</h1>
+                <p class="muted">"A lesson replays a run step by step with the teacher's notes and asks students to predict what the agents do next. Present one to a class (large type, keyboard only), or share its link: it opens anywhere, with no key."</p>
+            </div>
+            {move || error.get().map(|e| view! { <div class="notice error" role="alert"><p>{e}</p><button class="button small" on:click=move |_| error.set(None)>"Dismiss"</button></div> })}
+            {move || info.get().map(|e| view! { <div class="notice" role="status"><p>{e}</p><button class="button small" on:click=move |_| info.set(None)>"Dismiss"</button></div> })}
+            <section aria-labelledby="builtin-title">
+                <h2 id="builtin-title">"Built-in lessons"</h2>
+                <ul class="lesson-cards">
+                    {BUILT_IN.iter().map(|b| view! {
+                        <li class="lesson-card panel">
+                            <span class="badge">{b.coordinator}</span>
+                            <h3>{b.title}</h3>
+                            <p class="small">{b.summary}</p>
+                            <div class="row-actions">
+                                <button class="button small primary" on:click=move |_| open_builtin(app, b.id, false, error)
+                                    aria-label=format!("Start “{}”", b.title)>"Start"</button>
+                                <button class="button small" on:click=move |_| open_builtin(app, b.id, true, error)
+                                    aria-label=format!("Present “{}”", b.title)>"Present"</button>
+                            </div>
+                        </li>
+                    }).collect_view()}
+                </ul>
+            </section>
+            <section aria-labelledby="mine-title">
+                <div class="history-tools">
+                    <h2 id="mine-title">"Your lessons"</h2>
+                    <div class="header-spacer"></div>
+                    <label class="button small file-button">
+                        "Import lesson file"
+                        <input type="file" accept=".json,application/json" aria-label="Import lesson file" on:change=on_file/>
+                    </label>
+                </div>
+                {move || confirm.get().map(|key| {
+                    let k = key.clone();
+                    view! {
+                        <div class="notice warning confirm" role="alertdialog" aria-label="Confirm delete">
+                            <p>"Delete this lesson? This cannot be undone (export it first to keep a copy)."</p>
+                            <div class="confirm-actions">
+                                <button class="button small" on:click=move |_| confirm.set(None)>"Keep"</button>
+                                <button class="button small danger" on:click=move |_| {
+                                    let k = k.clone();
+                                    confirm.set(None);
+                                    spawn_local(async move {
+                                        if let Err(e) = lessons::delete(&k).await { error.set(Some(e)); }
+                                        reload();
+                                    });
+                                }>"Delete"</button>
+                            </div>
+                        </div>
+                    }
+                })}
+                {move || match saved.get() {
+                    None => view! { <p class="muted">"Loading…"</p> }.into_any(),
+                    Some(Err(e)) => view! { <div class="notice error" role="alert"><p>{e}</p></div> }.into_any(),
+                    Some(Ok(list)) if list.is_empty() => view! {
+                        <div class="empty">
+                            <h3>"No lessons of your own yet"</h3>
+                            <p class="muted">"Open any run (or a comparison), press Write a lesson on its toolbar, and add notes and questions at the replay cursor. Saved lessons appear here."</p>
+                        </div>
+                    }.into_any(),
+                    Some(Ok(list)) => view! {
+                        <ul class="run-list" aria-label="Your lessons">
+                            {list.into_iter().map(|s| match s {
+                                lessons::Saved::Ok { key, title, runs, steps, questions, .. } => {
+                                    let (k1, k2, k3, k4, k5) = (key.clone(), key.clone(), key.clone(), key.clone(), key.clone());
+                                    view! {
+                                        <li class="run-row">
+                                            <div class="run-main">
+                                                <span class="title-text">{title}</span>
+                                                <div class="run-facts small muted">
+                                                    <span>{format!("{runs} run{}", if runs == 1 { "" } else { "s" })}</span>
+                                                    <span>{format!("{steps} steps")}</span>
+                                                    <span>{format!("{questions} questions")}</span>
+                                                </div>
+                                            </div>
+                                            <div class="row-actions">
+                                                <button class="button small primary" on:click=move |_| open_saved(k1.clone(), false)>"Start"</button>
+                                                <button class="button small" on:click=move |_| open_saved(k2.clone(), true)>"Edit"</button>
+                                                <button class="button small" on:click=move |_| share_saved(k3.clone())>"Copy link"</button>
+                                                <button class="button small" on:click=move |_| export_saved(k4.clone())>"Export"</button>
+                                                <button class="button small danger" on:click=move |_| confirm.set(Some(k5.clone()))>"Delete"</button>
+                                            </div>
+                                        </li>
+                                    }.into_any()
+                                }
+                                lessons::Saved::Unreadable { key, message } => {
+                                    let k = key.clone();
+                                    view! {
+                                        <li class="run-row bad">
+                                            <div class="run-main"><span class="title-text">{key}</span><p class="bad small">{message}</p></div>
+                                            <div class="row-actions"><button class="button small danger" on:click=move |_| confirm.set(Some(k.clone()))>"Delete"</button></div>
+                                        </li>
+                                    }.into_any()
+                                }
+                            }).collect_view()}
+                        </ul>
+                    }.into_any(),
+                }}
+            </section>
+        </main>
+    }
+}

@@ -1,0 +1,119 @@
+//! "Run a variant of this": the shown run's task again with another
+//! variant (or mode) and the model in Settings; when it ends, the two runs
+//! open side by side on the Compare page.
+
+use crate::engine::coordinators::{act, mael, travel};
+use crate::ui::state::{use_app, Activity};
+use leptos::html;
+use leptos::prelude::*;
+
+/// The variants a coordinator's runs can be started in: (id, label).
+pub fn variants_of(coordinator: &str) -> Vec<(&'static str, &'static str)> {
+    match coordinator {
+        travel::ID => travel::contract::Variant::ALL
+            .iter()
+            .map(|v| (v.id(), v.label()))
+            .collect(),
+        // ACT+ needs its knowledge bank as it was: not rerun from a run.
+        act::ID => act::contract::Variant::ALL
+            .iter()
+            .filter(|v| **v != act::contract::Variant::ActPlus)
+            .map(|v| (v.id(), v.label()))
+            .collect(),
+        mael::ID => mael::contract::Mode::ALL
+            .iter()
+            .map(|m| (m.id(), m.label()))
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+#[component]
+pub fn VariantDialog() -> impl IntoView {
+    let app = use_app();
+    let dialog = NodeRef::<html::Dialog>::new();
+    let choice = RwSignal::new(String::new());
+    let parent = Memo::new(move |_| {
+        app.shown.with(|s| {
+            s.as_ref().map(|s| {
+                (
+                    s.config.coordinator.clone(),
+                    s.config.variant.clone(),
+                    s.config.models.first().map(|m| m.spec.clone()),
+                )
+            })
+        })
+    });
+    Effect::new(move |_| {
+        let open = app.variant_open.get();
+        let Some(d) = dialog.get() else { return };
+        if open {
+            let (coordinator, variant, _) = parent.get_untracked().unwrap_or_default();
+            let other = variants_of(&coordinator)
+                .into_iter()
+                .find(|(id, _)| Some(*id) != variant.as_deref())
+                .map(|(id, _)| id.to_string())
+                .or(variant)
+                .unwrap_or_default();
+            choice.set(other);
+            if !d.open() {
+                let _ = d.show_modal();
+            }
+        } else if d.open() {
+            d.close();
+        }
+    });
+    let list = move || parent.with(|p| p.as_ref().map(|p| variants_of(&p.0)).unwrap_or_default());
+    let same = move || {
+        let spec = app.settings.with(|s| s.model_spec());
+        parent.with(|p| {
+            p.as_ref().is_some_and(|(_, v, m)| {
+                let v = v.clone().unwrap_or_default();
+                v == choice.get() && m.as_ref() == Some(&spec)
+            })
+        })
+    };
+    let start = move |_| {
+        let Some(doc) = app.doc() else { return };
+        let v = choice.get_untracked();
+        app.variant_open.set(false);
+        app.run_variant(doc, Some(v).filter(|v| !v.is_empty()));
+    };
+    view! {
+        <dialog class="variant-dialog" node_ref=dialog aria-labelledby="variant-title"
+            on:close=move |_: leptos::ev::Event| app.variant_open.set(false)>
+            <header class="dialog-head">
+                <h2 id="variant-title">"Run a variant of this"</h2>
+                <button type="button" class="icon-button" aria-label="Close" on:click=move |_| app.variant_open.set(false)>"✕"</button>
+            </header>
+            <p class="muted small">"The same task again, another way. When it ends, the two runs open side by side on the Compare page."</p>
+            {move || {
+                let l = list();
+                if l.is_empty() {
+                    view! { <p class="small">"This coordinator has one way of working: change the model in Settings to compare two models on the task."</p> }.into_any()
+                } else {
+                    view! {
+                        <div class="field">
+                            <label for="variant-pick">"Variant"</label>
+                            <select id="variant-pick" prop:value=move || choice.get() on:change=move |ev| choice.set(event_target_value(&ev))>
+                                {l.into_iter().map(|(id, label)| {
+                                    let this = parent.with_untracked(|p| p.as_ref().and_then(|p| p.1.clone())).as_deref() == Some(id);
+                                    view! { <option value=id>{if this { format!("{label} (this run's)") } else { label.to_string() }}</option> }
+                                }).collect_view()}
+                            </select>
+                        </div>
+                    }.into_any()
+                }
+            }}
+            <p class="small">"Model: "<strong>{move || app.settings.with(|s| s.label())}</strong>" "
+                <button class="link-button small" on:click=move |_| app.settings_open.set(true)>"Change in Settings…"</button></p>
+            <Show when=same>
+                <p class="small muted" role="note">"Same variant and same model as this run: the runs will differ only where the model answers differently (the demo model answers the same)."</p>
+            </Show>
+            <footer class="dialog-foot">
+                <button class="button" on:click=move |_| app.variant_open.set(false)>"Cancel"</button>
+                <button class="button primary" disabled=move || app.activity.get() != Activity::Idle on:click=start>"Start the variant"</button>
+            </footer>
+        </dialog>
+    }
+}
