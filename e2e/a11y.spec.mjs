@@ -1,8 +1,9 @@
 // Accessibility: axe-core (WCAG 2.0 / 2.1 A and AA) on every page and state
 // of the app, in the light and the dark theme: the run page empty and after a
 // demo run of each coordinator (its tabs, the inspector), Settings, the share
-// and fork dialogs, History empty and with runs, the coordinators' own pages
-// and a run opened from a share link. No serious or critical violation may
+// and fork dialogs, History empty and with runs, the coordinators' own pages,
+// the classroom (Compare, the variant dialog, Lessons, a lesson played,
+// presented and written) and a run opened from a share link. No serious or critical violation may
 // remain; each page prints a summary line.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -180,6 +181,47 @@ for (const theme of ['light', 'dark']) {
     await page.getByRole('button', { name: 'Start learning' }).waitFor();
     await page.waitForTimeout(200);
     await check('/mael (MAEL page)');
+
+    // The classroom: Compare (empty, then two runs), the variant dialog,
+    // the Lessons page, a lesson played and presented, the lesson editor.
+    await nav(page, '/compare');
+    await page.getByRole('heading', { name: 'Compare runs' }).waitFor();
+    await check('Compare, empty');
+    await nav(page, '/history');
+    const rows = page.locator('.run-row');
+    await rows.nth(1).waitFor();
+    await rows.nth(0).getByRole('button', { name: 'Compare' }).click();
+    await rows.nth(1).getByRole('button', { name: 'Compare' }).click();
+    await page.getByRole('button', { name: 'Open comparison' }).click();
+    await page.locator('.cmp-col').nth(1).waitFor();
+    await check('Compare, two runs');
+    await page.getByRole('button', { name: 'Write a lesson on this' }).click();
+    await page.getByRole('region', { name: 'Lesson editor' }).waitFor();
+    await check('lesson editor on a comparison');
+    await page.getByRole('region', { name: 'Lesson editor' }).getByRole('button', { name: 'Close' }).click();
+    await nav(page, '/lessons');
+    await page.getByRole('heading', { name: 'Built-in lessons' }).waitFor();
+    await check('Lessons page');
+    await page.getByRole('button', { name: /^Start “Who acts next/ }).click();
+    const lesson = page.getByRole('region', { name: 'Lesson', exact: true });
+    await lesson.waitFor();
+    await lesson.getByRole('button', { name: /Next/ }).click();
+    await lesson.locator('.choice').first().waitFor();
+    await check('lesson, a question');
+    await lesson.locator('.choice').first().click();
+    await lesson.locator('.lesson-feedback').waitFor();
+    await check('lesson, the answer revealed');
+    await page.keyboard.press('p');
+    await page.waitForFunction(() => document.body.classList.contains('presenter'));
+    await check('presenter mode');
+    await page.keyboard.press('Escape');
+    await lesson.getByRole('button', { name: 'Close lesson' }).click();
+    await page.locator('.run-toolbar summary', { hasText: 'Compare & teach' }).click();
+    await page.getByRole('menuitem', { name: 'Run a variant of this…' }).click();
+    const variant = page.getByRole('dialog', { name: 'Run a variant of this' });
+    await variant.waitFor();
+    await check('variant dialog');
+    await variant.getByRole('button', { name: 'Cancel' }).click();
     await nav(page, '/');
 
     // A run opened from a share link, in a fresh browser.

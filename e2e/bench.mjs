@@ -3,6 +3,7 @@
 // and the time to open a shared run in headless Chromium (median of 9 cold
 // loads after a warm-up), with where that time goes.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { join, extname, basename } from 'node:path';
 import { splitParts } from '../scripts/split-manifest.mjs';
 import { gzipSync, constants } from 'node:zlib';
@@ -48,6 +49,7 @@ async function sizes(app, browser) {
     travel: 'the travel planner: coordinator, demo roles, sandbox, evaluator, setup, Batch',
     mael: 'MAEL: coordinator, demo team, pools and embedders, setup, team editor, the MAEL page',
     act: 'ACT: coordinator, demo team and glossary, ACT+ banks, setup, the ACT page',
+    classroom: 'Compare, lessons (player, editor, presenter mode), the Lessons page, Run a variant',
   };
   for (const [name, files] of Object.entries(splitParts('dist'))) {
     const lazy = files.filter((f) => !start.includes(f));
@@ -98,29 +100,38 @@ async function interactive() {
 // frame after it shows the link's run), from payloads `cargo bench --bench
 // share_bench` writes.
 async function openShared() {
-  const files = [
+  const links = [];
+  for (const [label, file] of [
     ['random run, 500 events', 'target/share-bench/open-500.payload'],
     ['travel planner demo run', 'target/share-bench/open-travel.payload'],
     ['MAEL demo run', 'target/share-bench/open-mael.payload'],
-  ];
-  const app = await startStatic({ root: 'dist' });
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-  console.log(`opening a shared run to interactive: the frame that shows the run is painted (headless Chromium, cold context, median of ${RUNS})`);
-  for (const [label, file] of files) {
-    let payload;
+  ]) {
     try {
-      payload = readFileSync(file, 'utf8').trim();
+      links.push({ label, path: `/#run=${readFileSync(file, 'utf8').trim()}` });
     } catch {
       console.log(`  ${label}: ${file} missing — run \`cargo bench --bench share_bench\` first`);
-      continue;
     }
+  }
+  // A built-in lesson's link, and a comparison of the two travel runs of
+  // another built-in lesson, made by the CLI as the app makes them.
+  const encode = (json) => execFileSync('target/release/roundtable', ['share', 'encode'], { input: json, encoding: 'utf8', maxBuffer: 64 << 20 }).trim();
+  const lesson = readFileSync('public/lessons/travel-orchestrator.lesson.json', 'utf8');
+  links.push({ label: 'built-in lesson (travel)', path: `/#${encode(lesson)}`, events: JSON.parse(lesson).runs[0].events.length });
+  const pair = JSON.parse(readFileSync('public/lessons/travel-notebook.lesson.json', 'utf8'));
+  const comparison = { format: 'roundtable.comparison', version: 1, title: 'fixed vs orchestrator', runs: pair.runs };
+  links.push({ label: 'comparison of 2 runs', path: `/compare#${encode(JSON.stringify(comparison))}`, events: pair.runs.reduce((n, r) => n + r.events.length, 0) });
+
+  const app = await startStatic({ root: 'dist' });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  console.log(`opening a shared run, lesson or comparison to interactive: the frame that shows it is painted (headless Chromium, cold context, median of ${RUNS})`);
+  for (const { label, path, events: known } of links) {
     const times = [];
     const phases = {};
-    let events = 0;
+    let events = known ?? 0;
     for (let i = 0; i <= RUNS; i++) {
       const ctx = await browser.newContext();
       const page = await ctx.newPage();
-      await page.goto(`${app.url}/#run=${payload}`, { waitUntil: 'commit' });
+      await page.goto(`${app.url}${path}`, { waitUntil: 'commit' });
       const t = await pageMark(page, 'data-link-ready-ms');
       const marks = await appMarks(page);
       if (i > 0) {
@@ -128,15 +139,15 @@ async function openShared() {
         times.push(t);
         for (const [k, v] of Object.entries(marks)) (phases[k] ||= []).push(v);
       }
-      events = Number((await page.getByRole('tab', { name: /Events/ }).innerText()).match(/\d+/)?.[0] ?? 0);
+      if (known === undefined) events = Number((await page.getByRole('tab', { name: /Events/ }).innerText()).match(/\d+/)?.[0] ?? 0);
       await ctx.close();
     }
     const m = median(times);
-    console.log(`  ${label.padEnd(26)} ${String(events).padStart(4)} events, link ${(payload.length / 1024).toFixed(1)} KB: median ${m.toFixed(0)} ms (runs ${times.map((t) => t.toFixed(0)).join(', ')})   goal ≤ 300 ms: ${m <= 300 ? 'met' : 'NOT met'}`);
+    console.log(`  ${label.padEnd(26)} ${String(events).padStart(4)} events, link ${(path.length / 1024).toFixed(1)} KB: median ${m.toFixed(0)} ms (runs ${times.map((t) => t.toFixed(0)).join(', ')})   goal ≤ 300 ms: ${m <= 300 ? 'met' : 'NOT met'}`);
     const order = ['js-loaded', 'wasm-started', 'link-chunk', 'link-decoded', 'link-shown', 'mounted'];
     console.log(`    where the time goes (medians, ms since navigation): ${order.filter((k) => phases[k]).map((k) => `${k} ${median(phases[k]).toFixed(0)}`).join(' → ')} → on screen ${m.toFixed(0)}`);
-    console.log(`    (a transcript longer than 24 entries shows the rest in the frames after)`);
   }
+  console.log(`    (a transcript longer than 24 entries shows the rest in the frames after)`);
   await browser.close();
   await app.close();
 }

@@ -205,6 +205,11 @@ test('presenter mode: a built-in lesson walked through with the keyboard only', 
   assert.match(await count(), /Step 11 of 11/);
   await page.keyboard.press('Escape');
   assert.ok(!(await page.evaluate(() => document.body.classList.contains('presenter'))), 'Esc leaves presenter mode');
+  await lesson.getByRole('button', { name: 'Close lesson' }).click();
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.getByRole('link', { name: 'Lessons' }).click();
+  await page.getByRole('heading', { name: 'Built-in lessons' }).waitFor();
+  await screenshot(page, 'lessons-page-phone');
   assert.deepEqual(page.errors, []);
 });
 

@@ -83,7 +83,7 @@ test('a long run opens with its first entries at once and the rest right after, 
   const page = await openApp(env);
   await runTask(page, 'Count the notes.');
   await waitForStatus(page, /Finished/);
-  await page.locator('.menu summary').click();
+  await page.locator('.menu summary', { hasText: 'Export' }).click();
   const [dl] = await Promise.all([page.waitForEvent('download'), page.getByRole('menuitem', { name: 'Run file (.json)' }).click()]);
   const doc = JSON.parse(readFileSync(await dl.path(), 'utf8'));
   // 60 more posts after the user's task: 64 entries in all.

@@ -198,7 +198,7 @@ test('exports carry no secrets; a run file imports by picker and by drag-and-dro
   assert.equal(env.mock.log()[0].headers.authorization, `Bearer ${KEY}`);
   const texts = { link: await shareLink(page), url: page.url() };
   for (const [label, ext] of [['Run file (.json)', 'json'], ['Transcript (.md)', 'md'], ['Agent graph (.svg)', 'svg'], ['Usage table (.csv)', 'csv'], ['Agent graph (.png)', 'png']]) {
-    await page.locator('.menu summary').click();
+    await page.locator('.menu summary', { hasText: 'Export' }).click();
     const [dl] = await Promise.all([page.waitForEvent('download'), page.getByRole('menuitem', { name: label }).click()]);
     const path = await dl.path();
     texts[ext] = readFileSync(path, ext === 'png' ? 'latin1' : 'utf8');

@@ -3,7 +3,8 @@
 //! against the mock LLM server (streaming, errors with CORS-exposed
 //! headers, and a real abort), and IndexedDB databases written by every
 //! earlier schema version opening with nothing lost (`idb`), MAEL's pools
-//! and task sets (`mael`), ACT's knowledge banks and task sets (`act`).
+//! and task sets (`mael`), ACT's knowledge banks and task sets (`act`),
+//! the teacher's lessons (`lessons`).
 #![cfg(target_arch = "wasm32")]
 
 use roundtable::engine::model::providers::http::{Endpoint, HttpChatModel, WireFormat};
@@ -207,4 +208,5 @@ async fn cancel_aborts_the_fetch_and_the_server_sees_it() {
 
 mod act;
 mod idb;
+mod lessons;
 mod mael;

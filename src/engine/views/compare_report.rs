@@ -271,3 +271,85 @@ fn truncate(s: &str, n: usize) -> String {
         s.to_string()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::model::{ChatRequest, ChatResponse, Message, Usage};
+    use crate::engine::run::{LoggedEvent, ModelSpec, RunEvent};
+
+    fn run(variant: &str, agents: &[&str], pass: f64) -> RunDoc {
+        let mut c = RunConfig::new("travel", "a | trip", ModelSpec::demo());
+        c.variant = Some(variant.into());
+        let mut ev = Vec::new();
+        for (i, a) in agents.iter().enumerate() {
+            ev.push(RunEvent::LlmRequest {
+                call: i as u32,
+                agent: (*a).into(),
+                model: "demo".into(),
+                request: ChatRequest::new(vec![Message::user("go")]),
+            });
+            ev.push(RunEvent::LlmResponse {
+                call: i as u32,
+                response: ChatResponse {
+                    text: "ok".into(),
+                    usage: Usage {
+                        input_tokens: 10,
+                        output_tokens: 5,
+                        estimated: false,
+                    },
+                    ..ChatResponse::default()
+                },
+                latency_ms: 1,
+                retries: 0,
+            });
+        }
+        ev.push(RunEvent::ScoreComputed {
+            name: "final_pass".into(),
+            value: pass,
+            agent: None,
+            detail: serde_json::Value::Null,
+        });
+        ev.push(RunEvent::RunFinished { output: None });
+        let events = ev
+            .into_iter()
+            .enumerate()
+            .map(|(i, event)| LoggedEvent {
+                seq: i as u64,
+                t_ms: 0,
+                event,
+            })
+            .collect();
+        RunDoc::new(c, events)
+    }
+
+    #[test]
+    fn the_report_has_the_metric_difference_usage_and_divergence() {
+        let a = run("fixed", &["hotel", "compiler"], 0.0);
+        let b = run("orchestrator", &["orchestrator", "hotel", "compiler"], 1.0);
+        let md = markdown("A | B", &[a, b], &PriceTable::default());
+        assert!(md.starts_with("# A \\| B\n"), "{md}");
+        assert!(md.contains("Task: a \\| trip"));
+        assert!(md.contains("| final_pass | 0 | 1 | +1.000 |"), "{md}");
+        assert!(md.contains("| orchestrator | — | 1 / 15 |"), "{md}");
+        assert!(md.contains("| hotel | 1 / 15 | 1 / 15 |"), "{md}");
+        assert!(
+            md.contains("- A vs B: at model call 1 (agent): hotel vs orchestrator"),
+            "{md}"
+        );
+        assert!(md.contains("| A | travel · fixed · "), "{md}");
+    }
+
+    #[test]
+    fn the_chart_has_a_bar_per_run_per_figure_and_escapes_labels() {
+        let a = run("<fixed>", &["hotel"], 0.0);
+        let b = run("orchestrator", &["orchestrator", "hotel"], 1.0);
+        let svg = metric_svg(&[a, b], &PriceTable::default(), true);
+        assert!(svg.starts_with("<svg class=\"cmp-chart\""));
+        assert!(svg.contains("xmlns=\"http://www.w3.org/2000/svg\""));
+        assert!(svg.contains("&lt;fixed&gt;") && !svg.contains("<fixed>"));
+        // final_pass, model calls, tokens: 3 groups × 2 runs (+ 2 legend swatches).
+        assert_eq!(svg.matches("<rect class=\"cmp-series-").count(), 3 * 2 + 2);
+        assert!(svg.contains("<title>B: 2</title>"), "B made 2 calls");
+    }
+}

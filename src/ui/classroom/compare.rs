@@ -139,10 +139,14 @@ fn Comparison() -> impl IntoView {
         spawn_local(async move {
             loop {
                 TimeoutFuture::new(40).await;
-                if !playing.get_untracked() {
+                // Paused, or the page is gone.
+                if playing.try_get_untracked() != Some(true) {
                     break;
                 }
-                let next = t.get_untracked() + 0.016 * app.speed.get_untracked();
+                let Some(now) = t.try_get_untracked() else {
+                    break;
+                };
+                let next = now + 0.016 * app.speed.get_untracked();
                 set_t(next);
                 if next >= phases() as f64 {
                     playing.set(false);
@@ -151,7 +155,6 @@ fn Comparison() -> impl IntoView {
             }
         });
     };
-    on_cleanup(move || playing.set(false));
     let slider_value = move || {
         let v = t.get().min(phases() as f64);
         format!("{:.0}", v * STEPS)
@@ -277,7 +280,7 @@ fn Comparison() -> impl IntoView {
                         <p class="small">"Anyone with this link sees the same comparison, with no key and no account (it never holds an API key)."</p>
                         <div class="input-with-button">
                             <input class="share-url" aria-label="Comparison link" readonly prop:value=url.clone()/>
-                            <button class="button primary" on:click=move |_| { let u = u.clone(); spawn_local(async move { copied.set(Some(bundle_io::copy(&u).await)); }); }>"Copy link"</button>
+                            <button class="button primary" on:click=move |_| { let u = u.clone(); spawn_local(async move { let _ = copied.try_set(Some(bundle_io::copy(&u).await)); }); }>"Copy link"</button>
                         </div>
                         <p class="muted small">{format!("{} characters", url.len())}</p>
                         {move || copied.get().map(|r| match r { Ok(m) => view! { <p class="ok" role="status">{m}</p> }.into_any(), Err(m) => view! { <p class="bad" role="status">{m}</p> }.into_any() })}

@@ -167,11 +167,13 @@ pub fn LessonEditor() -> impl IntoView {
                             l.saved_as = Some(key.clone());
                         }
                     });
-                    status.set(Some(Ok(
+                    let _ = status.try_set(Some(Ok(
                         "Saved in this browser: find it on the Lessons page.".into(),
                     )));
                 }
-                Err(e) => status.set(Some(Err(e))),
+                Err(e) => {
+                    let _ = status.try_set(Some(Err(e)));
+                }
             }
         });
     };
@@ -246,7 +248,7 @@ pub fn LessonEditor() -> impl IntoView {
                 view! {
                     <div class="input-with-button">
                         <input class="share-url" aria-label="Lesson link" readonly prop:value=url.clone()/>
-                        <button class="button primary" on:click=move |_| { let u = u.clone(); spawn_local(async move { status.set(Some(bundle_io::copy(&u).await)); }); }>"Copy link"</button>
+                        <button class="button primary" on:click=move |_| { let u = u.clone(); spawn_local(async move { let _ = status.try_set(Some(bundle_io::copy(&u).await)); }); }>"Copy link"</button>
                     </div>
                 }
             })}

@@ -64,7 +64,9 @@ fn open_builtin(app: AppState, id: &'static str, present: bool, error: RwSignal<
                 app.open_bundle(b, None);
                 app.presenter.set(present);
             }
-            Err(e) => error.set(Some(e)),
+            Err(e) => {
+                let _ = error.try_set(Some(e));
+            }
         }
     });
 }
@@ -78,7 +80,7 @@ pub fn LessonsPage() -> impl IntoView {
     let confirm = RwSignal::new(None::<String>);
     let reload = move || {
         spawn_local(async move {
-            saved.set(Some(lessons::list().await));
+            let _ = saved.try_set(Some(lessons::list().await));
         })
     };
     reload();
@@ -86,7 +88,9 @@ pub fn LessonsPage() -> impl IntoView {
         spawn_local(async move {
             match lessons::load(&key).await {
                 Ok(b) => app.open_bundle(b, edit.then_some(key)),
-                Err(e) => error.set(Some(e)),
+                Err(e) => {
+                    let _ = error.try_set(Some(e));
+                }
             }
         })
     };
@@ -97,11 +101,15 @@ pub fn LessonsPage() -> impl IntoView {
                 Err(e) => Err(e),
             };
             match r {
-                Ok(url) => info.set(Some(match bundle_io::copy(&url).await {
-                    Ok(_) => format!("Link copied ({} characters).", url.len()),
-                    Err(_) => format!("Copy this link: {url}"),
-                })),
-                Err(e) => error.set(Some(e)),
+                Ok(url) => {
+                    let _ = info.try_set(Some(match bundle_io::copy(&url).await {
+                        Ok(_) => format!("Link copied ({} characters).", url.len()),
+                        Err(_) => format!("Copy this link: {url}"),
+                    }));
+                }
+                Err(e) => {
+                    let _ = error.try_set(Some(e));
+                }
             }
         })
     };
@@ -112,7 +120,9 @@ pub fn LessonsPage() -> impl IntoView {
                 .and_then(|b| bundle_io::download(&b))
             {
                 Ok(()) => {}
-                Err(e) => error.set(Some(e)),
+                Err(e) => {
+                    let _ = error.try_set(Some(e));
+                }
             }
         })
     };
@@ -123,17 +133,22 @@ pub fn LessonsPage() -> impl IntoView {
         spawn_local(async move {
             let text = match files::read_text(&file).await {
                 Ok(t) => t,
-                Err(e) => return error.set(Some(format!("Could not read the file: {e}"))),
+                Err(e) => {
+                    let _ = error.try_set(Some(format!("Could not read the file: {e}")));
+                    return;
+                }
             };
             match Bundle::from_json(&text) {
                 Ok(b) if b.is_lesson() => {
                     let key = lessons::new_key();
                     match lessons::save(&key, &b).await {
                         Ok(()) => {
-                            info.set(Some(format!("Imported “{}”.", b.title)));
+                            let _ = info.try_set(Some(format!("Imported “{}”.", b.title)));
                             reload();
                         }
-                        Err(e) => error.set(Some(e)),
+                        Err(e) => {
+                            let _ = error.try_set(Some(e));
+                        }
                     }
                 }
                 Ok(b) => app.open_bundle(b, None),
@@ -187,7 +202,7 @@ pub fn LessonsPage() -> impl IntoView {
                                     let k = k.clone();
                                     confirm.set(None);
                                     spawn_local(async move {
-                                        if let Err(e) = lessons::delete(&k).await { error.set(Some(e)); }
+                                        if let Err(e) = lessons::delete(&k).await { let _ = error.try_set(Some(e)); }
                                         reload();
                                     });
                                 }>"Delete"</button>
@@ -201,7 +216,7 @@ pub fn LessonsPage() -> impl IntoView {
                     Some(Ok(list)) if list.is_empty() => view! {
                         <div class="empty">
                             <h3>"No lessons of your own yet"</h3>
-                            <p class="muted">"Open any run (or a comparison), press Write a lesson on its toolbar, and add notes and questions at the replay cursor. Saved lessons appear here."</p>
+                            <p class="muted">"Open any run, choose Compare & teach → Write a lesson on this run on its toolbar (or Write a lesson on this on the Compare page), and add notes and questions at the replay cursor. Saved lessons appear here."</p>
                         </div>
                     }.into_any(),
                     Some(Ok(list)) => view! {

@@ -93,7 +93,8 @@ fn drive(app: AppState, run: usize, at: usize, multi: bool, serial: StoredValue<
         let mut k = from;
         while k < at {
             TimeoutFuture::new(30).await;
-            if serial.get_value() != me {
+            // Another step took over, or the player is gone.
+            if serial.try_get_value() != Some(me) {
                 return;
             }
             k = (k + (speed.max(0.25) as usize).max(1)).min(at);
