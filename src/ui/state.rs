@@ -132,8 +132,10 @@ pub struct AppState {
     pub variant_open: RwSignal<bool>,
     /// A path the router should go to (set outside the router's context).
     pub goto: RwSignal<Option<String>>,
-    /// The run a variant was started from: compared with it when it ends.
-    then_compare: StoredValue<Option<RunDoc>>,
+    /// The run a variant was started from and the variant asked for: the
+    /// next run launched, if it is that variant of that task, is compared
+    /// with it when it ends (any launch clears it).
+    then_compare: StoredValue<Option<(RunDoc, Option<String>)>>,
     /// Counts the runs shown (views folded in parts start over when it changes).
     run_serial: StoredValue<u64>,
     live: StoredValue<Option<Live>, LocalStorage>,
@@ -359,6 +361,7 @@ impl AppState {
         self.notice.set(None);
         self.storage_error.set(None);
         self.lesson.set(None);
+        self.presenter.set(false);
         self.playing.set(false);
         self.cursor.set(None);
         self.replace_events(Vec::new());
@@ -396,15 +399,19 @@ impl AppState {
         });
         self.live.set_value(Some(Live { gate, cancel }));
         let live = self.live;
+        let compare_with = self
+            .then_compare
+            .try_update_value(Option::take)
+            .flatten()
+            .filter(|(p, v)| p.config.task == config.task && *v == config.variant)
+            .map(|(p, _)| p);
         spawn_local(async move {
             execute(&ctx, coordinator).await;
             live.set_value(None);
             activity.set(Activity::Idle);
             waiting.set(Vec::new());
-            if let Some(parent) = self.then_compare.try_update_value(Option::take).flatten() {
-                if let Some(child) = self.doc() {
-                    self.open_comparison(vec![parent, child]);
-                }
+            if let (Some(parent), Some(child)) = (compare_with, self.doc()) {
+                self.open_comparison(vec![parent, child]);
             }
         });
     }
@@ -417,9 +424,9 @@ impl AppState {
             return;
         }
         let mut start = RunDoc::new(parent.config.clone(), Vec::new());
-        start.config.variant = variant;
+        start.config.variant = variant.clone();
         start.config.parent = None;
-        self.then_compare.set_value(Some(parent));
+        self.then_compare.set_value(Some((parent, variant)));
         self.fork(start, 0, ForkEdit::None);
     }
 
@@ -551,6 +558,7 @@ impl AppState {
         });
         if !in_lesson {
             self.lesson.set(None);
+            self.presenter.set(false);
         }
         self.playing.set(false);
         self.cursor.set(None);

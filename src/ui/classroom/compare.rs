@@ -120,6 +120,21 @@ fn Comparison() -> impl IntoView {
         link.set(None);
     });
     let phases = move || align.with(|a| a.phases.len());
+    // Positions set from elsewhere (a lesson step, "Show both there") that
+    // are not a point of the timeline: the timeline says so.
+    Effect::new(move |_| {
+        let pos = app.compare_pos.get();
+        let v = t.get_untracked();
+        if v < 0.0 {
+            return;
+        }
+        let here = app
+            .compare
+            .with_untracked(|runs| positions_at(&align.get_untracked(), runs, v));
+        if here != pos {
+            t.set(-1.0);
+        }
+    });
     let set_t = move |v: f64| {
         let v = v.clamp(0.0, phases() as f64);
         t.set(v);
@@ -156,7 +171,7 @@ fn Comparison() -> impl IntoView {
         });
     };
     let slider_value = move || {
-        let v = t.get().min(phases() as f64);
+        let v = t.get().clamp(0.0, phases() as f64);
         format!("{:.0}", v * STEPS)
     };
     let here = move || {
@@ -322,7 +337,7 @@ fn Comparison() -> impl IntoView {
             {move || (0..app.compare.with(Vec::len)).map(|i| view! { <Column i=i/> }).collect_view()}
         </div>
         <Differences figs=figs/>
-        <Divergences set_t=t/>
+        <Divergences/>
     }
 }
 
@@ -493,7 +508,7 @@ fn Differences(figs: Memo<Vec<RunFigures>>) -> impl IntoView {
 
 /// Where each run first parts from run A, with a button that shows both there.
 #[component]
-fn Divergences(set_t: RwSignal<f64>) -> impl IntoView {
+fn Divergences() -> impl IntoView {
     let app = use_app();
     let list = Memo::new(move |_| {
         app.compare.with(|runs| {
@@ -516,7 +531,6 @@ fn Divergences(set_t: RwSignal<f64>) -> impl IntoView {
                 *x = b;
             }
         });
-        set_t.set(-1.0);
     };
     view! {
         <section class="panel cmp-divergence" aria-labelledby="cmp-div-title">
