@@ -44,12 +44,11 @@ async function sizes(app, browser) {
   console.log(`  total ${kb(startTotal).trim().padStart(38)}   goal ≤ 450 KB: ${startTotal <= 450 * 1024 ? 'met' : 'NOT met'}`);
   console.log('parts loaded on first use (their module + the shared chunks they need; a chunk two parts share is counted in both)');
   const labels = {
-    run_view: "a run on screen: transcript + Markdown, the coordinators' run tabs (travel, ACT, MAEL), provider clients, share-link decoder",
+    run_view: "a run on screen: transcript + Markdown, the coordinators' run tabs (travel, ACT, MAEL), provider clients, share-link decoder; the classroom (Compare, lessons, the Lessons page)",
     extras: 'Settings, share and fork dialogs, History, Events tab, inspector, exports',
     travel: 'the travel planner: coordinator, demo roles, sandbox, evaluator, setup, Batch',
     mael: 'MAEL: coordinator, demo team, pools and embedders, setup, team editor, the MAEL page',
     act: 'ACT: coordinator, demo team and glossary, ACT+ banks, setup, the ACT page',
-    classroom: 'Compare, lessons (player, editor, presenter mode), the Lessons page, Run a variant',
   };
   for (const [name, files] of Object.entries(splitParts('dist'))) {
     const lazy = files.filter((f) => !start.includes(f));

@@ -7,8 +7,7 @@
 //   node scripts/split-manifest.mjs --inject [dir] writes the run_view part's
 //       files into <dir>/index.html (default: Trunk's $TRUNK_STAGING_DIR),
 //       where the page preloads them when it is opened with a share link
-//       (they hold the decoder and the run's views), and the classroom
-//       part's for a lesson or comparison link
+//       (they hold the decoder and the run's views)
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,7 +30,6 @@ export function splitParts(dir) {
 }
 
 const PLACEHOLDER = '/*RUN_VIEW_FILES*/[]';
-const CLASSROOM = '/*CLASSROOM_FILES*/[]';
 
 export function inject(dir) {
   const parts = splitParts(dir);
@@ -40,13 +38,7 @@ export function inject(dir) {
   const text = readFileSync(html, 'utf8');
   if (!text.includes(PLACEHOLDER)) throw new Error(`${html} has no ${PLACEHOLDER} to fill`);
   // Trunk leaves the marker that kept it from building the crate itself.
-  // A lesson or comparison link also needs the classroom part (the files
-  // run_view does not already bring).
-  const classroom = (parts.classroom || []).filter((f) => !parts.run_view.includes(f));
-  const out = text
-    .replace(PLACEHOLDER, JSON.stringify(parts.run_view))
-    .replace(CLASSROOM, JSON.stringify(classroom))
-    .replace(/ *<!-- The wasm is built[\s\S]*?data-trunk-skip[^>]*>\n/, '');
+  const out = text.replace(PLACEHOLDER, JSON.stringify(parts.run_view)).replace(/ *<!-- The wasm is built[\s\S]*?data-trunk-skip[^>]*>\n/, '');
   writeFileSync(html, out);
 }
 

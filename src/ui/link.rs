@@ -21,17 +21,24 @@ pub enum Opened {
 }
 
 lazy_part! { run_view:
-    fn decode_in_chunk(hash: String) -> Result<Opened, String> {
+    fn decode_in_chunk(hash: String) -> Result<RunDoc, String> {
         perf::mark("rt:link-chunk");
-        let opened = if bundle::is_bundle_link(&hash) {
-            bundle::decode(&hash)
-                .map(Opened::Bundle)
-                .map_err(|e| e.user_message().replace("the run inside", "the lesson or comparison inside"))
-        } else {
-            share::decode(&hash).map(Opened::Run).map_err(|e| e.user_message())
-        };
+        let doc = share::decode(&hash).map_err(|e| e.user_message());
         perf::mark("rt:link-decoded");
-        opened
+        doc
+    }
+}
+
+// A lesson's or comparison's decoder.
+lazy_part! { run_view:
+    fn decode_bundle_in_chunk(hash: String) -> Result<Bundle, String> {
+        perf::mark("rt:link-chunk");
+        let b = bundle::decode(&hash).map_err(|e| {
+            e.user_message()
+                .replace("the run inside", "the lesson or comparison inside")
+        });
+        perf::mark("rt:link-decoded");
+        b
     }
 }
 
@@ -44,9 +51,16 @@ pub fn in_url() -> Option<String> {
 
 /// What a link carries, or what is wrong with the link.
 pub async fn decode(hash: String) -> Result<Opened, String> {
+    if bundle::is_bundle_link(&hash) {
+        return decode_bundle_in_chunk(hash)
+            .await
+            .unwrap_or_else(|e| Err(e.message("the shared lesson or comparison")))
+            .map(Opened::Bundle);
+    }
     decode_in_chunk(hash)
         .await
         .unwrap_or_else(|e| Err(e.message("the shared run")))
+        .map(Opened::Run)
 }
 
 /// Shows a decoded link's run (or lesson, or comparison), or says why it

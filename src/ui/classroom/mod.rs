@@ -1,6 +1,9 @@
 //! The classroom: runs side by side (Compare), lessons (play, present,
-//! write), the Lessons page, and "Run a variant of this". All of it is the
-//! `classroom` chunk, loaded on first use: the start page does not grow.
+//! write), the Lessons page, and "Run a variant of this". All of it loads
+//! on first use with the run views (the `run_view` chunk: a lesson or a
+//! comparison shows runs, and as a chunk of its own it shared so much with
+//! them that the split made twice the files and a shared run opened ~10%
+//! slower, measured); the start page does not grow.
 
 mod bundle_io;
 mod compare;
@@ -12,7 +15,7 @@ mod variant;
 use super::lazy::{lazy_part, ViewFn};
 use leptos::prelude::*;
 
-lazy_part! { classroom:
+lazy_part! { run_view:
     pub fn compare_page() -> ViewFn {
         || view! { <compare::ComparePage/> }.into_any()
     }
