@@ -204,7 +204,7 @@ pub fn HistoryPage() -> impl IntoView {
             "rename" => renaming.set(Some(id)),
             "compare" => spawn_local(async move {
                 match history::load_run(&id).await {
-                    Ok((_, doc)) => toggle_compared(app, doc),
+                    Ok((_, doc)) => app.toggle_compared(doc),
                     Err(e) => error.set(Some(e)),
                 }
             }),
@@ -284,28 +284,6 @@ pub fn HistoryPage() -> impl IntoView {
             }/>
         </main>
     }
-}
-
-/// Adds a run to the comparison, or takes it out when it is there.
-fn toggle_compared(app: AppState, doc: RunDoc) {
-    let id = doc.config.run_id.clone();
-    let there = app
-        .compare
-        .with_untracked(|c| c.iter().any(|r| r.config.run_id == id));
-    if there {
-        app.compare.update(|c| c.retain(|r| r.config.run_id != id));
-    } else {
-        app.compare.update(|c| {
-            if c.len() == crate::engine::lesson::MAX_RUNS {
-                c.remove(0);
-            }
-            c.push(doc);
-        });
-    }
-    app.compare_pos.set(
-        app.compare
-            .with_untracked(|c| c.iter().map(|r| r.events.len()).collect()),
-    );
 }
 
 /// The runs picked for the comparison, with Open and Clear.

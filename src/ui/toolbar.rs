@@ -132,15 +132,11 @@ pub fn RunToolbar() -> impl IntoView {
             steps: Vec::new(),
         };
         app.set_cursor(0);
-        app.lesson.set(Some(super::state::LessonSession {
-            bundle: crate::engine::lesson::Bundle::lesson(vec![doc], lesson),
-            step: 0,
-            progress: Default::default(),
-            answered: None,
-            mode: super::state::LessonMode::Edit,
-            saved_as: None,
-            finished: false,
-        }));
+        app.lesson.set(Some(super::state::LessonSession::new(
+            crate::engine::lesson::Bundle::lesson(vec![doc], lesson),
+            super::state::LessonMode::Edit,
+            None,
+        )));
     };
     view! {
         <Show when=move || app.shown.with(Option::is_some)>

@@ -10,7 +10,7 @@
 pub mod questions;
 mod score;
 
-pub use score::Progress;
+pub use score::{Answered, Progress};
 
 use crate::engine::run::RunDoc;
 use serde::{Deserialize, Serialize};

@@ -9,7 +9,7 @@
 
 use super::{Question, QuestionKind};
 use crate::engine::run::event::{LoggedEvent, RunEvent};
-use std::collections::HashMap;
+use std::collections::HashSet;
 
 /// Choices offered for "which agent" questions (the answer and up to
 /// three others).
@@ -211,7 +211,7 @@ fn verdict(
 /// (the used one and its runners-up) are the choices.
 fn retrieval(run: usize, i: usize, agent: &str, payload: &serde_json::Value) -> Option<Question> {
     let hits = payload.get("hits")?.as_array()?;
-    let mut seen: HashMap<String, ()> = HashMap::new();
+    let mut seen: HashSet<String> = HashSet::new();
     let mut choices = Vec::new();
     let mut answer = None;
     for h in hits.iter().take(AGENT_CHOICES) {
@@ -231,7 +231,7 @@ fn retrieval(run: usize, i: usize, agent: &str, payload: &serde_json::Value) -> 
             text = text.chars().take(90).collect::<String>() + "…";
         }
         let label = format!("“{text}” (reward {reward:.2})");
-        if seen.insert(label.clone(), ()).is_some() {
+        if !seen.insert(label.clone()) {
             continue;
         }
         if answer.is_none() && h.get("used").and_then(|v| v.as_bool()) == Some(true) {

@@ -260,15 +260,11 @@ fn Comparison() -> impl IntoView {
             summary: String::new(),
             steps: Vec::new(),
         };
-        app.lesson.set(Some(LessonSession {
-            bundle: Bundle::lesson(b.runs, lesson),
-            step: 0,
-            progress: Default::default(),
-            answered: None,
-            mode: LessonMode::Edit,
-            saved_as: None,
-            finished: false,
-        }));
+        app.lesson.set(Some(LessonSession::new(
+            Bundle::lesson(b.runs, lesson),
+            LessonMode::Edit,
+            None,
+        )));
     };
     let in_lesson = move || app.lesson.with(|l| l.is_some());
     view! {

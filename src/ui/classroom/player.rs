@@ -7,7 +7,7 @@
 //! keys answer, P presenter, F fullscreen, Esc leaves presenter mode.
 
 use super::editor::LessonEditor;
-use crate::engine::lesson::{Panel, Step};
+use crate::engine::lesson::{Answered, Panel, Step};
 use crate::ui::state::{use_app, Activity, AppState, LessonMode, LessonSession};
 use gloo_timers::future::TimeoutFuture;
 use leptos::ev::KeyboardEvent;
@@ -202,17 +202,12 @@ fn back(app: AppState) {
 fn answer(app: AppState, choice: usize) {
     app.lesson.update(|l| {
         let Some(l) = l else { return };
-        let Some(lesson) = l.bundle.lesson.clone() else {
+        let Some(lesson) = &l.bundle.lesson else {
             return;
         };
-        let Some(q) = lesson.steps.get(l.step).and_then(|s| s.question()) else {
-            return;
-        };
-        if choice >= q.choices.len() {
-            return;
+        if l.progress.answer(lesson, l.step, choice) != Answered::NotAQuestion {
+            l.answered = Some((l.step, choice));
         }
-        l.progress.answer(&lesson, l.step, choice);
-        l.answered = Some((l.step, choice));
     });
 }
 

@@ -1,10 +1,10 @@
 //! App-wide state (signals only, so it can live in context) and the run
 //! controls: start, pause, step, resume, stop, fork; showing a stored or
-//! shared run; the replay cursor.
+//! shared run; the replay cursor. The comparison's and the lesson's
+//! controls are in `classroom`.
 
 use super::coordinators::{ui_of, Launch};
 use super::provider::LazyProvider;
-use crate::engine::lesson::{Bundle, Progress};
 use crate::engine::model::demo;
 use crate::engine::model::factory::{demo_model, validate, Platform};
 use crate::engine::model::fork::{ForkEdit, ForkModel};
@@ -22,6 +22,9 @@ use crate::platform::{keys, recorder};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use std::rc::Rc;
+
+mod classroom;
+pub use classroom::{LessonMode, LessonSession};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Activity {
@@ -58,33 +61,6 @@ pub struct Shown {
 pub struct Notice {
     pub text: String,
     pub settings: bool,
-}
-
-/// How a lesson is being used.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum LessonMode {
-    /// A student (or the class) works through it.
-    Play,
-    /// The teacher writes it.
-    Edit,
-    /// The teacher tries it as a student would (back to Edit at the end).
-    Preview,
-}
-
-/// The lesson open in the app: its bundle (runs and steps), where the
-/// student is, and their answers.
-#[derive(Clone, Debug, PartialEq)]
-pub struct LessonSession {
-    pub bundle: Bundle,
-    pub step: usize,
-    pub progress: Progress,
-    /// The step just answered and the choice given (feedback shown).
-    pub answered: Option<(usize, usize)>,
-    pub mode: LessonMode,
-    /// Its key in IndexedDB, once saved there (built-in lessons have none).
-    pub saved_as: Option<String>,
-    /// Past the last step: the score is shown.
-    pub finished: bool,
 }
 
 struct Live {
@@ -135,7 +111,7 @@ pub struct AppState {
     /// The run a variant was started from and the variant asked for: the
     /// next run launched, if it is that variant of that task, is compared
     /// with it when it ends (any launch clears it).
-    then_compare: StoredValue<Option<(RunDoc, Option<String>)>>,
+    pub(super) then_compare: StoredValue<Option<(RunDoc, Option<String>)>>,
     /// Counts the runs shown (views folded in parts start over when it changes).
     run_serial: StoredValue<u64>,
     live: StoredValue<Option<Live>, LocalStorage>,
@@ -414,87 +390,6 @@ impl AppState {
                 self.open_comparison(vec![parent, child]);
             }
         });
-    }
-
-    /// Starts `parent`'s task again as `variant` (same options, the model in
-    /// Settings); when it ends, the two runs open side by side.
-    pub fn run_variant(self, parent: RunDoc, variant: Option<String>) {
-        if self.activity.get_untracked() != Activity::Idle {
-            self.warn("Stop the current run before starting a variant.", false);
-            return;
-        }
-        let mut start = RunDoc::new(parent.config.clone(), Vec::new());
-        start.config.variant = variant.clone();
-        start.config.parent = None;
-        self.then_compare.set_value(Some((parent, variant)));
-        self.fork(start, 0, ForkEdit::None);
-    }
-
-    /// Shows `runs` side by side on the Compare page.
-    pub fn open_comparison(self, runs: Vec<RunDoc>) {
-        self.compare_pos
-            .set(runs.iter().map(|r| r.events.len()).collect());
-        self.compare.set(runs);
-        self.goto.set(Some("/compare".into()));
-    }
-
-    /// Opens a lesson (to play, or to edit when `saved_as` names its
-    /// record) or a comparison: a one-run lesson on the Run page, anything
-    /// with more runs on the Compare page.
-    pub fn open_bundle(self, bundle: Bundle, saved_as: Option<String>) {
-        let Some(_) = &bundle.lesson else {
-            self.lesson.set(None);
-            return self.open_comparison(bundle.runs);
-        };
-        if self.activity.get_untracked() != Activity::Idle {
-            self.warn(
-                "A run is in progress: stop it before opening a lesson.",
-                false,
-            );
-            return;
-        }
-        let runs = bundle.runs.clone();
-        self.lesson.set(Some(LessonSession {
-            bundle,
-            step: 0,
-            progress: Progress::default(),
-            answered: None,
-            mode: if saved_as.is_some() {
-                LessonMode::Edit
-            } else {
-                LessonMode::Play
-            },
-            saved_as,
-            finished: false,
-        }));
-        if runs.len() == 1 {
-            if let Some(run) = runs.into_iter().next() {
-                self.show_doc(run, Source::Link, false);
-                self.goto.set(Some("/".into()));
-            }
-        } else {
-            self.open_comparison(runs);
-        }
-    }
-
-    /// Adds the shown run to the comparison (at most four; the oldest
-    /// leaves), or says why not.
-    pub fn add_to_comparison(self) -> Option<usize> {
-        let doc = self.doc()?;
-        let mut added = None;
-        self.compare.update(|runs| {
-            runs.retain(|r| r.config.run_id != doc.config.run_id || r.config.run_id.is_empty());
-            if runs.len() == crate::engine::lesson::MAX_RUNS {
-                runs.remove(0);
-            }
-            runs.push(doc);
-            added = Some(runs.len());
-        });
-        self.compare_pos.set(
-            self.compare
-                .with_untracked(|r| r.iter().map(|d| d.events.len()).collect()),
-        );
-        added
     }
 
     /// Run: start a new run when idle, or continue a paused one.

@@ -1,0 +1,143 @@
+//! The classroom's part of the app state: the runs on the Compare page
+//! (which runs, opened how), the lesson session, and "Run a variant of
+//! this" (its comparison opens when the variant's run ends: see `launch`).
+
+use super::{Activity, AppState, Source};
+use crate::engine::lesson::{Bundle, Progress, MAX_RUNS};
+use crate::engine::model::fork::ForkEdit;
+use crate::engine::run::RunDoc;
+use leptos::prelude::*;
+
+/// How a lesson is being used.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LessonMode {
+    /// A student (or the class) works through it.
+    Play,
+    /// The teacher writes it.
+    Edit,
+    /// The teacher tries it as a student would (back to Edit at the end).
+    Preview,
+}
+
+/// The lesson open in the app: its bundle (runs and steps), where the
+/// student is, and their answers.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LessonSession {
+    pub bundle: Bundle,
+    pub step: usize,
+    pub progress: Progress,
+    /// The step just answered and the choice given (feedback shown).
+    pub answered: Option<(usize, usize)>,
+    pub mode: LessonMode,
+    /// Its key in IndexedDB, once saved there (built-in lessons have none).
+    pub saved_as: Option<String>,
+    /// Past the last step: the score is shown.
+    pub finished: bool,
+}
+
+impl LessonSession {
+    /// `bundle` at its first step, nothing answered.
+    pub fn new(bundle: Bundle, mode: LessonMode, saved_as: Option<String>) -> Self {
+        LessonSession {
+            bundle,
+            step: 0,
+            progress: Progress::default(),
+            answered: None,
+            mode,
+            saved_as,
+            finished: false,
+        }
+    }
+}
+
+impl AppState {
+    /// Starts `parent`'s task again as `variant` (same options, the model in
+    /// Settings); when it ends, the two runs open side by side.
+    pub fn run_variant(self, parent: RunDoc, variant: Option<String>) {
+        if self.activity.get_untracked() != Activity::Idle {
+            self.warn("Stop the current run before starting a variant.", false);
+            return;
+        }
+        let mut start = RunDoc::new(parent.config.clone(), Vec::new());
+        start.config.variant = variant.clone();
+        start.config.parent = None;
+        self.then_compare.set_value(Some((parent, variant)));
+        self.fork(start, 0, ForkEdit::None);
+    }
+
+    /// Sets the comparison's runs, each shown whole.
+    fn set_compared(self, runs: Vec<RunDoc>) {
+        self.compare_pos
+            .set(runs.iter().map(|r| r.events.len()).collect());
+        self.compare.set(runs);
+    }
+
+    /// Shows `runs` side by side on the Compare page.
+    pub fn open_comparison(self, runs: Vec<RunDoc>) {
+        self.set_compared(runs);
+        self.goto.set(Some("/compare".into()));
+    }
+
+    /// Adds `doc` to the comparison (at most four: the oldest leaves), or
+    /// takes it out when it is there and `toggle`; returns how many runs
+    /// the comparison holds.
+    fn compare_with(self, doc: RunDoc, toggle: bool) -> usize {
+        let mut runs = self.compare.get_untracked();
+        let id = doc.config.run_id.clone();
+        let there = !id.is_empty() && runs.iter().any(|r| r.config.run_id == id);
+        runs.retain(|r| id.is_empty() || r.config.run_id != id);
+        if !(there && toggle) {
+            if runs.len() == MAX_RUNS {
+                runs.remove(0);
+            }
+            runs.push(doc);
+        }
+        let n = runs.len();
+        self.set_compared(runs);
+        n
+    }
+
+    /// Adds the shown run to the comparison; how many runs it holds.
+    pub fn add_to_comparison(self) -> Option<usize> {
+        let doc = self.doc()?;
+        Some(self.compare_with(doc, false))
+    }
+
+    /// Adds `doc` to the comparison, or takes it out when it is there.
+    pub fn toggle_compared(self, doc: RunDoc) {
+        self.compare_with(doc, true);
+    }
+
+    /// Opens a lesson (to play, or to edit when `saved_as` names its
+    /// record) or a comparison: a one-run lesson on the Run page, anything
+    /// with more runs on the Compare page.
+    pub fn open_bundle(self, bundle: Bundle, saved_as: Option<String>) {
+        if bundle.lesson.is_none() {
+            self.lesson.set(None);
+            return self.open_comparison(bundle.runs);
+        }
+        if self.activity.get_untracked() != Activity::Idle {
+            self.warn(
+                "A run is in progress: stop it before opening a lesson.",
+                false,
+            );
+            return;
+        }
+        let runs = bundle.runs.clone();
+        let mode = if saved_as.is_some() {
+            LessonMode::Edit
+        } else {
+            LessonMode::Play
+        };
+        self.lesson
+            .set(Some(LessonSession::new(bundle, mode, saved_as)));
+        if runs.len() == 1 {
+            if let Some(run) = runs.into_iter().next() {
+                self.show_doc(run, Source::Link, false);
+                self.goto.set(Some("/".into()));
+            }
+        } else {
+            self.open_comparison(runs);
+        }
+    }
+}
