@@ -247,6 +247,7 @@ fn network_errors_carry_the_cors_hint() {
         base_url: "http://localhost:11434/v1".into(),
         model: "llama3.2".into(),
         temperature: None,
+        file_sha256: None,
     };
     let model = build_model(&spec, None, &platform).expect("no key needed for Ollama");
     let req = ChatRequest::new(vec![Message::user("hi")]);

@@ -62,6 +62,11 @@ pub fn model_spec(a: &RunArgs) -> Result<ModelSpec, String> {
             Some(p) => match p.kind {
                 PresetKind::Http(f) => (p.id.to_string(), f, p.base_url),
                 PresetKind::Demo => return Ok(ModelSpec::demo()),
+                PresetKind::Local => {
+                    return Err(
+                        "the local model runs in the app's browser tab only; from the command line use a local server (--provider ollama or lmstudio)".into(),
+                    )
+                }
             },
             None => return Err(format!("unknown provider \"{other}\"")),
         },
@@ -75,6 +80,7 @@ pub fn model_spec(a: &RunArgs) -> Result<ModelSpec, String> {
             .unwrap_or_else(|| default_url.to_string()),
         model,
         temperature: None,
+        file_sha256: None,
     })
 }
 

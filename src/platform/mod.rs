@@ -10,6 +10,7 @@ pub mod history;
 pub mod idb;
 pub mod keys;
 pub mod lessons;
+pub mod local_model;
 pub mod location;
 pub mod perf;
 pub mod recorder;

@@ -5,6 +5,7 @@
 use super::storage;
 use crate::engine::model::pricing::PriceTable;
 use crate::engine::model::providers::presets::{preset, PresetKind};
+use crate::engine::run::config::LOCAL_PROVIDER;
 use crate::engine::run::ModelSpec;
 use serde::{Deserialize, Serialize};
 
@@ -32,6 +33,9 @@ pub struct Settings {
     pub token_cap: Option<u64>,
     /// The demo model's pause between streamed chunks (0 = instant).
     pub demo_delay_ms: u32,
+    /// The local model's file (SHA-256) when the provider is `local`; its
+    /// name is in `model`.
+    pub local_model: String,
 }
 
 /// The demo model's paces offered in Settings and presenter mode.
@@ -57,6 +61,7 @@ impl Default for Settings {
             spend_cap_usd: None,
             token_cap: None,
             demo_delay_ms: 35,
+            local_model: String::new(),
         }
     }
 }
@@ -96,6 +101,15 @@ impl Settings {
                 base_url: self.base_url.trim().to_string(),
                 model: self.model.trim().to_string(),
                 temperature: None,
+                file_sha256: None,
+            },
+            Some(PresetKind::Local) => ModelSpec {
+                provider: LOCAL_PROVIDER.into(),
+                format: None,
+                base_url: String::new(),
+                model: self.model.trim().to_string(),
+                temperature: None,
+                file_sha256: Some(self.local_model.clone()).filter(|s| !s.is_empty()),
             },
             _ => ModelSpec::demo(),
         }
@@ -105,6 +119,10 @@ impl Settings {
     pub fn label(&self) -> String {
         match preset(&self.provider) {
             Some(p) if p.kind == PresetKind::Demo => "Offline demo".into(),
+            Some(p) if p.kind == PresetKind::Local && self.model.trim().is_empty() => {
+                "Local model · none picked".into()
+            }
+            Some(p) if p.kind == PresetKind::Local => format!("Local · {}", self.model),
             Some(p) => format!("{} · {}", p.label, self.model),
             None => "Offline demo".into(),
         }

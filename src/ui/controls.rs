@@ -203,6 +203,9 @@ fn StatusLine() -> impl IntoView {
             <span class="status-dot" aria-hidden="true"></span>
             <span>{text}</span>
         </div>
+        {move || super::state::local_status().get().map(|s| view! {
+            <p class="local-status" data-testid="local-status">{s}</p>
+        })}
         {move || failure().map(|msg| view! {
             <div class="notice error" role="alert">
                 <p>{msg}</p>

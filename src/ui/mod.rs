@@ -16,6 +16,7 @@ mod history;
 mod inspector;
 pub(crate) mod lazy;
 mod link;
+mod local_models;
 mod mael;
 mod part_state;
 mod provider;

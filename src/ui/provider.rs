@@ -1,7 +1,9 @@
 //! Provider clients (OpenAI-compatible and Anthropic wire formats, SSE) are
 //! in the `run_view` chunk, not in the core module: a run on a provider
 //! holds a [`LazyProvider`], which loads the real client with its first
-//! call. The demo model needs none of it.
+//! call. The demo model needs none of it. The in-browser model's client
+//! (`platform::local_model`) loads with the `extras` chunk, as its Settings
+//! do; its worker and wasm are fetched on its first request.
 
 use super::lazy::lazy_part;
 use super::state::platform;
@@ -11,6 +13,7 @@ use crate::engine::model::providers::http::WireFormat;
 use crate::engine::model::{ChatModel, ChatRequest, ChatResponse, DeltaSink, ModelError};
 use crate::engine::run::{CancelToken, ModelSpec};
 use futures::future::LocalBoxFuture;
+use leptos::prelude::Set;
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -20,16 +23,28 @@ lazy_part! { run_view:
     }
 }
 
+lazy_part! { extras:
+    fn local_client(spec: ModelSpec) -> Rc<dyn ChatModel> {
+        let status = super::state::local_status();
+        Rc::new(crate::platform::local_model::LocalModel::new(
+            spec.model.clone(),
+            spec.file_sha256.clone().unwrap_or_default(),
+            Rc::new(move |s| status.set(s)),
+        ))
+    }
+}
+
 /// A provider's client, loaded on the first call (the spec is validated).
+/// No wire format: the in-browser model.
 pub struct LazyProvider {
     spec: ModelSpec,
-    format: WireFormat,
+    format: Option<WireFormat>,
     key: Option<String>,
     loaded: RefCell<Option<Rc<dyn ChatModel>>>,
 }
 
 impl LazyProvider {
-    pub fn new(spec: ModelSpec, format: WireFormat, key: Option<String>) -> Self {
+    pub fn new(spec: ModelSpec, format: Option<WireFormat>, key: Option<String>) -> Self {
         LazyProvider {
             spec,
             format,
@@ -42,12 +57,14 @@ impl LazyProvider {
         if let Some(m) = self.loaded.borrow().as_ref() {
             return Ok(m.clone());
         }
-        let m = client(self.spec.clone(), self.format, self.key.clone())
-            .await
-            .map_err(|_| ModelError::Network {
-                detail: "the page could not load its provider client".into(),
-                hint: Some("Check your connection, then reload the page.".into()),
-            })?;
+        let m = match self.format {
+            Some(format) => client(self.spec.clone(), format, self.key.clone()).await,
+            None => local_client(self.spec.clone()).await,
+        }
+        .map_err(|_| ModelError::Network {
+            detail: "the page could not load its provider client".into(),
+            hint: Some("Check your connection, then reload the page.".into()),
+        })?;
         *self.loaded.borrow_mut() = Some(m.clone());
         Ok(m)
     }

@@ -41,6 +41,7 @@ pub fn SettingsDialog() -> impl IntoView {
     let cap_usd = RwSignal::new(String::new());
     let cap_tokens = RwSignal::new(String::new());
     let demo_delay = RwSignal::new(35u32);
+    let local_model = RwSignal::new(String::new());
     let probe = RwSignal::new(Probe::Idle);
     let error = RwSignal::new(None::<String>);
 
@@ -62,6 +63,7 @@ pub fn SettingsDialog() -> impl IntoView {
             cap_usd.set(s.spend_cap_usd.map(|v| v.to_string()).unwrap_or_default());
             cap_tokens.set(s.token_cap.map(|v| v.to_string()).unwrap_or_default());
             demo_delay.set(s.demo_delay_ms);
+            local_model.set(s.local_model.clone());
             probe.set(Probe::Idle);
             error.set(None);
             if !d.open() {
@@ -73,6 +75,8 @@ pub fn SettingsDialog() -> impl IntoView {
     });
 
     let is_demo = move || preset(&provider.get()).is_none_or(|p| p.kind == PresetKind::Demo);
+    let is_local = move || preset(&provider.get()).is_some_and(|p| p.kind == PresetKind::Local);
+    let remote = move || !is_demo() && !is_local();
     let needs_key = move || preset(&provider.get()).is_some_and(|p| p.needs_key);
     let on_provider = move |ev| {
         let id = event_target_value(&ev);
@@ -102,6 +106,7 @@ pub fn SettingsDialog() -> impl IntoView {
             .filter(|v| v.is_finite() && *v >= 0.0),
         token_cap: cap_tokens.get_untracked().trim().parse::<u64>().ok(),
         demo_delay_ms: demo_delay.get_untracked().min(1000),
+        local_model: local_model.get_untracked(),
         ..app.settings.get_untracked()
     };
     let test = move |_| {
@@ -114,7 +119,18 @@ pub fn SettingsDialog() -> impl IntoView {
             demo_chunk_delay_ms: 0,
             demo_script: crate::engine::model::demo::no_script,
         };
-        let m = match build_model(&spec, k, &platform) {
+        let built = if spec.is_local() {
+            crate::engine::model::factory::validate(&spec, None).map(|_| {
+                Rc::new(crate::platform::local_model::LocalModel::new(
+                    spec.model.clone(),
+                    spec.file_sha256.clone().unwrap_or_default(),
+                    Rc::new(|_| {}),
+                )) as Rc<dyn crate::engine::model::ChatModel>
+            })
+        } else {
+            build_model(&spec, k, &platform)
+        };
+        let m = match built {
             Ok(m) => m,
             Err(e) => {
                 probe.set(Probe::Failed(e));
@@ -181,36 +197,41 @@ pub fn SettingsDialog() -> impl IntoView {
                         </select>
                     </Show>
                 </div>
-                <div class="field-row" class:disabled=is_demo>
+                <Show when=is_local>
+                    <super::local_models::LocalModels chosen=local_model name=model/>
+                </Show>
+                <Show when=remote>
+                <div class="field-row">
                     <div class="field grow">
                         <label for="base-url">"Base URL"</label>
-                        <input id="base-url" type="url" placeholder="https://…/v1" disabled=is_demo
+                        <input id="base-url" type="url" placeholder="https://…/v1"
                             prop:value=move || base_url.get() on:input=move |ev| base_url.set(event_target_value(&ev))/>
                     </div>
                     <div class="field">
                         <label for="model">"Model"</label>
-                        <input id="model" type="text" disabled=is_demo
+                        <input id="model" type="text"
                             prop:value=move || model.get() on:input=move |ev| model.set(event_target_value(&ev))/>
                     </div>
                 </div>
-                <div class="field" class:disabled=is_demo>
+                <div class="field">
                     <label for="api-key">"API key"</label>
                     <div class="input-with-button">
-                        <input id="api-key" autocomplete="off" spellcheck="false" disabled=is_demo
+                        <input id="api-key" autocomplete="off" spellcheck="false"
                             type=move || if show_key.get() { "text" } else { "password" }
                             placeholder=move || if needs_key() { "required for this provider" } else { "optional" }
                             prop:value=move || key.get() on:input=move |ev| key.set(event_target_value(&ev))/>
-                        <button type="button" class="button small" disabled=is_demo on:click=move |_| show_key.update(|v| *v = !*v)>
+                        <button type="button" class="button small"  on:click=move |_| show_key.update(|v| *v = !*v)>
                             {move || if show_key.get() { "Hide" } else { "Show" }}
                         </button>
                     </div>
                     <label class="check">
-                        <input id="remember" type="checkbox" disabled=is_demo prop:checked=move || remember.get()
+                        <input id="remember" type="checkbox"  prop:checked=move || remember.get()
                             on:change=move |ev| remember.set(event_target_checked(&ev))/>
                         "Remember on this device"
                     </label>
                     <p class="hint">"Your key stays in this tab's memory and goes only to the provider. Tick the box to keep it in this browser's storage; it never appears in share links, exports or run records."</p>
                 </div>
+                </Show>
                 <div class="probe">
                     <button type="button" class="button" on:click=test disabled=move || probe.get() == Probe::Testing>"Test connection"</button>
                     {move || match probe.get() {

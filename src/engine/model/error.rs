@@ -32,6 +32,9 @@ pub enum ModelError {
     /// Not sent: its estimated cost would pass the run's (or batch's)
     /// spend cap. `detail` is the whole message for the user.
     SpendCap { detail: String },
+    /// The in-browser model could not answer (no model, prompt too long,
+    /// its worker failed). `detail` is the whole message for the user.
+    Local { detail: String },
 }
 
 impl ModelError {
@@ -55,6 +58,7 @@ impl ModelError {
             ModelError::Cancelled => "cancelled",
             ModelError::Malformed { .. } => "malformed",
             ModelError::SpendCap { .. } => "spend_cap",
+            ModelError::Local { .. } => "local",
         }
     }
 
@@ -107,6 +111,7 @@ impl ModelError {
                  happening, the base URL may not point to a compatible API."
             ),
             ModelError::SpendCap { detail } => detail.clone(),
+            ModelError::Local { detail } => detail.clone(),
         }
     }
 

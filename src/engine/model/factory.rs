@@ -24,6 +24,12 @@ pub fn validate(spec: &ModelSpec, api_key: Option<&str>) -> Result<(), String> {
     if spec.is_demo() {
         return Ok(());
     }
+    if spec.is_local() {
+        return match &spec.file_sha256 {
+            Some(_) if !spec.model.trim().is_empty() => Ok(()),
+            _ => Err("Pick a model file for \"Local model (in this browser)\" in Settings.".into()),
+        };
+    }
     let base = spec.base_url.trim();
     if base.is_empty() {
         return Err(
@@ -65,6 +71,12 @@ pub fn build_model(
 ) -> Result<Rc<dyn ChatModel>, String> {
     validate(spec, api_key.as_deref())?;
     Ok(match spec.format {
+        None if spec.is_local() => {
+            return Err(format!(
+                "{} runs inside the app's browser tab only: open Roundtable in a browser, or use a local server (Ollama, LM Studio) here.",
+                super::providers::presets::LOCAL_LABEL
+            ))
+        }
         None => demo_model(platform),
         Some(format) => http_model(spec, format, api_key, platform),
     })
@@ -116,6 +128,7 @@ mod tests {
             base_url: url.into(),
             model: model.into(),
             temperature: None,
+            file_sha256: None,
         }
     }
 
@@ -151,5 +164,52 @@ mod tests {
         assert!(validate(&spec("custom", "http://x", " "), None)
             .unwrap_err()
             .contains("model name"));
+    }
+
+    #[test]
+    fn the_local_model_needs_a_file_and_runs_only_in_the_browser() {
+        let mut local = ModelSpec {
+            provider: "local".into(),
+            format: None,
+            base_url: String::new(),
+            model: "SmolLM2 135M Instruct".into(),
+            temperature: None,
+            file_sha256: None,
+        };
+        assert!(local.is_local() && !local.is_demo());
+        assert!(validate(&local, None)
+            .unwrap_err()
+            .contains("Pick a model file"));
+        local.file_sha256 = Some("ab".repeat(32));
+        assert!(validate(&local, None).is_ok());
+        struct Offline;
+        impl HttpTransport for Offline {
+            fn post(
+                &self,
+                _: crate::engine::model::providers::http::HttpRequest,
+                _: crate::engine::run::CancelToken,
+            ) -> futures::future::LocalBoxFuture<
+                'static,
+                Result<
+                    crate::engine::model::providers::http::HttpResponse,
+                    crate::engine::model::ModelError,
+                >,
+            > {
+                unreachable!("no request is made")
+            }
+        }
+        let platform = Platform {
+            transport: Rc::new(Offline),
+            clock: Rc::new(crate::engine::run::clock::FakeClock::new()),
+            demo_chunk_delay_ms: 0,
+            demo_script: demo::no_script,
+        };
+        let err = build_model(&local, None, &platform)
+            .err()
+            .unwrap_or_default();
+        assert!(err.contains("browser tab only"), "{err}");
+        // The spec a run records names the file by hash, nothing else.
+        let json = serde_json::to_string(&local).unwrap_or_default();
+        assert!(json.contains("file_sha256") && !json.contains("opfs"));
     }
 }

@@ -22,7 +22,14 @@ pub struct ModelSpec {
     pub model: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub temperature: Option<f32>,
+    /// The in-browser model's file (SHA-256, hex): a run names the file it
+    /// ran on, never its bytes or where it is stored.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file_sha256: Option<String>,
 }
+
+/// The provider id of the model that runs inside the page (a GGUF file).
+pub const LOCAL_PROVIDER: &str = "local";
 
 impl ModelSpec {
     pub fn demo() -> Self {
@@ -32,10 +39,15 @@ impl ModelSpec {
             base_url: String::new(),
             model: "demo".into(),
             temperature: None,
+            file_sha256: None,
         }
     }
     pub fn is_demo(&self) -> bool {
-        self.format.is_none()
+        self.format.is_none() && !self.is_local()
+    }
+    /// The model runs inside the page, from a GGUF file the user added.
+    pub fn is_local(&self) -> bool {
+        self.provider == LOCAL_PROVIDER
     }
     /// The same spec with credentials removed from the base URL.
     pub fn redacted(&self) -> Self {

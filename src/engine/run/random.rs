@@ -84,6 +84,7 @@ fn config(rng: &mut SplitMix) -> RunConfig {
             base_url: "https://api.example.org/v1".into(),
             model: text(rng),
             temperature: Some(0.5),
+            file_sha256: None,
         };
     }
     let mut c = RunConfig::new(pick(rng, &["single", "travel", "act"]), &text(rng), spec);

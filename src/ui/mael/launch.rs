@@ -55,7 +55,7 @@ pub(super) fn models(
         });
         router = router.bind(
             &agent.id,
-            Rc::new(LazyProvider::new(s, format, key.clone())),
+            Rc::new(LazyProvider::new(s, Some(format), key.clone())),
         );
     }
     router

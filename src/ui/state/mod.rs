@@ -122,6 +122,17 @@ fn new_run_id() -> String {
     format!("run-{}-{r:x}", js_sys::Date::now() as u64)
 }
 
+thread_local! {
+    // Reference-counted, not owned by whichever view first asked for it.
+    static LOCAL_STATUS: ArcRwSignal<Option<String>> = ArcRwSignal::new(None);
+}
+
+/// What the in-browser model is doing (loading, reading a long prompt),
+/// shown on the Run page while it works.
+pub fn local_status() -> ArcRwSignal<Option<String>> {
+    LOCAL_STATUS.with(|s| s.clone())
+}
+
 /// The browser's transport and clock, with the demo model's pace and script.
 pub(crate) fn platform(demo_chunk_delay_ms: u64, demo_script: demo::Script) -> Platform {
     Platform {
@@ -148,8 +159,9 @@ pub fn settings_model(
     };
     validate(&spec, key.as_deref())?;
     let model: Rc<dyn ChatModel> = match spec.format {
+        None if spec.is_local() => Rc::new(LazyProvider::new(spec.clone(), None, None)),
         None => demo_model(&platform(demo_chunk_delay_ms, demo_script)),
-        Some(format) => Rc::new(LazyProvider::new(spec.clone(), format, key)),
+        Some(format) => Rc::new(LazyProvider::new(spec.clone(), Some(format), key)),
     };
     Ok((spec, model))
 }

@@ -27,12 +27,12 @@ pub fn start(app: AppState, paused: bool) {
     let Some((spec, model)) = app.live_model(SCRIPT) else {
         return;
     };
-    let mut config = app.new_config(travel::ID, &query.text, spec);
+    let mut config = app.new_config(travel::ID, &query.text, spec.clone());
     config.variant = Some(setup.variant.id().into());
     config.options = serde_json::to_value(travel::options_for(
         query.value.clone(),
         &setup.db,
-        setup.tool_mode,
+        setup.tool_mode.for_model(&spec),
     ))
     .unwrap_or_default();
     launch_on(app, config, model, paused, setup.db.clone());

@@ -136,6 +136,18 @@ pub enum ToolMode {
     Text,
 }
 
+impl ToolMode {
+    /// The mode a run on `spec` uses: the in-browser model has no native
+    /// tool calls, so it always gets the text protocol.
+    pub fn for_model(self, spec: &crate::engine::run::ModelSpec) -> ToolMode {
+        if spec.is_local() {
+            ToolMode::Text
+        } else {
+            self
+        }
+    }
+}
+
 /// The run's options (`RunConfig::options`), so a run is self-contained.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TravelOptions {
@@ -465,6 +477,15 @@ pub struct RunEvaluation {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_local_model_gets_the_text_tool_protocol() {
+        let mut spec = crate::engine::run::ModelSpec::demo();
+        assert_eq!(ToolMode::Native.for_model(&spec), ToolMode::Native);
+        spec.provider = crate::engine::run::config::LOCAL_PROVIDER.into();
+        assert_eq!(ToolMode::Native.for_model(&spec), ToolMode::Text);
+        assert_eq!(ToolMode::Text.for_model(&spec), ToolMode::Text);
+    }
 
     #[test]
     fn conversation_round_trips() {

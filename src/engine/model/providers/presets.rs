@@ -6,6 +6,8 @@ use super::http::WireFormat;
 pub enum PresetKind {
     /// The built-in scripted model; no network.
     Demo,
+    /// A GGUF model the user added, run inside the page (a Web Worker).
+    Local,
     Http(WireFormat),
 }
 
@@ -48,9 +50,11 @@ const fn p(
 }
 
 pub const DEMO_LABEL: &str = "Offline demo (scripted, not an LLM)";
+pub const LOCAL_LABEL: &str = "Local model (in this browser)";
 
 pub const PRESETS: &[Preset] = &[
     p("demo", DEMO_LABEL, PresetKind::Demo, "", "demo", false, None),
+    p("local", LOCAL_LABEL, PresetKind::Local, "", "", false, None),
     p("openai", "OpenAI", OA, "https://api.openai.com/v1", "gpt-4o-mini", true, None),
     p(
         "anthropic",

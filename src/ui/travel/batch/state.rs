@@ -228,9 +228,12 @@ impl BatchState {
                 let mut config = app.new_config(travel::ID, &job.query.query, spec.clone());
                 config.run_id = format!("{}-b{i}", config.run_id);
                 config.variant = Some(job.variant.id().into());
-                config.options =
-                    serde_json::to_value(options_for(job.value.clone(), &db_name, form.tool_mode))
-                        .unwrap_or_default();
+                config.options = serde_json::to_value(options_for(
+                    job.value.clone(),
+                    &db_name,
+                    form.tool_mode.for_model(&spec),
+                ))
+                .unwrap_or_default();
                 let ctx = RunCtx::with_controls(
                     config,
                     ModelRouter::single(model.clone()),

@@ -1,0 +1,382 @@
+//! A loaded model and generation one step at a time: the worker yields to
+//! its message loop between steps, so a cancel lands before the next token
+//! and progress is reported during a long prefill.
+//!
+//! Prefix cache: candle keeps each layer's keys and values of the tokens
+//! fed so far, and can extend them but not cut them. The engine keeps a few
+//! copies of the model (llama weights are shared, only the caches differ),
+//! each remembering its tokens; a request whose prompt extends one of them
+//! (the same agent's next turn, whose prompt is its last prompt plus the
+//! answer and a new message) feeds only the new tokens.
+
+use crate::inspect::{inspect, Meta, MEMORY_BUDGET};
+use crate::protocol::{ChatTurn, GenParams, ModelInfo};
+use crate::template::Template;
+use crate::tokenizer::Tok;
+use candle_core::{Device, Tensor};
+use candle_transformers::generation::LogitsProcessor;
+use candle_transformers::models::{quantized_llama, quantized_qwen2};
+use std::io::{Read, Seek};
+
+/// The longest context the worker allows (candle's rope tables are this long).
+pub const MAX_CONTEXT: usize = 4096;
+/// Prompt tokens fed per step: progress and cancel between chunks.
+pub const PREFILL_CHUNK: usize = 64;
+/// Default answer length when the request names none.
+pub const DEFAULT_MAX_TOKENS: u32 = 512;
+/// Caches kept (llama models; qwen2's candle weights cannot be copied).
+pub const SLOTS: usize = 4;
+
+enum Weights {
+    Llama(quantized_llama::ModelWeights),
+    Qwen2(quantized_qwen2::ModelWeights),
+}
+
+impl Weights {
+    fn forward(&mut self, x: &Tensor, pos: usize) -> candle_core::Result<Tensor> {
+        match self {
+            Weights::Llama(m) => m.forward(x, pos),
+            Weights::Qwen2(m) => m.forward(x, pos),
+        }
+    }
+    fn clear(&mut self) {
+        match self {
+            Weights::Llama(m) => m.clear_kv_cache(),
+            Weights::Qwen2(m) => m.clear_kv_cache(),
+        }
+    }
+    fn copy(&self) -> Option<Weights> {
+        match self {
+            Weights::Llama(m) => {
+                let mut c = m.clone();
+                c.clear_kv_cache();
+                Some(Weights::Llama(c))
+            }
+            Weights::Qwen2(_) => None,
+        }
+    }
+}
+
+struct Slot {
+    weights: Weights,
+    /// The tokens whose keys and values the weights hold.
+    tokens: Vec<u32>,
+    used: u64,
+}
+
+pub struct Engine {
+    slots: Vec<Slot>,
+    tok: Tok,
+    template: Template,
+    stops: Vec<u32>,
+    pub info: ModelInfo,
+    clock: u64,
+}
+
+/// What one step did.
+#[derive(Debug, PartialEq)]
+pub enum Step {
+    Prefill { done: usize, total: usize },
+    Token { text: String },
+    Done(Finish),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Finish {
+    Stop,
+    Length,
+}
+
+impl Finish {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Finish::Stop => "stop",
+            Finish::Length => "length",
+        }
+    }
+}
+
+/// One generation in progress.
+pub struct Job {
+    slot: usize,
+    prompt: Vec<u32>,
+    /// Prompt tokens found in the cache.
+    pub reused: usize,
+    generated: Vec<u32>,
+    /// Text already sent as deltas.
+    sent: String,
+    next: Option<u32>,
+    max_new: usize,
+    sampler: LogitsProcessor,
+    finished: Option<Finish>,
+}
+
+impl Job {
+    pub fn prompt_tokens(&self) -> usize {
+        self.prompt.len()
+    }
+    pub fn output_tokens(&self) -> usize {
+        self.generated.len()
+    }
+    /// Prompt tokens the model must still read.
+    pub fn to_prefill(&self) -> usize {
+        self.prompt.len() - self.reused
+    }
+}
+
+fn err(e: candle_core::Error) -> String {
+    format!("the model failed: {e}")
+}
+
+impl Engine {
+    /// Reads, checks and loads a GGUF model (`file_bytes`: the file's length).
+    pub fn load<R: Read + Seek>(reader: &mut R, file_bytes: u64) -> Result<Engine, String> {
+        Self::load_with_budget(reader, file_bytes, MEMORY_BUDGET)
+    }
+
+    pub fn load_with_budget<R: Read + Seek>(
+        reader: &mut R,
+        file_bytes: u64,
+        budget: u64,
+    ) -> Result<Engine, String> {
+        let (content, info) = inspect(reader, file_bytes, budget)?;
+        let meta = Meta(&content.metadata);
+        let tok = Tok::from_meta(&meta)?;
+        let token = |key: &str| {
+            meta.u32(key)
+                .and_then(|id| tok.inner.id_to_token(id))
+                .unwrap_or_default()
+        };
+        let (bos, eos) = (
+            token("tokenizer.ggml.bos_token_id"),
+            token("tokenizer.ggml.eos_token_id"),
+        );
+        let template = Template::new(meta.str("tokenizer.chat_template"), &bos, &eos);
+        let mut stops: Vec<u32> = [
+            "<|im_end|>",
+            "<|endoftext|>",
+            "<|eot_id|>",
+            "<|end_of_text|>",
+        ]
+        .iter()
+        .filter_map(|t| tok.id(t))
+        .collect();
+        if let Some(id) = meta.u32("tokenizer.ggml.eos_token_id") {
+            stops.push(id);
+        }
+        let arch = info.arch.clone();
+        let device = Device::Cpu;
+        let weights = match arch.as_str() {
+            "qwen2" => Weights::Qwen2(
+                quantized_qwen2::ModelWeights::from_gguf(content, reader, &device).map_err(err)?,
+            ),
+            _ => Weights::Llama(
+                quantized_llama::ModelWeights::from_gguf(content, reader, &device).map_err(err)?,
+            ),
+        };
+        Ok(Engine {
+            slots: vec![Slot {
+                weights,
+                tokens: Vec::new(),
+                used: 0,
+            }],
+            tok,
+            template,
+            stops,
+            info,
+            clock: 0,
+        })
+    }
+
+    pub fn template_source(&self) -> &str {
+        &self.template.source
+    }
+
+    pub fn render(&self, turns: &[ChatTurn]) -> Result<String, String> {
+        self.template.render(turns)
+    }
+
+    pub fn tokenizer(&self) -> &Tok {
+        &self.tok
+    }
+
+    /// Forgets every cached prompt.
+    pub fn clear_cache(&mut self) {
+        for s in &mut self.slots {
+            s.weights.clear();
+            s.tokens.clear();
+        }
+    }
+
+    /// Renders and tokenizes the conversation and picks the cache to use.
+    pub fn start(&mut self, turns: &[ChatTurn], params: &GenParams) -> Result<Job, String> {
+        let prompt = self.tok.encode(&self.render(turns)?)?;
+        let ctx = self.info.context as usize;
+        if prompt.len() + 1 >= ctx {
+            return Err(format!(
+                "The prompt has {} tokens and this model reads at most {ctx}: shorten the task, or use a model with a longer context.",
+                prompt.len()
+            ));
+        }
+        let max_new = (params.max_tokens.unwrap_or(DEFAULT_MAX_TOKENS).max(1) as usize)
+            .min(ctx - prompt.len() - 1);
+        let (slot, reused) = self.pick_slot(&prompt);
+        let temperature = params.temperature.filter(|t| *t > 0.0);
+        Ok(Job {
+            slot,
+            prompt,
+            reused,
+            generated: Vec::new(),
+            sent: String::new(),
+            next: None,
+            max_new,
+            sampler: LogitsProcessor::new(params.seed, temperature, None),
+            finished: None,
+        })
+    }
+
+    /// The cache whose tokens are the longest strict prefix of `prompt`;
+    /// else a new copy while there is room; else the least recently used.
+    fn pick_slot(&mut self, prompt: &[u32]) -> (usize, usize) {
+        self.clock += 1;
+        let best = self
+            .slots
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| {
+                !s.tokens.is_empty()
+                    && s.tokens.len() < prompt.len()
+                    && prompt.starts_with(&s.tokens)
+            })
+            .max_by_key(|(_, s)| s.tokens.len())
+            .map(|(i, s)| (i, s.tokens.len()));
+        let (i, reused) = match best {
+            Some(hit) => hit,
+            None => {
+                let empty = self.slots.iter().position(|s| s.tokens.is_empty());
+                let i = match empty {
+                    Some(i) => i,
+                    None if self.slots.len() < SLOTS => match self.slots[0].weights.copy() {
+                        Some(weights) => {
+                            self.slots.push(Slot {
+                                weights,
+                                tokens: Vec::new(),
+                                used: 0,
+                            });
+                            self.slots.len() - 1
+                        }
+                        None => 0,
+                    },
+                    None => self
+                        .slots
+                        .iter()
+                        .enumerate()
+                        .min_by_key(|(_, s)| s.used)
+                        .map(|(i, _)| i)
+                        .unwrap_or(0),
+                };
+                let s = &mut self.slots[i];
+                s.weights.clear();
+                s.tokens.clear();
+                (i, 0)
+            }
+        };
+        self.slots[i].used = self.clock;
+        (i, reused)
+    }
+
+    fn feed(&mut self, slot: usize, tokens: &[u32]) -> Result<Tensor, String> {
+        let s = &mut self.slots[slot];
+        let pos = s.tokens.len();
+        let input = Tensor::new(tokens, &Device::Cpu)
+            .and_then(|t| t.unsqueeze(0))
+            .map_err(err)?;
+        // A failed forward leaves the cache in an unknown state: forget it.
+        let logits = match s.weights.forward(&input, pos) {
+            Ok(l) => l,
+            Err(e) => {
+                s.weights.clear();
+                s.tokens.clear();
+                return Err(err(e));
+            }
+        };
+        s.tokens.extend_from_slice(tokens);
+        logits.squeeze(0).map_err(err)
+    }
+
+    /// Reads the next chunk of the prompt, or makes the next token.
+    pub fn step(&mut self, job: &mut Job) -> Result<Step, String> {
+        if let Some(f) = job.finished {
+            return Ok(Step::Done(f));
+        }
+        let fed = self.slots[job.slot].tokens.len();
+        if job.next.is_none() {
+            // Prefill: the cache holds a prefix of the prompt.
+            let end = (fed + PREFILL_CHUNK).min(job.prompt.len());
+            let chunk = job.prompt[fed..end].to_vec();
+            let logits = self.feed(job.slot, &chunk)?;
+            if end == job.prompt.len() {
+                job.next = Some(job.sampler.sample(&logits).map_err(err)?);
+            }
+            return Ok(Step::Prefill {
+                done: end - job.reused,
+                total: job.to_prefill(),
+            });
+        }
+        let token = job.next.take().unwrap_or_default();
+        if self.stops.contains(&token) {
+            job.finished = Some(Finish::Stop);
+            let tail = self.unsent(job, true);
+            return Ok(if tail.is_empty() {
+                Step::Done(Finish::Stop)
+            } else {
+                Step::Token { text: tail }
+            });
+        }
+        job.generated.push(token);
+        if job.generated.len() >= job.max_new {
+            job.finished = Some(Finish::Length);
+            return Ok(Step::Token {
+                text: self.unsent(job, true),
+            });
+        }
+        let delta = self.unsent(job, false);
+        let logits = self.feed(job.slot, &[token])?;
+        job.next = Some(job.sampler.sample(&logits).map_err(err)?);
+        Ok(Step::Token { text: delta })
+    }
+
+    /// The answer's text not yet sent. A character split across tokens
+    /// waits for its last byte, unless this is the end (`last`).
+    fn unsent(&self, job: &mut Job, last: bool) -> String {
+        let text = self.tok.decode(&job.generated);
+        if !text.starts_with(&job.sent) || (!last && text.ends_with('\u{FFFD}')) {
+            return String::new();
+        }
+        let delta = text[job.sent.len()..].to_string();
+        job.sent.push_str(&delta);
+        delta
+    }
+
+    /// Runs a whole generation, handing each delta to `sink` (tests, bench).
+    pub fn generate(
+        &mut self,
+        turns: &[ChatTurn],
+        params: &GenParams,
+        sink: &mut dyn FnMut(&str),
+    ) -> Result<(Job, Finish), String> {
+        let mut job = self.start(turns, params)?;
+        loop {
+            match self.step(&mut job)? {
+                Step::Token { text } => sink(&text),
+                Step::Prefill { .. } => {}
+                Step::Done(f) => return Ok((job, f)),
+            }
+        }
+    }
+
+    /// The full text of a job's answer.
+    pub fn text(&self, job: &Job) -> String {
+        self.tok.decode(&job.generated)
+    }
+}

@@ -1,0 +1,250 @@
+//! The worker's message loop (wasm32 only). The page posts
+//! `{msg: <ToWorker JSON>, file?: File}`; the worker answers with
+//! `FromWorker` JSON strings. Requests run one at a time, in order; a
+//! `Cancel` is seen at once (it is not queued) and stops its generation
+//! before the next token or prompt chunk: the loop yields to the event loop
+//! after every step.
+
+pub mod reader;
+pub mod store;
+
+use crate::engine::{Engine, Step};
+use crate::protocol::{ChatTurn, FromWorker, GenParams, ToWorker};
+use std::cell::RefCell;
+use std::collections::{HashSet, VecDeque};
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::{spawn_local, JsFuture};
+use web_sys::{Blob, DedicatedWorkerGlobalScope, MessageChannel, MessageEvent};
+
+#[derive(Default)]
+struct State {
+    /// The loaded model and its file's hash.
+    engine: Option<(String, Engine)>,
+    cancelled: HashSet<u32>,
+    queue: VecDeque<(ToWorker, Option<Blob>)>,
+    busy: bool,
+}
+
+type Shared = Rc<RefCell<State>>;
+
+fn scope() -> DedicatedWorkerGlobalScope {
+    js_sys::global().unchecked_into()
+}
+
+fn post(msg: &FromWorker) {
+    if let Ok(json) = serde_json::to_string(msg) {
+        let _ = scope().post_message(&JsValue::from_str(&json));
+    }
+}
+
+fn now() -> f64 {
+    js_sys::Date::now()
+}
+
+/// Lets queued messages (a cancel) run; a message-channel round trip, not
+/// a timer (timers are clamped to 4 ms).
+async fn yield_now() {
+    let Ok(channel) = MessageChannel::new() else {
+        return;
+    };
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        channel.port1().set_onmessage(Some(&resolve));
+        let _ = channel.port2().post_message(&JsValue::NULL);
+    });
+    let _ = JsFuture::from(promise).await;
+}
+
+#[wasm_bindgen(start)]
+pub fn start() {
+    let state: Shared = Rc::new(RefCell::new(State::default()));
+    let onmessage = Closure::<dyn FnMut(MessageEvent)>::new(move |ev: MessageEvent| {
+        let data = ev.data();
+        let json = js_sys::Reflect::get(&data, &"msg".into())
+            .ok()
+            .and_then(|m| m.as_string())
+            .unwrap_or_default();
+        let file = js_sys::Reflect::get(&data, &"file".into())
+            .ok()
+            .and_then(|f| f.dyn_into::<Blob>().ok());
+        match serde_json::from_str::<ToWorker>(&json) {
+            Ok(ToWorker::Cancel { id }) => {
+                state.borrow_mut().cancelled.insert(id);
+            }
+            Ok(msg) => {
+                let start = {
+                    let mut s = state.borrow_mut();
+                    s.queue.push_back((msg, file));
+                    !std::mem::replace(&mut s.busy, true)
+                };
+                if start {
+                    spawn_local(drain(state.clone()));
+                }
+            }
+            Err(e) => post(&FromWorker::Error {
+                id: 0,
+                message: format!("the worker got a message it does not understand: {e}"),
+            }),
+        }
+    });
+    scope().set_onmessage(Some(onmessage.as_ref().unchecked_ref()));
+    onmessage.forget();
+    post(&FromWorker::Ready);
+}
+
+async fn drain(state: Shared) {
+    loop {
+        let next = state.borrow_mut().queue.pop_front();
+        let Some((msg, file)) = next else {
+            state.borrow_mut().busy = false;
+            return;
+        };
+        handle(&state, msg, file).await;
+    }
+}
+
+async fn handle(state: &Shared, msg: ToWorker, file: Option<Blob>) {
+    let id = match &msg {
+        ToWorker::Import { id, .. }
+        | ToWorker::List { id }
+        | ToWorker::Delete { id, .. }
+        | ToWorker::Load { id, .. }
+        | ToWorker::Generate { id, .. }
+        | ToWorker::Cancel { id } => *id,
+    };
+    let result = match msg {
+        ToWorker::Import { file_name, .. } => match file {
+            None => Err("no file came with the request".to_string()),
+            Some(blob) => {
+                // The old model's memory is needed for checking the new one less
+                // than for loading it, but a tab near its limit benefits.
+                let progress = |stage: &str, done: u64, total: u64| {
+                    post(&FromWorker::Progress {
+                        id,
+                        stage: stage.into(),
+                        done,
+                        total,
+                    })
+                };
+                store::import(blob, &file_name, now(), &progress)
+                    .await
+                    .map(|model| FromWorker::Imported { id, model })
+            }
+        },
+        ToWorker::List { .. } => store::list().await.map(|models| FromWorker::Models {
+            id,
+            models,
+            storage: "opfs".into(),
+        }),
+        ToWorker::Delete { sha256, .. } => {
+            let loaded = state.borrow().engine.as_ref().map(|(s, _)| s.clone());
+            if loaded.as_deref() == Some(sha256.as_str()) {
+                state.borrow_mut().engine = None;
+            }
+            store::delete(&sha256)
+                .await
+                .map(|_| FromWorker::Deleted { id })
+        }
+        ToWorker::Load { sha256, .. } => load(state, id, &sha256).await,
+        ToWorker::Generate { turns, params, .. } => generate(state, id, turns, params).await,
+        ToWorker::Cancel { .. } => return,
+    };
+    state.borrow_mut().cancelled.remove(&id);
+    post(&result.unwrap_or_else(|message| FromWorker::Error { id, message }));
+}
+
+async fn load(state: &Shared, id: u32, sha256: &str) -> Result<FromWorker, String> {
+    let loaded = state
+        .borrow()
+        .engine
+        .as_ref()
+        .map(|(s, e)| (s.clone(), e.info.clone()));
+    if let Some((s, info)) = loaded {
+        if s == sha256 {
+            return Ok(FromWorker::Loaded { id, info, ms: 0.0 });
+        }
+    }
+    // Free the old model first: two may not fit.
+    state.borrow_mut().engine = None;
+    let t0 = now();
+    let (mut reader, size) = store::open(sha256).await?;
+    post(&FromWorker::Progress {
+        id,
+        stage: "loading".into(),
+        done: 0,
+        total: size,
+    });
+    let mut engine = Engine::load(&mut reader, size)?;
+    drop(reader);
+    engine.info.sha256 = sha256.to_string();
+    let info = engine.info.clone();
+    state.borrow_mut().engine = Some((sha256.to_string(), engine));
+    Ok(FromWorker::Loaded {
+        id,
+        info,
+        ms: now() - t0,
+    })
+}
+
+async fn generate(
+    state: &Shared,
+    id: u32,
+    turns: Vec<ChatTurn>,
+    params: GenParams,
+) -> Result<FromWorker, String> {
+    let mut job = {
+        let mut s = state.borrow_mut();
+        let (_, engine) = s
+            .engine
+            .as_mut()
+            .ok_or("No model is loaded in the worker: pick one in Settings.")?;
+        engine.start(&turns, &params)?
+    };
+    post(&FromWorker::Started {
+        id,
+        prompt_tokens: job.prompt_tokens() as u32,
+        reused: job.reused as u32,
+    });
+    let t0 = now();
+    let mut first_token: Option<f64> = None;
+    let done = |job: &crate::engine::Job, finish: &str, first: Option<f64>| {
+        let end = now();
+        let first = first.unwrap_or(end);
+        FromWorker::Done {
+            id,
+            prompt_tokens: job.prompt_tokens() as u32,
+            output_tokens: job.output_tokens() as u32,
+            reused: job.reused as u32,
+            finish: finish.into(),
+            prefill_ms: first - t0,
+            decode_ms: end - first,
+        }
+    };
+    loop {
+        if state.borrow_mut().cancelled.remove(&id) {
+            return Ok(done(&job, "cancelled", first_token));
+        }
+        let step = {
+            let mut s = state.borrow_mut();
+            let (_, engine) = s.engine.as_mut().ok_or("The model was unloaded.")?;
+            engine.step(&mut job)?
+        };
+        match step {
+            Step::Prefill { done, total } => post(&FromWorker::Progress {
+                id,
+                stage: "prefill".into(),
+                done: done as u64,
+                total: total as u64,
+            }),
+            Step::Token { text } => {
+                first_token.get_or_insert_with(now);
+                if !text.is_empty() {
+                    post(&FromWorker::Delta { id, text });
+                }
+            }
+            Step::Done(f) => return Ok(done(&job, f.as_str(), first_token)),
+        }
+        yield_now().await;
+    }
+}

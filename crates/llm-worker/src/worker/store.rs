@@ -1,0 +1,291 @@
+//! Model files in the Origin Private File System, in the directory
+//! `roundtable-models`: `<id>.gguf` and, written last, `<id>.json` (a
+//! `StoredModel`). A file without its record is a copy that did not finish
+//! and is removed; nothing is stored half-way.
+
+use super::reader::{BlobReader, SyncReader};
+use crate::inspect::{inspect, MEMORY_BUDGET};
+use crate::protocol::StoredModel;
+use sha2::{Digest, Sha256};
+use std::io::{BufReader, Read};
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
+use web_sys::{
+    Blob, DedicatedWorkerGlobalScope, FileSystemDirectoryHandle, FileSystemFileHandle,
+    FileSystemGetDirectoryOptions, FileSystemGetFileOptions, FileSystemReadWriteOptions,
+    FileSystemSyncAccessHandle,
+};
+
+const DIR: &str = "roundtable-models";
+const COPY_CHUNK: u64 = 4 << 20;
+
+fn text(e: JsValue) -> String {
+    e.as_string()
+        .or_else(|| {
+            e.dyn_ref::<js_sys::Error>()
+                .map(|e| String::from(e.message()))
+        })
+        .unwrap_or_else(|| format!("{e:?}"))
+}
+
+/// The store's directory, or why there is none.
+pub async fn dir() -> Result<FileSystemDirectoryHandle, String> {
+    let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
+    let storage = scope.navigator().storage();
+    let root = JsFuture::from(storage.get_directory()).await.map_err(|e| {
+        format!("This browser gives the page no private file storage (OPFS), so it cannot keep a model file: {}. Use a current Chrome, Edge, Firefox or Safari, outside private browsing.", text(e))
+    })?;
+    let root: FileSystemDirectoryHandle = root.unchecked_into();
+    let opts = FileSystemGetDirectoryOptions::new();
+    opts.set_create(true);
+    let d = JsFuture::from(root.get_directory_handle_with_options(DIR, &opts))
+        .await
+        .map_err(|e| format!("cannot open the model store: {}", text(e)))?;
+    Ok(d.unchecked_into())
+}
+
+async fn file(
+    dir: &FileSystemDirectoryHandle,
+    name: &str,
+    create: bool,
+) -> Result<FileSystemFileHandle, String> {
+    let opts = FileSystemGetFileOptions::new();
+    opts.set_create(create);
+    JsFuture::from(dir.get_file_handle_with_options(name, &opts))
+        .await
+        .map(|h| h.unchecked_into())
+        .map_err(|e| format!("cannot open {name}: {}", text(e)))
+}
+
+async fn sync_handle(h: &FileSystemFileHandle) -> Result<FileSystemSyncAccessHandle, String> {
+    JsFuture::from(h.create_sync_access_handle())
+        .await
+        .map(|h| h.unchecked_into())
+        .map_err(|e| format!("cannot open the model file for reading: {}", text(e)))
+}
+
+async fn names(dir: &FileSystemDirectoryHandle) -> Result<Vec<String>, String> {
+    let iter = dir.keys();
+    let mut out = Vec::new();
+    loop {
+        let next = JsFuture::from(iter.next().map_err(text)?)
+            .await
+            .map_err(text)?;
+        let done = js_sys::Reflect::get(&next, &"done".into()).map_err(text)?;
+        if done.as_bool().unwrap_or(true) {
+            break;
+        }
+        if let Some(n) = js_sys::Reflect::get(&next, &"value".into())
+            .map_err(text)?
+            .as_string()
+        {
+            out.push(n);
+        }
+    }
+    Ok(out)
+}
+
+async fn remove(dir: &FileSystemDirectoryHandle, name: &str) {
+    let _ = JsFuture::from(dir.remove_entry(name)).await;
+}
+
+async fn read_text(dir: &FileSystemDirectoryHandle, name: &str) -> Result<String, String> {
+    let h = sync_handle(&file(dir, name, false).await?).await?;
+    let mut r = SyncReader::new(h).map_err(|e| e.to_string())?;
+    let mut s = String::new();
+    r.read_to_string(&mut s).map_err(|e| e.to_string())?;
+    Ok(s)
+}
+
+async fn write_bytes(
+    dir: &FileSystemDirectoryHandle,
+    name: &str,
+    bytes: &[u8],
+) -> Result<(), String> {
+    let h = sync_handle(&file(dir, name, true).await?).await?;
+    let opts = FileSystemReadWriteOptions::new();
+    opts.set_at(0.0);
+    let r = h
+        .truncate_with_u32(0)
+        .and_then(|_| h.write_with_u8_array_and_options(bytes, &opts))
+        .and_then(|_| h.flush());
+    h.close();
+    r.map_err(|e| format!("cannot write {name}: {}", text(e)))
+}
+
+/// Every stored model; leftovers of unfinished copies are removed, and
+/// unreadable records are skipped.
+pub async fn list() -> Result<Vec<StoredModel>, String> {
+    let dir = dir().await?;
+    let all = names(&dir).await?;
+    let mut out = Vec::new();
+    for n in &all {
+        if let Some(id) = n.strip_suffix(".gguf") {
+            if !all.contains(&format!("{id}.json")) {
+                remove(&dir, n).await;
+            }
+        }
+    }
+    for n in &all {
+        if let Some(id) = n.strip_suffix(".json") {
+            let record = read_text(&dir, n)
+                .await
+                .ok()
+                .and_then(|t| serde_json::from_str::<StoredModel>(&t).ok());
+            match record {
+                Some(m) if m.file_id == id && all.contains(&format!("{id}.gguf")) => out.push(m),
+                _ => {
+                    remove(&dir, n).await;
+                    remove(&dir, &format!("{id}.gguf")).await;
+                }
+            }
+        }
+    }
+    out.sort_by(|a, b| a.added.total_cmp(&b.added));
+    Ok(out)
+}
+
+/// The readable records, changing nothing (an import in progress has a
+/// file without a record yet).
+async fn records(dir: &FileSystemDirectoryHandle) -> Result<Vec<StoredModel>, String> {
+    let mut out = Vec::new();
+    for n in names(dir).await? {
+        if n.ends_with(".json") {
+            if let Some(m) = read_text(dir, &n)
+                .await
+                .ok()
+                .and_then(|t| serde_json::from_str::<StoredModel>(&t).ok())
+            {
+                out.push(m);
+            }
+        }
+    }
+    Ok(out)
+}
+
+async fn find(sha256: &str) -> Result<StoredModel, String> {
+    list()
+        .await?
+        .into_iter()
+        .find(|m| m.info.sha256 == sha256)
+        .ok_or_else(|| {
+            "This model is no longer stored in this browser: add its file again in Settings."
+                .to_string()
+        })
+}
+
+pub async fn delete(sha256: &str) -> Result<(), String> {
+    let m = find(sha256).await?;
+    let dir = dir().await?;
+    remove(&dir, &format!("{}.json", m.file_id)).await;
+    remove(&dir, &format!("{}.gguf", m.file_id)).await;
+    Ok(())
+}
+
+/// A reader over a stored model, and its size.
+pub async fn open(sha256: &str) -> Result<(BufReader<SyncReader>, u64), String> {
+    let m = find(sha256).await?;
+    let dir = dir().await?;
+    let h = file(&dir, &format!("{}.gguf", m.file_id), false).await?;
+    let r = SyncReader::new(sync_handle(&h).await?).map_err(|e| e.to_string())?;
+    let size = r.size;
+    Ok((BufReader::with_capacity(1 << 20, r), size))
+}
+
+/// Checks a picked file, then copies it into the store while hashing it.
+/// `progress(stage, done, total)` is called per chunk. The same file added
+/// twice is stored once.
+pub async fn import(
+    blob: Blob,
+    file_name: &str,
+    now: f64,
+    progress: &dyn Fn(&str, u64, u64),
+) -> Result<StoredModel, String> {
+    let size = blob.size() as u64;
+    progress("checking", 0, size);
+    let mut reader = BufReader::with_capacity(
+        1 << 20,
+        BlobReader::new(blob.clone()).map_err(|e| e.to_string())?,
+    );
+    let (_, info) = inspect(&mut reader, size, MEMORY_BUDGET)?;
+    drop(reader);
+    let dir = dir().await?;
+    let file_id = format!("m{:012x}", (js_sys::Math::random() * 2f64.powi(48)) as u64);
+    let gguf = format!("{file_id}.gguf");
+    let sha = match copy(&dir, &gguf, &blob, size, progress).await {
+        Ok(sha) => sha,
+        Err(e) => {
+            remove(&dir, &gguf).await;
+            return Err(e);
+        }
+    };
+    if let Some(m) = records(&dir)
+        .await?
+        .into_iter()
+        .find(|m| m.info.sha256 == sha)
+    {
+        remove(&dir, &gguf).await;
+        return Ok(m);
+    }
+    let mut model = StoredModel {
+        info,
+        file_name: file_name.to_string(),
+        added: now,
+        storage: "opfs".into(),
+        file_id: file_id.clone(),
+    };
+    model.info.sha256 = sha;
+    // The record is written last: without it the copy does not count.
+    let json = serde_json::to_vec(&model).map_err(|e| e.to_string())?;
+    if let Err(e) = write_bytes(&dir, &format!("{file_id}.json"), &json).await {
+        remove(&dir, &format!("{file_id}.json")).await;
+        remove(&dir, &gguf).await;
+        return Err(storage_full(e));
+    }
+    Ok(model)
+}
+
+fn storage_full(detail: String) -> String {
+    format!("The browser refused to store the model ({detail}): its storage for this site is probably full. Free space, or delete a model you no longer use.")
+}
+
+async fn copy(
+    dir: &FileSystemDirectoryHandle,
+    name: &str,
+    blob: &Blob,
+    size: u64,
+    progress: &dyn Fn(&str, u64, u64),
+) -> Result<String, String> {
+    let h = sync_handle(&file(dir, name, true).await?).await?;
+    let mut reader = BlobReader::new(blob.clone()).map_err(|e| e.to_string())?;
+    let mut buf = vec![0u8; COPY_CHUNK as usize];
+    let mut hash = Sha256::new();
+    let mut at = 0u64;
+    let result = (|| {
+        while at < size {
+            let n = reader
+                .read(&mut buf)
+                .map_err(|e| format!("cannot read the picked file: {e}"))?;
+            if n == 0 {
+                return Err(
+                    "The picked file ended early: it changed while being copied.".to_string(),
+                );
+            }
+            hash.update(&buf[..n]);
+            let opts = FileSystemReadWriteOptions::new();
+            opts.set_at(at as f64);
+            let w = h
+                .write_with_u8_array_and_options(&buf[..n], &opts)
+                .map_err(|e| storage_full(text(e)))? as usize;
+            if w != n {
+                return Err(storage_full("short write".into()));
+            }
+            at += n as u64;
+            progress("copying", at, size);
+        }
+        h.flush().map_err(text)
+    })();
+    h.close();
+    result?;
+    Ok(hash.finalize().iter().map(|b| format!("{b:02x}")).collect())
+}

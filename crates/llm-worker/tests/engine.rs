@@ -1,0 +1,283 @@
+//! The engine through the production path (GGUF bytes → inspect → tokenizer,
+//! template → candle), on models written by `tiny`.
+
+use candle_core::quantized::gguf_file::Value;
+use candle_core::quantized::GgmlDType;
+use llm_worker::engine::{Engine, Finish, Step};
+use llm_worker::protocol::{ChatTurn, GenParams};
+use llm_worker::tiny::{random_model, random_model_with, scripted_model, Shape};
+use std::io::Cursor;
+
+fn turn(role: &str, content: &str) -> ChatTurn {
+    ChatTurn {
+        role: role.into(),
+        content: content.into(),
+    }
+}
+
+fn load(bytes: &[u8]) -> Result<Engine, String> {
+    Engine::load(&mut Cursor::new(bytes), bytes.len() as u64)
+}
+
+fn greedy(max: u32) -> GenParams {
+    GenParams {
+        temperature: None,
+        max_tokens: Some(max),
+        seed: 1,
+    }
+}
+
+fn conversation() -> Vec<ChatTurn> {
+    vec![
+        turn("system", "You are the hotel expert."),
+        turn("user", "Hello world, plan the tool answer."),
+    ]
+}
+
+/// Generates, collecting the deltas.
+fn run(
+    engine: &mut Engine,
+    turns: &[ChatTurn],
+    params: &GenParams,
+) -> (String, String, usize, usize, Finish) {
+    let mut streamed = String::new();
+    let (job, finish) = engine
+        .generate(turns, params, &mut |d| streamed.push_str(d))
+        .expect("generates");
+    (
+        streamed,
+        engine.text(&job),
+        job.prompt_tokens(),
+        job.output_tokens(),
+        finish,
+    )
+}
+
+#[test]
+fn random_models_of_each_architecture_and_quantisation_load_and_stream() {
+    // K-quants come in blocks of 256 values: that model is wider.
+    let wide = Shape {
+        hidden: 256,
+        ffn: 256,
+        ..Shape::tiny("llama")
+    };
+    for (shape, dtype) in [
+        (Shape::tiny("llama"), GgmlDType::Q8_0),
+        (Shape::tiny("qwen2"), GgmlDType::Q8_0),
+        (wide, GgmlDType::Q4K),
+        (Shape::tiny("llama"), GgmlDType::Q4_0),
+    ] {
+        let arch = shape.arch;
+        let bytes = random_model(&shape, dtype, 7).expect("writes");
+        let mut engine = load(&bytes).unwrap_or_else(|e| panic!("{arch} {dtype:?}: {e}"));
+        assert_eq!(engine.info.arch, arch);
+        assert_eq!(engine.template_source(), "file");
+        let turns = conversation();
+        let (streamed, text, prompt, output, finish) = run(&mut engine, &turns, &greedy(24));
+        // Real counts: the prompt's tokens are those of the rendered template.
+        let rendered = engine.render(&turns).expect("renders");
+        assert!(rendered.ends_with("<|im_start|>assistant\n"), "{rendered}");
+        assert_eq!(
+            prompt,
+            engine
+                .tokenizer()
+                .encode(&rendered)
+                .expect("tokenizes")
+                .len()
+        );
+        assert!((1..=24).contains(&output), "{arch}: {output} tokens");
+        assert_eq!(
+            streamed, text,
+            "{arch} {dtype:?}: the deltas add up to the answer"
+        );
+        if output < 24 {
+            assert_eq!(finish, Finish::Stop);
+        } else {
+            assert_eq!(finish, Finish::Length);
+        }
+        // Greedy decoding is deterministic, from a cold cache too.
+        engine.clear_cache();
+        let again = run(&mut engine, &turns, &greedy(24));
+        assert_eq!(again.1, text, "{arch} {dtype:?}: same answer twice");
+    }
+}
+
+#[test]
+fn the_tokenizer_round_trips_and_keeps_special_tokens_whole() {
+    let bytes = random_model(&Shape::tiny("llama"), GgmlDType::Q8_0, 3).expect("writes");
+    let engine = load(&bytes).expect("loads");
+    let tok = engine.tokenizer();
+    let text = "<|im_start|>user\nHello world, 42 tools!<|im_end|>\n";
+    let ids = tok.encode(text).expect("encodes");
+    assert_eq!(ids[0], tok.id("<|im_start|>").expect("special"));
+    // No stray space token after a special token (candle's fallback adds one).
+    assert_eq!(tok.inner.id_to_token(ids[1]).as_deref(), Some("user"));
+    assert!(
+        ids.contains(&tok.id("Hello").expect("merged word")),
+        "BPE merges apply"
+    );
+    assert!(ids.contains(&tok.id("Ġworld").expect("merged word")));
+    assert_eq!(tok.inner.decode(&ids, false).expect("decodes"), text);
+    // Digits are single tokens (SmolLM2's pre-tokenizer).
+    assert!(
+        ids.contains(&tok.id("4").expect("digit")) && ids.contains(&tok.id("2").expect("digit"))
+    );
+}
+
+#[test]
+fn the_scripted_model_answers_its_reply_and_stops_at_end_of_turn() {
+    let reply = "Hello from the tiny model.";
+    let bytes = scripted_model("Tiny scripted", reply).expect("writes");
+    let mut engine = load(&bytes).expect("loads");
+    assert_eq!(engine.info.name, "Tiny scripted");
+    for turns in [conversation(), vec![turn("user", "Anything at all?")]] {
+        let (streamed, text, _, output, finish) = run(&mut engine, &turns, &greedy(64));
+        assert_eq!(text, reply);
+        assert_eq!(streamed, reply);
+        assert_eq!(output, 6, "Hello / from / the / tiny / model / .");
+        assert_eq!(finish, Finish::Stop);
+    }
+    // A token cap ends the answer early, with the cut text.
+    let (_, text, _, output, finish) = run(&mut engine, &conversation(), &greedy(2));
+    assert_eq!(
+        (text.as_str(), output, finish),
+        ("Hello from", 2, Finish::Length)
+    );
+    assert!(
+        scripted_model("x", "no no no").is_err(),
+        "a repeated piece would loop"
+    );
+}
+
+#[test]
+fn a_longer_prompt_reuses_the_cached_prefix_and_answers_as_a_cold_model_would() {
+    let bytes = random_model(&Shape::tiny("llama"), GgmlDType::Q8_0, 11).expect("writes");
+    let mut warm = load(&bytes).expect("loads");
+    let first = conversation();
+    // One token: the cache then holds exactly the first prompt.
+    let (job, _) = warm
+        .generate(&first, &greedy(1), &mut |_| {})
+        .expect("generates");
+    let first_len = job.prompt_tokens();
+    let mut second = first.clone();
+    second.push(turn("assistant", "The plan."));
+    second.push(turn("user", "Now the answer and the tool."));
+    let mut w = warm.start(&second, &greedy(16)).expect("starts");
+    assert_eq!(
+        w.reused, first_len,
+        "the first prompt's tokens are not read again"
+    );
+    assert_eq!(w.to_prefill(), w.prompt_tokens() - first_len);
+    let mut warm_text = String::new();
+    loop {
+        match warm.step(&mut w).expect("steps") {
+            Step::Token { text } => warm_text.push_str(&text),
+            Step::Prefill { .. } => {}
+            Step::Done(_) => break,
+        }
+    }
+    let mut cold = load(&bytes).expect("loads");
+    let cold_out = run(&mut cold, &second, &greedy(16));
+    assert_eq!(
+        warm_text, cold_out.1,
+        "a reused cache gives the same answer"
+    );
+    // An unrelated conversation does not reuse it.
+    let other = vec![turn("user", "Hello expert.")];
+    assert_eq!(warm.start(&other, &greedy(4)).expect("starts").reused, 0);
+}
+
+#[test]
+fn a_generation_dropped_between_tokens_leaves_the_engine_consistent() {
+    let bytes = random_model(&Shape::tiny("llama"), GgmlDType::Q8_0, 5).expect("writes");
+    let mut engine = load(&bytes).expect("loads");
+    let turns = conversation();
+    let mut job = engine.start(&turns, &greedy(32)).expect("starts");
+    let mut tokens = 0;
+    while tokens < 2 {
+        if let Step::Token { .. } = engine.step(&mut job).expect("steps") {
+            tokens += 1;
+        }
+    }
+    drop(job); // what Stop does: no further step
+    let after = run(&mut engine, &turns, &greedy(32));
+    let fresh = run(&mut load(&bytes).expect("loads"), &turns, &greedy(32));
+    assert_eq!(after.1, fresh.1);
+}
+
+#[test]
+fn prefill_is_chunked_with_progress() {
+    let bytes = random_model(&Shape::tiny("llama"), GgmlDType::Q8_0, 5).expect("writes");
+    let mut engine = load(&bytes).expect("loads");
+    let long = "Hello world the agent plan and tool answer is model notebook expert ".repeat(20);
+    let mut job = engine
+        .start(&[turn("user", &long)], &greedy(1))
+        .expect("starts");
+    let total = job.to_prefill();
+    assert!(total > llm_worker::engine::PREFILL_CHUNK * 2, "{total}");
+    let mut seen = Vec::new();
+    while let Step::Prefill { done, total: t } = engine.step(&mut job).expect("steps") {
+        assert_eq!(t, total);
+        seen.push(done);
+    }
+    assert_eq!(
+        seen.len(),
+        total.div_ceil(llm_worker::engine::PREFILL_CHUNK)
+    );
+    assert_eq!(seen.last(), Some(&total));
+}
+
+#[test]
+fn bad_files_get_clear_messages() {
+    let good = random_model(&Shape::tiny("llama"), GgmlDType::Q8_0, 1).expect("writes");
+    let msg = |b: &[u8]| load(b).err().unwrap_or_default();
+    assert!(msg(b"PK\x03\x04 not a model at all, a zip").contains("not a GGUF model file"));
+    assert!(
+        msg(&good[..good.len() / 2]).contains("incomplete"),
+        "{}",
+        msg(&good[..good.len() / 2])
+    );
+    assert!(
+        msg(&good[..40]).contains("damaged or incomplete"),
+        "{}",
+        msg(&good[..40])
+    );
+    let gemma = random_model(&Shape::tiny("gemma3"), GgmlDType::Q8_0, 1).expect("writes");
+    assert!(
+        msg(&gemma).contains("architecture is \"gemma3\""),
+        "{}",
+        msg(&gemma)
+    );
+    let spm = random_model_with(&Shape::tiny("llama"), GgmlDType::Q8_0, 1, |m| {
+        for (k, v) in m.iter_mut() {
+            if k == "tokenizer.ggml.model" {
+                *v = Value::String("llama".into());
+            }
+        }
+    })
+    .expect("writes");
+    assert!(
+        msg(&spm).contains("tokenizer is \"llama\""),
+        "{}",
+        msg(&spm)
+    );
+    // An IQ quantisation (type 16, IQ2_XXS) in the first tensor's header.
+    let mut iq = good.clone();
+    let name = b"token_embd.weight";
+    let at = iq
+        .windows(name.len())
+        .position(|w| w == name)
+        .expect("tensor name")
+        + name.len();
+    let dims = u32::from_le_bytes(iq[at..at + 4].try_into().expect("4 bytes")) as usize;
+    let dtype_at = at + 4 + dims * 8;
+    iq[dtype_at..dtype_at + 4].copy_from_slice(&16u32.to_le_bytes());
+    assert!(
+        msg(&iq).contains("quantisation Roundtable cannot read"),
+        "{}",
+        msg(&iq)
+    );
+    // Too big for the tab: the same file against a small budget.
+    let small = Engine::load_with_budget(&mut Cursor::new(&good), good.len() as u64, 50_000);
+    assert!(small.err().unwrap_or_default().contains("needs about"));
+}

@@ -1,0 +1,155 @@
+// The in-browser model ("Local model (in this browser)"): generated GGUF
+// files (crates/llm-worker's tiny-gguf, built by scripts/test.sh) picked in
+// Settings, checked and stored in OPFS, run by the worker wasm, which the
+// page fetches only then. A scripted model answers every prompt with
+// "- split adequate", so a two-agent MAEL run goes through every step
+// (judge → split → the second agent solves → critique → aggregate) and the
+// test can assert on exact text.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { execFileSync } from 'node:child_process';
+import { setup, openApp, waitForStatus, screenshot } from './harness.mjs';
+
+const TOOL = 'target/llm-worker/debug/tiny-gguf';
+const DIR = 'target/e2e-models';
+const REPLY = '- split adequate';
+let env;
+let files;
+
+before(async () => {
+  if (!existsSync(TOOL)) {
+    throw new Error(`${TOOL} is missing: scripts/test.sh builds it (cargo build --manifest-path crates/llm-worker/Cargo.toml --bin tiny-gguf).`);
+  }
+  mkdirSync(DIR, { recursive: true });
+  files = {
+    scripted: `${DIR}/tiny-scripted.gguf`,
+    random: `${DIR}/tiny-random.gguf`,
+    notGguf: `${DIR}/not-a-model.gguf`,
+    truncated: `${DIR}/truncated.gguf`,
+  };
+  execFileSync(TOOL, ['scripted', files.scripted, REPLY, 'Tiny scripted']);
+  execFileSync(TOOL, ['random', files.random, 'medium']);
+  writeFileSync(files.notGguf, 'PK\u0003\u0004 this is a zip, not a model '.repeat(20));
+  const whole = readFileSync(files.scripted);
+  writeFileSync(files.truncated, whole.subarray(0, Math.floor(whole.length / 2)));
+  env = await setup();
+});
+after(async () => env && (await env.close()));
+
+async function openLocalSettings(page) {
+  await page.getByRole('button', { name: 'Settings', exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: 'Settings' });
+  await dialog.getByLabel('Provider', { exact: true }).selectOption('local');
+  return dialog;
+}
+
+const workerRequests = (urls) => urls.filter((u) => u.includes('/llm-worker/'));
+
+test('a tiny GGUF picked in Settings runs a two-agent MAEL run to the end, and the run records only its name and hash', async () => {
+  const page = await openApp(env);
+  await page.setViewportSize({ width: 1440, height: 1000 });
+  const urls = [];
+  page.on('request', (r) => urls.push(r.url()));
+  await page.waitForTimeout(300);
+  assert.deepEqual(workerRequests(urls), [], 'the start page does not fetch the model worker');
+
+  const dialog = await openLocalSettings(page);
+  await dialog.getByTestId('local-empty').waitFor();
+  assert.ok(workerRequests(urls).some((u) => u.endsWith('llm_worker_bg.wasm')), 'the worker loads on first use');
+  await screenshot(page, 'local-settings-empty');
+
+  // Bad files: a clear message each, nothing stored.
+  await dialog.locator('#local-file').setInputFiles(files.notGguf);
+  await dialog.getByTestId('local-error').filter({ hasText: 'not a GGUF model file' }).waitFor();
+  await dialog.locator('#local-file').setInputFiles(files.truncated);
+  await dialog.getByTestId('local-error').filter({ hasText: /incomplete|damaged/ }).waitFor();
+  await dialog.getByTestId('local-empty').waitFor();
+  await screenshot(page, 'local-settings-error');
+
+  // The scripted model: checked, copied with progress, listed and picked.
+  await dialog.locator('#local-file').setInputFiles(files.scripted);
+  await dialog.getByText('Added Tiny scripted (F32').waitFor();
+  const rows = dialog.getByRole('list', { name: 'Models stored in this browser' }).locator('li');
+  await rows.first().waitFor();
+  assert.equal(await rows.count(), 1);
+  assert.match(await rows.first().innerText(), /Tiny scripted[\s\S]*llama · F32 · .* parameters · 2\.1 MB · file tiny-scripted\.gguf/);
+  assert.equal(await rows.first().getByRole('radio').isChecked(), true);
+  await screenshot(page, 'local-settings-added');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await dialog.waitFor({ state: 'hidden' });
+
+  // Two agents, learning off: five calls, every one answered by the worker.
+  await page.getByLabel('Coordinator').selectOption('mael');
+  await page.locator('#ml-size').fill('2');
+  await page.locator('#ml-size').press('Tab');
+  await page.locator('#ml-learn').uncheck();
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await waitForStatus(page, /Finished/, 120000);
+  await screenshot(page, 'local-mael-run');
+  const transcript = await page.getByRole('log', { name: 'Transcript' }).innerText();
+  // "- split adequate" is Markdown: a one-item list in each of the five entries.
+  assert.ok(transcript.split('split adequate').length - 1 >= 5, 'the model\'s text is in the transcript');
+
+  await page.locator('.menu summary', { hasText: 'Export' }).click();
+  const [dl] = await Promise.all([page.waitForEvent('download'), page.getByRole('menuitem', { name: 'Run file (.json)' }).click()]);
+  const raw = readFileSync(await dl.path(), 'utf8');
+  const doc = JSON.parse(raw);
+  const spec = doc.config.models[0].spec;
+  const sha = createHash('sha256').update(readFileSync(files.scripted)).digest('hex');
+  assert.equal(spec.provider, 'local');
+  assert.equal(spec.file_sha256, sha, 'the run names the file by its hash');
+  assert.equal(spec.model, 'Tiny scripted F32');
+  assert.ok(raw.length < 200_000, 'no model bytes in the run file');
+  const responses = doc.events.map((e) => e.event.llm_response).filter(Boolean);
+  const requests = doc.events.map((e) => e.event.llm_request).filter(Boolean);
+  assert.equal(responses.length, 5, 'judge, decompose, the second agent, critique, aggregate');
+  assert.deepEqual(new Set(requests.map((r) => r.agent)), new Set(['a1', 'a2']), 'two agents called the model');
+  for (const r of responses) {
+    assert.equal(r.response.text, REPLY);
+    assert.equal(r.response.usage.output_tokens, 3, '"-", " split", " adequate"');
+    assert.ok(r.response.usage.input_tokens > 20, 'real prompt token counts');
+    assert.equal(r.response.usage.estimated, undefined, 'counted, not estimated');
+    assert.equal(r.response.finish_reason, 'stop');
+  }
+  assert.deepEqual(page.errors, []);
+
+  // The model survives a reload, and is deleted on request.
+  await page.reload();
+  await page.waitForSelector('body[data-ready="1"]');
+  await page.getByRole('button', { name: 'Settings', exact: true }).click();
+  const again = page.getByRole('dialog', { name: 'Settings' });
+  assert.equal(await again.getByLabel('Provider', { exact: true }).inputValue(), 'local');
+  const kept = again.getByRole('list', { name: 'Models stored in this browser' }).locator('li');
+  await kept.first().waitFor();
+  assert.equal(await kept.first().getByRole('radio').isChecked(), true);
+  await again.getByRole('button', { name: 'Delete Tiny scripted' }).click();
+  await again.getByTestId('local-empty').waitFor();
+});
+
+test('Stop ends a local answer within a token, keeps what was written, and the model answers the next run', async () => {
+  const page = await openApp(env);
+  const dialog = await openLocalSettings(page);
+  await dialog.getByTestId('local-empty').waitFor();
+  await dialog.locator('#local-file').setInputFiles(files.random);
+  await dialog.getByText('Added Tiny random').waitFor();
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await dialog.waitFor({ state: 'hidden' });
+  // The random model rambles to the 512-token cap: stop it while it writes.
+  await page.getByRole('textbox', { name: 'Task', exact: true }).fill('Hello world, plan the tool answer.');
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await waitForStatus(page, /Running/, 10000);
+  const log = page.getByRole('log', { name: 'Transcript' });
+  const start = (await log.innerText()).length;
+  await page.waitForFunction(([n]) => (document.querySelector('[role="log"][aria-label="Transcript"]')?.innerText.length ?? 0) > n + 100, [start]);
+  await page.getByRole('button', { name: 'Stop', exact: true }).click();
+  await waitForStatus(page, /Stopped/, 10000);
+  assert.ok((await log.innerText()).length > start + 100, 'what was written is kept');
+  // The worker took the cancel: a new run starts answering at once.
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await waitForStatus(page, /Running/, 10000);
+  await page.getByRole('button', { name: 'Stop', exact: true }).click();
+  await waitForStatus(page, /Stopped/, 10000);
+  assert.deepEqual(page.errors, []);
+});

@@ -1,0 +1,412 @@
+//! The in-browser model: a Web Worker running `crates/llm-worker` (candle,
+//! its own wasm, built with SIMD), started on first use, so the start page
+//! never fetches it. This module is the page's side: one worker per tab,
+//! requests by id, the stored models (list, add, delete), and
+//! [`LocalModel`], a [`ChatModel`] that streams from it.
+//!
+//! If the worker dies (a model too big for the tab's memory, say), every
+//! waiting request gets a clear error and the next request starts a fresh
+//! worker.
+
+#[path = "../../crates/llm-worker/src/protocol.rs"]
+pub mod protocol;
+
+use crate::engine::model::{
+    ChatModel, ChatRequest, ChatResponse, DeltaSink, ModelError, Role, StreamDelta, Usage,
+};
+use crate::engine::run::CancelToken;
+use futures::channel::mpsc::{unbounded, UnboundedReceiver, UnboundedSender};
+use futures::future::{select, Either, LocalBoxFuture};
+use futures::StreamExt;
+use protocol::{ChatTurn, FromWorker, GenParams, ModelInfo, StoredModel, ToWorker};
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+/// The worker's loader (scripts/build-wasm.sh puts it and its wasm there).
+pub const WORKER_URL: &str = "/llm-worker/worker.js";
+/// New prompt tokens above which the user is told the answer will be slow.
+pub const SLOW_PROMPT_TOKENS: u32 = 400;
+
+struct Bridge {
+    worker: web_sys::Worker,
+    pending: RefCell<HashMap<u32, UnboundedSender<FromWorker>>>,
+    next_id: Cell<u32>,
+    ready: Cell<bool>,
+    backlog: RefCell<Vec<js_sys::Object>>,
+    _onmessage: Closure<dyn FnMut(web_sys::MessageEvent)>,
+    _onerror: Closure<dyn FnMut(web_sys::ErrorEvent)>,
+}
+
+thread_local! {
+    static BRIDGE: RefCell<Option<Rc<Bridge>>> = const { RefCell::new(None) };
+    /// Prompt tokens read per second, measured on the last answer.
+    static PREFILL_RATE: Cell<f64> = const { Cell::new(25.0) };
+}
+
+fn terminal(msg: &FromWorker) -> Option<u32> {
+    match msg {
+        FromWorker::Imported { id, .. }
+        | FromWorker::Models { id, .. }
+        | FromWorker::Deleted { id }
+        | FromWorker::Loaded { id, .. }
+        | FromWorker::Done { id, .. }
+        | FromWorker::Error { id, .. } => Some(*id),
+        _ => None,
+    }
+}
+
+fn id_of(msg: &FromWorker) -> Option<u32> {
+    match msg {
+        FromWorker::Ready => None,
+        FromWorker::Progress { id, .. }
+        | FromWorker::Started { id, .. }
+        | FromWorker::Delta { id, .. } => Some(*id),
+        other => terminal(other),
+    }
+}
+
+/// Ends the worker: every waiting request gets `why`.
+fn fail_all(why: &str) {
+    let dead = BRIDGE.with(|b| b.borrow_mut().take());
+    if let Some(bridge) = dead {
+        bridge.worker.terminate();
+        for (id, tx) in bridge.pending.borrow_mut().drain() {
+            let _ = tx.unbounded_send(FromWorker::Error {
+                id,
+                message: why.to_string(),
+            });
+        }
+    }
+}
+
+fn bridge() -> Result<Rc<Bridge>, String> {
+    if let Some(b) = BRIDGE.with(|b| b.borrow().clone()) {
+        return Ok(b);
+    }
+    let opts = web_sys::WorkerOptions::new();
+    opts.set_type(web_sys::WorkerType::Module);
+    let worker = web_sys::Worker::new_with_options(WORKER_URL, &opts)
+        .map_err(|e| format!("The browser would not start the model worker: {e:?}"))?;
+    let onmessage =
+        Closure::<dyn FnMut(web_sys::MessageEvent)>::new(|ev: web_sys::MessageEvent| {
+            let Some(json) = ev.data().as_string() else {
+                return;
+            };
+            let Ok(msg) = serde_json::from_str::<FromWorker>(&json) else {
+                return;
+            };
+            let Some(bridge) = BRIDGE.with(|b| b.borrow().clone()) else {
+                return;
+            };
+            if msg == FromWorker::Ready {
+                bridge.ready.set(true);
+                for m in bridge.backlog.borrow_mut().drain(..) {
+                    let _ = bridge.worker.post_message(&m);
+                }
+                return;
+            }
+            let Some(id) = id_of(&msg) else { return };
+            let done = terminal(&msg).is_some();
+            let tx = if done {
+                bridge.pending.borrow_mut().remove(&id)
+            } else {
+                bridge.pending.borrow().get(&id).cloned()
+            };
+            if let Some(tx) = tx {
+                let _ = tx.unbounded_send(msg);
+            }
+        });
+    let onerror = Closure::<dyn FnMut(web_sys::ErrorEvent)>::new(|ev: web_sys::ErrorEvent| {
+        ev.prevent_default();
+        let what = ev.message();
+        let what = if what.is_empty() {
+            "it could not load".to_string()
+        } else {
+            what
+        };
+        fail_all(&format!(
+            "The in-browser model stopped ({what}). If a model was loading or answering, it may need more memory than this tab has: try a smaller model (SmolLM2-135M or -360M). The next request starts it again."
+        ));
+    });
+    worker.set_onmessage(Some(onmessage.as_ref().unchecked_ref()));
+    worker.set_onerror(Some(onerror.as_ref().unchecked_ref()));
+    let b = Rc::new(Bridge {
+        worker,
+        pending: RefCell::new(HashMap::new()),
+        next_id: Cell::new(1),
+        ready: Cell::new(false),
+        backlog: RefCell::new(Vec::new()),
+        _onmessage: onmessage,
+        _onerror: onerror,
+    });
+    BRIDGE.with(|slot| *slot.borrow_mut() = Some(b.clone()));
+    Ok(b)
+}
+
+/// Sends a request; its messages arrive on the receiver until a final one.
+fn request(
+    make: impl FnOnce(u32) -> ToWorker,
+    file: Option<&web_sys::File>,
+) -> Result<(u32, UnboundedReceiver<FromWorker>), String> {
+    let b = bridge()?;
+    let id = b.next_id.get();
+    b.next_id.set(id + 1);
+    let msg = make(id);
+    let json = serde_json::to_string(&msg).map_err(|e| e.to_string())?;
+    let obj = js_sys::Object::new();
+    let _ = js_sys::Reflect::set(&obj, &"msg".into(), &json.into());
+    if let Some(f) = file {
+        let _ = js_sys::Reflect::set(&obj, &"file".into(), f);
+    }
+    let (tx, rx) = unbounded();
+    b.pending.borrow_mut().insert(id, tx);
+    if b.ready.get() {
+        let _ = b.worker.post_message(&obj);
+    } else {
+        b.backlog.borrow_mut().push(obj);
+    }
+    Ok((id, rx))
+}
+
+fn cancel(id: u32) {
+    if let Some(b) = BRIDGE.with(|b| b.borrow().clone()) {
+        let json = serde_json::to_string(&ToWorker::Cancel { id }).unwrap_or_default();
+        let obj = js_sys::Object::new();
+        let _ = js_sys::Reflect::set(&obj, &"msg".into(), &json.into());
+        let _ = b.worker.post_message(&obj);
+        b.pending.borrow_mut().remove(&id);
+    }
+}
+
+/// Waits for the final message, handing progress to `progress`.
+async fn finish(
+    mut rx: UnboundedReceiver<FromWorker>,
+    progress: &dyn Fn(&str, u64, u64),
+) -> Result<FromWorker, String> {
+    while let Some(msg) = rx.next().await {
+        match msg {
+            FromWorker::Progress {
+                stage, done, total, ..
+            } => progress(&stage, done, total),
+            FromWorker::Error { message, .. } => return Err(message),
+            other if terminal(&other).is_some() => return Ok(other),
+            _ => {}
+        }
+    }
+    Err("The in-browser model stopped answering.".into())
+}
+
+/// The models stored in this browser.
+pub async fn list() -> Result<Vec<StoredModel>, String> {
+    let (_, rx) = request(|id| ToWorker::List { id }, None)?;
+    match finish(rx, &|_, _, _| {}).await? {
+        FromWorker::Models { models, .. } => Ok(models),
+        _ => Err("unexpected answer from the model worker".into()),
+    }
+}
+
+/// Checks `file` and copies it into the browser's storage.
+pub async fn import(
+    file: web_sys::File,
+    progress: &dyn Fn(&str, u64, u64),
+) -> Result<StoredModel, String> {
+    let name = file.name();
+    let (_, rx) = request(
+        |id| ToWorker::Import {
+            id,
+            file_name: name,
+        },
+        Some(&file),
+    )?;
+    match finish(rx, progress).await? {
+        FromWorker::Imported { model, .. } => Ok(model),
+        _ => Err("unexpected answer from the model worker".into()),
+    }
+}
+
+pub async fn delete(sha256: &str) -> Result<(), String> {
+    let sha256 = sha256.to_string();
+    let (_, rx) = request(|id| ToWorker::Delete { id, sha256 }, None)?;
+    finish(rx, &|_, _, _| {}).await.map(|_| ())
+}
+
+/// Loads a stored model (at once when it is the loaded one): its facts and
+/// the load time in ms.
+pub async fn load(sha256: &str) -> Result<(ModelInfo, f64), String> {
+    let sha256 = sha256.to_string();
+    let (_, rx) = request(|id| ToWorker::Load { id, sha256 }, None)?;
+    match finish(rx, &|_, _, _| {}).await? {
+        FromWorker::Loaded { info, ms, .. } => Ok((info, ms)),
+        _ => Err("unexpected answer from the model worker".into()),
+    }
+}
+
+/// What the user sees while the local model works (None: nothing).
+pub type StatusSink = Rc<dyn Fn(Option<String>)>;
+
+/// A chat model answering from a GGUF file in this browser.
+pub struct LocalModel {
+    name: String,
+    sha256: String,
+    status: StatusSink,
+}
+
+impl LocalModel {
+    pub fn new(name: String, sha256: String, status: StatusSink) -> Self {
+        LocalModel {
+            name,
+            sha256,
+            status,
+        }
+    }
+}
+
+/// The conversation as the worker's chat template gets it: tool results
+/// become user turns (the text tool protocol), tool calls their text.
+pub fn turns(req: &ChatRequest) -> Vec<ChatTurn> {
+    req.messages
+        .iter()
+        .map(|m| ChatTurn {
+            role: match m.role {
+                Role::System => "system",
+                Role::User | Role::Tool => "user",
+                Role::Assistant => "assistant",
+            }
+            .into(),
+            content: m.content.clone(),
+        })
+        .collect()
+}
+
+fn local_err(detail: String) -> ModelError {
+    ModelError::Local { detail }
+}
+
+impl ChatModel for LocalModel {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn complete<'a>(
+        &'a self,
+        req: &'a ChatRequest,
+        sink: DeltaSink<'a>,
+        cancel: &'a CancelToken,
+    ) -> LocalBoxFuture<'a, Result<ChatResponse, ModelError>> {
+        Box::pin(async move {
+            let status = self.status.clone();
+            status(Some(format!("Loading {} in this browser…", self.name)));
+            let loaded = load(&self.sha256).await;
+            if let Err(e) = loaded {
+                status(None);
+                return Err(local_err(e));
+            }
+            let params = GenParams {
+                temperature: req.params.temperature.map(f64::from),
+                max_tokens: req.params.max_tokens,
+                seed: 42,
+            };
+            let turns = turns(req);
+            let (id, mut rx) =
+                request(|id| ToWorker::Generate { id, turns, params }, None).map_err(local_err)?;
+            let mut text = String::new();
+            let mut slow_note = String::new();
+            loop {
+                let next = select(rx.next(), cancel.cancelled()).await;
+                let msg = match next {
+                    Either::Left((Some(m), _)) => m,
+                    Either::Left((None, _)) => {
+                        status(None);
+                        return Err(local_err("The in-browser model stopped answering.".into()));
+                    }
+                    Either::Right(_) => {
+                        cancel_and_clear(id, &status);
+                        return Err(ModelError::Cancelled);
+                    }
+                };
+                match msg {
+                    FromWorker::Started {
+                        prompt_tokens,
+                        reused,
+                        ..
+                    } => {
+                        let new = prompt_tokens.saturating_sub(reused);
+                        let secs = new as f64 / PREFILL_RATE.with(Cell::get).max(1.0);
+                        if new > SLOW_PROMPT_TOKENS {
+                            slow_note = format!(
+                                " This prompt is long: a model in the browser reads about {:.0} tokens a second, so the answer starts in about {secs:.0} s. Shorter tasks and fewer agents are faster.",
+                                PREFILL_RATE.with(Cell::get)
+                            );
+                        }
+                        status(Some(format!(
+                            "{}: reading the prompt ({new} new tokens{}).{slow_note}",
+                            self.name,
+                            if reused > 0 {
+                                format!(", {reused} reused")
+                            } else {
+                                String::new()
+                            }
+                        )));
+                    }
+                    FromWorker::Progress {
+                        stage, done, total, ..
+                    } if stage == "prefill" => {
+                        status(Some(format!(
+                            "{}: reading the prompt, {done} of {total} tokens.{slow_note}",
+                            self.name
+                        )));
+                    }
+                    FromWorker::Delta { text: d, .. } => {
+                        if text.is_empty() {
+                            status(Some(format!("{} is answering…", self.name)));
+                        }
+                        text.push_str(&d);
+                        sink(StreamDelta::Text(d));
+                    }
+                    FromWorker::Done {
+                        prompt_tokens,
+                        output_tokens,
+                        reused,
+                        finish,
+                        prefill_ms,
+                        ..
+                    } => {
+                        status(None);
+                        let fed = prompt_tokens.saturating_sub(reused);
+                        if fed >= 32 && prefill_ms > 0.0 {
+                            PREFILL_RATE.with(|r| r.set(fed as f64 * 1000.0 / prefill_ms));
+                        }
+                        if finish == "cancelled" {
+                            return Err(ModelError::Cancelled);
+                        }
+                        return Ok(ChatResponse {
+                            text,
+                            tool_calls: Vec::new(),
+                            usage: Usage {
+                                input_tokens: prompt_tokens as u64,
+                                output_tokens: output_tokens as u64,
+                                estimated: false,
+                            },
+                            finish_reason: Some(finish),
+                            model: Some(self.name.clone()),
+                            replayed: false,
+                        });
+                    }
+                    FromWorker::Error { message, .. } => {
+                        status(None);
+                        return Err(local_err(message));
+                    }
+                    _ => {}
+                }
+            }
+        })
+    }
+}
+
+fn cancel_and_clear(id: u32, status: &StatusSink) {
+    cancel(id);
+    status(None);
+}
