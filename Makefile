@@ -20,7 +20,7 @@ test: setup-browser
 build: setup
 	trunk build --release
 
-## bench: print benchmark figures (bundle size, time to interactive, engine overhead, MAEL retrieval / concurrency / learning, ROUGE throughput)
+## bench: print benchmark figures (bundle size, time to interactive, engine overhead, MAEL retrieval / concurrency / learning, ROUGE throughput, the in-browser model's speed)
 bench: setup-browser build
 	cargo bench --locked --bench engine_overhead
 	cargo bench --locked --bench travel_eval
@@ -33,6 +33,8 @@ bench: setup-browser build
 	cargo build --locked --release --bin roundtable
 	node e2e/share-bench.mjs
 	node e2e/bench.mjs
+	CARGO_TARGET_DIR=$(CURDIR)/target/llm-worker cargo build --locked --manifest-path crates/llm-worker/Cargo.toml --bin tiny-gguf
+	node e2e/local-bench.mjs
 
 ## dev: live-reloading debug build on http://127.0.0.1:$(PORT)
 dev: setup

@@ -74,8 +74,9 @@ wasm-bindgen --target web --no-typescript --remove-name-section --remove-produce
 cat > "$OUT/llm-worker/worker.js" <<'JS'
 // The in-browser model's worker: loads its wasm, whose start function
 // installs the message loop and posts "ready" (platform::local_model).
-import init from "./llm_worker.js";
-init({ module_or_path: new URL("./llm_worker_bg.wasm", import.meta.url) });
+import init, { start } from "./llm_worker.js";
+await init({ module_or_path: new URL("./llm_worker_bg.wasm", import.meta.url) });
+start();
 JS
 printf '[build-wasm] model worker: %s KB in %s/llm-worker\n' \
   $(( $(stat -c %s "$OUT/llm-worker/llm_worker_bg.wasm") / 1024 )) "$OUT"

@@ -8,6 +8,12 @@ export TRUNK_SKIP_VERSION_CHECK=true
 export CHROMEDRIVER=/usr/bin/chromedriver
 export WASM_BINDGEN_TEST_TIMEOUT=120
 
+# The in-browser model's crate (crates/llm-worker): its own lock and target
+# directory; its wasm gets SIMD and none of the app's rustflags.
+WORKER=(--manifest-path crates/llm-worker/Cargo.toml --locked)
+worker_cargo() { CARGO_TARGET_DIR="$PWD/target/llm-worker" cargo "$@"; }
+worker_wasm() { CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="-Ctarget-feature=+simd128" worker_cargo "$@"; }
+
 step() { printf '\n\033[1;34m━━ %s\033[0m\n' "$*"; STEP_START=$(date +%s); }
 done_step() { printf '\033[0;32m✓ %s (%ss)\033[0m\n' "$1" $(( $(date +%s) - STEP_START )); }
 
@@ -19,6 +25,9 @@ step "lint: rustfmt and clippy (native and wasm32)"
 cargo fmt --check
 cargo clippy --all-targets --locked -- -D warnings
 cargo clippy --target wasm32-unknown-unknown --all-targets --features app --locked -- -D warnings
+cargo fmt --check --manifest-path crates/llm-worker/Cargo.toml
+worker_cargo clippy "${WORKER[@]}" --all-targets -- -D warnings
+worker_wasm clippy "${WORKER[@]}" --target wasm32-unknown-unknown --all-targets -- -D warnings
 done_step lint
 
 step "native tests (engine, providers' wire formats, CLI over HTTP, share links, TravelPlanner)"
@@ -32,11 +41,16 @@ else
 fi
 done_step "native tests"
 
+step "native tests of the in-browser model (GGUF models written by the tests, candle, tokenizer, template)"
+worker_cargo test "${WORKER[@]}"
+worker_cargo build "${WORKER[@]}" --bin tiny-gguf
+done_step "model tests"
+
 step "mock LLM server tests"
 node --test e2e/mock-llm.test.mjs
 done_step "mock server tests"
 
-step "wasm tests in headless Chromium (key storage, fetch against the mock)"
+step "wasm tests in headless Chromium (key storage, fetch against the mock; the model worker on OPFS)"
 exec 3< <(node e2e/mock-llm.mjs --port 0 --delay 5)
 MOCK_PID=$!
 read -r line <&3
@@ -45,6 +59,7 @@ echo "mock LLM server at $ROUNDTABLE_MOCK_URL"
 cargo test --locked --target wasm32-unknown-unknown --test browser
 kill "$MOCK_PID" 2>/dev/null || true
 MOCK_PID=""
+worker_wasm test "${WORKER[@]}" --target wasm32-unknown-unknown --test worker_opfs
 done_step "wasm tests"
 
 step "release build (trunk + wasm-opt)"

@@ -118,6 +118,10 @@ impl Job {
     pub fn output_tokens(&self) -> usize {
         self.generated.len()
     }
+    /// The tokens written so far.
+    pub fn generated(&self) -> &[u32] {
+        &self.generated
+    }
     /// Prompt tokens the model must still read.
     pub fn to_prefill(&self) -> usize {
         self.prompt.len() - self.reused
@@ -210,7 +214,7 @@ impl Engine {
 
     /// Renders and tokenizes the conversation and picks the cache to use.
     pub fn start(&mut self, turns: &[ChatTurn], params: &GenParams) -> Result<Job, String> {
-        let prompt = self.tok.encode(&self.render(turns)?)?;
+        let prompt = self.tokens_for(&self.render(turns)?)?;
         let ctx = self.info.context as usize;
         if prompt.len() + 1 >= ctx {
             return Err(format!(
@@ -233,6 +237,34 @@ impl Engine {
             sampler: LogitsProcessor::new(params.seed, temperature, None),
             finished: None,
         })
+    }
+
+    /// The prompt's tokens. Where a cache's text begins the prompt (an
+    /// agent's next turn: its last prompt and the answer it wrote), its
+    /// tokens are kept as they are and only the rest is tokenized: the
+    /// tokens a model writes are not always those its tokenizer would make
+    /// of the same text, and the cache holds the written ones.
+    fn tokens_for(&self, text: &str) -> Result<Vec<u32>, String> {
+        let mut best: Option<&Slot> = None;
+        let mut best_len = 0;
+        for s in &self.slots {
+            if s.tokens.len() <= best.map_or(0, |b| b.tokens.len()) {
+                continue;
+            }
+            let cached = self.tok.decode_all(&s.tokens);
+            if cached.len() < text.len() && text.starts_with(&cached) {
+                best = Some(s);
+                best_len = cached.len();
+            }
+        }
+        match best {
+            Some(s) => {
+                let mut tokens = s.tokens.clone();
+                tokens.extend(self.tok.encode(&text[best_len..])?);
+                Ok(tokens)
+            }
+            None => self.tok.encode(text),
+        }
     }
 
     /// The cache whose tokens are the longest strict prefix of `prompt`;

@@ -77,6 +77,8 @@ pub fn read_error(e: candle_core::Error) -> String {
     let text = e.to_string();
     if text.contains("unknown dtype") {
         format!("This file uses a quantisation Roundtable cannot read ({text}; e.g. the IQ types). Pick a Q8_0, Q4_0 or Q4_K_M file.")
+    } else if text.contains("magic/version") {
+        format!("This GGUF file's version is not one Roundtable reads ({text}; versions 1 to 3 are). Download a current GGUF file.")
     } else if text.contains("magic") {
         "This is not a GGUF model file (its first bytes are not \"GGUF\"). Pick a .gguf file."
             .into()

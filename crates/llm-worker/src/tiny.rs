@@ -347,8 +347,20 @@ pub fn random_model_with(
 /// repeats a word does not (the successor map would loop).
 pub fn scripted_model(name: &str, reply: &str) -> Result<Vec<u8>, String> {
     let pieces = pieces(reply);
-    let words: Vec<&str> = pieces.iter().map(String::as_str).collect();
-    let vocab = Vocab::new(&words, 0);
+    let pieces: Vec<&str> = pieces.iter().map(String::as_str).collect();
+    scripted_model_pieces(name, &pieces, &[])
+}
+
+/// A scripted model writing exactly the tokens `pieces`, with the merged
+/// tokens of `words` in its vocabulary first (so a piece sequence such as
+/// `["He", "llo"]` can differ from how the tokenizer cuts "Hello").
+pub fn scripted_model_pieces(
+    name: &str,
+    pieces: &[&str],
+    words: &[&str],
+) -> Result<Vec<u8>, String> {
+    let all: Vec<&str> = words.iter().chain(pieces.iter()).copied().collect();
+    let vocab = Vocab::new(&all, 0);
     let n_vocab = vocab.tokens.len();
     // One-hot embeddings need a dimension per token; 32 divides it (Q8_0
     // blocks) and 4 heads of a multiple of 8.
@@ -364,7 +376,7 @@ pub fn scripted_model(name: &str, reply: &str) -> Result<Vec<u8>, String> {
         context: 4096,
     };
     let mut chain = vec![vocab.id(&byte_level("\n")).ok_or("no newline token")?];
-    for p in &pieces {
+    for p in pieces {
         let id = vocab
             .id(&byte_level(p))
             .ok_or_else(|| format!("no token for {p:?}"))?;

@@ -135,6 +135,12 @@ impl Tok {
         self.inner.decode(ids, true).unwrap_or_default()
     }
 
+    /// The exact text of `ids`, special tokens included (empty when the
+    /// bytes are not valid UTF-8 text).
+    pub fn decode_all(&self, ids: &[u32]) -> String {
+        self.inner.decode(ids, false).unwrap_or_default()
+    }
+
     pub fn id(&self, token: &str) -> Option<u32> {
         self.inner.token_to_id(token)
     }

@@ -5,7 +5,9 @@ use candle_core::quantized::gguf_file::Value;
 use candle_core::quantized::GgmlDType;
 use llm_worker::engine::{Engine, Finish, Step};
 use llm_worker::protocol::{ChatTurn, GenParams};
-use llm_worker::tiny::{random_model, random_model_with, scripted_model, Shape};
+use llm_worker::tiny::{
+    random_model, random_model_with, scripted_model, scripted_model_pieces, Shape,
+};
 use std::io::Cursor;
 
 fn turn(role: &str, content: &str) -> ChatTurn {
@@ -188,6 +190,35 @@ fn a_longer_prompt_reuses_the_cached_prefix_and_answers_as_a_cold_model_would() 
 }
 
 #[test]
+fn the_next_turn_reuses_the_tokens_the_model_wrote() {
+    // The model writes "He" + "llo" + " there", where its tokenizer would
+    // cut "Hello" + " there": the next turn keeps the written tokens.
+    let bytes =
+        scripted_model_pieces("Split", &["He", "llo", " there"], &["Hello"]).expect("writes");
+    let mut engine = load(&bytes).expect("loads");
+    let mut turns = conversation();
+    let (job, _) = engine
+        .generate(&turns, &greedy(12), &mut |_| {})
+        .expect("generates");
+    let answer = engine.text(&job);
+    assert_eq!(answer, "Hello there");
+    let canonical = engine.tokenizer().encode(&answer).expect("encodes");
+    assert_eq!(
+        (canonical.len(), job.output_tokens()),
+        (2, 3),
+        "written differently from the canonical cut"
+    );
+    turns.push(turn("assistant", &answer));
+    turns.push(turn("user", "And the notebook?"));
+    let next = engine.start(&turns, &greedy(4)).expect("starts");
+    // The stop token is not fed: the cache holds the prompt and the 3 tokens.
+    assert_eq!(next.reused, job.prompt_tokens() + 3);
+    let rest = "<|im_end|>\n<|im_start|>user\nAnd the notebook?<|im_end|>\n<|im_start|>assistant\n";
+    let rest = engine.tokenizer().encode(rest).expect("encodes").len();
+    assert_eq!(next.to_prefill(), rest, "only the new turn is read");
+}
+
+#[test]
 fn a_generation_dropped_between_tokens_leaves_the_engine_consistent() {
     let bytes = random_model(&Shape::tiny("llama"), GgmlDType::Q8_0, 5).expect("writes");
     let mut engine = load(&bytes).expect("loads");
@@ -232,6 +263,13 @@ fn bad_files_get_clear_messages() {
     let good = random_model(&Shape::tiny("llama"), GgmlDType::Q8_0, 1).expect("writes");
     let msg = |b: &[u8]| load(b).err().unwrap_or_default();
     assert!(msg(b"PK\x03\x04 not a model at all, a zip").contains("not a GGUF model file"));
+    let mut v9 = good.clone();
+    v9[4..8].copy_from_slice(&9u32.to_le_bytes());
+    assert!(
+        msg(&v9).contains("version is not one Roundtable reads"),
+        "{}",
+        msg(&v9)
+    );
     assert!(
         msg(&good[..good.len() / 2]).contains("incomplete"),
         "{}",

@@ -18,22 +18,47 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::{spawn_local, JsFuture};
 use web_sys::{Blob, DedicatedWorkerGlobalScope, MessageChannel, MessageEvent};
 
-#[derive(Default)]
-struct State {
+/// Where the worker's answers go: the page (`postMessage`), or a test.
+pub type Post = Rc<dyn Fn(&FromWorker)>;
+
+pub struct State {
     /// The loaded model and its file's hash.
     engine: Option<(String, Engine)>,
     cancelled: HashSet<u32>,
     queue: VecDeque<(ToWorker, Option<Blob>)>,
     busy: bool,
+    post: Post,
 }
 
-type Shared = Rc<RefCell<State>>;
+pub type Shared = Rc<RefCell<State>>;
+
+/// A worker's state, answering through `post`.
+pub fn new_state(post: Post) -> Shared {
+    Rc::new(RefCell::new(State {
+        engine: None,
+        cancelled: HashSet::new(),
+        queue: VecDeque::new(),
+        busy: false,
+        post,
+    }))
+}
+
+/// Marks generation `id` to stop before its next step (what a `Cancel`
+/// message does).
+pub fn cancel(state: &Shared, id: u32) {
+    state.borrow_mut().cancelled.insert(id);
+}
+
+fn send(state: &Shared, msg: &FromWorker) {
+    let post = state.borrow().post.clone();
+    post(msg);
+}
 
 fn scope() -> DedicatedWorkerGlobalScope {
     js_sys::global().unchecked_into()
 }
 
-fn post(msg: &FromWorker) {
+fn post_to_page(msg: &FromWorker) {
     if let Ok(json) = serde_json::to_string(msg) {
         let _ = scope().post_message(&JsValue::from_str(&json));
     }
@@ -56,9 +81,11 @@ async fn yield_now() {
     let _ = JsFuture::from(promise).await;
 }
 
-#[wasm_bindgen(start)]
+/// Installs the message loop; the loader (`worker.js`) calls it once the
+/// wasm is instantiated.
+#[wasm_bindgen]
 pub fn start() {
-    let state: Shared = Rc::new(RefCell::new(State::default()));
+    let state = new_state(Rc::new(post_to_page));
     let onmessage = Closure::<dyn FnMut(MessageEvent)>::new(move |ev: MessageEvent| {
         let data = ev.data();
         let json = js_sys::Reflect::get(&data, &"msg".into())
@@ -82,7 +109,7 @@ pub fn start() {
                     spawn_local(drain(state.clone()));
                 }
             }
-            Err(e) => post(&FromWorker::Error {
+            Err(e) => post_to_page(&FromWorker::Error {
                 id: 0,
                 message: format!("the worker got a message it does not understand: {e}"),
             }),
@@ -90,7 +117,7 @@ pub fn start() {
     });
     scope().set_onmessage(Some(onmessage.as_ref().unchecked_ref()));
     onmessage.forget();
-    post(&FromWorker::Ready);
+    post_to_page(&FromWorker::Ready);
 }
 
 async fn drain(state: Shared) {
@@ -104,7 +131,8 @@ async fn drain(state: Shared) {
     }
 }
 
-async fn handle(state: &Shared, msg: ToWorker, file: Option<Blob>) {
+/// Runs one request to its final answer.
+pub async fn handle(state: &Shared, msg: ToWorker, file: Option<Blob>) {
     let id = match &msg {
         ToWorker::Import { id, .. }
         | ToWorker::List { id }
@@ -117,15 +145,16 @@ async fn handle(state: &Shared, msg: ToWorker, file: Option<Blob>) {
         ToWorker::Import { file_name, .. } => match file {
             None => Err("no file came with the request".to_string()),
             Some(blob) => {
-                // The old model's memory is needed for checking the new one less
-                // than for loading it, but a tab near its limit benefits.
                 let progress = |stage: &str, done: u64, total: u64| {
-                    post(&FromWorker::Progress {
-                        id,
-                        stage: stage.into(),
-                        done,
-                        total,
-                    })
+                    send(
+                        state,
+                        &FromWorker::Progress {
+                            id,
+                            stage: stage.into(),
+                            done,
+                            total,
+                        },
+                    )
                 };
                 store::import(blob, &file_name, now(), &progress)
                     .await
@@ -151,7 +180,10 @@ async fn handle(state: &Shared, msg: ToWorker, file: Option<Blob>) {
         ToWorker::Cancel { .. } => return,
     };
     state.borrow_mut().cancelled.remove(&id);
-    post(&result.unwrap_or_else(|message| FromWorker::Error { id, message }));
+    send(
+        state,
+        &result.unwrap_or_else(|message| FromWorker::Error { id, message }),
+    );
 }
 
 async fn load(state: &Shared, id: u32, sha256: &str) -> Result<FromWorker, String> {
@@ -169,12 +201,15 @@ async fn load(state: &Shared, id: u32, sha256: &str) -> Result<FromWorker, Strin
     state.borrow_mut().engine = None;
     let t0 = now();
     let (mut reader, size) = store::open(sha256).await?;
-    post(&FromWorker::Progress {
-        id,
-        stage: "loading".into(),
-        done: 0,
-        total: size,
-    });
+    send(
+        state,
+        &FromWorker::Progress {
+            id,
+            stage: "loading".into(),
+            done: 0,
+            total: size,
+        },
+    );
     let mut engine = Engine::load(&mut reader, size)?;
     drop(reader);
     engine.info.sha256 = sha256.to_string();
@@ -201,11 +236,14 @@ async fn generate(
             .ok_or("No model is loaded in the worker: pick one in Settings.")?;
         engine.start(&turns, &params)?
     };
-    post(&FromWorker::Started {
-        id,
-        prompt_tokens: job.prompt_tokens() as u32,
-        reused: job.reused as u32,
-    });
+    send(
+        state,
+        &FromWorker::Started {
+            id,
+            prompt_tokens: job.prompt_tokens() as u32,
+            reused: job.reused as u32,
+        },
+    );
     let t0 = now();
     let mut first_token: Option<f64> = None;
     let done = |job: &crate::engine::Job, finish: &str, first: Option<f64>| {
@@ -231,16 +269,19 @@ async fn generate(
             engine.step(&mut job)?
         };
         match step {
-            Step::Prefill { done, total } => post(&FromWorker::Progress {
-                id,
-                stage: "prefill".into(),
-                done: done as u64,
-                total: total as u64,
-            }),
+            Step::Prefill { done, total } => send(
+                state,
+                &FromWorker::Progress {
+                    id,
+                    stage: "prefill".into(),
+                    done: done as u64,
+                    total: total as u64,
+                },
+            ),
             Step::Token { text } => {
                 first_token.get_or_insert_with(now);
                 if !text.is_empty() {
-                    post(&FromWorker::Delta { id, text });
+                    send(state, &FromWorker::Delta { id, text });
                 }
             }
             Step::Done(f) => return Ok(done(&job, f.as_str(), first_token)),

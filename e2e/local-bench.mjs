@@ -1,0 +1,125 @@
+// Benchmark of the in-browser model in headless Chromium, through the
+// production worker (dist/llm-worker): generated GGUF files with real
+// shapes (random weights: the speed is that of a real model of that shape),
+// stored into OPFS, loaded, then a prompt read and an answer written.
+// Prints load time, prefill and decode tokens per second, the worker's
+// wasm size (gzip -9), and what the start page fetches of it (nothing).
+//
+//   node e2e/local-bench.mjs [shape ...]   shapes: smollm2-135m (default), qwen2.5-0.5b
+import { readFileSync, existsSync, mkdirSync, statSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { gzipSync, constants } from 'node:zlib';
+import { chromium } from 'playwright-core';
+import { startStatic } from './serve-dist.mjs';
+import { CHROMIUM, CHROMIUM_ARGS } from './harness.mjs';
+
+const TOOL = 'target/llm-worker/debug/tiny-gguf';
+const shapes = process.argv.slice(2).length ? process.argv.slice(2) : ['smollm2-135m', 'qwen2.5-0.5b'];
+if (!existsSync(TOOL)) throw new Error(`${TOOL} is missing: cargo build --manifest-path crates/llm-worker/Cargo.toml --bin tiny-gguf`);
+if (!existsSync('dist/llm-worker/llm_worker_bg.wasm')) throw new Error('No worker in dist/: run `make build`.');
+
+const wasm = readFileSync('dist/llm-worker/llm_worker_bg.wasm');
+const gz = gzipSync(wasm, { level: constants.Z_BEST_COMPRESSION }).length;
+console.log('in-browser model (crates/llm-worker, fetched on first use of "Local model (in this browser)")');
+console.log(`  worker wasm: ${(wasm.length / 1e6).toFixed(2)} MB raw, ${(gz / 1e6).toFixed(2)} MB gzip -9`);
+
+const app = await startStatic({ root: 'dist' });
+const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+mkdirSync('target/bench-models', { recursive: true });
+
+// The start page fetches nothing of the worker.
+{
+  const ctx = await browser.newContext();
+  const page = await ctx.newPage();
+  const urls = [];
+  page.on('request', (r) => urls.push(r.url()));
+  await page.goto(app.url + '/');
+  await page.waitForSelector('body[data-ready="1"]');
+  await page.waitForLoadState('networkidle');
+  const worker = urls.filter((u) => u.includes('/llm-worker/'));
+  console.log(`  start page: ${urls.length} requests, ${worker.length} of them for the model worker (goal 0: ${worker.length === 0 ? 'met' : 'NOT met'})`);
+  await ctx.close();
+}
+
+// A prompt of about 200 tokens, then up to 64 tokens of answer.
+const PROMPT = 'You are the hotel expert of a travel team. Find a hotel in Boston for two nights. '.repeat(12);
+
+for (const shape of shapes) {
+  const file = `target/bench-models/${shape}.gguf`;
+  if (!existsSync(file)) execFileSync(TOOL, ['random', file, shape]);
+  const bytes = statSync(file).size;
+  const ctx = await browser.newContext();
+  const page = await ctx.newPage();
+  page.on('crash', () => console.log(`  ${shape}: the page crashed`));
+  page.on('console', (m) => process.env.BENCH_DEBUG && console.log('   console:', m.text()));
+  await page.goto(app.url + '/');
+  await page.waitForSelector('body[data-ready="1"]');
+  // The file goes in as the user's would: picked in a file input.
+  await page.evaluate(() => {
+    const input = document.createElement('input');
+    input.type = 'file';
+    input.id = 'bench-file';
+    document.body.appendChild(input);
+  });
+  await page.locator('#bench-file').setInputFiles(file);
+  const r = await page.evaluate(async ({ prompt }) => {
+    const worker = new Worker('/llm-worker/worker.js', { type: 'module' });
+    const waiting = new Map();
+    let ready;
+    let text = '';
+    const readyP = new Promise((r) => (ready = r));
+    worker.onmessage = (e) => {
+      const m = JSON.parse(e.data);
+      if (m.type === 'ready') return ready();
+      const w = waiting.get(m.id);
+      if (m.type === 'delta') text += m.text;
+      if (w && ['imported', 'loaded', 'done', 'error', 'models', 'deleted'].includes(m.type)) w(m);
+    };
+    await readyP;
+    let next = 1;
+    const ask = (msg, file) =>
+      new Promise((res) => {
+        const id = next++;
+        waiting.set(id, res);
+        worker.postMessage({ msg: JSON.stringify({ ...msg, id }), file });
+      });
+    const blob = document.getElementById('bench-file').files[0];
+    const t0 = performance.now();
+    const imported = await ask({ type: 'import', file_name: 'bench.gguf' }, blob);
+    if (imported.type === 'error') return { error: imported.message };
+    const importMs = performance.now() - t0;
+    const loaded = await ask({ type: 'load', sha256: imported.model.info.sha256 });
+    if (loaded.type === 'error') return { error: loaded.message };
+    const turns = [{ role: 'user', content: prompt }];
+    const gen = await ask({ type: 'generate', turns, params: { max_tokens: 64, seed: 1 } });
+    if (gen.type === 'error') return { error: gen.message };
+    // The same agent's next turn: its prompt extends the last one (prefix cache).
+    turns.push({ role: 'assistant', content: text }, { role: 'user', content: 'Now the restaurants for both days.' });
+    const turn2 = await ask({ type: 'generate', turns, params: { max_tokens: 1, seed: 1 } });
+    if (turn2.type === "error") return { error: turn2.message };
+    await ask({ type: 'delete', sha256: imported.model.info.sha256 });
+    worker.terminate();
+    return { importMs, loadMs: loaded.ms, gen, next: turn2, params: imported.model.info.params };
+  }, { prompt: PROMPT });
+  await ctx.close();
+  if (r.error) {
+    console.log(`  ${shape}: ${r.error}`);
+    continue;
+  }
+  const g = r.gen;
+  const prefill = (g.prompt_tokens / g.prefill_ms) * 1000;
+  const decode = g.output_tokens > 1 ? ((g.output_tokens - 1) / g.decode_ms) * 1000 : NaN;
+  console.log(
+    `  ${shape} shape (${(r.params / 1e6).toFixed(0)}M parameters, Q8_0, ${(bytes / 1e6).toFixed(0)} MB): ` +
+      `copy into OPFS ${(r.importMs / 1000).toFixed(1)} s, load ${(r.loadMs / 1000).toFixed(2)} s, ` +
+      `prefill ${g.prompt_tokens} tokens at ${prefill.toFixed(1)} tok/s, ` +
+      `decode ${g.output_tokens} tokens at ${decode.toFixed(1)} tok/s`,
+  );
+  const n = r.next;
+  console.log(
+    `    next turn of the same conversation: ${n.prompt_tokens} prompt tokens, ${n.reused} of them reused from the cache: ` +
+      `read in ${(n.prefill_ms / 1000).toFixed(1)} s instead of about ${(n.prompt_tokens / prefill).toFixed(1)} s`,
+  );
+}
+await browser.close();
+await app.close();
