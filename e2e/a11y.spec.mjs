@@ -1,6 +1,6 @@
 // Accessibility: axe-core (WCAG 2.0 / 2.1 A and AA) on every page and state
 // of the app, in the light and the dark theme: the run page empty and after a
-// demo run of each coordinator (its tabs, the inspector), Settings, the share
+// demo run of each coordinator (its tabs, the inspector), Settings (and its in-browser model section), the share
 // and fork dialogs, History empty and with runs, the coordinators' own pages,
 // the classroom (Compare, the variant dialog, Lessons, a lesson played,
 // presented and written) and a run opened from a share link. No serious or critical violation may
@@ -54,6 +54,12 @@ for (const theme of ['light', 'dark']) {
     const settings = page.getByRole('dialog', { name: 'Settings' });
     await settings.waitFor();
     await check('Settings dialog');
+    // The in-browser model's section, with no model stored and after a bad file.
+    await settings.getByLabel('Provider', { exact: true }).selectOption('local');
+    await settings.getByTestId('local-empty').waitFor();
+    await settings.locator('#local-file').setInputFiles({ name: 'bad.gguf', mimeType: 'application/octet-stream', buffer: Buffer.from('not a model') });
+    await settings.getByTestId('local-error').waitFor();
+    await check('Settings dialog, local model');
     await settings.getByRole('button', { name: 'Cancel' }).click();
     await settings.waitFor({ state: 'hidden' });
 

@@ -143,6 +143,9 @@ test('Stop ends a local answer within a token, keeps what was written, and the m
   const log = page.getByRole('log', { name: 'Transcript' });
   const start = (await log.innerText()).length;
   await page.waitForFunction(([n]) => (document.querySelector('[role="log"][aria-label="Transcript"]')?.innerText.length ?? 0) > n + 100, [start]);
+  // The Run page says what the local model is doing.
+  assert.match(await page.getByTestId('local-status').innerText(), /Tiny random Q8_0 is answering|reading the prompt/);
+  await screenshot(page, 'local-run-streaming');
   await page.getByRole('button', { name: 'Stop', exact: true }).click();
   await waitForStatus(page, /Stopped/, 10000);
   assert.ok((await log.innerText()).length > start + 100, 'what was written is kept');

@@ -9,23 +9,24 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use wasm_bindgen::JsCast;
 
-/// Models that run well here, with what to expect on a laptop.
+/// Models that run well here. Speeds as `make bench` measured them on 2
+/// CPU cores with a 850-token context (a laptop is faster).
 const SUGGESTED: [(&str, &str, &str); 4] = [
     (
         "SmolLM2-135M-Instruct",
         "Q8_0, 145 MB",
-        "about 20 tokens/s; quick, but a weak planner",
+        "writes about 14 tokens/s; quick, but a weak planner",
     ),
-    ("SmolLM2-360M-Instruct", "Q8_0, 386 MB", "about 10 tokens/s"),
+    ("SmolLM2-360M-Instruct", "Q8_0, 386 MB", "about 6 tokens/s"),
     (
         "Qwen2.5-0.5B-Instruct",
         "Q4_0, 352 MB",
-        "about 8 tokens/s; the best answers of the three",
+        "about 5 tokens/s; the best answers of these",
     ),
     (
         "Qwen2.5-0.5B-Instruct",
         "Q8_0, 531 MB",
-        "about 7 tokens/s; needs about 1.2 GB of memory",
+        "about 4 tokens/s; needs about 1.2 GB of memory",
     ),
 ];
 

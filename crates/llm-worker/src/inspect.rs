@@ -140,7 +140,9 @@ pub fn check(content: &Content, file_bytes: u64, budget: u64) -> Result<ModelInf
         let end = content.tensor_data_offset + t.offset + bytes;
         if end > file_bytes {
             return Err(format!(
-                "This GGUF file is incomplete: tensor {name} ends at byte {end} but the file has {file_bytes}. Download it again."
+                "This GGUF file is incomplete: it has {:.1} MB and its weights need more (tensor {name} ends at {:.1} MB). Download it again.",
+                file_bytes as f64 / 1e6,
+                end as f64 / 1e6
             ));
         }
         params += elems;
