@@ -115,6 +115,27 @@ test('a tiny GGUF picked in Settings runs a two-agent MAEL run to the end, and t
   }
   assert.deepEqual(page.errors, []);
 
+  // The share link replays the recorded answers in a browser with no model.
+  await page.getByRole('button', { name: 'Copy share link' }).click();
+  const link = await page.getByRole('textbox', { name: 'Share link' }).inputValue();
+  await page.getByRole('dialog', { name: 'Share this run' }).getByRole('button', { name: 'Close' }).click();
+  const other = await (await env.browser.newContext()).newPage();
+  await other.goto(link);
+  await other.waitForSelector('body[data-ready="1"]');
+  await other.getByText('Shared link', { exact: true }).waitFor();
+  const replayed = await other.getByRole('log', { name: 'Transcript' }).innerText();
+  assert.ok(replayed.split('split adequate').length - 1 >= 5, 'the answers replay without the model');
+  await other.context().close();
+
+  // A fork at the third call: two calls from the log, the rest from the model.
+  await page.locator('article.msg[data-call="2"]').first().hover();
+  await page.locator('article.msg[data-call="2"]').first().getByRole('button', { name: 'Fork here' }).click();
+  const fork = page.getByRole('dialog', { name: /Fork at call 3/ });
+  await fork.getByRole('button', { name: 'Fork and continue' }).click();
+  await waitForStatus(page, /Finished/, 120000);
+  assert.match(await page.locator('.usage-panel').innerText(), /2 calls answered from the parent run's log/);
+  assert.match(await page.locator('.run-toolbar').innerText(), /Forked from/);
+
   // The model survives a reload, and is deleted on request.
   await page.reload();
   await page.waitForSelector('body[data-ready="1"]');

@@ -226,7 +226,7 @@ async fn a_cancel_stops_generation_before_the_next_token() {
                 .filter(|m| matches!(m, FromWorker::Delta { .. }))
                 .count();
             assert_eq!(deltas, 3, "no token after the cancel");
-            assert!(output_tokens >= 3 && output_tokens < 200, "{output_tokens}");
+            assert!((3..200).contains(&output_tokens), "{output_tokens}");
         }
         other => panic!("unexpected {other:?}"),
     }
@@ -286,4 +286,52 @@ async fn bad_files_leave_nothing_stored() {
     assert!(
         matches!(last(&got), FromWorker::Error { ref message, .. } if message.contains("add its file again"))
     );
+}
+
+#[wasm_bindgen_test]
+async fn where_opfs_is_missing_models_go_to_indexeddb() {
+    use llm_worker::engine::Engine;
+    use llm_worker::worker::store_idb;
+    for m in store_idb::list().await.expect("lists") {
+        store_idb::delete(&m.info.sha256).await.expect("deletes");
+    }
+    let reply = "Hello from the tiny model.";
+    let bytes = scripted_model("Tiny scripted", reply).expect("writes");
+    let e = store_idb::import(
+        blob(&bytes[..bytes.len() / 2]),
+        "cut.gguf",
+        1.0,
+        &|_, _, _| {},
+    )
+    .await
+    .unwrap_err();
+    assert!(e.contains("incomplete"), "{e}");
+    assert!(
+        store_idb::list().await.expect("lists").is_empty(),
+        "nothing stored half-way"
+    );
+    let model = store_idb::import(blob(&bytes), "tiny.gguf", 2.0, &|_, _, _| {})
+        .await
+        .expect("imports");
+    assert_eq!(model.storage, "indexeddb");
+    // The store lists it with the OPFS models, and loads it like them.
+    assert!(store::list()
+        .await
+        .expect("lists")
+        .iter()
+        .any(|m| m.info.sha256 == model.info.sha256));
+    let (mut reader, size) = store::open(&model.info.sha256).await.expect("opens");
+    assert_eq!(size, bytes.len() as u64);
+    let mut engine = Engine::load(&mut reader, size).expect("loads");
+    let mut text = String::new();
+    let params = GenParams {
+        max_tokens: Some(32),
+        ..Default::default()
+    };
+    engine
+        .generate(&turns(), &params, &mut |d| text.push_str(d))
+        .expect("generates");
+    assert_eq!(text, reply);
+    store::delete(&model.info.sha256).await.expect("deletes");
+    assert!(store_idb::list().await.expect("lists").is_empty());
 }

@@ -7,6 +7,7 @@
 
 pub mod reader;
 pub mod store;
+pub mod store_idb;
 
 use crate::engine::{Engine, Step};
 use crate::protocol::{ChatTurn, FromWorker, GenParams, ToWorker};

@@ -1,13 +1,15 @@
 //! Model files in the Origin Private File System, in the directory
 //! `roundtable-models`: `<id>.gguf` and, written last, `<id>.json` (a
 //! `StoredModel`). A file without its record is a copy that did not finish
-//! and is removed; nothing is stored half-way.
+//! and is removed; nothing is stored half-way. Where OPFS sync access
+//! handles are missing, models go to IndexedDB instead (`store_idb`); the
+//! functions here list, open and delete from both.
 
 use super::reader::{BlobReader, SyncReader};
 use crate::inspect::{inspect, MEMORY_BUDGET};
 use crate::protocol::StoredModel;
 use sha2::{Digest, Sha256};
-use std::io::{BufReader, Read};
+use std::io::{BufReader, Read, Seek};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{
@@ -19,7 +21,7 @@ use web_sys::{
 const DIR: &str = "roundtable-models";
 const COPY_CHUNK: u64 = 4 << 20;
 
-fn text(e: JsValue) -> String {
+pub(super) fn text(e: JsValue) -> String {
     e.as_string()
         .or_else(|| {
             e.dyn_ref::<js_sys::Error>()
@@ -113,9 +115,113 @@ async fn write_bytes(
     r.map_err(|e| format!("cannot write {name}: {}", text(e)))
 }
 
-/// Every stored model; leftovers of unfinished copies are removed, and
-/// unreadable records are skipped.
+/// A stored model's bytes, from either store.
+pub trait ReadSeek: Read + Seek {}
+impl<T: Read + Seek> ReadSeek for T {}
+
+/// Whether this browser has OPFS with sync access handles (in a worker).
+pub fn opfs_available() -> bool {
+    let global = js_sys::global();
+    let scope: DedicatedWorkerGlobalScope = global.clone().unchecked_into();
+    let has_dir = js_sys::Reflect::get(&scope.navigator().storage(), &"getDirectory".into())
+        .map(|f| f.is_function())
+        .unwrap_or(false);
+    let sync = js_sys::Reflect::get(&global, &"FileSystemFileHandle".into())
+        .and_then(|c| js_sys::Reflect::get(&c, &"prototype".into()))
+        .and_then(|p| js_sys::Reflect::has(&p, &"createSyncAccessHandle".into()))
+        .unwrap_or(false);
+    has_dir && sync
+}
+
+/// Every stored model, from both stores.
 pub async fn list() -> Result<Vec<StoredModel>, String> {
+    let mut all = if opfs_available() {
+        opfs_list().await?
+    } else {
+        Vec::new()
+    };
+    // IndexedDB holds models only where OPFS was missing; a failure to
+    // open it is not worth hiding the OPFS models for.
+    all.extend(super::store_idb::list().await.unwrap_or_default());
+    all.sort_by(|a, b| a.added.total_cmp(&b.added));
+    Ok(all)
+}
+
+/// Stores a picked file in OPFS, or in IndexedDB where OPFS is missing.
+pub async fn import(
+    blob: Blob,
+    file_name: &str,
+    now: f64,
+    progress: &dyn Fn(&str, u64, u64),
+) -> Result<StoredModel, String> {
+    if opfs_available() {
+        opfs_import(blob, file_name, now, progress).await
+    } else {
+        super::store_idb::import(blob, file_name, now, progress).await
+    }
+}
+
+pub async fn delete(sha256: &str) -> Result<(), String> {
+    if super::store_idb::delete(sha256).await.unwrap_or(false) {
+        return Ok(());
+    }
+    opfs_delete(sha256).await
+}
+
+/// A reader over a stored model, and its size.
+pub async fn open(sha256: &str) -> Result<(Box<dyn ReadSeek>, u64), String> {
+    if opfs_available() {
+        if let Ok((r, size)) = opfs_open(sha256).await {
+            return Ok((Box::new(r), size));
+        }
+    }
+    match super::store_idb::open_model(sha256).await? {
+        Some((r, size)) => Ok((Box::new(r), size)),
+        None => Err(GONE.into()),
+    }
+}
+
+const GONE: &str =
+    "This model is no longer stored in this browser: add its file again in Settings.";
+
+/// Checks a picked file's header and hashes it (for a store that copies
+/// the file in one piece).
+pub fn check_and_hash(
+    blob: &Blob,
+    progress: &dyn Fn(&str, u64, u64),
+) -> Result<(crate::protocol::ModelInfo, String), String> {
+    let size = blob.size() as u64;
+    progress("checking", 0, size);
+    let mut reader = BufReader::with_capacity(
+        1 << 20,
+        BlobReader::new(blob.clone()).map_err(|e| e.to_string())?,
+    );
+    let (_, info) = inspect(&mut reader, size, MEMORY_BUDGET)?;
+    let mut r = BlobReader::new(blob.clone()).map_err(|e| e.to_string())?;
+    let mut buf = vec![0u8; COPY_CHUNK as usize];
+    let mut hash = Sha256::new();
+    let mut at = 0u64;
+    while at < size {
+        let n = r
+            .read(&mut buf)
+            .map_err(|e| format!("cannot read the picked file: {e}"))?;
+        if n == 0 {
+            return Err("The picked file ended early: it changed while being read.".into());
+        }
+        hash.update(&buf[..n]);
+        at += n as u64;
+        progress("hashing", at, size);
+    }
+    Ok((info, hex(&hash.finalize())))
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Every model in OPFS; leftovers of unfinished copies are removed, and
+/// unreadable records are skipped.
+async fn opfs_list() -> Result<Vec<StoredModel>, String> {
     let dir = dir().await?;
     let all = names(&dir).await?;
     let mut out = Vec::new();
@@ -164,17 +270,14 @@ async fn records(dir: &FileSystemDirectoryHandle) -> Result<Vec<StoredModel>, St
 }
 
 async fn find(sha256: &str) -> Result<StoredModel, String> {
-    list()
+    opfs_list()
         .await?
         .into_iter()
         .find(|m| m.info.sha256 == sha256)
-        .ok_or_else(|| {
-            "This model is no longer stored in this browser: add its file again in Settings."
-                .to_string()
-        })
+        .ok_or_else(|| GONE.to_string())
 }
 
-pub async fn delete(sha256: &str) -> Result<(), String> {
+async fn opfs_delete(sha256: &str) -> Result<(), String> {
     let m = find(sha256).await?;
     let dir = dir().await?;
     remove(&dir, &format!("{}.json", m.file_id)).await;
@@ -182,8 +285,7 @@ pub async fn delete(sha256: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// A reader over a stored model, and its size.
-pub async fn open(sha256: &str) -> Result<(BufReader<SyncReader>, u64), String> {
+async fn opfs_open(sha256: &str) -> Result<(BufReader<SyncReader>, u64), String> {
     let m = find(sha256).await?;
     let dir = dir().await?;
     let h = file(&dir, &format!("{}.gguf", m.file_id), false).await?;
@@ -192,10 +294,10 @@ pub async fn open(sha256: &str) -> Result<(BufReader<SyncReader>, u64), String> 
     Ok((BufReader::with_capacity(1 << 20, r), size))
 }
 
-/// Checks a picked file, then copies it into the store while hashing it.
+/// Checks a picked file, then copies it into OPFS while hashing it.
 /// `progress(stage, done, total)` is called per chunk. The same file added
 /// twice is stored once.
-pub async fn import(
+async fn opfs_import(
     blob: Blob,
     file_name: &str,
     now: f64,
@@ -287,5 +389,5 @@ async fn copy(
     })();
     h.close();
     result?;
-    Ok(hash.finalize().iter().map(|b| format!("{b:02x}")).collect())
+    Ok(hex(&hash.finalize()))
 }
