@@ -91,11 +91,12 @@ for (const shape of shapes) {
     const loaded = await ask({ type: 'load', sha256: imported.model.info.sha256 });
     if (loaded.type === 'error') return { error: loaded.message };
     const turns = [{ role: 'user', content: prompt }];
-    const gen = await ask({ type: 'generate', turns, params: { max_tokens: 64, seed: 1 } });
+    const sha256 = imported.model.info.sha256;
+    const gen = await ask({ type: 'generate', sha256, turns, params: { max_tokens: 64, seed: 1 } });
     if (gen.type === 'error') return { error: gen.message };
     // The same agent's next turn: its prompt extends the last one (prefix cache).
     turns.push({ role: 'assistant', content: text }, { role: 'user', content: 'Now the restaurants for both days.' });
-    const turn2 = await ask({ type: 'generate', turns, params: { max_tokens: 1, seed: 1 } });
+    const turn2 = await ask({ type: 'generate', sha256, turns, params: { max_tokens: 1, seed: 1 } });
     if (turn2.type === "error") return { error: turn2.message };
     await ask({ type: 'delete', sha256: imported.model.info.sha256 });
     worker.terminate();

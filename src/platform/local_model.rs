@@ -18,7 +18,7 @@ use crate::engine::run::CancelToken;
 use futures::channel::mpsc::{unbounded, UnboundedReceiver, UnboundedSender};
 use futures::future::{select, Either, LocalBoxFuture};
 use futures::StreamExt;
-use protocol::{ChatTurn, FromWorker, GenParams, ModelInfo, StoredModel, ToWorker};
+use protocol::{ChatTurn, FromWorker, GenParams, StoredModel, ToWorker};
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -29,6 +29,8 @@ use wasm_bindgen::JsCast;
 pub const WORKER_URL: &str = "/llm-worker/worker.js";
 /// New prompt tokens above which the user is told the answer will be slow.
 pub const SLOW_PROMPT_TOKENS: u32 = 400;
+/// How long the worker may take to fetch and start its wasm.
+const STARTUP_MS: u32 = 120_000;
 
 struct Bridge {
     worker: web_sys::Worker,
@@ -37,7 +39,8 @@ struct Bridge {
     ready: Cell<bool>,
     backlog: RefCell<Vec<js_sys::Object>>,
     _onmessage: Closure<dyn FnMut(web_sys::MessageEvent)>,
-    _onerror: Closure<dyn FnMut(web_sys::ErrorEvent)>,
+    _onerror: Closure<dyn FnMut(web_sys::Event)>,
+    _startup: gloo_timers::callback::Timeout,
 }
 
 thread_local! {
@@ -119,20 +122,27 @@ fn bridge() -> Result<Rc<Bridge>, String> {
                 let _ = tx.unbounded_send(msg);
             }
         });
-    let onerror = Closure::<dyn FnMut(web_sys::ErrorEvent)>::new(|ev: web_sys::ErrorEvent| {
+    // A script that cannot be fetched fires a plain Event (no message): the
+    // message is read without assuming an ErrorEvent.
+    let onerror = Closure::<dyn FnMut(web_sys::Event)>::new(|ev: web_sys::Event| {
         ev.prevent_default();
-        let what = ev.message();
-        let what = if what.is_empty() {
-            "it could not load".to_string()
-        } else {
-            what
-        };
+        let what = js_sys::Reflect::get(&ev, &"message".into())
+            .ok()
+            .and_then(|m| m.as_string())
+            .filter(|m| !m.is_empty())
+            .unwrap_or_else(|| "its code could not be loaded".to_string());
         fail_all(&format!(
             "The in-browser model stopped ({what}). If a model was loading or answering, it may need more memory than this tab has: try a smaller model (SmolLM2-135M or -360M). The next request starts it again."
         ));
     });
     worker.set_onmessage(Some(onmessage.as_ref().unchecked_ref()));
     worker.set_onerror(Some(onerror.as_ref().unchecked_ref()));
+    let startup = gloo_timers::callback::Timeout::new(STARTUP_MS, || {
+        let stuck = BRIDGE.with(|b| b.borrow().as_ref().is_some_and(|b| !b.ready.get()));
+        if stuck {
+            fail_all("The in-browser model did not start within two minutes: check your connection and reload the page.");
+        }
+    });
     let b = Rc::new(Bridge {
         worker,
         pending: RefCell::new(HashMap::new()),
@@ -141,6 +151,7 @@ fn bridge() -> Result<Rc<Bridge>, String> {
         backlog: RefCell::new(Vec::new()),
         _onmessage: onmessage,
         _onerror: onerror,
+        _startup: startup,
     });
     BRIDGE.with(|slot| *slot.borrow_mut() = Some(b.clone()));
     Ok(b)
@@ -233,17 +244,6 @@ pub async fn delete(sha256: &str) -> Result<(), String> {
     finish(rx, &|_, _, _| {}).await.map(|_| ())
 }
 
-/// Loads a stored model (at once when it is the loaded one): its facts and
-/// the load time in ms.
-pub async fn load(sha256: &str) -> Result<(ModelInfo, f64), String> {
-    let sha256 = sha256.to_string();
-    let (_, rx) = request(|id| ToWorker::Load { id, sha256 }, None)?;
-    match finish(rx, &|_, _, _| {}).await? {
-        FromWorker::Loaded { info, ms, .. } => Ok((info, ms)),
-        _ => Err("unexpected answer from the model worker".into()),
-    }
-}
-
 /// What the user sees while the local model works (None: nothing).
 pub type StatusSink = Rc<dyn Fn(Option<String>)>;
 
@@ -298,20 +298,23 @@ impl ChatModel for LocalModel {
     ) -> LocalBoxFuture<'a, Result<ChatResponse, ModelError>> {
         Box::pin(async move {
             let status = self.status.clone();
-            status(Some(format!("Loading {} in this browser…", self.name)));
-            let loaded = load(&self.sha256).await;
-            if let Err(e) = loaded {
-                status(None);
-                return Err(local_err(e));
-            }
             let params = GenParams {
                 temperature: req.params.temperature.map(f64::from),
                 max_tokens: req.params.max_tokens,
                 seed: 42,
             };
             let turns = turns(req);
-            let (id, mut rx) =
-                request(|id| ToWorker::Generate { id, turns, params }, None).map_err(local_err)?;
+            let sha256 = self.sha256.clone();
+            let (id, mut rx) = request(
+                |id| ToWorker::Generate {
+                    id,
+                    sha256,
+                    turns,
+                    params,
+                },
+                None,
+            )
+            .map_err(local_err)?;
             let mut text = String::new();
             let mut slow_note = String::new();
             loop {
@@ -350,6 +353,9 @@ impl ChatModel for LocalModel {
                                 String::new()
                             }
                         )));
+                    }
+                    FromWorker::Progress { stage, .. } if stage == "loading" => {
+                        status(Some(format!("Loading {} in this browser…", self.name)));
                     }
                     FromWorker::Progress {
                         stage, done, total, ..

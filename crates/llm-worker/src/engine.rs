@@ -24,8 +24,13 @@ pub const MAX_CONTEXT: usize = 4096;
 pub const PREFILL_CHUNK: usize = 64;
 /// Default answer length when the request names none.
 pub const DEFAULT_MAX_TOKENS: u32 = 512;
-/// Caches kept (llama models; qwen2's candle weights cannot be copied).
+/// Caches kept at most (llama models; qwen2's candle weights cannot be
+/// copied), fewer when the memory budget holds fewer full contexts.
 pub const SLOTS: usize = 4;
+/// Requests a cache serves before it starts afresh: candle keeps an
+/// attention mask per (chunk, context) size it has seen, and only a fresh
+/// copy of the weights forgets them.
+pub const MAX_SERVES: u32 = 16;
 
 enum Weights {
     Llama(quantized_llama::ModelWeights),
@@ -62,10 +67,15 @@ struct Slot {
     /// The tokens whose keys and values the weights hold.
     tokens: Vec<u32>,
     used: u64,
+    /// Requests served since the slot was last reset.
+    serves: u32,
 }
 
 pub struct Engine {
     slots: Vec<Slot>,
+    /// Unused weights to copy a fresh slot from (llama only).
+    pristine: Option<Weights>,
+    max_slots: usize,
     tok: Tok,
     template: Template,
     stops: Vec<u32>,
@@ -178,12 +188,22 @@ impl Engine {
                 quantized_llama::ModelWeights::from_gguf(content, reader, &device).map_err(err)?,
             ),
         };
+        let pristine = weights.copy();
+        let max_slots = if pristine.is_some() {
+            let base = info.memory_bytes.saturating_sub(info.kv_bytes);
+            (budget.saturating_sub(base) / info.kv_bytes.max(1)).clamp(1, SLOTS as u64) as usize
+        } else {
+            1
+        };
         Ok(Engine {
             slots: vec![Slot {
                 weights,
                 tokens: Vec::new(),
                 used: 0,
+                serves: 0,
             }],
+            pristine,
+            max_slots,
             tok,
             template,
             stops,
@@ -277,6 +297,7 @@ impl Engine {
             .enumerate()
             .filter(|(_, s)| {
                 !s.tokens.is_empty()
+                    && s.serves < MAX_SERVES
                     && s.tokens.len() < prompt.len()
                     && prompt.starts_with(&s.tokens)
             })
@@ -288,17 +309,20 @@ impl Engine {
                 let empty = self.slots.iter().position(|s| s.tokens.is_empty());
                 let i = match empty {
                     Some(i) => i,
-                    None if self.slots.len() < SLOTS => match self.slots[0].weights.copy() {
-                        Some(weights) => {
-                            self.slots.push(Slot {
-                                weights,
-                                tokens: Vec::new(),
-                                used: 0,
-                            });
-                            self.slots.len() - 1
+                    None if self.slots.len() < self.max_slots => {
+                        match self.pristine.as_ref().and_then(Weights::copy) {
+                            Some(weights) => {
+                                self.slots.push(Slot {
+                                    weights,
+                                    tokens: Vec::new(),
+                                    used: 0,
+                                    serves: 0,
+                                });
+                                self.slots.len() - 1
+                            }
+                            None => 0,
                         }
-                        None => 0,
-                    },
+                    }
                     None => self
                         .slots
                         .iter()
@@ -307,13 +331,19 @@ impl Engine {
                         .map(|(i, _)| i)
                         .unwrap_or(0),
                 };
+                let fresh = self.pristine.as_ref().and_then(Weights::copy);
                 let s = &mut self.slots[i];
-                s.weights.clear();
+                match fresh {
+                    Some(w) => s.weights = w,
+                    None => s.weights.clear(),
+                }
                 s.tokens.clear();
+                s.serves = 0;
                 (i, 0)
             }
         };
         self.slots[i].used = self.clock;
+        self.slots[i].serves += 1;
         (i, reused)
     }
 

@@ -125,7 +125,21 @@ pub fn check(content: &Content, file_bytes: u64, budget: u64) -> Result<ModelInf
     };
     let hidden = need("embedding_length")?;
     let layers = need("block_count")?;
-    need("attention.head_count")?;
+    let heads = need("attention.head_count")?;
+    let kv_heads = meta
+        .u32(&format!("{arch}.attention.head_count_kv"))
+        .unwrap_or(heads);
+    if hidden == 0
+        || layers == 0
+        || heads == 0
+        || kv_heads == 0
+        || hidden % heads != 0
+        || heads % kv_heads != 0
+    {
+        return Err(format!(
+            "This model's shape is impossible ({hidden} wide, {layers} layers, {heads} heads, {kv_heads} key/value heads): the file is damaged."
+        ));
+    }
     let context = meta.u32(&format!("{arch}.context_length")).unwrap_or(2048);
 
     // Every tensor must lie inside the file: a cut download fails here,
@@ -159,14 +173,8 @@ pub fn check(content: &Content, file_bytes: u64, budget: u64) -> Result<ModelInf
     }
     // The weights as stored, the embedding dequantised to f32 (candle does
     // that), and a full context of keys and values.
-    let kv_heads = meta
-        .u32(&format!("{arch}.attention.head_count_kv"))
-        .unwrap_or(1) as u64;
-    let heads = meta
-        .u32(&format!("{arch}.attention.head_count"))
-        .unwrap_or(1)
-        .max(1) as u64;
-    let head_dim = hidden as u64 / heads;
+    let head_dim = (hidden / heads) as u64;
+    let kv_heads = kv_heads as u64;
     let kv = 2
         * layers as u64
         * kv_heads
@@ -198,6 +206,7 @@ pub fn check(content: &Content, file_bytes: u64, budget: u64) -> Result<ModelInf
         params,
         file_bytes,
         memory_bytes: memory,
+        kv_bytes: kv,
         context: context.min(crate::engine::MAX_CONTEXT as u32),
         layers,
         hidden,

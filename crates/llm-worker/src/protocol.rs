@@ -16,8 +16,11 @@ pub struct ModelInfo {
     pub quant: String,
     pub params: u64,
     pub file_bytes: u64,
-    /// Estimated memory while loaded (weights, f32 embedding, keys and values).
+    /// Estimated memory while loaded (weights, f32 embedding, one full
+    /// context of keys and values).
     pub memory_bytes: u64,
+    /// Of which keys and values of one full context.
+    pub kv_bytes: u64,
     /// Tokens of context the worker allows (the file's, capped).
     pub context: u32,
     pub layers: u32,
@@ -80,8 +83,11 @@ pub enum ToWorker {
         id: u32,
         sha256: String,
     },
+    /// Answers with model `sha256`, loading it first if another is loaded
+    /// (so a run never answers from a model another request loaded).
     Generate {
         id: u32,
+        sha256: String,
         turns: Vec<ChatTurn>,
         params: GenParams,
     },

@@ -219,6 +219,39 @@ fn the_next_turn_reuses_the_tokens_the_model_wrote() {
 }
 
 #[test]
+fn a_cache_starts_afresh_after_serving_its_share_of_requests() {
+    use llm_worker::engine::MAX_SERVES;
+    let bytes = random_model(&Shape::tiny("llama"), GgmlDType::Q8_0, 4).expect("writes");
+    let mut engine = load(&bytes).expect("loads");
+    let mut turns = conversation();
+    let mut reuses = Vec::new();
+    let mut last = String::new();
+    for _ in 0..MAX_SERVES + 2 {
+        let (job, _) = engine
+            .generate(&turns, &greedy(1), &mut |_| {})
+            .expect("generates");
+        reuses.push(job.reused);
+        last = engine.text(&job);
+        turns.push(turn("assistant", "Noted."));
+        turns.push(turn("user", "Next step."));
+    }
+    let n = MAX_SERVES as usize;
+    assert_eq!(reuses[0], 0);
+    assert!(reuses[1..n].iter().all(|r| *r > 0), "{reuses:?}");
+    assert_eq!(
+        reuses[n],
+        0,
+        "the {}th request starts a fresh cache: {reuses:?}",
+        n + 1
+    );
+    assert!(reuses[n + 1] > 0, "which the next one reuses: {reuses:?}");
+    // A fresh cache answers as a cold model does.
+    turns.truncate(turns.len() - 2);
+    let cold = run(&mut load(&bytes).expect("loads"), &turns, &greedy(1));
+    assert_eq!(cold.1, last);
+}
+
+#[test]
 fn a_generation_dropped_between_tokens_leaves_the_engine_consistent() {
     let bytes = random_model(&Shape::tiny("llama"), GgmlDType::Q8_0, 5).expect("writes");
     let mut engine = load(&bytes).expect("loads");
@@ -285,6 +318,19 @@ fn bad_files_get_clear_messages() {
         msg(&gemma).contains("architecture is \"gemma3\""),
         "{}",
         msg(&gemma)
+    );
+    let headless = random_model_with(&Shape::tiny("llama"), GgmlDType::Q8_0, 1, |m| {
+        for (k, v) in m.iter_mut() {
+            if k == "llama.attention.head_count_kv" {
+                *v = Value::U32(0);
+            }
+        }
+    })
+    .expect("writes");
+    assert!(
+        msg(&headless).contains("shape is impossible"),
+        "{}",
+        msg(&headless)
     );
     let spm = random_model_with(&Shape::tiny("llama"), GgmlDType::Q8_0, 1, |m| {
         for (k, v) in m.iter_mut() {

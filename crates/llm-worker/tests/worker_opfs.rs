@@ -131,6 +131,7 @@ async fn a_model_goes_into_opfs_loads_from_it_and_streams() {
         &state,
         ToWorker::Generate {
             id: 3,
+            sha256: sha.clone(),
             turns: turns(),
             params: GenParams {
                 max_tokens: Some(32),
@@ -161,6 +162,55 @@ async fn a_model_goes_into_opfs_loads_from_it_and_streams() {
         }
         other => panic!("unexpected {other:?}"),
     }
+    // Another request loads another model: a generation still answers
+    // from the model it names.
+    let other = random_model(&Shape::tiny("llama"), GgmlDType::Q8_0, 3).expect("writes");
+    let other = import(&state, &got, &other, "other.gguf")
+        .await
+        .expect("imports");
+    handle(
+        &state,
+        ToWorker::Load {
+            id: 9,
+            sha256: other.info.sha256.clone(),
+        },
+        None,
+    )
+    .await;
+    got.borrow_mut().clear();
+    let params = GenParams {
+        max_tokens: Some(32),
+        ..Default::default()
+    };
+    handle(
+        &state,
+        ToWorker::Generate {
+            id: 10,
+            sha256: sha.clone(),
+            turns: turns(),
+            params,
+        },
+        None,
+    )
+    .await;
+    let again: String = got
+        .borrow()
+        .iter()
+        .filter_map(|m| match m {
+            FromWorker::Delta { text, .. } => Some(text.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(again, reply);
+    handle(
+        &state,
+        ToWorker::Delete {
+            id: 11,
+            sha256: other.info.sha256,
+        },
+        None,
+    )
+    .await;
     handle(&state, ToWorker::Delete { id: 4, sha256: sha }, None).await;
     assert!(store::list().await.expect("lists").is_empty());
 }
@@ -204,6 +254,7 @@ async fn a_cancel_stops_generation_before_the_next_token() {
         &state,
         ToWorker::Generate {
             id: 7,
+            sha256: model.info.sha256.clone(),
             turns: turns(),
             params: GenParams {
                 max_tokens: Some(200),
@@ -235,6 +286,7 @@ async fn a_cancel_stops_generation_before_the_next_token() {
         &state,
         ToWorker::Generate {
             id: 8,
+            sha256: model.info.sha256.clone(),
             turns: turns(),
             params: GenParams {
                 max_tokens: Some(5),

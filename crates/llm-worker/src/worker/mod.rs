@@ -110,9 +110,16 @@ pub fn start() {
                     spawn_local(drain(state.clone()));
                 }
             }
+            // Answered by its id if it has one (a page and a worker of
+            // different versions), so the page does not wait forever.
             Err(e) => post_to_page(&FromWorker::Error {
-                id: 0,
-                message: format!("the worker got a message it does not understand: {e}"),
+                id: serde_json::from_str::<serde_json::Value>(&json)
+                    .ok()
+                    .and_then(|v| v.get("id").and_then(|i| i.as_u64()))
+                    .unwrap_or(0) as u32,
+                message: format!(
+                    "The in-browser model did not understand the page ({e}): reload the page."
+                ),
             }),
         }
     });
@@ -177,7 +184,15 @@ pub async fn handle(state: &Shared, msg: ToWorker, file: Option<Blob>) {
                 .map(|_| FromWorker::Deleted { id })
         }
         ToWorker::Load { sha256, .. } => load(state, id, &sha256).await,
-        ToWorker::Generate { turns, params, .. } => generate(state, id, turns, params).await,
+        ToWorker::Generate {
+            sha256,
+            turns,
+            params,
+            ..
+        } => match load(state, id, &sha256).await {
+            Ok(_) => generate(state, id, turns, params).await,
+            Err(e) => Err(e),
+        },
         ToWorker::Cancel { .. } => return,
     };
     state.borrow_mut().cancelled.remove(&id);

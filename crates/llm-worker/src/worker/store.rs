@@ -91,13 +91,27 @@ async fn remove(dir: &FileSystemDirectoryHandle, name: &str) {
     let _ = JsFuture::from(dir.remove_entry(name)).await;
 }
 
-async fn read_text(dir: &FileSystemDirectoryHandle, name: &str) -> Result<String, String> {
-    let h = sync_handle(&file(dir, name, false).await?).await?;
-    let mut r = SyncReader::new(h).map_err(|e| e.to_string())?;
-    let mut s = String::new();
-    r.read_to_string(&mut s).map_err(|e| e.to_string())?;
-    Ok(s)
+/// A file's `File` (no lock: another tab may hold a sync handle on it).
+async fn snapshot(dir: &FileSystemDirectoryHandle, name: &str) -> Result<web_sys::File, String> {
+    let h = file(dir, name, false).await?;
+    JsFuture::from(h.get_file())
+        .await
+        .map(|f| f.unchecked_into())
+        .map_err(|e| format!("cannot read {name}: {}", text(e)))
 }
+
+async fn read_text(dir: &FileSystemDirectoryHandle, name: &str) -> Result<String, String> {
+    let f = snapshot(dir, name).await?;
+    JsFuture::from(f.text())
+        .await
+        .ok()
+        .and_then(|t| t.as_string())
+        .ok_or_else(|| format!("cannot read {name}"))
+}
+
+/// A copy older than this without its record did not finish (an import
+/// in progress, in this tab or another, writes every few milliseconds).
+const ABANDONED_MS: f64 = 3_600_000.0;
 
 async fn write_bytes(
     dir: &FileSystemDirectoryHandle,
@@ -171,8 +185,14 @@ pub async fn delete(sha256: &str) -> Result<(), String> {
 /// A reader over a stored model, and its size.
 pub async fn open(sha256: &str) -> Result<(Box<dyn ReadSeek>, u64), String> {
     if opfs_available() {
-        if let Ok((r, size)) = opfs_open(sha256).await {
-            return Ok((Box::new(r), size));
+        match opfs_open(sha256).await {
+            Ok((r, size)) => return Ok((Box::new(r), size)),
+            Err(e) if e != GONE => {
+                return Err(format!(
+                    "{e}. If Roundtable is open in another tab with this model, close that tab and try again."
+                ))
+            }
+            Err(_) => {}
         }
     }
     match super::store_idb::open_model(sha256).await? {
@@ -228,19 +248,27 @@ async fn opfs_list() -> Result<Vec<StoredModel>, String> {
     for n in &all {
         if let Some(id) = n.strip_suffix(".gguf") {
             if !all.contains(&format!("{id}.json")) {
-                remove(&dir, n).await;
+                let age = snapshot(&dir, n)
+                    .await
+                    .map(|f| js_sys::Date::now() - f.last_modified())
+                    .unwrap_or(0.0);
+                if age > ABANDONED_MS {
+                    remove(&dir, n).await;
+                }
             }
         }
     }
     for n in &all {
         if let Some(id) = n.strip_suffix(".json") {
-            let record = read_text(&dir, n)
-                .await
-                .ok()
-                .and_then(|t| serde_json::from_str::<StoredModel>(&t).ok());
-            match record {
-                Some(m) if m.file_id == id && all.contains(&format!("{id}.gguf")) => out.push(m),
-                _ => {
+            // A record that cannot be read now (another tab) is skipped;
+            // only one that is not a record is removed, with its file.
+            let Ok(text) = read_text(&dir, n).await else {
+                continue;
+            };
+            match serde_json::from_str::<StoredModel>(&text) {
+                Ok(m) if m.file_id == id && all.contains(&format!("{id}.gguf")) => out.push(m),
+                Ok(_) => {}
+                Err(_) => {
                     remove(&dir, n).await;
                     remove(&dir, &format!("{id}.gguf")).await;
                 }
