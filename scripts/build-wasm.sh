@@ -63,10 +63,12 @@ printf '[build-wasm] %s: core + %d chunks in %s\n' "$PROFILE" $(( ${#modules[@]}
 # The in-browser model's worker (crates/llm-worker): a wasm of its own,
 # fetched only when "Local model (in this browser)" is first used. Always
 # release with opt-level 3 and SIMD (its matrix kernels), its own target
-# directory and rustflags (none of the app's: no relocations, no split),
-# and no wasm-opt (measured: the same size gzipped, ten minutes on 2 cores).
+# directory and rustflags: RUSTFLAGS replaces .cargo/config.toml's (the
+# app's relocations, kept for its split, were 2.3 MB of this wasm; the
+# per-target variable would be merged with them, not replace them), and no
+# wasm-opt (measured: the same size gzipped, ten minutes on 2 cores).
 WORKER_TARGET="$TARGET_DIR/llm-worker"
-CARGO_TARGET_DIR="$WORKER_TARGET" CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="-Ctarget-feature=+simd128" \
+CARGO_TARGET_DIR="$WORKER_TARGET" RUSTFLAGS="-Ctarget-feature=+simd128" \
   cargo build --locked --manifest-path crates/llm-worker/Cargo.toml --lib --target wasm32-unknown-unknown --release
 rm -rf "$OUT/llm-worker" && mkdir -p "$OUT/llm-worker"
 wasm-bindgen --target web --no-typescript --remove-name-section --remove-producers-section \

@@ -12,7 +12,7 @@ export WASM_BINDGEN_TEST_TIMEOUT=120
 # directory; its wasm gets SIMD and none of the app's rustflags.
 WORKER=(--manifest-path crates/llm-worker/Cargo.toml --locked)
 worker_cargo() { CARGO_TARGET_DIR="$PWD/target/llm-worker" cargo "$@"; }
-worker_wasm() { CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="-Ctarget-feature=+simd128" worker_cargo "$@"; }
+worker_wasm() { RUSTFLAGS="-Ctarget-feature=+simd128" worker_cargo "$@"; }
 
 step() { printf '\n\033[1;34m━━ %s\033[0m\n' "$*"; STEP_START=$(date +%s); }
 done_step() { printf '\033[0;32m✓ %s (%ss)\033[0m\n' "$1" $(( $(date +%s) - STEP_START )); }
