@@ -65,6 +65,32 @@ async fn import(
     }
 }
 
+/// Asks for an answer of at most `max` tokens from model `sha256`.
+async fn generate(state: &Shared, id: u32, sha256: &str, max: u32) {
+    let params = GenParams {
+        max_tokens: Some(max),
+        ..Default::default()
+    };
+    let msg = ToWorker::Generate {
+        id,
+        sha256: sha256.into(),
+        turns: turns(),
+        params,
+    };
+    handle(state, msg, None).await;
+}
+
+/// The text of every delta answered so far.
+fn streamed(got: &Rc<RefCell<Vec<FromWorker>>>) -> String {
+    got.borrow()
+        .iter()
+        .filter_map(|m| match m {
+            FromWorker::Delta { text, .. } => Some(text.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
 fn turns() -> Vec<ChatTurn> {
     vec![ChatTurn {
         role: "user".into(),
@@ -127,28 +153,8 @@ async fn a_model_goes_into_opfs_loads_from_it_and_streams() {
         last(&got)
     );
     got.borrow_mut().clear();
-    handle(
-        &state,
-        ToWorker::Generate {
-            id: 3,
-            sha256: sha.clone(),
-            turns: turns(),
-            params: GenParams {
-                max_tokens: Some(32),
-                ..Default::default()
-            },
-        },
-        None,
-    )
-    .await;
-    let text: String = got
-        .borrow()
-        .iter()
-        .filter_map(|m| match m {
-            FromWorker::Delta { text, .. } => Some(text.clone()),
-            _ => None,
-        })
-        .collect();
+    generate(&state, 3, &sha, 32).await;
+    let text = streamed(&got);
     assert_eq!(text, reply);
     match last(&got) {
         FromWorker::Done {
@@ -178,29 +184,8 @@ async fn a_model_goes_into_opfs_loads_from_it_and_streams() {
     )
     .await;
     got.borrow_mut().clear();
-    let params = GenParams {
-        max_tokens: Some(32),
-        ..Default::default()
-    };
-    handle(
-        &state,
-        ToWorker::Generate {
-            id: 10,
-            sha256: sha.clone(),
-            turns: turns(),
-            params,
-        },
-        None,
-    )
-    .await;
-    let again: String = got
-        .borrow()
-        .iter()
-        .filter_map(|m| match m {
-            FromWorker::Delta { text, .. } => Some(text.clone()),
-            _ => None,
-        })
-        .collect();
+    generate(&state, 10, &sha, 32).await;
+    let again = streamed(&got);
     assert_eq!(again, reply);
     handle(
         &state,
@@ -250,20 +235,7 @@ async fn a_cancel_stops_generation_before_the_next_token() {
     )
     .await;
     got.borrow_mut().clear();
-    handle(
-        &state,
-        ToWorker::Generate {
-            id: 7,
-            sha256: model.info.sha256.clone(),
-            turns: turns(),
-            params: GenParams {
-                max_tokens: Some(200),
-                ..Default::default()
-            },
-        },
-        None,
-    )
-    .await;
+    generate(&state, 7, &model.info.sha256, 200).await;
     match last(&got) {
         FromWorker::Done {
             finish,
@@ -282,20 +254,7 @@ async fn a_cancel_stops_generation_before_the_next_token() {
         other => panic!("unexpected {other:?}"),
     }
     // The next request is answered normally.
-    handle(
-        &state,
-        ToWorker::Generate {
-            id: 8,
-            sha256: model.info.sha256.clone(),
-            turns: turns(),
-            params: GenParams {
-                max_tokens: Some(5),
-                ..Default::default()
-            },
-        },
-        None,
-    )
-    .await;
+    generate(&state, 8, &model.info.sha256, 5).await;
     assert!(
         matches!(last(&got), FromWorker::Done { id: 8, ref finish, .. } if finish != "cancelled")
     );

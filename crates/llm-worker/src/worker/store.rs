@@ -7,7 +7,7 @@
 
 use super::reader::{BlobReader, SyncReader};
 use crate::inspect::{inspect, MEMORY_BUDGET};
-use crate::protocol::StoredModel;
+use crate::protocol::{ModelInfo, StoredModel};
 use sha2::{Digest, Sha256};
 use std::io::{BufReader, Read, Seek};
 use wasm_bindgen::{JsCast, JsValue};
@@ -204,19 +204,29 @@ pub async fn open(sha256: &str) -> Result<(Box<dyn ReadSeek>, u64), String> {
 const GONE: &str =
     "This model is no longer stored in this browser: add its file again in Settings.";
 
-/// Checks a picked file's header and hashes it (for a store that copies
-/// the file in one piece).
-pub fn check_and_hash(
-    blob: &Blob,
-    progress: &dyn Fn(&str, u64, u64),
-) -> Result<(crate::protocol::ModelInfo, String), String> {
+/// Checks a picked file's header.
+fn check(blob: &Blob, progress: &dyn Fn(&str, u64, u64)) -> Result<ModelInfo, String> {
     let size = blob.size() as u64;
     progress("checking", 0, size);
     let mut reader = BufReader::with_capacity(
         1 << 20,
         BlobReader::new(blob.clone()).map_err(|e| e.to_string())?,
     );
-    let (_, info) = inspect(&mut reader, size, MEMORY_BUDGET)?;
+    inspect(&mut reader, size, MEMORY_BUDGET).map(|(_, info)| info)
+}
+
+/// Where a file's chunks go as it is read: (offset, bytes).
+type ChunkSink<'a> = dyn FnMut(u64, &[u8]) -> Result<(), String> + 'a;
+
+/// Reads a picked file in chunks, hashing it and handing each chunk and
+/// its offset to `each`; its SHA-256, hex.
+fn hash_through(
+    blob: &Blob,
+    stage: &str,
+    progress: &dyn Fn(&str, u64, u64),
+    each: &mut ChunkSink,
+) -> Result<String, String> {
+    let size = blob.size() as u64;
     let mut r = BlobReader::new(blob.clone()).map_err(|e| e.to_string())?;
     let mut buf = vec![0u8; COPY_CHUNK as usize];
     let mut hash = Sha256::new();
@@ -229,10 +239,42 @@ pub fn check_and_hash(
             return Err("The picked file ended early: it changed while being read.".into());
         }
         hash.update(&buf[..n]);
+        each(at, &buf[..n])?;
         at += n as u64;
-        progress("hashing", at, size);
+        progress(stage, at, size);
     }
-    Ok((info, hex(&hash.finalize())))
+    Ok(hex(&hash.finalize()))
+}
+
+/// Checks a picked file's header and hashes it (for a store that copies
+/// the file in one piece).
+pub fn check_and_hash(
+    blob: &Blob,
+    progress: &dyn Fn(&str, u64, u64),
+) -> Result<(ModelInfo, String), String> {
+    let info = check(blob, progress)?;
+    let sha = hash_through(blob, "hashing", progress, &mut |_, _| Ok(()))?;
+    Ok((info, sha))
+}
+
+/// The record of a stored model.
+pub(super) fn record(
+    info: ModelInfo,
+    sha256: String,
+    file_name: &str,
+    now: f64,
+    storage: &str,
+    file_id: &str,
+) -> StoredModel {
+    let mut model = StoredModel {
+        info,
+        file_name: file_name.to_string(),
+        added: now,
+        storage: storage.into(),
+        file_id: file_id.into(),
+    };
+    model.info.sha256 = sha256;
+    model
 }
 
 fn hex(bytes: &[u8]) -> String {
@@ -331,18 +373,11 @@ async fn opfs_import(
     now: f64,
     progress: &dyn Fn(&str, u64, u64),
 ) -> Result<StoredModel, String> {
-    let size = blob.size() as u64;
-    progress("checking", 0, size);
-    let mut reader = BufReader::with_capacity(
-        1 << 20,
-        BlobReader::new(blob.clone()).map_err(|e| e.to_string())?,
-    );
-    let (_, info) = inspect(&mut reader, size, MEMORY_BUDGET)?;
-    drop(reader);
+    let info = check(&blob, progress)?;
     let dir = dir().await?;
     let file_id = format!("m{:012x}", (js_sys::Math::random() * 2f64.powi(48)) as u64);
     let gguf = format!("{file_id}.gguf");
-    let sha = match copy(&dir, &gguf, &blob, size, progress).await {
+    let sha = match copy(&dir, &gguf, &blob, progress).await {
         Ok(sha) => sha,
         Err(e) => {
             remove(&dir, &gguf).await;
@@ -357,14 +392,7 @@ async fn opfs_import(
         remove(&dir, &gguf).await;
         return Ok(m);
     }
-    let mut model = StoredModel {
-        info,
-        file_name: file_name.to_string(),
-        added: now,
-        storage: "opfs".into(),
-        file_id: file_id.clone(),
-    };
-    model.info.sha256 = sha;
+    let model = record(info, sha, file_name, now, "opfs", &file_id);
     // The record is written last: without it the copy does not count.
     let json = serde_json::to_vec(&model).map_err(|e| e.to_string())?;
     if let Err(e) = write_bytes(&dir, &format!("{file_id}.json"), &json).await {
@@ -375,7 +403,7 @@ async fn opfs_import(
     Ok(model)
 }
 
-fn storage_full(detail: String) -> String {
+pub(super) fn storage_full(detail: String) -> String {
     format!("The browser refused to store the model ({detail}): its storage for this site is probably full. Free space, or delete a model you no longer use.")
 }
 
@@ -383,39 +411,21 @@ async fn copy(
     dir: &FileSystemDirectoryHandle,
     name: &str,
     blob: &Blob,
-    size: u64,
     progress: &dyn Fn(&str, u64, u64),
 ) -> Result<String, String> {
     let h = sync_handle(&file(dir, name, true).await?).await?;
-    let mut reader = BlobReader::new(blob.clone()).map_err(|e| e.to_string())?;
-    let mut buf = vec![0u8; COPY_CHUNK as usize];
-    let mut hash = Sha256::new();
-    let mut at = 0u64;
-    let result = (|| {
-        while at < size {
-            let n = reader
-                .read(&mut buf)
-                .map_err(|e| format!("cannot read the picked file: {e}"))?;
-            if n == 0 {
-                return Err(
-                    "The picked file ended early: it changed while being copied.".to_string(),
-                );
-            }
-            hash.update(&buf[..n]);
-            let opts = FileSystemReadWriteOptions::new();
-            opts.set_at(at as f64);
-            let w = h
-                .write_with_u8_array_and_options(&buf[..n], &opts)
-                .map_err(|e| storage_full(text(e)))? as usize;
-            if w != n {
-                return Err(storage_full("short write".into()));
-            }
-            at += n as u64;
-            progress("copying", at, size);
+    let result = hash_through(blob, "copying", progress, &mut |at, chunk| {
+        let opts = FileSystemReadWriteOptions::new();
+        opts.set_at(at as f64);
+        let w = h
+            .write_with_u8_array_and_options(chunk, &opts)
+            .map_err(|e| storage_full(text(e)))? as usize;
+        if w != chunk.len() {
+            return Err(storage_full("short write".into()));
         }
-        h.flush().map_err(text)
-    })();
+        Ok(())
+    })
+    .and_then(|sha| h.flush().map(|_| sha).map_err(text));
     h.close();
-    result?;
-    Ok(hex(&hash.finalize()))
+    result
 }

@@ -6,7 +6,7 @@
 //! slices, as a picked file is.
 
 use super::reader::BlobReader;
-use super::store::{check_and_hash, text};
+use super::store::{check_and_hash, record, storage_full, text};
 use crate::protocol::StoredModel;
 use std::io::BufReader;
 use wasm_bindgen::prelude::*;
@@ -80,7 +80,7 @@ async fn committed(tx: &web_sys::IdbTransaction) -> Result<(), String> {
     });
     JsFuture::from(p).await.map(|_| ()).map_err(|_| {
         let detail = tx.error().map(|e| e.message()).unwrap_or_default();
-        format!("The browser refused to store the model ({detail}): its storage for this site is probably full. Free space, or delete a model you no longer use.")
+        storage_full(detail)
     })
 }
 
@@ -112,14 +112,7 @@ pub async fn import(
         return Ok(m);
     }
     let file_id = format!("m{}", &sha[..12]);
-    let mut model = StoredModel {
-        info,
-        file_name: file_name.to_string(),
-        added: now,
-        storage: "indexeddb".into(),
-        file_id: file_id.clone(),
-    };
-    model.info.sha256 = sha;
+    let model = record(info, sha, file_name, now, "indexeddb", &file_id);
     let json = serde_json::to_string(&model).map_err(|e| e.to_string())?;
     let value = js_sys::Object::new();
     js_sys::Reflect::set(&value, &"record".into(), &json.into()).map_err(text)?;
