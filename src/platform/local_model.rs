@@ -255,10 +255,11 @@ pub struct LocalModel {
 }
 
 impl LocalModel {
-    pub fn new(name: String, sha256: String, status: StatusSink) -> Self {
+    /// The model a (validated) spec names: its name and file hash.
+    pub fn for_spec(spec: &crate::engine::run::ModelSpec, status: StatusSink) -> Self {
         LocalModel {
-            name,
-            sha256,
+            name: spec.model.clone(),
+            sha256: spec.file_sha256.clone().unwrap_or_default(),
             status,
         }
     }

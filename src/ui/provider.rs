@@ -26,9 +26,8 @@ lazy_part! { run_view:
 lazy_part! { extras:
     fn local_client(spec: ModelSpec) -> Rc<dyn ChatModel> {
         let status = super::state::local_status();
-        Rc::new(crate::platform::local_model::LocalModel::new(
-            spec.model.clone(),
-            spec.file_sha256.clone().unwrap_or_default(),
+        Rc::new(crate::platform::local_model::LocalModel::for_spec(
+            &spec,
             Rc::new(move |s| status.set(s)),
         ))
     }

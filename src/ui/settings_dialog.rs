@@ -121,9 +121,8 @@ pub fn SettingsDialog() -> impl IntoView {
         };
         let built = if spec.is_local() {
             crate::engine::model::factory::validate(&spec, None).map(|_| {
-                Rc::new(crate::platform::local_model::LocalModel::new(
-                    spec.model.clone(),
-                    spec.file_sha256.clone().unwrap_or_default(),
+                Rc::new(crate::platform::local_model::LocalModel::for_spec(
+                    &spec,
                     Rc::new(|_| {}),
                 )) as Rc<dyn crate::engine::model::ChatModel>
             })
