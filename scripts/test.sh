@@ -7,6 +7,8 @@ export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
 export TRUNK_SKIP_VERSION_CHECK=true
 export CHROMEDRIVER=/usr/bin/chromedriver
 export WASM_BINDGEN_TEST_TIMEOUT=120
+# One clean build per run: incremental caches would only add gigabytes.
+export CARGO_INCREMENTAL=0
 
 # The in-browser model's crate (crates/llm-worker): its own lock and target
 # directory; its wasm gets SIMD and none of the app's rustflags.
@@ -14,12 +16,24 @@ WORKER=(--manifest-path crates/llm-worker/Cargo.toml --locked)
 worker_cargo() { CARGO_TARGET_DIR="$PWD/target/llm-worker" cargo "$@"; }
 worker_wasm() { RUSTFLAGS="-Ctarget-feature=+simd128" worker_cargo "$@"; }
 
-step() { printf '\n\033[1;34m━━ %s\033[0m\n' "$*"; STEP_START=$(date +%s); }
+step() { printf '\n\033[1;34m━━ %s\033[0m\n' "$*"; STEP_NAME="$*"; STEP_START=$(date +%s); }
 done_step() { printf '\033[0;32m✓ %s (%ss)\033[0m\n' "$1" $(( $(date +%s) - STEP_START )); }
 
 MOCK_PID=""
-cleanup() { [ -n "$MOCK_PID" ] && kill "$MOCK_PID" 2>/dev/null || true; }
-trap cleanup EXIT
+STEP_NAME=""
+# On failure, the last lines say which step failed and what the machine had
+# left (a full disk or memory shows here, not only in the tool's own error).
+report() {
+  local rc=$?
+  [ -n "$MOCK_PID" ] && kill "$MOCK_PID" 2>/dev/null
+  if [ "$rc" -ne 0 ]; then
+    printf '\n\033[1;31m✗ %s failed (exit %s)\033[0m\n' "${STEP_NAME:-setup}" "$rc"
+    printf 'disk: %s\n' "$(df -h . | tail -1)"
+    printf 'memory: %s\n' "$(free -m 2>/dev/null | sed -n 2p)"
+    printf 'target/: %s\n' "$(du -sh target 2>/dev/null | cut -f1)"
+  fi
+}
+trap report EXIT
 
 step "lint: rustfmt and clippy (native and wasm32)"
 cargo fmt --check
@@ -70,4 +84,4 @@ step "end-to-end tests in Chromium (Playwright)"
 node --test --test-concurrency=1 e2e/*.spec.mjs
 done_step "end-to-end tests"
 echo
-echo "All tests passed. Screenshots: $PWD/e2e/screenshots/"
+echo "All tests passed. Screenshots: $PWD/e2e/screenshots/ (target/: $(du -sh target 2>/dev/null | cut -f1))"
