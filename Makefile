@@ -20,8 +20,9 @@ test: setup-browser
 build: setup
 	trunk build --release
 
-## bench: print benchmark figures (bundle size, time to interactive, engine overhead, MAEL retrieval / concurrency / learning, ROUGE throughput, the in-browser model's speed)
+## bench: print benchmark figures (bundle size, time to interactive, engine overhead, MAEL retrieval / concurrency / learning, ROUGE throughput, the in-browser model's speed), then every goal in one table
 bench: setup-browser build
+	node e2e/bench-figures.mjs --clear
 	cargo bench --locked --bench engine_overhead
 	cargo bench --locked --bench travel_eval
 	cargo bench --locked --bench share_bench
@@ -35,6 +36,8 @@ bench: setup-browser build
 	node e2e/bench.mjs
 	CARGO_TARGET_DIR=$(CURDIR)/target/llm-worker cargo build --locked --manifest-path crates/llm-worker/Cargo.toml --bin tiny-gguf
 	node e2e/local-bench.mjs
+	node e2e/travel-eval-wasm.mjs
+	node e2e/bench-table.mjs
 
 ## dev: live-reloading debug build on http://127.0.0.1:$(PORT)
 dev: setup

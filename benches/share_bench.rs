@@ -15,6 +15,7 @@ fn main() {}
 #[cfg(not(target_arch = "wasm32"))]
 mod native {
     use futures::executor::block_on;
+    use roundtable::engine::coordinators::act::{self, contract::Variant};
     use roundtable::engine::coordinators::every_script;
     use roundtable::engine::coordinators::execute;
     use roundtable::engine::coordinators::mael::contract::Mode;
@@ -22,6 +23,7 @@ mod native {
     use roundtable::engine::coordinators::mael::{self, setup::configure};
     use roundtable::engine::coordinators::travel;
     use roundtable::engine::coordinators::COORDINATORS;
+    use roundtable::engine::domains::creative;
     use roundtable::engine::domains::tasks::builtin::{tasks, Split};
     use roundtable::engine::model::demo::DemoModel;
     use roundtable::engine::model::retry::SplitMix;
@@ -41,6 +43,14 @@ mod native {
         let mut config = RunConfig::new(coordinator, task, ModelSpec::demo());
         if coordinator == travel::ID {
             travel::use_builtin_query(&mut config, n + 1);
+        }
+        if coordinator == act::ID {
+            // A built-in trial (the link dictionary's sample is trial 0).
+            act::setup::configure(
+                &mut config,
+                creative::builtin::task(n as u32 + 1, None, 4),
+                Variant::Act,
+            );
         }
         let memory = (coordinator == mael::ID).then(|| {
             let m = Rc::new(Memory::lexical("bench"));
@@ -144,7 +154,7 @@ mod native {
             );
         }
         // For the browser open-time benchmark: a random 500-event run and
-        // the longest travel-planner and MAEL runs above.
+        // the longest demo run of each coordinator above.
         let open = random_run(&mut SplitMix::new(500), 500);
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/share-bench");
         let _ = std::fs::create_dir_all(&dir);
@@ -152,7 +162,7 @@ mod native {
             dir.join("open-500.payload"),
             encode(&open).unwrap_or_default(),
         );
-        for c in ["travel", "mael"] {
+        for c in ["travel", "mael", "act"] {
             if let Some((_, doc)) = samples
                 .iter()
                 .filter(|(name, _)| name.starts_with(c))
@@ -167,7 +177,7 @@ mod native {
         let n: u64 = std::env::var("SHARE_FUZZ_N")
             .ok()
             .and_then(|s| s.parse().ok())
-            .unwrap_or(1_000_000);
+            .unwrap_or(200_000);
         let t = Instant::now();
         let stats = fuzz::run(n, 99);
         println!(

@@ -9,6 +9,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { brotliCompressSync, constants } from 'node:zlib';
 import lz from 'lz-string';
 import { startMockLlm } from './mock-llm.mjs';
+import { recordFigure } from './bench-figures.mjs';
 
 const CLI = process.env.ROUNDTABLE_CLI || 'target/release/roundtable';
 const OUT = 'target/share-bench/runs';
@@ -72,16 +73,19 @@ for (const r of rows) {
 }
 const groups = {};
 for (const r of rows) (groups[`${r.coordinator} / ${r.source}`] ??= []).push(r);
-console.log('  per coordinator (sum of lengths):');
-let worstLz = 0;
-let worstBr = 0;
+console.log('  per coordinator: sum of lengths, and the worst single run');
+const worst = {};
 for (const [k, g] of Object.entries(groups)) {
   const s = (f) => g.reduce((a, r) => a + r[f], 0);
-  const rl = s('ours') / s('lz');
-  const rb = s('ours') / s('brotli');
-  worstLz = Math.max(worstLz, ...g.map((r) => r.ours / r.lz));
-  worstBr = Math.max(worstBr, ...g.map((r) => r.ours / r.brotli));
-  console.log(`    ${k.padEnd(30)} ours/lz-string ${rl.toFixed(3)}   ours/brotli-11 ${rb.toFixed(3)}`);
+  const w = { lz: Math.max(...g.map((r) => r.ours / r.lz)), brotli: Math.max(...g.map((r) => r.ours / r.brotli)) };
+  worst[k] = w;
+  console.log(`    ${k.padEnd(30)} ours/lz-string ${(s('ours') / s('lz')).toFixed(3)} (worst ${w.lz.toFixed(3)})   ours/brotli-11 ${(s('ours') / s('brotli')).toFixed(3)} (worst ${w.brotli.toFixed(3)})`);
 }
-console.log(`  worst single run: ours/lz-string ${worstLz.toFixed(3)} (goal ≤ 0.25: ${worstLz <= 0.25 ? 'met' : 'NOT met'}), ours/brotli-11 ${worstBr.toFixed(3)} (goal ≤ 1: ${worstBr <= 1 ? 'met' : 'NOT met'})`);
+// The goal (issue 13) is on demo runs of every coordinator; the mock-prose
+// runs show what text no dictionary has seen costs.
+const demo = Object.entries(worst).filter(([k]) => k.endsWith('/ demo'));
+const worstLz = Math.max(...demo.map(([, w]) => w.lz));
+const worstBr = Math.max(...demo.map(([, w]) => w.brotli));
+console.log(`  worst demo run: ours/lz-string ${worstLz.toFixed(3)} (goal ≤ 0.15: ${worstLz <= 0.15 ? 'met' : 'NOT met'}), ours/brotli-11 ${worstBr.toFixed(3)} (goal ≤ 0.8: ${worstBr <= 0.8 ? 'met' : 'NOT met'})`);
+recordFigure('link_length', { worst });
 writeFileSync('target/share-bench/lengths.json', JSON.stringify(rows, null, 1));

@@ -34,6 +34,8 @@ use serde_json::json;
 use std::rc::Rc;
 
 const MAX: usize = 24 * 1024;
+/// Format 5's dictionary (LZMA's window is not limited to 32 KB as deflate's is).
+const MAX_LZMA: usize = 64 * 1024;
 
 fn sample_run(coordinator: &str, task: &str) -> RunDoc {
     sample_run_in(coordinator, task, |_| {}, None)
@@ -197,13 +199,25 @@ fn main() {
     // Format 3's dictionary shares the room between the travel planner and
     // MAEL; format 4's is ACT's alone (its runs are long and its prompts
     // repeat): the encoder makes both and keeps the shorter link.
-    let act_only = std::env::args().nth(1).as_deref() == Some("act");
+    let mode = std::env::args().nth(1).unwrap_or_default();
+    let act_only = mode == "act";
+    // Format 5 (LZMA, whose window holds a dictionary of any size): room
+    // for every coordinator's sample run.
+    let lzma = mode == "lzma";
+    let max = match std::env::var("SHARE_DICT_KB")
+        .ok()
+        .and_then(|k| k.parse::<usize>().ok())
+    {
+        Some(kb) => kb * 1024,
+        None if lzma => MAX_LZMA,
+        None => MAX,
+    };
     let mut long: Vec<(f64, String)> = Vec::new();
     let mut short: Vec<String> = vec![compact(&every_kind())];
     for c in COORDINATORS {
         if c.id == act::ID {
-            if act_only {
-                long.push((1.0, compact(&act_run())));
+            if act_only || lzma {
+                long.push((if lzma { 0.4 } else { 1.0 }, compact(&act_run())));
             }
             continue;
         }
@@ -211,7 +225,10 @@ fn main() {
             continue;
         }
         if c.id == travel::ID {
-            long.push((0.75, compact(&sample_run(c.id, c.example_task))));
+            long.push((
+                if lzma { 0.35 } else { 0.75 },
+                compact(&sample_run(c.id, c.example_task)),
+            ));
             continue;
         }
         if c.id == mael::ID {
@@ -231,7 +248,7 @@ fn main() {
     // travel planner's runs are long and wordy, so three quarters (measured
     // by `make bench`: with half, its longest demo link came out longer than
     // brotli's; MAEL's links stay a sixth shorter than in format 2).
-    let left = MAX.saturating_sub(short.len() + 1) as f64;
+    let left = max.saturating_sub(short.len() + 1) as f64;
     for (share, run) in &mut long {
         let room = (left * *share) as usize;
         if run.len() > room {
@@ -248,8 +265,8 @@ fn main() {
         .collect::<Vec<_>>()
         .join("\n");
     let mut dict = format!("{long}\n{short}");
-    if dict.len() > MAX {
-        let mut cut = dict.len() - MAX;
+    if dict.len() > max {
+        let mut cut = dict.len() - max;
         while !dict.is_char_boundary(cut) {
             cut += 1;
         }

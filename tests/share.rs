@@ -11,7 +11,7 @@ use roundtable::engine::model::retry::SplitMix;
 use roundtable::engine::run::clock::FakeClock;
 use roundtable::engine::run::random::random_run;
 use roundtable::engine::run::{ModelRouter, ModelSpec, RunConfig, RunCtx, RunDoc};
-use roundtable::engine::share::dict::CURRENT;
+use roundtable::engine::share::dict::LATEST;
 use roundtable::engine::share::{decode, encode, encode_as, fragment, fuzz, ShareError};
 use std::rc::Rc;
 
@@ -21,7 +21,10 @@ fn random_runs_round_trip_exactly() {
     for i in 0..400 {
         let doc = random_run(&mut rng, 5 + (i % 120));
         let link = encode(&doc).expect("encode");
-        assert!(CURRENT.iter().any(|v| link.starts_with(&format!("{v}."))));
+        assert!(
+            link.starts_with(&format!("{LATEST}.")),
+            "new links are format {LATEST}"
+        );
         assert!(
             link.bytes()
                 .all(|b| b.is_ascii_alphanumeric() || b"-_.".contains(&b)),
@@ -62,8 +65,9 @@ fn links_of_format_1_keep_opening() {
     assert_eq!(decode(&v1).expect("v1 decodes"), doc);
 }
 
-/// Links of formats 1 to 3 as earlier versions made them, committed with
-/// the runs they hold: each must keep opening to exactly that run.
+/// Links of every format as the versions that made them made them (4 and 5:
+/// a MAEL demo run), committed with the runs they hold: each must keep
+/// opening to exactly that run.
 #[test]
 fn committed_links_of_every_earlier_format_open_to_their_runs() {
     let links = [
@@ -79,7 +83,20 @@ fn committed_links_of_every_earlier_format_open_to_their_runs() {
             include_str!("fixtures/share_v3.link"),
             include_str!("fixtures/share_v3.run.json"),
         ),
+        (
+            include_str!("fixtures/share_v4.link"),
+            include_str!("fixtures/share_v4_v5.run.json"),
+        ),
+        (
+            include_str!("fixtures/share_v5.link"),
+            include_str!("fixtures/share_v4_v5.run.json"),
+        ),
     ];
+    assert_eq!(
+        links.len() as u32,
+        LATEST,
+        "a committed link of every format"
+    );
     for (i, (link, run)) in links.into_iter().enumerate() {
         let run = RunDoc::from_json(run).expect("run file");
         assert!(link.starts_with(&format!("{}.", i + 1)));
@@ -152,6 +169,38 @@ fn decompression_bombs_and_oversized_links_are_refused() {
     assert!(matches!(e, ShareError::TooLarge(_)), "{e:?}");
     let huge = format!("1.{}", "A".repeat(3 * 1024 * 1024));
     assert!(matches!(decode(&huge), Err(ShareError::TooLarge(_))));
+    // Format 5 states its length first: 40 MB is refused before decoding.
+    let mut bytes = Vec::new();
+    let mut n: u64 = 40 * 1024 * 1024;
+    while n >= 0x80 {
+        bytes.push((n as u8 & 0x7f) | 0x80);
+        n >>= 7;
+    }
+    bytes.push(n as u8);
+    bytes.extend_from_slice(&[0; 16]);
+    let bomb = format!("5.{}", URL_SAFE_NO_PAD.encode(&bytes));
+    let e = decode(&bomb).expect_err("format 5 bomb");
+    assert!(matches!(e, ShareError::TooLarge(_)), "{e:?}");
+}
+
+/// What format 5 (LZMA, a dictionary with every coordinator's sample run)
+/// buys over formats 3 and 4 (deflate) on a MAEL demo run the dictionary
+/// was not made from: a test fails if it stops being much shorter.
+#[test]
+fn format_5_links_are_shorter_than_deflate_ones() {
+    let doc = RunDoc::from_json(include_str!("fixtures/share_v4_v5.run.json")).expect("run");
+    let v5 = encode(&doc).expect("encode");
+    let deflate = [3, 4]
+        .map(|v| encode_as(&doc, v).expect("encode").len())
+        .into_iter()
+        .min()
+        .unwrap_or(0);
+    assert!(
+        v5.len() * 10 <= deflate * 7,
+        "format 5: {} chars, deflate: {deflate}",
+        v5.len()
+    );
+    assert_eq!(decode(&v5).expect("opens"), doc);
 }
 
 #[test]

@@ -2,8 +2,9 @@
 //! fixtures (/work/shared/travelplanner, or $ROUNDTABLE_SHARED/travelplanner).
 //! Tests named `shared_*` need that data and panic loudly without it.
 
+use roundtable::engine::domains::travel::eval::parity::{case_input, compare_with_official};
 use roundtable::engine::domains::travel::{
-    aggregate, evaluate, parse_queries_jsonl, Check, Plan, PlanEvaluation, Query, TravelDb,
+    aggregate, evaluate, parse_queries_jsonl, Check, PlanEvaluation, Query, TravelDb,
 };
 use serde_json::Value;
 use std::path::PathBuf;
@@ -36,26 +37,9 @@ fn load() -> (TravelDb, Vec<Query>, Vec<Value>) {
 }
 
 fn evaluate_case(db: &TravelDb, queries: &[Query], case: &Value) -> (Query, PlanEvaluation) {
-    let idx = case["query_idx"].as_u64().expect("query_idx") as u32;
-    let q = queries
-        .iter()
-        .find(|q| q.idx == idx)
-        .expect("query exists")
-        .clone();
-    let plan = Plan::from_json(&case["plan"]).expect("plan is a list of objects");
+    let (q, plan) = case_input(case, queries).expect("the case's query and plan");
     let e = evaluate(db, &q, &plan);
     (q, e)
-}
-
-fn ours(list: Option<&[(Check, roundtable::engine::domains::travel::Verdict)]>) -> Value {
-    match list {
-        None => Value::Null,
-        Some(l) => Value::Object(
-            l.iter()
-                .map(|(c, v)| (c.key().to_string(), v.to_json()))
-                .collect(),
-        ),
-    }
 }
 
 #[test]
@@ -66,33 +50,9 @@ fn shared_public_cases_match_official_verdicts() {
     let mut mismatches = Vec::new();
     for case in &cases {
         let (_, e) = evaluate_case(&db, &queries, case);
-        for (part, got) in [
-            ("commonsense", ours(e.commonsense.as_deref())),
-            ("hard", ours(e.hard.as_deref())),
-        ] {
-            let want = &case["official"][part];
-            match (want, &got) {
-                (Value::Object(w), Value::Object(g)) => {
-                    assert_eq!(w.len(), g.len(), "{} {part}: key count", case["case_id"]);
-                    for (k, wv) in w {
-                        compared += 1;
-                        if g.get(k) != Some(wv) {
-                            mismatches.push(format!(
-                                "{} ({}) {k}: official {wv}, ours {}",
-                                case["case_id"],
-                                case["mutation"],
-                                g.get(k).unwrap_or(&Value::Null)
-                            ));
-                        }
-                    }
-                }
-                (w, g) if w == g => compared += 1,
-                (w, g) => mismatches.push(format!(
-                    "{} ({}) {part}: official {w}, ours {g}",
-                    case["case_id"], case["mutation"]
-                )),
-            }
-        }
+        let c = compare_with_official(case, &e);
+        compared += c.compared;
+        mismatches.extend(c.mismatches);
     }
     println!("compared {compared} verdicts over {} cases", cases.len());
     assert!(

@@ -3,7 +3,7 @@
 //! panic aborts the process, so finishing means zero panics. Used by a test
 //! (a short run) and by `make bench` (a million inputs).
 
-use super::{compact, decode, encode, FRAGMENT_KEY};
+use super::{compact, decode, encode_as, FRAGMENT_KEY};
 use crate::engine::model::retry::SplitMix;
 use crate::engine::run::random::random_run;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
@@ -91,23 +91,32 @@ fn mutate_tree(rng: &mut SplitMix, v: &mut Value, depth: u32) {
     }
 }
 
-fn pack(tree_json: &[u8]) -> String {
-    let deflated = miniz_oxide::deflate::compress_to_vec(tree_json, 1);
-    format!(
-        "{}.{}",
-        super::dict::LATEST,
-        URL_SAFE_NO_PAD.encode(deflated)
-    )
+/// Link formats the corpus is made in: the newest (LZMA) and a deflate one
+/// (old links keep opening, so their decoder meets bad input too).
+const VERSIONS: [u32; 2] = [super::dict::LATEST, 3];
+
+fn pack(tree_json: &[u8], version: u32) -> String {
+    match super::dict::format(version) {
+        // The fast LZMA setting: same stream format, a fraction of the time.
+        Some(f) if matches!(f.codec, super::dict::Codec::Lzma) => {
+            let bytes = super::lzma::compress(f.dict, tree_json, false).unwrap_or_default();
+            format!("{version}.{}", URL_SAFE_NO_PAD.encode(bytes))
+        }
+        _ => super::pack(tree_json, version).unwrap_or_default(),
+    }
 }
 
 /// Runs `iterations` decoder inputs from `seed`.
 pub fn run(iterations: u64, seed: u64) -> FuzzStats {
     let mut rng = SplitMix::new(seed);
     let mut stats = FuzzStats::default();
-    let mut corpus: Vec<(String, Vec<u8>, Vec<u8>, Value)> = Vec::new();
+    // (format, link, its bytes, the compact JSON, its tree)
+    type Sample = (u32, String, Vec<u8>, Vec<u8>, Value);
+    let mut corpus: Vec<Sample> = Vec::new();
     for i in 0..24 {
         let doc = random_run(&mut rng, 10 + (i * 7) % 80);
-        let (Ok(link), Ok(tree)) = (encode(&doc), compact::to_compact(&doc)) else {
+        let version = VERSIONS[i % VERSIONS.len()];
+        let (Ok(link), Ok(tree)) = (encode_as(&doc, version), compact::to_compact(&doc)) else {
             continue;
         };
         let bytes = link
@@ -115,10 +124,11 @@ pub fn run(iterations: u64, seed: u64) -> FuzzStats {
             .and_then(|(_, b)| URL_SAFE_NO_PAD.decode(b).ok())
             .unwrap_or_default();
         let json = serde_json::to_vec(&tree).unwrap_or_default();
-        corpus.push((link, bytes, json, tree));
+        corpus.push((version, link, bytes, json, tree));
     }
     for _ in 0..iterations {
-        let (link, bytes, json, tree) = &corpus[(rng.next_u64() % corpus.len() as u64) as usize];
+        let (version, link, bytes, json, tree) =
+            &corpus[(rng.next_u64() % corpus.len() as u64) as usize];
         let input = match rng.next_u64() % 6 {
             0 => {
                 let mut b = link.clone().into_bytes();
@@ -128,17 +138,17 @@ pub fn run(iterations: u64, seed: u64) -> FuzzStats {
             1 => {
                 let mut b = bytes.clone();
                 mutate_bytes(&mut rng, &mut b);
-                format!("{}.{}", super::dict::LATEST, URL_SAFE_NO_PAD.encode(b))
+                format!("{version}.{}", URL_SAFE_NO_PAD.encode(b))
             }
             2 => {
                 let mut j = json.clone();
                 mutate_bytes(&mut rng, &mut j);
-                pack(&j)
+                pack(&j, *version)
             }
             3 => {
                 let mut t = tree.clone();
                 mutate_tree(&mut rng, &mut t, 0);
-                pack(&serde_json::to_vec(&t).unwrap_or_default())
+                pack(&serde_json::to_vec(&t).unwrap_or_default(), *version)
             }
             4 => {
                 let len = rng.next_u64() % 64;

@@ -1,8 +1,8 @@
 //! Share links: a run (config + events, no secrets) in the URL fragment as
 //! `#run=<version>.<payload>`. The payload is the compact form of the run
-//! (see `compact`), as JSON, deflated at the highest level against a preset
-//! dictionary of the run vocabulary (see `dict`), in URL-safe base64 without
-//! padding. Decoding is defensive: version check, size caps
+//! (see `compact`), as JSON, compressed against a preset dictionary of the
+//! run vocabulary (LZMA since format 5, deflate before: see `dict`), in
+//! URL-safe base64 without padding. Decoding is defensive: version check, size caps
 //! before and after decompression (a decompression bomb is refused), and
 //! schema validation, each failure with a message that says what to do.
 
@@ -12,6 +12,7 @@ mod deflate;
 pub mod dict;
 pub mod fuzz;
 mod intern;
+mod lzma;
 
 use crate::engine::run::RunDoc;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
@@ -54,18 +55,9 @@ impl std::fmt::Display for ShareError {
     }
 }
 
-/// Run → payload (the part after `#run=`): the shortest of the link
-/// formats new links are made in (each has its own dictionary).
+/// Run → payload (the part after `#run=`), in the newest link format.
 pub fn encode(doc: &RunDoc) -> Result<String, String> {
-    let json = compact_json(doc)?;
-    let mut best: Option<String> = None;
-    for version in dict::CURRENT {
-        let link = pack(&json, version)?;
-        if best.as_ref().is_none_or(|b| link.len() < b.len()) {
-            best = Some(link);
-        }
-    }
-    best.ok_or_else(|| "no link format".to_string())
+    pack(&compact_json(doc)?, dict::LATEST)
 }
 
 /// Run → payload in link format `version` (older formats: for tests that
@@ -80,10 +72,12 @@ fn compact_json(doc: &RunDoc) -> Result<Vec<u8>, String> {
 }
 
 pub(crate) fn pack(json: &[u8], version: u32) -> Result<String, String> {
-    let (dictionary, _) =
-        dict::dictionary(version).ok_or_else(|| format!("no link format {version}"))?;
-    let deflated = deflate::compress_with_dict(dictionary, json);
-    Ok(format!("{version}.{}", URL_SAFE_NO_PAD.encode(deflated)))
+    let format = dict::format(version).ok_or_else(|| format!("no link format {version}"))?;
+    let bytes = match format.codec {
+        dict::Codec::Deflate { .. } => deflate::compress_with_dict(format.dict, json),
+        dict::Codec::Lzma => lzma::compress_with_dict(format.dict, json)?,
+    };
+    Ok(format!("{version}.{}", URL_SAFE_NO_PAD.encode(bytes)))
 }
 
 /// Payload → run. Accepts the bare payload, `#run=…`, or a whole URL.
@@ -108,7 +102,7 @@ pub(crate) fn unpack(payload: &str, max_expanded: usize) -> Result<serde_json::V
     let (version, body) = payload
         .split_once('.')
         .ok_or_else(|| ShareError::Damaged("no format version before the data".into()))?;
-    let Some((dictionary, prefix)) = version.parse().ok().and_then(dict::dictionary) else {
+    let Some(format) = version.parse().ok().and_then(dict::format) else {
         let shown: String = version.chars().take(12).collect();
         return Err(ShareError::Version(shown));
     };
@@ -121,17 +115,21 @@ pub(crate) fn unpack(payload: &str, max_expanded: usize) -> Result<serde_json::V
     let bytes = URL_SAFE_NO_PAD
         .decode(body.trim_end_matches('='))
         .map_err(|e| ShareError::Damaged(format!("not valid base64: {e}")))?;
-    let json = deflate::decompress_with_dict(dictionary, prefix, &bytes, max_expanded).map_err(
-        |e| match e {
-            deflate::InflateError::TooLarge => ShareError::TooLarge(format!(
-                "it expands beyond {} MB",
-                MAX_DECOMPRESSED / 1024 / 1024
-            )),
-            deflate::InflateError::Corrupt => {
-                ShareError::Damaged("the compressed data is corrupt".into())
-            }
-        },
-    )?;
+    let expanded = match format.codec {
+        dict::Codec::Deflate { prefix } => {
+            deflate::decompress_with_dict(format.dict, prefix, &bytes, max_expanded)
+        }
+        dict::Codec::Lzma => lzma::decompress_with_dict(format.dict, &bytes, max_expanded),
+    };
+    let json = expanded.map_err(|e| match e {
+        deflate::InflateError::TooLarge => ShareError::TooLarge(format!(
+            "it expands beyond {} MB",
+            MAX_DECOMPRESSED / 1024 / 1024
+        )),
+        deflate::InflateError::Corrupt => {
+            ShareError::Damaged("the compressed data is corrupt".into())
+        }
+    })?;
     let text =
         String::from_utf8(json).map_err(|_| ShareError::Damaged("the data is not text".into()))?;
     serde_json::from_str(&text)

@@ -14,6 +14,7 @@ mod commonsense;
 mod hallucination;
 pub mod hard;
 mod in_sandbox;
+pub mod parity;
 
 pub use aggregate::{aggregate, Denominators, Summary};
 pub use hallucination::{
