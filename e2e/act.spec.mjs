@@ -91,9 +91,9 @@ test('an ACT run: meeting room, meetings, memory, task evolution, output; it rep
   await inspector.locator('.act-memory[data-agent="a2"]').waitFor();
   assert.match(await inspector.innerText(), /Expertise/);
 
-  // The share link (ACT's own link format) replays the run with its memory.
+  // The share link (format 5: LZMA, made in the page) replays the run with its memory.
   const url = await shareLink(page);
-  assert.match(url, /#run=4\./);
+  assert.match(url, /#run=5\./);
   const other = await (await env.browser.newContext()).newPage();
   other.errors = [];
   other.on('pageerror', (e) => other.errors.push(String(e)));

@@ -100,7 +100,7 @@ test('a MAEL run: call tree, team graph, rewards, retrievals; it replays from a 
   await page.getByRole('tab', { name: /Call tree/ }).click();
   const here = await tree.innerText();
   const url = await shareLink(page);
-  assert.match(url, /#run=3\./);
+  assert.match(url, /#run=5\./);
   const other = await (await env.browser.newContext()).newPage();
   other.errors = [];
   other.on('pageerror', (e) => other.errors.push(String(e)));

@@ -45,7 +45,7 @@ test('a share link replays the run in a fresh browser with no key and no history
   await waitForStatus(page, /Finished/);
   const original = await finalState(page);
   const url = await shareLink(page);
-  assert.match(url, /^http:\/\/127\.0\.0\.1:\d+\/#run=3\.[A-Za-z0-9_-]+$/);
+  assert.match(url, /^http:\/\/127\.0\.0\.1:\d+\/#run=5\.[A-Za-z0-9_-]+$/);
 
   const fresh = await env.browser.newContext();
   const other = await fresh.newPage();
