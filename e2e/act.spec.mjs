@@ -6,7 +6,7 @@
 // ACT+'s knowledge bank survives a reload and the next task takes it over.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { setup, openApp, waitForStatus, screenshot } from './harness.mjs';
+import { setup, openApp, waitForStatus, screenshot, shareLink } from './harness.mjs';
 
 let env;
 before(async () => (env = await setup({ chunkDelayMs: 1 })));
@@ -26,15 +26,6 @@ async function run(page) {
 
 async function tab(page, name) {
   await page.getByRole('tab', { name: new RegExp('^' + name) }).click();
-}
-
-async function shareLink(page) {
-  await page.getByRole('button', { name: 'Copy share link' }).click();
-  const input = page.getByRole('textbox', { name: 'Share link' });
-  await input.waitFor();
-  const url = await input.inputValue();
-  await page.getByRole('dialog', { name: 'Share this run' }).getByRole('button', { name: 'Close' }).click();
-  return url;
 }
 
 test('an ACT run: meeting room, meetings, memory, task evolution, output; it replays from a share link', async () => {

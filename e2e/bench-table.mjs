@@ -15,9 +15,15 @@ if (f.start_page) {
 const open = f.open;
 if (open) {
   row('navigation → interactive, median of 9', '≤ 250 ms', `${open.interactive_ms.toFixed(0)} ms`, open.interactive_ms <= 250);
-  for (const label of ['random run, 500 events', 'travel planner demo run', 'MAEL demo run', 'ACT demo run']) {
+  const names = {
+    'random run, 500 events': 'random 500-event run',
+    'travel planner demo run': 'travel planner demo run',
+    'MAEL demo run': 'MAEL demo run',
+    'ACT demo run': 'ACT demo run',
+  };
+  for (const [label, what] of Object.entries(names)) {
     const l = open.links[label];
-    const name = `open a shared ${label.replace(/ run(,)?/, '$1')} ÷ interactive`;
+    const name = `open a shared ${what} ÷ interactive`;
     if (!l) missing(name, '≤ 1.5×', 'not measured');
     else {
       const r = l.median_ms / open.interactive_ms;

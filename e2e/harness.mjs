@@ -92,6 +92,16 @@ export async function screenshot(page, name) {
 }
 
 /** Polls `fn` until it returns a truthy value. */
+/** The run's share link, from the Share dialog (which it closes again). */
+export async function shareLink(page) {
+  await page.getByRole('button', { name: 'Copy share link' }).click();
+  const input = page.getByRole('textbox', { name: 'Share link' });
+  await input.waitFor();
+  const url = await input.inputValue();
+  await page.getByRole('dialog', { name: 'Share this run' }).getByRole('button', { name: 'Close' }).click();
+  return url;
+}
+
 export async function eventually(fn, { timeout = 10000, interval = 50 } = {}) {
   const end = Date.now() + timeout;
   let last;

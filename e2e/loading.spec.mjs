@@ -6,7 +6,8 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { basename } from 'node:path';
 import { readFileSync } from 'node:fs';
-import { setup, openApp, runTask, waitForStatus, eventually } from './harness.mjs';
+import { setup, openApp, runTask, waitForStatus, eventually, shareLink } from './harness.mjs';
+import { splitParts } from '../scripts/split-manifest.mjs';
 
 let env;
 before(async () => (env = await setup({ chunkDelayMs: 5 })));
@@ -54,6 +55,35 @@ test('the start page loads only the core module; parts load on first use', async
   assert.ok(wasm.includes('split_travel.wasm'), `travel loaded: ${wasm}`);
   assert.ok((await page.getByLabel('Query', { exact: true }).locator('option').count()) >= 12, 'built-in queries listed');
   assert.deepEqual(page.errors, []);
+  await ctx.close();
+});
+
+// What a shared run's open time is made of, checked by what is fetched (not
+// by timing): the core and the run views' chunks, nothing else, until the
+// run is on screen; the link encoder (extras) never.
+test('a shared run opens with the core and the run views only: nothing else is fetched before it is on screen', async () => {
+  const page = await openApp(env);
+  await runTask(page, 'What is 6 * 7?');
+  await waitForStatus(page, /Finished/);
+  const url = await shareLink(page);
+  const ctx = await env.browser.newContext();
+  const p = await ctx.newPage();
+  await p.goto(url);
+  await p.waitForFunction(() => document.body.hasAttribute('data-link-ready-ms'), null, { timeout: 20000 });
+  await p.waitForLoadState('networkidle');
+  const fetched = await p.evaluate(() => {
+    const ready = Number(document.body.getAttribute('data-link-ready-ms'));
+    return performance.getEntriesByType('resource')
+      .map((r) => ({ file: new URL(r.name).pathname.slice(1), early: r.startTime < ready }))
+      .filter((r) => r.file.endsWith('.wasm'));
+  });
+  const runView = new Set(splitParts('dist').run_view);
+  const early = fetched.filter((r) => r.early).map((r) => r.file);
+  assert.ok(early.includes('roundtable-app_bg.wasm') && early.includes('split_run_view.wasm'), `core and run views: ${early}`);
+  const others = early.filter((f) => f !== 'roundtable-app_bg.wasm' && !runView.has(f));
+  assert.deepEqual(others, [], 'only the run views are fetched before the run is on screen');
+  assert.ok(!fetched.some((r) => r.file === 'split_extras.wasm'), 'the link encoder (extras) is not fetched to open a link');
+  assert.match(await p.getByRole('log', { name: 'Transcript' }).innerText(), /= 42/);
   await ctx.close();
 });
 

@@ -9,7 +9,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { setup, openApp, waitForStatus, screenshot } from './harness.mjs';
+import { setup, openApp, waitForStatus, screenshot, shareLink } from './harness.mjs';
 
 let env;
 before(async () => (env = await setup({ chunkDelayMs: 2 })));
@@ -27,15 +27,6 @@ async function run(page) {
   await page.getByRole('button', { name: 'Run', exact: true }).click();
   await page.waitForFunction((b) => document.querySelector('[data-testid="run-status"]')?.innerText !== b, before);
   await waitForStatus(page, /Finished/, 60000);
-}
-
-async function shareLink(page) {
-  await page.getByRole('button', { name: 'Copy share link' }).click();
-  const input = page.getByRole('textbox', { name: 'Share link' });
-  await input.waitFor();
-  const url = await input.inputValue();
-  await page.getByRole('dialog', { name: 'Share this run' }).getByRole('button', { name: 'Close' }).click();
-  return url;
 }
 
 const treeTasks = (page) => page.getByRole('region', { name: 'Call tree' }).locator('details.ml-task');

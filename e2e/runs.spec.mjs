@@ -5,7 +5,7 @@ import { test, before, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { deflateRawSync } from 'node:zlib';
-import { setup, openApp, configure, runTask, waitForStatus, eventually, screenshot } from './harness.mjs';
+import { setup, openApp, configure, runTask, waitForStatus, eventually, screenshot, shareLink } from './harness.mjs';
 
 let env;
 before(async () => (env = await setup({ chunkDelayMs: 20 })));
@@ -23,15 +23,6 @@ async function finalState(page) {
     events: await page.getByRole('tab', { name: /Events/ }).innerText(),
     graph: await page.locator('g.node').evaluateAll((ns) => ns.map((n) => `${n.dataset.agent}:${n.dataset.status}`)),
   };
-}
-
-async function shareLink(page) {
-  await page.getByRole('button', { name: 'Copy share link' }).click();
-  const input = page.getByRole('textbox', { name: 'Share link' });
-  await input.waitFor();
-  const url = await input.inputValue();
-  await page.getByRole('dialog', { name: 'Share this run' }).getByRole('button', { name: 'Close' }).click();
-  return url;
 }
 
 async function openHistory(page) {

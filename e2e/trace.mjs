@@ -7,17 +7,26 @@
 //   node e2e/trace.mjs                      the empty app (data-ready-ms)
 //   node e2e/trace.mjs PAYLOAD_FILE         a shared run (data-link-ready-ms)
 //   node e2e/trace.mjs PAYLOAD_FILE --save trace.json   also keeps the trace (chrome://tracing)
+//   node e2e/trace.mjs PAYLOAD_FILE --profile          also samples the CPU: self time by
+//                                                        function (a build with names:
+//                                                        ROUNDTABLE_WASM_NAMES=1, DIST=its folder)
 import { readFileSync, writeFileSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 import { startStatic } from './serve-dist.mjs';
 import { CHROMIUM, CHROMIUM_ARGS } from './harness.mjs';
 
-const [payloadFile, flag, savePath] = process.argv.slice(2);
-const path = payloadFile ? `/#run=${readFileSync(payloadFile, 'utf8').trim()}` : '/';
+const args = process.argv.slice(2);
+const payloadFile = args[0] && !args[0].startsWith('--') ? args[0] : undefined;
+const flag = args.includes('--save') ? '--save' : undefined;
+const savePath = flag && args[args.indexOf('--save') + 1];
+const profile = args.includes('--profile');
+const raw = payloadFile ? readFileSync(payloadFile, 'utf8').trim() : '';
+// A payload file holds a run link's payload, or a whole fragment (lesson=…, compare=…).
+const path = !payloadFile ? '/' : /^[a-z]+=/.test(raw) ? `/#${raw}` : `/#run=${raw}`;
 const mark = payloadFile ? 'data-link-ready-ms' : 'data-ready-ms';
 const CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8', 'v8.wasm', 'blink', 'loading', 'toplevel', 'blink.user_timing'];
 
-const app = await startStatic({ root: 'dist' });
+const app = await startStatic({ root: process.env.DIST || 'dist' });
 const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
 // A warm-up load (the bench's figures are medians after one).
 {
@@ -29,6 +38,12 @@ const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM
 }
 const ctx = await browser.newContext();
 const page = await ctx.newPage();
+const cdp = profile ? await ctx.newCDPSession(page) : null;
+if (cdp) {
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
+  await cdp.send('Profiler.start');
+}
 await browser.startTracing(page, { categories: CATEGORIES });
 await page.goto(app.url + path, { waitUntil: 'commit' });
 await page.waitForFunction((a) => document.body.hasAttribute(a), mark, { timeout: 30000 });
@@ -36,6 +51,8 @@ const readyMs = Number(await page.evaluate((a) => document.body.getAttribute(a),
 const marks = await page.evaluate(() => performance.getEntriesByType('mark').filter((m) => m.name.startsWith('rt:')).map((m) => [m.name.slice(3), m.startTime]));
 const resources = await page.evaluate(() => performance.getEntriesByType('resource').map((r) => [r.name.split('/').pop().slice(0, 40), r.startTime, r.responseEnd, r.transferSize]));
 await page.waitForTimeout(300);
+const cpu = cdp ? (await cdp.send('Profiler.stop')).profile : null;
+if (cpu && process.env.CPU_OUT) writeFileSync(process.env.CPU_OUT, JSON.stringify(cpu));
 const buf = await browser.stopTracing();
 await browser.close();
 await app.close();
@@ -69,3 +86,20 @@ for (const [n, us] of Object.entries(self).sort((a, b) => b[1] - a[1]).slice(0, 
 console.log(`  app marks (ms): ${marks.map(([n, t]) => `${n} ${t.toFixed(0)}`).join(' → ')}`);
 console.log('  requests (start → end ms, bytes):');
 for (const [n, s, e, b] of resources) console.log(`    ${s.toFixed(0).padStart(5)} → ${e.toFixed(0).padStart(5)}  ${String(b).padStart(8)}  ${n}`);
+
+if (cpu) {
+  // Self time by function, from the samples taken before the app's mark.
+  const byId = new Map(cpu.nodes.map((n) => [n.id, n]));
+  const self = {};
+  let t = cpu.startTime;
+  const stop = cpu.startTime + readyMs * 1000 + 50_000;
+  cpu.samples.forEach((id, i) => {
+    t += cpu.timeDeltas[i];
+    if (t > stop) return;
+    const f = byId.get(id).callFrame;
+    const name = f.functionName || `(${f.url.split('/').pop() || 'program'})`;
+    self[name] = (self[name] || 0) + (cpu.timeDeltas[i + 1] ?? 100);
+  });
+  console.log('  CPU self time by function (ms, sampled every 0.1 ms):');
+  for (const [n, us] of Object.entries(self).sort((a, b) => b[1] - a[1]).slice(0, 30)) console.log(`    ${(us / 1000).toFixed(1).padStart(7)}  ${n.slice(0, 150)}`);
+}

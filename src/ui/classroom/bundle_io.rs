@@ -5,10 +5,21 @@
 use crate::engine::lesson::Bundle;
 use crate::engine::share::bundle;
 use crate::platform::{files, location};
+use crate::ui::lazy::lazy_part;
+
+lazy_part! { extras:
+    /// The link encoder (LZMA's match finder) loads with the share dialog's,
+    /// not with the run views every opened link needs.
+    fn encode_in_chunk(b: Bundle) -> Result<String, String> {
+        bundle::encode(&b).map_err(|e| e.user_message())
+    }
+}
 
 /// The link of `b`, or the message saying why there is none.
-pub fn link(b: &Bundle) -> Result<String, String> {
-    let fragment = bundle::encode(b).map_err(|e| e.user_message())?;
+pub async fn link(b: &Bundle) -> Result<String, String> {
+    let fragment = encode_in_chunk(b.clone())
+        .await
+        .unwrap_or_else(|e| Err(e.message("the link maker")))?;
     let path = if b.runs.len() > 1 { "compare" } else { "" };
     let url = location::url_with_fragment(&format!("#{fragment}"));
     Ok(match path {

@@ -225,11 +225,14 @@ fn Comparison() -> impl IntoView {
     let share = move |_| {
         copied.set(None);
         let b = bundle();
-        link.set(Some(if b.runs.len() < 2 {
-            Err("Add a second run first: a comparison needs two to four.".into())
-        } else {
-            bundle_io::link(&b)
-        }));
+        spawn_local(async move {
+            let made = if b.runs.len() < 2 {
+                Err("Add a second run first: a comparison needs two to four.".into())
+            } else {
+                bundle_io::link(&b).await
+            };
+            let _ = link.try_set(Some(made));
+        });
     };
     let export = move |what: &'static str| {
         let b = bundle();

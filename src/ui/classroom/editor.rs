@@ -184,13 +184,21 @@ pub fn LessonEditor() -> impl IntoView {
         else {
             return;
         };
-        match b.validate().and_then(|()| bundle_io::link(&b)) {
-            Ok(url) => {
-                link.set(Some(url));
-                status.set(None);
+        spawn_local(async move {
+            let made = match b.validate() {
+                Ok(()) => bundle_io::link(&b).await,
+                Err(e) => Err(e),
+            };
+            match made {
+                Ok(url) => {
+                    let _ = link.try_set(Some(url));
+                    let _ = status.try_set(None);
+                }
+                Err(e) => {
+                    let _ = status.try_set(Some(Err(e)));
+                }
             }
-            Err(e) => status.set(Some(Err(e))),
-        }
+        });
     };
     let export = move |_| {
         if let Some(b) = app

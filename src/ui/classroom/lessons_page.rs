@@ -97,7 +97,7 @@ pub fn LessonsPage() -> impl IntoView {
     let share_saved = move |key: String| {
         spawn_local(async move {
             let r = match lessons::load(&key).await {
-                Ok(b) => bundle_io::link(&b),
+                Ok(b) => bundle_io::link(&b).await,
                 Err(e) => Err(e),
             };
             match r {

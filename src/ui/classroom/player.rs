@@ -136,7 +136,13 @@ fn highlight(panel: Option<Panel>, multi: bool) {
     if let Some(p) = panel {
         if let Ok(Some(el)) = doc.query_selector(selector(p, multi)) {
             let _ = el.class_list().add_1("lesson-highlight");
-            el.scroll_into_view_with_bool(false);
+            // Scrolled to after this frame is painted: scrolling now would
+            // lay the page out a second time before its first paint (a
+            // lesson link opened ~10 ms later in the profile).
+            set_timeout(
+                move || el.scroll_into_view_with_bool(false),
+                std::time::Duration::ZERO,
+            );
         }
     }
 }
