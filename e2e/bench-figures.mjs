@@ -2,7 +2,8 @@
 // target/bench/ (one file per step) so that its last step prints every goal
 // in one table (e2e/bench-table.mjs). A step that did not run this time
 // leaves no file: `make bench` clears them first.
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 
 const DIR = 'target/bench';
@@ -26,4 +27,6 @@ export function clearFigures() {
   rmSync(DIR, { recursive: true, force: true });
 }
 
-if (process.argv[2] === '--clear') clearFigures();
+// `node e2e/bench-figures.mjs --clear`: the first step of `make bench`.
+const isMain = process.argv[1] && realpathSync(process.argv[1]) === realpathSync(fileURLToPath(import.meta.url));
+if (isMain && process.argv[2] === '--clear') clearFigures();
