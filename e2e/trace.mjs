@@ -92,14 +92,17 @@ if (cpu) {
   const byId = new Map(cpu.nodes.map((n) => [n.id, n]));
   const self = {};
   let t = cpu.startTime;
-  const stop = cpu.startTime + readyMs * 1000 + 50_000;
+  // PROFILE_FROM=<app mark>: only the samples from that mark on (e.g. mounted).
+  const from = process.env.PROFILE_FROM ? Object.fromEntries(marks)[process.env.PROFILE_FROM] : undefined;
+  const start = from === undefined ? -Infinity : t0 + from * 1000;
+  const stop = t0 + readyMs * 1000;
   cpu.samples.forEach((id, i) => {
     t += cpu.timeDeltas[i];
-    if (t > stop) return;
+    if (t > stop || t < start) return;
     const f = byId.get(id).callFrame;
     const name = f.functionName || `(${f.url.split('/').pop() || 'program'})`;
     self[name] = (self[name] || 0) + (cpu.timeDeltas[i + 1] ?? 100);
   });
-  console.log('  CPU self time by function (ms, sampled every 0.1 ms):');
+  console.log(`  CPU self time by function (ms, sampled every 0.1 ms${from === undefined ? '' : `, from ${process.env.PROFILE_FROM}`}):`);
   for (const [n, us] of Object.entries(self).sort((a, b) => b[1] - a[1]).slice(0, 30)) console.log(`    ${(us / 1000).toFixed(1).padStart(7)}  ${n.slice(0, 150)}`);
 }
