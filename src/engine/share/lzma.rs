@@ -54,19 +54,18 @@ pub fn compress_with_dict(dict: &[u8], data: &[u8]) -> Result<Vec<u8>, String> {
     compress(dict, data, true)
 }
 
-/// `strong`: optimal parsing over a binary-tree match finder (links);
-/// otherwise greedy over hash chains, many times faster (the decoder fuzz
-/// test makes thousands of links; the decoder reads both alike).
+/// `strong` (links): LZMA's optimal parsing over hash chains, matches cut
+/// at 128 bytes. Measured against binary trees and 273 bytes (xz -9e's
+/// choice) on the demo runs: links 1–2% longer, made 2.5× faster (an ACT
+/// run's 400 KB in 75 ms instead of 194 natively; its share dialog shows the
+/// link after 0.37 s instead of 1.0 s in the page). Otherwise greedy, many times faster
+/// again (the decoder fuzz test makes thousands of links). The decoder
+/// reads them all alike.
 pub(super) fn compress(dict: &[u8], data: &[u8], strong: bool) -> Result<Vec<u8>, String> {
     let mut out = Vec::with_capacity(data.len() / 8 + 16);
     write_varint(&mut out, data.len() as u64);
     let (mode, nice, mf, depth) = if strong {
-        (
-            EncodeMode::Normal,
-            LzmaOptions::NICE_LEN_MAX,
-            MfType::Bt4,
-            0,
-        )
+        (EncodeMode::Normal, 128, MfType::Hc4, 0)
     } else {
         (EncodeMode::Fast, 32, MfType::Hc4, 4)
     };
