@@ -2,9 +2,10 @@
 //! `#run=<version>.<payload>`. The payload is the compact form of the run
 //! (see `compact`), as JSON, compressed against a preset dictionary of the
 //! run vocabulary (LZMA since format 5, deflate before: see `dict`), in
-//! URL-safe base64 without padding. Decoding is defensive: version check, size caps
-//! before and after decompression (a decompression bomb is refused), and
-//! schema validation, each failure with a message that says what to do.
+//! URL-safe base64 without padding. Decoding is defensive: version check,
+//! size caps before and after decompression (a decompression bomb is
+//! refused), and schema validation, each failure with a message that says
+//! what to do.
 
 pub mod bundle;
 pub mod compact;
