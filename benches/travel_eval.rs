@@ -13,6 +13,7 @@ fn main() {}
 
 #[cfg(not(target_arch = "wasm32"))]
 mod native {
+    use roundtable::engine::domains::travel::eval::parity::case_input;
     use roundtable::engine::domains::travel::{
         evaluate, parse_queries_jsonl, Plan, Query, TravelDb,
     };
@@ -44,12 +45,7 @@ mod native {
             .filter(|l| !l.trim().is_empty())
         {
             let v: serde_json::Value = serde_json::from_str(line).map_err(|e| e.to_string())?;
-            let idx = v["query_idx"].as_u64().ok_or("case without query_idx")?;
-            let q = queries
-                .iter()
-                .find(|q| u64::from(q.idx) == idx)
-                .ok_or("case for an unknown query")?;
-            cases.push((q.clone(), Plan::from_json(&v["plan"])?));
+            cases.push(case_input(&v, &queries)?);
         }
         Ok((db, cases, load_ms))
     }

@@ -1,7 +1,7 @@
 //! A fuzz driver for the share-link decoder: random and mutated inputs at
 //! every layer (link text, compressed bytes, JSON text, compact tree). Any
 //! panic aborts the process, so finishing means zero panics. Used by a test
-//! (a short run) and by `make bench` (a million inputs).
+//! (a short run) and by `make bench` (200,000 inputs).
 
 use super::{compact, decode, encode_as, FRAGMENT_KEY};
 use crate::engine::model::retry::SplitMix;
