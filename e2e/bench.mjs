@@ -46,7 +46,8 @@ async function sizes(app, browser) {
   recordFigure('start_page', { gzip_bytes: startTotal, files: start.sort() });
   console.log('parts loaded on first use (their module + the shared chunks they need; a chunk two parts share is counted in both)');
   const labels = {
-    run_view: "a run on screen: transcript + Markdown, the coordinators' run tabs (travel, ACT, MAEL), provider clients, share-link decoder; the classroom (Compare, lessons, the Lessons page)",
+    live: "starting a run: the runner, the demo model, the provider clients' loader, History's recorder (shared with the coordinators' parts)",
+    run_view: "a run on screen: toolbar, replay, graph, the folds, transcript + Markdown, the coordinators' run tabs (travel, ACT, MAEL), provider clients, share-link decoder; the classroom (Compare, lessons, the Lessons page)",
     extras: 'Settings, share and fork dialogs, History, Events tab, inspector, exports',
     travel: 'the travel planner: coordinator, demo roles, sandbox, evaluator, setup, Batch',
     mael: 'MAEL: coordinator, demo team, pools and embedders, setup, team editor, the MAEL page',

@@ -7,9 +7,8 @@
 use super::lazy::{ChunkError, ViewFn};
 use super::state::AppState;
 use crate::engine::coordinators::single;
-use crate::engine::model::demo::{self, Script};
 use crate::engine::model::fork::ForkEdit;
-use crate::engine::run::{CoordinatorFn, RunDoc};
+use crate::engine::run::RunDoc;
 use futures::future::{BoxFuture, LocalBoxFuture};
 use leptos::prelude::*;
 
@@ -21,16 +20,13 @@ pub type StartFn = fn(AppState, bool) -> LocalBoxFuture<'static, Result<(), Chun
 pub type ForkFn =
     fn(AppState, RunDoc, u32, ForkEdit) -> LocalBoxFuture<'static, Result<(), ChunkError>>;
 
-/// How runs of a coordinator are started.
+/// How runs of a coordinator are started: from its part, which brings the
+/// entry, the demo script and its own setup (none of it, nor the run
+/// engine, is in the core module).
 #[derive(Clone, Copy)]
-pub enum Launch {
-    /// Its code is in the core module: the task box's text is the task.
-    Core {
-        entry: CoordinatorFn,
-        script: Script,
-    },
-    /// Its part brings the entry, the demo script and its own setup.
-    Part { start: StartFn, fork: ForkFn },
+pub struct Launch {
+    pub start: StartFn,
+    pub fork: ForkFn,
 }
 
 /// A tab of the run page besides Transcript and Events.
@@ -84,10 +80,7 @@ pub const SINGLE: CoordinatorUi = CoordinatorUi {
     what: "the single agent",
     task_title: "Task",
     setup: None,
-    launch: Launch::Core {
-        entry: single::entry,
-        script: single::demo_script,
-    },
+    launch: super::single::LAUNCH,
     tabs: &[],
     side_panels: &[],
     exports: None,
@@ -104,10 +97,7 @@ pub const UIS: &[CoordinatorUi] = &[SINGLE, super::travel::UI, super::act::UI, s
 const UNKNOWN: CoordinatorUi = CoordinatorUi {
     id: "",
     what: "the coordinator",
-    launch: Launch::Core {
-        entry: crate::engine::coordinators::unknown,
-        script: demo::no_script,
-    },
+    launch: super::single::LAUNCH_UNKNOWN,
     ..SINGLE
 };
 

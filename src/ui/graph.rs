@@ -3,6 +3,7 @@
 //! posts in different styles), an agent's private tool calls are its own
 //! loop. Clicking a node (or Enter on it) opens that agent's inspector.
 
+use super::lazy::{lazy_part, lazy_view, ViewFn};
 use super::state::{use_app, AppState};
 use crate::engine::views::html::graph as graph_svg;
 use leptos::prelude::*;
@@ -24,11 +25,44 @@ fn toggle(app: AppState, agent: String) {
     app.inspect.set(if same { None } else { Some(agent) });
 }
 
+lazy_part! { run_view:
+    fn graph_view() -> ViewFn {
+        || view! { <GraphBox/> }.into_any()
+    }
+}
+
+/// The panel: its title, legend and empty state (the drawing's code loads
+/// with the run views).
 #[component]
 pub fn AgentGraphPanel() -> impl IntoView {
     let app = use_app();
+    let empty = move || app.view.with(|v| v.graph.nodes.is_empty());
+    view! {
+        <div class="panel graph-panel">
+            <h2 class="panel-title">"Agents"</h2>
+            <Show
+                when=move || !empty()
+                fallback=|| view! { <p class="muted small empty-note">"Agents appear here when a run starts."</p> }
+            >
+                {lazy_view("the agent graph", graph_view)}
+            </Show>
+            <ul class="legend" aria-label="Graph legend">
+                <li><span class="swatch status-idle"></span>"idle"</li>
+                <li><span class="swatch status-thinking"></span>"thinking"</li>
+                <li><span class="swatch status-speaking"></span>"speaking"</li>
+                <li><span class="swatch status-waiting"></span>"tool call"</li>
+                <li><span class="line-swatch handoff"></span>"hand-off"</li>
+                <li><span class="line-swatch message"></span>"post (c = public conversation)"</li>
+            </ul>
+        </div>
+    }
+}
+
+/// The drawing, and clicks and keys on its agents.
+#[component]
+fn GraphBox() -> impl IntoView {
+    let app = use_app();
     let view = app.view;
-    let empty = move || view.with(|v| v.graph.nodes.is_empty());
     let on_click = move |ev: leptos::ev::MouseEvent| {
         if let Some(agent) = agent_at(ev.target()) {
             toggle(app, agent);
@@ -49,23 +83,7 @@ pub fn AgentGraphPanel() -> impl IntoView {
         view.with(|v| graph_svg::render_with(&v.graph, false, selected.as_deref()))
     });
     view! {
-        <div class="panel graph-panel">
-            <h2 class="panel-title">"Agents"</h2>
-            <Show
-                when=move || !empty()
-                fallback=|| view! { <p class="muted small empty-note">"Agents appear here when a run starts."</p> }
-            >
-                <div class="graph-box" inner_html=svg on:click=on_click on:keydown=on_key></div>
-                <p class="muted small graph-hint">"Click an agent to inspect its private calls."</p>
-            </Show>
-            <ul class="legend" aria-label="Graph legend">
-                <li><span class="swatch status-idle"></span>"idle"</li>
-                <li><span class="swatch status-thinking"></span>"thinking"</li>
-                <li><span class="swatch status-speaking"></span>"speaking"</li>
-                <li><span class="swatch status-waiting"></span>"tool call"</li>
-                <li><span class="line-swatch handoff"></span>"hand-off"</li>
-                <li><span class="line-swatch message"></span>"post (c = public conversation)"</li>
-            </ul>
-        </div>
+        <div class="graph-box" inner_html=svg on:click=on_click on:keydown=on_key></div>
+        <p class="muted small graph-hint">"Click an agent to inspect its private calls."</p>
     }
 }

@@ -2,6 +2,7 @@
 //! search, star, rename, delete (with confirmation), delete all, import, and
 //! open / continue. Forks show where they came from.
 
+use super::lazy::lazy_part;
 use super::state::{use_app, AppState, Source};
 use crate::engine::model::fork::ForkEdit;
 use crate::engine::model::replay::recorded_calls;
@@ -26,6 +27,39 @@ fn date(ms: f64) -> String {
         .to_locale_string("en-GB", &wasm_bindgen::JsValue::UNDEFINED)
         .into();
     s.rsplit_once(':').map(|(a, _)| a.to_string()).unwrap_or(s)
+}
+
+lazy_part! { extras:
+    /// Saves the shown run (a shared link's, a batch's) to History.
+    pub fn save_shown(app: AppState) {
+        save_doc(app)
+    }
+    /// Imports a run file dropped on the page and opens it on the Run page.
+    pub fn import_dropped(app: AppState, text: String) {
+        import_text(app, text, || {
+            if let Some(w) = web_sys::window() {
+                if w.location().pathname().ok().as_deref() != Some("/") {
+                    let _ = w.location().set_href("/");
+                }
+            }
+        })
+    }
+}
+
+fn save_doc(app: AppState) {
+    let Some(doc) = app.doc() else { return };
+    let prices = app.settings.get_untracked().prices;
+    spawn_local(async move {
+        let meta = RunMeta::of(&doc.config, &doc.events, &prices, js_sys::Date::now());
+        match history::save_doc(&doc, &meta).await {
+            Ok(()) => app.shown.update(|s| {
+                if let Some(s) = s {
+                    s.saved = true;
+                }
+            }),
+            Err(e) => app.storage_error.set(Some(e.user_message())),
+        }
+    });
 }
 
 /// Imports a run file: validates it, saves it to History, opens it.

@@ -11,6 +11,7 @@ use crate::engine::lesson::Bundle;
 use crate::engine::run::RunDoc;
 use crate::engine::share::{self, bundle};
 use crate::platform::{location, perf};
+use futures::FutureExt;
 use leptos::prelude::*;
 
 /// What a link carries.
@@ -63,17 +64,34 @@ pub async fn decode(hash: String) -> Result<Opened, String> {
         .map(Opened::Run)
 }
 
+// Showing what a link carries (the run's folds are in the chunk too).
+lazy_part! { run_view:
+    fn show_in_chunk(app: AppState, opened: Opened) {
+        match opened {
+            Opened::Run(doc) => {
+                app.show_doc(doc, Source::Link, false);
+            }
+            Opened::Bundle(b) => app.open_bundle(b, None),
+        }
+        perf::mark("rt:link-shown");
+    }
+}
+
 /// Shows a decoded link's run (or lesson, or comparison), or says why it
-/// cannot be opened.
+/// cannot be opened. The decoder's chunk is there when it decoded: the run
+/// is shown before this returns (so a link in the address at start-up is
+/// in the first render).
 pub fn show(app: AppState, decoded: Result<Opened, String>) {
     match decoded {
-        Ok(Opened::Run(doc)) => {
-            app.show_doc(doc, Source::Link, false);
-            perf::mark("rt:link-shown");
-        }
-        Ok(Opened::Bundle(b)) => {
-            app.open_bundle(b, None);
-            perf::mark("rt:link-shown");
+        Ok(opened) => {
+            let mut shown = Box::pin(async move {
+                if let Err(e) = show_in_chunk(app, opened).await {
+                    app.warn(e.message("the shared run"), false);
+                }
+            });
+            if (&mut shown).now_or_never().is_none() {
+                leptos::task::spawn_local(shown);
+            }
         }
         Err(text) => app.notice.set(Some(Notice {
             text,

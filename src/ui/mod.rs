@@ -25,6 +25,7 @@ mod run_page;
 mod run_tabs;
 mod settings_dialog;
 mod share;
+mod single;
 pub mod state;
 mod theme;
 mod toolbar;
@@ -54,13 +55,11 @@ fn install_drop(app: AppState) {
         ev.prevent_default();
         leptos::task::spawn_local(async move {
             match files::read_text(&file).await {
-                Ok(text) => history::import_text(app, text, || {
-                    if let Some(w) = web_sys::window() {
-                        if w.location().pathname().ok().as_deref() != Some("/") {
-                            let _ = w.location().set_href("/");
-                        }
+                Ok(text) => {
+                    if let Err(e) = history::import_dropped(app, text).await {
+                        app.warn(e.message("the importer"), false);
                     }
-                }),
+                }
                 Err(e) => app.notice.set(Some(Notice {
                     text: format!("Could not read the dropped file: {e}"),
                     settings: false,

@@ -2,15 +2,32 @@
 //! link, a file), its lineage, and share / export / fork / save.
 
 use super::coordinators::{shown_ui, ui_of, Part};
-use super::lazy::lazy_view;
+use super::lazy::{lazy_part, lazy_view, ViewFn};
 use super::state::{use_app, Activity, Source};
-use crate::engine::run::record::RunMeta;
-use crate::platform::history;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
+lazy_part! { run_view:
+    fn toolbar_view() -> ViewFn {
+        || view! { <Toolbar/> }.into_any()
+    }
+}
+
+/// The toolbar of the shown run (its code loads with the run views), and
+/// History's storage errors.
 #[component]
 pub fn RunToolbar() -> impl IntoView {
+    let app = use_app();
+    view! {
+        <Show when=move || app.shown.with(Option::is_some)>
+            {lazy_view("the run's toolbar", toolbar_view)}
+        </Show>
+        {move || app.storage_error.get().map(|e| view! { <div class="notice error toolbar-notice" role="alert"><p>{e}</p></div> })}
+    }
+}
+
+#[component]
+fn Toolbar() -> impl IntoView {
     let app = use_app();
     let idle = move || app.activity.get() == Activity::Idle;
     let has_calls = move || {
@@ -75,17 +92,9 @@ pub fn RunToolbar() -> impl IntoView {
         });
     };
     let save = move |_| {
-        let Some(doc) = app.doc() else { return };
-        let prices = app.settings.get_untracked().prices;
         spawn_local(async move {
-            let meta = RunMeta::of(&doc.config, &doc.events, &prices, js_sys::Date::now());
-            match history::save_doc(&doc, &meta).await {
-                Ok(()) => app.shown.update(|s| {
-                    if let Some(s) = s {
-                        s.saved = true;
-                    }
-                }),
-                Err(e) => app.storage_error.set(Some(e.user_message())),
+            if let Err(e) = super::history::save_shown(app).await {
+                app.warn(e.message("History"), false);
             }
         });
     };
@@ -139,7 +148,6 @@ pub fn RunToolbar() -> impl IntoView {
         )));
     };
     view! {
-        <Show when=move || app.shown.with(Option::is_some)>
             <div class="run-toolbar">
                 <div class="run-title">
                     <span class="badge">{source_label}</span>
@@ -173,7 +181,5 @@ pub fn RunToolbar() -> impl IntoView {
                     </details>
                 </div>
             </div>
-        </Show>
-        {move || app.storage_error.get().map(|e| view! { <div class="notice error toolbar-notice" role="alert"><p>{e}</p></div> })}
     }
 }

@@ -75,7 +75,7 @@ pub const UI: CoordinatorUi = CoordinatorUi {
         what: "the MAEL setup",
         view: || Box::pin(setup_panel()),
     }),
-    launch: Launch::Part {
+    launch: Launch {
         start: |app, paused| Box::pin(start(app, paused)),
         fork: |app, parent, k, edit| Box::pin(fork(app, parent, k, edit)),
     },

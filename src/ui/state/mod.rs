@@ -3,7 +3,7 @@
 //! shared run; the replay cursor. The comparison's and the lesson's
 //! controls are in `classroom`.
 
-use super::coordinators::{ui_of, Launch};
+use super::coordinators::ui_of;
 use super::provider::LazyProvider;
 use crate::engine::model::demo;
 use crate::engine::model::factory::{demo_model, validate, Platform};
@@ -244,24 +244,40 @@ impl AppState {
     }
 
     /// Starts a run of the chosen coordinator on the task (or on its own
-    /// setup). With `paused`, the run waits at the gate before its first
-    /// LLM call.
+    /// setup), from the coordinator's part. With `paused`, the run waits at
+    /// the gate before its first LLM call.
     pub fn start(self, paused: bool) {
         if self.activity.get_untracked() != Activity::Idle {
             return;
         }
-        let coordinator = self.coordinator.get_untracked();
-        let ui = ui_of(&coordinator);
-        let (entry, script) = match ui.launch {
-            Launch::Part { start, .. } => {
-                return spawn_local(async move {
-                    if let Err(e) = start(self, paused).await {
-                        self.warn(e.message(ui.what), false);
-                    }
-                })
+        let ui = ui_of(&self.coordinator.get_untracked());
+        let start = ui.launch.start;
+        spawn_local(async move {
+            if let Err(e) = start(self, paused).await {
+                self.warn(e.message(ui.what), false);
             }
-            Launch::Core { entry, script } => (entry, script),
-        };
+        });
+    }
+
+    /// Forks `parent` at LLM call `k` with the user's edit, continuing live
+    /// (from the coordinator's part).
+    pub fn fork(self, parent: RunDoc, k: u32, edit: ForkEdit) {
+        if self.activity.get_untracked() != Activity::Idle {
+            self.warn("Stop the current run before forking.", false);
+            return;
+        }
+        let ui = ui_of(&parent.config.coordinator);
+        let fork = ui.launch.fork;
+        spawn_local(async move {
+            if let Err(e) = fork(self, parent, k, edit).await {
+                self.warn(e.message(ui.what), false);
+            }
+        });
+    }
+
+    /// Starts `entry` on the task box's text with the settings' model (the
+    /// demo model playing `script`): the single agent's start.
+    pub(crate) fn start_task(self, paused: bool, entry: CoordinatorFn, script: demo::Script) {
         let task = self.task.get_untracked();
         if task.trim().is_empty() {
             self.warn("Write a task first: what should the agents do?", false);
@@ -270,27 +286,20 @@ impl AppState {
         let Some((spec, model)) = self.live_model(script) else {
             return;
         };
-        let config = self.new_config(&coordinator, &task, spec);
+        let config = self.new_config(&self.coordinator.get_untracked(), &task, spec);
         self.launch(config, ModelRouter::single(model), paused, entry, None);
     }
 
-    /// Forks `parent` at LLM call `k` with the user's edit, continuing live.
-    pub fn fork(self, parent: RunDoc, k: u32, edit: ForkEdit) {
-        if self.activity.get_untracked() != Activity::Idle {
-            self.warn("Stop the current run before forking.", false);
-            return;
-        }
-        let ui = ui_of(&parent.config.coordinator);
-        let (entry, script) = match ui.launch {
-            Launch::Part { fork, .. } => {
-                return spawn_local(async move {
-                    if let Err(e) = fork(self, parent, k, edit).await {
-                        self.warn(e.message(ui.what), false);
-                    }
-                })
-            }
-            Launch::Core { entry, script } => (entry, script),
-        };
+    /// Forks `parent` at call `k` with the user's edit, answering the calls
+    /// after it with the settings' model: the single agent's fork.
+    pub(crate) fn fork_task(
+        self,
+        parent: RunDoc,
+        k: u32,
+        edit: ForkEdit,
+        entry: CoordinatorFn,
+        script: demo::Script,
+    ) {
         let Some((spec, live)) = self.live_model(script) else {
             return;
         };
