@@ -133,6 +133,24 @@ test('a part that cannot be fetched says so with "Try again"; the app stays usab
   await ctx.close();
 });
 
+test('when the run engine cannot be fetched, Run says so and works once it can', async () => {
+  const ctx = await env.browser.newContext();
+  let blocked = true;
+  await ctx.route(/split_live\.wasm$/, (route) => (blocked ? route.abort() : route.continue()));
+  const page = await openApp(env, { context: ctx });
+  await runTask(page, 'Blocked first.');
+  const notice = page.getByText(/Could not load the single agent: the page could not fetch a part of the app/);
+  await notice.waitFor();
+  assert.match(await page.getByTestId('run-status').innerText(), /Ready/, 'no run started');
+  // The network is back: Run loads the engine and runs.
+  blocked = false;
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await waitForStatus(page, /Finished/);
+  assert.match(await page.getByRole('log', { name: 'Transcript' }).innerText(), /Blocked first\./);
+  assert.deepEqual(page.errors.filter((e) => !/split_live|failed to load|Failed to fetch|TypeError/i.test(e)), []);
+  await ctx.close();
+});
+
 test('a long run opens with its first entries at once and the rest right after, complete and in order', async () => {
   const page = await openApp(env);
   await runTask(page, 'Count the notes.');

@@ -10,8 +10,13 @@ use leptos::task::spawn_local;
 
 #[derive(Clone, PartialEq)]
 enum Link {
+    /// Being encoded (a long run takes a moment: the dialog is open meanwhile).
+    Making,
     Ready(String),
-    TooLong { kb: usize, limit: u32 },
+    TooLong {
+        kb: usize,
+        limit: u32,
+    },
     Failed(String),
 }
 
@@ -26,24 +31,40 @@ pub fn ShareDialog() -> impl IntoView {
         let Some(d) = dialog.get() else { return };
         if open {
             copied.set(None);
-            let limit = app.settings.get_untracked().share_limit_kb.max(1);
-            link.set(app.doc().map(|doc| match share::encode(&doc) {
-                Ok(payload) => {
-                    let fragment = share::fragment(&payload);
-                    if fragment.len() > limit as usize * 1024 {
-                        Link::TooLong {
-                            kb: fragment.len().div_ceil(1024),
-                            limit,
-                        }
-                    } else {
-                        Link::Ready(location::url_with_fragment(&fragment))
-                    }
+            let Some(doc) = app.doc() else {
+                link.set(None);
+                if !d.open() {
+                    let _ = d.show_modal();
                 }
-                Err(e) => Link::Failed(e),
-            }));
+                return;
+            };
+            link.set(Some(Link::Making));
             if !d.open() {
                 let _ = d.show_modal();
             }
+            // Encoded once the open dialog is painted (it says so meanwhile).
+            let limit = app.settings.get_untracked().share_limit_kb.max(1);
+            spawn_local(async move {
+                super::lazy::settled().await;
+                gloo_timers::future::TimeoutFuture::new(0).await;
+                if !app.share_open.get_untracked() {
+                    return;
+                }
+                link.set(Some(match share::encode(&doc) {
+                    Ok(payload) => {
+                        let fragment = share::fragment(&payload);
+                        if fragment.len() > limit as usize * 1024 {
+                            Link::TooLong {
+                                kb: fragment.len().div_ceil(1024),
+                                limit,
+                            }
+                        } else {
+                            Link::Ready(location::url_with_fragment(&fragment))
+                        }
+                    }
+                    Err(e) => Link::Failed(e),
+                }));
+            });
         } else if d.open() {
             d.close();
         }
@@ -73,6 +94,7 @@ pub fn ShareDialog() -> impl IntoView {
             </header>
             {move || match link.get() {
                 None => view! { <p class="muted">"Nothing to share yet."</p> }.into_any(),
+                Some(Link::Making) => view! { <p class="muted" role="status">"Making the link…"</p> }.into_any(),
                 Some(Link::Ready(url)) => {
                     let u = url.clone();
                     view! {
