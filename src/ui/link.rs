@@ -7,39 +7,40 @@
 
 use super::lazy::{self, lazy_part};
 use super::state::{AppState, Notice, Source};
-use crate::engine::lesson::Bundle;
-use crate::engine::run::RunDoc;
 use crate::engine::share::{self, bundle};
 use crate::platform::{location, perf};
-use futures::FutureExt;
 use leptos::prelude::*;
 
-/// What a link carries.
-pub enum Opened {
-    Run(RunDoc),
-    /// A lesson or a comparison.
-    Bundle(Bundle),
-}
+/// A decoded link: shows what it carries (a run, or a lesson or
+/// comparison) when called. Its code is in the decoder's chunk, and calling
+/// it needs no load: a link in the address at start-up is shown in the
+/// app's first render (a split function of its own would have to wait for
+/// its loader, after the mount).
+pub struct Opened(Box<dyn FnOnce(AppState)>);
 
 lazy_part! { run_view:
-    fn decode_in_chunk(hash: String) -> Result<RunDoc, String> {
+    fn decode_in_chunk(hash: String) -> Result<Opened, String> {
         perf::mark("rt:link-chunk");
         let doc = share::decode(&hash).map_err(|e| e.user_message());
         perf::mark("rt:link-decoded");
-        doc
+        doc.map(|doc| {
+            Opened(Box::new(move |app: AppState| {
+                app.show_doc(doc, Source::Link, false);
+            }))
+        })
     }
 }
 
 // A lesson's or comparison's decoder.
 lazy_part! { run_view:
-    fn decode_bundle_in_chunk(hash: String) -> Result<Bundle, String> {
+    fn decode_bundle_in_chunk(hash: String) -> Result<Opened, String> {
         perf::mark("rt:link-chunk");
         let b = bundle::decode(&hash).map_err(|e| {
             e.user_message()
                 .replace("the run inside", "the lesson or comparison inside")
         });
         perf::mark("rt:link-decoded");
-        b
+        b.map(|b| Opened(Box::new(move |app: AppState| app.open_bundle(b, None))))
     }
 }
 
@@ -55,43 +56,20 @@ pub async fn decode(hash: String) -> Result<Opened, String> {
     if bundle::is_bundle_link(&hash) {
         return decode_bundle_in_chunk(hash)
             .await
-            .unwrap_or_else(|e| Err(e.message("the shared lesson or comparison")))
-            .map(Opened::Bundle);
+            .unwrap_or_else(|e| Err(e.message("the shared lesson or comparison")));
     }
     decode_in_chunk(hash)
         .await
         .unwrap_or_else(|e| Err(e.message("the shared run")))
-        .map(Opened::Run)
-}
-
-// Showing what a link carries (the run's folds are in the chunk too).
-lazy_part! { run_view:
-    fn show_in_chunk(app: AppState, opened: Opened) {
-        match opened {
-            Opened::Run(doc) => {
-                app.show_doc(doc, Source::Link, false);
-            }
-            Opened::Bundle(b) => app.open_bundle(b, None),
-        }
-        perf::mark("rt:link-shown");
-    }
 }
 
 /// Shows a decoded link's run (or lesson, or comparison), or says why it
-/// cannot be opened. The decoder's chunk is there when it decoded: the run
-/// is shown before this returns (so a link in the address at start-up is
-/// in the first render).
+/// cannot be opened.
 pub fn show(app: AppState, decoded: Result<Opened, String>) {
     match decoded {
-        Ok(opened) => {
-            let mut shown = Box::pin(async move {
-                if let Err(e) = show_in_chunk(app, opened).await {
-                    app.warn(e.message("the shared run"), false);
-                }
-            });
-            if (&mut shown).now_or_never().is_none() {
-                leptos::task::spawn_local(shown);
-            }
+        Ok(Opened(show)) => {
+            show(app);
+            perf::mark("rt:link-shown");
         }
         Err(text) => app.notice.set(Some(Notice {
             text,
