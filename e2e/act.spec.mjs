@@ -76,9 +76,17 @@ test('an ACT run: meeting room, meetings, memory, task evolution, output; it rep
   const here = await output.locator('.act-scores').innerText();
   await screenshot(page, 'act-output');
 
-  // An agent's inspector shows its memory.
-  await room.locator('g.act-seat[data-agent="a2"]').click();
+  // An agent's inspector shows its memory: from the keyboard (a seat is a
+  // focusable button; focus() does nothing on an element that is not)...
   const inspector = page.getByRole('region', { name: 'Inspector' });
+  const seat = room.locator('g.act-seat[data-agent="a1"]');
+  await seat.focus();
+  assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('data-agent')), 'a1', 'the seat takes focus');
+  assert.equal(await seat.getAttribute('role'), 'button');
+  await page.keyboard.press('Enter');
+  await inspector.locator('.act-memory[data-agent="a1"]').waitFor();
+  // ... or with the mouse.
+  await room.locator('g.act-seat[data-agent="a2"]').click();
   await inspector.locator('.act-memory[data-agent="a2"]').waitFor();
   assert.match(await inspector.innerText(), /Expertise/);
 

@@ -43,10 +43,13 @@ pub fn RoomPanel() -> impl IntoView {
             <h2 class="panel-title">"Meeting room"</h2>
             <div class="act-room-box"
                 on:click=move |ev| inspect(&ev)
-                on:keydown=move |ev: leptos::ev::KeyboardEvent| if ev.key() == "Enter" { inspect(&ev) }
+                on:keydown=move |ev: leptos::ev::KeyboardEvent| if ev.key() == "Enter" || ev.key() == " " {
+                    ev.prevent_default();
+                    inspect(&ev)
+                }
                 inner_html=svg></div>
             <p class="small act-caption" aria-live="polite">{caption}</p>
-            <p class="muted small act-legend">"♛ the leader · a glow: asking the model now · E: an expert in break time. Click an agent to inspect its memory."</p>
+            <p class="muted small act-legend">"♛ the leader · a glow: asking the model now · E: an expert in break time. Click an agent (or Tab to it and press Enter) to inspect its memory."</p>
         </section>
     }
 }

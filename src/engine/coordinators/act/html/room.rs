@@ -37,7 +37,7 @@ pub fn room_svg(view: &ActView) -> String {
     let n = members.len();
     let speaking: Vec<&str> = view.speaking.iter().map(|s| s.1.as_str()).collect();
     let mut s = format!(
-        "<svg class=\"act-room\" viewBox=\"0 0 {W} {H}\" role=\"img\" aria-label=\"The meeting room: {n} agents around a table\">"
+        "<svg class=\"act-room\" viewBox=\"0 0 {W} {H}\" role=\"group\" aria-label=\"The meeting room: {n} agents around a table\">"
     );
     let _ = write!(
         s,
@@ -55,7 +55,7 @@ pub fn room_svg(view: &ActView) -> String {
         let letter = m.name.chars().last().unwrap_or('?');
         let _ = write!(
             s,
-            "<g class=\"act-seat{}\" data-agent=\"{}\"><title>{}{}</title><circle cx=\"{x:.1}\" cy=\"{y:.1}\" r=\"19\" style=\"fill:{}\"/><text x=\"{x:.1}\" y=\"{:.1}\" text-anchor=\"middle\" class=\"act-seat-letter\">{}</text><text x=\"{x:.1}\" y=\"{:.1}\" text-anchor=\"middle\" class=\"act-seat-name\">{}</text>{}</g>",
+            "<g class=\"act-seat{}\" data-agent=\"{}\" tabindex=\"0\" role=\"button\"><title>{}{}</title><circle cx=\"{x:.1}\" cy=\"{y:.1}\" r=\"19\" style=\"fill:{}\"/><text x=\"{x:.1}\" y=\"{:.1}\" text-anchor=\"middle\" class=\"act-seat-letter\" aria-hidden=\"true\">{}</text><text x=\"{x:.1}\" y=\"{:.1}\" text-anchor=\"middle\" class=\"act-seat-name\">{}</text>{}</g>",
             if talking { " act-talking" } else { "" },
             esc(&m.id),
             esc(&m.name),
@@ -66,7 +66,7 @@ pub fn room_svg(view: &ActView) -> String {
             y + 34.0,
             esc(&m.name),
             if leader {
-                format!("<text x=\"{x:.1}\" y=\"{:.1}\" text-anchor=\"middle\" class=\"act-crown\" aria-label=\"leader\">♛</text>", y - 23.0)
+                format!("<text x=\"{x:.1}\" y=\"{:.1}\" text-anchor=\"middle\" class=\"act-crown\" aria-hidden=\"true\">♛</text>", y - 23.0)
             } else {
                 String::new()
             }
@@ -77,7 +77,7 @@ pub fn room_svg(view: &ActView) -> String {
             let talking = speaking.contains(&e.id.as_str());
             let _ = write!(
                 s,
-                "<g class=\"act-expert{}\" data-agent=\"{}\"><title>{}</title><line x1=\"{x:.1}\" y1=\"{y:.1}\" x2=\"{ex:.1}\" y2=\"{ey:.1}\" class=\"act-one-to-one\"/><rect x=\"{:.1}\" y=\"{:.1}\" width=\"26\" height=\"26\" rx=\"6\" style=\"fill:{}\"/><text x=\"{ex:.1}\" y=\"{:.1}\" text-anchor=\"middle\" class=\"act-seat-letter\">E</text></g>",
+                "<g class=\"act-expert{}\" data-agent=\"{}\" tabindex=\"0\" role=\"button\"><title>{}</title><line x1=\"{x:.1}\" y1=\"{y:.1}\" x2=\"{ex:.1}\" y2=\"{ey:.1}\" class=\"act-one-to-one\"/><rect x=\"{:.1}\" y=\"{:.1}\" width=\"26\" height=\"26\" rx=\"6\" style=\"fill:{}\"/><text x=\"{ex:.1}\" y=\"{:.1}\" text-anchor=\"middle\" class=\"act-seat-letter\" aria-hidden=\"true\">E</text></g>",
                 if talking { " act-talking" } else { "" },
                 esc(&e.id),
                 esc(&e.name),
@@ -168,6 +168,18 @@ mod tests {
         assert!(svg.contains("&lt;Agent 0&gt;") && !svg.contains("<Agent"));
         assert_eq!(svg.matches("act-crown").count(), 1);
         assert!(svg.contains("data-agent=\"x1\"") && svg.contains("break time"));
+        // Each seat and the expert are buttons a keyboard reaches, named (by
+        // their <title>) for the agent, the leader said so.
+        assert_eq!(
+            svg.matches("tabindex=\"0\" role=\"button\"><title>")
+                .count(),
+            3
+        );
+        assert!(svg.contains("role=\"button\"><title>&lt;Agent 0&gt;</title>"));
+        assert!(svg.contains("role=\"button\"><title>&lt;Agent 1&gt; (leader)</title>"));
+        assert!(
+            svg.contains("data-agent=\"x1\" tabindex=\"0\" role=\"button\"><title>Expert</title>")
+        );
         events.push(ev(
             5,
             RunEvent::PhaseEnded {
