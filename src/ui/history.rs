@@ -48,18 +48,27 @@ lazy_part! { extras:
 
 fn save_doc(app: AppState) {
     let Some(doc) = app.doc() else { return };
-    let prices = app.settings.get_untracked().prices;
     spawn_local(async move {
-        let meta = RunMeta::of(&doc.config, &doc.events, &prices, js_sys::Date::now());
-        match history::save_doc(&doc, &meta).await {
-            Ok(()) => app.shown.update(|s| {
+        if store(app, &doc).await {
+            app.shown.update(|s| {
                 if let Some(s) = s {
                     s.saved = true;
                 }
-            }),
-            Err(e) => app.storage_error.set(Some(e.user_message())),
+            });
         }
     });
+}
+
+/// Saves `doc` to History, with its summary at today's prices; a storage
+/// error is shown above the run. Whether it was saved.
+async fn store(app: AppState, doc: &RunDoc) -> bool {
+    let prices = app.settings.get_untracked().prices;
+    let meta = RunMeta::of(&doc.config, &doc.events, &prices, js_sys::Date::now());
+    let saved = history::save_doc(doc, &meta).await;
+    if let Err(e) = &saved {
+        app.storage_error.set(Some(e.user_message()));
+    }
+    saved.is_ok()
 }
 
 /// Imports a run file: validates it, saves it to History, opens it.
@@ -75,14 +84,9 @@ pub fn import_text(app: AppState, text: String, then: impl FnOnce() + 'static) {
             return;
         }
     };
-    let prices = app.settings.get_untracked().prices;
     spawn_local(async move {
-        let meta = RunMeta::of(&doc.config, &doc.events, &prices, js_sys::Date::now());
-        let saved = history::save_doc(&doc, &meta).await;
-        if let Err(e) = &saved {
-            app.storage_error.set(Some(e.user_message()));
-        }
-        app.show_doc(doc, Source::File, saved.is_ok());
+        let saved = store(app, &doc).await;
+        app.show_doc(doc, Source::File, saved);
         then();
     });
 }
