@@ -31,17 +31,12 @@ pub fn ShareDialog() -> impl IntoView {
         let Some(d) = dialog.get() else { return };
         if open {
             copied.set(None);
-            let Some(doc) = app.doc() else {
-                link.set(None);
-                if !d.open() {
-                    let _ = d.show_modal();
-                }
-                return;
-            };
-            link.set(Some(Link::Making));
+            let doc = app.doc();
+            link.set(doc.is_some().then_some(Link::Making));
             if !d.open() {
                 let _ = d.show_modal();
             }
+            let Some(doc) = doc else { return };
             // Encoded once the open dialog is painted (it says so meanwhile).
             let limit = app.settings.get_untracked().share_limit_kb.max(1);
             spawn_local(async move {
