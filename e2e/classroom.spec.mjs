@@ -184,6 +184,9 @@ test('presenter mode: a built-in lesson walked through with the keyboard only', 
   const progress = async () => Number(await lesson.getByRole('progressbar').getAttribute('aria-valuenow'));
   const count = async () => lesson.locator('.lesson-count').innerText();
   assert.match(await count(), /Step 1 of 11/);
+  // The run stands where the first step is anchored (it opens there, not at its end).
+  const first = await page.evaluate(async () => (await (await fetch('/public/lessons/travel-orchestrator.lesson.json')).json()).lesson.steps[0].at);
+  assert.match(await page.getByTestId('replay-position').textContent(), new RegExp(`^event ${first} / \\d+ `));
   await screenshot(page, 'presenter-note');
   await accessible(page, 'presenter mode');
   let steps = 0;

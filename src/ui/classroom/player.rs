@@ -58,22 +58,6 @@ fn shown(l: &LessonSession) -> Shown {
     }
 }
 
-/// Where the replay should stand for the session's step: before the
-/// question's event until answered, then at its reveal.
-fn target(l: &LessonSession) -> Option<(usize, usize)> {
-    let step = l.bundle.lesson.as_ref()?.steps.get(l.step)?;
-    Some(match step {
-        Step::Note { run, at, .. } => (*run, *at),
-        Step::Question(q) => {
-            if l.answered.is_some_and(|(s, _)| s == l.step) {
-                (q.run, q.reveal)
-            } else {
-                (q.run, q.at)
-            }
-        }
-    })
-}
-
 /// Moves the shown run (or the comparison) to `at`, playing the events in
 /// between at the replay speed when going forward on the Run page.
 fn drive(app: AppState, run: usize, at: usize, multi: bool, serial: StoredValue<u64>) {
@@ -84,8 +68,11 @@ fn drive(app: AppState, run: usize, at: usize, multi: bool, serial: StoredValue<
     serial.update_value(|n| *n += 1);
     let me = serial.get_value();
     let from = app.position();
+    if at == from {
+        return;
+    }
     let speed = app.speed.get_untracked();
-    if at <= from || speed >= 100.0 || at - from > 400 {
+    if at < from || speed >= 100.0 || at - from > 400 {
         app.set_cursor(at);
         return;
     }
@@ -295,7 +282,7 @@ fn Player() -> impl IntoView {
     Effect::new(move |_| {
         let Some((t, multi)) = app.lesson.with(|l| {
             l.as_ref()
-                .and_then(|l| Some((target(l)?, l.bundle.runs.len() > 1)))
+                .and_then(|l| Some((l.replay_target()?, l.bundle.runs.len() > 1)))
         }) else {
             return;
         };

@@ -3,7 +3,7 @@
 //! this" (its comparison opens when the variant's run ends: see `launch`).
 
 use super::{Activity, AppState, Source};
-use crate::engine::lesson::{Bundle, Progress, MAX_RUNS};
+use crate::engine::lesson::{Bundle, Progress, Step, MAX_RUNS};
 use crate::engine::model::fork::ForkEdit;
 use crate::engine::run::RunDoc;
 use leptos::prelude::*;
@@ -47,6 +47,22 @@ impl LessonSession {
             saved_as,
             finished: false,
         }
+    }
+
+    /// Where the replay stands for the current step, as (run, events):
+    /// before a question's event until it is answered, then at its reveal.
+    pub fn replay_target(&self) -> Option<(usize, usize)> {
+        let step = self.bundle.lesson.as_ref()?.steps.get(self.step)?;
+        Some(match step {
+            Step::Note { run, at, .. } => (*run, *at),
+            Step::Question(q) => {
+                if self.answered.is_some_and(|(s, _)| s == self.step) {
+                    (q.run, q.reveal)
+                } else {
+                    (q.run, q.at)
+                }
+            }
+        })
     }
 }
 
@@ -129,11 +145,17 @@ impl AppState {
         } else {
             LessonMode::Play
         };
-        self.lesson
-            .set(Some(LessonSession::new(bundle, mode, saved_as)));
+        let session = LessonSession::new(bundle, mode, saved_as);
+        // A student starts where the first step stands: the run is folded
+        // and drawn up to there once, not whole and then again (the player
+        // would move it there at once).
+        let first = (mode == LessonMode::Play)
+            .then(|| session.replay_target().map(|(_, at)| at))
+            .flatten();
+        self.lesson.set(Some(session));
         if runs.len() == 1 {
             if let Some(run) = runs.into_iter().next() {
-                self.show_doc(run, Source::Link, false);
+                self.show_doc_at(run, Source::Link, false, first);
                 self.goto.set(Some("/".into()));
             }
         } else {

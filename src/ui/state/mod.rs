@@ -457,6 +457,12 @@ impl AppState {
 
     /// Shows a stored, shared or imported run, at its end.
     pub fn show_doc(self, doc: RunDoc, source: Source, saved: bool) -> bool {
+        self.show_doc_at(doc, source, saved, None)
+    }
+
+    /// [`Self::show_doc`] with the replay cursor at `at` events (`None`:
+    /// the whole run); only the events up to the cursor are folded.
+    pub fn show_doc_at(self, doc: RunDoc, source: Source, saved: bool, at: Option<usize>) -> bool {
         if self.activity.get_untracked() != Activity::Idle {
             self.warn(
                 "A run is in progress: stop it before opening another.",
@@ -477,9 +483,11 @@ impl AppState {
             self.presenter.set(false);
         }
         self.playing.set(false);
-        self.cursor.set(None);
+        let len = doc.events.len();
+        let k = at.map_or(len, |k| k.min(len));
+        self.cursor.set((k < len).then_some(k));
         self.notice.set(None);
-        self.view.set(RunView::of(&doc.events));
+        self.view.set(RunView::of(&doc.events[..k]));
         self.coordinator.set(doc.config.coordinator.clone());
         self.task.set(doc.config.task.clone());
         self.shown.set(Some(Shown {
