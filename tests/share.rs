@@ -183,6 +183,27 @@ fn decompression_bombs_and_oversized_links_are_refused() {
     assert!(matches!(e, ShareError::TooLarge(_)), "{e:?}");
 }
 
+/// A lesson or comparison link's parts share one cap on their inflated
+/// size: parts that fit alone but not together are refused.
+#[test]
+fn a_bundle_links_parts_share_one_inflated_size_cap() {
+    let part = |json: &[u8]| {
+        format!(
+            "1.{}",
+            URL_SAFE_NO_PAD.encode(miniz_oxide::deflate::compress_to_vec(json, 6))
+        )
+    };
+    let big = |n: usize| format!("{{\"pad\":\"{}\"}}", " ".repeat(n)).into_bytes();
+    let half = roundtable::engine::share::MAX_DECOMPRESSED * 5 / 8;
+    let link = format!("#lesson=B1~{}~{}", part(&big(half)), part(&big(half)));
+    let e = roundtable::engine::share::bundle::decode(&link).expect_err("too big together");
+    assert!(matches!(e, ShareError::TooLarge(_)), "{e:?}");
+    // One such part alone is not too big (it is refused as no run instead).
+    let link = format!("#lesson=B1~{}~{}", part(b"{}"), part(&big(half)));
+    let e = roundtable::engine::share::bundle::decode(&link).expect_err("not a run");
+    assert!(!matches!(e, ShareError::TooLarge(_)), "{e:?}");
+}
+
 /// What format 5 (LZMA, a dictionary with every coordinator's sample run)
 /// buys over formats 3 and 4 (deflate) on a MAEL demo run the dictionary
 /// was not made from: a test fails if it stops being much shorter.

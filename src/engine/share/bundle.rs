@@ -115,8 +115,9 @@ pub fn decode(input: &str) -> Result<Bundle, ShareError> {
         .next()
         .ok_or_else(|| ShareError::Damaged("the lesson part is missing".into()))?;
     let mut budget = MAX_DECOMPRESSED;
-    let mut meta = unpack(meta_part, budget)?;
-    budget = budget.saturating_sub(meta.to_string().len());
+    // The caps count the parts' inflated text (as the encoder wrote it).
+    let (mut meta, used) = unpack(meta_part, budget)?;
+    budget = budget.saturating_sub(used);
     let mut runs = Vec::new();
     for part in parts {
         if runs.len() == crate::engine::lesson::MAX_RUNS {
@@ -125,8 +126,8 @@ pub fn decode(input: &str) -> Result<Bundle, ShareError> {
                 crate::engine::lesson::MAX_RUNS
             )));
         }
-        let tree = unpack(part, budget)?;
-        budget = budget.saturating_sub(tree.to_string().len());
+        let (tree, used) = unpack(part, budget)?;
+        budget = budget.saturating_sub(used);
         let doc = compact::from_compact(tree)
             .map_err(|e| ShareError::Invalid(format!("run {}: {e}", runs.len() + 1)))?;
         runs.push(doc);

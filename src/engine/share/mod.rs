@@ -90,13 +90,16 @@ pub fn decode(input: &str) -> Result<RunDoc, ShareError> {
     if let Some(rest) = payload.strip_prefix(FRAGMENT_KEY) {
         payload = rest;
     }
-    let tree = unpack(payload, MAX_DECOMPRESSED)?;
+    let (tree, _) = unpack(payload, MAX_DECOMPRESSED)?;
     compact::from_compact(tree).map_err(ShareError::Invalid)
 }
 
-/// One `<version>.<base64>` part → its JSON tree, refusing more than
-/// `max_expanded` bytes once inflated.
-pub(crate) fn unpack(payload: &str, max_expanded: usize) -> Result<serde_json::Value, ShareError> {
+/// One `<version>.<base64>` part → its JSON tree and the length of its
+/// text, refusing more than `max_expanded` bytes once inflated.
+pub(crate) fn unpack(
+    payload: &str,
+    max_expanded: usize,
+) -> Result<(serde_json::Value, usize), ShareError> {
     if payload.is_empty() {
         return Err(ShareError::Empty);
     }
@@ -133,8 +136,9 @@ pub(crate) fn unpack(payload: &str, max_expanded: usize) -> Result<serde_json::V
     })?;
     let text =
         String::from_utf8(json).map_err(|_| ShareError::Damaged("the data is not text".into()))?;
-    serde_json::from_str(&text)
-        .map_err(|e| ShareError::Damaged(format!("the data is not valid JSON: {e}")))
+    let tree = serde_json::from_str(&text)
+        .map_err(|e| ShareError::Damaged(format!("the data is not valid JSON: {e}")))?;
+    Ok((tree, text.len()))
 }
 
 /// The full fragment for a payload: `#run=<payload>`.
