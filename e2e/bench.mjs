@@ -5,7 +5,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { join, extname, basename } from 'node:path';
-import { splitParts } from '../scripts/split-manifest.mjs';
+import { PACK, splitParts } from '../scripts/split-manifest.mjs';
 import { gzipSync, constants } from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { startStatic } from './serve-dist.mjs';
@@ -36,7 +36,8 @@ async function startPageFiles(app, browser) {
 }
 
 async function sizes(app, browser) {
-  const all = readdirSync('dist').filter((f) => statSync(join('dist', f)).isFile() && CODE.has(extname(f)));
+  // The run views' pack (what a link page fetches instead of their files) is counted apart: it holds them again.
+  const all = readdirSync('dist').filter((f) => statSync(join('dist', f)).isFile() && CODE.has(extname(f)) && f !== PACK);
   const start = await startPageFiles(app, browser);
   const sum = (files) => files.reduce((n, f) => n + gz(f), 0);
   const startTotal = sum(start);
@@ -57,6 +58,7 @@ async function sizes(app, browser) {
     const lazy = files.filter((f) => !start.includes(f));
     console.log(`  ${name.padEnd(14)} ${kb(sum(lazy))}  ${labels[name] || ''}`);
   }
+  console.log(`  ${'run_view, packed'.padEnd(14)} ${kb(gz(PACK))}  the same modules in one file: what a page opened with a link fetches`);
   console.log(`everything in dist/ (wasm, js, css): ${kb(sum(all)).trim()} in ${all.length} files`);
 }
 

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { basename } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { setup, openApp, runTask, waitForStatus, eventually, shareLink } from './harness.mjs';
-import { splitParts } from '../scripts/split-manifest.mjs';
+import { PACK, splitParts } from '../scripts/split-manifest.mjs';
 
 let env;
 before(async () => (env = await setup({ chunkDelayMs: 5 })));
@@ -82,8 +82,8 @@ test('the start page loads only the core module; parts load on first use', async
 });
 
 // What a shared run's open time is made of, checked by what is fetched (not
-// by timing): the core and the run views' chunks, nothing else, until the
-// run is on screen; the link encoder (extras) never.
+// by timing): the core and the run views' chunks, as one packed file,
+// nothing else, until the run is on screen; the link encoder (extras) never.
 test('a shared run opens with the core and the run views only: nothing else is fetched before it is on screen', async () => {
   const page = await openApp(env);
   await runTask(page, 'What is 6 * 7?');
@@ -102,12 +102,33 @@ test('a shared run opens with the core and the run views only: nothing else is f
   });
   const runView = new Set(splitParts('dist').run_view);
   const early = fetched.filter((r) => r.early).map((r) => r.file);
-  assert.ok(early.includes('roundtable-app_bg.wasm') && early.includes('split_run_view.wasm'), `core and run views: ${early}`);
-  const others = early.filter((f) => f !== 'roundtable-app_bg.wasm' && !runView.has(f));
-  assert.deepEqual(others, [], 'only the run views are fetched before the run is on screen');
+  assert.deepEqual(early.sort(), [PACK, 'roundtable-app_bg.wasm'].sort(), 'the core and the run views (packed in one file), nothing else, before the run is on screen');
+  assert.ok(!fetched.some((r) => runView.has(r.file)), `no run view module is fetched on its own: ${fetched.map((r) => r.file)}`);
   assert.ok(!fetched.some((r) => r.file === 'split_extras.wasm'), 'the link encoder (extras) is not fetched to open a link');
   assert.ok(!fetched.some((r) => r.file === 'split_live.wasm'), 'the run engine (live) is not fetched to open a link');
   assert.match(await p.getByRole('log', { name: 'Transcript' }).innerText(), /= 42/);
+  await ctx.close();
+});
+
+test('a link whose packed run views cannot be fetched says so, and opens once they can', async () => {
+  const page = await openApp(env);
+  await runTask(page, 'What is 6 * 7?');
+  await waitForStatus(page, /Finished/);
+  const url = await shareLink(page);
+  const ctx = await env.browser.newContext();
+  let blocked = true;
+  await ctx.route(new RegExp(`${PACK.replace(/\./g, '\\.')}$`), (route) => (blocked ? route.abort() : route.continue()));
+  const p = await ctx.newPage();
+  await p.goto(url);
+  await p.getByText(/Could not load the shared run: the page could not fetch a part of the app/).waitFor();
+  // The network is back: opening the link again fetches the pack again.
+  blocked = false;
+  await p.evaluate(() => {
+    const link = location.hash;
+    location.hash = '';
+    setTimeout(() => { location.hash = link; }, 50);
+  });
+  await eventually(async () => /= 42/.test(await p.getByRole('log', { name: 'Transcript' }).innerText().catch(() => '')));
   await ctx.close();
 });
 

