@@ -81,14 +81,19 @@ test('the start page loads only the core module; parts load on first use', async
   await ctx.close();
 });
 
+/** The share link of a finished demo run ("What is 6 * 7?"). */
+async function demoRunLink() {
+  const page = await openApp(env);
+  await runTask(page, 'What is 6 * 7?');
+  await waitForStatus(page, /Finished/);
+  return shareLink(page);
+}
+
 // What a shared run's open time is made of, checked by what is fetched (not
 // by timing): the core and the run views' chunks, as one packed file,
 // nothing else, until the run is on screen; the link encoder (extras) never.
 test('a shared run opens with the core and the run views only: nothing else is fetched before it is on screen', async () => {
-  const page = await openApp(env);
-  await runTask(page, 'What is 6 * 7?');
-  await waitForStatus(page, /Finished/);
-  const url = await shareLink(page);
+  const url = await demoRunLink();
   const ctx = await env.browser.newContext();
   const p = await ctx.newPage();
   await p.goto(url);
@@ -111,10 +116,7 @@ test('a shared run opens with the core and the run views only: nothing else is f
 });
 
 test('a link whose packed run views cannot be fetched says so, and opens once they can', async () => {
-  const page = await openApp(env);
-  await runTask(page, 'What is 6 * 7?');
-  await waitForStatus(page, /Finished/);
-  const url = await shareLink(page);
+  const url = await demoRunLink();
   const ctx = await env.browser.newContext();
   let blocked = true;
   await ctx.route(new RegExp(`${PACK.replace(/\./g, '\\.')}$`), (route) => (blocked ? route.abort() : route.continue()));
