@@ -7,7 +7,7 @@
 //! - repeated strings go to a table (see `intern`).
 
 use super::intern;
-use crate::engine::run::{json, LoggedEvent, RunDoc};
+use crate::engine::run::{json, LoggedEvent, RunConfig, RunDoc, RunEvent};
 use serde_json::{json, Map, Value};
 use std::collections::{HashMap, HashSet};
 
@@ -120,8 +120,10 @@ pub fn to_compact(doc: &RunDoc) -> Result<Value, String> {
 }
 
 /// Compact JSON tree → RunDoc, checking every step. The tree is rebuilt in
-/// place (no copies of the events) and read into typed values in one pass;
-/// only when that fails is each event read on its own, to name the bad one.
+/// place (no copies of the events). A streamed delta cut out of its call's
+/// answer becomes its typed event at once (most of a run's events are
+/// deltas); every other event, and the config, is read into its typed value
+/// on its own, so an error names the part that is not valid.
 pub fn from_compact(mut tree: Value) -> Result<RunDoc, String> {
     let table: Vec<String> = match tree.get("S") {
         None => Vec::new(),
@@ -143,7 +145,9 @@ pub fn from_compact(mut tree: Value) -> Result<RunDoc, String> {
         .ok_or("the run has no schema version")?;
     let schema_version =
         u32::try_from(schema_version).map_err(|_| "the schema version is out of range")?;
-    let config = top.remove("c").ok_or("the run has no config")?;
+    let config_tree = top.remove("c").ok_or("the run has no config")?;
+    let config: RunConfig =
+        json::from_tree(&config_tree).map_err(|e| format!("the config is not valid: {e}"))?;
     let compact_events = match top.remove("e") {
         Some(Value::Array(a)) => a,
         _ => return Err("the run has no event list".into()),
@@ -193,7 +197,7 @@ pub fn from_compact(mut tree: Value) -> Result<RunDoc, String> {
             _ => return Err(format!("event {i} has no kind")),
         };
         if kind == "run_started" && !o.contains_key("config") {
-            o.insert("config".into(), config.clone());
+            o.insert("config".into(), config_tree.clone());
         }
         if let Some(n) = o.remove("n") {
             let n = n
@@ -214,38 +218,33 @@ pub fn from_compact(mut tree: Value) -> Result<RunDoc, String> {
                 .ok_or_else(|| {
                     format!("event {i}: delta length does not fit call {call}'s answer")
                 })?;
-            o.insert("text".into(), json!(piece));
             *start += n;
+            // A delta holding nothing but its call: the typed event as
+            // reading it would make it.
+            if let (true, Ok(call)) = (kind == "llm_delta" && o.len() == 1, u32::try_from(call)) {
+                events.push(LoggedEvent {
+                    seq,
+                    t_ms: t,
+                    event: RunEvent::LlmDelta {
+                        call,
+                        text: piece.to_string(),
+                    },
+                });
+                continue;
+            }
+            o.insert("text".into(), json!(piece));
         }
         let mut inner = Map::new();
         inner.insert(kind, Value::Object(o));
-        events.push(json!({ "seq": seq, "t_ms": t, "event": inner }));
+        let event = json!({ "seq": seq, "t_ms": t, "event": inner });
+        events.push(json::from_tree(&event).map_err(|e| format!("event {i} is not valid: {e}"))?);
     }
-    let doc = json!({
-        "format": crate::engine::run::log::FORMAT,
-        "schema_version": schema_version,
-        "config": config,
-        "events": events,
-    });
-    let doc: RunDoc = json::from_tree(&doc).map_err(|e| explain(&doc, e))?;
+    let doc = RunDoc {
+        format: crate::engine::run::log::FORMAT.to_string(),
+        schema_version,
+        config,
+        events,
+    };
     doc.validate()?;
     Ok(doc)
-}
-
-/// Why a rebuilt run does not read as a [`RunDoc`]: the config or the
-/// first event that does not, with serde's message.
-fn explain(doc: &Value, whole: serde_json::Error) -> String {
-    if let Some(Err(e)) = doc
-        .get("config")
-        .map(json::from_tree::<crate::engine::run::RunConfig>)
-    {
-        return format!("the config is not valid: {e}");
-    }
-    let events = doc.get("events").and_then(Value::as_array);
-    for (i, e) in events.into_iter().flatten().enumerate() {
-        if let Err(e) = json::from_tree::<LoggedEvent>(e) {
-            return format!("event {i} is not valid: {e}");
-        }
-    }
-    format!("the run is not valid: {whole}")
 }
