@@ -1,7 +1,7 @@
 // The lazily loaded parts of a build, read from the __wasm_split.js that
 // wasm-split-cli writes: each split module's file and the shared chunks it
-// needs. Used by the post-build step (the share-link preload list in
-// index.html) and by the benchmarks (`e2e/bench.mjs`).
+// needs. Used by the post-build step (`post-build.mjs`: the share links'
+// pack) and by the benchmarks (`e2e/bench.mjs`).
 //
 //   node scripts/split-manifest.mjs <dir>          prints the parts as JSON
 //   node scripts/split-manifest.mjs --inject [dir] packs the run_view part's
