@@ -58,7 +58,7 @@ async function sizes(app, browser) {
     const lazy = files.filter((f) => !start.includes(f));
     console.log(`  ${name.padEnd(14)} ${kb(sum(lazy))}  ${labels[name] || ''}`);
   }
-  console.log(`  ${'run_view, packed'.padEnd(14)} ${kb(gz(PACK))}  the same modules in one file: what a page opened with a link fetches`);
+  console.log(`  ${'run_view pack'.padEnd(14)} ${kb(gz(PACK))}  the same modules in one file: what a page opened with a link fetches`);
   console.log(`everything in dist/ (wasm, js, css): ${kb(sum(all)).trim()} in ${all.length} files`);
 }
 

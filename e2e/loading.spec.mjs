@@ -119,11 +119,16 @@ test('a link whose packed run views cannot be fetched says so, and opens once th
   const url = await demoRunLink();
   const ctx = await env.browser.newContext();
   let blocked = true;
-  await ctx.route(new RegExp(`${PACK.replace(/\./g, '\\.')}$`), (route) => (blocked ? route.abort() : route.continue()));
+  let fetchedOnceBack = 0;
+  await ctx.route(new RegExp(`${PACK.replace(/\./g, '\\.')}$`), (route) => {
+    if (blocked) return route.abort();
+    fetchedOnceBack += 1;
+    return route.continue();
+  });
   const p = await ctx.newPage();
   await p.goto(url);
   await p.getByText(/Could not load the shared run: the page could not fetch a part of the app/).waitFor();
-  // The network is back: opening the link again fetches the pack again.
+  // The network is back: opening the link again fetches the pack again, once.
   blocked = false;
   await p.evaluate(() => {
     const link = location.hash;
@@ -131,6 +136,7 @@ test('a link whose packed run views cannot be fetched says so, and opens once th
     setTimeout(() => { location.hash = link; }, 50);
   });
   await eventually(async () => /= 42/.test(await p.getByRole('log', { name: 'Transcript' }).innerText().catch(() => '')));
+  assert.equal(fetchedOnceBack, 1, 'the pack is fetched once for all the run views it holds');
   await ctx.close();
 });
 

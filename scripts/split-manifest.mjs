@@ -32,7 +32,7 @@ export function splitParts(dir) {
   return parts;
 }
 
-const PLACEHOLDER = '/*RUN_VIEW_FILES*/[]';
+const PLACEHOLDER = '/*LINK_PRELOADS*/[]';
 
 /** The file holding the run_view part's modules end to end. */
 export const PACK = 'run_view.pack.wasm';
@@ -40,12 +40,15 @@ export const PACK = 'run_view.pack.wasm';
 // Prepended to __wasm_split.js: its `fetch` of a module the pack holds,
 // on a page that preloaded the pack (index.html sets __RT_PACK), is a
 // slice of the pack; anything else is the real fetch. A failed pack fetch
-// is forgotten, so "Try again" fetches it again.
+// is forgotten, so "Try again" fetches it again; so are the pack's bytes
+// once every module has been served (they are 1.4 MB).
 const packLoader = (index) => `// Added by scripts/split-manifest.mjs: the run views' modules from one file.
 const PACKED = ${JSON.stringify(index)};
+const served = new Set();
 let packBytes;
 const fetch = (url) => {
-  const at = globalThis.__RT_PACK ? PACKED[new URL(url).pathname.split("/").pop()] : undefined;
+  const name = new URL(url).pathname.split("/").pop();
+  const at = globalThis.__RT_PACK ? PACKED[name] : undefined;
   if (!at) return globalThis.fetch(url);
   if (!packBytes) {
     const bytes = globalThis.fetch(new URL("./${PACK}", import.meta.url)).then((r) => {
@@ -54,8 +57,12 @@ const fetch = (url) => {
     });
     bytes.catch(() => { if (packBytes === bytes) packBytes = undefined; });
     packBytes = bytes;
+    served.clear();
   }
-  return packBytes.then((b) => {
+  const pack = packBytes;
+  served.add(name);
+  if (served.size === Object.keys(PACKED).length) packBytes = undefined;
+  return pack.then((b) => {
     if (at[0] + at[1] > b.byteLength) throw new Error("${PACK} is shorter than this build's");
     return new Response(new Uint8Array(b, at[0], at[1]), { headers: { "content-type": "application/wasm" } });
   });

@@ -485,7 +485,7 @@ impl AppState {
         self.playing.set(false);
         let len = doc.events.len();
         let k = at.map_or(len, |k| k.min(len));
-        self.cursor.set((k < len).then_some(k));
+        self.cursor.set(cursor_for(k, len));
         self.notice.set(None);
         self.view.set(RunView::of(&doc.events[..k]));
         self.coordinator.set(doc.config.coordinator.clone());
@@ -520,7 +520,7 @@ impl AppState {
     pub fn set_cursor(self, k: usize) {
         let len = self.events.with_untracked(Vec::len);
         let k = k.min(len);
-        self.cursor.set(if k == len { None } else { Some(k) });
+        self.cursor.set(cursor_for(k, len));
         self.view
             .set(self.events.with_untracked(|e| RunView::of(&e[..k])));
     }
@@ -531,6 +531,12 @@ impl AppState {
             .get()
             .unwrap_or_else(|| self.events.with(Vec::len))
     }
+}
+
+/// The replay cursor standing at `k` of `len` events: none at the end (the
+/// replay follows the whole run).
+fn cursor_for(k: usize, len: usize) -> Option<usize> {
+    (k < len).then_some(k)
 }
 
 impl Default for AppState {
