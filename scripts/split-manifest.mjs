@@ -3,14 +3,14 @@
 // needs. Used by the post-build step (`post-build.mjs`: the share links'
 // pack) and by the benchmarks (`e2e/bench.mjs`).
 //
-//   node scripts/split-manifest.mjs <dir>          prints the parts as JSON
-//   node scripts/split-manifest.mjs --inject [dir] packs the run_view part's
-//       files into one, <dir>/run_view.pack.wasm (default dir: Trunk's
-//       $TRUNK_STAGING_DIR), which the page preloads when it is opened with
-//       a share link (the files hold the decoder and the run's views), and
-//       teaches __wasm_split.js to take those modules out of the pack on
-//       such a page: one request instead of 20 (each request cost the
-//       browser CPU while the page loads; measured 0.85× open time).
+//   node scripts/split-manifest.mjs <dir>   prints the parts as JSON
+//
+// `inject(dir)` (run by post-build.mjs) packs the run_view part's files
+// into one, <dir>/run_view.pack.wasm, which the page preloads when it is
+// opened with a share link (the files hold the decoder and the run's
+// views), and teaches __wasm_split.js to take those modules out of the
+// pack on such a page: one request instead of 20 (each request cost the
+// browser CPU while the page loads; measured 0.85× open time).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -44,6 +44,7 @@ export const PACK = 'run_view.pack.wasm';
 // once every module has been served (they are 1.4 MB).
 const packLoader = (index) => `// Added by scripts/split-manifest.mjs: the run views' modules from one file.
 const PACKED = ${JSON.stringify(index)};
+const PACKED_COUNT = ${Object.keys(index).length};
 const served = new Set();
 let packBytes;
 const fetch = (url) => {
@@ -61,7 +62,7 @@ const fetch = (url) => {
   }
   const pack = packBytes;
   served.add(name);
-  if (served.size === Object.keys(PACKED).length) packBytes = undefined;
+  if (served.size === PACKED_COUNT) packBytes = undefined;
   return pack.then((b) => {
     if (at[0] + at[1] > b.byteLength) throw new Error("${PACK} is shorter than this build's");
     return new Response(new Uint8Array(b, at[0], at[1]), { headers: { "content-type": "application/wasm" } });
@@ -97,11 +98,5 @@ export function inject(dir) {
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const args = process.argv.slice(2);
-  if (args[0] === '--inject') {
-    const dir = args[1] || process.env.TRUNK_STAGING_DIR;
-    if (!dir) throw new Error('--inject needs a directory (or run it as a Trunk hook)');
-    inject(dir);
-  }
-  else console.log(JSON.stringify(splitParts(args[0] || 'dist'), null, 2));
+  console.log(JSON.stringify(splitParts(process.argv[2] || 'dist'), null, 2));
 }
