@@ -16,7 +16,7 @@ import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { chromium } from 'playwright-core';
 import { startStatic } from './serve-dist.mjs';
-import { CHROMIUM, CHROMIUM_ARGS } from './harness.mjs';
+import { CHROMIUM, CHROMIUM_ARGS, coldPage } from './harness.mjs';
 
 const args = process.argv.slice(2);
 const sep = args.indexOf('--');
@@ -48,8 +48,7 @@ function compileLazy(buf, readyMs) {
 for (let i = 0; i <= RUNS; i++) {
   for (const [name, path] of links) {
     for (const [k, app] of apps.entries()) {
-      const ctx = await browser.newContext();
-      const page = await ctx.newPage();
+      const { ctx, page } = await coldPage(browser);
       if (process.env.TRACE) await browser.startTracing(page, { categories: ['v8.wasm', 'v8', 'devtools.timeline', 'blink.user_timing', 'loading'] });
       await page.goto(app.url + path, { waitUntil: 'commit' });
       await page.waitForTimeout(600);

@@ -14,6 +14,7 @@ if (f.start_page) {
 
 const open = f.open;
 if (open) {
+  if (open.floor_ms !== undefined) row("the harness's floor: a page that paints one line", 'reported', `${open.floor_ms.toFixed(0)} ms`);
   row('navigation → interactive, median of 9', '≤ 250 ms', `${open.interactive_ms.toFixed(0)} ms`, open.interactive_ms <= 250);
   const names = {
     'random run, 500 events': 'random 500-event run',
@@ -31,7 +32,10 @@ if (open) {
     }
   }
   const lesson = open.links['built-in lesson (travel)'];
-  if (lesson) row('open a built-in lesson link (issue 12)', '≤ 300 ms', `${lesson.median_ms.toFixed(0)} ms`, lesson.median_ms <= 300);
+  if (lesson) {
+    const starting = lesson.window_starting_ms === undefined ? '' : ` (${lesson.window_starting_ms.toFixed(0)} in a window still starting)`;
+    row('open a built-in lesson link (issue 12)', '≤ 300 ms', `${lesson.median_ms.toFixed(0)} ms${starting}`, lesson.median_ms <= 300);
+  }
   const cmp = open.links['comparison of 2 runs'];
   if (cmp) row('open a 2-run comparison link (issue 12)', 'reported', `${cmp.median_ms.toFixed(0)} ms`);
 } else missing('navigation → interactive, shared runs', '', 'not measured');

@@ -1,18 +1,21 @@
 // Benchmarks of the built app: transfer sizes (gzip -9) of what the start
 // page loads and of each part loaded on first use; navigation-to-interactive
 // and the time to open a shared run in headless Chromium (median of 9 cold
-// loads after a warm-up), with where that time goes.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+// loads after a warm-up, each in a new context whose window has finished
+// starting: harness.mjs's coldPage), with where that time goes, and the
+// harness's floor (a page that paints one line) to read them against.
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { execFileSync } from 'node:child_process';
 import { join, extname, basename } from 'node:path';
 import { PACK, splitParts } from '../scripts/split-manifest.mjs';
 import { gzipSync, constants } from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { startStatic } from './serve-dist.mjs';
-import { CHROMIUM, CHROMIUM_ARGS } from './harness.mjs';
+import { CHROMIUM, CHROMIUM_ARGS, coldPage } from './harness.mjs';
 import { recordFigure } from './bench-figures.mjs';
 
-/** Cold loads per figure (each in a new browser context), after one warm-up load. */
+/** Cold loads per figure (each in a new browser context, see coldPage), after one warm-up load. */
 const RUNS = 9;
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const kb = (n) => (n / 1024).toFixed(1).padStart(8) + ' KB';
@@ -81,20 +84,41 @@ async function pageMark(page, attr) {
 const appMarks = (page) =>
   page.evaluate(() => Object.fromEntries(performance.getEntriesByType('mark').filter((m) => m.name.startsWith('rt:')).map((m) => [m.name.slice(3), m.startTime])));
 
-async function interactive() {
-  const app = await startStatic({ root: 'dist' });
+/** Cold loads of `path` served from `root`: the time each stamped `attr` on <body>, after one warm-up load. */
+async function coldLoads(root, path, attr) {
+  const app = await startStatic({ root });
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   const times = [];
   for (let i = 0; i <= RUNS; i++) {
-    const ctx = await browser.newContext();
-    const page = await ctx.newPage();
-    await page.goto(app.url + '/', { waitUntil: 'commit' });
-    const t = await pageMark(page, 'data-ready-ms');
+    const { ctx, page } = await coldPage(browser);
+    await page.goto(app.url + path, { waitUntil: 'commit' });
+    const t = await pageMark(page, attr);
     if (i > 0) times.push(t); // the first load warms the browser up
     await ctx.close();
   }
   await browser.close();
   await app.close();
+  return times;
+}
+
+/**
+ * The harness's floor: a page that paints one line of text, stamping its
+ * time the way the app does (a timeout set in the frame, after its paint).
+ */
+async function floor() {
+  const dir = mkdtempSync(join(tmpdir(), 'rt-floor-'));
+  writeFileSync(
+    join(dir, 'index.html'),
+    '<!DOCTYPE html><html lang="en"><title>floor</title><body><p>One line of text.</p><script>requestAnimationFrame(() => setTimeout(() => document.body.setAttribute("data-ready-ms", performance.now().toFixed(1))));</script></body></html>',
+  );
+  const times = await coldLoads(dir, '/', 'data-ready-ms');
+  rmSync(dir, { recursive: true, force: true });
+  console.log(`the harness's floor: a page that paints one line of text (same browser, same cold context, median of ${RUNS}): ${median(times).toFixed(0)} ms (runs ${times.map((t) => t.toFixed(0)).join(', ')})`);
+  return median(times);
+}
+
+async function interactive() {
+  const times = await coldLoads('dist', '/', 'data-ready-ms');
   console.log(`navigation to interactive: the app mounted, handlers bound (headless Chromium, cold context, served from 127.0.0.1, median of ${RUNS})`);
   console.log(`  runs   ${times.map((t) => t.toFixed(0)).join(', ')} ms`);
   console.log(`  median ${median(times).toFixed(0)} ms`);
@@ -104,7 +128,7 @@ async function interactive() {
 // Opening a shared run: navigation to the run on screen (the app marks the
 // frame after it shows the link's run), from payloads `cargo bench --bench
 // share_bench` writes.
-async function openShared(interactiveMs) {
+async function openShared(interactiveMs, floorMs) {
   const opened = {};
   const links = [];
   for (const [label, file] of [
@@ -136,8 +160,7 @@ async function openShared(interactiveMs) {
     const phases = {};
     let events = known ?? 0;
     for (let i = 0; i <= RUNS; i++) {
-      const ctx = await browser.newContext();
-      const page = await ctx.newPage();
+      const { ctx, page } = await coldPage(browser);
       await page.goto(`${app.url}${path}`, { waitUntil: 'commit' });
       const t = await pageMark(page, 'data-link-ready-ms');
       const marks = await appMarks(page);
@@ -156,9 +179,22 @@ async function openShared(interactiveMs) {
     console.log(`    where the time goes (medians, ms since navigation): ${order.filter((k) => phases[k]).map((k) => `${k} ${median(phases[k]).toFixed(0)}`).join(' → ')} → on screen ${m.toFixed(0)}`);
   }
   console.log(`    (a transcript longer than 24 entries shows the rest in the frames after)`);
+  // The lesson again, navigated to at once in each new window (how these
+  // figures were taken until stop 21): what the window's own start-up adds.
+  const lessonLink = links.find((l) => l.label === 'built-in lesson (travel)');
+  const starting = [];
+  for (let i = 0; i <= RUNS; i++) {
+    const { ctx, page } = await coldPage(browser, 0);
+    await page.goto(`${app.url}${lessonLink.path}`, { waitUntil: 'commit' });
+    const t = await pageMark(page, 'data-link-ready-ms');
+    if (i > 0) starting.push(t);
+    await ctx.close();
+  }
+  opened[lessonLink.label].window_starting_ms = median(starting);
+  console.log(`  the lesson in a window still starting (navigated at once, as measured until stop 21): median ${median(starting).toFixed(0)} ms (runs ${starting.map((t) => t.toFixed(0)).join(', ')})`);
   await browser.close();
   await app.close();
-  recordFigure('open', { interactive_ms: interactiveMs, links: opened });
+  recordFigure('open', { floor_ms: floorMs, interactive_ms: interactiveMs, links: opened });
 }
 
 {
@@ -188,5 +224,6 @@ async function learnInBrowser() {
   await app.close();
 }
 
-await openShared(await interactive());
+const floorMs = await floor();
+await openShared(await interactive(), floorMs);
 await learnInBrowser();

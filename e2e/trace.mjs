@@ -13,7 +13,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 import { startStatic } from './serve-dist.mjs';
-import { CHROMIUM, CHROMIUM_ARGS } from './harness.mjs';
+import { CHROMIUM, CHROMIUM_ARGS, coldPage } from './harness.mjs';
 
 const args = process.argv.slice(2);
 const payloadFile = args[0] && !args[0].startsWith('--') ? args[0] : undefined;
@@ -36,8 +36,7 @@ const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM
   await p.waitForFunction((a) => document.body.hasAttribute(a), mark, { timeout: 30000 });
   await ctx.close();
 }
-const ctx = await browser.newContext();
-const page = await ctx.newPage();
+const { ctx, page } = await coldPage(browser);
 const cdp = profile ? await ctx.newCDPSession(page) : null;
 if (cdp) {
   await cdp.send('Profiler.enable');
