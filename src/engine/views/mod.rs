@@ -21,6 +21,14 @@ use std::collections::BTreeMap;
 
 /// A view that is built by applying events one at a time.
 pub trait Fold: Default {
+    /// Called for every event, streamed deltas included (most of a log).
+    /// Keep it a small dispatcher with heavy arms out of line
+    /// (`#[inline(never)]`; scripts/build-wasm.sh keeps binaryen from
+    /// merging big functions back): in the browser V8 charges a call the
+    /// size of the function's code up to its return, whatever path it
+    /// took, and recompiles a function charged enough with its optimising
+    /// compiler on a worker thread. ACT's 35 KB `apply` was recompiled
+    /// while a link opened, taking a core from the page (83 ms of CPU).
     fn apply(&mut self, ev: &LoggedEvent);
 
     /// The view of a whole log (or a prefix of it).

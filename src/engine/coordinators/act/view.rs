@@ -155,6 +155,9 @@ impl ActView {
             .map(|c| (c.2.as_str(), c.3.as_str()))
     }
 
+    // Out of line (see `views::Fold`): the payloads' parsers would make
+    // `apply` one giant wasm function.
+    #[inline(never)]
     fn note(&mut self, seq: u64, agent: &str, store: &str, key: Option<&str>, payload: &Value) {
         match store {
             STORE_PARTS => self.parts = parse(payload),

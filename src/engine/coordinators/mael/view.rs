@@ -105,6 +105,9 @@ impl MaelView {
             .unwrap_or(id)
     }
 
+    // Out of line (see `views::Fold`): the payloads' parsers would make
+    // `apply` one giant wasm function.
+    #[inline(never)]
     fn note(&mut self, seq: u64, agent: &str, store: &str, payload: &Value) {
         match store {
             STORE_TEAM => self.team = parse(payload).or(self.team.take()),

@@ -108,6 +108,9 @@ impl TravelView {
         self.reflections.iter().filter(move |r| r.agent == agent)
     }
 
+    // Out of line (see `views::Fold`): the payloads' parsers would make
+    // `apply` one giant wasm function.
+    #[inline(never)]
     fn note(&mut self, seq: u64, agent: &str, store: &str, key: Option<&str>, payload: &Value) {
         // Every payload of this coordinator is an object (serde would also
         // read a struct from a list).
