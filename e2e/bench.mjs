@@ -84,21 +84,29 @@ async function pageMark(page, attr) {
 const appMarks = (page) =>
   page.evaluate(() => Object.fromEntries(performance.getEntriesByType('mark').filter((m) => m.name.startsWith('rt:')).map((m) => [m.name.slice(3), m.startTime])));
 
-/** Cold loads of `path` served from `root`: the time each stamped `attr` on <body>, after one warm-up load. */
-async function coldLoads(root, path, attr) {
-  const app = await startStatic({ root });
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+/** Cold loads of `url` in `browser`: the time each stamped `attr` on <body>, after one warm-up load. */
+async function timedLoads(browser, url, attr, settleMs) {
   const times = [];
   for (let i = 0; i <= RUNS; i++) {
-    const { ctx, page } = await coldPage(browser);
-    await page.goto(app.url + path, { waitUntil: 'commit' });
+    const { ctx, page } = await coldPage(browser, settleMs);
+    await page.goto(url, { waitUntil: 'commit' });
     const t = await pageMark(page, attr);
     if (i > 0) times.push(t); // the first load warms the browser up
     await ctx.close();
   }
-  await browser.close();
-  await app.close();
   return times;
+}
+
+/** {@link timedLoads} of `path` served from `root`, in a browser of its own. */
+async function coldLoads(root, path, attr) {
+  const app = await startStatic({ root });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  try {
+    return await timedLoads(browser, app.url + path, attr);
+  } finally {
+    await browser.close();
+    await app.close();
+  }
 }
 
 /**
@@ -187,14 +195,7 @@ async function openShared(interactiveMs, floorMs) {
   // The lesson again, navigated to at once in each new window (how these
   // figures were taken until stop 21): what the window's own start-up adds.
   const lessonLink = links.find((l) => l.label === 'built-in lesson (travel)');
-  const starting = [];
-  for (let i = 0; i <= RUNS; i++) {
-    const { ctx, page } = await coldPage(browser, 0);
-    await page.goto(`${app.url}${lessonLink.path}`, { waitUntil: 'commit' });
-    const t = await pageMark(page, 'data-link-ready-ms');
-    if (i > 0) starting.push(t);
-    await ctx.close();
-  }
+  const starting = await timedLoads(browser, `${app.url}${lessonLink.path}`, 'data-link-ready-ms', 0);
   opened[lessonLink.label].window_starting_ms = median(starting);
   console.log(`  the lesson in a window still starting (navigated at once, as measured until stop 21): median ${median(starting).toFixed(0)} ms (runs ${starting.map((t) => t.toFixed(0)).join(', ')})`);
   await browser.close();
