@@ -21,13 +21,13 @@ mod slow;
 mod native {
     use super::slow::Slow;
     use futures::executor::block_on;
+    use roundtable::engine::base::clock::{Clock, SystemClock};
     use roundtable::engine::coordinators::act::contract::{Variant, PHASE_TEAM};
     use roundtable::engine::coordinators::act::{self, report, setup::configure};
     use roundtable::engine::coordinators::every_script;
     use roundtable::engine::domains::creative::builtin;
     use roundtable::engine::model::demo::DemoModel;
     use roundtable::engine::model::ChatModel;
-    use roundtable::engine::run::clock::{Clock, SystemClock};
     use roundtable::engine::run::{
         execute, LoggedEvent, ModelRouter, ModelSpec, RunConfig, RunCtx, RunEvent,
     };

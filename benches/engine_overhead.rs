@@ -13,11 +13,12 @@ fn main() {}
 
 #[cfg(not(target_arch = "wasm32"))]
 mod native {
+    use roundtable::engine::base::clock::{Clock, SystemClock};
     use roundtable::engine::coordinators::every_script;
     use roundtable::engine::coordinators::execute;
     use roundtable::engine::model::demo::DemoModel;
+    use roundtable::engine::model::Call;
     use roundtable::engine::model::{ChatModel, ChatRequest, Message, StreamDelta};
-    use roundtable::engine::run::clock::{Clock, SystemClock};
     use roundtable::engine::run::{CancelToken, ModelRouter, ModelSpec, RunConfig, RunCtx};
     use std::rc::Rc;
     use std::time::Instant;
@@ -48,7 +49,7 @@ mod native {
         for _ in 0..N {
             let t = Instant::now();
             let mut sink = |_d: StreamDelta| {};
-            let r = futures::executor::block_on(demo.complete(&req, &mut sink, &cancel));
+            let r = futures::executor::block_on(demo.complete(Call::new(&req, &mut sink, &cancel)));
             model_alone.push(t.elapsed().as_secs_f64() * 1e6);
             assert!(r.is_ok());
         }

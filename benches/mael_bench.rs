@@ -25,21 +25,24 @@ mod slow;
 mod native {
     use super::slow::Slow;
     use futures::executor::block_on;
+    use roundtable::engine::base::clock::{Clock, SystemClock};
     use roundtable::engine::coordinators::every_script;
     use roundtable::engine::coordinators::mael::contract::{
         MaelOptions, Mode, Scoring, STORE_DECOMPOSITION,
     };
     use roundtable::engine::coordinators::mael::experience::bench_pool;
-    use roundtable::engine::coordinators::mael::learn::learning_phase;
+    use roundtable::engine::coordinators::mael::learn::{learning_jobs, Tag};
     use roundtable::engine::coordinators::mael::memory::Memory;
     use roundtable::engine::coordinators::mael::topology::{Preset, Team};
     use roundtable::engine::coordinators::mael::{self, setup::configure};
     use roundtable::engine::domains::tasks::builtin::{parse_items, tasks, Split, ANSWER_LINE};
     use roundtable::engine::domains::tasks::{Dataset, Gold, Task};
     use roundtable::engine::model::demo::DemoModel;
+    use roundtable::engine::model::pricing::PriceTable;
     use roundtable::engine::model::scripted::ScriptedModel;
     use roundtable::engine::model::{ChatModel, ChatResponse};
-    use roundtable::engine::run::clock::{Clock, SystemClock};
+    use roundtable::engine::run::batch::{self, Batch, Controls, Host, Job};
+    use roundtable::engine::run::budget::SpendCap;
     use roundtable::engine::run::{execute, ModelRouter, ModelSpec, RunConfig, RunCtx, RunEvent};
     use std::rc::Rc;
     use std::time::Instant;
@@ -185,37 +188,46 @@ mod native {
         }
     }
 
+    /// The demo model on every run, the one pool they learn into.
+    struct Learning {
+        model: Rc<dyn ChatModel>,
+        memory: Rc<Memory>,
+        clock: Rc<dyn Clock>,
+    }
+
+    impl Host<Tag> for Learning {
+        fn context(&self, job: &Job<Tag>, controls: &Controls) -> Result<RunCtx, String> {
+            let ctx = controls.one_model(&job.config, self.model.clone(), self.clock.clone());
+            ctx.insert_resource(self.memory.clone());
+            Ok(ctx)
+        }
+    }
+
     fn learning() {
         let clock: Rc<dyn Clock> = Rc::new(SystemClock::default());
-        let model = Rc::new(DemoModel::instant(clock.clone(), every_script));
-        let memory = Rc::new(Memory::lexical("bench"));
-        let train = tasks(Split::Train);
-        let make = |i: usize, t: &Task, m: Mode| {
-            let mut config = RunConfig::new(mael::ID, "", ModelSpec::demo());
-            configure(&mut config, t.clone(), m);
-            config.run_id = format!("bench-{i}");
-            let ctx = RunCtx::new(config, ModelRouter::single(model.clone()), clock.clone());
-            ctx.insert_resource(memory.clone());
-            ctx
+        let host = Learning {
+            model: Rc::new(DemoModel::instant(clock.clone(), every_script)),
+            memory: Rc::new(Memory::lexical("bench")),
+            clock,
         };
+        let train = tasks(Split::Train);
+        let mut base = RunConfig::new(mael::ID, "", ModelSpec::demo());
+        base.run_id = "bench".into();
+        let jobs = learning_jobs(&base, &train, Mode::None, |t| {
+            MaelOptions::for_task(t.clone())
+        });
+        let mut b = Batch::new(jobs, 1);
+        b.halt_lane_on_failure = true;
+        let controls = Controls::new(SpendCap::default(), PriceTable::default());
         let t = Instant::now();
-        let mut done = 0;
-        block_on(learning_phase(
-            &train,
-            Mode::None,
-            mael::entry,
-            make,
-            |_| {
-                done += 1;
-                std::future::ready(())
-            },
-        ));
+        let report = block_on(batch::run(b, &controls, &host));
+        let done = report.progress.finished;
         let secs = t.elapsed().as_secs_f64();
         println!(
             "MAEL learning phase, demo model: {done} built-in tasks in {:.2} s = {:.0} tasks/s ({} experiences)",
             secs,
             done as f64 / secs,
-            memory.pool.borrow().len()
+            host.memory.pool.borrow().len()
         );
     }
 

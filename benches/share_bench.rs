@@ -15,6 +15,7 @@ fn main() {}
 #[cfg(not(target_arch = "wasm32"))]
 mod native {
     use futures::executor::block_on;
+    use roundtable::engine::base::clock::FakeClock;
     use roundtable::engine::coordinators::act::{self, contract::Variant};
     use roundtable::engine::coordinators::every_script;
     use roundtable::engine::coordinators::execute;
@@ -27,7 +28,6 @@ mod native {
     use roundtable::engine::domains::tasks::builtin::{tasks, Split};
     use roundtable::engine::model::demo::DemoModel;
     use roundtable::engine::model::retry::SplitMix;
-    use roundtable::engine::run::clock::FakeClock;
     use roundtable::engine::run::random::random_run;
     use roundtable::engine::run::{ModelRouter, ModelSpec, RunConfig, RunCtx, RunDoc};
     use roundtable::engine::share::{decode, encode, encode_as, fuzz};

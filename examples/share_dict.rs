@@ -13,6 +13,7 @@
 //! format 3: the travel planner's and MAEL's runs)
 
 use futures::executor::block_on;
+use roundtable::engine::base::clock::FakeClock;
 use roundtable::engine::coordinators::act;
 use roundtable::engine::coordinators::every_script;
 use roundtable::engine::coordinators::execute;
@@ -24,7 +25,6 @@ use roundtable::engine::coordinators::COORDINATORS;
 use roundtable::engine::domains::tasks::builtin::{tasks, Split};
 use roundtable::engine::model::demo::DemoModel;
 use roundtable::engine::model::ModelError;
-use roundtable::engine::run::clock::FakeClock;
 use roundtable::engine::run::event::FailReason;
 use roundtable::engine::run::{
     Audience, LoggedEvent, ModelRouter, ModelSpec, RunConfig, RunCtx, RunDoc, RunEvent,

@@ -4,13 +4,14 @@
 //! concurrency limit, and the folds over the resulting log.
 
 use futures::executor::block_on;
+use roundtable::engine::base::clock::FakeClock;
 use roundtable::engine::coordinators::every_script;
 use roundtable::engine::coordinators::execute;
 use roundtable::engine::model::demo::DemoModel;
 use roundtable::engine::model::retry::RetryPolicy;
 use roundtable::engine::model::scripted::ScriptedModel;
+use roundtable::engine::model::{Call, Completion};
 use roundtable::engine::model::{ChatRequest, ChatResponse, Message, ModelError, Usage};
-use roundtable::engine::run::clock::FakeClock;
 use roundtable::engine::run::{
     Audience, LoggedEvent, ModelRouter, ModelSpec, RunConfig, RunCtx, RunEvent, RunStatus,
 };
@@ -364,8 +365,8 @@ fn step_lets_one_call_through_at_a_time() {
 #[test]
 fn concurrency_limit_bounds_in_flight_calls() {
     // A model whose calls stay pending until released, to observe overlap.
-    use roundtable::engine::model::{ChatModel, DeltaSink};
-    use roundtable::engine::run::CancelToken;
+    use roundtable::engine::model::ChatModel;
+
     use std::cell::Cell;
     struct Slow {
         now: Rc<Cell<u32>>,
@@ -375,12 +376,12 @@ fn concurrency_limit_bounds_in_flight_calls() {
         fn name(&self) -> String {
             "slow".into()
         }
-        fn complete<'a>(
-            &'a self,
-            _r: &'a ChatRequest,
-            _s: DeltaSink<'a>,
-            _c: &'a CancelToken,
-        ) -> futures::future::LocalBoxFuture<'a, Result<ChatResponse, ModelError>> {
+        fn complete<'a>(&'a self, call: Call<'a>) -> Completion<'a> {
+            let Call {
+                req: _r,
+                sink: _s,
+                cancel: _c,
+            } = call;
             Box::pin(async move {
                 self.now.set(self.now.get() + 1);
                 self.max.set(self.max.get().max(self.now.get()));
@@ -457,7 +458,7 @@ fn demo_model_runs_the_single_coordinator() {
 
 #[test]
 fn replay_model_reproduces_a_run_without_a_provider() {
-    use roundtable::engine::model::replay::ReplayModel;
+    use roundtable::engine::run::replay::ReplayModel;
     let (_, events, _) = run_with(
         ScriptedModel::new("gpt-x").then_text("recorded answer here"),
         "question",

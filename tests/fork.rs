@@ -4,10 +4,10 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use futures::executor::block_on;
-use roundtable::engine::model::fork::{ForkEdit, ForkModel};
+use roundtable::engine::base::clock::FakeClock;
 use roundtable::engine::model::scripted::ScriptedModel;
 use roundtable::engine::model::{ChatModel, ChatRequest, Message};
-use roundtable::engine::run::clock::FakeClock;
+use roundtable::engine::run::fork::{ForkEdit, ForkModel};
 use roundtable::engine::run::{LoggedEvent, ModelRouter, ModelSpec, RunConfig, RunCtx, RunEvent};
 use roundtable::engine::views::usage::UsageView;
 use roundtable::engine::views::Fold;

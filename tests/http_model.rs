@@ -6,12 +6,13 @@
 use futures::executor::block_on;
 use futures::future::LocalBoxFuture;
 use futures::StreamExt;
+use roundtable::engine::base::clock::FakeClock;
 use roundtable::engine::model::factory::{build_model, Platform};
 use roundtable::engine::model::providers::http::{
     Endpoint, HttpChatModel, HttpRequest, HttpResponse, HttpTransport, WireFormat,
 };
+use roundtable::engine::model::Call;
 use roundtable::engine::model::{ChatModel, ChatRequest, Message, ModelError, StreamDelta};
-use roundtable::engine::run::clock::FakeClock;
 use roundtable::engine::run::{CancelToken, ModelSpec};
 use std::cell::RefCell;
 use std::collections::VecDeque;
@@ -124,7 +125,7 @@ fn call(
     let mut sink = |d: StreamDelta| match d {
         StreamDelta::Text(t) => deltas.push(t),
     };
-    let r = block_on(m.complete(&req, &mut sink, &CancelToken::new()));
+    let r = block_on(m.complete(Call::new(&req, &mut sink, &CancelToken::new())));
     (r, deltas)
 }
 
@@ -252,7 +253,7 @@ fn network_errors_carry_the_cors_hint() {
     let model = build_model(&spec, None, &platform).expect("no key needed for Ollama");
     let req = ChatRequest::new(vec![Message::user("hi")]);
     let mut sink = |_d: StreamDelta| {};
-    let msg = block_on(model.complete(&req, &mut sink, &CancelToken::new()))
+    let msg = block_on(model.complete(Call::new(&req, &mut sink, &CancelToken::new())))
         .expect_err("network")
         .user_message();
     assert!(msg.contains("OLLAMA_ORIGINS"), "{msg}");
@@ -266,7 +267,7 @@ fn cancelled_before_sending_sends_nothing() {
     let req = ChatRequest::new(vec![Message::user("hi")]);
     let mut sink = |_d: StreamDelta| {};
     assert_eq!(
-        block_on(m.complete(&req, &mut sink, &cancel)),
+        block_on(m.complete(Call::new(&req, &mut sink, &cancel))),
         Err(ModelError::Cancelled)
     );
     assert!(t.sent.borrow().is_empty());

@@ -34,7 +34,9 @@ fn every_shipped_question_is_the_one_its_run_generates() {
         for (n, step) in lesson.steps.iter().enumerate() {
             let Step::Question(q) = step else { continue };
             let events = &b.runs[q.run].events;
-            let generated = questions::at(events, q.run, q.at);
+            let roles =
+                roundtable::engine::coordinators::question_roles(&b.runs[q.run].config.coordinator);
+            let generated = questions::at(events, &roles, q.run, q.at);
             let same = generated
                 .iter()
                 .find(|g| g.kind == q.kind)

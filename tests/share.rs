@@ -4,11 +4,11 @@
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
+use roundtable::engine::base::clock::FakeClock;
 use roundtable::engine::coordinators::every_script;
 use roundtable::engine::coordinators::execute;
 use roundtable::engine::model::demo::DemoModel;
 use roundtable::engine::model::retry::SplitMix;
-use roundtable::engine::run::clock::FakeClock;
 use roundtable::engine::run::random::random_run;
 use roundtable::engine::run::{ModelRouter, ModelSpec, RunConfig, RunCtx, RunDoc};
 use roundtable::engine::share::dict::LATEST;

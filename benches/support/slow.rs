@@ -1,10 +1,9 @@
 //! A model behind a fixed latency per call (a real timer), for the
 //! benchmarks that measure concurrency.
 
-use futures::future::LocalBoxFuture;
-use roundtable::engine::model::{ChatModel, ChatRequest, ChatResponse, DeltaSink, ModelError};
-use roundtable::engine::run::clock::Clock;
-use roundtable::engine::run::CancelToken;
+use roundtable::engine::base::clock::Clock;
+use roundtable::engine::model::ChatModel;
+use roundtable::engine::model::{Call, Completion};
 use std::rc::Rc;
 
 pub struct Slow {
@@ -17,15 +16,11 @@ impl ChatModel for Slow {
     fn name(&self) -> String {
         self.inner.name()
     }
-    fn complete<'a>(
-        &'a self,
-        req: &'a ChatRequest,
-        sink: DeltaSink<'a>,
-        cancel: &'a CancelToken,
-    ) -> LocalBoxFuture<'a, Result<ChatResponse, ModelError>> {
+    fn complete<'a>(&'a self, call: Call<'a>) -> Completion<'a> {
+        let Call { req, sink, cancel } = call;
         Box::pin(async move {
             self.clock.sleep(self.ms).await;
-            self.inner.complete(req, sink, cancel).await
+            self.inner.complete(Call::new(req, sink, cancel)).await
         })
     }
 }

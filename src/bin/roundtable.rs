@@ -7,10 +7,10 @@ mod cli;
 
 #[cfg(not(target_arch = "wasm32"))]
 fn main() {
-    use cli::args::{parse, Command, USAGE};
+    use cli::args::{parse, usage, Command};
     let code = match parse(std::env::args_os().skip(1)) {
         Ok(Command::Help) => {
-            println!("{USAGE}\n\n{}", cli::travel::eval::USAGE);
+            println!("{}", usage());
             0
         }
         Ok(Command::Coordinators) => {
@@ -22,28 +22,14 @@ fn main() {
         Ok(Command::Share { encode }) => cli::share_cmd::run(encode),
         Ok(Command::LessonQuestions { run, from }) => exit_code(cli::lesson_cmd::list(&run, from)),
         Ok(Command::LessonMake { spec, out }) => exit_code(cli::lesson_cmd::make(&spec, &out)),
-        Ok(Command::TravelEval(a)) => match cli::travel::eval::run(a) {
-            Ok(code) => code,
-            Err(e) => {
-                eprintln!("error: {e}");
-                2
-            }
+        Ok(Command::Run(args)) => exit_code(cli::run_cmd::run(args)),
+        Ok(Command::Paper(name, args)) => match cli::coordinators::command(name) {
+            Some(c) => exit_code((c.run)(args)),
+            None => 2,
         },
-        Ok(Command::TravelBatch(a)) => match cli::travel::batch::run(*a) {
-            Ok(code) => code,
-            Err(e) => {
-                eprintln!("error: {e}");
-                2
-            }
-        },
-        Ok(Command::Run(a)) => exit_code(cli::run_cmd::run(*a)),
-        Ok(Command::ActBatch(a)) => exit_code(cli::act::batch::run(*a)),
-        Ok(Command::MaelLearn(a)) => exit_code(cli::mael::learn::learn(*a)),
-        Ok(Command::MaelEval(a)) => exit_code(cli::mael::learn::eval(*a)),
-        Ok(Command::Pool(a)) => exit_code(cli::mael::pool::run(*a)),
         Ok(Command::Rouge { cases, json }) => exit_code(cli::rouge_cmd::run(&cases, json)),
         Err(e) => {
-            eprintln!("error: {e}\n\n{USAGE}");
+            eprintln!("error: {e}\n\n{}", usage());
             2
         }
     };

@@ -4,6 +4,7 @@
 //! come from the run). The built-in lessons in `public/lessons/` are made
 //! this way from `lessons/*.json` (see scripts/record-lessons.sh).
 
+use roundtable::engine::coordinators::question_roles;
 use roundtable::engine::lesson::{questions, Bundle, Lesson, Panel, QuestionKind, Step};
 use roundtable::engine::run::RunDoc;
 use serde::Deserialize;
@@ -48,7 +49,8 @@ fn read_run(path: &Path) -> Result<RunDoc, String> {
 /// Lists the questions of a run from event `from` on.
 pub fn list(run: &str, from: usize) -> Result<i32, String> {
     let doc = read_run(Path::new(run))?;
-    for q in questions::from(&doc.events, 0, from, usize::MAX) {
+    let roles = question_roles(&doc.config.coordinator);
+    for q in questions::from(&doc.events, &roles, 0, from, usize::MAX) {
         println!(
             "{:>5}  {:<10} {}  → {}",
             q.at,
@@ -74,10 +76,10 @@ pub fn make(spec_path: &str, out: &str) -> Result<i32, String> {
         .collect::<Result<Vec<_>, _>>()?;
     let mut steps = Vec::new();
     for (n, s) in spec.steps.iter().enumerate() {
-        let events = &runs
+        let doc = runs
             .get(s.run)
-            .ok_or_else(|| format!("step {}: no run {}", n + 1, s.run))?
-            .events;
+            .ok_or_else(|| format!("step {}: no run {}", n + 1, s.run))?;
+        let (events, roles) = (&doc.events, question_roles(&doc.config.coordinator));
         let step = match (&s.note, s.question) {
             (Some(text), None) => Step::Note {
                 run: s.run,
@@ -92,7 +94,7 @@ pub fn make(spec_path: &str, out: &str) -> Result<i32, String> {
                 },
             },
             (None, Some(kind)) => {
-                let mut q = questions::at(events, s.run, s.at)
+                let mut q = questions::at(events, &roles, s.run, s.at)
                     .into_iter()
                     .find(|q| q.kind == kind)
                     .ok_or_else(|| {

@@ -1,7 +1,13 @@
-//! The native command-line interface.
+//! The native command-line interface: generic commands (`run`, `share`,
+//! `lesson`, `rouge`) and each coordinator's own (its row in
+//! `coordinators.rs`, its folder).
 
 pub mod act;
 pub mod args;
+pub mod batch;
+pub mod common;
+pub mod coordinators;
+pub mod flags;
 pub mod http;
 pub mod lesson_cmd;
 pub mod mael;

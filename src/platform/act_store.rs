@@ -20,16 +20,7 @@ use serde_json::Value;
 const BANKS: &str = "act_banks";
 const SETS: &str = "act_task_sets";
 /// ACT's stores (see `idb`): added in version 4.
-pub const STORES: &[StoreDecl] = &[
-    StoreDecl {
-        name: BANKS,
-        since: 4,
-    },
-    StoreDecl {
-        name: SETS,
-        since: 4,
-    },
-];
+pub const STORES: &[StoreDecl] = &[StoreDecl::new(BANKS, 4), StoreDecl::new(SETS, 4)];
 const RECORD_VERSION: u32 = 1;
 
 // ---------------------------------------------------------------- banks
@@ -182,12 +173,7 @@ pub async fn save_bank(name: &str, bank: &BankData) -> Result<(), StoreError> {
         updated_ms: Some(js_sys::Date::now()),
         bank: bank.clone(),
     };
-    idb::put_text(
-        BANKS,
-        name,
-        &serde_json::to_string(&record).unwrap_or_default(),
-    )
-    .await
+    idb::put_json(BANKS, name, &record).await
 }
 
 pub async fn delete_bank(name: &str) -> Result<(), StoreError> {
@@ -285,13 +271,9 @@ pub async fn save_set(name: &str, kind: SetKind, jsonl: &str) -> Result<usize, S
         kind,
         jsonl: jsonl.into(),
     };
-    idb::put_text(
-        SETS,
-        name,
-        &serde_json::to_string(&record).unwrap_or_default(),
-    )
-    .await
-    .map_err(|e| write_failed(&e, &format!("the task set \"{name}\"")))?;
+    idb::put_json(SETS, name, &record)
+        .await
+        .map_err(|e| write_failed(&e, &format!("the task set \"{name}\"")))?;
     Ok(set.len())
 }
 

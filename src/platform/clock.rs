@@ -1,6 +1,6 @@
 //! The browser clock: `performance.now()`, `Date.now()`, `setTimeout`.
 
-use crate::engine::run::clock::Clock;
+use crate::engine::base::clock::Clock;
 use futures::future::LocalBoxFuture;
 
 #[derive(Default)]

@@ -18,16 +18,7 @@ use wasm_bindgen::{JsCast, JsValue};
 const POOLS: &str = "mael_pools";
 const CHUNKS: &str = "mael_pool_chunks";
 /// MAEL's stores (see `idb`): added in version 3.
-pub const STORES: &[StoreDecl] = &[
-    StoreDecl {
-        name: POOLS,
-        since: 3,
-    },
-    StoreDecl {
-        name: CHUNKS,
-        since: 3,
-    },
-];
+pub const STORES: &[StoreDecl] = &[StoreDecl::new(POOLS, 3), StoreDecl::new(CHUNKS, 3)];
 const RECORD_VERSION: u32 = 1;
 /// Experiences per stored chunk.
 pub const CHUNK: usize = 512;

@@ -80,6 +80,13 @@ pub async fn read_text(file: &web_sys::File) -> Result<String, String> {
         .ok_or_else(|| "The file is not text.".into())
 }
 
+/// [`read_text`], its error naming the file ("Could not read team.json: …").
+pub async fn read_named(file: &web_sys::File) -> Result<String, String> {
+    read_text(file)
+        .await
+        .map_err(|e| format!("Could not read {}: {e}", file.name()))
+}
+
 /// Copies text to the clipboard.
 pub async fn copy(text: &str) -> Result<(), String> {
     let clipboard = web_sys::window()

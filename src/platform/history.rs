@@ -3,32 +3,23 @@
 //! - `runs`: run id → `RunRecord` (summary + config, no secrets);
 //! - `chunks`: [run id, chunk number] → `ChunkRecord` (a batch of events).
 //!
-//! Records carry a version and are read through `engine::run::record`, which
+//! Records carry a version and are read through `engine::views::record`, which
 //! migrates older ones and reports newer or damaged ones.
 
 pub use super::idb::StoreError;
 use super::idb::{db, StoreDecl};
-use crate::engine::run::record::{
+use crate::engine::run::{LoggedEvent, RunConfig, RunDoc};
+use crate::engine::views::record::{
     read_chunk_record, read_run_record, write_chunk_record, write_run_record, RecordError, RunMeta,
     RunRecord,
 };
-use crate::engine::run::{LoggedEvent, RunConfig, RunDoc};
 use rexie::{KeyRange, TransactionMode};
 use wasm_bindgen::JsValue;
 
 const RUNS: &str = "runs";
 const CHUNKS: &str = "chunks";
 /// History's stores (see `idb`): since the first version.
-pub const STORES: &[StoreDecl] = &[
-    StoreDecl {
-        name: RUNS,
-        since: 1,
-    },
-    StoreDecl {
-        name: CHUNKS,
-        since: 1,
-    },
-];
+pub const STORES: &[StoreDecl] = &[StoreDecl::new(RUNS, 1), StoreDecl::new(CHUNKS, 1)];
 /// Events per stored chunk when a whole run is saved at once.
 const CHUNK: usize = 400;
 

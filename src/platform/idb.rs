@@ -29,6 +29,13 @@ pub struct StoreDecl {
     pub since: u32,
 }
 
+impl StoreDecl {
+    /// The store `name`, added in schema version `since`.
+    pub const fn new(name: &'static str, since: u32) -> StoreDecl {
+        StoreDecl { name, since }
+    }
+}
+
 /// Every module's stores.
 const SCHEMA: &[&[StoreDecl]] = &[
     history::STORES,
@@ -132,6 +139,38 @@ pub async fn put_text(store: &str, key: &str, value: &str) -> Result<(), StoreEr
         .await
         .map_err(StoreError::from_rexie)?;
     tx.done().await.map_err(StoreError::from_rexie).map(|_| ())
+}
+
+/// Keeps `value` as JSON text under `key` in `store`.
+pub async fn put_json<T: serde::Serialize>(
+    store: &str,
+    key: &str,
+    value: &T,
+) -> Result<(), StoreError> {
+    put_text(
+        store,
+        key,
+        &serde_json::to_string(value).unwrap_or_default(),
+    )
+    .await
+}
+
+/// The JSON record kept as `name` in `store`, read as `T`; when it is
+/// missing or does not read, a message naming it (`what`: "task set")
+/// that says to import it again.
+pub async fn get_json<T: serde::de::DeserializeOwned>(
+    store: &str,
+    name: &str,
+    what: &str,
+) -> Result<T, String> {
+    let text = get_text(store, name)
+        .await
+        .map_err(|e| e.user_message())?
+        .ok_or_else(|| {
+            format!("The {what} \"{name}\" is not in this browser any more: import it again.")
+        })?;
+    serde_json::from_str(&text)
+        .map_err(|e| format!("The stored {what} \"{name}\" is damaged ({e}): import it again."))
 }
 
 /// The text under `key` in `store`, if any (a value that is not text reads as none).

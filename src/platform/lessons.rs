@@ -10,10 +10,7 @@ use serde::{Deserialize, Serialize};
 
 const LESSONS: &str = "lessons";
 /// The store (see `idb`): added in version 5.
-pub const STORES: &[StoreDecl] = &[StoreDecl {
-    name: LESSONS,
-    since: 5,
-}];
+pub const STORES: &[StoreDecl] = &[StoreDecl::new(LESSONS, 5)];
 const RECORD_VERSION: u32 = 1;
 
 #[derive(Serialize, Deserialize)]

@@ -11,12 +11,12 @@
 #[path = "../../crates/llm-worker/src/protocol.rs"]
 pub mod protocol;
 
+use crate::engine::model::{Call, Completion};
 use crate::engine::model::{
-    ChatModel, ChatRequest, ChatResponse, DeltaSink, ModelError, Role, StreamDelta, Usage,
+    ChatModel, ChatRequest, ChatResponse, ModelError, Role, StreamDelta, Usage,
 };
-use crate::engine::run::CancelToken;
 use futures::channel::mpsc::{unbounded, UnboundedReceiver, UnboundedSender};
-use futures::future::{select, Either, LocalBoxFuture};
+use futures::future::{select, Either};
 use futures::StreamExt;
 use protocol::{ChatTurn, FromWorker, GenParams, StoredModel, ToWorker};
 use std::cell::{Cell, RefCell};
@@ -291,12 +291,8 @@ impl ChatModel for LocalModel {
         self.name.clone()
     }
 
-    fn complete<'a>(
-        &'a self,
-        req: &'a ChatRequest,
-        sink: DeltaSink<'a>,
-        cancel: &'a CancelToken,
-    ) -> LocalBoxFuture<'a, Result<ChatResponse, ModelError>> {
+    fn complete<'a>(&'a self, call: Call<'a>) -> Completion<'a> {
+        let Call { req, sink, cancel } = call;
         Box::pin(async move {
             let status = self.status.clone();
             let params = GenParams {
@@ -392,11 +388,7 @@ impl ChatModel for LocalModel {
                         return Ok(ChatResponse {
                             text,
                             tool_calls: Vec::new(),
-                            usage: Usage {
-                                input_tokens: prompt_tokens as u64,
-                                output_tokens: output_tokens as u64,
-                                estimated: false,
-                            },
+                            usage: Usage::counted(prompt_tokens as u64, output_tokens as u64),
                             finish_reason: Some(finish),
                             model: Some(self.name.clone()),
                             replayed: false,

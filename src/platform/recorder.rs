@@ -7,8 +7,8 @@
 
 use super::history;
 use crate::engine::model::pricing::PriceTable;
-use crate::engine::run::record::RunMeta;
 use crate::engine::run::{LoggedEvent, RunConfig, RunCtx};
+use crate::engine::views::record::RunMeta;
 use gloo_timers::future::TimeoutFuture;
 use leptos::task::spawn_local;
 use std::cell::{Cell, RefCell};

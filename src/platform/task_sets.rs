@@ -8,10 +8,7 @@ use serde::{Deserialize, Serialize};
 
 const TASK_SETS: &str = "task_sets";
 /// The stores (see `idb`): added in version 3.
-pub const STORES: &[StoreDecl] = &[StoreDecl {
-    name: TASK_SETS,
-    since: 3,
-}];
+pub const STORES: &[StoreDecl] = &[StoreDecl::new(TASK_SETS, 3)];
 const RECORD_VERSION: u32 = 1;
 
 #[derive(Serialize, Deserialize)]
@@ -31,13 +28,9 @@ pub async fn save(name: &str, dataset: Dataset, jsonl: &str) -> Result<usize, St
         dataset,
         jsonl: jsonl.into(),
     };
-    idb::put_text(
-        TASK_SETS,
-        name,
-        &serde_json::to_string(&record).unwrap_or_default(),
-    )
-    .await
-    .map_err(|e: StoreError| e.user_message())?;
+    idb::put_json(TASK_SETS, name, &record)
+        .await
+        .map_err(|e: StoreError| e.user_message())?;
     Ok(tasks.len())
 }
 
@@ -56,15 +49,7 @@ pub async fn list() -> Vec<(String, Dataset)> {
 
 /// The tasks of the imported set `name`.
 pub async fn load(name: &str) -> Result<Vec<Task>, String> {
-    let text = idb::get_text(TASK_SETS, name)
-        .await
-        .map_err(|e| e.user_message())?
-        .ok_or_else(|| {
-            format!("The task set \"{name}\" is not in this browser any more: import it again.")
-        })?;
-    let r: Record = serde_json::from_str(&text).map_err(|e| {
-        format!("The stored task set \"{name}\" is damaged ({e}): import it again.")
-    })?;
+    let r: Record = idb::get_json(TASK_SETS, name, "task set").await?;
     if r.v > RECORD_VERSION {
         return Err(format!(
             "The task set \"{name}\" was stored by a newer version of Roundtable."

@@ -13,14 +13,8 @@ const TRAVEL_DBS: &str = "travel_dbs";
 const TRAVEL_QUERIES: &str = "travel_queries";
 /// The travel planner's stores (see `idb`): added in version 2.
 pub const STORES: &[StoreDecl] = &[
-    StoreDecl {
-        name: TRAVEL_DBS,
-        since: 2,
-    },
-    StoreDecl {
-        name: TRAVEL_QUERIES,
-        since: 2,
-    },
+    StoreDecl::new(TRAVEL_DBS, 2),
+    StoreDecl::new(TRAVEL_QUERIES, 2),
 ];
 
 const RECORD_VERSION: u32 = 1;
@@ -55,12 +49,7 @@ pub async fn save_db(
         name: name.into(),
         files,
     };
-    idb::put_text(
-        TRAVEL_DBS,
-        name,
-        &serde_json::to_string(&record).unwrap_or_default(),
-    )
-    .await?;
+    idb::put_json(TRAVEL_DBS, name, &record).await?;
     CACHE.with(|c| c.borrow_mut().insert(name.to_string(), parsed));
     Ok(())
 }
@@ -74,15 +63,7 @@ pub async fn load_db(name: &str) -> Result<Rc<TravelDb>, String> {
     if let Some(db) = CACHE.with(|c| c.borrow().get(name).cloned()) {
         return Ok(db);
     }
-    let text = idb::get_text(TRAVEL_DBS, name)
-        .await
-        .map_err(|e| e.user_message())?
-        .ok_or_else(|| {
-            format!("The database \"{name}\" is not in this browser any more: import it again.")
-        })?;
-    let record: DbRecord = serde_json::from_str(&text).map_err(|e| {
-        format!("The stored database \"{name}\" is damaged ({e}): import it again.")
-    })?;
+    let record: DbRecord = idb::get_json(TRAVEL_DBS, name, "database").await?;
     if record.v > RECORD_VERSION {
         return Err(format!("The database \"{name}\" was stored by a newer version of Roundtable: update, or import it again."));
     }
@@ -102,12 +83,7 @@ pub async fn save_queries(name: &str, jsonl: &str) -> Result<(), StoreError> {
         name: name.into(),
         jsonl: jsonl.into(),
     };
-    idb::put_text(
-        TRAVEL_QUERIES,
-        name,
-        &serde_json::to_string(&record).unwrap_or_default(),
-    )
-    .await
+    idb::put_json(TRAVEL_QUERIES, name, &record).await
 }
 
 pub async fn query_set_names() -> Vec<String> {
@@ -115,11 +91,6 @@ pub async fn query_set_names() -> Vec<String> {
 }
 
 pub async fn load_queries(name: &str) -> Result<String, String> {
-    let text = idb::get_text(TRAVEL_QUERIES, name)
-        .await
-        .map_err(|e| e.user_message())?
-        .ok_or_else(|| format!("The query set \"{name}\" is not in this browser any more."))?;
-    let record: QueriesRecord = serde_json::from_str(&text)
-        .map_err(|e| format!("The stored query set \"{name}\" is damaged ({e})."))?;
+    let record: QueriesRecord = idb::get_json(TRAVEL_QUERIES, name, "query set").await?;
     Ok(record.jsonl)
 }

@@ -9,6 +9,15 @@ use leptos::ev::KeyboardEvent;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
+/// The tag of the element a key went to (`input`, `button`…), lower case:
+/// keyboard shortcuts leave typing alone.
+pub(crate) fn target_tag(ev: &KeyboardEvent) -> String {
+    ev.target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+        .map(|e| e.tag_name().to_ascii_lowercase())
+        .unwrap_or_default()
+}
+
 /// Space steps when paused, unless the user is typing or on a button.
 fn install_space_to_step() {
     let app = use_app();
@@ -16,11 +25,7 @@ fn install_space_to_step() {
         if ev.key() != " " || app.activity.get_untracked() != Activity::Paused {
             return;
         }
-        let tag = ev
-            .target()
-            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-            .map(|e| e.tag_name().to_ascii_lowercase())
-            .unwrap_or_default();
+        let tag = crate::ui::controls::target_tag(&ev);
         if matches!(tag.as_str(), "input" | "textarea" | "select" | "button") {
             return;
         }

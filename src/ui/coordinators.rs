@@ -7,7 +7,7 @@
 use super::lazy::{ChunkError, ViewFn};
 use super::state::AppState;
 use crate::engine::coordinators::single;
-use crate::engine::model::fork::ForkEdit;
+use crate::engine::run::fork::ForkEdit;
 use crate::engine::run::RunDoc;
 use futures::future::{BoxFuture, LocalBoxFuture};
 use leptos::prelude::*;
@@ -55,6 +55,54 @@ pub struct Page {
     pub part: Part,
 }
 
+impl Part {
+    pub const fn new(what: &'static str, view: LoadView) -> Part {
+        Part { what, view }
+    }
+}
+
+impl ExtraTab {
+    /// A tab `id` labelled `label`, showing `view` (`what` names it in
+    /// messages), with no count.
+    pub const fn new(
+        id: &'static str,
+        label: &'static str,
+        what: &'static str,
+        view: LoadView,
+    ) -> ExtraTab {
+        ExtraTab {
+            id,
+            label,
+            count_store: None,
+            what,
+            view,
+        }
+    }
+
+    /// The tab counts the notes of `store`.
+    pub const fn counting(mut self, store: &'static str) -> ExtraTab {
+        self.count_store = Some(store);
+        self
+    }
+}
+
+impl Page {
+    pub const fn new(path: &'static str, label: &'static str, part: Part) -> Page {
+        Page { path, label, part }
+    }
+}
+
+/// A row's `Launch` from its part's `start` and `fork` functions.
+macro_rules! launch_from {
+    ($start:ident, $fork:ident) => {
+        $crate::ui::coordinators::Launch {
+            start: |app, paused| Box::pin($start(app, paused)),
+            fork: |app, parent, k, edit| Box::pin($fork(app, parent, k, edit)),
+        }
+    };
+}
+pub(crate) use launch_from;
+
 pub struct CoordinatorUi {
     pub id: &'static str,
     /// Named in messages ("Could not load the travel planner…").
@@ -73,6 +121,13 @@ pub struct CoordinatorUi {
     /// A section of the inspector above the generic one (for its runs).
     pub inspector: Option<Part>,
     pub pages: &'static [Page],
+    /// The variants (or modes) "Run a variant of this" offers: (id, label).
+    pub variants: fn() -> Vec<(&'static str, &'static str)>,
+}
+
+/// A coordinator with one way of working.
+fn no_variants() -> Vec<(&'static str, &'static str)> {
+    Vec::new()
 }
 
 pub const SINGLE: CoordinatorUi = CoordinatorUi {
@@ -86,6 +141,7 @@ pub const SINGLE: CoordinatorUi = CoordinatorUi {
     exports: None,
     inspector: None,
     pages: &[],
+    variants: no_variants,
 };
 
 /// The table: the single agent, then every coordinator in a part.

@@ -3,9 +3,10 @@
 //! calls are answered from the log at no cost; the rest run live.
 
 use super::state::use_app;
-use crate::engine::model::fork::ForkEdit;
 use crate::engine::model::Role;
+use crate::engine::run::fork::ForkEdit;
 use crate::engine::run::RunEvent;
+use crate::ui::widgets::DialogHead;
 use leptos::html;
 use leptos::prelude::*;
 
@@ -107,10 +108,7 @@ pub fn ForkDialog() -> impl IntoView {
     view! {
         <dialog class="fork" node_ref=dialog aria-labelledby="fork-title"
             on:close=move |_: leptos::ev::Event| app.fork_at.set(None)>
-            <header class="dialog-head">
-                <h2 id="fork-title">{move || format!("Fork at call {} of {}", app.fork_at.get().map(|k| k + 1).unwrap_or(0), calls())}</h2>
-                <button type="button" class="icon-button" aria-label="Close" on:click=move |_| app.fork_at.set(None)>"✕"</button>
-            </header>
+            <DialogHead id="fork-title" title=Signal::derive(move || format!("Fork at call {} of {}", app.fork_at.get().map(|k| k + 1).unwrap_or(0), calls())) on_close=Callback::new(move |()| app.fork_at.set(None))/>
             <p class="muted small">{move || format!(
                 "Calls 1 to {} are answered from this run's log at no cost. From call {} on, the run continues live with {}.",
                 app.fork_at.get().unwrap_or(0),

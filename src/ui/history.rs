@@ -4,13 +4,14 @@
 
 use super::lazy::lazy_part;
 use super::state::{use_app, AppState, Source};
-use crate::engine::model::fork::ForkEdit;
-use crate::engine::model::replay::recorded_calls;
-use crate::engine::run::record::RunMeta;
+use crate::engine::run::fork::ForkEdit;
+use crate::engine::run::replay::recorded_calls;
 use crate::engine::run::{RunDoc, RunStatus};
 use crate::engine::views::html::{history_row, HistoryRow};
+use crate::engine::views::record::RunMeta;
 use crate::platform::files;
 use crate::platform::history::{self, Listed};
+use crate::ui::widgets::FileButton;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use leptos_router::hooks::use_navigate;
@@ -91,10 +92,52 @@ pub fn import_text(app: AppState, text: String, then: impl FnOnce() + 'static) {
     });
 }
 
+/// An action on History's store (star, rename, delete); its error is shown.
+type Job = std::pin::Pin<Box<dyn std::future::Future<Output = Result<(), String>>>>;
+
+/// The listed runs as rows, newest first (unreadable ones at the top).
+fn sorted_rows(list: Vec<Listed>) -> Vec<Row> {
+    let mut v: Vec<Row> = list
+        .into_iter()
+        .map(|l| match l {
+            Listed::Ok(record) => Row::Ok(record.meta),
+            Listed::Unreadable { run_id, error } => Row::Bad {
+                run_id,
+                message: error.user_message(),
+            },
+        })
+        .collect();
+    v.sort_by(|a, b| {
+        let key = |r: &Row| match r {
+            Row::Ok(m) => m.created_ms,
+            Row::Bad { .. } => f64::MAX,
+        };
+        key(b).total_cmp(&key(a))
+    });
+    v
+}
+
+/// Whether `row` is shown for the search `q` (lowercase) and "Starred only".
+fn row_matches(row: &Row, q: &str, only: bool) -> bool {
+    match row {
+        Row::Ok(m) => {
+            (!only || m.starred)
+                && (q.is_empty()
+                    || [
+                        m.display_title(),
+                        m.task.clone(),
+                        m.model.clone(),
+                        m.coordinator.clone(),
+                    ]
+                    .iter()
+                    .any(|s| s.to_lowercase().contains(q)))
+        }
+        Row::Bad { .. } => !only && q.is_empty(),
+    }
+}
+
 #[component]
 pub fn HistoryPage() -> impl IntoView {
-    let app = use_app();
-    let navigate = use_navigate();
     let rows = RwSignal::new(None::<Result<Vec<Row>, String>>);
     let query = RwSignal::new(String::new());
     let starred_only = RwSignal::new(false);
@@ -114,26 +157,7 @@ pub fn HistoryPage() -> impl IntoView {
             let listed = history::list_runs()
                 .await
                 .map_err(|e| e.user_message())
-                .map(|list| {
-                    let mut v: Vec<Row> = list
-                        .into_iter()
-                        .map(|l| match l {
-                            Listed::Ok(record) => Row::Ok(record.meta),
-                            Listed::Unreadable { run_id, error } => Row::Bad {
-                                run_id,
-                                message: error.user_message(),
-                            },
-                        })
-                        .collect();
-                    v.sort_by(|a, b| {
-                        let key = |r: &Row| match r {
-                            Row::Ok(m) => m.created_ms,
-                            Row::Bad { .. } => f64::MAX,
-                        };
-                        key(b).total_cmp(&key(a))
-                    });
-                    v
-                });
+                .map(sorted_rows);
             let running = listed.as_ref().is_ok_and(|l| {
                 l.iter().any(|r| matches!(r, Row::Ok(m) if m.status == RunStatus::Running && !m.is_interrupted(js_sys::Date::now())))
             });
@@ -151,7 +175,110 @@ pub fn HistoryPage() -> impl IntoView {
         reload();
     });
 
-    let nav = navigate.clone();
+    let act = move |f: Job| {
+        spawn_local(async move {
+            if let Err(e) = f.await {
+                error.set(Some(e));
+            }
+            reload();
+        });
+    };
+    view! {
+        <main class="history-page">
+            <div class="history-head">
+                <h1>"History"</h1>
+                <p class="muted">"Runs are kept in this browser only. Open one to replay it, share it or fork it."</p>
+            </div>
+            <HistoryTools query=query starred_only=starred_only confirm=confirm error=error/>
+            <ComparePicks/>
+            {move || error.get().map(|e| view! { <div class="notice error" role="alert"><p>{e}</p><button class="button small" on:click=move |_| error.set(None)>"Dismiss"</button></div> })}
+            <ConfirmDelete confirm=confirm act=act/>
+            <RunList rows=rows query=query starred_only=starred_only now=now renaming=renaming confirm=confirm error=error act=act/>
+            <RenameDialog renaming=renaming on_done=move |id: String, name: String| {
+                act(Box::pin(async move { history::update_meta(&id, |m| m.title = Some(name).filter(|n| !n.trim().is_empty())).await }));
+            }/>
+        </main>
+    }
+}
+
+/// Search, "Starred only", Import run file and Delete all.
+#[component]
+fn HistoryTools(
+    query: RwSignal<String>,
+    starred_only: RwSignal<bool>,
+    confirm: RwSignal<Option<String>>,
+    error: RwSignal<Option<String>>,
+) -> impl IntoView {
+    let app = use_app();
+    let navigate = use_navigate();
+    let on_file = move |ev: leptos::ev::Event| {
+        let Some(file) = files::picked(&ev).into_iter().next() else {
+            return;
+        };
+        let navigate = navigate.clone();
+        spawn_local(async move {
+            match files::read_text(&file).await {
+                Ok(text) => import_text(app, text, move || navigate("/", Default::default())),
+                Err(e) => error.set(Some(format!("Could not read the file: {e}"))),
+            }
+        });
+    };
+    view! {
+        <div class="history-tools">
+            <input type="search" class="search" placeholder="Search task, title, model…" aria-label="Search runs"
+                prop:value=move || query.get() on:input=move |ev| query.set(event_target_value(&ev))/>
+            <label class="check small"><input type="checkbox" prop:checked=move || starred_only.get() on:change=move |ev| starred_only.set(event_target_checked(&ev))/>"Starred only"</label>
+            <div class="header-spacer"></div>
+            <FileButton text="Import run file" accept=".json,application/json" label="Import run file" on_file=on_file/>
+            <button class="button small danger" on:click=move |_| confirm.set(Some("*".into()))>"Delete all"</button>
+        </div>
+    }
+}
+
+/// Asks before deleting one run (`confirm` holds its id) or all ("*").
+#[component]
+fn ConfirmDelete(
+    confirm: RwSignal<Option<String>>,
+    act: impl Fn(Job) + Copy + Send + Sync + 'static,
+) -> impl IntoView {
+    view! {
+        {move || confirm.get().map(|target| {
+            let all = target == "*";
+            let t2 = target.clone();
+            view! {
+                <div class="notice warning confirm" role="alertdialog" aria-label="Confirm delete">
+                    <p>{if all { "Delete every run in History? This cannot be undone.".to_string() } else { "Delete this run? This cannot be undone.".to_string() }}</p>
+                    <div class="confirm-actions">
+                        <button class="button small" on:click=move |_| confirm.set(None)>"Keep"</button>
+                        <button class="button small danger" on:click=move |_| {
+                            let t = t2.clone();
+                            confirm.set(None);
+                            act(Box::pin(async move {
+                                if t == "*" { history::delete_all().await } else { history::delete_run(&t).await }.map_err(|e| e.user_message())
+                            }));
+                        }>{if all { "Delete all" } else { "Delete" }}</button>
+                    </div>
+                </div>
+            }
+        })}
+    }
+}
+
+/// The saved runs; a click on a row's button opens, continues, renames,
+/// compares, deletes or stars that run.
+#[component]
+fn RunList(
+    rows: RwSignal<Option<Result<Vec<Row>, String>>>,
+    query: RwSignal<String>,
+    starred_only: RwSignal<bool>,
+    now: RwSignal<f64>,
+    renaming: RwSignal<Option<String>>,
+    confirm: RwSignal<Option<String>>,
+    error: RwSignal<Option<String>>,
+    act: impl Fn(Job) + Copy + 'static,
+) -> impl IntoView {
+    let app = use_app();
+    let nav = use_navigate();
     let open = move |run_id: String, continue_live: bool| {
         let nav = nav.clone();
         spawn_local(async move {
@@ -173,64 +300,6 @@ pub fn HistoryPage() -> impl IntoView {
             }
         });
     };
-    let act = move |f: std::pin::Pin<Box<dyn std::future::Future<Output = Result<(), String>>>>| {
-        spawn_local(async move {
-            if let Err(e) = f.await {
-                error.set(Some(e));
-            }
-            reload();
-        });
-    };
-    let filtered = move || {
-        let q = query.get().to_lowercase();
-        let only = starred_only.get();
-        rows.get().map(|r| {
-            r.map(|list| {
-                list.into_iter()
-                    .filter(|row| match row {
-                        Row::Ok(m) => {
-                            (!only || m.starred)
-                                && (q.is_empty()
-                                    || [
-                                        m.display_title(),
-                                        m.task.clone(),
-                                        m.model.clone(),
-                                        m.coordinator.clone(),
-                                    ]
-                                    .iter()
-                                    .any(|s| s.to_lowercase().contains(&q)))
-                        }
-                        Row::Bad { .. } => !only && q.is_empty(),
-                    })
-                    .collect::<Vec<_>>()
-            })
-        })
-    };
-    let titles = move || -> std::collections::HashMap<String, String> {
-        rows.with(|r| match r {
-            Some(Ok(list)) => list
-                .iter()
-                .filter_map(|row| match row {
-                    Row::Ok(m) => Some((m.run_id.clone(), m.display_title())),
-                    _ => None,
-                })
-                .collect(),
-            _ => Default::default(),
-        })
-    };
-    let on_file = move |ev: leptos::ev::Event| {
-        let Some(file) = files::picked(&ev).into_iter().next() else {
-            return;
-        };
-        let navigate = navigate.clone();
-        spawn_local(async move {
-            match files::read_text(&file).await {
-                Ok(text) => import_text(app, text, move || navigate("/", Default::default())),
-                Err(e) => error.set(Some(format!("Could not read the file: {e}"))),
-            }
-        });
-    };
-
     let on_row_click = move |ev: leptos::ev::MouseEvent| {
         let Some((action, el)) = super::transcript::clicked_action(&ev) else {
             return;
@@ -254,73 +323,69 @@ pub fn HistoryPage() -> impl IntoView {
         }
     };
     view! {
-        <main class="history-page">
-            <div class="history-head">
-                <h1>"History"</h1>
-                <p class="muted">"Runs are kept in this browser only. Open one to replay it, share it or fork it."</p>
-            </div>
-            <div class="history-tools">
-                <input type="search" class="search" placeholder="Search task, title, model…" aria-label="Search runs"
-                    prop:value=move || query.get() on:input=move |ev| query.set(event_target_value(&ev))/>
-                <label class="check small"><input type="checkbox" prop:checked=move || starred_only.get() on:change=move |ev| starred_only.set(event_target_checked(&ev))/>"Starred only"</label>
-                <div class="header-spacer"></div>
-                <label class="button small file-button">
-                    "Import run file"
-                    <input type="file" accept=".json,application/json" aria-label="Import run file" on:change=on_file/>
-                </label>
-                <button class="button small danger" on:click=move |_| confirm.set(Some("*".into()))>"Delete all"</button>
-            </div>
-            <ComparePicks/>
-            {move || error.get().map(|e| view! { <div class="notice error" role="alert"><p>{e}</p><button class="button small" on:click=move |_| error.set(None)>"Dismiss"</button></div> })}
-            {move || confirm.get().map(|target| {
-                let all = target == "*";
-                let t2 = target.clone();
-                view! {
-                    <div class="notice warning confirm" role="alertdialog" aria-label="Confirm delete">
-                        <p>{if all { "Delete every run in History? This cannot be undone.".to_string() } else { "Delete this run? This cannot be undone.".to_string() }}</p>
-                        <div class="confirm-actions">
-                            <button class="button small" on:click=move |_| confirm.set(None)>"Keep"</button>
-                            <button class="button small danger" on:click=move |_| {
-                                let t = t2.clone();
-                                confirm.set(None);
-                                act(Box::pin(async move {
-                                    if t == "*" { history::delete_all().await } else { history::delete_run(&t).await }.map_err(|e| e.user_message())
-                                }));
-                            }>{if all { "Delete all" } else { "Delete" }}</button>
-                        </div>
-                    </div>
-                }
-            })}
-            <div class="run-list-box" on:click=on_row_click>
-            {move || match filtered() {
-                None => view! { <p class="muted">"Loading…"</p> }.into_any(),
-                Some(Err(e)) => view! { <div class="notice error" role="alert"><p>{e}</p></div> }.into_any(),
-                Some(Ok(list)) if list.is_empty() => view! {
-                    <div class="empty">
-                        <h3>"No runs here yet"</h3>
-                        <p class="muted">"Every run you start is saved here as it happens. You can also import a run file, or open a share link."</p>
-                    </div>
-                }.into_any(),
-                Some(Ok(list)) => {
-                    let titles = titles();
-                    let now = now.get_untracked();
-                    let html: String = list.iter().map(|row| match row {
-                        Row::Bad { run_id, message } => history_row(&HistoryRow::Unreadable { run_id, message }),
-                        Row::Ok(m) => history_row(&HistoryRow::Run {
-                            meta: m,
-                            parent_title: m.parent.as_ref().and_then(|p| titles.get(&p.run_id).cloned()),
-                            date: date(m.created_ms),
-                            now_ms: now,
-                        }),
-                    }).collect();
-                    view! { <ul class="run-list" aria-label="Saved runs" inner_html=html></ul> }.into_any()
-                }
-            }}
-            </div>
-            <RenameDialog renaming=renaming on_done=move |id: String, name: String| {
-                act(Box::pin(async move { history::update_meta(&id, |m| m.title = Some(name).filter(|n| !n.trim().is_empty())).await }));
-            }/>
-        </main>
+        <div class="run-list-box" on:click=on_row_click>
+            <RunRows rows=rows query=query starred_only=starred_only now=now/>
+        </div>
+    }
+}
+
+/// The runs that match the search, as HTML rows; or loading, the error, or
+/// an empty History.
+#[component]
+fn RunRows(
+    rows: RwSignal<Option<Result<Vec<Row>, String>>>,
+    query: RwSignal<String>,
+    starred_only: RwSignal<bool>,
+    now: RwSignal<f64>,
+) -> impl IntoView {
+    let filtered = move || {
+        let q = query.get().to_lowercase();
+        let only = starred_only.get();
+        rows.get().map(|r| {
+            r.map(|list| {
+                list.into_iter()
+                    .filter(|row| row_matches(row, &q, only))
+                    .collect::<Vec<_>>()
+            })
+        })
+    };
+    let titles = move || -> std::collections::HashMap<String, String> {
+        rows.with(|r| match r {
+            Some(Ok(list)) => list
+                .iter()
+                .filter_map(|row| match row {
+                    Row::Ok(m) => Some((m.run_id.clone(), m.display_title())),
+                    _ => None,
+                })
+                .collect(),
+            _ => Default::default(),
+        })
+    };
+    view! {
+        {move || match filtered() {
+            None => view! { <p class="muted">"Loading…"</p> }.into_any(),
+            Some(Err(e)) => view! { <div class="notice error" role="alert"><p>{e}</p></div> }.into_any(),
+            Some(Ok(list)) if list.is_empty() => view! {
+                <div class="empty">
+                    <h3>"No runs here yet"</h3>
+                    <p class="muted">"Every run you start is saved here as it happens. You can also import a run file, or open a share link."</p>
+                </div>
+            }.into_any(),
+            Some(Ok(list)) => {
+                let titles = titles();
+                let now = now.get_untracked();
+                let html: String = list.iter().map(|row| match row {
+                    Row::Bad { run_id, message } => history_row(&HistoryRow::Unreadable { run_id, message }),
+                    Row::Ok(m) => history_row(&HistoryRow::Run {
+                        meta: m,
+                        parent_title: m.parent.as_ref().and_then(|p| titles.get(&p.run_id).cloned()),
+                        date: date(m.created_ms),
+                        now_ms: now,
+                    }),
+                }).collect();
+                view! { <ul class="run-list" aria-label="Saved runs" inner_html=html></ul> }.into_any()
+            }
+        }}
     }
 }
 

@@ -94,6 +94,20 @@ macro_rules! lazy_part {
 }
 pub(crate) use lazy_part;
 
+/// [`lazy_part!`] for parts that only make a view: `name => Component,`
+/// declares `fn name() -> ViewFn` returning the component (with no props).
+macro_rules! lazy_views {
+    ($chunk:ident: $( $(#[$attr:meta])* $name:ident => $($comp:ident)::+ ),+ $(,)?) => {
+        $crate::ui::lazy::lazy_part! { $chunk: $(
+            $(#[$attr])*
+            fn $name() -> $crate::ui::lazy::ViewFn {
+                || $($comp)::+().into_any()
+            }
+        )+ }
+    };
+}
+pub(crate) use lazy_views;
+
 /// Shows the view a lazily loaded function returns: nothing while its chunk
 /// loads (a "Loading …" line after a moment), the view once it is there, or
 /// an error with "Try again".

@@ -1,7 +1,7 @@
 //! The Leptos UI. Every panel reads views folded from the run's event log.
 
 mod act;
-mod batch_controls;
+mod batch;
 pub(crate) mod classroom;
 mod controls;
 mod coordinators;
@@ -24,6 +24,7 @@ mod replay;
 mod run_page;
 mod run_tabs;
 mod settings_dialog;
+mod settings_fields;
 mod share;
 mod single;
 pub mod state;
@@ -32,6 +33,7 @@ mod toolbar;
 mod transcript;
 mod travel;
 mod usage;
+mod widgets;
 
 use crate::platform::{files, perf};
 use leptos::prelude::*;

@@ -10,9 +10,9 @@ use super::state::platform;
 use crate::engine::model::demo;
 use crate::engine::model::factory::http_model;
 use crate::engine::model::providers::http::WireFormat;
-use crate::engine::model::{ChatModel, ChatRequest, ChatResponse, DeltaSink, ModelError};
-use crate::engine::run::{CancelToken, ModelSpec};
-use futures::future::LocalBoxFuture;
+use crate::engine::model::{Call, Completion};
+use crate::engine::model::{ChatModel, ModelError};
+use crate::engine::run::ModelSpec;
 use leptos::prelude::Set;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -74,15 +74,11 @@ impl ChatModel for LazyProvider {
         self.spec.model.clone()
     }
 
-    fn complete<'a>(
-        &'a self,
-        req: &'a ChatRequest,
-        sink: DeltaSink<'a>,
-        cancel: &'a CancelToken,
-    ) -> LocalBoxFuture<'a, Result<ChatResponse, ModelError>> {
+    fn complete<'a>(&'a self, call: Call<'a>) -> Completion<'a> {
+        let Call { req, sink, cancel } = call;
         Box::pin(async move {
             let model = self.get().await?;
-            model.complete(req, sink, cancel).await
+            model.complete(Call::new(req, sink, cancel)).await
         })
     }
 }

@@ -12,7 +12,6 @@ use leptos::ev::KeyboardEvent;
 use leptos::html;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use wasm_bindgen::JsCast;
 
 const TICK_MS: u32 = 40;
 /// Quiet stretches longer than this play as this long.
@@ -94,11 +93,7 @@ fn install_keys(app: AppState) {
         {
             return;
         }
-        let tag = ev
-            .target()
-            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-            .map(|e| e.tag_name().to_ascii_lowercase())
-            .unwrap_or_default();
+        let tag = crate::ui::controls::target_tag(&ev);
         if matches!(
             tag.as_str(),
             "input" | "textarea" | "select" | "button" | "summary"
@@ -157,13 +152,7 @@ fn Bar() -> impl IntoView {
     };
     let cursor_x = move || {
         let k = pos();
-        let t = app.events.with(|e| {
-            if k == 0 {
-                0
-            } else {
-                e.get(k - 1).map(|x| x.t_ms).unwrap_or(0)
-            }
-        });
+        let t = at_ms(app, k);
         scale()(t)
     };
     let seek = move |client_x: i32| {
@@ -185,13 +174,7 @@ fn Bar() -> impl IntoView {
         move || timeline.with(|t| t.lanes.iter().map(|l| l.name.clone()).collect::<Vec<_>>());
     let time_label = move || {
         let k = pos();
-        let t = app.events.with(|e| {
-            if k == 0 {
-                0
-            } else {
-                e.get(k - 1).map(|x| x.t_ms).unwrap_or(0)
-            }
-        });
+        let t = at_ms(app, k);
         format!(
             "event {k} / {} · {:.1} s / {:.1} s",
             len(),
@@ -249,4 +232,12 @@ fn Bar() -> impl IntoView {
             </div>
         </div>
     }
+}
+
+/// The time of the event before cursor `k` (0 at the start), tracked.
+fn at_ms(app: AppState, k: usize) -> u64 {
+    app.events.with(|e| match k {
+        0 => 0,
+        k => e.get(k - 1).map_or(0, |x| x.t_ms),
+    })
 }

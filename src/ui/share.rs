@@ -4,6 +4,7 @@
 use super::state::use_app;
 use crate::engine::share;
 use crate::platform::{files, location};
+use crate::ui::widgets::DialogHead;
 use leptos::html;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -83,10 +84,7 @@ pub fn ShareDialog() -> impl IntoView {
     view! {
         <dialog class="share" node_ref=dialog aria-labelledby="share-title"
             on:close=move |_: leptos::ev::Event| app.share_open.set(false)>
-            <header class="dialog-head">
-                <h2 id="share-title">"Share this run"</h2>
-                <button type="button" class="icon-button" aria-label="Close" on:click=move |_| app.share_open.set(false)>"✕"</button>
-            </header>
+            <DialogHead id="share-title" title="Share this run" on_close=Callback::new(move |()| app.share_open.set(false))/>
             {move || match link.get() {
                 None => view! { <p class="muted">"Nothing to share yet."</p> }.into_any(),
                 Some(Link::Making) => view! { <p class="muted" role="status">"Making the link…"</p> }.into_any(),

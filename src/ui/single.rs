@@ -9,7 +9,7 @@ use super::lazy::lazy_part;
 use super::state::AppState;
 use crate::engine::coordinators::{single, unknown};
 use crate::engine::model::demo;
-use crate::engine::model::fork::ForkEdit;
+use crate::engine::run::fork::ForkEdit;
 use crate::engine::run::RunDoc;
 
 lazy_part! { live:

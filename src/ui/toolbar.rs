@@ -1,9 +1,9 @@
 //! The bar above a run's views: what is shown (live, from History, a shared
-//! link, a file), its lineage, and share / export / fork / save.
+//! link, a file), its lineage, and save / share / export / fork / compare & teach.
 
 use super::coordinators::{shown_ui, ui_of, Part};
 use super::lazy::{lazy_part, lazy_view, ViewFn};
-use super::state::{use_app, Activity, Source};
+use super::state::{use_app, Activity, AppState, Source};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
@@ -26,16 +26,58 @@ pub fn RunToolbar() -> impl IntoView {
     }
 }
 
+/// Whether no run is in progress.
+fn is_idle(app: AppState) -> bool {
+    app.activity.get() == Activity::Idle
+}
+
+/// Whether the shown run has made an LLM call (it can be forked and taught).
+fn made_calls(app: AppState) -> bool {
+    app.view.with(|v| v.status.llm_calls > 0)
+        || app
+            .events
+            .with(|e| e.iter().any(|x| x.event.kind() == "llm_request"))
+}
+
+/// The bar itself: the run's title and its actions.
 #[component]
 fn Toolbar() -> impl IntoView {
     let app = use_app();
-    let idle = move || app.activity.get() == Activity::Idle;
-    let has_calls = move || {
-        app.view.with(|v| v.status.llm_calls > 0)
-            || app
-                .events
-                .with(|e| e.iter().any(|x| x.event.kind() == "llm_request"))
+    let idle = move || is_idle(app);
+    let has_calls = move || made_calls(app);
+    let save = move |_| {
+        spawn_local(async move {
+            if let Err(e) = super::history::save_shown(app).await {
+                app.warn(e.message("History"), false);
+            }
+        });
     };
+    let fork_here = move |_| {
+        let k = app
+            .view
+            .with_untracked(|v| v.status.llm_calls.saturating_sub(1)) as u32;
+        app.fork_at.set(Some(k));
+    };
+    view! {
+            <div class="run-toolbar">
+                <RunTitle/>
+                <div class="toolbar-actions">
+                    <Show when=move || app.shown.with(|s| s.as_ref().is_some_and(|s| !s.saved))>
+                        <button class="button small primary" on:click=save>"Save to History"</button>
+                    </Show>
+                    <button class="button small" disabled=move || !idle() on:click=move |_| app.share_open.set(true)>"Copy share link"</button>
+                    <ExportMenu/>
+                    <button class="button small" disabled=move || !idle() || !has_calls() title="Continue from an LLM call, optionally editing it" on:click=fork_here>"Fork…"</button>
+                    <TeachMenu/>
+                </div>
+            </div>
+    }
+}
+
+/// Where the shown run comes from, its task (shortened) and its lineage.
+#[component]
+fn RunTitle() -> impl IntoView {
+    let app = use_app();
     let source_label = move || match app.shown.get().map(|s| s.source) {
         Some(Source::Live) => "Live run",
         Some(Source::History) => "From History",
@@ -73,6 +115,20 @@ fn Toolbar() -> impl IntoView {
             })
         })
     };
+    view! {
+                <div class="run-title">
+                    <span class="badge">{source_label}</span>
+                    <span class="title-text" title=title>{title}</span>
+                    {move || lineage().map(|l| view! { <span class="muted small lineage">{l}</span> })}
+                </div>
+    }
+}
+
+/// The Export menu: run file, transcript, graph, usage table, and the
+/// shown run's coordinator's own items.
+#[component]
+fn ExportMenu() -> impl IntoView {
+    let app = use_app();
     let menu = NodeRef::<leptos::html::Details>::new();
     // The shown run's coordinator's own export items (its part closes the
     // menu when one is chosen).
@@ -91,19 +147,28 @@ fn Toolbar() -> impl IntoView {
             }
         });
     };
-    let save = move |_| {
-        spawn_local(async move {
-            if let Err(e) = super::history::save_shown(app).await {
-                app.warn(e.message("History"), false);
-            }
-        });
-    };
-    let fork_here = move |_| {
-        let k = app
-            .view
-            .with_untracked(|v| v.status.llm_calls.saturating_sub(1)) as u32;
-        app.fork_at.set(Some(k));
-    };
+    view! {
+                    <details class="menu" node_ref=menu>
+                        <summary class="button small">"Export"</summary>
+                        <div class="menu-items" role="menu">
+                            <button role="menuitem" on:click=move |_| export("json")>"Run file (.json)"</button>
+                            <button role="menuitem" on:click=move |_| export("md")>"Transcript (.md)"</button>
+                            <button role="menuitem" on:click=move |_| export("svg")>"Agent graph (.svg)"</button>
+                            <button role="menuitem" on:click=move |_| export("png")>"Agent graph (.png)"</button>
+                            <button role="menuitem" on:click=move |_| export("csv")>"Usage table (.csv)"</button>
+                            {move || shown_exports().map(|p| lazy_view(p.what, p.view))}
+                        </div>
+                    </details>
+    }
+}
+
+/// The "Compare & teach" menu: add to the comparison, run a variant, write
+/// a lesson.
+#[component]
+fn TeachMenu() -> impl IntoView {
+    let app = use_app();
+    let idle = move || is_idle(app);
+    let has_calls = move || made_calls(app);
     let teach = NodeRef::<leptos::html::Details>::new();
     let close_teach = move || {
         if let Some(m) = teach.get_untracked() {
@@ -129,48 +194,9 @@ fn Toolbar() -> impl IntoView {
     };
     let write_lesson = move |_| {
         close_teach();
-        let Some(doc) = app.doc() else { return };
-        let mut words: Vec<&str> = doc.config.task.split_whitespace().take(8).collect();
-        if words.is_empty() {
-            words.push("this run");
-        }
-        let lesson = crate::engine::lesson::Lesson {
-            id: String::new(),
-            title: format!("Lesson: {}", words.join(" ")),
-            summary: String::new(),
-            steps: Vec::new(),
-        };
-        app.set_cursor(0);
-        app.lesson.set(Some(super::state::LessonSession::new(
-            crate::engine::lesson::Bundle::lesson(vec![doc], lesson),
-            super::state::LessonMode::Edit,
-            None,
-        )));
+        start_lesson(app);
     };
     view! {
-            <div class="run-toolbar">
-                <div class="run-title">
-                    <span class="badge">{source_label}</span>
-                    <span class="title-text" title=title>{title}</span>
-                    {move || lineage().map(|l| view! { <span class="muted small lineage">{l}</span> })}
-                </div>
-                <div class="toolbar-actions">
-                    <Show when=move || app.shown.with(|s| s.as_ref().is_some_and(|s| !s.saved))>
-                        <button class="button small primary" on:click=save>"Save to History"</button>
-                    </Show>
-                    <button class="button small" disabled=move || !idle() on:click=move |_| app.share_open.set(true)>"Copy share link"</button>
-                    <details class="menu" node_ref=menu>
-                        <summary class="button small">"Export"</summary>
-                        <div class="menu-items" role="menu">
-                            <button role="menuitem" on:click=move |_| export("json")>"Run file (.json)"</button>
-                            <button role="menuitem" on:click=move |_| export("md")>"Transcript (.md)"</button>
-                            <button role="menuitem" on:click=move |_| export("svg")>"Agent graph (.svg)"</button>
-                            <button role="menuitem" on:click=move |_| export("png")>"Agent graph (.png)"</button>
-                            <button role="menuitem" on:click=move |_| export("csv")>"Usage table (.csv)"</button>
-                            {move || shown_exports().map(|p| lazy_view(p.what, p.view))}
-                        </div>
-                    </details>
-                    <button class="button small" disabled=move || !idle() || !has_calls() title="Continue from an LLM call, optionally editing it" on:click=fork_here>"Fork…"</button>
                     <details class="menu" node_ref=teach>
                         <summary class="button small">"Compare & teach"</summary>
                         <div class="menu-items" role="menu">
@@ -179,7 +205,27 @@ fn Toolbar() -> impl IntoView {
                             <button role="menuitem" disabled=move || !idle() || !has_calls() on:click=write_lesson>"Write a lesson on this run"</button>
                         </div>
                     </details>
-                </div>
-            </div>
     }
+}
+
+/// Opens the lesson editor on a new lesson about the shown run, from its
+/// first call.
+fn start_lesson(app: AppState) {
+    let Some(doc) = app.doc() else { return };
+    let mut words: Vec<&str> = doc.config.task.split_whitespace().take(8).collect();
+    if words.is_empty() {
+        words.push("this run");
+    }
+    let lesson = crate::engine::lesson::Lesson {
+        id: String::new(),
+        title: format!("Lesson: {}", words.join(" ")),
+        summary: String::new(),
+        steps: Vec::new(),
+    };
+    app.set_cursor(0);
+    app.lesson.set(Some(super::state::LessonSession::new(
+        crate::engine::lesson::Bundle::lesson(vec![doc], lesson),
+        super::state::LessonMode::Edit,
+        None,
+    )));
 }

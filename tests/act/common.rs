@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 
 use futures::executor::block_on;
+use roundtable::engine::base::clock::FakeClock;
 use roundtable::engine::coordinators::act::contract::*;
 use roundtable::engine::coordinators::act::plus::Bank;
 use roundtable::engine::coordinators::act::setup::configure;
@@ -9,7 +10,6 @@ use roundtable::engine::coordinators::{self};
 use roundtable::engine::domains::creative::{ComplexTask, CreativeSet, Part};
 use roundtable::engine::model::scripted::ScriptedModel;
 use roundtable::engine::model::{ChatRequest, ChatResponse, Usage};
-use roundtable::engine::run::clock::FakeClock;
 use roundtable::engine::run::{
     LoggedEvent, ModelRouter, ModelSpec, RunConfig, RunCtx, RunEvent, RunStatus,
 };
@@ -103,11 +103,7 @@ pub fn script(req: &ChatRequest) -> String {
 
 fn response(text: String) -> ChatResponse {
     ChatResponse {
-        usage: Usage {
-            input_tokens: 10,
-            output_tokens: text.len() as u64,
-            estimated: false,
-        },
+        usage: Usage::counted(10, text.len() as u64),
         text,
         finish_reason: Some("stop".into()),
         ..ChatResponse::default()

@@ -9,6 +9,7 @@
 #[path = "../support/mock.rs"]
 mod mock;
 
+mod batch;
 mod cli;
 mod common;
 mod mechanisms;

@@ -143,11 +143,11 @@ fn the_view_folds_random_and_damaged_logs_without_panicking() {
 
 #[test]
 fn an_act_demo_run_travels_in_format_5_shorter_than_in_deflate_formats() {
+    use roundtable::engine::base::clock::FakeClock;
     use roundtable::engine::coordinators::act::setup::configure;
     use roundtable::engine::coordinators::every_script;
     use roundtable::engine::domains::creative::builtin;
     use roundtable::engine::model::demo::DemoModel;
-    use roundtable::engine::run::clock::FakeClock;
     use roundtable::engine::run::{ModelRouter, RunCtx};
     use std::rc::Rc;
     let mut config = RunConfig::new("act", "", roundtable::engine::run::ModelSpec::demo());

@@ -5,12 +5,12 @@
 
 use super::common::*;
 use futures::executor::block_on;
+use roundtable::engine::base::clock::FakeClock;
 use roundtable::engine::coordinators::act::contract::{Variant, ID};
 use roundtable::engine::coordinators::act::setup::configure;
 use roundtable::engine::coordinators::{self};
 use roundtable::engine::model::pricing::{Price, PriceTable};
 use roundtable::engine::run::budget::{Budget, SpendCap};
-use roundtable::engine::run::clock::FakeClock;
 use roundtable::engine::run::{ModelRouter, ModelSpec, RunConfig, RunCtx, RunEvent, RunStatus};
 use std::rc::Rc;
 

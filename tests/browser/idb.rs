@@ -58,8 +58,8 @@ fn key_of(store: &str, n: usize) -> wasm_bindgen::JsValue {
 fn record_of(store: &str, n: usize) -> String {
     use roundtable::engine::domains::tasks::Dataset;
     use roundtable::engine::model::embed::{Embedder, LexicalEmbedder};
-    use roundtable::engine::run::record::{write_chunk_record, write_run_record, RunMeta};
     use roundtable::engine::run::{LoggedEvent, ModelSpec, RunConfig, RunEvent};
+    use roundtable::engine::views::record::{write_chunk_record, write_run_record, RunMeta};
     use roundtable::platform::experience_store::PoolMeta;
     let config = RunConfig::new("single", &format!("task {n}"), ModelSpec::demo());
     let events = vec![LoggedEvent {
@@ -200,7 +200,7 @@ async fn indexeddb_written_by_every_earlier_version_opens_with_nothing_lost() {
         db.close();
     }
     // The records read back through their owners' readers.
-    use roundtable::engine::run::record::{read_chunk_record, read_run_record};
+    use roundtable::engine::views::record::{read_chunk_record, read_run_record};
     assert!(read_run_record(&record_of("runs", 0)).is_ok());
     assert!(read_chunk_record(&record_of("chunks", 0)).is_ok());
     use roundtable::engine::coordinators::mael::experience::Experience;

@@ -57,7 +57,8 @@ fn run() -> RunDoc {
 
 fn lesson() -> Bundle {
     let doc = run();
-    let q = questions::at(&doc.events, 0, 3)
+    let roles = roundtable::engine::coordinators::question_roles(&doc.config.coordinator);
+    let q = questions::at(&doc.events, &roles, 0, 3)
         .into_iter()
         .next()
         .expect("a hand-off question");

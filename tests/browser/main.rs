@@ -8,6 +8,7 @@
 #![cfg(target_arch = "wasm32")]
 
 use roundtable::engine::model::providers::http::{Endpoint, HttpChatModel, WireFormat};
+use roundtable::engine::model::Call;
 use roundtable::engine::model::{ChatModel, ChatRequest, Message, ModelError, StreamDelta};
 use roundtable::engine::run::CancelToken;
 use roundtable::platform::clock::BrowserClock;
@@ -136,7 +137,7 @@ async fn fetch_streams_openai_and_anthropic_from_the_mock() {
             StreamDelta::Text(t) => deltas.push(t),
         };
         let r = model(format)
-            .complete(&request(), &mut sink, &CancelToken::new())
+            .complete(Call::new(&request(), &mut sink, &CancelToken::new()))
             .await
             .expect("answer");
         assert_eq!(r.text, "streamed over real fetch");
@@ -157,7 +158,7 @@ async fn fetch_reports_rate_limit_with_retry_after_and_auth_errors() {
     let m = model(WireFormat::OpenaiCompatible);
     let mut sink = |_d: StreamDelta| {};
     let e = m
-        .complete(&request(), &mut sink, &CancelToken::new())
+        .complete(Call::new(&request(), &mut sink, &CancelToken::new()))
         .await
         .expect_err("429");
     assert!(
@@ -171,7 +172,7 @@ async fn fetch_reports_rate_limit_with_retry_after_and_auth_errors() {
         "{e:?}"
     );
     let e = m
-        .complete(&request(), &mut sink, &CancelToken::new())
+        .complete(Call::new(&request(), &mut sink, &CancelToken::new()))
         .await
         .expect_err("401");
     assert_eq!(e.kind(), "auth");
@@ -190,7 +191,7 @@ async fn cancel_aborts_the_fetch_and_the_server_sees_it() {
             c.cancel();
         }
     };
-    let r = m.complete(&request(), &mut sink, &cancel).await;
+    let r = m.complete(Call::new(&request(), &mut sink, &cancel)).await;
     assert_eq!(r, Err(ModelError::Cancelled));
     // The mock records the connection closing before the answer ended.
     for _ in 0..50 {

@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 use futures::executor::block_on;
+use roundtable::engine::base::clock::FakeClock;
 use roundtable::engine::coordinators::every_script;
 use roundtable::engine::coordinators::mael::contract::*;
 use roundtable::engine::coordinators::mael::memory::Memory;
@@ -12,7 +13,6 @@ use roundtable::engine::coordinators::{self};
 use roundtable::engine::domains::tasks::Task;
 use roundtable::engine::model::demo::DemoModel;
 use roundtable::engine::model::ChatModel;
-use roundtable::engine::run::clock::FakeClock;
 use roundtable::engine::run::{
     LoggedEvent, ModelRouter, ModelSpec, RunConfig, RunCtx, RunEvent, RunStatus,
 };

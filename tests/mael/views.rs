@@ -127,19 +127,22 @@ fn model_text_and_names_are_escaped() {
 
 #[test]
 fn reports_render_tables_charts_and_files() {
-    let rows: Vec<report::Row> = [(Mode::None, 0.1), (Mode::Task, 0.8), (Mode::Step, 0.55)]
-        .into_iter()
-        .map(|(mode, score)| report::Row {
-            label: report::label(mode).into(),
-            summary: ModeSummary {
-                mode,
-                score,
-                completion_tokens: 150.0,
-                rounds: 1.2,
-                tasks: 20,
-            },
-        })
-        .collect();
+    let rows: Vec<roundtable::engine::coordinators::mael::learn::Row> =
+        [(Mode::None, 0.1), (Mode::Task, 0.8), (Mode::Step, 0.55)]
+            .into_iter()
+            .map(
+                |(mode, score)| roundtable::engine::coordinators::mael::learn::Row {
+                    label: roundtable::engine::coordinators::mael::learn::label(mode).into(),
+                    summary: ModeSummary {
+                        mode,
+                        score,
+                        completion_tokens: 150.0,
+                        rounds: 1.2,
+                        tasks: 20,
+                    },
+                },
+            )
+            .collect();
     let t = report::table_html(&rows, "accuracy");
     assert!(t.contains("<strong>80.0</strong>"), "the best is bold");
     assert_eq!(

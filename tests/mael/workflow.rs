@@ -3,7 +3,7 @@
 //! call tree from, and bad input (an unconnected team, unreadable replies).
 
 use crate::common::*;
-use futures::future::LocalBoxFuture;
+use roundtable::engine::base::clock::FakeClock;
 use roundtable::engine::coordinators::every_script;
 use roundtable::engine::coordinators::mael::contract::*;
 use roundtable::engine::coordinators::mael::topology::{Preset, Team};
@@ -11,9 +11,8 @@ use roundtable::engine::domains::tasks::builtin::{tasks, Split};
 use roundtable::engine::domains::tasks::{Dataset, Gold, Task};
 use roundtable::engine::model::demo::DemoModel;
 use roundtable::engine::model::scripted::ScriptedModel;
-use roundtable::engine::model::{ChatModel, ChatRequest, ChatResponse, DeltaSink, ModelError};
-use roundtable::engine::run::cancel::CancelToken;
-use roundtable::engine::run::clock::FakeClock;
+use roundtable::engine::model::{Call, Completion};
+use roundtable::engine::model::{ChatModel, ChatRequest, ChatResponse};
 use roundtable::engine::run::{RunEvent, RunStatus};
 use std::cell::Cell;
 use std::rc::Rc;
@@ -192,12 +191,8 @@ impl ChatModel for Yielding {
     fn name(&self) -> String {
         "yielding".into()
     }
-    fn complete<'a>(
-        &'a self,
-        req: &'a ChatRequest,
-        sink: DeltaSink<'a>,
-        cancel: &'a CancelToken,
-    ) -> LocalBoxFuture<'a, Result<ChatResponse, ModelError>> {
+    fn complete<'a>(&'a self, call: Call<'a>) -> Completion<'a> {
+        let Call { req, sink, cancel } = call;
         Box::pin(async move {
             self.in_flight.set(self.in_flight.get() + 1);
             self.most.set(self.most.get().max(self.in_flight.get()));
@@ -212,7 +207,7 @@ impl ChatModel for Yielding {
                 }
             })
             .await;
-            let r = self.inner.complete(req, sink, cancel).await;
+            let r = self.inner.complete(Call::new(req, sink, cancel)).await;
             self.in_flight.set(self.in_flight.get() - 1);
             r
         })
@@ -240,7 +235,7 @@ fn sibling_subtasks_on_different_agents_run_concurrently_within_the_limit() {
         let ctx = roundtable::engine::run::RunCtx::new(
             config,
             roundtable::engine::run::ModelRouter::single(model),
-            Rc::new(roundtable::engine::run::clock::FakeClock::new()),
+            Rc::new(roundtable::engine::base::clock::FakeClock::new()),
         );
         let status = futures::executor::block_on(roundtable::engine::coordinators::execute(&ctx));
         assert_eq!(status, RunStatus::Finished);

@@ -1,211 +1,204 @@
-//! Batch runs of the travel planner: every variant × query runs once, at
-//! most `concurrency` at a time; one shared gate pauses them all before
-//! their next LLM call and resumes them; one shared cancel token stops the
-//! batch; the finished runs fold into the paper's table.
+//! The travel planner's batch: its jobs (every variant × query, variants
+//! outermost) run through the engine's batch runner with the demo model,
+//! and the finished runs fold into the paper's table: one column per
+//! variant, whatever order the runs ended in. (The runner itself — lanes,
+//! the concurrency bound, pause, stop, caps, resume — is tested in
+//! `engine::run::batch`.)
 
-use futures::executor::LocalPool;
-use futures::task::LocalSpawnExt;
+use roundtable::engine::base::clock::FakeClock;
 use roundtable::engine::coordinators::every_script;
-use roundtable::engine::coordinators::travel::batch::{jobs, run_batch, BatchJob, BatchRun};
+use roundtable::engine::coordinators::travel::batch::{entries, jobs, table, Setup, Tag};
 use roundtable::engine::coordinators::travel::contract::{ToolMode, Variant, ID};
-use roundtable::engine::coordinators::travel::report::comparison::{batch_groups, BatchEntry};
-use roundtable::engine::coordinators::travel::{options_for, query_values};
+use roundtable::engine::coordinators::travel::query_values;
 use roundtable::engine::domains::travel::builtin::BUILTIN_QUERIES_JSONL;
 use roundtable::engine::model::demo::DemoModel;
-use roundtable::engine::run::clock::FakeClock;
-use roundtable::engine::run::gate::Gate;
-use roundtable::engine::run::{
-    CancelToken, ModelRouter, ModelSpec, RunConfig, RunCtx, RunEvent, RunStatus,
-};
-use std::cell::{Cell, RefCell};
+use roundtable::engine::model::pricing::PriceTable;
+use roundtable::engine::run::batch::{self, Batch, Controls, Host, Job, Report};
+use roundtable::engine::run::budget::SpendCap;
+use roundtable::engine::run::{ModelRouter, ModelSpec, RunConfig, RunCtx, RunStatus};
 use std::rc::Rc;
 
-struct Probe {
-    running: Cell<usize>,
-    max_running: Cell<usize>,
-    responses: Cell<usize>,
+struct Demo;
+
+impl Host<Tag> for Demo {
+    fn context(&self, job: &Job<Tag>, controls: &Controls) -> Result<RunCtx, String> {
+        let model = Rc::new(DemoModel::instant(Rc::new(FakeClock::new()), every_script));
+        Ok(controls.context(
+            job.config.clone(),
+            ModelRouter::single(model),
+            Rc::new(FakeClock::new()),
+        ))
+    }
 }
 
-fn batch_jobs(n: usize, variants: &[Variant]) -> Vec<BatchJob> {
+fn plan(n: usize, variants: &[Variant]) -> Vec<Job<Tag>> {
     let queries = query_values(BUILTIN_QUERIES_JSONL, "builtin").expect("queries");
-    jobs(variants, &queries[..n])
+    let base = RunConfig::new(ID, "", ModelSpec::demo());
+    let setup = Setup {
+        db: "builtin".into(),
+        tool_mode: ToolMode::Native,
+        max_steps: None,
+    };
+    jobs(&base, variants, &queries[..n], &setup)
 }
 
-/// Runs `all` on a local pool with a shared gate and cancel token; returns
-/// the finished runs (shared, so a test can look while the pool stalls).
-fn spawn_batch(
-    pool: &LocalPool,
-    all: Vec<BatchJob>,
-    concurrency: usize,
-    gate: Gate,
-    cancel: CancelToken,
-    probe: Rc<Probe>,
-    stop_after: Option<usize>,
-) -> Rc<RefCell<Vec<BatchRun>>> {
-    let done: Rc<RefCell<Vec<BatchRun>>> = Rc::default();
-    let out = done.clone();
-    let model = Rc::new(DemoModel::instant(Rc::new(FakeClock::new()), every_script));
-    pool.spawner()
-        .spawn_local(async move {
-            let make_ctx = |i: usize, job: &BatchJob| {
-                let mut config = RunConfig::new(ID, &job.query.query, ModelSpec::demo());
-                config.run_id = format!("b{i}");
-                config.variant = Some(job.variant.id().into());
-                config.options = serde_json::to_value(options_for(
-                    job.value.clone(),
-                    "builtin",
-                    ToolMode::Native,
-                ))
-                .expect("options");
-                let ctx = RunCtx::with_controls(
-                    config,
-                    ModelRouter::single(model.clone()),
-                    Rc::new(FakeClock::new()),
-                    gate.clone(),
-                    cancel.child(),
-                );
-                let p = probe.clone();
-                ctx.on_event(move |e| match &e.event {
-                    RunEvent::RunStarted { .. } => {
-                        p.running.set(p.running.get() + 1);
-                        p.max_running.set(p.max_running.get().max(p.running.get()));
-                    }
-                    RunEvent::LlmResponse { .. } => p.responses.set(p.responses.get() + 1),
-                    e if e.is_terminal() => p.running.set(p.running.get() - 1),
-                    _ => {}
-                });
-                ctx
-            };
-            let stop = cancel.clone();
-            run_batch(
-                &all,
-                concurrency,
-                roundtable::engine::coordinators::travel::entry,
-                make_ctx,
-                |r| {
-                    out.borrow_mut().push(r);
-                    if stop_after == Some(out.borrow().len()) {
-                        stop.cancel();
-                    }
-                },
-            )
-            .await;
-        })
-        .expect("spawn");
-    done
-}
-
-fn probe() -> Rc<Probe> {
-    Rc::new(Probe {
-        running: Cell::new(0),
-        max_running: Cell::new(0),
-        responses: Cell::new(0),
-    })
+fn go(jobs: Vec<Job<Tag>>, concurrency: usize) -> Report<Tag> {
+    let controls = Controls::new(SpendCap::default(), PriceTable::default());
+    futures::executor::block_on(batch::run(Batch::new(jobs, concurrency), &controls, &Demo))
 }
 
 #[test]
-fn every_job_runs_once_within_the_concurrency_limit_and_folds_into_the_table() {
-    let mut pool = LocalPool::new();
-    let p = probe();
-    let all = batch_jobs(3, &[Variant::Solo, Variant::Orchestrator]);
-    // Held at the gate, the batch shows how many runs it started at once.
-    let gate = Gate::new();
-    gate.pause();
-    let done = spawn_batch(
-        &pool,
-        all,
-        2,
-        gate.clone(),
-        CancelToken::new(),
-        p.clone(),
-        None,
-    );
-    pool.run_until_stalled();
-    assert_eq!(p.running.get(), 2, "two runs started, the other four wait");
-    gate.resume();
-    pool.run();
-    let runs = done.borrow();
-    let mut seen: Vec<usize> = runs.iter().map(|r| r.job).collect();
-    seen.sort();
-    assert_eq!(seen, vec![0, 1, 2, 3, 4, 5], "each job exactly once");
-    assert_eq!(p.max_running.get(), 2, "two runs at a time, never more");
-    assert!(runs.iter().all(|r| r.status == RunStatus::Finished));
-    // The runs fold into the paper's table: one column per variant.
-    let entries: Vec<BatchEntry> = runs
+fn jobs_are_every_variant_times_every_query_each_an_ordinary_run() {
+    let all = plan(3, &[Variant::Solo, Variant::Orchestrator]);
+    assert_eq!(all.len(), 6);
+    let tags: Vec<(Variant, u32)> = all
         .iter()
-        .filter_map(|r| {
-            let config = r.events.iter().find_map(|e| match &e.event {
-                RunEvent::RunStarted { config } => Some(config.clone()),
-                _ => None,
-            })?;
-            BatchEntry::from_run(&config, &r.events)
-        })
+        .map(|j| (j.tag.variant, j.tag.query_idx))
         .collect();
-    let groups = batch_groups(&entries);
-    assert_eq!(groups.len(), 2);
+    let queries = query_values(BUILTIN_QUERIES_JSONL, "builtin").expect("queries");
+    let idx: Vec<u32> = queries[..3].iter().map(|(q, _)| q.idx).collect();
+    let mut want = Vec::new();
+    for v in [Variant::Solo, Variant::Orchestrator] {
+        for i in &idx {
+            want.push((v, *i));
+        }
+    }
+    assert_eq!(tags, want, "variants outermost");
+    for j in &all {
+        assert!(j.lane.is_none(), "travel runs are independent");
+        assert_eq!(j.config.variant.as_deref(), Some(j.tag.variant.id()));
+        assert!(!j.config.task.is_empty());
+    }
+    let ids: std::collections::HashSet<&str> =
+        all.iter().map(|j| j.config.run_id.as_str()).collect();
+    assert_eq!(ids.len(), 6, "a run id each");
+}
+
+#[test]
+fn the_runs_fold_into_the_papers_table_whatever_the_concurrency() {
+    let one = go(plan(3, &[Variant::Solo, Variant::Orchestrator]), 1);
+    let four = go(plan(3, &[Variant::Solo, Variant::Orchestrator]), 4);
+    assert!(four.runs.iter().all(|r| r.status == RunStatus::Finished));
+    let groups = table(&four.runs);
+    assert_eq!(
+        groups.iter().map(|g| g.group.as_str()).collect::<Vec<_>>(),
+        [Variant::Solo.label(), Variant::Orchestrator.label()]
+    );
     assert!(groups.iter().all(|g| g.runs == 3));
     assert!(groups.iter().all(|g| g.summary.delivery_rate() == 1.0));
+    assert_eq!(
+        table(&one.runs),
+        groups,
+        "the same table, one run at a time or four"
+    );
+    assert_eq!(entries(&four.runs).len(), 6);
 }
 
 #[test]
-fn the_shared_gate_pauses_every_run_and_resumes_them() {
-    let mut pool = LocalPool::new();
-    let p = probe();
-    let gate = Gate::new();
-    gate.pause();
-    let all = batch_jobs(2, &[Variant::Orchestrator]);
-    let done = spawn_batch(
-        &pool,
-        all,
-        2,
-        gate.clone(),
-        CancelToken::new(),
-        p.clone(),
-        None,
-    );
-    pool.run_until_stalled();
-    assert_eq!(p.running.get(), 2, "both runs started");
-    assert_eq!(p.responses.get(), 0, "no LLM call passes a paused gate");
-    assert_eq!(gate.waiting(), 2, "each run waits at the gate");
-    gate.step();
-    pool.run_until_stalled();
-    assert_eq!(p.responses.get(), 1, "a step lets exactly one call through");
-    gate.resume();
-    pool.run();
-    assert_eq!(done.borrow().len(), 2);
-    assert!(done
-        .borrow()
+fn a_stopped_run_is_listed_but_not_scored() {
+    let controls = Controls::new(SpendCap::default(), PriceTable::default());
+    controls.pause();
+    let all = plan(2, &[Variant::Orchestrator]);
+    let fut = batch::run(Batch::new(all, 2), &controls, &Demo);
+    futures::pin_mut!(fut);
+    let waker = futures::task::noop_waker();
+    let mut cx = std::task::Context::from_waker(&waker);
+    assert!(std::future::Future::poll(fut.as_mut(), &mut cx).is_pending());
+    controls.stop();
+    let report = futures::executor::block_on(fut);
+    // Both had started (each waited at the gate for its first call), neither called.
+    assert_eq!(report.progress.skipped, 2, "{:?}", report.progress);
+    assert!(report.runs.is_empty());
+    assert!(table(&report.runs).is_empty());
+}
+
+fn cli(args: &[&str]) -> (i32, String, String) {
+    crate::mock::cli(args, None)
+}
+
+#[test]
+fn travel_batch_prints_the_pages_table_and_writes_and_resumes_its_runs() {
+    let queries = query_values(BUILTIN_QUERIES_JSONL, "builtin").expect("queries");
+    let path = std::env::temp_dir().join(format!(
+        "roundtable-travel-batch-{}.jsonl",
+        std::process::id()
+    ));
+    let two: Vec<String> = BUILTIN_QUERIES_JSONL
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .take(2)
+        .map(str::to_string)
+        .collect();
+    std::fs::write(&path, two.join("\n")).expect("write");
+    let q = path.to_string_lossy().to_string();
+    let dir = std::env::temp_dir().join(format!("roundtable-travel-batch-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let d = dir.to_string_lossy().to_string();
+    let batch = |more: &[&str]| {
+        let mut args = vec![
+            "travel-batch",
+            "--variants",
+            "single,orchestrator",
+            "--queries",
+            &q,
+            "--json",
+            "--out-dir",
+            &d,
+        ];
+        args.extend_from_slice(more);
+        cli(&args)
+    };
+    let (code, out, err) = batch(&[]);
+    assert_eq!(code, 0, "{err}");
+    let groups: Vec<serde_json::Value> = serde_json::from_str(&out).expect("json");
+    let names: Vec<&str> = groups
         .iter()
-        .all(|r| r.status == RunStatus::Finished));
-}
-
-#[test]
-fn the_shared_cancel_token_stops_the_batch() {
-    let mut pool = LocalPool::new();
-    let p = probe();
-    let all = batch_jobs(4, &[Variant::Solo, Variant::Orchestrator]);
-    let done = spawn_batch(
-        &pool,
-        all,
-        1,
-        Gate::new(),
-        CancelToken::new(),
-        p.clone(),
-        Some(1),
+        .map(|g| g["group"].as_str().unwrap_or(""))
+        .collect();
+    assert_eq!(
+        names,
+        [Variant::Solo.label(), Variant::Orchestrator.label()]
     );
-    pool.run();
-    let runs = done.borrow();
-    assert_eq!(runs.len(), 8, "every job reports back, stopped or not");
-    assert_eq!(runs[0].status, RunStatus::Finished);
+    let ids: Vec<&str> = groups
+        .iter()
+        .map(|g| g["variant"].as_str().unwrap_or(""))
+        .collect();
+    assert_eq!(ids, ["single", "orchestrator"]);
+    // The same figures as the page's fold over the same runs.
+    let page = go(plan(2, &[Variant::Solo, Variant::Orchestrator]), 2);
+    for (g, want) in groups.iter().zip(table(&page.runs)) {
+        assert_eq!(g["runs"], 2);
+        assert_eq!(g["summary"], want.summary.to_json(), "{}", want.group);
+    }
+    assert_eq!(
+        err.matches("] single query").count() + err.matches("] orchestrator query").count(),
+        4,
+        "{err}"
+    );
+    let files = std::fs::read_dir(&dir).expect("dir").count();
+    assert_eq!(files, 4);
+    let (code, again, err) = batch(&["--resume"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(err.matches("taken from --out-dir").count(), 4, "{err}");
+    assert_eq!(
+        serde_json::from_str::<serde_json::Value>(&again).expect("json"),
+        serde_json::from_str::<serde_json::Value>(&out).expect("json")
+    );
+    let (code, text, _) = cli(&[
+        "travel-batch",
+        "--variants",
+        "single",
+        "--queries",
+        &q,
+        "--quiet",
+    ]);
+    assert_eq!(code, 0);
     assert!(
-        runs[1..].iter().all(|r| r.status == RunStatus::Cancelled),
-        "every run after the stop is cancelled: {:?}",
-        runs.iter().map(|r| r.status).collect::<Vec<_>>()
+        text.contains("Final Pass Rate") && text.contains("Avg revisits"),
+        "{text}"
     );
-    let calls = runs[1..]
-        .iter()
-        .flat_map(|r| &r.events)
-        .filter(|e| matches!(e.event, RunEvent::LlmRequest { .. }))
-        .count();
-    assert_eq!(calls, 0, "no LLM call after the stop");
+    let (code, _, err) = cli(&["travel-batch", "--variants", "nope"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("unknown variant \"nope\""), "{err}");
+    let _ = queries;
 }

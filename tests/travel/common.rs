@@ -4,7 +4,7 @@
 #![allow(dead_code)]
 
 use futures::executor::block_on;
-use futures::future::LocalBoxFuture;
+use roundtable::engine::base::clock::FakeClock;
 use roundtable::engine::coordinators::every_script;
 use roundtable::engine::coordinators::execute;
 use roundtable::engine::coordinators::travel::batch::evaluation_of;
@@ -14,11 +14,8 @@ use roundtable::engine::domains::travel::builtin::BUILTIN_QUERIES_JSONL;
 use roundtable::engine::domains::travel::tables::TableLoad;
 use roundtable::engine::domains::travel::{Tables, TravelDb};
 use roundtable::engine::model::demo::DemoModel;
-use roundtable::engine::model::{
-    ChatModel, ChatRequest, ChatResponse, DeltaSink, ModelError, Role,
-};
-use roundtable::engine::run::cancel::CancelToken;
-use roundtable::engine::run::clock::FakeClock;
+use roundtable::engine::model::{Call, Completion};
+use roundtable::engine::model::{ChatModel, ChatRequest, ChatResponse, Role};
 use roundtable::engine::run::{
     LoggedEvent, ModelRouter, ModelSpec, RunConfig, RunCtx, RunEvent, RunStatus,
 };
@@ -156,12 +153,12 @@ impl ChatModel for Tampered {
     fn reports_usage(&self) -> bool {
         false
     }
-    fn complete<'a>(
-        &'a self,
-        req: &'a ChatRequest,
-        _sink: DeltaSink<'a>,
-        _cancel: &'a CancelToken,
-    ) -> LocalBoxFuture<'a, Result<ChatResponse, ModelError>> {
+    fn complete<'a>(&'a self, call: Call<'a>) -> Completion<'a> {
+        let Call {
+            req,
+            sink: _sink,
+            cancel: _cancel,
+        } = call;
         let r = (self.hook)(req, self.inner.answer(req));
         Box::pin(async move { Ok(r) })
     }

@@ -5,6 +5,7 @@
 //! fallback on unusable answers, and both tool-call protocols.
 
 use futures::executor::block_on;
+use roundtable::engine::base::clock::FakeClock;
 use roundtable::engine::coordinators::execute;
 use roundtable::engine::coordinators::travel::batch::evaluation_of;
 use roundtable::engine::coordinators::travel::contract::*;
@@ -12,7 +13,6 @@ use roundtable::engine::coordinators::travel::{options_for, query_values};
 use roundtable::engine::domains::travel::builtin::BUILTIN_QUERIES_JSONL;
 use roundtable::engine::model::scripted::ScriptedModel;
 use roundtable::engine::model::{ChatRequest, ChatResponse, Role, ToolCall};
-use roundtable::engine::run::clock::FakeClock;
 use roundtable::engine::run::{
     LoggedEvent, ModelRouter, ModelSpec, RunConfig, RunCtx, RunEvent, RunStatus,
 };

@@ -5,12 +5,12 @@
 //! answers. (Revisits and the critic: `travel_demo_revisits.rs`.)
 
 use crate::common::*;
+use roundtable::engine::base::clock::FakeClock;
 use roundtable::engine::coordinators::every_script;
 use roundtable::engine::coordinators::travel::contract::*;
 use roundtable::engine::coordinators::travel::orchestrator::parse_decision;
 use roundtable::engine::model::demo::DemoModel;
 use roundtable::engine::model::{ChatRequest, Message, Role};
-use roundtable::engine::run::clock::FakeClock;
 use roundtable::engine::run::{RunEvent, RunStatus};
 use std::rc::Rc;
 

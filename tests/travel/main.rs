@@ -7,6 +7,9 @@
 //! small hand-made sandbox for the evaluator tests).
 #![cfg(not(target_arch = "wasm32"))]
 
+#[path = "../support/mock.rs"]
+mod mock;
+
 mod common;
 mod world;
 

@@ -5,6 +5,7 @@
 //! exports: `run_export.rs`.)
 
 use futures::executor::block_on;
+use roundtable::engine::base::clock::FakeClock;
 use roundtable::engine::coordinators::execute;
 use roundtable::engine::coordinators::travel::contract::*;
 use roundtable::engine::coordinators::travel::html::plan::plan_record_html;
@@ -17,7 +18,6 @@ use roundtable::engine::domains::travel::builtin::{builtin_queries, BUILTIN_QUER
 use roundtable::engine::domains::travel::{Check, Query, TravelDb};
 use roundtable::engine::model::scripted::ScriptedModel;
 use roundtable::engine::model::{ChatRequest, ChatResponse, Role, ToolCall, Usage};
-use roundtable::engine::run::clock::FakeClock;
 use roundtable::engine::run::{LoggedEvent, ModelRouter, ModelSpec, RunConfig, RunCtx, RunEvent};
 use roundtable::engine::views::html::{esc, handoffs_html, inspector_html};
 use roundtable::engine::views::inspector::InspectorView;
@@ -40,11 +40,7 @@ const HOSTILE: &str = "<img src=x onerror=alert(1)>";
 fn text(t: &str) -> ChatResponse {
     ChatResponse {
         text: t.into(),
-        usage: Usage {
-            input_tokens: 10,
-            output_tokens: 10,
-            estimated: false,
-        },
+        usage: Usage::counted(10, 10),
         ..ChatResponse::default()
     }
 }

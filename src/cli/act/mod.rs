@@ -5,7 +5,8 @@
 pub mod batch;
 pub mod run;
 
-use crate::cli::args::RunArgs;
+use super::coordinators::{CliCoordinator, PaperCommand};
+use super::flags::Flags;
 use roundtable::engine::coordinators::act::contract::{ActOptions, Variant};
 use roundtable::engine::coordinators::act::plus::{Bank, BankData};
 use roundtable::engine::domains::creative::{
@@ -17,6 +18,36 @@ use std::rc::Rc;
 
 pub use roundtable::engine::coordinators::act::ID;
 
+pub const CLI: CliCoordinator = CliCoordinator {
+    id: ID,
+    prepare: Some(run::prepare),
+    commands: &[PaperCommand {
+        name: "act-batch",
+        run: batch::run,
+    }],
+    usage: USAGE,
+};
+
+const USAGE: &str = "\
+ACT (--coordinator act):
+  roundtable act-batch [--variants act,baseline,…] [--dataset D] [--trials K]
+                       [batch options] [--json] [model options]
+  --variant V            act (default) | act-plus | no-knowledge | no-team-meeting | no-keywords
+                         | no-task-exploration | no-break-time | no-importance | baseline
+                         | standard | cot | self-refine | spp (one model)
+  --variants a,b         act-batch: the variants to compare (default act,baseline)
+  --dataset D            builtin (default) | trivia | FILE (JSONL: subject, details, solutions)
+  --data FILE            trivia: the dataset file (default ../shared/datasets/trivia_creative_writing/…)
+  --community C          builtin: tea | cafe | design | architecture | fashion (default by trial)
+  --task-idx N           the trial (builtin and FILE: a fixed draw of 4 tasks; trivia: the row);
+                         act-batch: the first trial
+  --task TEXT            instead of a set: a free task the team splits itself (not scored)
+  --team-size N          agents for a free task (default 4)
+  --trials K             act-batch: trials per variant (default 5)
+  --judge                also ask the LLM judge (0–4 expected components)
+  --stem                 ROUGE with the Porter stemmer (default off, as the library)
+  --bank FILE            act-plus: the knowledge bank read before and written after";
+
 const TRIVIA_FILE: &str = "datasets/trivia_creative_writing/trivia_creative_writing_100_n_5.jsonl";
 
 fn shared_trivia() -> PathBuf {
@@ -26,10 +57,50 @@ fn shared_trivia() -> PathBuf {
     base.join(TRIVIA_FILE)
 }
 
-/// Trial `idx` of the set the options name.
-pub fn task(a: &RunArgs, idx: u32) -> Result<ComplexTask, String> {
+/// The options of ACT's runs, as given.
+pub struct ActArgs {
+    dataset: String,
+    data: Option<String>,
+    community: Option<String>,
+    team_size: Option<u32>,
+    judge: bool,
+    stem: bool,
+    pub bank: Option<String>,
+}
+
+impl ActArgs {
+    pub fn read(f: &Flags) -> Result<ActArgs, String> {
+        Ok(ActArgs {
+            dataset: f.text("dataset")?.unwrap_or_else(|| "builtin".into()),
+            data: f.text("data")?,
+            community: f.text("community")?,
+            team_size: f.number("team-size")?,
+            judge: f.switch("judge")?,
+            stem: f.switch("stem")?,
+            bank: f.text("bank")?,
+        })
+    }
+
+    /// Trial `idx` of the set the options name.
+    pub fn task(&self, idx: u32) -> Result<ComplexTask, String> {
+        task(self, idx)
+    }
+
+    pub fn options(&self, task: ComplexTask) -> ActOptions {
+        let mut o = ActOptions::for_task(task);
+        o.judge = self.judge;
+        o.stem = self.stem;
+        if let Some(n) = self.team_size {
+            o.team_size = n.clamp(2, 8) as usize;
+        }
+        o.bank = self.bank.clone();
+        o
+    }
+}
+
+fn task(a: &ActArgs, idx: u32) -> Result<ComplexTask, String> {
     let team = a.team_size.unwrap_or(4).clamp(2, 8) as usize;
-    match a.dataset.as_deref().unwrap_or("builtin") {
+    match a.dataset.as_str() {
         "builtin" => {
             if let Some(c) = a.community.as_deref() {
                 if !builtin::COMMUNITIES.contains(&c) {
@@ -75,17 +146,6 @@ pub fn variant(v: Option<&str>) -> Result<Variant, String> {
         Some(v) => Variant::parse(v)
             .ok_or_else(|| format!("unknown ACT variant \"{v}\": use {}", Variant::ids())),
     }
-}
-
-pub fn options(a: &RunArgs, task: ComplexTask) -> ActOptions {
-    let mut o = ActOptions::for_task(task);
-    o.judge = a.judge;
-    o.stem = a.stem;
-    if let Some(n) = a.team_size {
-        o.team_size = n.clamp(2, 8) as usize;
-    }
-    o.bank = a.bank.clone();
-    o
 }
 
 /// The bank in `path` (an empty one when the file does not exist yet),

@@ -2,33 +2,54 @@
 //! free `--task` the team splits itself), the variant, and for ACT+ the
 //! knowledge bank (`--bank`, read before the run and written after).
 
-use crate::cli::args::RunArgs;
+use super::super::common::Common;
+use super::super::coordinators::Prepared;
+use super::super::flags::Flags;
+use super::ActArgs;
 use roundtable::engine::coordinators::act::contract::{ActOptions, Variant};
 use roundtable::engine::coordinators::act::plus::Bank;
 use roundtable::engine::domains::creative::ComplexTask;
-use roundtable::engine::run::RunConfig;
+use roundtable::engine::run::{RunConfig, RunCtx};
 use std::rc::Rc;
 
-pub struct Prepared {
-    pub bank: Option<Rc<Bank>>,
+/// ACT+'s bank: read before the run, written back after.
+struct Banked {
+    bank: Option<Rc<Bank>>,
     save_to: Option<String>,
 }
 
+impl Prepared for Banked {
+    fn attach(&self, ctx: &RunCtx) {
+        if let Some(b) = &self.bank {
+            ctx.insert_resource(b.clone());
+        }
+    }
+
+    fn finish(&self) -> Result<(), String> {
+        match (&self.save_to, &self.bank) {
+            (Some(path), Some(bank)) => super::write_bank(path, bank),
+            _ => Ok(()),
+        }
+    }
+}
+
 pub fn prepare(
-    a: &RunArgs,
+    f: &Flags,
+    common: &Common,
     config: &mut RunConfig,
-    key: Option<String>,
-) -> Result<Prepared, String> {
-    let variant = super::variant(a.variant.as_deref())?;
-    let task = if a.task.trim().is_empty() {
-        super::task(a, a.task_idx.unwrap_or(0))?
+) -> Result<Box<dyn Prepared>, String> {
+    let a = ActArgs::read(f)?;
+    let variant = super::variant(config.variant.as_deref())?;
+    let task_idx = f.number::<u32>("task-idx")?;
+    let task = if config.task.trim().is_empty() {
+        a.task(task_idx.unwrap_or(0))?
     } else {
-        if a.dataset.is_some() || a.task_idx.is_some() {
+        if f.has("dataset") || task_idx.is_some() {
             return Err("give either --task TEXT or --dataset/--task-idx, not both".into());
         }
-        ComplexTask::free(&a.task)
+        ComplexTask::free(&config.task)
     };
-    let options: ActOptions = super::options(a, task.clone());
+    let options: ActOptions = a.options(task.clone());
     config.task = task.text.clone();
     config.variant = Some(variant.id().into());
     config.options = serde_json::to_value(&options).map_err(|e| e.to_string())?;
@@ -36,27 +57,14 @@ pub fn prepare(
         return Err("--bank goes with --variant act-plus".into());
     }
     let bank = match variant {
-        Variant::ActPlus => {
-            let spec = config
-                .model_for("*")
-                .cloned()
-                .unwrap_or_else(roundtable::engine::run::ModelSpec::demo);
-            let embedder = crate::cli::run_cmd::embedder(a, &spec, key)?;
-            Some(Rc::new(super::read_bank(a.bank.as_deref(), embedder)?))
-        }
+        Variant::ActPlus => Some(Rc::new(super::read_bank(
+            a.bank.as_deref(),
+            common.embedder()?,
+        )?)),
         _ => None,
     };
-    Ok(Prepared {
+    Ok(Box::new(Banked {
         bank,
         save_to: a.bank.clone(),
-    })
-}
-
-impl Prepared {
-    pub fn finish(&self) -> Result<(), String> {
-        match (&self.save_to, &self.bank) {
-            (Some(path), Some(bank)) => super::write_bank(path, bank),
-            _ => Ok(()),
-        }
-    }
+    }))
 }

@@ -2,153 +2,175 @@
 //! saved after every task (so an interrupted phase resumes where it
 //! stopped); `roundtable mael-eval`: test tasks in each mode against a
 //! pool, with the paper's figures (score, completion tokens, rounds), and
-//! optionally the pool-size sweep.
+//! optionally the pool-size sweep. Both go through the engine's batch
+//! runner with the jobs and folds the MAEL page uses.
 
-use crate::cli::args::RunArgs;
-use crate::cli::run_cmd::{api_key, model_spec, native_platform};
+use super::super::batch::{self as cli_batch, BatchArgs, Lines};
+use super::super::common::Common;
+use super::super::flags::Flags;
+use super::MaelArgs;
+use futures::future::LocalBoxFuture;
 use roundtable::engine::coordinators::every_script;
 use roundtable::engine::coordinators::mael::contract::{MaelOptions, Mode};
 use roundtable::engine::coordinators::mael::learn::{
-    evaluation, first_tasks, learning_phase, pending, summarize, sweep_mode, Finished, ModeSummary,
+    evaluation_jobs, first_tasks, groups, learning_jobs, pending, result_of, rows, sweep,
+    sweep_mode, Tag,
 };
 use roundtable::engine::coordinators::mael::memory::Memory;
-use roundtable::engine::coordinators::mael::{self, setup::configure};
+use roundtable::engine::coordinators::mael::{self};
 use roundtable::engine::domains::tasks::builtin::Split;
 use roundtable::engine::domains::tasks::Task;
-use roundtable::engine::model::factory::build_model;
 use roundtable::engine::model::ChatModel;
-use roundtable::engine::run::clock::{Clock, SystemClock};
-use roundtable::engine::run::{ModelRouter, RunConfig, RunCtx};
+use roundtable::engine::run::batch::{Controls, Finished, Host, Job};
+use roundtable::engine::run::{RunCtx, RunStatus};
 use std::cell::RefCell;
+use std::collections::HashMap;
+use std::ffi::OsString;
 use std::rc::Rc;
 
-struct Setup {
+/// A run of MAEL's on the pool its tag names.
+struct MaelHost<'a> {
+    common: &'a Common,
     model: Rc<dyn ChatModel>,
-    spec: roundtable::engine::run::ModelSpec,
-    clock: Rc<dyn Clock>,
-    key: Option<String>,
+    memory: Rc<Memory>,
+    /// The sweep's pools, by learned tasks.
+    sweep: HashMap<usize, Rc<Memory>>,
+    /// Learning: where the pool is written after each task.
+    save_to: Option<String>,
+    error: RefCell<Option<String>>,
 }
 
-fn setup(a: &RunArgs) -> Result<Setup, String> {
-    let spec = model_spec(a)?;
-    let key = api_key();
-    let clock: Rc<dyn Clock> = Rc::new(SystemClock::default());
-    let platform = native_platform(a, clock.clone(), every_script);
-    let model = build_model(&spec, key.clone(), &platform)?;
-    Ok(Setup {
-        model,
-        spec,
-        clock,
-        key,
-    })
-}
-
-/// A run's context for `task` in `mode` on `memory`.
-fn context(
-    a: &RunArgs,
-    s: &Setup,
-    memory: &Rc<Memory>,
-    i: usize,
-    task: &Task,
-    mode: Mode,
-    learn: bool,
-) -> Result<RunCtx, String> {
-    let mut config = RunConfig::new(mael::ID, "", s.spec.clone());
-    configure(&mut config, task.clone(), mode);
-    let mut options: MaelOptions = super::options(a, task.clone())?;
-    options.learn = learn;
-    config.options = serde_json::to_value(&options).map_err(|e| e.to_string())?;
-    config.created_ms = s.clock.epoch_ms().floor();
-    config.run_id = format!("cli-{}-{i}", config.created_ms as u64);
-    if let Some(n) = a.concurrency {
-        config.max_concurrency = n.max(1);
+impl<'a> MaelHost<'a> {
+    /// Runs on `memory` with the model the options name; no sweep, no saving.
+    fn new(common: &'a Common, memory: Rc<Memory>) -> Result<MaelHost<'a>, String> {
+        Ok(MaelHost {
+            common,
+            model: common.model(every_script)?,
+            memory,
+            sweep: HashMap::new(),
+            save_to: None,
+            error: RefCell::new(None),
+        })
     }
-    let ctx = RunCtx::new(
-        config,
-        ModelRouter::single(s.model.clone()),
-        s.clock.clone(),
-    );
-    ctx.insert_resource(memory.clone());
-    Ok(ctx)
 }
 
-pub fn learn(a: RunArgs) -> Result<i32, String> {
-    let out = a
-        .out
-        .clone()
-        .ok_or("mael-learn needs --out pool.json (the pool it fills)")?;
-    let s = setup(&a)?;
-    let embedder = super::embedder(&a, &s.spec, s.key.clone())?;
-    let memory = super::memory(Some(&out), embedder)?;
-    let n = a.train.unwrap_or(30) as usize;
-    let all = super::tasks(&a, Split::Train)?;
-    // Resume: tasks already in the pool are not learned again.
-    let candidates: Vec<Task> = all.into_iter().take(n).collect();
-    let todo = pending(&memory.pool.borrow(), &candidates);
-    let done = candidates.len() - todo.len();
-    // A learning phase retrieves nothing by default (the pool is being built).
-    let mode = match a.mode.as_deref() {
-        None => Mode::None,
-        Some(m) => {
-            Mode::parse(m).ok_or_else(|| format!("unknown --mode \"{m}\": use {}", Mode::ids()))?
-        }
+impl Host<Tag> for MaelHost<'_> {
+    fn context(&self, job: &Job<Tag>, controls: &Controls) -> Result<RunCtx, String> {
+        let ctx = controls.one_model(&job.config, self.model.clone(), self.common.clock.clone());
+        let memory = match job.tag.pool_tasks {
+            Some(n) => self.sweep.get(&n).cloned().ok_or("no such pool size")?,
+            None => self.memory.clone(),
+        };
+        ctx.insert_resource(memory);
+        Ok(ctx)
+    }
+
+    fn ended<'b>(&'b self, run: &'b Finished<Tag>) -> LocalBoxFuture<'b, ()> {
+        Box::pin(async move {
+            if let (Some(path), RunStatus::Finished) = (&self.save_to, run.status) {
+                if let Err(e) = super::write_pool(path, &self.memory) {
+                    self.error.borrow_mut().get_or_insert(e);
+                }
+            }
+        })
+    }
+}
+
+fn describe(r: &Finished<Tag>) -> String {
+    let outcome = match (result_of(&r.events), r.failure()) {
+        (Some(res), _) => format!("score {:.2}", res.score),
+        (None, Some(why)) => format!("failed: {why}"),
+        (None, None) => format!("{:?}", r.status).to_lowercase(),
     };
-    if let Some(t) = todo.first() {
-        super::options(&a, t.clone())?;
+    format!(
+        "{} {} ({}): {outcome}",
+        r.tag.row,
+        r.tag.task_id,
+        r.tag.mode.id()
+    )
+}
+
+fn file(t: &Tag) -> String {
+    let safe: String = t
+        .task_id
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    match t.pool_tasks {
+        Some(n) => format!("sweep{n}-{}-{safe}", t.mode.id()),
+        None => format!(
+            "{}-{safe}",
+            t.row
+                .chars()
+                .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+                .collect::<String>()
+        ),
     }
-    let started = s.clock.now_ms();
-    let learned = RefCell::new(0usize);
-    let failure = RefCell::new(None);
-    if !a.quiet {
+}
+
+const LINES: Lines<Tag> = Lines { file, describe };
+
+pub fn learn(args: Vec<OsString>) -> Result<i32, String> {
+    let f = Flags::parse("mael-learn", args)?;
+    let common = Common::read(&f)?;
+    let batch = BatchArgs::read(&f, 1)?;
+    let a = MaelArgs::read(&f)?;
+    let out = f
+        .text("out")?
+        .ok_or("mael-learn needs --out pool.json (the pool it fills)")?;
+    let n = f.number::<usize>("train")?.unwrap_or(30);
+    // A learning phase retrieves nothing by default (the pool is being built).
+    let mode = super::mode(&f, None, Mode::None)?;
+    f.finish()?;
+    let memory = super::memory(Some(&out), common.embedder()?)?;
+    // Resume: tasks already in the pool are not learned again.
+    let candidates: Vec<Task> = a.tasks(Split::Train)?.into_iter().take(n).collect();
+    let todo = pending(&memory.pool.borrow(), &candidates);
+    let template = match todo.first() {
+        Some(t) => Some(a.options(t.clone())?),
+        None => None,
+    };
+    if !common.quiet {
         eprintln!(
             "learning on {} tasks in mode {} ({} already in the pool)",
             todo.len(),
             mode.id(),
-            done
+            candidates.len() - todo.len()
         );
     }
-    let make = |i: usize, t: &Task, m: Mode| {
-        context(&a, &s, &memory, i, t, m, true).expect("options checked")
+    let base = common.config(mael::ID, "", "mael-learn");
+    let jobs = match template {
+        Some(o) => learning_jobs(&base, &todo, mode, |t| MaelOptions {
+            task: t.clone(),
+            ..o.clone()
+        }),
+        None => Vec::new(),
     };
-    futures::executor::block_on(learning_phase(
-        &todo,
-        mode,
-        mael::entry,
-        make,
-        |run: Finished| {
-            if let Err(e) = super::write_pool(&out, &memory) {
-                *failure.borrow_mut() = Some(e);
-            }
-            let score = run.result.as_ref().map_or(0.0, |r| r.score);
-            *learned.borrow_mut() += 1;
-            if !a.quiet {
-                eprintln!(
-                    "[{}/{}] {} score {score:.2}, pool {} experiences",
-                    learned.borrow(),
-                    todo.len(),
-                    run.task_id,
-                    memory.pool.borrow().len()
-                );
-            }
-            std::future::ready(())
-        },
-    ));
-    if let Some(e) = failure.into_inner() {
+    let mut host = MaelHost::new(&common, memory.clone())?;
+    host.save_to = Some(out.clone());
+    let started = common.clock.now_ms();
+    let report = cli_batch::run(jobs, true, &batch, &common, &host, &LINES)?;
+    if let Some(e) = host.error.into_inner() {
         return Err(e);
     }
-    let secs = ((s.clock.now_ms() - started) / 1000.0).max(1e-9);
-    let n = learned.into_inner();
+    let secs = ((common.clock.now_ms() - started) / 1000.0).max(1e-9);
+    let learned = report.progress.finished;
     println!(
-        "learned {n} tasks in {secs:.2} s ({:.1} tasks/s); {} has {} experiences",
-        n as f64 / secs,
-        out,
+        "learned {learned} tasks in {secs:.2} s ({:.1} tasks/s); {out} has {} experiences",
+        learned as f64 / secs,
         memory.pool.borrow().len()
     );
-    Ok(if n == todo.len() { 0 } else { 1 })
+    Ok(cli_batch::exit_code(&report))
 }
 
-fn modes(a: &RunArgs) -> Result<Vec<Mode>, String> {
-    a.modes
+fn modes(f: &Flags) -> Result<Vec<Mode>, String> {
+    f.text("modes")?
         .as_deref()
         .unwrap_or("none,task,step")
         .split(',')
@@ -159,60 +181,64 @@ fn modes(a: &RunArgs) -> Result<Vec<Mode>, String> {
         .collect()
 }
 
-fn evaluate_on(
-    a: &RunArgs,
-    s: &Setup,
-    memory: &Rc<Memory>,
-    tasks: &[Task],
-    modes: &[Mode],
-) -> Vec<ModeSummary> {
-    let runs = RefCell::new(Vec::new());
-    let make = |i: usize, t: &Task, m: Mode| {
-        context(a, s, memory, i, t, m, false).expect("options checked")
-    };
-    futures::executor::block_on(evaluation(
-        tasks,
-        modes,
-        a.concurrency.unwrap_or(4) as usize,
-        mael::entry,
-        make,
-        |r| {
-            if !a.quiet {
-                eprintln!(
-                    "{} {}: {:.2}",
-                    r.mode.id(),
-                    r.task_id,
-                    r.result.as_ref().map_or(0.0, |x| x.score)
-                );
-            }
-            runs.borrow_mut().push(r);
-        },
-    ));
-    summarize(&runs.into_inner(), modes)
-}
-
-pub fn eval(a: RunArgs) -> Result<i32, String> {
-    let pool = a
-        .pool
-        .clone()
+pub fn eval(args: Vec<OsString>) -> Result<i32, String> {
+    let f = Flags::parse("mael-eval", args)?;
+    let common = Common::read(&f)?;
+    let batch = BatchArgs::read(&f, 4)?;
+    let a = MaelArgs::read(&f)?;
+    let pool = f
+        .text("pool")?
         .ok_or("mael-eval needs --pool pool.json (from mael-learn)")?;
-    let s = setup(&a)?;
-    let embedder = super::embedder(&a, &s.spec, s.key.clone())?;
-    let memory = super::memory(Some(&pool), embedder)?;
-    let modes = modes(&a)?;
-    let tasks: Vec<Task> = super::tasks(&a, Split::Test)?
-        .into_iter()
-        .take(a.test.unwrap_or(20) as usize)
-        .collect();
-    if let Some(t) = tasks.first() {
-        super::options(&a, t.clone())?;
+    let modes = modes(&f)?;
+    let test = f.number::<usize>("test")?.unwrap_or(20);
+    let sizes: Vec<usize> = match f.text("sizes")? {
+        None => Vec::new(),
+        Some(list) => list
+            .split(',')
+            .map(|x| {
+                x.trim()
+                    .parse()
+                    .map_err(|_| format!("--sizes: \"{x}\" is not a whole number"))
+            })
+            .collect::<Result<_, _>>()?,
+    };
+    f.finish()?;
+    let memory = super::memory(Some(&pool), common.embedder()?)?;
+    let tasks: Vec<Task> = a.tasks(Split::Test)?.into_iter().take(test).collect();
+    let Some(first) = tasks.first() else {
+        return Err("the test set has no task".into());
+    };
+    let template = a.options(first.clone())?;
+    let mut sweep_pools = HashMap::new();
+    for &n in &sizes {
+        let sub = first_tasks(&memory.pool.borrow(), n);
+        let m = Memory::new("sweep", sub, memory.embedder.clone()).map_err(|e| e.user_message())?;
+        sweep_pools.insert(n, Rc::new(m));
     }
-    let rows = evaluate_on(&a, &s, &memory, &tasks, &modes);
-    if a.json {
-        for r in &rows {
+    let base = common.config(mael::ID, "", "mael-eval");
+    let rows_asked = groups(&modes, &[], template.scoring);
+    let jobs = evaluation_jobs(&base, &tasks, &rows_asked, &sizes, |t| MaelOptions {
+        task: t.clone(),
+        ..template.clone()
+    });
+    let mut host = MaelHost::new(&common, memory.clone())?;
+    host.sweep = sweep_pools;
+    let report = cli_batch::run(jobs, false, &batch, &common, &host, &LINES)?;
+    let (table, points) = (rows(&report.runs), sweep(&report.runs));
+    let sweep_in = sweep_mode(&modes);
+    if common.json {
+        for r in &table {
             println!(
                 "{}",
-                serde_json::json!({"mode": r.mode.id(), "score": r.score, "completion_tokens": r.completion_tokens, "rounds": r.rounds})
+                serde_json::json!({"mode": r.summary.mode.id(), "label": r.label, "score": r.summary.score, "completion_tokens": r.summary.completion_tokens, "rounds": r.summary.rounds, "tasks": r.summary.tasks})
+            );
+        }
+        for n in &sizes {
+            // A pool size none of whose runs finished has no score (null).
+            let score = points.iter().find(|(p, _)| p == n).map(|(_, s)| *s);
+            println!(
+                "{}",
+                serde_json::json!({"pool_tasks": n, "mode": sweep_in.id(), "score": score})
             );
         }
     } else {
@@ -225,43 +251,29 @@ pub fn eval(a: RunArgs) -> Result<i32, String> {
             "{:<28} {:>8} {:>18} {:>8}",
             "mode", "score %", "completion tokens", "rounds"
         );
-        for r in &rows {
+        for r in &table {
             println!(
                 "{:<28} {:>8.1} {:>18.0} {:>8.2}",
-                r.mode.label(),
-                r.score * 100.0,
-                r.completion_tokens,
-                r.rounds
+                r.summary.mode.label(),
+                r.summary.score * 100.0,
+                r.summary.completion_tokens,
+                r.summary.rounds
             );
         }
-    }
-    if let Some(sizes) = a.sizes.as_deref() {
-        let sweep_mode = sweep_mode(&modes);
-        if !a.json {
+        if !sizes.is_empty() {
             println!(
                 "pool-size sweep ({}): tasks learned → score %",
-                sweep_mode.label()
+                sweep_in.label()
             );
-        }
-        for n in sizes
-            .split(',')
-            .filter_map(|x| x.trim().parse::<usize>().ok())
-        {
-            let sub = first_tasks(&memory.pool.borrow(), n);
-            let m = Rc::new(
-                Memory::new("sweep", sub, memory.embedder.clone()).map_err(|e| e.user_message())?,
-            );
-            let rows = evaluate_on(&a, &s, &m, &tasks, &[sweep_mode]);
-            let score = rows.first().map_or(0.0, |r| r.score);
-            if a.json {
-                println!(
-                    "{}",
-                    serde_json::json!({"pool_tasks": n, "mode": sweep_mode.id(), "score": score})
-                );
-            } else {
-                println!("  {n:>3} tasks: {:.1}", score * 100.0);
+            for n in &sizes {
+                match points.iter().find(|(p, _)| p == n) {
+                    Some((_, score)) => println!("  {n:>3} tasks: {:.1}", score * 100.0),
+                    None => println!("  {n:>3} tasks: no run finished"),
+                }
             }
         }
     }
+    // The figures are the command's result (runs that did not finish are
+    // left out of them), and the command succeeds (as it always has).
     Ok(0)
 }

@@ -6,7 +6,8 @@ pub mod learn;
 pub mod pool;
 pub mod run;
 
-use crate::cli::args::RunArgs;
+use super::coordinators::{CliCoordinator, PaperCommand};
+use super::flags::Flags;
 use roundtable::engine::coordinators::mael::contract::{MaelOptions, Mode, Polarity};
 use roundtable::engine::coordinators::mael::experience::Pool;
 use roundtable::engine::coordinators::mael::memory::Memory;
@@ -18,59 +19,163 @@ use std::rc::Rc;
 
 pub use roundtable::engine::coordinators::mael::ID;
 
-/// The task set the options name: the built-in split, or a file of a dataset.
-pub fn tasks(a: &RunArgs, split: Split) -> Result<Vec<Task>, String> {
-    let name = a.dataset.as_deref().unwrap_or("builtin");
-    let dataset = Dataset::parse(name).ok_or_else(|| {
-        let known: Vec<&str> = Dataset::ALL.iter().map(|d| d.id()).collect();
-        format!("unknown --dataset \"{name}\": use {}", known.join(", "))
-    })?;
-    match (&a.data, dataset) {
-        (None, Dataset::Builtin) => Ok(builtin::tasks(match a.split.as_deref() {
-            Some("train") => Split::Train,
-            Some("test") => Split::Test,
-            None => split,
-            Some(other) => return Err(format!("unknown --split \"{other}\": use train or test")),
-        })),
-        (None, d) => Err(format!(
-            "--dataset {} needs --data FILE (e.g. ../shared/datasets/{}/…)",
-            d.id(),
-            match d {
-                Dataset::Gsm8k => "gsm8k/test.jsonl",
-                Dataset::Mmlu => "mmlu/mmlu_sample.jsonl",
-                _ => "commongen_hard/commongen_hard.jsonl",
-            }
-        )),
-        (Some(path), d) => {
-            let read =
-                |p: &str| std::fs::read_to_string(p).map_err(|e| format!("cannot read {p}: {e}"));
-            let mut text = read(path)?;
-            match (&a.shots, d) {
-                (None, _) => {}
-                // Dev rows first: parse_jsonl takes them as the questions' examples.
-                (Some(shots), Dataset::Mmlu) => text = format!("{}\n{text}", read(shots)?),
-                (Some(_), _) => return Err("--shots goes with --dataset mmlu".into()),
-            }
-            parse_jsonl(d, &text, path)
-        }
-    }
+pub const CLI: CliCoordinator = CliCoordinator {
+    id: ID,
+    prepare: Some(run::prepare),
+    commands: &[
+        PaperCommand {
+            name: "mael-learn",
+            run: learn::learn,
+        },
+        PaperCommand {
+            name: "mael-eval",
+            run: learn::eval,
+        },
+        PaperCommand {
+            name: "pool",
+            run: pool::run,
+        },
+    ],
+    usage: USAGE,
+};
+
+const USAGE: &str = "\
+MAEL (--coordinator mael):
+  roundtable mael-learn --dataset D [--data FILE] [--train N] --out pool.json [model options]
+  roundtable mael-eval --dataset D [--data FILE] [--test K] [--modes none,task,step]
+                       --pool pool.json [--sizes 0,10,20,30] [--json] [model options]
+  roundtable pool rank --pool P.json --agent ID --step KIND --query-embedding Q.json
+                       [--alpha A] [--k K] [--reward high|low] [--similarity high|low] [--json]
+  roundtable pool merge A.json B.json --out C.json
+  --dataset D            builtin (default) | gsm8k | mmlu | commongen
+  --data FILE            the dataset's JSONL (needed but for builtin)
+  --shots FILE           mmlu: the dev rows (mmlu_dev.jsonl), each question's 5-shot examples
+  --split train|test     the built-in split (run: test, mael-learn: train)
+  --task-idx N           the task's position in the set (default 0)
+  --mode M               none | task | step (run default step; learning default none)
+  --pool FILE            the experience pool (read; written back after a learning run)
+  --no-learn             no backward pass (no rewards, nothing added to the pool)
+  --team SHAPE:N         star | chain | ring | full, N agents (default star:4)
+  --alpha A  --top-k K   retrieval score weight (0.5) and examples per step (1)
+  --reward high|low  --similarity high|low   Table 4's variants
+  --critic-rounds N  --depth N   refinement rounds and decomposition depth";
+
+/// The options of MAEL's runs, as given.
+pub struct MaelArgs {
+    dataset: String,
+    data: Option<String>,
+    shots: Option<String>,
+    split: Option<String>,
+    team: Option<String>,
+    alpha: Option<f64>,
+    top_k: Option<u32>,
+    reward: Option<String>,
+    similarity: Option<String>,
+    critic_rounds: Option<u32>,
+    depth: Option<u32>,
+    no_learn: bool,
 }
 
-/// The team the options name (`--team star:4`, default the paper's four).
-pub fn team(a: &RunArgs) -> Result<Team, String> {
-    let Some(spec) = a.team.as_deref() else {
-        return Ok(Team::default_team());
-    };
-    let (shape, n) = spec.split_once(':').unwrap_or((spec, "4"));
-    let preset = Preset::parse(shape).ok_or_else(|| {
-        format!("unknown --team \"{shape}\": use star, chain, ring or full (e.g. star:4)")
-    })?;
-    let n: usize = n
-        .parse()
-        .ok()
-        .filter(|n| (1..=16).contains(n))
-        .ok_or_else(|| format!("--team {spec}: the size must be 1 to 16"))?;
-    Ok(Team::preset(preset, n))
+impl MaelArgs {
+    pub fn read(f: &Flags) -> Result<MaelArgs, String> {
+        Ok(MaelArgs {
+            dataset: f.text("dataset")?.unwrap_or_else(|| "builtin".into()),
+            data: f.text("data")?,
+            shots: f.text("shots")?,
+            split: f.text("split")?,
+            team: f.text("team")?,
+            alpha: f.real("alpha")?,
+            top_k: f.number("top-k")?,
+            reward: f.text("reward")?,
+            similarity: f.text("similarity")?,
+            critic_rounds: f.number("critic-rounds")?,
+            depth: f.number("depth")?,
+            no_learn: f.switch("no-learn")?,
+        })
+    }
+
+    /// The task set the options name: the built-in split, or a file of a dataset.
+    pub fn tasks(&self, split: Split) -> Result<Vec<Task>, String> {
+        let name = self.dataset.as_str();
+        let dataset = Dataset::parse(name).ok_or_else(|| {
+            let known: Vec<&str> = Dataset::ALL.iter().map(|d| d.id()).collect();
+            format!("unknown --dataset \"{name}\": use {}", known.join(", "))
+        })?;
+        match (&self.data, dataset) {
+            (None, Dataset::Builtin) => Ok(builtin::tasks(match self.split.as_deref() {
+                Some("train") => Split::Train,
+                Some("test") => Split::Test,
+                None => split,
+                Some(other) => {
+                    return Err(format!("unknown --split \"{other}\": use train or test"))
+                }
+            })),
+            (None, d) => Err(format!(
+                "--dataset {} needs --data FILE (e.g. ../shared/datasets/{}/…)",
+                d.id(),
+                match d {
+                    Dataset::Gsm8k => "gsm8k/test.jsonl",
+                    Dataset::Mmlu => "mmlu/mmlu_sample.jsonl",
+                    _ => "commongen_hard/commongen_hard.jsonl",
+                }
+            )),
+            (Some(path), d) => {
+                let read = |p: &str| {
+                    std::fs::read_to_string(p).map_err(|e| format!("cannot read {p}: {e}"))
+                };
+                let mut text = read(path)?;
+                match (&self.shots, d) {
+                    (None, _) => {}
+                    // Dev rows first: parse_jsonl takes them as the questions' examples.
+                    (Some(shots), Dataset::Mmlu) => text = format!("{}\n{text}", read(shots)?),
+                    (Some(_), _) => return Err("--shots goes with --dataset mmlu".into()),
+                }
+                parse_jsonl(d, &text, path)
+            }
+        }
+    }
+
+    /// The team the options name (`--team star:4`, default the paper's four).
+    pub fn team(&self) -> Result<Team, String> {
+        let Some(spec) = self.team.as_deref() else {
+            return Ok(Team::default_team());
+        };
+        let (shape, n) = spec.split_once(':').unwrap_or((spec, "4"));
+        let preset = Preset::parse(shape).ok_or_else(|| {
+            format!("unknown --team \"{shape}\": use star, chain, ring or full (e.g. star:4)")
+        })?;
+        let n: usize = n
+            .parse()
+            .ok()
+            .filter(|n| (1..=16).contains(n))
+            .ok_or_else(|| format!("--team {spec}: the size must be 1 to 16"))?;
+        Ok(Team::preset(preset, n))
+    }
+
+    /// The options of a run on `task`, with the flags' overrides.
+    pub fn options(&self, task: Task) -> Result<MaelOptions, String> {
+        let mut o = MaelOptions::for_task(task);
+        o.team = self.team()?;
+        if let Some(alpha) = self.alpha {
+            if !(0.0..=1.0).contains(&alpha) {
+                return Err(format!("--alpha {alpha}: use a number from 0 to 1"));
+            }
+            o.scoring.alpha = alpha;
+        }
+        o.scoring.reward = polarity(self.reward.as_deref(), "--reward")?;
+        o.scoring.similarity = polarity(self.similarity.as_deref(), "--similarity")?;
+        if let Some(k) = self.top_k {
+            o.top_k = k.max(1) as usize;
+        }
+        if let Some(r) = self.critic_rounds {
+            o.max_rounds = r;
+        }
+        if let Some(d) = self.depth {
+            o.max_depth = d;
+        }
+        o.learn = !self.no_learn;
+        Ok(o)
+    }
 }
 
 fn polarity(v: Option<&str>, flag: &str) -> Result<Polarity, String> {
@@ -81,37 +186,13 @@ fn polarity(v: Option<&str>, flag: &str) -> Result<Polarity, String> {
     }
 }
 
-/// The options of a run on `task`, with the flags' overrides.
-pub fn options(a: &RunArgs, task: Task) -> Result<MaelOptions, String> {
-    let mut o = MaelOptions::for_task(task);
-    o.team = team(a)?;
-    if let Some(alpha) = a.alpha {
-        if !(0.0..=1.0).contains(&alpha) {
-            return Err(format!("--alpha {alpha}: use a number from 0 to 1"));
-        }
-        o.scoring.alpha = alpha;
-    }
-    o.scoring.reward = polarity(a.reward.as_deref(), "--reward")?;
-    o.scoring.similarity = polarity(a.similarity.as_deref(), "--similarity")?;
-    if let Some(k) = a.top_k {
-        o.top_k = k.max(1) as usize;
-    }
-    if let Some(r) = a.critic_rounds {
-        o.max_rounds = r;
-    }
-    if let Some(d) = a.depth {
-        o.max_depth = d;
-    }
-    o.learn = !a.no_learn;
-    Ok(o)
+/// `--mode`, else `or` (a run's `--variant`), else `default`.
+pub fn mode(f: &Flags, or: Option<&str>, default: Mode) -> Result<Mode, String> {
+    let Some(m) = f.text("mode")?.or(or.map(str::to_string)) else {
+        return Ok(default);
+    };
+    Mode::parse(&m).ok_or_else(|| format!("unknown --mode \"{m}\": use {}", Mode::ids()))
 }
-
-pub fn mode(a: &RunArgs) -> Result<Mode, String> {
-    let m = a.mode.as_deref().or(a.variant.as_deref()).unwrap_or("step");
-    Mode::parse(m).ok_or_else(|| format!("unknown --mode \"{m}\": use {}", Mode::ids()))
-}
-
-pub use crate::cli::run_cmd::embedder;
 
 /// Reads a pool file (none yet = an empty pool).
 pub fn read_pool(path: &str, embedder: &Rc<dyn Embedder>) -> Result<Pool, String> {
@@ -122,8 +203,12 @@ pub fn read_pool(path: &str, embedder: &Rc<dyn Embedder>) -> Result<Pool, String
     }
 }
 
+/// Writes the pool whole or not at all: to a file beside it, then renamed
+/// over it (a crash mid-write leaves the old pool).
 pub fn write_pool(path: &str, memory: &Memory) -> Result<(), String> {
-    std::fs::write(path, memory.pool.borrow().to_json())
+    let tmp = format!("{path}.writing");
+    std::fs::write(&tmp, memory.pool.borrow().to_json())
+        .and_then(|()| std::fs::rename(&tmp, path))
         .map_err(|e| format!("cannot write {path}: {e}"))
 }
 

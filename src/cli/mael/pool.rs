@@ -2,11 +2,13 @@
 //! query vector, with the score's parts; `roundtable pool merge`: two pools
 //! of the same embedder into one.
 
+use super::super::flags::Flags;
 use roundtable::engine::coordinators::mael::contract::{Polarity, Scoring, StepKind};
 use roundtable::engine::coordinators::mael::experience::Pool;
+use std::ffi::OsString;
 
 #[derive(Debug, Default, PartialEq)]
-pub struct PoolArgs {
+struct PoolArgs {
     pub merge: bool,
     pub pool: Option<String>,
     pub agent: Option<String>,
@@ -22,7 +24,7 @@ pub struct PoolArgs {
     pub out: Option<String>,
 }
 
-pub const USAGE: &str = "\
+const USAGE: &str = "\
   roundtable pool rank --pool P.json --agent ID --step KIND --query-embedding Q.json
                        [--alpha A] [--k K] [--reward high|low] [--similarity high|low] [--json]
   roundtable pool merge A.json B.json --out C.json";
@@ -40,7 +42,38 @@ fn polarity(v: Option<&str>) -> Result<Polarity, String> {
     }
 }
 
-pub fn run(a: PoolArgs) -> Result<i32, String> {
+impl PoolArgs {
+    fn read(f: &Flags) -> Result<PoolArgs, String> {
+        let mut words = f.words.clone();
+        let merge = match words.first().map(String::as_str) {
+            Some("rank") => false,
+            Some("merge") => true,
+            _ => return Err(format!("usage:\n{USAGE}")),
+        };
+        words.remove(0);
+        Ok(PoolArgs {
+            merge,
+            pool: f.text("pool")?,
+            agent: f.text("agent")?,
+            step: f.text("step")?,
+            query: f.text("query-embedding")?,
+            alpha: f.real("alpha")?,
+            k: f.number("k")?,
+            reward: f.text("reward")?,
+            similarity: f.text("similarity")?,
+            json: f.switch("json")?,
+            inputs: words,
+            out: f.text("out")?,
+        })
+    }
+}
+
+/// `pool rank …` or `pool merge …`.
+pub fn run(args: Vec<OsString>) -> Result<i32, String> {
+    let mut f = Flags::parse("pool", args)?;
+    let a = PoolArgs::read(&f)?;
+    f.words.clear();
+    f.finish()?;
     if a.merge {
         let [x, y] = a.inputs.as_slice() else {
             return Err(format!("pool merge needs two pool files\n{USAGE}"));

@@ -2,27 +2,45 @@
 //! dataset file, `--task-idx`), the mode, the team and the pool, fills the
 //! run's options, and after the run writes the pool back (when it learned).
 
-use crate::cli::args::RunArgs;
+use super::super::common::Common;
+use super::super::coordinators::Prepared;
+use super::super::flags::Flags;
+use super::MaelArgs;
+use roundtable::engine::coordinators::mael::contract::Mode;
 use roundtable::engine::coordinators::mael::memory::Memory;
 use roundtable::engine::coordinators::mael::setup::configure;
 use roundtable::engine::domains::tasks::builtin::Split;
 use roundtable::engine::run::config::ModelBinding;
-use roundtable::engine::run::RunConfig;
+use roundtable::engine::run::{RunConfig, RunCtx};
 use std::rc::Rc;
 
-pub struct Prepared {
-    pub memory: Rc<Memory>,
-    /// Where to write the pool after the run (`--pool`, when it learns).
-    pub save_to: Option<String>,
+/// The run's pool, written back after it when it learned.
+struct Pooled {
+    memory: Rc<Memory>,
+    save_to: Option<String>,
+}
+
+impl Prepared for Pooled {
+    fn attach(&self, ctx: &RunCtx) {
+        ctx.insert_resource(self.memory.clone());
+    }
+
+    fn finish(&self) -> Result<(), String> {
+        match &self.save_to {
+            Some(path) => super::write_pool(path, &self.memory),
+            None => Ok(()),
+        }
+    }
 }
 
 pub fn prepare(
-    a: &RunArgs,
+    f: &Flags,
+    common: &Common,
     config: &mut RunConfig,
-    key: Option<String>,
-) -> Result<Prepared, String> {
-    let tasks = super::tasks(a, Split::Test)?;
-    let idx = a.task_idx.unwrap_or(0) as usize;
+) -> Result<Box<dyn Prepared>, String> {
+    let a = MaelArgs::read(f)?;
+    let tasks = a.tasks(Split::Test)?;
+    let idx = f.number::<usize>("task-idx")?.unwrap_or(0);
     let task = tasks.get(idx).cloned().ok_or_else(|| {
         format!(
             "--task-idx {idx}: the set has {} tasks (0 to {})",
@@ -30,14 +48,10 @@ pub fn prepare(
             tasks.len().saturating_sub(1)
         )
     })?;
-    let mode = super::mode(a)?;
-    let options = super::options(a, task.clone())?;
-    let spec = config
-        .model_for("*")
-        .cloned()
-        .unwrap_or_else(roundtable::engine::run::ModelSpec::demo);
-    let embedder = super::embedder(a, &spec, key)?;
-    let memory = super::memory(a.pool.as_deref(), embedder)?;
+    let mode = super::mode(f, config.variant.as_deref(), Mode::Step)?;
+    let options = a.options(task.clone())?;
+    let pool = f.text("pool")?;
+    let memory = super::memory(pool.as_deref(), common.embedder()?)?;
     if !config.task.trim().is_empty() {
         // A free task has no gold answer to score: say so.
         return Err("MAEL runs a task of a set with a gold answer: use --dataset (builtin by default) and --task-idx instead of --task".into());
@@ -50,22 +64,13 @@ pub fn prepare(
                 role: agent.id.clone(),
                 spec: roundtable::engine::run::ModelSpec {
                     model: model.clone(),
-                    ..spec.clone()
+                    ..common.spec.clone()
                 },
             });
         }
     }
-    Ok(Prepared {
+    Ok(Box::new(Pooled {
         memory,
-        save_to: a.pool.clone().filter(|_| options.learn),
-    })
-}
-
-impl Prepared {
-    pub fn finish(&self) -> Result<(), String> {
-        match &self.save_to {
-            Some(path) => super::write_pool(path, &self.memory),
-            None => Ok(()),
-        }
-    }
+        save_to: pool.filter(|_| options.learn),
+    }))
 }

@@ -10,14 +10,6 @@ use serde_json::Value;
 use std::io::Write;
 use std::path::Path;
 
-pub const USAGE: &str = "\
-TRAVEL-EVAL OPTIONS:
-  --db DIR               the database folder (official layout), or `builtin`
-  --queries PATH         queries as JSONL (train_queries.jsonl format), or `builtin`
-  --plans PATH           one JSON object a line: {\"plan\": [...] | \"LLM text\",
-                         \"idx\" or \"query_idx\": N, \"case_id\": optional}
-  --json                 one JSON object per plan, then {\"summary\": ...}";
-
 #[derive(Debug, Default, PartialEq)]
 pub struct TravelEvalArgs {
     pub db: String,
@@ -285,6 +277,12 @@ fn write_summary(out: &mut impl Write, s: &Summary) -> std::io::Result<()> {
         writeln!(out, "{line}")?;
     }
     Ok(())
+}
+
+/// `travel-eval ARGS`.
+pub fn command(args: Vec<std::ffi::OsString>) -> Result<i32, String> {
+    let mut p = lexopt::Parser::from_args(args);
+    run(parse_args(&mut p)?)
 }
 
 #[cfg(test)]

@@ -11,6 +11,7 @@ pub mod mael;
 pub mod single;
 pub mod travel;
 
+use crate::engine::lesson::questions::Roles;
 use crate::engine::model::demo::Reply;
 use crate::engine::model::ChatRequest;
 use crate::engine::run::{Outcome, RunCtx, RunError, RunStatus};
@@ -22,6 +23,8 @@ pub struct CoordinatorInfo {
     pub description: &'static str,
     /// A task to start from, shown in the empty task box.
     pub example_task: &'static str,
+    /// What its runs offer to a lesson's predict-next questions.
+    pub roles: Roles,
 }
 
 pub const COORDINATORS: &[CoordinatorInfo] = &[
@@ -30,29 +33,43 @@ pub const COORDINATORS: &[CoordinatorInfo] = &[
         name: "Single agent",
         description: "One agent answers the task in a single streamed reply.",
         example_task: single::EXAMPLE_TASK,
+        roles: Roles {
+            choosers: &[],
+            critics: &[],
+            retrieval_store: None,
+        },
     },
     CoordinatorInfo {
         id: travel::ID,
         name: "Travel planner (notebook + orchestrator)",
         description: "Experts search the TravelPlanner sandbox privately and share findings in a notebook; an orchestrator picks who acts next; a compiler and a critic write the plan, scored by the TravelPlanner evaluator.",
         example_task: travel::EXAMPLE_TASK,
+        roles: travel::contract::QUESTION_ROLES,
     },
     CoordinatorInfo {
         id: act::ID,
         name: "ACT (meetings, break time, knowledge)",
         description: "A team splits a creative task, meets to fuse it, takes break time with experts it creates, remembers episodes and scored knowledge, and writes the deliverable in a production meeting; ACT+ carries the knowledge to the next task.",
         example_task: act::EXAMPLE_TASK,
+        roles: act::contract::QUESTION_ROLES,
     },
     CoordinatorInfo {
         id: mael::ID,
         name: "MAEL (experience on a graph)",
         description: "Agents on a graph split the task, solve, critique and merge; every step is rewarded and stored as an experience that later tasks retrieve (none / task / step).",
         example_task: mael::EXAMPLE_TASK,
+        roles: mael::contract::QUESTION_ROLES,
     },
 ];
 
 pub fn info(id: &str) -> Option<&'static CoordinatorInfo> {
     COORDINATORS.iter().find(|c| c.id == id)
+}
+
+/// What runs of coordinator `id` offer to questions (an unknown
+/// coordinator's: the generic questions only).
+pub fn question_roles(id: &str) -> Roles {
+    info(id).map(|c| c.roles).unwrap_or_default()
 }
 
 /// Runs the coordinator named in the context's config.
@@ -118,8 +135,8 @@ mod tests {
 
     #[test]
     fn every_listed_coordinator_is_dispatched() {
+        use crate::engine::base::clock::FakeClock;
         use crate::engine::model::demo::DemoModel;
-        use crate::engine::run::clock::FakeClock;
         use crate::engine::run::{ModelRouter, ModelSpec, RunConfig};
         use std::rc::Rc;
         for c in COORDINATORS {

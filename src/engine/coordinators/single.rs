@@ -2,7 +2,7 @@
 //! streamed answer.
 
 use crate::engine::model::demo::{general, Reply};
-use crate::engine::model::{ChatRequest, Message};
+use crate::engine::model::{ChatRequest, ChatResponse, Message};
 use crate::engine::run::{Audience, Outcome, RunCtx, RunError};
 
 pub const ID: &str = "single";
@@ -37,7 +37,21 @@ pub async fn run(ctx: &RunCtx) -> Result<Outcome, RunError> {
         .unwrap_or(SYSTEM_PROMPT)
         .to_string();
     ctx.add_agent(AGENT, "assistant", "Assistant");
-    ctx.phase_started("answer", "Answer");
+    let response = ctx
+        .phase("answer", "Answer", answer(ctx, system, task))
+        .await?;
+    Ok(Outcome {
+        output: Some(response.text),
+    })
+}
+
+/// The demo model's part: the general answer to the task.
+pub fn demo_script(req: &ChatRequest) -> Option<Reply> {
+    (req.step.as_deref() == Some(STEP)).then(|| Reply::text(general::answer(req)))
+}
+
+/// The one step: the task in, the answer out, both posted.
+async fn answer(ctx: &RunCtx, system: String, task: String) -> Result<ChatResponse, RunError> {
     ctx.post("user", Audience::To(vec![AGENT.into()]), &task, None);
     let req = ChatRequest::new(vec![Message::system(system), Message::user(task)]).with_step(STEP);
     let (call, response) = ctx.chat(AGENT, req).await?;
@@ -47,13 +61,5 @@ pub async fn run(ctx: &RunCtx) -> Result<Outcome, RunError> {
         &response.text,
         Some(call),
     );
-    ctx.phase_ended("answer");
-    Ok(Outcome {
-        output: Some(response.text),
-    })
-}
-
-/// The demo model's part: the general answer to the task.
-pub fn demo_script(req: &ChatRequest) -> Option<Reply> {
-    (req.step.as_deref() == Some(STEP)).then(|| Reply::text(general::answer(req)))
+    Ok(response)
 }

@@ -1,15 +1,39 @@
 //! Predict-next questions generated from a run's own events. Each asks
 //! about one event before the replay shows it: which agent makes the next
-//! model call, whom an agent (the travel planner's orchestrator) hands
-//! control to, whether the critic accepts the plan, which experience a
-//! MAEL step retrieves. The choices are the run's own agents or
-//! candidates, the answer is what the run did, and `reveal` is the number
-//! of events after which the answer is on screen. Generic: only the events
-//! every coordinator emits are read (plus the retrieval note's hits).
+//! model call, whom an agent hands control to (a choosing role picks who
+//! acts next), whether a critic role accepts the plan, which experience a
+//! step retrieves. The choices are the run's own agents or candidates, the
+//! answer is what the run did, and `reveal` is the number of events after
+//! which the answer is on screen. Generic: only the events every
+//! coordinator emits are read (plus a retrieval note's hits); which roles
+//! choose and criticise, and which store records retrievals, come from
+//! the coordinator's row ([`Roles`]).
 
 use super::{Question, QuestionKind};
 use crate::engine::run::event::{LoggedEvent, RunEvent};
 use std::collections::HashSet;
+
+/// What a coordinator's runs offer to questions: the roles that pick who
+/// acts next, the roles that accept or send back a plan, and the store its
+/// retrievals are recorded in.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Roles {
+    pub choosers: &'static [&'static str],
+    pub critics: &'static [&'static str],
+    pub retrieval_store: Option<&'static str>,
+}
+
+impl Roles {
+    /// Runs whose only question of their own is which entries a retrieval
+    /// (recorded in `store`) returns.
+    pub const fn retrievals(store: &'static str) -> Roles {
+        Roles {
+            choosers: &[],
+            critics: &[],
+            retrieval_store: Some(store),
+        }
+    }
+}
 
 /// Choices offered for "which agent" questions (the answer and up to
 /// three others).
@@ -87,8 +111,9 @@ impl Agents {
     }
 }
 
-/// Every question that can stop the replay before event `i` of run `run`.
-pub fn at(events: &[LoggedEvent], run: usize, i: usize) -> Vec<Question> {
+/// Every question that can stop the replay before event `i` of run `run`,
+/// whose coordinator's runs offer `roles`.
+pub fn at(events: &[LoggedEvent], roles: &Roles, run: usize, i: usize) -> Vec<Question> {
     let Some(e) = events.get(i) else {
         return Vec::new();
     };
@@ -108,14 +133,14 @@ pub fn at(events: &[LoggedEvent], run: usize, i: usize) -> Vec<Question> {
                     explain: format!("{} asks the model next.", agents.name(agent)),
                 });
             }
-            if agents.role(agent) == "critic" {
+            if roles.critics.contains(&agents.role(agent)) {
                 out.extend(verdict(events, run, i, agent, *call, &agents));
             }
         }
         RunEvent::Handoff { from, to, reason } => {
             if let Some((choices, answer)) = agents.choices(events, i, to, from) {
                 let who = agents.name(from);
-                let prompt = if agents.role(from) == "orchestrator" {
+                let prompt = if roles.choosers.contains(&agents.role(from)) {
                     format!("Which agent does the {who} pick to act next?")
                 } else {
                     format!("Whom does {who} hand over to next?")
@@ -142,7 +167,9 @@ pub fn at(events: &[LoggedEvent], run: usize, i: usize) -> Vec<Question> {
             store,
             payload,
             ..
-        } if store == "retrieval" => out.extend(retrieval(run, i, agents.name(agent), payload)),
+        } if roles.retrieval_store == Some(store.as_str()) => {
+            out.extend(retrieval(run, i, agents.name(agent), payload))
+        }
         _ => {}
     }
     out
@@ -150,9 +177,15 @@ pub fn at(events: &[LoggedEvent], run: usize, i: usize) -> Vec<Question> {
 
 /// The questions at or after event `from`, up to `limit` (the editor's
 /// "questions you can ask here").
-pub fn from(events: &[LoggedEvent], run: usize, from: usize, limit: usize) -> Vec<Question> {
+pub fn from(
+    events: &[LoggedEvent],
+    roles: &Roles,
+    run: usize,
+    from: usize,
+    limit: usize,
+) -> Vec<Question> {
     (from..events.len())
-        .flat_map(|i| at(events, run, i))
+        .flat_map(|i| at(events, roles, run, i))
         .take(limit)
         .collect()
 }

@@ -7,6 +7,13 @@ use crate::engine::run::event::{Audience, LoggedEvent, RunEvent};
 use crate::engine::run::{RunConfig, RunDoc};
 use crate::engine::share::{self, bundle};
 
+/// A travel-shaped team's roles: an orchestrator that picks, a critic.
+const ROLES: questions::Roles = questions::Roles {
+    choosers: &["orchestrator"],
+    critics: &["critic"],
+    retrieval_store: Some("retrieval"),
+};
+
 fn ev(seq: usize, event: RunEvent) -> LoggedEvent {
     LoggedEvent {
         seq: seq as u64,
@@ -93,7 +100,7 @@ fn travel_like() -> Vec<LoggedEvent> {
 #[test]
 fn next_agent_question_names_the_caller_among_the_runs_agents() {
     let events = travel_like();
-    let qs = questions::at(&events, 0, 7);
+    let qs = questions::at(&events, &ROLES, 0, 7);
     let q = qs
         .iter()
         .find(|q| q.kind == QuestionKind::NextAgent)
@@ -102,13 +109,13 @@ fn next_agent_question_names_the_caller_among_the_runs_agents() {
     assert!(q.choices.len() >= 2 && q.choices.len() <= 4);
     assert_eq!(q.reveal, 8);
     // No question before an event that is not a call, hand-off or retrieval.
-    assert!(questions::at(&events, 0, 8).is_empty());
+    assert!(questions::at(&events, &ROLES, 0, 8).is_empty());
 }
 
 #[test]
 fn handoff_question_is_the_orchestrators_pick_and_excludes_the_orchestrator() {
     let events = travel_like();
-    let q = questions::at(&events, 0, 6)
+    let q = questions::at(&events, &ROLES, 0, 6)
         .into_iter()
         .find(|q| q.kind == QuestionKind::Handoff)
         .expect("the orchestrator's pick");
@@ -120,13 +127,13 @@ fn handoff_question_is_the_orchestrators_pick_and_excludes_the_orchestrator() {
 #[test]
 fn verdict_follows_whether_the_critic_hands_the_plan_back() {
     let events = travel_like();
-    let reject = questions::at(&events, 0, 9)
+    let reject = questions::at(&events, &ROLES, 0, 9)
         .into_iter()
         .find(|q| q.kind == QuestionKind::Verdict)
         .expect("verdict before the first review");
     assert!(reject.choices[reject.answer].starts_with("No"));
     assert_eq!(reject.reveal, 13, "revealed once the hand-back is shown");
-    let accept = questions::at(&events, 0, 13)
+    let accept = questions::at(&events, &ROLES, 0, 13)
         .into_iter()
         .find(|q| q.kind == QuestionKind::Verdict)
         .expect("verdict before the second review");
@@ -157,7 +164,7 @@ fn retrieval_question_answers_with_the_used_hit() {
     .enumerate()
     .map(|(i, e)| ev(i, e))
     .collect();
-    let q = questions::at(&events, 0, 1)
+    let q = questions::at(&events, &ROLES, 0, 1)
         .into_iter()
         .find(|q| q.kind == QuestionKind::Retrieval)
         .expect("a retrieval question");
@@ -174,7 +181,7 @@ fn doc(events: Vec<LoggedEvent>) -> RunDoc {
 }
 
 fn lesson_on(events: &[LoggedEvent]) -> Lesson {
-    let q = questions::at(events, 0, 6).remove(0);
+    let q = questions::at(events, &ROLES, 0, 6).remove(0);
     Lesson {
         id: "t".into(),
         title: "Why the orchestrator picks the hotel".into(),

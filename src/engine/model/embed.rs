@@ -8,7 +8,7 @@
 //! similarity is a dot product.
 
 use super::ModelError;
-use crate::engine::run::cancel::CancelToken;
+use crate::engine::base::cancel::CancelToken;
 use futures::future::LocalBoxFuture;
 use serde::{Deserialize, Serialize};
 
@@ -32,14 +32,13 @@ impl EmbedderId {
     }
 }
 
+/// What an embedding call gives back: one vector per text.
+pub type Embedding<'a> = LocalBoxFuture<'a, Result<Vec<Vec<f32>>, ModelError>>;
+
 pub trait Embedder {
     fn id(&self) -> EmbedderId;
     /// One unit-length vector per text, in order.
-    fn embed<'a>(
-        &'a self,
-        texts: &'a [String],
-        cancel: &'a CancelToken,
-    ) -> LocalBoxFuture<'a, Result<Vec<Vec<f32>>, ModelError>>;
+    fn embed<'a>(&'a self, texts: &'a [String], cancel: &'a CancelToken) -> Embedding<'a>;
 }
 
 pub const LEXICAL_ID: &str = "lexical-v1";
@@ -115,11 +114,7 @@ impl Embedder for LexicalEmbedder {
         }
     }
 
-    fn embed<'a>(
-        &'a self,
-        texts: &'a [String],
-        cancel: &'a CancelToken,
-    ) -> LocalBoxFuture<'a, Result<Vec<Vec<f32>>, ModelError>> {
+    fn embed<'a>(&'a self, texts: &'a [String], cancel: &'a CancelToken) -> Embedding<'a> {
         Box::pin(async move {
             if cancel.is_cancelled() {
                 return Err(ModelError::Cancelled);

@@ -4,9 +4,9 @@
 use super::demo::{self, DemoModel};
 use super::providers::http::{Endpoint, HttpChatModel, HttpTransport, WireFormat};
 use super::providers::presets::preset;
+use super::spec::ModelSpec;
 use super::ChatModel;
-use crate::engine::run::clock::Clock;
-use crate::engine::run::config::ModelSpec;
+use crate::engine::base::clock::Clock;
 use std::rc::Rc;
 
 pub struct Platform {
@@ -187,7 +187,7 @@ mod tests {
             fn post(
                 &self,
                 _: crate::engine::model::providers::http::HttpRequest,
-                _: crate::engine::run::CancelToken,
+                _: crate::engine::base::CancelToken,
             ) -> futures::future::LocalBoxFuture<
                 'static,
                 Result<
@@ -200,7 +200,7 @@ mod tests {
         }
         let platform = Platform {
             transport: Rc::new(Offline),
-            clock: Rc::new(crate::engine::run::clock::FakeClock::new()),
+            clock: Rc::new(crate::engine::base::clock::FakeClock::new()),
             demo_chunk_delay_ms: 0,
             demo_script: demo::no_script,
         };

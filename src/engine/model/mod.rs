@@ -5,27 +5,43 @@ pub mod demo;
 pub mod embed;
 pub mod error;
 pub mod factory;
-pub mod fork;
 pub mod pricing;
 pub mod providers;
-pub mod replay;
 pub mod reply;
 pub mod retry;
 pub mod scripted;
+pub mod spec;
 pub mod text_tools;
 pub mod types;
 
 pub use error::ModelError;
 pub use types::*;
 
-use crate::engine::run::cancel::CancelToken;
+use crate::engine::base::cancel::CancelToken;
 use futures::future::LocalBoxFuture;
 
 /// Where a model's text deltas go while it streams.
 pub type DeltaSink<'a> = &'a mut dyn FnMut(StreamDelta);
 
+/// One call's inputs: the request, where its deltas go, and the token that
+/// stops it.
+pub struct Call<'a> {
+    pub req: &'a ChatRequest,
+    pub sink: DeltaSink<'a>,
+    pub cancel: &'a CancelToken,
+}
+
+impl<'a> Call<'a> {
+    pub fn new(req: &'a ChatRequest, sink: DeltaSink<'a>, cancel: &'a CancelToken) -> Call<'a> {
+        Call { req, sink, cancel }
+    }
+}
+
+/// What a call gives back, when it has answered.
+pub type Completion<'a> = LocalBoxFuture<'a, Result<ChatResponse, ModelError>>;
+
 /// A chat model. One call = one request; retries and events are the
-/// engine's job ([`crate::engine::run::ctx::RunCtx::chat`]), not the model's.
+/// engine's job (`RunCtx::chat`), not the model's.
 pub trait ChatModel {
     /// The model name recorded in events and used for prices.
     fn name(&self) -> String;
@@ -33,10 +49,5 @@ pub trait ChatModel {
     fn reports_usage(&self) -> bool {
         true
     }
-    fn complete<'a>(
-        &'a self,
-        req: &'a ChatRequest,
-        sink: DeltaSink<'a>,
-        cancel: &'a CancelToken,
-    ) -> LocalBoxFuture<'a, Result<ChatResponse, ModelError>>;
+    fn complete<'a>(&'a self, call: Call<'a>) -> Completion<'a>;
 }

@@ -96,11 +96,7 @@ mod tests {
     use super::*;
 
     fn usage(i: u64, o: u64) -> Usage {
-        Usage {
-            input_tokens: i,
-            output_tokens: o,
-            estimated: false,
-        }
+        Usage::counted(i, o)
     }
 
     #[test]

@@ -2,9 +2,8 @@
 //! drive coordinators and the engine through exact sequences (including
 //! errors); it records every request it received.
 
-use super::{ChatModel, ChatRequest, ChatResponse, DeltaSink, ModelError, StreamDelta, Usage};
-use crate::engine::run::cancel::CancelToken;
-use futures::future::LocalBoxFuture;
+use super::{ChatModel, ChatRequest, ChatResponse, ModelError, StreamDelta, Usage};
+use crate::engine::model::{Call, Completion};
 use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::rc::Rc;
@@ -31,11 +30,7 @@ impl ScriptedModel {
     pub fn then_text(self, text: &str) -> Self {
         self.then(Ok(ChatResponse {
             text: text.into(),
-            usage: Usage {
-                input_tokens: 10,
-                output_tokens: text.len() as u64,
-                estimated: false,
-            },
+            usage: Usage::counted(10, text.len() as u64),
             finish_reason: Some("stop".into()),
             ..ChatResponse::default()
         }))
@@ -63,12 +58,8 @@ impl ChatModel for ScriptedModel {
         self.name.clone()
     }
 
-    fn complete<'a>(
-        &'a self,
-        req: &'a ChatRequest,
-        sink: DeltaSink<'a>,
-        cancel: &'a CancelToken,
-    ) -> LocalBoxFuture<'a, Result<ChatResponse, ModelError>> {
+    fn complete<'a>(&'a self, call: Call<'a>) -> Completion<'a> {
+        let Call { req, sink, cancel } = call;
         Box::pin(async move {
             self.seen.borrow_mut().push(req.clone());
             if cancel.is_cancelled() {

@@ -118,6 +118,15 @@ pub struct Usage {
 }
 
 impl Usage {
+    /// Tokens as the provider (or the in-page model) counted them.
+    pub const fn counted(input_tokens: u64, output_tokens: u64) -> Usage {
+        Usage {
+            input_tokens,
+            output_tokens,
+            estimated: false,
+        }
+    }
+
     /// Rough token estimate (about four characters per token).
     pub fn estimate(input_chars: usize, output_chars: usize) -> Usage {
         Usage {

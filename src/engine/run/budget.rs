@@ -9,7 +9,7 @@
 use crate::engine::model::pricing::{format_usd, PriceTable};
 use crate::engine::model::{ChatRequest, Usage};
 use serde::{Deserialize, Serialize};
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 
 /// The output tokens assumed for a call before any call has answered (and
 /// without `max_tokens`).
@@ -45,6 +45,9 @@ pub struct Budget {
     /// Estimates of the calls under way (they count until they answer).
     held_usd: Cell<f64>,
     held_tokens: Cell<u64>,
+    /// The first refusal's message: a batch stops starting runs once its
+    /// budget has refused a call.
+    refused: RefCell<Option<String>>,
 }
 
 /// A call's estimate, held against a budget while the call is under way.
@@ -66,7 +69,20 @@ impl Budget {
             output: Cell::new(0),
             held_usd: Cell::new(0.0),
             held_tokens: Cell::new(0),
+            refused: RefCell::new(None),
         }
+    }
+
+    /// Why the budget refused a call, once it has.
+    pub fn refusal(&self) -> Option<String> {
+        self.refused.borrow().clone()
+    }
+
+    fn refuse(&self, message: String) -> Result<Reservation, String> {
+        self.refused
+            .borrow_mut()
+            .get_or_insert_with(|| message.clone());
+        Err(message)
     }
 
     pub fn spent_usd(&self) -> f64 {
@@ -102,7 +118,7 @@ impl Budget {
         let spent_usd = self.usd.get() + self.held_usd.get();
         if let (Some(cap), Some(cost)) = (self.cap.usd, priced) {
             if spent_usd + cost > cap {
-                return Err(format!(
+                return self.refuse(format!(
                     "Stopped before LLM call {call}: its estimated cost ({}) would take this {} past its spend cap of {} ({} spent{}). Everything so far is kept; raise the cap (Settings{}) to go further.",
                     format_usd(cost),
                     self.scope,
@@ -119,7 +135,7 @@ impl Budget {
         if let (true, Some(cap)) = (counts_tokens, self.cap.tokens) {
             let used = self.tokens.get() + self.held_tokens.get();
             if used + tokens > cap {
-                return Err(format!(
+                return self.refuse(format!(
                     "Stopped before LLM call {call}: its estimated {tokens} tokens would take this {} past its token cap of {cap} ({} used{}){}. Everything so far is kept; raise the cap in Settings to go further.",
                     self.scope,
                     self.tokens.get(),
@@ -191,15 +207,7 @@ mod tests {
         let mut first = req(16);
         first.params.max_tokens = Some(0);
         let r = b.check("m", &first, 0).expect("fits: $4");
-        b.record(
-            "m",
-            &Usage {
-                input_tokens: 4,
-                output_tokens: 2,
-                estimated: false,
-            },
-            r,
-        );
+        b.record("m", &Usage::counted(4, 2), r);
         // Spent $6; the next estimate: 4 input + 2 (mean output) = $6 → $12 > $10.
         let err = b.check("m", &req(16), 1).expect_err("over");
         assert!(
@@ -238,15 +246,7 @@ mod tests {
         let mut first = req(300);
         first.params.max_tokens = Some(10);
         let r = b.check("unknown-model", &first, 0).expect("85 tokens");
-        b.record(
-            "unknown-model",
-            &Usage {
-                input_tokens: 75,
-                output_tokens: 10,
-                estimated: false,
-            },
-            r,
-        );
+        b.record("unknown-model", &Usage::counted(75, 10), r);
         assert_eq!(b.spent_usd(), 0.0);
         let err = b.check("unknown-model", &req(300), 1).expect_err("over");
         assert!(

@@ -1,62 +1,13 @@
 //! What a run was asked to do. A `RunConfig` never holds secrets: keys live
 //! in the platform's key store and are handed to model clients only.
 
-use crate::engine::model::providers::http::{redact_url, WireFormat};
 use crate::engine::model::retry::RetryPolicy;
+pub use crate::engine::model::spec::{ModelSpec, LOCAL_PROVIDER};
 use serde::{Deserialize, Serialize};
 
 /// Version of the run format (config + events). Bump on breaking changes and
 /// teach [`crate::engine::run::log::RunDoc::from_json`] to migrate.
 pub const SCHEMA_VERSION: u32 = 1;
-
-/// Which model answers, described without credentials.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct ModelSpec {
-    /// Preset id (`demo`, `openai`, `anthropic`, `ollama`, `custom`, ...).
-    pub provider: String,
-    /// Wire format; `None` for the offline demo model.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub format: Option<WireFormat>,
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    pub base_url: String,
-    pub model: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub temperature: Option<f32>,
-    /// The in-browser model's file (SHA-256, hex): a run names the file it
-    /// ran on, never its bytes or where it is stored.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub file_sha256: Option<String>,
-}
-
-/// The provider id of the model that runs inside the page (a GGUF file).
-pub const LOCAL_PROVIDER: &str = "local";
-
-impl ModelSpec {
-    pub fn demo() -> Self {
-        ModelSpec {
-            provider: "demo".into(),
-            format: None,
-            base_url: String::new(),
-            model: "demo".into(),
-            temperature: None,
-            file_sha256: None,
-        }
-    }
-    pub fn is_demo(&self) -> bool {
-        self.format.is_none() && !self.is_local()
-    }
-    /// The model runs inside the page, from a GGUF file the user added.
-    pub fn is_local(&self) -> bool {
-        self.provider == LOCAL_PROVIDER
-    }
-    /// The same spec with credentials removed from the base URL.
-    pub fn redacted(&self) -> Self {
-        ModelSpec {
-            base_url: redact_url(&self.base_url),
-            ..self.clone()
-        }
-    }
-}
 
 /// The model bound to agents of one role (`*` = every role not listed).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -156,6 +107,26 @@ impl RunConfig {
         let mut names: Vec<&str> = self.models.iter().map(|b| b.spec.model.as_str()).collect();
         names.dedup();
         names.join(", ")
+    }
+}
+
+impl RunConfig {
+    /// The run's variant read by `parse`, or `default` when none is set;
+    /// an unknown one is a config error naming what is known
+    /// (`what`: "ACT variant", `ids`: the list).
+    pub fn variant_or<V>(
+        &self,
+        default: V,
+        parse: impl Fn(&str) -> Option<V>,
+        what: &str,
+        ids: &str,
+    ) -> Result<V, super::RunError> {
+        let Some(v) = self.variant.as_deref() else {
+            return Ok(default);
+        };
+        parse(v).ok_or_else(|| {
+            super::RunError::new("config", format!("Unknown {what} \"{v}\": use {ids}."))
+        })
     }
 }
 

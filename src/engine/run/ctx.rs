@@ -3,13 +3,14 @@
 //! bounds concurrency, retries with backoff, and honours cancellation.
 
 use super::budget::{Budget, SpendCap};
-use super::cancel::CancelToken;
-use super::clock::Clock;
 use super::config::RunConfig;
 use super::event::{Audience, LoggedEvent, RunEvent};
 use super::gate::{Gate, Semaphore};
+use crate::engine::base::cancel::CancelToken;
+use crate::engine::base::clock::Clock;
 use crate::engine::model::pricing::PriceTable;
 use crate::engine::model::retry::SplitMix;
+use crate::engine::model::Call;
 use crate::engine::model::{ChatModel, ChatRequest, ChatResponse, ModelError, StreamDelta};
 use serde::Serialize;
 use std::any::Any;
@@ -220,6 +221,29 @@ impl RunCtx {
         });
     }
 
+    /// Runs `step` as the phase `id`: `phase_started` before it and
+    /// `phase_ended` after it when it succeeds (a step that fails leaves
+    /// its phase open where the run ended).
+    pub async fn phase<T, E>(
+        &self,
+        id: &str,
+        label: &str,
+        step: impl std::future::Future<Output = Result<T, E>>,
+    ) -> Result<T, E> {
+        self.phase_started(id, label);
+        let out = step.await?;
+        self.phase_ended(id);
+        Ok(out)
+    }
+
+    /// [`phase`](Self::phase) for a step that does not wait and cannot fail.
+    pub fn phase_now<T>(&self, id: &str, label: &str, step: impl FnOnce() -> T) -> T {
+        self.phase_started(id, label);
+        let out = step();
+        self.phase_ended(id);
+        out
+    }
+
     pub fn phase_started(&self, phase: &str, label: &str) {
         self.emit(RunEvent::PhaseStarted {
             phase: phase.into(),
@@ -326,7 +350,9 @@ impl RunCtx {
                     self.emit(RunEvent::LlmDelta { call, text });
                 }
             };
-            let result = model.complete(&req, &mut sink, &self.0.cancel).await;
+            let result = model
+                .complete(Call::new(&req, &mut sink, &self.0.cancel))
+                .await;
             let retries = attempt - 1;
             let error = match result {
                 Ok(mut response) if !self.is_cancelled() => {

@@ -1,7 +1,7 @@
 //! The gate every LLM call waits at: run freely, pause, or let one call
 //! through at a time (step). Also a small semaphore for the concurrency limit.
 
-use super::cancel::CancelToken;
+use crate::engine::base::cancel::CancelToken;
 use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
 use std::future::{poll_fn, Future};

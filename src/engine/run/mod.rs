@@ -1,20 +1,20 @@
 //! A run: its config, its event log, the context coordinators run in, and
 //! the controls (gate, cancellation, clock) shared with the UI.
 
+pub mod batch;
 pub mod budget;
-pub mod cancel;
-pub mod clock;
 pub mod config;
 pub mod ctx;
 pub mod event;
+pub mod fork;
 pub mod gate;
 pub mod json;
 pub mod log;
 pub mod random;
-pub mod record;
+pub mod replay;
 pub mod runner;
 
-pub use cancel::CancelToken;
+pub use crate::engine::base::cancel::CancelToken;
 pub use config::{ModelSpec, RunConfig};
 pub use ctx::{ModelRouter, RunCtx};
 pub use event::{Audience, LoggedEvent, RunEvent};

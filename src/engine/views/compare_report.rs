@@ -293,11 +293,7 @@ mod tests {
                 call: i as u32,
                 response: ChatResponse {
                     text: "ok".into(),
-                    usage: Usage {
-                        input_tokens: 10,
-                        output_tokens: 5,
-                        estimated: false,
-                    },
+                    usage: Usage::counted(10, 5),
                     ..ChatResponse::default()
                 },
                 latency_ms: 1,

@@ -25,13 +25,7 @@ pub fn transcript_markdown(doc: &RunDoc) -> String {
                 let to = match to {
                     None => " (private)".to_string(),
                     Some(Audience::Public) => " → everyone".to_string(),
-                    Some(Audience::To(list)) => format!(
-                        " → {}",
-                        list.iter()
-                            .map(|a| t.name_of(a))
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    ),
+                    Some(Audience::To(list)) => format!(" → {}", t.names_of(list)),
                 };
                 md.push_str(&format!(
                     "**{}**{to}\n\n{}\n\n",
@@ -155,6 +149,32 @@ pub fn file_stem(s: &str) -> String {
     }
 }
 
+/// A name not `taken`: `base`, else `base (2)`, `base (3)`… (an import
+/// never overwrites a stored pool, bank or set of the same name).
+pub fn free_name(base: &str, taken: impl Fn(&str) -> bool) -> String {
+    if !taken(base) {
+        return base.to_string();
+    }
+    (2..)
+        .map(|i| format!("{base} ({i})"))
+        .find(|n| !taken(n))
+        .unwrap_or_else(|| base.to_string())
+}
+
+/// An imported file's name without its `.json` and `kind` suffixes
+/// (`team.pool.json` → `team`), or `imported`.
+pub fn import_stem(file_name: &str, kind: &str) -> String {
+    let stem = file_name
+        .trim_end_matches(".json")
+        .trim_end_matches(kind)
+        .trim();
+    if stem.is_empty() {
+        "imported".into()
+    } else {
+        stem.to_string()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -176,5 +196,10 @@ mod tests {
         assert_eq!(file_stem("../../etc/passwd"), "etc-passwd");
         assert_eq!(file_stem("<>?"), "run");
         assert!(file_stem(&"word ".repeat(30)).chars().count() <= 40);
+        assert_eq!(import_stem("team.pool.json", ".pool"), "team");
+        assert_eq!(import_stem(".bank.json", ".bank"), "imported");
+        let taken = ["a", "a (2)"];
+        assert_eq!(free_name("a", |n| taken.contains(&n)), "a (3)");
+        assert_eq!(free_name("b", |n| taken.contains(&n)), "b");
     }
 }

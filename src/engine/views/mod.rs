@@ -11,6 +11,7 @@ pub mod export;
 pub mod graph;
 pub mod html;
 pub mod inspector;
+pub mod record;
 pub mod timeline;
 pub mod transcript;
 pub mod usage;

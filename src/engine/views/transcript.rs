@@ -2,8 +2,8 @@
 //! calls with their results; phase markers; retries and failures.
 
 use super::Fold;
-use crate::engine::model::ToolCall;
-use crate::engine::run::event::{Audience, LoggedEvent, RunEvent};
+use crate::engine::model::{ChatResponse, ModelError, ToolCall};
+use crate::engine::run::event::{Audience, FailReason, LoggedEvent, RunEvent};
 use std::collections::HashMap;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -67,6 +67,14 @@ pub struct Transcript {
 }
 
 impl Transcript {
+    /// The display names of `ids`, joined by commas.
+    pub fn names_of(&self, ids: &[String]) -> String {
+        ids.iter()
+            .map(|a| self.name_of(a))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
     pub fn name_of<'a>(&'a self, id: &'a str) -> &'a str {
         if id == "user" {
             return "You";
@@ -99,182 +107,248 @@ impl Fold for Transcript {
     fn apply(&mut self, ev: &LoggedEvent) {
         let seq = ev.seq;
         match &ev.event {
-            RunEvent::AgentAdded { agent, name, .. } => {
-                self.names.insert(agent.clone(), name.clone());
-            }
-            RunEvent::PhaseStarted { label, .. } => {
-                self.push(
-                    seq,
-                    EntryKind::Phase {
-                        label: label.clone(),
-                    },
-                );
-            }
-            RunEvent::LlmRequest { call, agent, .. } => {
-                let idx = self.push(
-                    seq,
-                    EntryKind::Message {
-                        from: agent.clone(),
-                        to: None,
-                        text: String::new(),
-                        call: Some(*call),
-                        streaming: true,
-                        tool_calls: Vec::new(),
-                    },
-                );
-                self.by_call.insert(*call, idx);
-            }
-            RunEvent::LlmDelta { call, text: delta } => {
-                if let Some(&idx) = self.by_call.get(call) {
-                    self.update(idx, |k| {
-                        if let EntryKind::Message { text, .. } = k {
-                            text.push_str(delta);
-                        }
-                    });
-                }
-            }
+            RunEvent::AgentAdded { agent, name, .. } => self.agent_added(agent, name),
+            RunEvent::PhaseStarted { label, .. } => self.phase_started(seq, label),
+            RunEvent::LlmRequest { call, agent, .. } => self.llm_request(seq, *call, agent),
+            RunEvent::LlmDelta { call, text } => self.llm_delta(*call, text),
             RunEvent::LlmRetry {
                 call,
                 attempt,
                 error,
                 wait_ms,
-            } => {
-                if let Some(&idx) = self.by_call.get(call) {
-                    self.update(idx, |k| {
-                        if let EntryKind::Message { text, .. } = k {
-                            text.clear();
-                        }
-                    });
-                }
-                self.notice(
-                    seq,
-                    NoticeLevel::Warning,
-                    format!(
-                        "Attempt {attempt} failed ({}); retrying in {:.1} s.",
-                        error.kind().replace('_', " "),
-                        *wait_ms as f64 / 1000.0
-                    ),
-                );
-            }
-            RunEvent::LlmResponse { call, response, .. } => {
-                if let Some(&idx) = self.by_call.get(call) {
-                    self.update(idx, |k| {
-                        if let EntryKind::Message {
-                            text,
-                            streaming,
-                            tool_calls,
-                            ..
-                        } = k
-                        {
-                            *text = response.text.clone();
-                            *streaming = false;
-                            *tool_calls = response.tool_calls.clone();
-                        }
-                    });
-                }
-            }
-            RunEvent::LlmFailed { call, error, .. } => {
-                if let Some(&idx) = self.by_call.get(call) {
-                    self.update(idx, |k| {
-                        if let EntryKind::Message { streaming, .. } = k {
-                            *streaming = false;
-                        }
-                    });
-                }
-                if error.kind() != "cancelled" {
-                    self.notice(seq, NoticeLevel::Error, error.user_message());
-                }
-            }
+            } => self.llm_retry(seq, *call, *attempt, error, *wait_ms),
+            RunEvent::LlmResponse { call, response, .. } => self.llm_response(*call, response),
+            RunEvent::LlmFailed { call, error, .. } => self.llm_failed(seq, *call, error),
             RunEvent::MessagePosted {
                 from,
                 to,
                 text,
                 call,
-            } => {
-                let linked = call.and_then(|c| self.by_call.get(&c).copied());
-                match linked {
-                    Some(idx) => self.update(idx, |k| {
-                        if let EntryKind::Message {
-                            to: t,
-                            text: body,
-                            streaming,
-                            ..
-                        } = k
-                        {
-                            *t = Some(to.clone());
-                            *body = text.clone();
-                            *streaming = false;
-                        }
-                    }),
-                    None => {
-                        self.push(
-                            seq,
-                            EntryKind::Message {
-                                from: from.clone(),
-                                to: Some(to.clone()),
-                                text: text.clone(),
-                                call: None,
-                                streaming: false,
-                                tool_calls: Vec::new(),
-                            },
-                        );
-                    }
-                }
-            }
+            } => self.message_posted(seq, from, to, text, *call),
             RunEvent::ToolCalled {
                 id,
                 agent,
                 tool,
                 args,
                 ..
-            } => {
-                let idx = self.push(
-                    seq,
-                    EntryKind::Tool {
-                        id: id.clone(),
-                        agent: agent.clone(),
-                        tool: tool.clone(),
-                        args: args.clone(),
-                        output: None,
-                    },
-                );
-                self.by_tool.insert(id.clone(), idx);
-            }
-            RunEvent::ToolReturned { id, ok, output, .. } => {
-                if let Some(&idx) = self.by_tool.get(id) {
-                    self.update(idx, |k| {
-                        if let EntryKind::Tool { output: o, .. } = k {
-                            *o = Some((*ok, output.clone()));
-                        }
-                    });
-                }
-            }
-            RunEvent::Handoff { from, to, reason } => {
-                self.push(
-                    seq,
-                    EntryKind::Handoff {
-                        from: from.clone(),
-                        to: to.clone(),
-                        reason: reason.clone(),
-                    },
-                );
-            }
-            RunEvent::RunFinished { .. } => {
-                self.notice(seq, NoticeLevel::Success, "Run finished.".into());
-            }
-            RunEvent::RunFailed { reason } => {
-                self.notice(
-                    seq,
-                    NoticeLevel::Error,
-                    format!("Run failed: {}", reason.message),
-                );
-            }
-            RunEvent::RunCancelled {} => {
-                self.stop_streaming();
-                self.notice(seq, NoticeLevel::Info, "Run stopped.".into());
-            }
+            } => self.tool_called(seq, id, agent, tool, args),
+            RunEvent::ToolReturned { id, ok, output, .. } => self.tool_returned(id, *ok, output),
+            RunEvent::Handoff { from, to, reason } => self.handoff(seq, from, to, reason),
+            RunEvent::RunFinished { .. } => self.run_finished(seq),
+            RunEvent::RunFailed { reason } => self.run_failed(seq, reason),
+            RunEvent::RunCancelled {} => self.run_cancelled(seq),
             _ => {}
         }
+    }
+}
+
+// One method per event kind, out of line (see `views::Fold`): `apply` is
+// called for every event, streamed deltas included, and stays a small
+// dispatcher.
+impl Transcript {
+    #[inline(never)]
+    fn agent_added(&mut self, agent: &str, name: &str) {
+        self.names.insert(agent.to_owned(), name.to_owned());
+    }
+
+    #[inline(never)]
+    fn phase_started(&mut self, seq: u64, label: &str) {
+        self.push(
+            seq,
+            EntryKind::Phase {
+                label: label.to_owned(),
+            },
+        );
+    }
+
+    /// An LLM call starts: a message that shows its streamed text.
+    #[inline(never)]
+    fn llm_request(&mut self, seq: u64, call: u32, agent: &str) {
+        let idx = self.push(
+            seq,
+            EntryKind::Message {
+                from: agent.to_owned(),
+                to: None,
+                text: String::new(),
+                call: Some(call),
+                streaming: true,
+                tool_calls: Vec::new(),
+            },
+        );
+        self.by_call.insert(call, idx);
+    }
+
+    #[inline(never)]
+    fn llm_delta(&mut self, call: u32, delta: &str) {
+        if let Some(&idx) = self.by_call.get(&call) {
+            self.update(idx, |k| {
+                if let EntryKind::Message { text, .. } = k {
+                    text.push_str(delta);
+                }
+            });
+        }
+    }
+
+    /// A failed attempt: its streamed text goes, a warning says when it is
+    /// tried again.
+    #[inline(never)]
+    fn llm_retry(&mut self, seq: u64, call: u32, attempt: u32, error: &ModelError, wait_ms: u64) {
+        if let Some(&idx) = self.by_call.get(&call) {
+            self.update(idx, |k| {
+                if let EntryKind::Message { text, .. } = k {
+                    text.clear();
+                }
+            });
+        }
+        self.notice(
+            seq,
+            NoticeLevel::Warning,
+            format!(
+                "Attempt {attempt} failed ({}); retrying in {:.1} s.",
+                error.kind().replace('_', " "),
+                wait_ms as f64 / 1000.0
+            ),
+        );
+    }
+
+    #[inline(never)]
+    fn llm_response(&mut self, call: u32, response: &ChatResponse) {
+        if let Some(&idx) = self.by_call.get(&call) {
+            self.update(idx, |k| {
+                if let EntryKind::Message {
+                    text,
+                    streaming,
+                    tool_calls,
+                    ..
+                } = k
+                {
+                    *text = response.text.clone();
+                    *streaming = false;
+                    *tool_calls = response.tool_calls.clone();
+                }
+            });
+        }
+    }
+
+    #[inline(never)]
+    fn llm_failed(&mut self, seq: u64, call: u32, error: &ModelError) {
+        if let Some(&idx) = self.by_call.get(&call) {
+            self.update(idx, |k| {
+                if let EntryKind::Message { streaming, .. } = k {
+                    *streaming = false;
+                }
+            });
+        }
+        if error.kind() != "cancelled" {
+            self.notice(seq, NoticeLevel::Error, error.user_message());
+        }
+    }
+
+    /// A message posted: the answer of the LLM call it links to, or a new
+    /// message.
+    #[inline(never)]
+    fn message_posted(
+        &mut self,
+        seq: u64,
+        from: &str,
+        to: &Audience,
+        text: &str,
+        call: Option<u32>,
+    ) {
+        let linked = call.and_then(|c| self.by_call.get(&c).copied());
+        match linked {
+            Some(idx) => self.update(idx, |k| {
+                if let EntryKind::Message {
+                    to: t,
+                    text: body,
+                    streaming,
+                    ..
+                } = k
+                {
+                    *t = Some(to.clone());
+                    *body = text.to_owned();
+                    *streaming = false;
+                }
+            }),
+            None => {
+                self.push(
+                    seq,
+                    EntryKind::Message {
+                        from: from.to_owned(),
+                        to: Some(to.clone()),
+                        text: text.to_owned(),
+                        call: None,
+                        streaming: false,
+                        tool_calls: Vec::new(),
+                    },
+                );
+            }
+        }
+    }
+
+    #[inline(never)]
+    fn tool_called(
+        &mut self,
+        seq: u64,
+        id: &str,
+        agent: &str,
+        tool: &str,
+        args: &serde_json::Value,
+    ) {
+        let idx = self.push(
+            seq,
+            EntryKind::Tool {
+                id: id.to_owned(),
+                agent: agent.to_owned(),
+                tool: tool.to_owned(),
+                args: args.clone(),
+                output: None,
+            },
+        );
+        self.by_tool.insert(id.to_owned(), idx);
+    }
+
+    #[inline(never)]
+    fn tool_returned(&mut self, id: &str, ok: bool, output: &str) {
+        if let Some(&idx) = self.by_tool.get(id) {
+            self.update(idx, |k| {
+                if let EntryKind::Tool { output: o, .. } = k {
+                    *o = Some((ok, output.to_owned()));
+                }
+            });
+        }
+    }
+
+    #[inline(never)]
+    fn handoff(&mut self, seq: u64, from: &str, to: &str, reason: &str) {
+        self.push(
+            seq,
+            EntryKind::Handoff {
+                from: from.to_owned(),
+                to: to.to_owned(),
+                reason: reason.to_owned(),
+            },
+        );
+    }
+
+    #[inline(never)]
+    fn run_finished(&mut self, seq: u64) {
+        self.notice(seq, NoticeLevel::Success, "Run finished.".into());
+    }
+
+    #[inline(never)]
+    fn run_failed(&mut self, seq: u64, reason: &FailReason) {
+        self.notice(
+            seq,
+            NoticeLevel::Error,
+            format!("Run failed: {}", reason.message),
+        );
+    }
+
+    #[inline(never)]
+    fn run_cancelled(&mut self, seq: u64) {
+        self.stop_streaming();
+        self.notice(seq, NoticeLevel::Info, "Run stopped.".into());
     }
 }
 

@@ -51,11 +51,7 @@ impl Tally {
         let mut total = 0.0;
         let mut complete = true;
         for (model, (i, o)) in &self.by_model {
-            let u = Usage {
-                input_tokens: *i,
-                output_tokens: *o,
-                estimated: false,
-            };
+            let u = Usage::counted(*i, *o);
             match prices.cost(model, &u) {
                 Some(c) => total += c,
                 None => complete = false,

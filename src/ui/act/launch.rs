@@ -9,8 +9,7 @@ use crate::engine::coordinators::act::contract::Variant;
 use crate::engine::coordinators::act::plus::{Bank, BankData};
 use crate::engine::coordinators::act::{self, ID};
 use crate::engine::model::demo;
-use crate::engine::model::fork::{ForkEdit, ForkModel};
-use crate::engine::model::ChatModel;
+use crate::engine::run::fork::ForkEdit;
 use crate::engine::run::{ModelRouter, RunConfig, RunCtx, RunDoc};
 use crate::platform::act_store;
 use crate::ui::state::{Activity, AppState, RunSetup};
@@ -149,11 +148,9 @@ pub fn fork(app: AppState, parent: RunDoc, k: u32, edit: ForkEdit) {
             false,
         );
     }
-    let Some((spec, live)) = app.live_model(SCRIPT) else {
+    let Some((config, model)) = app.fork_of(&parent, k, edit, SCRIPT) else {
         return;
     };
-    let config = app.fork_config(&parent, k, spec);
-    let model: Rc<dyn ChatModel> = Rc::new(ForkModel::new(&parent.events, k as usize, edit, live));
     launch_with_bank(
         app,
         act_setup().get_untracked(),

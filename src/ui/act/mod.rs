@@ -20,11 +20,11 @@ mod state;
 mod tabs;
 mod view;
 
-use super::coordinators::{CoordinatorUi, ExtraTab, Launch, Page, Part};
-use super::lazy::{lazy_part, ViewFn};
+use super::coordinators::{launch_from, CoordinatorUi, ExtraTab, Page, Part};
+use super::lazy::{lazy_part, lazy_views};
 use super::state::AppState;
 use crate::engine::coordinators::act::contract::{ID, STORE_KNOWLEDGE};
-use crate::engine::model::fork::ForkEdit;
+use crate::engine::run::fork::ForkEdit;
 use crate::engine::run::RunDoc;
 use leptos::prelude::*;
 
@@ -37,35 +37,33 @@ lazy_part! { act:
     fn fork(app: AppState, parent: RunDoc, k: u32, edit: ForkEdit) {
         launch::fork(app, parent, k, edit)
     }
-    /// The task / variant / bank panel (left column).
-    fn setup_panel() -> ViewFn {
-        || view! { <setup::ActSetupPanel/> }.into_any()
-    }
-    /// The ACT page: batch, knowledge banks, task sets.
-    fn act_page() -> ViewFn {
-        || view! { <page::ActPage/> }.into_any()
-    }
 }
 
-lazy_part! { run_view:
-    fn meetings_panel() -> ViewFn {
-        || view! { <tabs::MeetingsPanel/> }.into_any()
-    }
-    fn memory_panel() -> ViewFn {
-        || view! { <tabs::MemoryPanel/> }.into_any()
-    }
-    fn tasks_panel() -> ViewFn {
-        || view! { <tabs::TasksPanel/> }.into_any()
-    }
-    fn output_panel() -> ViewFn {
-        || view! { <tabs::OutputPanel/> }.into_any()
-    }
-    fn room_panel() -> ViewFn {
-        || view! { <room_panel::RoomPanel/> }.into_any()
-    }
-    fn memory_section() -> ViewFn {
-        || view! { <tabs::MemorySection/> }.into_any()
-    }
+lazy_views! { act:
+    /// The task / variant / bank panel (left column).
+    setup_panel => setup::ActSetupPanel,
+    /// The ACT page: batch, knowledge banks, task sets.
+    act_page => page::ActPage,
+}
+
+lazy_views! { run_view:
+    meetings_panel => tabs::MeetingsPanel,
+    memory_panel => tabs::MemoryPanel,
+    tasks_panel => tabs::TasksPanel,
+    output_panel => tabs::OutputPanel,
+    room_panel => room_panel::RoomPanel,
+    memory_section => tabs::MemorySection,
+}
+
+/// "Run a variant of this": every variant but ACT+, which needs its
+/// knowledge bank as it was.
+fn variants() -> Vec<(&'static str, &'static str)> {
+    use crate::engine::coordinators::act::contract::Variant;
+    Variant::ALL
+        .iter()
+        .filter(|v| **v != Variant::ActPlus)
+        .map(|v| (v.id(), v.label()))
+        .collect()
 }
 
 /// ACT's row of the coordinators' table.
@@ -73,59 +71,33 @@ pub const UI: CoordinatorUi = CoordinatorUi {
     id: ID,
     what: "ACT",
     task_title: "Task",
-    setup: Some(Part {
-        what: "the ACT setup",
-        view: || Box::pin(setup_panel()),
-    }),
-    launch: Launch {
-        start: |app, paused| Box::pin(start(app, paused)),
-        fork: |app, parent, k, edit| Box::pin(fork(app, parent, k, edit)),
-    },
+    setup: Some(Part::new("the ACT setup", || Box::pin(setup_panel()))),
+    launch: launch_from!(start, fork),
     tabs: &[
-        ExtraTab {
-            id: "meetings",
-            label: "Meetings",
-            count_store: None,
-            what: "the meetings",
-            view: || Box::pin(meetings_panel()),
-        },
-        ExtraTab {
-            id: "memory",
-            label: "Memory",
-            count_store: Some(STORE_KNOWLEDGE),
-            what: "the agents' memory",
-            view: || Box::pin(memory_panel()),
-        },
-        ExtraTab {
-            id: "tasks",
-            label: "Tasks",
-            count_store: None,
-            what: "the task evolution",
-            view: || Box::pin(tasks_panel()),
-        },
-        ExtraTab {
-            id: "output",
-            label: "Output",
-            count_store: None,
-            what: "the output",
-            view: || Box::pin(output_panel()),
-        },
+        ExtraTab::new("meetings", "Meetings", "the meetings", || {
+            Box::pin(meetings_panel())
+        }),
+        ExtraTab::new("memory", "Memory", "the agents' memory", || {
+            Box::pin(memory_panel())
+        })
+        .counting(STORE_KNOWLEDGE),
+        ExtraTab::new("tasks", "Tasks", "the task evolution", || {
+            Box::pin(tasks_panel())
+        }),
+        ExtraTab::new(
+            "output",
+            "Output",
+            "the output",
+            || Box::pin(output_panel()),
+        ),
     ],
-    side_panels: &[Part {
-        what: "the meeting room",
-        view: || Box::pin(room_panel()),
-    }],
+    side_panels: &[Part::new("the meeting room", || Box::pin(room_panel()))],
     exports: None,
-    inspector: Some(Part {
-        what: "the memory",
-        view: || Box::pin(memory_section()),
-    }),
-    pages: &[Page {
-        path: "act",
-        label: "ACT",
-        part: Part {
-            what: "the ACT page",
-            view: || Box::pin(act_page()),
-        },
-    }],
+    inspector: Some(Part::new("the memory", || Box::pin(memory_section()))),
+    pages: &[Page::new(
+        "act",
+        "ACT",
+        Part::new("the ACT page", || Box::pin(act_page())),
+    )],
+    variants,
 };

@@ -9,6 +9,7 @@ use crate::engine::coordinators::act::contract::Variant;
 use crate::engine::domains::creative::{builtin, ComplexTask};
 use crate::platform::act_store;
 use crate::ui::state::{use_app, Activity, AppState};
+use crate::ui::widgets::Toggle;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
@@ -139,14 +140,7 @@ pub fn ActSetupPanel() -> impl IntoView {
                 </select>
             </div>
             <Show when=is(BUILTIN)>
-                <div class="field">
-                    <label for="act-community">"Community"</label>
-                    <select id="act-community" disabled=busy prop:value=move || s.with(|x| x.community.clone())
-                        on:change=move |ev| { let c = event_target_value(&ev); s.update(|x| x.community = c) }>
-                        <option value="">"by trial (tea, cafe, … in turn)"</option>
-                        {builtin::COMMUNITIES.iter().map(|c| view! { <option value=*c>{*c}</option> }).collect_view()}
-                    </select>
-                </div>
+                <CommunitySelect id="act-community" busy=busy/>
             </Show>
             <Show when=move || !is(FREE)()>
                 <div class="field">
@@ -199,19 +193,29 @@ pub fn ActSetupPanel() -> impl IntoView {
                         on:change=move |ev| { let m = event_target_value(&ev).trim().to_string(); s.update(|x| x.embedding_model = m) }/>
                 </div>
             </Show>
-            <label class="check">
-                <input type="checkbox" id="act-judge" disabled=busy prop:checked=move || s.with(|x| x.judge)
-                    on:change=move |ev| { let on = event_target_checked(&ev); s.update(|x| x.judge = on) }/>
-                " LLM judge: count the expected components (0–4)"
-            </label>
-            <label class="check">
-                <input type="checkbox" id="act-stem" disabled=busy prop:checked=move || s.with(|x| x.stem)
-                    on:change=move |ev| { let on = event_target_checked(&ev); s.update(|x| x.stem = on) }/>
-                " Stem words in ROUGE (Porter)"
-            </label>
+            <Toggle id="act-judge" label=" LLM judge: count the expected components (0–4)" busy=busy
+                on=Signal::derive(move || s.with(|x| x.judge)) set=Callback::new(move |on| s.update(|x| x.judge = on))/>
+            <Toggle id="act-stem" label=" Stem words in ROUGE (Porter)" busy=busy
+                on=Signal::derive(move || s.with(|x| x.stem)) set=Callback::new(move |on| s.update(|x| x.stem = on))/>
             <div class="travel-actions">
                 <a class="link-button small" href="/act">"Batch, knowledge banks and task sets…"</a>
             </div>
+        </div>
+    }
+}
+
+/// The built-in set's community (the setup's, shared with the ACT page).
+#[component]
+pub fn CommunitySelect(id: &'static str, busy: Signal<bool>) -> impl IntoView {
+    let s = act_setup();
+    view! {
+        <div class="field">
+            <label for=id>"Community"</label>
+            <select id=id disabled=busy prop:value=move || s.with(|x| x.community.clone())
+                on:change=move |ev| { let c = event_target_value(&ev); s.update(|x| x.community = c) }>
+                <option value="">"by trial (tea, cafe, … in turn)"</option>
+                {builtin::COMMUNITIES.iter().map(|c| view! { <option value=*c>{*c}</option> }).collect_view()}
+            </select>
         </div>
     }
 }

@@ -8,68 +8,58 @@
 
 use super::view;
 use crate::engine::coordinators::act::html::{meetings, memory, output, tasks};
-use crate::ui::state::use_app;
+use crate::ui::inspector::AgentSection;
+use crate::ui::state::{use_app, AppState};
 use leptos::prelude::*;
 
-fn revision_key(app: crate::ui::state::AppState) -> Memo<(u64, usize)> {
-    Memo::new(move |_| (app.run_serial(), view::read(app, view::revision)))
+/// A tab: the HTML `render` makes of the run, rebuilt only when the
+/// run or what ACT's views show changes, in a region named `label`.
+#[component]
+fn Tab(class: &'static str, label: &'static str, render: fn(AppState) -> String) -> impl IntoView {
+    let app = use_app();
+    let key = Memo::new(move |_| (app.run_serial(), view::read(app, view::revision)));
+    let html = Memo::new(move |_| {
+        key.track();
+        untrack(|| render(app))
+    });
+    view! { <div class=format!("act-tab {class}") role="region" tabindex="0" aria-label=label inner_html=html></div> }
 }
 
 #[component]
 pub fn MeetingsPanel() -> impl IntoView {
-    let app = use_app();
-    let key = revision_key(app);
-    let html = Memo::new(move |_| {
-        key.track();
-        untrack(|| view::read(app, meetings::meetings_html))
-    });
-    view! { <div class="act-tab act-meetings" role="region" tabindex="0" aria-label="Meetings" inner_html=html></div> }
+    let render = |app| view::read(app, meetings::meetings_html);
+    view! { <Tab class="act-meetings" label="Meetings" render=render/> }
 }
 
 #[component]
 pub fn MemoryPanel() -> impl IntoView {
-    let app = use_app();
-    let key = revision_key(app);
-    let html = Memo::new(move |_| {
-        key.track();
-        untrack(|| view::read(app, memory::memories_html))
-    });
-    view! { <div class="act-tab act-memory-tab" role="region" tabindex="0" aria-label="Memory" inner_html=html></div> }
+    let render = |app| view::read(app, memory::memories_html);
+    view! { <Tab class="act-memory-tab" label="Memory" render=render/> }
 }
 
 #[component]
 pub fn TasksPanel() -> impl IntoView {
-    let app = use_app();
-    let key = revision_key(app);
-    let html = Memo::new(move |_| {
-        key.track();
-        untrack(|| view::read(app, tasks::tasks_html))
-    });
-    view! { <div class="act-tab act-tasks-tab" role="region" tabindex="0" aria-label="Task evolution" inner_html=html></div> }
+    let render = |app| view::read(app, tasks::tasks_html);
+    view! { <Tab class="act-tasks-tab" label="Task evolution" render=render/> }
 }
 
 #[component]
 pub fn OutputPanel() -> impl IntoView {
-    let app = use_app();
-    let key = revision_key(app);
-    let html = Memo::new(move |_| {
-        key.track();
-        let refs = untrack(|| view::references(app));
-        untrack(|| view::read(app, |v| output::output_html(v, &refs)))
-    });
-    view! { <div class="act-tab act-output" role="region" tabindex="0" aria-label="Output" inner_html=html></div> }
+    let render = |app| {
+        let refs = view::references(app);
+        view::read(app, |v| output::output_html(v, &refs))
+    };
+    view! { <Tab class="act-output" label="Output" render=render/> }
 }
 
 /// The memory inspector, a section of an agent's inspector in ACT runs.
 #[component]
 pub fn MemorySection() -> impl IntoView {
-    let app = use_app();
-    let html = Memo::new(move |_| {
-        let agent = app.inspect.get().unwrap_or_default();
-        view::read(app, |v| match v.agent(&agent) {
+    let html = |app, agent: &str| {
+        view::read(app, |v| match v.agent(agent) {
             Some(a) => memory::memory_html(v, a),
             None => String::new(),
         })
-    });
-    view! { <div class="act-inspector" inner_html=html></div> }
+    };
+    view! { <AgentSection class="act-inspector" html=html/> }
 }

@@ -3,18 +3,17 @@
 //! called out (outcome, metrics, calls, tokens and cost per agent and per
 //! phase) and where the runs first diverge. A comparison is a document: a
 //! share link, JSON, a Markdown report, an SVG chart; and a lesson can be
-//! written on it.
+//! written on it. The differences and divergence panels are in
+//! `compare_diff`.
 
 use super::bundle_io;
+use super::compare_diff::{Differences, Divergences};
 use super::player::LessonPanel;
 use crate::engine::lesson::{Bundle, Lesson};
 use crate::engine::run::{LoggedEvent, RunDoc, RunEvent};
 use crate::engine::views::compare::{self, Alignment, RunFigures};
-use crate::engine::views::compare_report::{
-    self, fmt_value, letter, metric, metric_names, run_label,
-};
+use crate::engine::views::compare_report::{self, letter, run_label};
 use crate::engine::views::html::{entry_html, graph as graph_svg};
-use crate::engine::views::usage::Tally;
 use crate::engine::views::{Fold, RunView};
 use crate::platform::files;
 use crate::ui::state::{use_app, AppState, LessonMode, LessonSession, Source};
@@ -98,14 +97,14 @@ pub fn ComparePage() -> impl IntoView {
     }
 }
 
+/// Two to four runs: the toolbar, the synchronized timeline, the columns
+/// and the differences.
 #[component]
 fn Comparison() -> impl IntoView {
     let app = use_app();
     let align = Memo::new(move |_| app.compare.with(|runs| compare::align(&events_of(runs))));
     let labels = Memo::new(move |_| app.compare.with(|runs| phase_labels(runs, &align.get())));
     let t = RwSignal::new(f64::MAX);
-    let playing = RwSignal::new(false);
-    let title = RwSignal::new(String::new());
     let link = RwSignal::new(None::<Result<String, String>>);
     let copied = RwSignal::new(None::<Result<String, String>>);
     // Keep one position per run (runs added or removed: show them whole).
@@ -119,7 +118,6 @@ fn Comparison() -> impl IntoView {
         }
         link.set(None);
     });
-    let phases = move || align.with(|a| a.phases.len());
     // Positions set from elsewhere (a lesson step, "Show both there") that
     // are not a point of the timeline: the timeline says so.
     Effect::new(move |_| {
@@ -135,62 +133,6 @@ fn Comparison() -> impl IntoView {
             t.set(-1.0);
         }
     });
-    let set_t = move |v: f64| {
-        let v = v.clamp(0.0, phases() as f64);
-        t.set(v);
-        let pos = app
-            .compare
-            .with_untracked(|runs| positions_at(&align.get_untracked(), runs, v));
-        app.compare_pos.set(pos);
-    };
-    let play = move || {
-        if playing.get_untracked() {
-            return;
-        }
-        if t.get_untracked() >= phases() as f64 {
-            set_t(0.0);
-        }
-        playing.set(true);
-        spawn_local(async move {
-            loop {
-                TimeoutFuture::new(40).await;
-                // Paused, or the page is gone.
-                if playing.try_get_untracked() != Some(true) {
-                    break;
-                }
-                let Some(now) = t.try_get_untracked() else {
-                    break;
-                };
-                let next = now + 0.016 * app.speed.get_untracked();
-                set_t(next);
-                if next >= phases() as f64 {
-                    playing.set(false);
-                    break;
-                }
-            }
-        });
-    };
-    let slider_value = move || {
-        let v = t.get().clamp(0.0, phases() as f64);
-        format!("{:.0}", v * STEPS)
-    };
-    let here = move || {
-        let v = t.get();
-        let n = phases();
-        if v < 0.0 {
-            "Each run at its own point (pinned)".to_string()
-        } else if v >= n as f64 {
-            "End of every run".to_string()
-        } else {
-            let i = v.floor() as usize;
-            let name = labels.with(|l| l.get(i).cloned().unwrap_or_default());
-            format!(
-                "Phase {} of {n}: {name} ({:.0}%)",
-                i + 1,
-                (v - i as f64) * 100.0
-            )
-        }
-    };
     let figs = Memo::new(move |_| {
         let prices = app.settings.with(|s| s.prices.clone());
         app.compare.with(|runs| {
@@ -199,29 +141,55 @@ fn Comparison() -> impl IntoView {
                 .collect::<Vec<RunFigures>>()
         })
     });
-    let bundle = move || {
-        let runs = app.compare.get_untracked();
-        let name = title.get_untracked();
-        let name = if name.trim().is_empty() {
-            runs.iter()
-                .enumerate()
-                .map(|(i, r)| {
-                    format!(
-                        "{} {}",
-                        letter(i),
-                        r.config
-                            .variant
-                            .clone()
-                            .unwrap_or_else(|| r.config.coordinator.clone())
-                    )
-                })
-                .collect::<Vec<_>>()
-                .join(" vs ")
-        } else {
-            name
-        };
-        Bundle::comparison(&name, runs)
+    view! {
+        <CompareHead link=link copied=copied/>
+        <ShareBox link=link copied=copied/>
+        <Show when=move || app.compare.with(|c| c.len() < 2)>
+            <p class="notice">"One run is picked. Add another from History or a run's toolbar to compare."</p>
+        </Show>
+        <Timeline align=align labels=labels t=t/>
+        <div class="cmp-columns" style=move || format!("--cols:{}", app.compare.with(Vec::len).max(1))>
+            {move || (0..app.compare.with(Vec::len)).map(|i| view! { <Column i=i/> }).collect_view()}
+        </div>
+        <Differences figs=figs/>
+        <Divergences/>
+    }
+}
+
+/// The comparison as a bundle, named `name` or, when that is blank, after
+/// its runs ("A debate vs B panel").
+fn comparison_bundle(runs: Vec<RunDoc>, name: String) -> Bundle {
+    let name = if name.trim().is_empty() {
+        runs.iter()
+            .enumerate()
+            .map(|(i, r)| {
+                format!(
+                    "{} {}",
+                    letter(i),
+                    r.config
+                        .variant
+                        .clone()
+                        .unwrap_or_else(|| r.config.coordinator.clone())
+                )
+            })
+            .collect::<Vec<_>>()
+            .join(" vs ")
+    } else {
+        name
     };
+    Bundle::comparison(&name, runs)
+}
+
+/// The heading with the comparison's name and its toolbar: share, export,
+/// write a lesson, clear.
+#[component]
+fn CompareHead(
+    link: RwSignal<Option<Result<String, String>>>,
+    copied: RwSignal<Option<Result<String, String>>>,
+) -> impl IntoView {
+    let app = use_app();
+    let title = RwSignal::new(String::new());
+    let bundle = move || comparison_bundle(app.compare.get_untracked(), title.get_untracked());
     let share = move |_| {
         copied.set(None);
         let b = bundle();
@@ -286,6 +254,17 @@ fn Comparison() -> impl IntoView {
                 <button class="button small danger" on:click=move |_| { app.lesson.set(None); app.compare.set(Vec::new()); }>"Clear"</button>
             </div>
         </div>
+    }
+}
+
+/// The share link once made, with Copy link; or what went wrong sharing or
+/// exporting.
+#[component]
+fn ShareBox(
+    link: RwSignal<Option<Result<String, String>>>,
+    copied: RwSignal<Option<Result<String, String>>>,
+) -> impl IntoView {
+    view! {
         {move || link.get().map(|l| match l {
             Ok(url) => {
                 let u = url.clone();
@@ -303,9 +282,56 @@ fn Comparison() -> impl IntoView {
             }
             Err(e) => view! { <div class="notice error compare-error" role="alert"><p>{e}</p></div> }.into_any(),
         })}
-        <Show when=move || app.compare.with(|c| c.len() < 2)>
-            <p class="notice">"One run is picked. Add another from History or a run's toolbar to compare."</p>
-        </Show>
+    }
+}
+
+/// The synchronized replay: play and pause, step by phase, speed, where it
+/// is, the slider and the phases to jump to.
+#[component]
+fn Timeline(align: Memo<Alignment>, labels: Memo<Vec<String>>, t: RwSignal<f64>) -> impl IntoView {
+    let app = use_app();
+    let playing = RwSignal::new(false);
+    let phases = move || align.with(|a| a.phases.len());
+    let set_t = move |v: f64| {
+        let v = v.clamp(0.0, phases() as f64);
+        t.set(v);
+        let pos = app
+            .compare
+            .with_untracked(|runs| positions_at(&align.get_untracked(), runs, v));
+        app.compare_pos.set(pos);
+    };
+    let play = move || {
+        if playing.get_untracked() {
+            return;
+        }
+        if t.get_untracked() >= phases() as f64 {
+            set_t(0.0);
+        }
+        playing.set(true);
+        spawn_local(async move {
+            loop {
+                TimeoutFuture::new(40).await;
+                // Paused, or the page is gone.
+                if playing.try_get_untracked() != Some(true) {
+                    break;
+                }
+                let Some(now) = t.try_get_untracked() else {
+                    break;
+                };
+                let next = now + 0.016 * app.speed.get_untracked();
+                set_t(next);
+                if next >= phases() as f64 {
+                    playing.set(false);
+                    break;
+                }
+            }
+        });
+    };
+    let slider_value = move || {
+        let v = t.get().clamp(0.0, phases() as f64);
+        format!("{:.0}", v * STEPS)
+    };
+    view! {
         <div class="cmp-timeline panel" aria-label="Synchronized replay">
             <div class="cmp-controls">
                 <button class="button small" aria-label=move || if playing.get() { "Pause" } else { "Play" }
@@ -320,7 +346,7 @@ fn Comparison() -> impl IntoView {
                         <option value="0.5">"0.5×"</option><option value="1">"1×"</option><option value="2">"2×"</option><option value="4">"4×"</option>
                     </select>
                 </label>
-                <span class="cmp-here" aria-live="polite">{here}</span>
+                <TimelineHere labels=labels t=t phases=phases/>
             </div>
             <input type="range" class="cmp-slider" min="0" max=move || (phases() as f64 * STEPS).to_string() step="1"
                 aria-label="Position on the aligned timeline" prop:value=slider_value
@@ -332,12 +358,35 @@ fn Comparison() -> impl IntoView {
                 }).collect_view()}
             </ol>
         </div>
-        <div class="cmp-columns" style=move || format!("--cols:{}", app.compare.with(Vec::len).max(1))>
-            {move || (0..app.compare.with(Vec::len)).map(|i| view! { <Column i=i/> }).collect_view()}
-        </div>
-        <Differences figs=figs/>
-        <Divergences/>
     }
+}
+
+/// Where the timeline is, in words (a phase and how far into it, the end,
+/// or each run pinned at its own point).
+#[component]
+fn TimelineHere(
+    labels: Memo<Vec<String>>,
+    t: RwSignal<f64>,
+    phases: impl Fn() -> usize + Copy + Send + Sync + 'static,
+) -> impl IntoView {
+    let here = move || {
+        let v = t.get();
+        let n = phases();
+        if v < 0.0 {
+            "Each run at its own point (pinned)".to_string()
+        } else if v >= n as f64 {
+            "End of every run".to_string()
+        } else {
+            let i = v.floor() as usize;
+            let name = labels.with(|l| l.get(i).cloned().unwrap_or_default());
+            format!(
+                "Phase {} of {n}: {name} ({:.0}%)",
+                i + 1,
+                (v - i as f64) * 100.0
+            )
+        }
+    };
+    view! { <span class="cmp-here" aria-live="polite">{here}</span> }
 }
 
 /// One run's column: its name and outcome, graph and latest transcript
@@ -410,146 +459,6 @@ fn Column(i: usize) -> impl IntoView {
             </div>
             <div class="graph-box cmp-graph" inner_html=graph></div>
             <div class="cmp-transcript transcript" tabindex="0" aria-label=move || format!("Latest messages of run {}", letter(i)) inner_html=entries></div>
-        </section>
-    }
-}
-
-fn tally_cell(t: &Option<Tally>) -> String {
-    match t {
-        Some(t) => format!("{} / {}", t.calls, t.input_tokens + t.output_tokens),
-        None => "—".into(),
-    }
-}
-
-/// Outcome, metrics, usage; per agent and per phase.
-#[component]
-fn Differences(figs: Memo<Vec<RunFigures>>) -> impl IntoView {
-    let app = use_app();
-    let heads = move || {
-        (0..figs.with(Vec::len))
-            .map(|i| view! { <th scope="col">{letter(i).to_string()}</th> })
-            .collect_view()
-    };
-    let metrics = move || {
-        figs.with(|f| {
-            metric_names(f)
-                .into_iter()
-                .map(|n| {
-                    let vals: Vec<Option<f64>> = f.iter().map(|x| metric(x, &n)).collect();
-                    let differs = vals.windows(2).any(|w| w[0] != w[1]);
-                    view! {
-                        <tr class:differs=differs>
-                            <th scope="row">{n.clone()}</th>
-                            {vals.iter().map(|v| view! { <td>{v.map(fmt_value).unwrap_or("—".into())}</td> }).collect_view()}
-                        </tr>
-                    }
-                })
-                .collect_view()
-        })
-    };
-    let row = move |name: &'static str, cell: fn(&RunFigures) -> String| {
-        figs.with(|f| {
-            let cells: Vec<String> = f.iter().map(cell).collect();
-            let differs = cells.windows(2).any(|w| w[0] != w[1]);
-            view! {
-                <tr class:differs=differs>
-                    <th scope="row">{name}</th>
-                    {cells.into_iter().map(|c| view! { <td>{c}</td> }).collect_view()}
-                </tr>
-            }
-        })
-    };
-    let keyed = move |agents: bool| {
-        figs.with(|f| {
-            let refs: Vec<&RunFigures> = f.iter().collect();
-            compare::by_key(&refs, agents)
-                .into_iter()
-                .map(|(k, tallies)| {
-                    let cells: Vec<String> = tallies.iter().map(tally_cell).collect();
-                    let differs = cells.windows(2).any(|w| w[0] != w[1]);
-                    view! {
-                        <tr class:differs=differs>
-                            <th scope="row">{k}</th>
-                            {cells.into_iter().map(|c| view! { <td>{c}</td> }).collect_view()}
-                        </tr>
-                    }
-                })
-                .collect_view()
-        })
-    };
-    let chart = move || {
-        let prices = app.settings.with(|s| s.prices.clone());
-        app.compare
-            .with(|r| compare_report::metric_svg(r, &prices, false))
-    };
-    view! {
-        <section class="panel cmp-diff" aria-labelledby="cmp-diff-title">
-            <h2 class="panel-title" id="cmp-diff-title">"Differences"</h2>
-            <p class="muted small">"Rows where the runs differ are marked. Calls / tokens per agent and per phase."</p>
-            <div class="cmp-chart" inner_html=chart></div>
-            <div class="table-scroll" tabindex="0" aria-label="Differences table">
-            <table class="cmp-table">
-                <thead><tr><th scope="col">""</th>{heads}</tr></thead>
-                <tbody>
-                    {move || row("outcome", |f| f.outcome.clone())}
-                    {metrics}
-                    {move || row("model calls", |f| f.usage.total.calls.to_string())}
-                    {move || row("tokens (in + out)", |f| (f.usage.total.input_tokens + f.usage.total.output_tokens).to_string())}
-                    {move || row("cost (USD)", |f| if f.cost_partial { format!("≥ {:.4}", f.cost_usd) } else { format!("{:.4}", f.cost_usd) })}
-                </tbody>
-                <tbody class="cmp-group"><tr><th scope="rowgroup" colspan="5">"Per agent"</th></tr>{move || keyed(true)}</tbody>
-                <tbody class="cmp-group"><tr><th scope="rowgroup" colspan="5">"Per phase"</th></tr>{move || keyed(false)}</tbody>
-            </table>
-            </div>
-        </section>
-    }
-}
-
-/// Where each run first parts from run A, with a button that shows both there.
-#[component]
-fn Divergences() -> impl IntoView {
-    let app = use_app();
-    let list = Memo::new(move |_| {
-        app.compare.with(|runs| {
-            (1..runs.len())
-                .map(|i| {
-                    (
-                        i,
-                        compare::first_divergence(&runs[0].events, &runs[i].events),
-                    )
-                })
-                .collect::<Vec<_>>()
-        })
-    });
-    let show = move |i: usize, at: [Option<usize>; 2]| {
-        app.compare_pos.update(|p| {
-            if let (Some(a), Some(x)) = (at[0], p.get_mut(0)) {
-                *x = a;
-            }
-            if let (Some(b), Some(x)) = (at[1], p.get_mut(i)) {
-                *x = b;
-            }
-        });
-    };
-    view! {
-        <section class="panel cmp-divergence" aria-labelledby="cmp-div-title">
-            <h2 class="panel-title" id="cmp-div-title">"Where the runs first diverge"</h2>
-            <ul>
-                {move || list.get().into_iter().map(|(i, d)| match d {
-                    Some(d) => {
-                        let at = d.at;
-                        view! {
-                            <li class="divergence">
-                                <strong>{format!("A vs {}: model call {} ({})", letter(i), d.call + 1, d.what)}</strong>
-                                <span>{format!(" — {}", d.detail)}</span>
-                                " "
-                                <button class="button small" on:click=move |_| show(i, at)>"Show both there"</button>
-                            </li>
-                        }.into_any()
-                    }
-                    None => view! { <li>{format!("A vs {}: the same calls with the same answers.", letter(i))}</li> }.into_any(),
-                }).collect_view()}
-            </ul>
         </section>
     }
 }

@@ -2,8 +2,14 @@
 //! cursor (the questions offered are generated from the run's events at
 //! that point), reordered, edited and deleted; previewed as a student;
 //! saved to IndexedDB, shared as a link, exported as a file.
+//!
+//! The editor panel is made of a header with the lesson's actions, its
+//! title and summary, a form adding notes and questions at the cursor, and
+//! the list of steps (in `editor_steps`).
 
 use super::bundle_io;
+use super::editor_steps::StepList;
+use crate::engine::coordinators::question_roles;
 use crate::engine::lesson::{questions, Panel, Question, Step};
 use crate::engine::views::compare_report::letter;
 use crate::platform::lessons;
@@ -13,6 +19,15 @@ use leptos::task::spawn_local;
 
 /// Questions offered at the cursor.
 const OFFERED: usize = 5;
+
+/// The last action's outcome, shown under the title (a message or an error).
+type Status = RwSignal<Option<Result<String, String>>>;
+
+/// Whether the lesson has several runs (the editor is on the Compare page).
+pub(super) fn is_multi(app: AppState) -> bool {
+    app.lesson
+        .with(|l| l.as_ref().is_some_and(|l| l.bundle.runs.len() > 1))
+}
 
 /// The run the editor adds to and its cursor (on the Compare page, the
 /// chosen column's synchronized position).
@@ -40,48 +55,133 @@ fn insert(app: AppState, step: Step) {
     });
 }
 
-fn edit_steps(app: AppState, f: impl FnOnce(&mut Vec<Step>)) {
+/// Switches to previewing the lesson as a student, from its first step.
+fn preview(app: AppState) {
     app.lesson.update(|l| {
-        if let Some(lesson) = l.as_mut().and_then(|l| l.bundle.lesson.as_mut()) {
-            f(&mut lesson.steps);
+        if let Some(l) = l {
+            l.mode = LessonMode::Preview;
+            l.step = 0;
+            l.answered = None;
+            l.finished = false;
+            l.progress = Default::default();
+        }
+    })
+}
+
+/// Saves the lesson in this browser (under its key, or a new one).
+fn save(app: AppState, status: Status) {
+    let Some((bundle, key)) = app.lesson.with_untracked(|l| {
+        l.as_ref().map(|l| {
+            (
+                l.bundle.clone(),
+                l.saved_as.clone().unwrap_or_else(lessons::new_key),
+            )
+        })
+    }) else {
+        return;
+    };
+    spawn_local(async move {
+        match lessons::save(&key, &bundle).await {
+            Ok(()) => {
+                app.lesson.update(|l| {
+                    if let Some(l) = l {
+                        l.saved_as = Some(key.clone());
+                    }
+                });
+                let _ = status.try_set(Some(Ok(
+                    "Saved in this browser: find it on the Lessons page.".into(),
+                )));
+            }
+            Err(e) => {
+                let _ = status.try_set(Some(Err(e)));
+            }
         }
     });
 }
 
+/// Makes a link to the lesson and shows it in `link`.
+fn share(app: AppState, status: Status, link: RwSignal<Option<String>>) {
+    let Some(b) = app
+        .lesson
+        .with_untracked(|l| l.as_ref().map(|l| l.bundle.clone()))
+    else {
+        return;
+    };
+    spawn_local(async move {
+        let made = match b.validate() {
+            Ok(()) => bundle_io::link(&b).await,
+            Err(e) => Err(e),
+        };
+        match made {
+            Ok(url) => {
+                let _ = link.try_set(Some(url));
+                let _ = status.try_set(None);
+            }
+            Err(e) => {
+                let _ = status.try_set(Some(Err(e)));
+            }
+        }
+    });
+}
+
+/// Downloads the lesson as a file.
+fn export(app: AppState, status: Status) {
+    if let Some(b) = app
+        .lesson
+        .with_untracked(|l| l.as_ref().map(|l| l.bundle.clone()))
+    {
+        if let Err(e) = b.validate().and_then(|()| bundle_io::download(&b)) {
+            status.set(Some(Err(e)));
+        }
+    }
+}
+
+/// The lesson editor panel.
 #[component]
 pub fn LessonEditor() -> impl IntoView {
-    let app = use_app();
-    let multi = move || {
-        app.lesson
-            .with(|l| l.as_ref().is_some_and(|l| l.bundle.runs.len() > 1))
-    };
-    let runs = move || {
-        app.lesson
-            .with(|l| l.as_ref().map_or(0, |l| l.bundle.runs.len()))
-    };
     let run = RwSignal::new(0usize);
-    let note = RwSignal::new(String::new());
-    let panel = RwSignal::new(String::new());
-    let status = RwSignal::new(None::<Result<String, String>>);
+    let status: Status = RwSignal::new(None);
     let link = RwSignal::new(None::<String>);
-    let pos = move || cursor(app, run.get(), multi());
-    let total = move || {
-        app.lesson.with(|l| {
-            l.as_ref()
-                .and_then(|l| l.bundle.runs.get(run.get()))
-                .map_or(0, |r| r.events.len())
-        })
-    };
-    let offered = Memo::new(move |_| {
-        let at = pos();
-        let r = run.get();
-        app.lesson.with(|l| {
-            l.as_ref()
-                .and_then(|l| l.bundle.runs.get(r))
-                .map(|doc| questions::from(&doc.events, r, at, OFFERED))
-                .unwrap_or_default()
-        })
-    });
+    view! {
+        <section class="lesson-panel lesson-editor panel" aria-label="Lesson editor">
+            <EditorHeader status link/>
+            <TitleFields/>
+            <StatusLine status/>
+            <ShareLink link status/>
+            <div class="editor-grid">
+                <div class="editor-add">
+                    <CursorLine run/>
+                    <NoteForm run status/>
+                    <QuestionPicker run status/>
+                </div>
+                <StepList/>
+            </div>
+        </section>
+    }
+}
+
+/// The editor's header: its badge and the preview, save, share, export and close buttons.
+#[component]
+fn EditorHeader(status: Status, link: RwSignal<Option<String>>) -> impl IntoView {
+    let app = use_app();
+    view! {
+        <header class="lesson-head">
+            <div class="lesson-title"><span class="badge">"Writing a lesson"</span></div>
+            <div class="lesson-tools">
+                <button class="button small primary" on:click=move |_| preview(app)>"Preview as student"</button>
+                <button class="button small" on:click=move |_| save(app, status)>"Save"</button>
+                <button class="button small" on:click=move |_| share(app, status, link)>"Share link"</button>
+                <button class="button small" on:click=move |_| export(app, status)>"Export file"</button>
+                <button class="button small" on:click=move |_| app.lesson.set(None)>"Close"</button>
+            </div>
+        </header>
+    }
+}
+
+/// The lesson's title and summary fields.
+#[component]
+fn TitleFields() -> impl IntoView {
+    let app = use_app();
     let title = move || {
         app.lesson.with(|l| {
             l.as_ref()
@@ -115,6 +215,87 @@ pub fn LessonEditor() -> impl IntoView {
             }
         })
     };
+    view! {
+        <div class="field-row">
+            <div class="field grow">
+                <label for="lesson-title">"Title"</label>
+                <input id="lesson-title" type="text" prop:value=title on:input=move |ev| set_title(event_target_value(&ev))/>
+            </div>
+        </div>
+        <div class="field">
+            <label for="lesson-summary">"Summary (shown on the Lessons page)"</label>
+            <input id="lesson-summary" type="text" prop:value=summary on:input=move |ev| set_summary(event_target_value(&ev))/>
+        </div>
+    }
+}
+
+/// The last action's message (a status) or error (an alert), if any.
+#[component]
+fn StatusLine(status: Status) -> impl IntoView {
+    move || {
+        status.get().map(|s| match s {
+            Ok(m) => view! { <p class="ok small" role="status">{m}</p> }.into_any(),
+            Err(m) => view! { <p class="bad small" role="alert">{m}</p> }.into_any(),
+        })
+    }
+}
+
+/// The lesson's link once made, with a button copying it.
+#[component]
+fn ShareLink(link: RwSignal<Option<String>>, status: Status) -> impl IntoView {
+    move || {
+        link.get().map(|url| {
+            let u = url.clone();
+            view! {
+                <div class="input-with-button">
+                    <input class="share-url" aria-label="Lesson link" readonly prop:value=url.clone()/>
+                    <button class="button primary" on:click=move |_| { let u = u.clone(); spawn_local(async move { let _ = status.try_set(Some(bundle_io::copy(&u).await)); }); }>"Copy link"</button>
+                </div>
+            }
+        })
+    }
+}
+
+/// Where steps are added: the run picker (with several runs) and the cursor's event.
+#[component]
+fn CursorLine(run: RwSignal<usize>) -> impl IntoView {
+    let app = use_app();
+    let runs = move || {
+        app.lesson
+            .with(|l| l.as_ref().map_or(0, |l| l.bundle.runs.len()))
+    };
+    let pos = move || cursor(app, run.get(), is_multi(app));
+    let total = move || {
+        app.lesson.with(|l| {
+            l.as_ref()
+                .and_then(|l| l.bundle.runs.get(run.get()))
+                .map_or(0, |r| r.events.len())
+        })
+    };
+    view! {
+        <p class="small">
+            {move || if is_multi(app) {
+                view! {
+                    <label>"Run "
+                        <select aria-label="Run to pin to" prop:value=move || run.get().to_string()
+                            on:change=move |ev| { if let Ok(v) = event_target_value(&ev).parse::<usize>() { run.set(v) } }>
+                            {(0..runs()).map(|i| view! { <option value=i.to_string()>{letter(i).to_string()}</option> }).collect_view()}
+                        </select>
+                    </label>
+                }.into_any()
+            } else { ().into_any() }}
+            <strong>{move || format!(" At event {} of {}", pos(), total())}</strong>
+            " — move the replay to where a step belongs."
+        </p>
+    }
+}
+
+/// The note's text and highlighted panel, and the button adding it at the cursor.
+#[component]
+fn NoteForm(run: RwSignal<usize>, status: Status) -> impl IntoView {
+    let app = use_app();
+    let note = RwSignal::new(String::new());
+    let panel = RwSignal::new(String::new());
     let add_note = move |_| {
         let text = note.get_untracked();
         if text.trim().is_empty() {
@@ -125,7 +306,7 @@ pub fn LessonEditor() -> impl IntoView {
             app,
             Step::Note {
                 run: run.get_untracked(),
-                at: cursor(app, run.get_untracked(), multi()),
+                at: cursor(app, run.get_untracked(), is_multi(app)),
                 text: text.trim().to_string(),
                 highlight: Panel::parse(&panel.get_untracked()),
             },
@@ -133,222 +314,61 @@ pub fn LessonEditor() -> impl IntoView {
         note.set(String::new());
         status.set(Some(Ok("Note added.".into())));
     };
+    view! {
+        <div class="field">
+            <label for="note-text">"Note at this point"</label>
+            <textarea id="note-text" rows="3" placeholder="e.g. Here the orchestrator cannot see the notebook: it only reads the public conversation."
+                prop:value=move || note.get() on:input=move |ev| note.set(event_target_value(&ev))></textarea>
+        </div>
+        <div class="note-row">
+            <label class="small" for="note-panel">"Highlight"</label>
+            <select id="note-panel" prop:value=move || panel.get() on:change=move |ev| panel.set(event_target_value(&ev))>
+                <option value="">"no panel"</option>
+                {Panel::ALL.iter().map(|p| view! { <option value=p.id()>{p.label()}</option> }).collect_view()}
+            </select>
+            <button class="button small primary" on:click=add_note>"Add note here"</button>
+        </div>
+    }
+}
+
+/// The questions generated from the run's events at the cursor, each with a button adding it.
+#[component]
+fn QuestionPicker(run: RwSignal<usize>, status: Status) -> impl IntoView {
+    let app = use_app();
+    let pos = move || cursor(app, run.get(), is_multi(app));
+    let offered = Memo::new(move |_| {
+        let at = pos();
+        let r = run.get();
+        app.lesson.with(|l| {
+            l.as_ref()
+                .and_then(|l| l.bundle.runs.get(r))
+                .map(|doc| {
+                    let roles = question_roles(&doc.config.coordinator);
+                    questions::from(&doc.events, &roles, r, at, OFFERED)
+                })
+                .unwrap_or_default()
+        })
+    });
     let add_question = move |q: Question| {
         insert(app, Step::Question(q));
         status.set(Some(Ok("Question added.".into())));
     };
-    let preview = move |_| {
-        app.lesson.update(|l| {
-            if let Some(l) = l {
-                l.mode = LessonMode::Preview;
-                l.step = 0;
-                l.answered = None;
-                l.finished = false;
-                l.progress = Default::default();
-            }
-        })
-    };
-    let save = move |_| {
-        let Some((bundle, key)) = app.lesson.with_untracked(|l| {
-            l.as_ref().map(|l| {
-                (
-                    l.bundle.clone(),
-                    l.saved_as.clone().unwrap_or_else(lessons::new_key),
-                )
-            })
-        }) else {
-            return;
-        };
-        spawn_local(async move {
-            match lessons::save(&key, &bundle).await {
-                Ok(()) => {
-                    app.lesson.update(|l| {
-                        if let Some(l) = l {
-                            l.saved_as = Some(key.clone());
-                        }
-                    });
-                    let _ = status.try_set(Some(Ok(
-                        "Saved in this browser: find it on the Lessons page.".into(),
-                    )));
-                }
-                Err(e) => {
-                    let _ = status.try_set(Some(Err(e)));
-                }
-            }
-        });
-    };
-    let share = move |_| {
-        let Some(b) = app
-            .lesson
-            .with_untracked(|l| l.as_ref().map(|l| l.bundle.clone()))
-        else {
-            return;
-        };
-        spawn_local(async move {
-            let made = match b.validate() {
-                Ok(()) => bundle_io::link(&b).await,
-                Err(e) => Err(e),
-            };
-            match made {
-                Ok(url) => {
-                    let _ = link.try_set(Some(url));
-                    let _ = status.try_set(None);
-                }
-                Err(e) => {
-                    let _ = status.try_set(Some(Err(e)));
-                }
-            }
-        });
-    };
-    let export = move |_| {
-        if let Some(b) = app
-            .lesson
-            .with_untracked(|l| l.as_ref().map(|l| l.bundle.clone()))
-        {
-            if let Err(e) = b.validate().and_then(|()| bundle_io::download(&b)) {
-                status.set(Some(Err(e)));
-            }
-        }
-    };
-    let steps = move || {
-        app.lesson.with(|l| {
-            l.as_ref()
-                .and_then(|l| l.bundle.lesson.as_ref())
-                .map(|x| x.steps.clone())
-                .unwrap_or_default()
-        })
-    };
-    let go = move |r: usize, at: usize| {
-        if multi() {
-            super::compare::pin(app, r, at);
-        } else {
-            app.set_cursor(at);
-        }
-    };
     view! {
-        <section class="lesson-panel lesson-editor panel" aria-label="Lesson editor">
-            <header class="lesson-head">
-                <div class="lesson-title"><span class="badge">"Writing a lesson"</span></div>
-                <div class="lesson-tools">
-                    <button class="button small primary" on:click=preview>"Preview as student"</button>
-                    <button class="button small" on:click=save>"Save"</button>
-                    <button class="button small" on:click=share>"Share link"</button>
-                    <button class="button small" on:click=export>"Export file"</button>
-                    <button class="button small" on:click=move |_| app.lesson.set(None)>"Close"</button>
-                </div>
-            </header>
-            <div class="field-row">
-                <div class="field grow">
-                    <label for="lesson-title">"Title"</label>
-                    <input id="lesson-title" type="text" prop:value=title on:input=move |ev| set_title(event_target_value(&ev))/>
-                </div>
-            </div>
-            <div class="field">
-                <label for="lesson-summary">"Summary (shown on the Lessons page)"</label>
-                <input id="lesson-summary" type="text" prop:value=summary on:input=move |ev| set_summary(event_target_value(&ev))/>
-            </div>
-            {move || status.get().map(|s| match s {
-                Ok(m) => view! { <p class="ok small" role="status">{m}</p> }.into_any(),
-                Err(m) => view! { <p class="bad small" role="alert">{m}</p> }.into_any(),
-            })}
-            {move || link.get().map(|url| {
-                let u = url.clone();
+        <h3 class="small">"Questions you can ask here"</h3>
+        {move || {
+            let list = offered.get();
+            if list.is_empty() {
+                view! { <p class="muted small">"No question fits from here on. Move the replay back, just before a model call, a hand-off, a critic's review or a retrieval."</p> }.into_any()
+            } else {
                 view! {
-                    <div class="input-with-button">
-                        <input class="share-url" aria-label="Lesson link" readonly prop:value=url.clone()/>
-                        <button class="button primary" on:click=move |_| { let u = u.clone(); spawn_local(async move { let _ = status.try_set(Some(bundle_io::copy(&u).await)); }); }>"Copy link"</button>
-                    </div>
-                }
-            })}
-            <div class="editor-grid">
-                <div class="editor-add">
-                    <p class="small">
-                        {move || if multi() {
-                            view! {
-                                <label>"Run "
-                                    <select aria-label="Run to pin to" prop:value=move || run.get().to_string()
-                                        on:change=move |ev| { if let Ok(v) = event_target_value(&ev).parse::<usize>() { run.set(v) } }>
-                                        {(0..runs()).map(|i| view! { <option value=i.to_string()>{letter(i).to_string()}</option> }).collect_view()}
-                                    </select>
-                                </label>
-                            }.into_any()
-                        } else { ().into_any() }}
-                        <strong>{move || format!(" At event {} of {}", pos(), total())}</strong>
-                        " — move the replay to where a step belongs."
-                    </p>
-                    <div class="field">
-                        <label for="note-text">"Note at this point"</label>
-                        <textarea id="note-text" rows="3" placeholder="e.g. Here the orchestrator cannot see the notebook: it only reads the public conversation."
-                            prop:value=move || note.get() on:input=move |ev| note.set(event_target_value(&ev))></textarea>
-                    </div>
-                    <div class="note-row">
-                        <label class="small" for="note-panel">"Highlight"</label>
-                        <select id="note-panel" prop:value=move || panel.get() on:change=move |ev| panel.set(event_target_value(&ev))>
-                            <option value="">"no panel"</option>
-                            {Panel::ALL.iter().map(|p| view! { <option value=p.id()>{p.label()}</option> }).collect_view()}
-                        </select>
-                        <button class="button small primary" on:click=add_note>"Add note here"</button>
-                    </div>
-                    <h3 class="small">"Questions you can ask here"</h3>
-                    {move || {
-                        let list = offered.get();
-                        if list.is_empty() {
-                            view! { <p class="muted small">"No question fits from here on. Move the replay back, just before a model call, a hand-off, a critic's review or a retrieval."</p> }.into_any()
-                        } else {
-                            view! {
-                                <ul class="offered">
-                                    {list.into_iter().map(|q| {
-                                        let label = format!("Event {}: {} ({} choices; answer: {})", q.at, q.prompt, q.choices.len(), q.choices[q.answer]);
-                                        view! { <li><span class="small">{label}</span>" "<button class="button small" on:click=move |_| add_question(q.clone())>"Add"</button></li> }
-                                    }).collect_view()}
-                                </ul>
-                            }.into_any()
-                        }
-                    }}
-                </div>
-                <div class="editor-steps">
-                    <h3 class="small">{move || format!("Steps ({})", steps().len())}</h3>
-                    {move || {
-                        let list = steps();
-                        if list.is_empty() {
-                            return view! { <p class="muted small">"No steps yet. Add a note or a question at the replay cursor."</p> }.into_any();
-                        }
-                        let n = list.len();
-                        view! {
-                            <ol class="step-list">
-                                {list.into_iter().enumerate().map(|(i, s)| {
-                                    let (r, at) = s.anchor();
-                                    let kind = if s.question().is_some() { "Question" } else { "Note" };
-                                    let text = match &s { Step::Note { text, .. } => text.clone(), Step::Question(q) => q.prompt.clone() };
-                                    view! {
-                                        <li class="step-row">
-                                            <div class="step-meta small muted">{format!("{kind} · run {} · event {at}", letter(r))}</div>
-                                            <textarea class="step-text" rows="2" aria-label=format!("Text of step {}", i + 1) prop:value=text
-                                                on:change=move |ev| {
-                                                    let v = event_target_value(&ev);
-                                                    edit_steps(app, |steps| match steps.get_mut(i) {
-                                                        Some(Step::Note { text, .. }) => *text = v,
-                                                        Some(Step::Question(q)) => q.prompt = v,
-                                                        None => {}
-                                                    });
-                                                }></textarea>
-                                            <div class="step-actions">
-                                                <button class="button small" on:click=move |_| go(r, at)>"Go"</button>
-                                                <button class="button small" aria-label=format!("Move step {} up", i + 1) disabled=i == 0
-                                                    on:click=move |_| edit_steps(app, |s| s.swap(i - 1, i))>"↑"</button>
-                                                <button class="button small" aria-label=format!("Move step {} down", i + 1) disabled=i + 1 == n
-                                                    on:click=move |_| edit_steps(app, |s| s.swap(i, i + 1))>"↓"</button>
-                                                <button class="button small danger" aria-label=format!("Delete step {}", i + 1)
-                                                    on:click=move |_| edit_steps(app, |s| { s.remove(i); })>"Delete"</button>
-                                            </div>
-                                        </li>
-                                    }
-                                }).collect_view()}
-                            </ol>
-                        }.into_any()
-                    }}
-                </div>
-            </div>
-        </section>
+                    <ul class="offered">
+                        {list.into_iter().map(|q| {
+                            let label = format!("Event {}: {} ({} choices; answer: {})", q.at, q.prompt, q.choices.len(), q.choices[q.answer]);
+                            view! { <li><span class="small">{label}</span>" "<button class="button small" on:click=move |_| add_question(q.clone())>"Add"</button></li> }
+                        }).collect_view()}
+                    </ul>
+                }.into_any()
+            }
+        }}
     }
 }

@@ -7,7 +7,9 @@
 
 mod bundle_io;
 mod compare;
+mod compare_diff;
 mod editor;
+mod editor_steps;
 mod lessons_page;
 mod player;
 mod variant;

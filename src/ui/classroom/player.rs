@@ -223,11 +223,7 @@ fn install_keys(app: AppState) {
         if !playing || ev.ctrl_key() || ev.meta_key() || ev.alt_key() {
             return;
         }
-        let tag = ev
-            .target()
-            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-            .map(|e| e.tag_name().to_ascii_lowercase())
-            .unwrap_or_default();
+        let tag = crate::ui::controls::target_tag(&ev);
         if matches!(tag.as_str(), "input" | "textarea" | "select")
             || app.settings_open.get_untracked()
         {

@@ -2,30 +2,16 @@
 //! variant (or mode) and the model in Settings; when it ends, the two runs
 //! open side by side on the Compare page.
 
-use crate::engine::coordinators::{act, mael, travel};
+use crate::ui::coordinators::ui_of;
 use crate::ui::state::{use_app, Activity};
+use crate::ui::widgets::DialogHead;
 use leptos::html;
 use leptos::prelude::*;
 
-/// The variants a coordinator's runs can be started in: (id, label).
+/// The variants a coordinator's runs can be started in: (id, label), as
+/// its row says.
 pub fn variants_of(coordinator: &str) -> Vec<(&'static str, &'static str)> {
-    match coordinator {
-        travel::ID => travel::contract::Variant::ALL
-            .iter()
-            .map(|v| (v.id(), v.label()))
-            .collect(),
-        // ACT+ needs its knowledge bank as it was: not rerun from a run.
-        act::ID => act::contract::Variant::ALL
-            .iter()
-            .filter(|v| **v != act::contract::Variant::ActPlus)
-            .map(|v| (v.id(), v.label()))
-            .collect(),
-        mael::ID => mael::contract::Mode::ALL
-            .iter()
-            .map(|m| (m.id(), m.label()))
-            .collect(),
-        _ => Vec::new(),
-    }
+    (ui_of(coordinator).variants)()
 }
 
 #[component]
@@ -82,10 +68,7 @@ pub fn VariantDialog() -> impl IntoView {
     view! {
         <dialog class="variant-dialog" node_ref=dialog aria-labelledby="variant-title"
             on:close=move |_: leptos::ev::Event| app.variant_open.set(false)>
-            <header class="dialog-head">
-                <h2 id="variant-title">"Run a variant of this"</h2>
-                <button type="button" class="icon-button" aria-label="Close" on:click=move |_| app.variant_open.set(false)>"✕"</button>
-            </header>
+            <DialogHead id="variant-title" title="Run a variant of this" on_close=Callback::new(move |()| app.variant_open.set(false))/>
             <p class="muted small">"The same task again, another way. When it ends, the two runs open side by side on the Compare page."</p>
             {move || {
                 let l = list();

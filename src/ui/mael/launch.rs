@@ -8,9 +8,9 @@ use super::state::{mael_setup, MaelSetup};
 use crate::engine::coordinators::mael::contract::MaelOptions;
 use crate::engine::coordinators::mael::{self, ID};
 use crate::engine::model::demo;
-use crate::engine::model::fork::{ForkEdit, ForkModel};
 use crate::engine::model::ChatModel;
 use crate::engine::run::config::ModelBinding;
+use crate::engine::run::fork::ForkEdit;
 use crate::engine::run::{ModelRouter, ModelSpec, RunConfig, RunCtx, RunDoc};
 use crate::platform::keys;
 use crate::ui::provider::LazyProvider;
@@ -136,11 +136,9 @@ pub fn start(app: AppState, paused: bool) {
 }
 
 pub fn fork(app: AppState, parent: RunDoc, k: u32, edit: ForkEdit) {
-    let Some((spec, live)) = app.live_model(SCRIPT) else {
+    let Some((config, model)) = app.fork_of(&parent, k, edit, SCRIPT) else {
         return;
     };
-    let config = app.fork_config(&parent, k, spec);
-    let model: Rc<dyn ChatModel> = Rc::new(ForkModel::new(&parent.events, k as usize, edit, live));
     launch_with_pool(
         app,
         mael_setup().get_untracked(),

@@ -24,11 +24,11 @@ mod team_panel;
 mod tree_tab;
 mod view;
 
-use super::coordinators::{CoordinatorUi, ExtraTab, Launch, Page, Part};
-use super::lazy::{lazy_part, ViewFn};
+use super::coordinators::{launch_from, CoordinatorUi, ExtraTab, Page, Part};
+use super::lazy::{lazy_part, lazy_views};
 use super::state::AppState;
 use crate::engine::coordinators::mael::contract::{ID, STORE_TASK};
-use crate::engine::model::fork::ForkEdit;
+use crate::engine::run::fork::ForkEdit;
 use crate::engine::run::RunDoc;
 use leptos::prelude::*;
 
@@ -41,29 +41,28 @@ lazy_part! { mael:
     fn fork(app: AppState, parent: RunDoc, k: u32, edit: ForkEdit) {
         launch::fork(app, parent, k, edit)
     }
-    /// The task / mode / team / pool panel (left column).
-    fn setup_panel() -> ViewFn {
-        || view! { <setup::MaelSetupPanel/> }.into_any()
-    }
-    /// The MAEL page: pools, learning phase, evaluation.
-    fn learn_page() -> ViewFn {
-        || view! { <learn::LearnPage/> }.into_any()
-    }
 }
 
-lazy_part! { run_view:
-    fn tree_panel() -> ViewFn {
-        || view! { <tree_tab::CallTreePanel/> }.into_any()
-    }
-    fn experience_panel() -> ViewFn {
-        || view! { <experience_tab::ExperiencePanel/> }.into_any()
-    }
-    fn team_panel() -> ViewFn {
-        || view! { <team_panel::TeamPanel/> }.into_any()
-    }
-    fn retrievals_section() -> ViewFn {
-        || view! { <retrievals::RetrievalsSection/> }.into_any()
-    }
+lazy_views! { mael:
+    /// The task / mode / team / pool panel (left column).
+    setup_panel => setup::MaelSetupPanel,
+    /// The MAEL page: pools, learning phase, evaluation.
+    learn_page => learn::LearnPage,
+}
+
+lazy_views! { run_view:
+    tree_panel => tree_tab::CallTreePanel,
+    experience_panel => experience_tab::ExperiencePanel,
+    team_panel => team_panel::TeamPanel,
+    retrievals_section => retrievals::RetrievalsSection,
+}
+
+/// "Run a variant of this": every retrieval mode.
+fn variants() -> Vec<(&'static str, &'static str)> {
+    crate::engine::coordinators::mael::contract::Mode::ALL
+        .iter()
+        .map(|m| (m.id(), m.label()))
+        .collect()
 }
 
 /// MAEL's row of the coordinators' table.
@@ -71,45 +70,26 @@ pub const UI: CoordinatorUi = CoordinatorUi {
     id: ID,
     what: "MAEL",
     task_title: "Task",
-    setup: Some(Part {
-        what: "the MAEL setup",
-        view: || Box::pin(setup_panel()),
-    }),
-    launch: Launch {
-        start: |app, paused| Box::pin(start(app, paused)),
-        fork: |app, parent, k, edit| Box::pin(fork(app, parent, k, edit)),
-    },
+    setup: Some(Part::new("the MAEL setup", || Box::pin(setup_panel()))),
+    launch: launch_from!(start, fork),
     tabs: &[
-        ExtraTab {
-            id: "tree",
-            label: "Call tree",
-            count_store: Some(STORE_TASK),
-            what: "the call tree",
-            view: || Box::pin(tree_panel()),
-        },
-        ExtraTab {
-            id: "experience",
-            label: "Experience",
-            count_store: None,
-            what: "the experience",
-            view: || Box::pin(experience_panel()),
-        },
+        ExtraTab::new("tree", "Call tree", "the call tree", || {
+            Box::pin(tree_panel())
+        })
+        .counting(STORE_TASK),
+        ExtraTab::new("experience", "Experience", "the experience", || {
+            Box::pin(experience_panel())
+        }),
     ],
-    side_panels: &[Part {
-        what: "the team",
-        view: || Box::pin(team_panel()),
-    }],
+    side_panels: &[Part::new("the team", || Box::pin(team_panel()))],
     exports: None,
-    inspector: Some(Part {
-        what: "the retrievals",
-        view: || Box::pin(retrievals_section()),
-    }),
-    pages: &[Page {
-        path: "mael",
-        label: "MAEL",
-        part: Part {
-            what: "the MAEL page",
-            view: || Box::pin(learn_page()),
-        },
-    }],
+    inspector: Some(Part::new("the retrievals", || {
+        Box::pin(retrievals_section())
+    })),
+    pages: &[Page::new(
+        "mael",
+        "MAEL",
+        Part::new("the MAEL page", || Box::pin(learn_page())),
+    )],
+    variants,
 };

@@ -4,15 +4,11 @@
 
 use super::view;
 use crate::engine::coordinators::mael::html::memory::agent_retrievals_html;
-use crate::ui::state::use_app;
+use crate::ui::inspector::AgentSection;
 use leptos::prelude::*;
 
 #[component]
 pub fn RetrievalsSection() -> impl IntoView {
-    let app = use_app();
-    let html = Memo::new(move |_| {
-        let agent = app.inspect.get().unwrap_or_default();
-        view::read(app, |v| agent_retrievals_html(v, &agent))
-    });
-    view! { <div class="ml-retrievals" inner_html=html></div> }
+    let html = |app, agent: &str| view::read(app, |v| agent_retrievals_html(v, agent));
+    view! { <AgentSection class="ml-retrievals" html=html/> }
 }

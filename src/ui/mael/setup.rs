@@ -12,6 +12,7 @@ use crate::engine::domains::tasks::builtin::{self, Split};
 use crate::engine::domains::tasks::{Dataset, Task};
 use crate::platform::{experience_store, files, task_sets};
 use crate::ui::state::{use_app, Activity, AppState};
+use crate::ui::widgets::Toggle;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
@@ -243,11 +244,8 @@ pub fn MaelSetupPanel() -> impl IntoView {
                     {Mode::ALL.iter().map(|m| view! { <option value=m.id()>{m.label()}</option> }).collect_view()}
                 </select>
             </div>
-            <label class="check">
-                <input type="checkbox" id="ml-learn" disabled=busy prop:checked=move || s.with(|x| x.learn)
-                    on:change=move |ev| { let on = event_target_checked(&ev); s.update(|x| x.learn = on) }/>
-                " Learn: rate every step and store it in the pool"
-            </label>
+            <Toggle id="ml-learn" label=" Learn: rate every step and store it in the pool" busy=busy
+                on=Signal::derive(move || s.with(|x| x.learn)) set=Callback::new(move |on| s.update(|x| x.learn = on))/>
             <div class="field">
                 <label for="ml-pool">"Pool"</label>
                 <input id="ml-pool" list="ml-pools" disabled=busy autocomplete="off" prop:value=move || s.with(|x| x.pool.clone())
@@ -283,17 +281,13 @@ pub fn MaelSetupPanel() -> impl IntoView {
                     <input id="ml-k" type="number" min="1" max="5" disabled=busy prop:value=move || s.with(|x| x.top_k.to_string())
                         on:change=move |ev| if let Some(k) = number(&ev) { s.update(|x| x.top_k = (k as usize).clamp(1, 5)) }/>
                     <label for="ml-reward-pol">"Reward part"</label>
-                    <select id="ml-reward-pol" disabled=busy prop:value=move || if s.with(|x| x.scoring.reward) == Polarity::High { "high" } else { "low" }
-                        on:change=move |ev| { let p = if event_target_value(&ev) == "low" { Polarity::Low } else { Polarity::High }; s.update(|x| x.scoring.reward = p) }>
-                        <option value="high">"high (r)"</option>
-                        <option value="low">"low (1 − r)"</option>
-                    </select>
+                    <PolaritySelect id="ml-reward-pol" busy=busy labels=("high (r)", "low (1 − r)")
+                        get=Signal::derive(move || s.with(|x| x.scoring.reward))
+                        set=Callback::new(move |p| s.update(|x| x.scoring.reward = p))/>
                     <label for="ml-sim-pol">"Similarity part"</label>
-                    <select id="ml-sim-pol" disabled=busy prop:value=move || if s.with(|x| x.scoring.similarity) == Polarity::High { "high" } else { "low" }
-                        on:change=move |ev| { let p = if event_target_value(&ev) == "low" { Polarity::Low } else { Polarity::High }; s.update(|x| x.scoring.similarity = p) }>
-                        <option value="high">"high (cos)"</option>
-                        <option value="low">"low (1 − cos)"</option>
-                    </select>
+                    <PolaritySelect id="ml-sim-pol" busy=busy labels=("high (cos)", "low (1 − cos)")
+                        get=Signal::derive(move || s.with(|x| x.scoring.similarity))
+                        set=Callback::new(move |p| s.update(|x| x.scoring.similarity = p))/>
                     <label for="ml-rounds">"Refinement rounds"</label>
                     <input id="ml-rounds" type="number" min="0" max="6" disabled=busy placeholder=move || defaults().0.to_string()
                         prop:value=move || s.with(|x| x.rounds.map(|r| r.to_string()).unwrap_or_default())
@@ -320,5 +314,36 @@ pub fn MaelSetupPanel() -> impl IntoView {
             </div>
             <TeamEditorDialog open=editing/>
         </div>
+    }
+}
+
+/// A part of the retrieval score taken high or low (Table 4's variants).
+#[component]
+fn PolaritySelect(
+    id: &'static str,
+    busy: Signal<bool>,
+    labels: (&'static str, &'static str),
+    get: Signal<Polarity>,
+    set: Callback<Polarity>,
+) -> impl IntoView {
+    let value = move || {
+        if get.get() == Polarity::High {
+            "high"
+        } else {
+            "low"
+        }
+    };
+    let pick = move |ev: leptos::ev::Event| {
+        set.run(if event_target_value(&ev) == "low" {
+            Polarity::Low
+        } else {
+            Polarity::High
+        })
+    };
+    view! {
+        <select id=id disabled=busy prop:value=value on:change=pick>
+            <option value="high">{labels.0}</option>
+            <option value="low">{labels.1}</option>
+        </select>
     }
 }

@@ -9,6 +9,7 @@ use crate::engine::coordinators::mael::contract::TeamRecord;
 use crate::engine::coordinators::mael::html::team::team_svg;
 use crate::engine::coordinators::mael::topology::Team;
 use crate::engine::coordinators::mael::view::MaelView;
+use crate::ui::widgets::DialogHead;
 use leptos::html;
 use leptos::prelude::*;
 
@@ -98,10 +99,7 @@ pub fn TeamEditorDialog(open: RwSignal<bool>) -> impl IntoView {
     };
     view! {
         <dialog class="import-db ml-team-editor" node_ref=dialog aria-labelledby="ml-team-title" on:close=move |_: leptos::ev::Event| open.set(false)>
-            <header class="dialog-head">
-                <h2 id="ml-team-title">"Edit the team"</h2>
-                <button type="button" class="icon-button" aria-label="Close" on:click=move |_| open.set(false)>"✕"</button>
-            </header>
+            <DialogHead id="ml-team-title" title="Edit the team" on_close=Callback::new(move |()| open.set(false))/>
             <p class="muted small">"Agents hand subtasks only to their neighbours. The root, which gets the task, is the agent with the highest closeness centrality (ties: the first)."</p>
             <div class="ml-editor-body">
                 <div>

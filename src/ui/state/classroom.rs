@@ -4,7 +4,7 @@
 
 use super::{Activity, AppState, Source};
 use crate::engine::lesson::{Bundle, Progress, Step, MAX_RUNS};
-use crate::engine::model::fork::ForkEdit;
+use crate::engine::run::fork::ForkEdit;
 use crate::engine::run::RunDoc;
 use leptos::prelude::*;
 

@@ -7,9 +7,9 @@ use super::coordinators::ui_of;
 use super::provider::LazyProvider;
 use crate::engine::model::demo;
 use crate::engine::model::factory::{demo_model, validate, Platform};
-use crate::engine::model::fork::{ForkEdit, ForkModel};
 use crate::engine::model::ChatModel;
 use crate::engine::run::config::ParentRef;
+use crate::engine::run::fork::{ForkEdit, ForkModel};
 use crate::engine::run::gate::{Gate, GateMode};
 use crate::engine::run::{
     execute, CancelToken, CoordinatorFn, LoggedEvent, ModelRouter, RunConfig, RunCtx, RunDoc,
@@ -300,12 +300,27 @@ impl AppState {
         entry: CoordinatorFn,
         script: demo::Script,
     ) {
-        let Some((spec, live)) = self.live_model(script) else {
+        let Some((config, model)) = self.fork_of(&parent, k, edit, script) else {
             return;
         };
-        let config = self.fork_config(&parent, k, spec);
-        let model = Rc::new(ForkModel::new(&parent.events, k as usize, edit, live));
         self.launch(config, ModelRouter::single(model), false, entry, None);
+    }
+
+    /// A fork's config and model: the parent's first `k` calls answered
+    /// from its log (the k-th with `edit`), the rest by the model in
+    /// Settings. None (with a warning) when that model is not usable.
+    pub(crate) fn fork_of(
+        &self,
+        parent: &RunDoc,
+        k: u32,
+        edit: ForkEdit,
+        script: demo::Script,
+    ) -> Option<(RunConfig, Rc<dyn ChatModel>)> {
+        let (spec, live) = self.live_model(script)?;
+        let config = self.fork_config(parent, k, spec);
+        let model: Rc<dyn ChatModel> =
+            Rc::new(ForkModel::new(&parent.events, k as usize, edit, live));
+        Some((config, model))
     }
 
     /// The config of a fork of `parent` at call `k` (the page shows its

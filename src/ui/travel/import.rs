@@ -5,6 +5,7 @@
 use super::state::travel_setup;
 use crate::engine::domains::travel::{zip, TravelDb};
 use crate::platform::{files, travel_store};
+use crate::ui::widgets::DialogHead;
 use js_sys::Uint8Array;
 use leptos::html;
 use leptos::prelude::*;
@@ -129,10 +130,7 @@ pub fn ImportDbDialog(open: RwSignal<bool>) -> impl IntoView {
     };
     view! {
         <dialog class="import-db" node_ref=dialog aria-labelledby="import-title" on:close=move |_: leptos::ev::Event| open.set(false)>
-            <header class="dialog-head">
-                <h2 id="import-title">"Import the TravelPlanner database"</h2>
-                <button type="button" class="icon-button" aria-label="Close" on:click=move |_| open.set(false)>"✕"</button>
-            </header>
+            <DialogHead id="import-title" title="Import the TravelPlanner database" on_close=Callback::new(move |()| open.set(false))/>
             <p class="muted small">"Choose the database folder in the official layout (accommodations/, attractions/, restaurants/, googleDistanceMatrix/, background/, flights/) or a .zip of it. It is parsed here, in your browser, and kept in this browser's storage."</p>
             <div class="field">
                 <label for="db-name">"Name"</label>

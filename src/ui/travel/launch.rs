@@ -6,8 +6,8 @@ use super::state::{travel_setup, BUILTIN};
 use crate::engine::coordinators::travel;
 use crate::engine::domains::travel::TravelDb;
 use crate::engine::model::demo;
-use crate::engine::model::fork::{ForkEdit, ForkModel};
 use crate::engine::model::ChatModel;
+use crate::engine::run::fork::ForkEdit;
 use crate::engine::run::{ModelRouter, RunConfig, RunCtx, RunDoc};
 use crate::platform::travel_store;
 use crate::ui::state::{Activity, AppState, RunSetup};
@@ -39,11 +39,9 @@ pub fn start(app: AppState, paused: bool) {
 }
 
 pub fn fork(app: AppState, parent: RunDoc, k: u32, edit: ForkEdit) {
-    let Some((spec, live)) = app.live_model(SCRIPT) else {
+    let Some((config, model)) = app.fork_of(&parent, k, edit, SCRIPT) else {
         return;
     };
-    let config = app.fork_config(&parent, k, spec);
-    let model = Rc::new(ForkModel::new(&parent.events, k as usize, edit, live));
     let db = config
         .options
         .get("db")

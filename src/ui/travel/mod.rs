@@ -26,11 +26,11 @@ mod setup;
 mod state;
 mod view;
 
-use super::coordinators::{CoordinatorUi, ExtraTab, Launch, Page, Part};
-use super::lazy::{lazy_part, ViewFn};
+use super::coordinators::{launch_from, CoordinatorUi, ExtraTab, Page, Part};
+use super::lazy::{lazy_part, lazy_views};
 use super::state::AppState;
 use crate::engine::coordinators::travel::contract::{ID, STORE_NOTEBOOK};
-use crate::engine::model::fork::ForkEdit;
+use crate::engine::run::fork::ForkEdit;
 use crate::engine::run::RunDoc;
 use leptos::prelude::*;
 
@@ -43,32 +43,29 @@ lazy_part! { travel:
     fn fork(app: AppState, parent: RunDoc, k: u32, edit: ForkEdit) {
         launch::fork(app, parent, k, edit)
     }
-    /// The query / variant / database panel (left column).
-    fn setup_panel() -> ViewFn {
-        || view! { <setup::TravelSetupPanel/> }.into_any()
-    }
-    /// The Batch page: variants × queries in the paper's tables.
-    fn batch_page() -> ViewFn {
-        || view! { <batch::BatchPage/> }.into_any()
-    }
 }
 
-lazy_part! { run_view:
-    fn notebook_panel() -> ViewFn {
-        || view! { <notebook::NotebookPanel/> }.into_any()
-    }
-    fn plan_panel() -> ViewFn {
-        || view! { <plan_tab::PlanPanel/> }.into_any()
-    }
-    fn metrics_panel() -> ViewFn {
-        || view! { <metrics::MetricsPanel/> }.into_any()
-    }
-    fn export_items() -> ViewFn {
-        || view! { <exports::ExportItems/> }.into_any()
-    }
-    fn reflections_section() -> ViewFn {
-        || view! { <reflections::ReflectionsSection/> }.into_any()
-    }
+lazy_views! { travel:
+    /// The query / variant / database panel (left column).
+    setup_panel => setup::TravelSetupPanel,
+    /// The Batch page: variants × queries in the paper's tables.
+    batch_page => batch::BatchPage,
+}
+
+lazy_views! { run_view:
+    notebook_panel => notebook::NotebookPanel,
+    plan_panel => plan_tab::PlanPanel,
+    metrics_panel => metrics::MetricsPanel,
+    export_items => exports::ExportItems,
+    reflections_section => reflections::ReflectionsSection,
+}
+
+/// "Run a variant of this": every variant.
+fn variants() -> Vec<(&'static str, &'static str)> {
+    crate::engine::coordinators::travel::contract::Variant::ALL
+        .iter()
+        .map(|v| (v.id(), v.label()))
+        .collect()
 }
 
 /// The travel planner's row of the coordinators' table.
@@ -76,48 +73,24 @@ pub const UI: CoordinatorUi = CoordinatorUi {
     id: ID,
     what: "the travel planner",
     task_title: "Trip",
-    setup: Some(Part {
-        what: "the travel planner",
-        view: || Box::pin(setup_panel()),
-    }),
-    launch: Launch {
-        start: |app, paused| Box::pin(start(app, paused)),
-        fork: |app, parent, k, edit| Box::pin(fork(app, parent, k, edit)),
-    },
+    setup: Some(Part::new("the travel planner", || Box::pin(setup_panel()))),
+    launch: launch_from!(start, fork),
     tabs: &[
-        ExtraTab {
-            id: "notebook",
-            label: "Notebook",
-            count_store: Some(STORE_NOTEBOOK),
-            what: "the notebook",
-            view: || Box::pin(notebook_panel()),
-        },
-        ExtraTab {
-            id: "plan",
-            label: "Plan",
-            count_store: None,
-            what: "the plan",
-            view: || Box::pin(plan_panel()),
-        },
+        ExtraTab::new("notebook", "Notebook", "the notebook", || {
+            Box::pin(notebook_panel())
+        })
+        .counting(STORE_NOTEBOOK),
+        ExtraTab::new("plan", "Plan", "the plan", || Box::pin(plan_panel())),
     ],
-    side_panels: &[Part {
-        what: "the metrics",
-        view: || Box::pin(metrics_panel()),
-    }],
-    exports: Some(Part {
-        what: "the plan exports",
-        view: || Box::pin(export_items()),
-    }),
-    inspector: Some(Part {
-        what: "the reflections",
-        view: || Box::pin(reflections_section()),
-    }),
-    pages: &[Page {
-        path: "batch",
-        label: "Batch",
-        part: Part {
-            what: "the Batch page",
-            view: || Box::pin(batch_page()),
-        },
-    }],
+    side_panels: &[Part::new("the metrics", || Box::pin(metrics_panel()))],
+    exports: Some(Part::new("the plan exports", || Box::pin(export_items()))),
+    inspector: Some(Part::new("the reflections", || {
+        Box::pin(reflections_section())
+    })),
+    pages: &[Page::new(
+        "batch",
+        "Batch",
+        Part::new("the Batch page", || Box::pin(batch_page())),
+    )],
+    variants,
 };

@@ -4,15 +4,11 @@
 
 use super::view;
 use crate::engine::coordinators::travel::html::reflections_html;
-use crate::ui::state::use_app;
+use crate::ui::inspector::AgentSection;
 use leptos::prelude::*;
 
 #[component]
 pub fn ReflectionsSection() -> impl IntoView {
-    let app = use_app();
-    let html = Memo::new(move |_| {
-        let agent = app.inspect.get().unwrap_or_default();
-        view::read(app, |t| reflections_html(t, &agent))
-    });
-    view! { <div class="tp-reflections" inner_html=html></div> }
+    let html = |app, agent: &str| view::read(app, |t| reflections_html(t, agent));
+    view! { <AgentSection class="tp-reflections" html=html/> }
 }

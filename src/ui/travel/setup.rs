@@ -7,6 +7,7 @@ use crate::engine::coordinators::travel::contract::{ToolMode, Variant};
 use crate::engine::domains::travel::builtin::BUILTIN_QUERIES_JSONL;
 use crate::platform::{files, travel_store};
 use crate::ui::state::{use_app, Activity, AppState, Notice};
+use crate::ui::widgets::FileButton;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
@@ -166,10 +167,7 @@ pub fn TravelSetupPanel() -> impl IntoView {
             </div>
             <div class="travel-actions">
                 <button class="button small" disabled=busy on:click=move |_| importing.set(true)>"Import database…"</button>
-                <label class="button small file-button">
-                    "Import queries…"
-                    <input type="file" accept=".jsonl,.json,application/json" aria-label="Import queries" on:change=on_queries_file/>
-                </label>
+                <FileButton text="Import queries…" accept=".jsonl,.json,application/json" label="Import queries" on_file=on_queries_file/>
                 <a class="link-button small" href="/batch">"Batch run…"</a>
             </div>
             <ImportDbDialog open=importing/>

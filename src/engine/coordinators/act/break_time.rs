@@ -27,13 +27,10 @@ pub async fn break_time(act: &Act<'_>, team_meeting: &Meeting) -> Result<(), Run
 
 async fn one_to_one(act: &Act<'_>, i: usize, transcript: &str) -> Result<(), RunError> {
     let member = act.member_id(i);
-    let s = act.speaker(i, STEP_REFLECT);
-    let reply = act
-        .ask(
-            &member,
-            STEP_REFLECT,
-            prompts::reflect(&s, &act.team_task_text(), transcript),
-        )
+    let (reply, s) = act
+        .ask_member(i, STEP_REFLECT, |s| {
+            prompts::reflect(s, &act.team_task_text(), transcript)
+        })
         .await?;
     let (reflection, mut flags) = read_reflection(&reply);
     let reflection = match reflection {
@@ -124,13 +121,10 @@ async fn one_to_one(act: &Act<'_>, i: usize, transcript: &str) -> Result<(), Run
         if pairs >= cap {
             break;
         }
-        let s = act.speaker(i, STEP_FOLLOWUP);
-        let reply = act
-            .ask(
-                &member,
-                STEP_FOLLOWUP,
-                prompts::followup(&s, &deepen, &act.transcript(&meeting)),
-            )
+        let (reply, _) = act
+            .ask_member(i, STEP_FOLLOWUP, |s| {
+                prompts::followup(s, &deepen, &act.transcript(&meeting))
+            })
             .await?;
         match next_question(&reply) {
             Some(q) => question = q,

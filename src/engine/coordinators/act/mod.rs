@@ -16,6 +16,7 @@
 //! requests); everything that crosses this folder is in `contract`; the
 //! demo model's team in `demo`.
 
+pub mod batch;
 pub mod break_time;
 pub mod contract;
 pub mod demo;
@@ -60,45 +61,30 @@ pub async fn run(ctx: &RunCtx) -> Result<Outcome, RunError> {
     let full = options.task.clone();
     let act = Act::new(ctx, options, variant);
     if variant.is_single() {
-        ctx.phase_started(PHASE_PRODUCTION, "One model writes the deliverable");
-        let output = single::write(&act).await?;
-        ctx.phase_ended(PHASE_PRODUCTION);
+        let write = single::write(&act);
+        let output = ctx
+            .phase(PHASE_PRODUCTION, "One model writes the deliverable", write)
+            .await?;
         return finish(&act, &full, output, true, 1, WRITER).await;
     }
 
-    ctx.phase_started(
-        PHASE_DECOMPOSE,
-        "Decompose the complex task into one task per agent",
-    );
-    let tasks = generation::decompose(&act).await?;
-    ctx.phase_ended(PHASE_DECOMPOSE);
-
-    ctx.phase_started(PHASE_GENERATION, "Generate the agents and their expertise");
+    let tasks = ctx
+        .phase(
+            PHASE_DECOMPOSE,
+            "Decompose the complex task into one task per agent",
+            generation::decompose(&act),
+        )
+        .await?;
     let bank = act.features.carry_over.then(|| {
         ctx.resource::<Bank>()
             .unwrap_or_else(|| Rc::new(Bank::lexical(BankData::empty("run"))))
     });
-    let carried = match &bank {
-        Some(b) => plus::take_over(&act, b, &tasks).await?,
-        None => false,
-    };
-    if !carried {
-        generation::generate_agents(&act, tasks).await?;
-    }
-    choose_leader(&act);
-    let g0 = generation::draft_team_task(&act);
-    *act.team_task.borrow_mut() = g0.clone();
-    ctx.note(
-        &act.leader_id(),
-        STORE_COMPLEX_TASK,
-        Some("draft"),
-        &ComplexTaskRecord {
-            stage: "draft".into(),
-            task: g0,
-            flags: Vec::new(),
-        },
-    );
-    ctx.phase_ended(PHASE_GENERATION);
+    ctx.phase(
+        PHASE_GENERATION,
+        "Generate the agents and their expertise",
+        generate(&act, bank.as_deref(), tasks),
+    )
+    .await?;
 
     let all: Vec<usize> = (0..act.member_count()).collect();
     let mut meeting = Meeting {
@@ -106,29 +92,34 @@ pub async fn run(ctx: &RunCtx) -> Result<Outcome, RunError> {
         lines: Vec::new(),
     };
     if act.features.team_meeting {
-        ctx.phase_started(
-            PHASE_TEAM,
-            "Team meeting: opinions, advice, the leader fuses the tasks",
-        );
-        meeting = team_meeting::team_meeting(&act).await?;
-        update::after_meeting(&act, &meeting, &all, "after_team_meeting").await?;
-        ctx.phase_ended(PHASE_TEAM);
+        let team = async {
+            let meeting = team_meeting::team_meeting(&act).await?;
+            update::after_meeting(&act, &meeting, &all, "after_team_meeting").await?;
+            Ok::<_, RunError>(meeting)
+        };
+        meeting = ctx
+            .phase(
+                PHASE_TEAM,
+                "Team meeting: opinions, advice, the leader fuses the tasks",
+                team,
+            )
+            .await?;
     }
     if act.features.break_time {
-        ctx.phase_started(
+        ctx.phase(
             PHASE_BREAK,
             "Break time: each agent asks an expert it creates",
-        );
-        break_time::break_time(&act, &meeting).await?;
-        ctx.phase_ended(PHASE_BREAK);
+            break_time::break_time(&act, &meeting),
+        )
+        .await?;
     }
-
-    ctx.phase_started(
-        PHASE_PRODUCTION,
-        "Production meeting: opinions, the leader's draft and check",
-    );
-    let made = production::production_meeting(&act).await?;
-    ctx.phase_ended(PHASE_PRODUCTION);
+    let made = ctx
+        .phase(
+            PHASE_PRODUCTION,
+            "Production meeting: opinions, the leader's draft and check",
+            production::production_meeting(&act),
+        )
+        .await?;
     if let Some(b) = &bank {
         plus::store_back(&act, b);
     }
@@ -142,6 +133,36 @@ pub async fn run(ctx: &RunCtx) -> Result<Outcome, RunError> {
         &leader,
     )
     .await
+}
+
+/// The generation step: the team taken over from the bank (ACT+) or
+/// generated, its leader, and the draft of the team's task G₀.
+async fn generate(
+    act: &Act<'_>,
+    bank: Option<&Bank>,
+    tasks: Vec<AgentTask>,
+) -> Result<(), RunError> {
+    let carried = match bank {
+        Some(b) => plus::take_over(act, b, &tasks).await?,
+        None => false,
+    };
+    if !carried {
+        generation::generate_agents(act, tasks).await?;
+    }
+    choose_leader(act);
+    let g0 = generation::draft_team_task(act);
+    *act.team_task.borrow_mut() = g0.clone();
+    act.ctx.note(
+        &act.leader_id(),
+        STORE_COMPLEX_TASK,
+        Some("draft"),
+        &ComplexTaskRecord {
+            stage: "draft".into(),
+            task: g0,
+            flags: Vec::new(),
+        },
+    );
+    Ok(())
 }
 
 /// A member chosen uniformly by the run's seed; it fuses G and leads the
@@ -171,12 +192,14 @@ async fn finish(
     rounds: u32,
     author: &str,
 ) -> Result<Outcome, RunError> {
-    act.ctx.phase_started(
-        PHASE_EVALUATION,
-        "Evaluation: the deliverable against the references",
-    );
-    let (scores, judge) = evaluate::evaluate(act, full, &output).await?;
-    act.ctx.phase_ended(PHASE_EVALUATION);
+    let (scores, judge) = act
+        .ctx
+        .phase(
+            PHASE_EVALUATION,
+            "Evaluation: the deliverable against the references",
+            evaluate::evaluate(act, full, &output),
+        )
+        .await?;
     let result = ResultRecord {
         task_id: full.id.clone(),
         set: full.set.id().into(),

@@ -25,15 +25,8 @@ pub fn prepare(ctx: &RunCtx) -> Result<(ActOptions, Variant), RunError> {
             )
         })?
     };
-    let variant = match config.variant.as_deref() {
-        None => Variant::Act,
-        Some(v) => Variant::parse(v).ok_or_else(|| {
-            RunError::new(
-                "config",
-                format!("Unknown ACT variant \"{v}\": use {}.", Variant::ids()),
-            )
-        })?,
-    };
+    let variant =
+        config.variant_or(Variant::Act, Variant::parse, "ACT variant", &Variant::ids())?;
     if options.task.parts.len() == 1 {
         return Err(RunError::new(
             "config",

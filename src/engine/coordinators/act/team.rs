@@ -164,6 +164,21 @@ impl<'a> Act<'a> {
     }
 
     /// One request of `agent` for `step`; the reply's text.
+    /// Member `i` asked at `step` with the prompt `make` writes from its
+    /// view (its top-c block recorded as a retrieval): the reply, and that
+    /// view.
+    pub async fn ask_member(
+        &self,
+        i: usize,
+        step: &str,
+        make: impl FnOnce(&Speaker) -> Prompt,
+    ) -> Result<(String, Speaker), RunError> {
+        let member = self.member_id(i);
+        let s = self.speaker(i, step);
+        let reply = self.ask(&member, step, make(&s)).await?;
+        Ok((reply, s))
+    }
+
     pub async fn ask(&self, agent: &str, step: &str, prompt: Prompt) -> Result<String, RunError> {
         let req = request(step, prompt);
         let (_, response) = self.ctx.chat(agent, req).await?;

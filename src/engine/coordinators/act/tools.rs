@@ -21,13 +21,10 @@ pub async fn use_tools(act: &Act<'_>, i: usize, opinion: &str) -> Result<String,
         return Ok(opinion.to_string());
     }
     let id = act.member_id(i);
-    let s = act.speaker(i, STEP_INSTRUCT);
-    let reply = act
-        .ask(
-            &id,
-            STEP_INSTRUCT,
-            prompts::instruct(&s, opinion, &act.options.tools),
-        )
+    let (reply, _) = act
+        .ask_member(i, STEP_INSTRUCT, |s| {
+            prompts::instruct(s, opinion, &act.options.tools)
+        })
         .await?;
     // Only the tools this build has.
     let allowed: Vec<String> = act

@@ -349,6 +349,10 @@ pub const STORE_DECOMPOSITION: &str = "decomposition";
 pub const STORE_SOLUTION: &str = "solution";
 pub const STORE_CRITIQUE: &str = "critique";
 pub const STORE_RETRIEVAL: &str = "retrieval";
+
+/// A lesson's questions on these runs: which experience a step retrieves.
+pub const QUESTION_ROLES: crate::engine::lesson::questions::Roles =
+    crate::engine::lesson::questions::Roles::retrievals(STORE_RETRIEVAL);
 pub const STORE_RATING: &str = "rating";
 pub const STORE_EXPERIENCE: &str = "experience";
 pub const STORE_RESULT: &str = "result";

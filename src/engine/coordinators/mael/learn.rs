@@ -1,30 +1,183 @@
-//! The learning phase and the evaluation (§2.2, §3), shared by the CLI
-//! and the app: a learning phase runs the workflow over training tasks one
-//! after another (the pool grows with each; the caller saves it after
-//! every task, so a crash loses at most the task in flight), and an
-//! evaluation runs test tasks in the chosen modes against a pool it never
-//! changes, a few at a time. Each run is an ordinary run (own context and
-//! log) the caller builds; the entry is passed in.
+//! The learning phase and the evaluation (§2.2, §3), as the MAEL page and
+//! `mael-learn` / `mael-eval` run them through the engine's batch runner
+//! (`run::batch`). A learning phase is one lane: training tasks one after
+//! another, the pool growing with each (the host saves it after every
+//! task, so a crash loses at most the task in flight), ended by the first
+//! task that does not finish; an evaluation runs test tasks in each row
+//! (a mode, with Table 4's score variants) and then the pool-size sweep
+//! (Fig. 3) against pools it never changes, a few at a time. This file
+//! brings the jobs and the fold from finished runs to the paper's figures.
 
 use super::contract::*;
 use super::experience::Pool;
 use crate::engine::domains::tasks::Task;
-use crate::engine::run::{execute, CoordinatorFn, LoggedEvent, RunCtx, RunEvent, RunStatus};
+use crate::engine::run::batch::{Finished, Job};
+use crate::engine::run::{LoggedEvent, RunConfig, RunEvent, RunStatus};
 use crate::engine::views::usage::UsageView;
 use crate::engine::views::Fold;
-use futures::StreamExt;
 use serde::Serialize;
 
-/// A finished run of a learning phase or an evaluation.
-#[derive(Clone, Debug)]
-pub struct Finished {
-    pub job: usize,
+/// The lane of a learning phase: its tasks run one after another.
+pub const LEARN_LANE: &str = "learning";
+/// The row of a learning phase's runs.
+pub const LEARNING: &str = "learning";
+
+/// What a job is: its row (a learning phase's, an evaluation row's label,
+/// or a sweep point's), its task and how it retrieves.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Tag {
+    pub row: String,
     pub task_id: String,
     pub mode: Mode,
-    pub status: RunStatus,
-    pub result: Option<ResultRecord>,
-    pub completion_tokens: u64,
-    pub events: Vec<LoggedEvent>,
+    pub scoring: Scoring,
+    /// A sweep point: the pool as it was after this many learned tasks.
+    pub pool_tasks: Option<usize>,
+}
+
+/// The paper's name of a mode's row.
+pub fn label(mode: Mode) -> &'static str {
+    match mode {
+        Mode::None => "MAEL-ØExp",
+        Mode::Task => "MAEL-Task",
+        Mode::Step => "MAEL-Step",
+    }
+}
+
+/// One row of an evaluation: a mode, or a retrieval mode with one of
+/// Table 4's score variants.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Group {
+    pub label: String,
+    pub mode: Mode,
+    pub scoring: Scoring,
+}
+
+/// Table 4's variants of the retrieval score, beside the plain one:
+/// (name, reward polarity, similarity polarity).
+pub const VARIANTS: [(&str, Polarity, Polarity); 3] = [
+    ("reward low", Polarity::Low, Polarity::High),
+    ("similarity low", Polarity::High, Polarity::Low),
+    ("both low", Polarity::Low, Polarity::Low),
+];
+
+/// The rows: each mode with `scoring`, then each of `variants` (indexes
+/// into [`VARIANTS`]) for each retrieval mode.
+pub fn groups(modes: &[Mode], variants: &[usize], scoring: Scoring) -> Vec<Group> {
+    let mut out: Vec<Group> = modes
+        .iter()
+        .map(|&mode| Group {
+            label: label(mode).into(),
+            mode,
+            scoring,
+        })
+        .collect();
+    for (name, reward, similarity) in variants.iter().filter_map(|v| VARIANTS.get(*v)) {
+        for &mode in modes.iter().filter(|m| **m != Mode::None) {
+            out.push(Group {
+                label: format!("{} · {name}", label(mode)),
+                mode,
+                scoring: Scoring {
+                    reward: *reward,
+                    similarity: *similarity,
+                    ..scoring
+                },
+            });
+        }
+    }
+    out
+}
+
+fn job(
+    base: &RunConfig,
+    i: usize,
+    task: &Task,
+    tag: Tag,
+    learn: bool,
+    options: &impl Fn(&Task) -> MaelOptions,
+) -> Job<Tag> {
+    let mut o = options(task);
+    o.scoring = tag.scoring;
+    o.learn = learn;
+    let mut job = Job::numbered(base, i, (ID, super::entry), tag);
+    job.config.task = task.prompt.clone();
+    job.config.variant = Some(job.tag.mode.id().into());
+    job.config.options = serde_json::to_value(&o).unwrap_or_default();
+    job.lane = learn.then(|| LEARN_LANE.to_string());
+    job
+}
+
+/// A learning phase: `tasks` one after another in `mode`, learning. Run it
+/// with `halt_lane_on_failure`: a task that does not finish ends it (start
+/// again to resume: [`pending`]).
+pub fn learning_jobs(
+    base: &RunConfig,
+    tasks: &[Task],
+    mode: Mode,
+    options: impl Fn(&Task) -> MaelOptions,
+) -> Vec<Job<Tag>> {
+    tasks
+        .iter()
+        .enumerate()
+        .map(|(i, task)| {
+            let tag = Tag {
+                row: LEARNING.into(),
+                task_id: task.id.clone(),
+                mode,
+                scoring: options(task).scoring,
+                pool_tasks: None,
+            };
+            job(base, i, task, tag, true, &options)
+        })
+        .collect()
+}
+
+/// An evaluation: every test task in every row (rows outermost), then in
+/// the sweep's mode for each pool size of `sweep` (the host gives those
+/// runs the pool as it was after that many learned tasks: [`first_tasks`]).
+pub fn evaluation_jobs(
+    base: &RunConfig,
+    tasks: &[Task],
+    rows: &[Group],
+    sweep: &[usize],
+    options: impl Fn(&Task) -> MaelOptions,
+) -> Vec<Job<Tag>> {
+    let modes: Vec<Mode> = rows.iter().map(|g| g.mode).collect();
+    let sweep_in = sweep_mode(&modes);
+    let row_jobs = rows.iter().flat_map(|g| {
+        tasks.iter().map(move |t| {
+            let tag = Tag {
+                row: g.label.clone(),
+                task_id: t.id.clone(),
+                mode: g.mode,
+                scoring: g.scoring,
+                pool_tasks: None,
+            };
+            (t, tag)
+        })
+    });
+    let options = &options;
+    let sweep_jobs = sweep.iter().flat_map(|&n| {
+        tasks.iter().map(move |t| {
+            let tag = Tag {
+                row: sweep_row(n, sweep_in),
+                task_id: t.id.clone(),
+                mode: sweep_in,
+                scoring: options(t).scoring,
+                pool_tasks: Some(n),
+            };
+            (t, tag)
+        })
+    });
+    let all: Vec<(&Task, Tag)> = row_jobs.chain(sweep_jobs).collect();
+    all.into_iter()
+        .enumerate()
+        .map(|(i, (t, tag))| job(base, i, t, tag, false, options))
+        .collect()
+}
+
+/// A sweep point's row.
+pub fn sweep_row(pool_tasks: usize, mode: Mode) -> String {
+    format!("sweep: {pool_tasks} tasks ({})", label(mode))
 }
 
 /// The result recorded in a run's log.
@@ -35,47 +188,6 @@ pub fn result_of(events: &[LoggedEvent]) -> Option<ResultRecord> {
         }
         _ => None,
     })
-}
-
-async fn finish(
-    job: usize,
-    task: &Task,
-    mode: Mode,
-    ctx: RunCtx,
-    coordinator: CoordinatorFn,
-) -> Finished {
-    let status = execute(&ctx, coordinator).await;
-    let events = ctx.events();
-    Finished {
-        job,
-        task_id: task.id.clone(),
-        mode,
-        status,
-        result: result_of(&events),
-        completion_tokens: UsageView::of(&events).total.output_tokens,
-        events,
-    }
-}
-
-/// One task after another in `mode`, learning; `on_done` after each,
-/// awaited before the next task starts (save the pool there). Stops at the
-/// first run that does not finish (a stop, a failure): the caller decides
-/// whether to resume ([`pending`]).
-pub async fn learning_phase<Fut: std::future::Future<Output = ()>>(
-    tasks: &[Task],
-    mode: Mode,
-    coordinator: CoordinatorFn,
-    make_ctx: impl Fn(usize, &Task, Mode) -> RunCtx,
-    mut on_done: impl FnMut(Finished) -> Fut,
-) {
-    for (i, task) in tasks.iter().enumerate() {
-        let run = finish(i, task, mode, make_ctx(i, task, mode), coordinator).await;
-        let go_on = run.status == RunStatus::Finished;
-        on_done(run).await;
-        if !go_on {
-            break;
-        }
-    }
 }
 
 /// The tasks of `tasks` that `pool` has not learned yet (a learning phase
@@ -93,32 +205,7 @@ pub fn pending(pool: &Pool, tasks: &[Task]) -> Vec<Task> {
         .collect()
 }
 
-/// Every test task in every mode (modes outermost), at most `concurrency`
-/// at once, calling `on_done` as each finishes.
-pub async fn evaluation(
-    tasks: &[Task],
-    modes: &[Mode],
-    concurrency: usize,
-    coordinator: CoordinatorFn,
-    make_ctx: impl Fn(usize, &Task, Mode) -> RunCtx,
-    mut on_done: impl FnMut(Finished),
-) {
-    let jobs: Vec<(Mode, &Task)> = modes
-        .iter()
-        .flat_map(|m| tasks.iter().map(move |t| (*m, t)))
-        .collect();
-    let runs = futures::stream::iter(jobs.iter().enumerate().map(|(i, (mode, task))| {
-        let ctx = make_ctx(i, task, *mode);
-        finish(i, task, *mode, ctx, coordinator)
-    }))
-    .buffer_unordered(concurrency.max(1));
-    futures::pin_mut!(runs);
-    while let Some(run) = runs.next().await {
-        on_done(run);
-    }
-}
-
-/// One mode's figures over an evaluation (the paper's Table 1 and Fig. 2).
+/// One row's figures over an evaluation (the paper's Table 1 and Fig. 2).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ModeSummary {
     pub mode: Mode,
@@ -132,31 +219,84 @@ pub struct ModeSummary {
     pub tasks: usize,
 }
 
-/// The figures per mode, in `modes` order (modes with no finished run are left out).
-pub fn summarize(runs: &[Finished], modes: &[Mode]) -> Vec<ModeSummary> {
-    modes
+/// One row of a comparison: a label (a mode, or a mode with Table 4's
+/// variant) and its figures.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Row {
+    pub label: String,
+    pub summary: ModeSummary,
+}
+
+/// The figures of the finished runs of one row (None when none finished
+/// with a result).
+pub fn summarize<'a>(
+    mode: Mode,
+    runs: impl Iterator<Item = &'a [LoggedEvent]>,
+) -> Option<ModeSummary> {
+    let done: Vec<(u64, ResultRecord)> = runs
+        .filter(|events| crate::engine::run::log::status_of(events) == RunStatus::Finished)
+        .filter_map(|events| {
+            let tokens = UsageView::of(events).total.output_tokens;
+            result_of(events).map(|r| (tokens, r))
+        })
+        .collect();
+    if done.is_empty() {
+        return None;
+    }
+    let n = done.len() as f64;
+    let mean = |f: &dyn Fn(&(u64, ResultRecord)) -> f64| done.iter().map(f).sum::<f64>() / n;
+    Some(ModeSummary {
+        mode,
+        score: mean(&|(_, r)| r.score),
+        completion_tokens: mean(&|(t, _)| *t as f64),
+        rounds: mean(&|(_, r)| r.rounds as f64),
+        tasks: done.len(),
+    })
+}
+
+/// The evaluation's table: one row per row label (sweep points aside), in
+/// job order.
+pub fn rows<'a>(runs: impl IntoIterator<Item = &'a Finished<Tag>>) -> Vec<Row> {
+    let runs: Vec<&Finished<Tag>> = runs.into_iter().collect();
+    let mut labels: Vec<(&str, Mode)> = Vec::new();
+    for r in runs
         .iter()
-        .filter_map(|&mode| {
-            let done: Vec<(&Finished, &ResultRecord)> = runs
+        .filter(|r| r.tag.pool_tasks.is_none() && r.tag.row != LEARNING)
+    {
+        if !labels.iter().any(|(l, _)| *l == r.tag.row) {
+            labels.push((&r.tag.row, r.tag.mode));
+        }
+    }
+    labels
+        .into_iter()
+        .filter_map(|(label, mode)| {
+            let mine = runs
                 .iter()
-                .filter(|r| r.mode == mode && r.status == RunStatus::Finished)
-                .filter_map(|r| r.result.as_ref().map(|res| (r, res)))
-                .collect();
-            if done.is_empty() {
-                return None;
-            }
-            let n = done.len() as f64;
-            Some(ModeSummary {
-                mode,
-                score: done.iter().map(|(_, r)| r.score).sum::<f64>() / n,
-                completion_tokens: done
-                    .iter()
-                    .map(|(f, _)| f.completion_tokens as f64)
-                    .sum::<f64>()
-                    / n,
-                rounds: done.iter().map(|(_, r)| r.rounds as f64).sum::<f64>() / n,
-                tasks: done.len(),
+                .filter(|r| r.tag.row == label && r.tag.pool_tasks.is_none());
+            summarize(mode, mine.map(|r| r.events.as_slice())).map(|summary| Row {
+                label: label.to_string(),
+                summary,
             })
+        })
+        .collect()
+}
+
+/// The sweep (Fig. 3): the score at each pool size, in size order of the jobs.
+pub fn sweep<'a>(runs: impl IntoIterator<Item = &'a Finished<Tag>>) -> Vec<(usize, f64)> {
+    let runs: Vec<&Finished<Tag>> = runs.into_iter().collect();
+    let mut sizes: Vec<(usize, Mode)> = Vec::new();
+    for r in &runs {
+        if let Some(n) = r.tag.pool_tasks {
+            if !sizes.iter().any(|(s, _)| *s == n) {
+                sizes.push((n, r.tag.mode));
+            }
+        }
+    }
+    sizes
+        .into_iter()
+        .filter_map(|(n, mode)| {
+            let mine = runs.iter().filter(|r| r.tag.pool_tasks == Some(n));
+            summarize(mode, mine.map(|r| r.events.as_slice())).map(|s| (n, s.score))
         })
         .collect()
 }

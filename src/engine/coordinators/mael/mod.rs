@@ -58,17 +58,22 @@ pub async fn run(ctx: &RunCtx) -> Result<Outcome, RunError> {
     let recall = Recall::new(memory, mode, options.scoring, options.top_k);
     let wf = Workflow::new(ctx, &options, team, recall);
 
-    ctx.phase_started(
-        "forward",
-        "Forward pass: judge, decompose, solve, critique, aggregate",
-    );
-    let t0 = wf.add_task(None, &options.task.prompt, root);
-    let root_input = prompts::judge(&options.task.prompt);
-    wf.recall
-        .choose_trace(ctx, &team.agents[root].id, &root_input)
+    let forward = async {
+        let t0 = wf.add_task(None, &options.task.prompt, root);
+        let root_input = prompts::judge(&options.task.prompt);
+        wf.recall
+            .choose_trace(ctx, &team.agents[root].id, &root_input)
+            .await?;
+        wf.handle(t0, root, Vec::new()).await?;
+        Ok::<_, RunError>(t0)
+    };
+    let t0 = ctx
+        .phase(
+            "forward",
+            "Forward pass: judge, decompose, solve, critique, aggregate",
+            forward,
+        )
         .await?;
-    wf.handle(t0, root, Vec::new()).await?;
-    ctx.phase_ended("forward");
 
     let answer = wf.task(t0).versions.last().cloned().unwrap_or_default();
     let score = options.task.score(&answer);
@@ -79,14 +84,16 @@ pub async fn run(ctx: &RunCtx) -> Result<Outcome, RunError> {
         detail: serde_json::json!({"metric": options.task.dataset.metric()}),
     });
     let learned = if options.learn {
-        ctx.phase_started(
+        let backward = async {
+            let ratings = rewards::rate(&wf, score).await?;
+            rewards::learn(&wf, &ratings).await
+        };
+        ctx.phase(
             "backward",
             "Backward pass: rewards, experiences into the pools",
-        );
-        let ratings = rewards::rate(&wf, score).await?;
-        let n = rewards::learn(&wf, &ratings).await?;
-        ctx.phase_ended("backward");
-        n
+            backward,
+        )
+        .await?
     } else {
         0
     };

@@ -17,15 +17,9 @@ pub struct Setup {
 
 pub fn prepare(ctx: &RunCtx) -> Result<Setup, RunError> {
     let options = options_of(ctx)?;
-    let mode = match ctx.config().variant.as_deref() {
-        None => Mode::Step,
-        Some(m) => Mode::parse(m).ok_or_else(|| {
-            RunError::new(
-                "config",
-                format!("Unknown MAEL mode \"{m}\": use {}.", Mode::ids()),
-            )
-        })?,
-    };
+    let mode = ctx
+        .config()
+        .variant_or(Mode::Step, Mode::parse, "MAEL mode", &Mode::ids())?;
     options
         .team
         .validate()

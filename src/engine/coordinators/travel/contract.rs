@@ -24,6 +24,15 @@ pub const ORCHESTRATOR: &str = "orchestrator";
 pub const SUMMARIZER: &str = "summarizer";
 pub const COMPILER: &str = "compiler";
 pub const CRITIC: &str = "critic";
+
+/// A lesson's questions on these runs: the orchestrator picks who acts
+/// next, the critic accepts the plan or sends it back (roles = agent ids).
+pub const QUESTION_ROLES: crate::engine::lesson::questions::Roles =
+    crate::engine::lesson::questions::Roles {
+        choosers: &[ORCHESTRATOR],
+        critics: &[CRITIC],
+        retrieval_store: None,
+    };
 /// The single-agent baseline's one agent.
 pub const SOLO: &str = "planner";
 /// Who records the evaluation (not an LLM agent).
@@ -233,6 +242,26 @@ pub struct TripFacts {
     pub room_type: Option<String>,
     #[serde(default)]
     pub transportation: Option<String>,
+}
+
+#[cfg(test)]
+impl TripFacts {
+    /// A 3-day trip from A to B with no preferences, for tests.
+    pub fn for_tests(dates: &[&str], people_number: u32, budget: f64) -> TripFacts {
+        TripFacts {
+            org: "A".into(),
+            dest: "B".into(),
+            days: 3,
+            visiting_city_number: 1,
+            dates: dates.iter().map(|d| d.to_string()).collect(),
+            people_number,
+            budget,
+            house_rule: None,
+            cuisine: None,
+            room_type: None,
+            transportation: None,
+        }
+    }
 }
 
 pub const GOAL_HEADING: &str = "# Goal";

@@ -71,9 +71,9 @@ pub async fn run(ctx: &RunCtx) -> Result<Outcome, RunError> {
         Variant::Orchestrator => orchestrated(ctx, &mut world, &db, &options).await,
     }
     .or_else(Halt::into_delivery)?;
-    ctx.phase_started("evaluate", "Evaluation");
-    let evaluation = evaluate::record(ctx, &world, &db, variant, &plan);
-    ctx.phase_ended("evaluate");
+    let evaluation = ctx.phase_now("evaluate", "Evaluation", || {
+        evaluate::record(ctx, &world, &db, variant, &plan)
+    });
     Ok(Outcome {
         output: Some(summary(&evaluation)),
     })
@@ -86,17 +86,20 @@ async fn fixed_workflow(
     db: &TravelDb,
     options: &TravelOptions,
 ) -> Result<Delivery, Halt> {
-    ctx.phase_started("experts", "Experts in a fixed order");
-    for expert in EXPERTS {
-        world.take_step()?;
-        expert::expert_turn(ctx, world, db, options, Turn::in_order(expert)).await?;
-    }
-    ctx.phase_ended("experts");
-    ctx.phase_started("compile", "Plan");
-    let brief = planning::summarize(ctx, world);
-    let plan = planning::compile(ctx, world, &brief, 0).await?;
-    ctx.phase_ended("compile");
-    Ok(plan)
+    let experts = async {
+        for expert in EXPERTS {
+            world.take_step()?;
+            expert::expert_turn(ctx, world, db, options, Turn::in_order(expert)).await?;
+        }
+        Ok::<_, Halt>(())
+    };
+    ctx.phase("experts", "Experts in a fixed order", experts)
+        .await?;
+    let plan = async {
+        let brief = planning::summarize(ctx, world);
+        Ok::<_, Halt>(planning::compile(ctx, world, &brief, 0).await?)
+    };
+    ctx.phase("compile", "Plan", plan).await
 }
 
 /// The full system: the orchestrator reflects and chooses who acts next
@@ -108,27 +111,30 @@ async fn orchestrated(
     db: &TravelDb,
     options: &TravelOptions,
 ) -> Result<Delivery, Halt> {
-    ctx.phase_started("conversation", "Orchestrated conversation");
-    loop {
-        world.take_step()?;
-        match orchestrator::choose_next_speaker(ctx, world).await? {
-            Next::Plan => break,
-            Next::Expert(turn) => {
-                world.take_step()?;
-                expert::expert_turn(ctx, world, db, options, turn).await?;
+    let conversation = async {
+        loop {
+            world.take_step()?;
+            match orchestrator::choose_next_speaker(ctx, world).await? {
+                Next::Plan => return Ok::<_, Halt>(()),
+                Next::Expert(turn) => {
+                    world.take_step()?;
+                    expert::expert_turn(ctx, world, db, options, turn).await?;
+                }
             }
         }
-    }
-    ctx.phase_ended("conversation");
-    ctx.phase_started("compile", "Plan and critique");
-    let brief = planning::summarize(ctx, world);
-    world.take_step()?;
-    let mut plan = planning::compile(ctx, world, &brief, 0).await?;
-    planning::critic_rounds(ctx, world, &brief, options.critic_rounds, &mut plan)
-        .await
-        .or_else(Halt::ignore_step_limit)?;
-    ctx.phase_ended("compile");
-    Ok(plan)
+    };
+    ctx.phase("conversation", "Orchestrated conversation", conversation)
+        .await?;
+    let plan = async {
+        let brief = planning::summarize(ctx, world);
+        world.take_step()?;
+        let mut plan = planning::compile(ctx, world, &brief, 0).await?;
+        planning::critic_rounds(ctx, world, &brief, options.critic_rounds, &mut plan)
+            .await
+            .or_else(Halt::ignore_step_limit)?;
+        Ok(plan)
+    };
+    ctx.phase("compile", "Plan and critique", plan).await
 }
 
 /// The variant's agents: the orchestrator and the critic only in the full

@@ -44,15 +44,12 @@ pub fn options_of(ctx: &RunCtx) -> Result<TravelOptions, RunError> {
 
 /// The run's variant; the full system when none is set.
 fn variant_of(ctx: &RunCtx) -> Result<Variant, RunError> {
-    let Some(id) = ctx.config().variant.as_deref() else {
-        return Ok(Variant::Orchestrator);
-    };
-    Variant::parse(id).ok_or_else(|| {
-        RunError::new(
-            "config",
-            format!("Unknown travel variant \"{id}\": use {}.", Variant::ids()),
-        )
-    })
+    ctx.config().variant_or(
+        Variant::Orchestrator,
+        Variant::parse,
+        "travel variant",
+        &Variant::ids(),
+    )
 }
 
 /// The sandbox this run uses: one the platform provided, or the built-in world.

@@ -19,12 +19,13 @@ pub async fn react(
     db: &TravelDb,
     options: &TravelOptions,
 ) -> Result<Delivery, Halt> {
-    ctx.phase_started("solo", "Plan alone (ReAct)");
-    let plan = react_steps(ctx, world, db, options)
-        .await
-        .or_else(Halt::into_delivery)?;
-    ctx.phase_ended("solo");
-    Ok(plan)
+    let steps = async {
+        let plan = react_steps(ctx, world, db, options)
+            .await
+            .or_else(Halt::into_delivery)?;
+        Ok::<_, Halt>(plan)
+    };
+    ctx.phase("solo", "Plan alone (ReAct)", steps).await
 }
 
 async fn react_steps(

@@ -7,12 +7,9 @@
 pub mod arith;
 pub mod general;
 
-use super::{
-    ChatModel, ChatRequest, ChatResponse, DeltaSink, ModelError, StreamDelta, ToolCall, Usage,
-};
-use crate::engine::run::cancel::CancelToken;
-use crate::engine::run::clock::Clock;
-use futures::future::LocalBoxFuture;
+use super::{ChatModel, ChatRequest, ChatResponse, ModelError, StreamDelta, ToolCall, Usage};
+use crate::engine::base::clock::Clock;
+use crate::engine::model::{Call, Completion};
 use std::rc::Rc;
 
 pub const MODEL_NAME: &str = "demo";
@@ -141,12 +138,8 @@ impl ChatModel for DemoModel {
         false
     }
 
-    fn complete<'a>(
-        &'a self,
-        req: &'a ChatRequest,
-        sink: DeltaSink<'a>,
-        cancel: &'a CancelToken,
-    ) -> LocalBoxFuture<'a, Result<ChatResponse, ModelError>> {
+    fn complete<'a>(&'a self, call: Call<'a>) -> Completion<'a> {
+        let Call { req, sink, cancel } = call;
         Box::pin(async move {
             let response = self.answer(req);
             for (i, chunk) in chunks(&response.text, self.words_per_chunk)
@@ -172,8 +165,9 @@ impl ChatModel for DemoModel {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::base::cancel::CancelToken;
+    use crate::engine::base::clock::FakeClock;
     use crate::engine::model::Message;
-    use crate::engine::run::clock::FakeClock;
 
     #[test]
     fn chunks_concatenate_to_text() {
@@ -197,8 +191,12 @@ mod tests {
         let mut sink = |d: StreamDelta| match d {
             StreamDelta::Text(t) => deltas.push(t),
         };
-        let r = futures::executor::block_on(m.complete(&req, &mut sink, &CancelToken::new()))
-            .expect("ok");
+        let r = futures::executor::block_on(m.complete(Call::new(
+            &req,
+            &mut sink,
+            &CancelToken::new(),
+        )))
+        .expect("ok");
         assert!(deltas.len() > 5, "streams in several chunks");
         assert_eq!(deltas.concat(), r.text);
         assert!(r.text.contains("**14**"), "{}", r.text);
@@ -215,7 +213,7 @@ mod tests {
         let c = CancelToken::new();
         c.cancel();
         let mut sink = |_d: StreamDelta| {};
-        let r = futures::executor::block_on(m.complete(&req, &mut sink, &c));
+        let r = futures::executor::block_on(m.complete(Call::new(&req, &mut sink, &c)));
         assert_eq!(r, Err(ModelError::Cancelled));
     }
 }

@@ -2,6 +2,7 @@
 //! and tool_result blocks), SSE events, and one-shot responses.
 
 use super::sse::SseEvent;
+use super::text_at;
 use crate::engine::model::error::ModelError;
 use crate::engine::model::types::{ChatRequest, ChatResponse, Role, StreamDelta, ToolCall, Usage};
 use serde_json::{json, Map, Value};
@@ -230,11 +231,7 @@ impl AnthropicStream {
             });
         }
         let usage = match (self.input_tokens, self.output_tokens) {
-            (Some(i), Some(o)) => Usage {
-                input_tokens: i,
-                output_tokens: o,
-                estimated: false,
-            },
+            (Some(i), Some(o)) => Usage::counted(i, o),
             _ => Usage::estimate(request_chars, self.text.chars().count()),
         };
         Ok(ChatResponse {
@@ -302,22 +299,15 @@ pub fn parse_response(body: &str, request_chars: usize) -> Result<ChatResponse, 
     let u = v.get("usage");
     let get = |k: &str| u.and_then(|u| u.get(k)).and_then(Value::as_u64);
     let usage = match (get("input_tokens"), get("output_tokens")) {
-        (Some(i), Some(o)) => Usage {
-            input_tokens: i,
-            output_tokens: o,
-            estimated: false,
-        },
+        (Some(i), Some(o)) => Usage::counted(i, o),
         _ => Usage::estimate(request_chars, text.chars().count()),
     };
     Ok(ChatResponse {
         text,
         tool_calls: calls,
         usage,
-        finish_reason: v
-            .get("stop_reason")
-            .and_then(Value::as_str)
-            .map(str::to_string),
-        model: v.get("model").and_then(Value::as_str).map(str::to_string),
+        finish_reason: text_at(&v, "stop_reason"),
+        model: text_at(&v, "model"),
         replayed: false,
     })
 }
@@ -378,14 +368,7 @@ mod tests {
             r.tool_calls[0].parsed_arguments().expect("json")["city"],
             "Austin"
         );
-        assert_eq!(
-            r.usage,
-            Usage {
-                input_tokens: 25,
-                output_tokens: 42,
-                estimated: false
-            }
-        );
+        assert_eq!(r.usage, Usage::counted(25, 42));
         assert_eq!(r.finish_reason.as_deref(), Some("tool_use"));
         assert_eq!(r.model.as_deref(), Some("claude-x"));
     }

@@ -6,12 +6,11 @@
 //! key lives in the [`Endpoint`] only).
 
 use super::http::{Endpoint, HttpRequest, HttpTransport};
-use crate::engine::model::embed::{normalize, Embedder, EmbedderId};
+use crate::engine::base::cancel::CancelToken;
+use crate::engine::base::clock::Clock;
+use crate::engine::model::embed::{normalize, Embedder, EmbedderId, Embedding};
 use crate::engine::model::error::{parse_retry_after, ModelError};
 use crate::engine::model::retry::{RetryPolicy, SplitMix};
-use crate::engine::run::cancel::CancelToken;
-use crate::engine::run::clock::Clock;
-use futures::future::LocalBoxFuture;
 use futures::StreamExt;
 use serde::Deserialize;
 use std::cell::{Cell, RefCell};
@@ -190,11 +189,7 @@ impl Embedder for HttpEmbedder {
         }
     }
 
-    fn embed<'a>(
-        &'a self,
-        texts: &'a [String],
-        cancel: &'a CancelToken,
-    ) -> LocalBoxFuture<'a, Result<Vec<Vec<f32>>, ModelError>> {
+    fn embed<'a>(&'a self, texts: &'a [String], cancel: &'a CancelToken) -> Embedding<'a> {
         Box::pin(async move {
             let mut out = Vec::with_capacity(texts.len());
             for batch in texts.chunks(BATCH) {

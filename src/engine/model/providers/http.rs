@@ -2,11 +2,12 @@
 
 use super::sse::SseParser;
 use super::{anthropic, openai};
+use crate::engine::base::cancel::CancelToken;
+use crate::engine::base::clock::{timeout, Clock};
 use crate::engine::model::error::{parse_retry_after, ModelError};
 use crate::engine::model::types::{ChatRequest, ChatResponse};
+use crate::engine::model::{Call, Completion};
 use crate::engine::model::{ChatModel, DeltaSink};
-use crate::engine::run::cancel::CancelToken;
-use crate::engine::run::clock::{timeout, Clock};
 use futures::future::LocalBoxFuture;
 use futures::stream::LocalBoxStream;
 use futures::StreamExt;
@@ -266,12 +267,8 @@ impl ChatModel for HttpChatModel {
         self.endpoint.model.clone()
     }
 
-    fn complete<'a>(
-        &'a self,
-        req: &'a ChatRequest,
-        sink: DeltaSink<'a>,
-        cancel: &'a CancelToken,
-    ) -> LocalBoxFuture<'a, Result<ChatResponse, ModelError>> {
+    fn complete<'a>(&'a self, call: Call<'a>) -> Completion<'a> {
+        let Call { req, sink, cancel } = call;
         Box::pin(async move {
             if cancel.is_cancelled() {
                 return Err(ModelError::Cancelled);

@@ -8,3 +8,10 @@ pub mod http;
 pub mod openai;
 pub mod presets;
 pub mod sse;
+
+/// The string field `key` of a JSON object, if it is one.
+pub fn text_at(v: &serde_json::Value, key: &str) -> Option<String> {
+    v.get(key)
+        .and_then(serde_json::Value::as_str)
+        .map(str::to_string)
+}

@@ -2,6 +2,7 @@
 //! (text and tool-call deltas, usage), and one-shot responses.
 
 use super::sse::SseEvent;
+use super::text_at;
 use crate::engine::model::error::{error_detail, ModelError};
 use crate::engine::model::types::{ChatRequest, ChatResponse, Role, StreamDelta, ToolCall, Usage};
 use serde_json::{json, Map, Value};
@@ -231,11 +232,7 @@ fn finish_calls(calls: Vec<PartialCall>) -> Vec<ToolCall> {
 
 fn parse_usage(u: &Value) -> Usage {
     let get = |k: &str| u.get(k).and_then(Value::as_u64).unwrap_or(0);
-    Usage {
-        input_tokens: get("prompt_tokens"),
-        output_tokens: get("completion_tokens"),
-        estimated: false,
-    }
+    Usage::counted(get("prompt_tokens"), get("completion_tokens"))
 }
 
 fn stream_error(v: &Value) -> ModelError {
@@ -287,11 +284,8 @@ pub fn parse_response(body: &str, request_chars: usize) -> Result<ChatResponse, 
         text,
         tool_calls: finish_calls(acc.calls),
         usage,
-        finish_reason: choice
-            .get("finish_reason")
-            .and_then(Value::as_str)
-            .map(str::to_string),
-        model: v.get("model").and_then(Value::as_str).map(str::to_string),
+        finish_reason: text_at(choice, "finish_reason"),
+        model: text_at(&v, "model"),
         replayed: false,
     })
 }
@@ -327,14 +321,7 @@ mod tests {
         let r = r.expect("ok");
         assert_eq!(deltas, vec!["Hel", "lo"]);
         assert_eq!(r.text, "Hello");
-        assert_eq!(
-            r.usage,
-            Usage {
-                input_tokens: 12,
-                output_tokens: 2,
-                estimated: false
-            }
-        );
+        assert_eq!(r.usage, Usage::counted(12, 2));
         assert_eq!(r.model.as_deref(), Some("gpt-x"));
         assert_eq!(r.finish_reason.as_deref(), Some("stop"));
     }

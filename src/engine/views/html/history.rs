@@ -2,8 +2,8 @@
 
 use super::esc;
 use crate::engine::model::pricing::format_usd;
-use crate::engine::run::record::RunMeta;
 use crate::engine::run::RunStatus;
+use crate::engine::views::record::RunMeta;
 
 pub enum HistoryRow<'a> {
     Run {

@@ -26,30 +26,21 @@ pub fn to_safe_html(src: &str) -> String {
     opts.insert(Options::ENABLE_TASKLISTS);
     let parser = Parser::new_ext(src, opts).map(|ev| match ev {
         Event::Html(h) | Event::InlineHtml(h) => Event::Text(h),
-        Event::Start(Tag::Link {
-            link_type,
-            dest_url,
-            title,
-            id,
-        }) => {
-            let dest_url = if safe_url(&dest_url) {
-                dest_url
-            } else {
-                CowStr::Borrowed("#")
-            };
-            Event::Start(Tag::Link {
+        // An image becomes a link to it (nothing is fetched while rendering).
+        Event::Start(
+            Tag::Link {
                 link_type,
                 dest_url,
                 title,
                 id,
-            })
-        }
-        Event::Start(Tag::Image {
-            link_type,
-            dest_url,
-            title,
-            id,
-        }) => {
+            }
+            | Tag::Image {
+                link_type,
+                dest_url,
+                title,
+                id,
+            },
+        ) => {
             let dest_url = if safe_url(&dest_url) {
                 dest_url
             } else {

@@ -10,13 +10,7 @@ fn audience(t: &Transcript, to: &Option<Audience>) -> String {
     match to {
         None => "private (not posted)".into(),
         Some(Audience::Public) => "to everyone".into(),
-        Some(Audience::To(list)) => format!(
-            "to {}",
-            list.iter()
-                .map(|id| t.name_of(id))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
+        Some(Audience::To(list)) => format!("to {}", t.names_of(list)),
     }
 }
 

@@ -4,10 +4,10 @@
 //! (checked: a file that is not a bank is refused and nothing is stored),
 //! delete one after a confirm().
 
-use super::super::setup::refresh_stored;
 use super::super::state::act_setup;
 use crate::platform::act_store;
 use crate::platform::files;
+use crate::ui::widgets::{FileButton, ResultLine};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use wasm_bindgen::JsCast;
@@ -29,28 +29,15 @@ pub fn confirm(text: &str) -> bool {
         .unwrap_or(false)
 }
 
-/// A name no stored bank has: `base`, else `base (2)`, `base (3)`…
+/// A name no stored one has (`base`, else `base (2)`…).
 fn free_name(base: &str) -> String {
-    let taken = |n: &str| act_setup().with_untracked(|s| s.banks.iter().any(|b| b.name == n));
-    if !taken(base) {
-        return base.to_string();
-    }
-    (2..)
-        .map(|i| format!("{base} ({i})"))
-        .find(|n| !taken(n))
-        .unwrap_or_else(|| base.to_string())
+    crate::engine::views::export::free_name(base, |n| {
+        act_setup().with_untracked(|s| s.banks.iter().any(|b| b.name == n))
+    })
 }
 
 fn file_stem(name: &str) -> String {
-    let stem = name
-        .trim_end_matches(".json")
-        .trim_end_matches(".bank")
-        .trim();
-    if stem.is_empty() {
-        "imported".into()
-    } else {
-        stem.to_string()
-    }
+    crate::engine::views::export::import_stem(name, ".bank")
 }
 
 fn export(message: RwSignal<Option<(bool, String)>>, name: String) {
@@ -72,9 +59,7 @@ fn import(message: RwSignal<Option<(bool, String)>>, file: web_sys::File) {
     message.set(None);
     spawn_local(async move {
         let r = async {
-            let text = files::read_text(&file)
-                .await
-                .map_err(|e| format!("Could not read {file_name}: {e}"))?;
+            let text = files::read_named(&file).await?;
             let name = free_name(&file_stem(&file_name));
             let meta = act_store::import_bank(&name, &text)
                 .await
@@ -85,25 +70,18 @@ fn import(message: RwSignal<Option<(bool, String)>>, file: web_sys::File) {
             ))
         }
         .await;
-        message.set(Some((r.is_ok(), r.unwrap_or_else(|e| e))));
-        refresh_stored();
+        super::settle(message, r);
     });
 }
 
 fn delete(message: RwSignal<Option<(bool, String)>>, name: String) {
-    if !confirm(&format!(
-        "Delete the knowledge bank \"{name}\" and everything its agents learned? Export it first to keep a copy."
-    )) {
-        return;
-    }
-    spawn_local(async move {
-        let r = act_store::delete_bank(&name)
-            .await
-            .map(|_| format!("Deleted the knowledge bank \"{name}\"."))
-            .map_err(|e| e.user_message());
-        message.set(Some((r.is_ok(), r.unwrap_or_else(|e| e))));
-        refresh_stored();
-    });
+    super::delete_stored(
+        message,
+        format!("Delete the knowledge bank \"{name}\" and everything its agents learned? Export it first to keep a copy."),
+        format!("Deleted the knowledge bank \"{name}\"."),
+        async move { act_store::delete_bank(&name).await },
+        || (),
+    );
 }
 
 #[component]
@@ -141,13 +119,10 @@ pub fn BanksPanel() -> impl IntoView {
         <section class="panel act-banks" role="region" aria-label="Knowledge banks">
             <div class="panel-head">
                 <h2 class="panel-title">"Knowledge banks (ACT+)"</h2>
-                <label class="button small file-button">
-                    "Import bank…"
-                    <input type="file" accept=".json,application/json" aria-label="Import knowledge bank file" on:change=on_file/>
-                </label>
+                <FileButton text="Import bank…" accept=".json,application/json" label="Import knowledge bank file" on_file=on_file/>
             </div>
             <p class="muted small">"ACT+ carries each agent's knowledge from one task to the next: the team of a bank takes the next task's parts by expertise, re-scores what it knows for the new task, and stores what it learned back. A bank lives in this browser (IndexedDB) and survives reloads; export it to keep a copy or use it with the CLI."</p>
-            {move || message.get().map(|(ok, m)| view! { <p class=if ok { "ok small" } else { "bad small" } role=if ok { "status" } else { "alert" }>{m}</p> })}
+            <ResultLine message=message/>
             <Show when=move || s.with(|x| !x.banks.is_empty()) fallback=|| view! {
                 <p class="muted small act-empty-note">"No bank yet: run ACT+ once, or import a bank file."</p>
             }>

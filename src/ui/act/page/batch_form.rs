@@ -1,46 +1,17 @@
 //! The batch form: variants, the task source (the setup's, shared with the
-//! Run page), trials, runs at once, the LLM judge, History, ACT+'s bank;
-//! then Start, Pause / Resume and Stop, with progress and cost so far.
+//! Run page), trials, the LLM judge, ACT+'s bank; then the kit's fields
+//! (runs at once, caps, History), Start / Pause / Resume / Stop and the
+//! progress line.
 
-use super::super::setup::pick_source;
+use super::super::setup::{pick_source, CommunitySelect};
 use super::super::state::{act_setup, ActSetup, BUILTIN, FREE};
-use super::batch_state::{use_batch, BatchActivity};
+use super::batch_state::use_batch;
 use crate::engine::coordinators::act::contract::Variant;
-use crate::engine::domains::creative::builtin;
-use crate::engine::model::pricing::format_usd;
 use crate::platform::act_store::SetKind;
+use crate::ui::batch::{number, BatchButtons, Checks, CommonFields, ProgressLine};
 use crate::ui::state::use_app;
+use crate::ui::widgets::Toggle;
 use leptos::prelude::*;
-
-/// The variants in the form's groups.
-const GROUPS: [(&str, &[Variant]); 3] = [
-    ("ACT", &[Variant::Act, Variant::ActPlus]),
-    (
-        "Ablations (Table 6)",
-        &[
-            Variant::NoKnowledge,
-            Variant::NoTeamMeeting,
-            Variant::NoKeywords,
-            Variant::NoTaskExploration,
-            Variant::NoBreakTime,
-            Variant::NoImportance,
-            Variant::Baseline,
-        ],
-    ),
-    (
-        "One model (Table 7)",
-        &[
-            Variant::Standard,
-            Variant::Cot,
-            Variant::SelfRefine,
-            Variant::Spp,
-        ],
-    ),
-];
-
-fn number(ev: &leptos::ev::Event, default: u32) -> u32 {
-    event_target_value(ev).trim().parse().unwrap_or(default)
-}
 
 #[component]
 pub fn BatchForm() -> impl IntoView {
@@ -48,31 +19,17 @@ pub fn BatchForm() -> impl IntoView {
     let batch = use_batch();
     let form = batch.form;
     let s = act_setup();
-    let busy = Signal::derive(move || batch.activity.get() != BatchActivity::Idle);
+    let busy = batch.run.busy();
     let trials = move || {
         let available = s.with(ActSetup::trials);
         form.with(|f| f.trials_within(available))
     };
     let runs = move || trials() as usize * form.with(|f| f.variants.len());
-    let variant_box = move |v: Variant| {
-        view! {
-            <label class="check">
-                <input type="checkbox" disabled=busy
-                    prop:checked=move || form.with(|f| f.variants.contains(&v))
-                    on:change=move |ev| {
-                        let on = event_target_checked(&ev);
-                        form.update(|f| {
-                            f.variants.retain(|x| *x != v);
-                            if on {
-                                f.variants.push(v);
-                                f.variants.sort_by_key(|x| Variant::ALL.iter().position(|y| y == x));
-                            }
-                        })
-                    }/>
-                {v.label()}
-            </label>
-        }
-    };
+    let pick = Callback::new(move |mut v: Vec<Variant>| {
+        v.sort_by_key(|x| Variant::ALL.iter().position(|y| y == x));
+        form.update(|f| f.variants = v)
+    });
+    let picked = Signal::derive(move || form.with(|f| f.variants.clone()));
     let source_note = move || {
         s.with(|x| match x.source.as_str() {
             FREE => Some(
@@ -93,30 +50,6 @@ pub fn BatchForm() -> impl IntoView {
             },
         })
     };
-    let status = move || {
-        let done = batch.items.with(Vec::len);
-        let total = batch.total.get();
-        let running = batch.started.get().saturating_sub(done);
-        let secs = batch.elapsed_ms.get() / 1000.0;
-        match batch.activity.get() {
-            BatchActivity::Idle => format!(
-                "Done: {done} of {total} runs in {}",
-                if secs < 10.0 {
-                    format!("{secs:.1} s")
-                } else {
-                    format!("{secs:.0} s")
-                }
-            ),
-            BatchActivity::Running => format!(
-                "{} of {total} runs started, {done} done, {running} running · {secs:.0} s",
-                batch.started.get().max(done)
-            ),
-            BatchActivity::Paused => format!(
-                "Paused: {done} of {total} done (runs wait before their next LLM call) · {secs:.0} s"
-            ),
-            BatchActivity::Stopping => "Stopping…".to_string(),
-        }
-    };
     view! {
         <div class="panel batch-form act-batch-form" role="form" aria-label="Batch setup">
             <h2 class="panel-title">"Batch"</h2>
@@ -136,14 +69,7 @@ pub fn BatchForm() -> impl IntoView {
                 {move || source_note().map(|n| view! { <span class="muted small">{n}</span> })}
             </div>
             <Show when=move || s.with(|x| x.source == BUILTIN)>
-                <div class="field">
-                    <label for="act-batch-community">"Community"</label>
-                    <select id="act-batch-community" disabled=busy prop:value=move || s.with(|x| x.community.clone())
-                        on:change=move |ev| { let c = event_target_value(&ev); s.update(|x| x.community = c) }>
-                        <option value="">"by trial (tea, cafe, … in turn)"</option>
-                        {builtin::COMMUNITIES.iter().map(|c| view! { <option value=*c>{*c}</option> }).collect_view()}
-                    </select>
-                </div>
+                <CommunitySelect id="act-batch-community" busy=busy/>
             </Show>
             <div class="act-batch-row">
                 <div class="field">
@@ -158,19 +84,11 @@ pub fn BatchForm() -> impl IntoView {
                         prop:value=move || form.with(|f| f.trials.to_string())
                         on:change=move |ev| { let n = number(&ev, 5).clamp(1, 100); form.update(|f| f.trials = n) }/>
                 </div>
-                <div class="field">
-                    <label for="act-batch-concurrency">"Runs at once"</label>
-                    <input id="act-batch-concurrency" type="number" min="1" max="16" step="1" disabled=busy
-                        prop:value=move || form.with(|f| f.concurrency.to_string())
-                        on:change=move |ev| { let n = number(&ev, 2).clamp(1, 16); form.update(|f| f.concurrency = n) }/>
-                </div>
             </div>
             <span class="muted small">"Trial n draws the same agents' tasks every time and seeds the leader, so variants meet the same tasks."</span>
-            {GROUPS.into_iter().map(|(legend, vs)| view! {
-                <fieldset class="act-variants">
-                    <legend>{legend}</legend>
-                    {vs.iter().copied().map(variant_box).collect_view()}
-                </fieldset>
+            {Variant::GROUPS.into_iter().map(|(legend, vs)| view! {
+                <Checks legend=legend class="act-variants" busy=busy picked=picked on_change=pick
+                    all=vs.iter().map(|v| (*v, v.label())).collect()/>
             }).collect_view()}
             <Show when=move || form.with(|f| f.has_plus())>
                 <div class="field">
@@ -190,54 +108,15 @@ pub fn BatchForm() -> impl IntoView {
                     }}</span>
                 </div>
             </Show>
-            <div class="field-row batch-caps">
-                <div class="field">
-                    <label for="act-batch-cap-usd">"Batch spend cap (USD)"</label>
-                    <input id="act-batch-cap-usd" type="number" min="0" step="0.01" placeholder="no cap" inputmode="decimal" disabled=busy
-                        prop:value=move || form.with(|f| f.cap_usd.map(|v| v.to_string()).unwrap_or_default())
-                        on:change=move |ev| { let v = event_target_value(&ev).trim().parse::<f64>().ok().filter(|v| v.is_finite() && *v >= 0.0); form.update(|f| f.cap_usd = v) }/>
-                </div>
-                <div class="field">
-                    <label for="act-batch-cap-tokens">"Batch token cap"</label>
-                    <input id="act-batch-cap-tokens" type="number" min="1" step="1000" placeholder="no cap" inputmode="numeric" disabled=busy
-                        prop:value=move || form.with(|f| f.cap_tokens.map(|v| v.to_string()).unwrap_or_default())
-                        on:change=move |ev| { let v = event_target_value(&ev).trim().parse::<u64>().ok(); form.update(|f| f.cap_tokens = v) }/>
-                </div>
-            </div>
-            <p class="muted small">"The batch stops each run cleanly before the call that would pass the batch's cap (each run also keeps the Settings' per-run caps)."</p>
-            <label class="check">
-                <input type="checkbox" id="act-batch-judge" disabled=busy prop:checked=move || form.with(|f| f.judge)
-                    on:change=move |ev| { let on = event_target_checked(&ev); form.update(|f| f.judge = on) }/>
-                "LLM judge: count the expected components (one more call per run)"
-            </label>
-            <label class="check">
-                <input type="checkbox" id="act-batch-save" disabled=busy prop:checked=move || form.with(|f| f.save)
-                    on:change=move |ev| { let on = event_target_checked(&ev); form.update(|f| f.save = on) }/>
-                "Record each run in History"
-            </label>
+            <Toggle id="act-batch-judge" label="LLM judge: count the expected components (one more call per run)" busy=busy
+                on=Signal::derive(move || form.with(|f| f.judge)) set=Callback::new(move |on| form.update(|f| f.judge = on))/>
+            <CommonFields common=batch.common busy=busy prefix="act-batch"/>
             <p class="muted small">{move || format!("{} variant(s) × {} trial(s) = {} runs", form.with(|f| f.variants.len()), trials(), runs())}</p>
-            <div class="batch-actions">
-                <Show when=move || batch.activity.get() == BatchActivity::Idle
-                    fallback=move || view! {
-                        <Show when=move || batch.activity.get() == BatchActivity::Paused
-                            fallback=move || view! { <button class="button" disabled=move || batch.activity.get() == BatchActivity::Stopping on:click=move |_| batch.pause()>"Pause"</button> }>
-                            <button class="button primary" on:click=move |_| batch.resume()>"Resume"</button>
-                        </Show>
-                        <button class="button danger" disabled=move || batch.activity.get() == BatchActivity::Stopping on:click=move |_| batch.stop()>"Stop"</button>
-                    }>
-                    <button class="button primary" disabled=move || runs() == 0 on:click=move |_| batch.start(app)>"Start batch"</button>
-                </Show>
-            </div>
-            {move || batch.error.get().map(|e| view! { <div class="notice error small" role="alert"><p>{e}</p></div> })}
-            {move || batch.note.get().map(|n| view! { <div class="notice warning small" role="status"><p>{n}</p></div> })}
-            <Show when=move || batch.total.get() != 0>
-                <div class="batch-progress" role="status" aria-label="Batch progress">
-                    <progress max=move || batch.total.get().to_string() value=move || batch.items.with(Vec::len).to_string()></progress>
-                    <p class="small">{status}</p>
-                    <p class="small muted">{move || format!("Cost so far: {}", format_usd(batch.cost_usd.get()))}
-                        {move || app.settings.with(|s| s.is_demo()).then_some(" (the demo model is free)")}</p>
-                </div>
-            </Show>
+            <BatchButtons run=batch.run start_label="Start batch" can_start=Signal::derive(move || runs() > 0)
+                on_start=Callback::new(move |()| batch.start(app))/>
+            {move || batch.run.error.get().map(|e| view! { <div class="notice error small" role="alert"><p>{e}</p></div> })}
+            {move || batch.run.note.get().map(|n| view! { <div class="notice warning small" role="status"><p>{n}</p></div> })}
+            <ProgressLine run=batch.run/>
         </div>
     }
 }

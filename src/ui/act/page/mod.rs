@@ -13,6 +13,33 @@ mod sets;
 use super::setup::refresh_stored;
 use leptos::prelude::*;
 
+/// Deletes a stored bank or set once the user confirms `question`, then
+/// runs `after`, says `done` (or the error) and lists them again.
+fn delete_stored<F>(
+    message: RwSignal<Option<(bool, String)>>,
+    question: String,
+    done: String,
+    delete: F,
+    after: impl FnOnce() + 'static,
+) where
+    F: std::future::Future<Output = Result<(), crate::platform::idb::StoreError>> + 'static,
+{
+    if !banks::confirm(&question) {
+        return;
+    }
+    leptos::task::spawn_local(async move {
+        let r = delete.await.map(|_| done).map_err(|e| e.user_message());
+        after();
+        settle(message, r);
+    });
+}
+
+/// Says how a change to the stored banks or sets went, and lists them again.
+fn settle(message: RwSignal<Option<(bool, String)>>, r: Result<String, String>) {
+    message.set(Some((r.is_ok(), r.unwrap_or_else(|e| e))));
+    refresh_stored();
+}
+
 #[component]
 pub fn ActPage() -> impl IntoView {
     refresh_stored();

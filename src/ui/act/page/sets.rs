@@ -4,13 +4,14 @@
 //! with counts, Use (the setup's task source, for the batch and the Run
 //! page) and Delete. The built-in design set is always there.
 
-use super::super::setup::{pick_source, refresh_stored};
+use super::super::setup::pick_source;
 use super::super::state::{act_setup, BUILTIN};
 use super::banks::{clear_input, confirm};
 use crate::engine::domains::creative::builtin;
 use crate::platform::act_store::{self, SetKind};
 use crate::platform::files;
 use crate::ui::state::{use_app, AppState};
+use crate::ui::widgets::{FileButton, ResultLine};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
@@ -24,15 +25,7 @@ fn kind_label(k: SetKind) -> &'static str {
 }
 
 fn file_stem(name: &str) -> String {
-    let stem = name
-        .trim_end_matches(".jsonl")
-        .trim_end_matches(".json")
-        .trim();
-    if stem.is_empty() {
-        "imported".into()
-    } else {
-        stem.to_string()
-    }
+    crate::engine::views::export::import_stem(name, ".jsonl")
 }
 
 fn import(app: AppState, message: Message, kind: SetKind, name: String, file: web_sys::File) {
@@ -59,9 +52,7 @@ fn import(app: AppState, message: Message, kind: SetKind, name: String, file: we
     message.set(None);
     spawn_local(async move {
         let r = async {
-            let text = files::read_text(&file)
-                .await
-                .map_err(|e| format!("Could not read {file_name}: {e}"))?;
+            let text = files::read_named(&file).await?;
             if text.trim().is_empty() {
                 return Err(format!("{file_name} is empty. Nothing was stored."));
             }
@@ -79,28 +70,23 @@ fn import(app: AppState, message: Message, kind: SetKind, name: String, file: we
             ))
         }
         .await;
-        message.set(Some((r.is_ok(), r.unwrap_or_else(|e| e))));
-        refresh_stored();
+        super::settle(message, r);
     });
 }
 
 fn delete(app: AppState, message: Message, name: String) {
-    if !confirm(&format!(
-        "Delete the task set \"{name}\" from this browser?"
-    )) {
-        return;
-    }
-    spawn_local(async move {
-        let r = act_store::delete_set(&name)
-            .await
-            .map(|_| format!("Deleted the task set \"{name}\"."))
-            .map_err(|e| e.user_message());
-        if act_setup().with_untracked(|s| s.source == name) {
-            pick_source(app, BUILTIN.into());
-        }
-        message.set(Some((r.is_ok(), r.unwrap_or_else(|e| e))));
-        refresh_stored();
-    });
+    let gone = name.clone();
+    super::delete_stored(
+        message,
+        format!("Delete the task set \"{name}\" from this browser?"),
+        format!("Deleted the task set \"{name}\"."),
+        async move { act_store::delete_set(&name).await },
+        move || {
+            if act_setup().with_untracked(|s| s.source == gone) {
+                pick_source(app, BUILTIN.into());
+            }
+        },
+    );
 }
 
 #[component]
@@ -181,12 +167,9 @@ pub fn SetsPanel() -> impl IntoView {
                     <input id="act-set-name" autocomplete="off" placeholder="the file's name" prop:value=move || name.get()
                         on:input=move |ev| name.set(event_target_value(&ev))/>
                 </div>
-                <label class="button small file-button">
-                    "Import JSONL…"
-                    <input type="file" accept=".jsonl,.json,.txt,application/jsonl,application/json,text/plain" aria-label="Import task set file" on:change=on_file/>
-                </label>
+                <FileButton text="Import JSONL…" accept=".jsonl,.json,.txt,application/jsonl,application/json,text/plain" label="Import task set file" on_file=on_file/>
             </div>
-            {move || message.get().map(|(ok, m)| view! { <p class=if ok { "ok small" } else { "bad small" } role=if ok { "status" } else { "alert" }>{m}</p> })}
+            <ResultLine message=message/>
             <div class="tp-table-wrap">
                 <table class="tp-table act-list">
                     <thead><tr><th scope="col">"set"</th><th scope="col">"kind"</th><th scope="col">"tasks"</th><th scope="col"></th></tr></thead>

@@ -1,11 +1,11 @@
 //! What the learning page's forms ask for: the learning phase (task set,
 //! how many, retrieval while learning) and the evaluation (task set, how
-//! many, modes, Table 4's variants, the sweep's pool sizes), and the rows
-//! an evaluation makes of them.
+//! many, modes, Table 4's variants, the sweep's pool sizes). The rows an
+//! evaluation makes of them are the engine's (`mael::learn::groups`).
 
 use super::super::state::{BUILTIN_TEST, BUILTIN_TRAIN};
-use crate::engine::coordinators::mael::contract::{Mode, Polarity, Scoring};
-use crate::engine::coordinators::mael::html::report::label;
+use crate::engine::coordinators::mael::contract::{Mode, Scoring};
+use crate::engine::coordinators::mael::learn::{groups, Group};
 
 /// What the learning form asks for.
 #[derive(Clone, Debug, PartialEq)]
@@ -15,28 +15,18 @@ pub struct LearnForm {
     pub n: usize,
     /// Retrieval while learning (the paper builds the pool with none).
     pub mode: Mode,
-    /// Record each run in History.
-    pub save: bool,
 }
-
-/// Table 4's variants of the retrieval score, beside the plain one.
-pub const VARIANTS: [(&str, Polarity, Polarity); 3] = [
-    ("reward low", Polarity::Low, Polarity::High),
-    ("similarity low", Polarity::High, Polarity::Low),
-    ("both low", Polarity::Low, Polarity::Low),
-];
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct EvalForm {
     pub set: String,
     pub n: usize,
     pub modes: Vec<Mode>,
-    /// Indexes into [`VARIANTS`], run for each retrieval mode picked.
+    /// Indexes into Table 4's variants (`mael::learn::VARIANTS`), run for
+    /// each retrieval mode picked.
     pub variants: Vec<usize>,
     /// Pool sizes (learned tasks) for the sweep; empty = no sweep.
     pub sizes: String,
-    pub concurrency: usize,
-    pub save: bool,
 }
 
 impl Default for LearnForm {
@@ -45,7 +35,6 @@ impl Default for LearnForm {
             set: BUILTIN_TRAIN.into(),
             n: 30,
             mode: Mode::None,
-            save: false,
         }
     }
 }
@@ -58,50 +47,15 @@ impl Default for EvalForm {
             modes: Mode::ALL.to_vec(),
             variants: Vec::new(),
             sizes: "0,10,20,30".into(),
-            concurrency: 4,
-            save: false,
         }
     }
 }
 
-/// One group of an evaluation: a row of the table.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Group {
-    pub label: String,
-    pub mode: Mode,
-    pub scoring: Scoring,
-}
-
 impl EvalForm {
-    /// The rows to run: each mode picked, then each Table 4 variant of
-    /// each retrieval mode picked.
-    pub fn groups(&self) -> Vec<Group> {
-        let mut out: Vec<Group> = self
-            .modes
-            .iter()
-            .map(|&mode| Group {
-                label: label(mode).into(),
-                mode,
-                scoring: Scoring::default(),
-            })
-            .collect();
-        for &v in &self.variants {
-            let Some((name, reward, similarity)) = VARIANTS.get(v) else {
-                continue;
-            };
-            for &mode in self.modes.iter().filter(|m| **m != Mode::None) {
-                out.push(Group {
-                    label: format!("{} · {name}", label(mode)),
-                    mode,
-                    scoring: Scoring {
-                        reward: *reward,
-                        similarity: *similarity,
-                        ..Scoring::default()
-                    },
-                });
-            }
-        }
-        out
+    /// The rows to run: each mode picked (with the setup's `scoring`), then
+    /// each Table 4 variant of each retrieval mode picked.
+    pub fn groups(&self, scoring: Scoring) -> Vec<Group> {
+        groups(&self.modes, &self.variants, scoring)
     }
 
     /// The sweep's pool sizes, in order.

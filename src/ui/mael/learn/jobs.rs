@@ -1,20 +1,16 @@
 //! The learning page's jobs: the forms (left column: the team and pool the
-//! jobs use, from the MAEL setup; the learning phase; the evaluation) and
-//! the job under way (right column: pause / resume / stop, progress, cost).
+//! jobs use, from the MAEL setup; the learning phase; the evaluation; the
+//! batch kit's runs at once, caps and History) and the job under way
+//! (right column: pause / resume / stop, progress, cost).
 
 use super::super::setup::{refresh_stored, ImportTasks, TaskSetSelect};
 use super::super::state::mael_setup;
-use super::forms::VARIANTS;
 use super::state::{use_learn, Job};
 use crate::engine::coordinators::mael::contract::Mode;
-use crate::engine::coordinators::mael::html::report::label;
-use crate::engine::model::pricing::format_usd;
+use crate::engine::coordinators::mael::learn::{label, VARIANTS};
+use crate::ui::batch::{number, BatchButtons, Checks, CommonFields, ProgressLine};
 use crate::ui::state::use_app;
 use leptos::prelude::*;
-
-fn count(ev: &leptos::ev::Event, default: usize) -> usize {
-    event_target_value(ev).trim().parse().unwrap_or(default)
-}
 
 #[component]
 pub fn JobsPanel() -> impl IntoView {
@@ -22,28 +18,14 @@ pub fn JobsPanel() -> impl IntoView {
     let st = use_learn();
     let (lf, ef) = (st.learn_form, st.eval_form);
     refresh_stored();
-    let busy = Signal::derive(move || st.job.get() != Job::Idle);
+    let busy = st.run.busy();
     let s = mael_setup();
-    let mode_box = move |m: Mode| {
-        view! {
-            <label class="check">
-                <input type="checkbox" disabled=busy prop:checked=move || ef.with(|f| f.modes.contains(&m))
-                    on:change=move |ev| { let on = event_target_checked(&ev); ef.update(|f| { f.modes.retain(|x| *x != m); if on { f.modes.push(m); f.modes.sort_by_key(|x| Mode::ALL.iter().position(|y| y == x)); } }) }/>
-                {label(m)}
-            </label>
-        }
-    };
-    let variant_box = move |i: usize| {
-        view! {
-            <label class="check">
-                <input type="checkbox" disabled=busy prop:checked=move || ef.with(|f| f.variants.contains(&i))
-                    on:change=move |ev| { let on = event_target_checked(&ev); ef.update(|f| { f.variants.retain(|x| *x != i); if on { f.variants.push(i); f.variants.sort(); } }) }/>
-                {VARIANTS[i].0}
-            </label>
-        }
-    };
-    let rows = move || ef.with(|f| f.groups().len());
-    let planned = move || ef.with(|f| f.n * (f.groups().len() + f.sweep_sizes().len()));
+    let modes: Vec<(Mode, &'static str)> = Mode::ALL.iter().map(|m| (*m, label(*m))).collect();
+    let variants: Vec<(usize, &'static str)> =
+        VARIANTS.iter().enumerate().map(|(i, v)| (i, v.0)).collect();
+    let rows = move || ef.with(|f| f.groups(Default::default()).len());
+    let planned =
+        move || ef.with(|f| f.n * (f.groups(Default::default()).len() + f.sweep_sizes().len()));
     let team = move || {
         s.with(|x| match x.team.validate() {
             Ok(()) => format!(
@@ -64,60 +46,65 @@ pub fn JobsPanel() -> impl IntoView {
 
             <h3 class="tp-h">"1 · Learning phase"</h3>
             <p class="muted small">"The workflow runs over training tasks one after another; after each, the backward pass rates every step and the pool is saved. Start again later to resume: tasks the pool has learned are skipped."</p>
-            <div class="field">
-                <label for="ml-learn-set">"Training tasks"</label>
-                <TaskSetSelect id="ml-learn-set" value=Signal::derive(move || lf.with(|f| f.set.clone())) on_pick=move |n| lf.update(|f| f.set = n) disabled=busy/>
-            </div>
-            <div class="ml-grid">
-                <label for="ml-learn-n">"Tasks (first N)"</label>
-                <input id="ml-learn-n" type="number" min="1" max="1000" disabled=busy prop:value=move || lf.with(|f| f.n.to_string())
-                    on:change=move |ev| { let n = count(&ev, 30).clamp(1, 1000); lf.update(|f| f.n = n) }/>
+            <TaskChoice ids=("ml-learn-set", "ml-learn-n") labels=("Training tasks", "Tasks (first N)") busy=busy
+                set=Signal::derive(move || lf.with(|f| f.set.clone())) on_set=Callback::new(move |n| lf.update(|f| f.set = n))
+                n=Signal::derive(move || lf.with(|f| f.n)) on_n=Callback::new(move |n| lf.update(|f| f.n = n))>
                 <label for="ml-learn-mode">"Retrieval while learning"</label>
                 <select id="ml-learn-mode" disabled=busy prop:value=move || lf.with(|f| f.mode.id())
                     on:change=move |ev| if let Some(m) = Mode::parse(&event_target_value(&ev)) { lf.update(|f| f.mode = m) }>
                     {Mode::ALL.iter().map(|m| view! { <option value=m.id()>{label(*m)}</option> }).collect_view()}
                 </select>
-            </div>
-            <label class="check">
-                <input type="checkbox" disabled=busy prop:checked=move || lf.with(|f| f.save)
-                    on:change=move |ev| { let on = event_target_checked(&ev); lf.update(|f| f.save = on) }/>
-                "Save each run to History"
-            </label>
+            </TaskChoice>
             <button type="button" class="button primary" disabled=busy on:click=move |_| st.learn(app)>"Start learning"</button>
 
             <h3 class="tp-h">"2 · Evaluation"</h3>
             <p class="muted small">"The same test tasks in each mode against the pool, which is never changed; then the pool-size sweep (the pool as it was after its first N learned tasks)."</p>
-            <div class="field">
-                <label for="ml-eval-set">"Test tasks"</label>
-                <TaskSetSelect id="ml-eval-set" value=Signal::derive(move || ef.with(|f| f.set.clone())) on_pick=move |n| ef.update(|f| f.set = n) disabled=busy/>
-            </div>
-            <div class="ml-grid">
-                <label for="ml-eval-n">"Tasks (first K)"</label>
-                <input id="ml-eval-n" type="number" min="1" max="1000" disabled=busy prop:value=move || ef.with(|f| f.n.to_string())
-                    on:change=move |ev| { let n = count(&ev, 20).clamp(1, 1000); ef.update(|f| f.n = n) }/>
-                <label for="ml-eval-conc">"Runs at once"</label>
-                <input id="ml-eval-conc" type="number" min="1" max="16" disabled=busy prop:value=move || ef.with(|f| f.concurrency.to_string())
-                    on:change=move |ev| { let n = count(&ev, 4).clamp(1, 16); ef.update(|f| f.concurrency = n) }/>
+            <TaskChoice ids=("ml-eval-set", "ml-eval-n") labels=("Test tasks", "Tasks (first K)") busy=busy
+                set=Signal::derive(move || ef.with(|f| f.set.clone())) on_set=Callback::new(move |n| ef.update(|f| f.set = n))
+                n=Signal::derive(move || ef.with(|f| f.n)) on_n=Callback::new(move |n| ef.update(|f| f.n = n))>
                 <label for="ml-eval-sizes">"Sweep: pool sizes"</label>
                 <input id="ml-eval-sizes" disabled=busy placeholder="none" prop:value=move || ef.with(|f| f.sizes.clone())
                     on:change=move |ev| { let v = event_target_value(&ev); ef.update(|f| f.sizes = v) }/>
-            </div>
-            <fieldset>
-                <legend>"Modes (Table 1)"</legend>
-                {Mode::ALL.into_iter().map(mode_box).collect_view()}
-            </fieldset>
-            <fieldset>
-                <legend>"Score variants (Table 4), for each retrieval mode"</legend>
-                {(0..VARIANTS.len()).map(variant_box).collect_view()}
-            </fieldset>
-            <label class="check">
-                <input type="checkbox" disabled=busy prop:checked=move || ef.with(|f| f.save)
-                    on:change=move |ev| { let on = event_target_checked(&ev); ef.update(|f| f.save = on) }/>
-                "Save each run to History"
-            </label>
+            </TaskChoice>
+            <Checks legend="Modes (Table 1)" all=modes busy=busy
+                picked=Signal::derive(move || ef.with(|f| f.modes.clone()))
+                on_change=Callback::new(move |m| ef.update(|f| f.modes = m))/>
+            <Checks legend="Score variants (Table 4), for each retrieval mode" all=variants busy=busy
+                picked=Signal::derive(move || ef.with(|f| f.variants.clone()))
+                on_change=Callback::new(move |v| ef.update(|f| f.variants = v))/>
             <p class="muted small">{move || format!("{} rows, {} runs", rows(), planned())}</p>
             <button type="button" class="button primary" disabled=move || busy.get() || rows() == 0 on:click=move |_| st.evaluate(app)>"Start evaluation"</button>
 
+            <h3 class="tp-h">"Both jobs"</h3>
+            <CommonFields common=st.common busy=busy prefix="ml" concurrency_label="Evaluation runs at once"/>
+
+        </div>
+    }
+}
+
+/// A job's tasks: the set, and how many of its first tasks (1 to 1000),
+/// in a grid with the job's other fields (`children`).
+#[component]
+fn TaskChoice(
+    ids: (&'static str, &'static str),
+    labels: (&'static str, &'static str),
+    busy: Signal<bool>,
+    set: Signal<String>,
+    on_set: Callback<String>,
+    n: Signal<usize>,
+    on_n: Callback<usize>,
+    children: Children,
+) -> impl IntoView {
+    view! {
+        <div class="field">
+            <label for=ids.0>{labels.0}</label>
+            <TaskSetSelect id=ids.0 value=set on_pick=move |x| on_set.run(x) disabled=busy/>
+        </div>
+        <div class="ml-grid">
+            <label for=ids.1>{labels.1}</label>
+            <input id=ids.1 type="number" min="1" max="1000" disabled=busy prop:value=move || n.get().to_string()
+                on:change=move |ev| on_n.run(number(&ev, n.get_untracked()).clamp(1, 1000))/>
+            {children()}
         </div>
     }
 }
@@ -127,43 +114,50 @@ pub fn JobsPanel() -> impl IntoView {
 /// column, where the results appear.
 #[component]
 pub fn JobStatus() -> impl IntoView {
-    let app = use_app();
     let st = use_learn();
-    let progress = move || (st.done(), st.total.get());
     let title = move || match st.job.get() {
         Job::Learning => "Learning phase",
         Job::Evaluating => "Evaluation",
         Job::Idle => "Last job",
     };
+    let line = Signal::derive(move || {
+        let skipped = st.skipped.get();
+        let p = st.run.progress.get();
+        if p.stopping {
+            return "Stopping…".to_string();
+        }
+        let paused = if p.paused {
+            "Paused: runs wait before their next LLM call · "
+        } else {
+            ""
+        };
+        let skipped = if skipped > 0 {
+            format!(" · {skipped} tasks already learned, skipped")
+        } else {
+            String::new()
+        };
+        format!(
+            "{paused}{} of {} runs · {:.1} s{skipped}",
+            p.done(),
+            p.total,
+            st.run.elapsed_ms.get() / 1000.0
+        )
+    });
+    let shown = move || {
+        !st.status.with(String::is_empty)
+            || st.run.error.with(Option::is_some)
+            || st.run.active.get()
+    };
     view! {
-        <Show when=move || !st.status.with(String::is_empty) || st.error.with(Option::is_some)>
+        <Show when=shown>
             <section class="panel ml-job" role="region" aria-label="Job">
                 <div class="panel-head">
                     <h2 class="panel-title">{title}</h2>
-                    <Show when=move || st.job.get() != Job::Idle>
-                        <div class="batch-actions">
-                            <Show when=move || st.paused.get()
-                                fallback=move || view! { <button class="button small" disabled=move || st.stopping.get() on:click=move |_| st.pause()>"Pause"</button> }>
-                                <button class="button small primary" on:click=move |_| st.resume()>"Resume"</button>
-                            </Show>
-                            <button class="button small danger" disabled=move || st.stopping.get() on:click=move |_| st.stop()>"Stop"</button>
-                        </div>
-                    </Show>
+                    <BatchButtons run=st.run small=true/>
                 </div>
-                    <div class="batch-progress" role="status" aria-label="Progress">
-                    {move || (progress().1 > 0).then(|| view! { <progress max=move || progress().1.to_string() value=move || progress().0.to_string()></progress> })}
-                    <p class="small">{move || st.status.get()}</p>
-                    <p class="small muted">{move || {
-                        let (done, total) = progress();
-                        let secs = st.elapsed_ms.get() / 1000.0;
-                        let skipped = st.skipped.get();
-                        format!("{done} of {total} runs · {secs:.1} s · cost so far {}{}{}",
-                            format_usd(st.cost_usd.get()),
-                            if app.settings.with(|x| x.is_demo()) { " (the demo model is free)" } else { "" },
-                            if skipped > 0 { format!(" · {skipped} tasks already learned, skipped") } else { String::new() })
-                    }}</p>
-                    {move || st.paused.get().then(|| view! { <p class="small warn-text">"Paused: runs wait before their next LLM call."</p> })}
-                </div>
+                <p class="small">{move || st.status.get()}</p>
+                <ProgressLine run=st.run status=line/>
+                {move || st.run.error.get().filter(|e| !e.is_empty()).map(|e| view! { <div class="notice error small" role="alert"><p>{e}</p></div> })}
             </section>
         </Show>
     }

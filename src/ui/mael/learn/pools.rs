@@ -13,6 +13,7 @@ use crate::engine::run::CancelToken;
 use crate::platform::experience_store;
 use crate::platform::files;
 use crate::ui::state::AppState;
+use crate::ui::widgets::{FileButton, ResultLine};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
@@ -67,25 +68,15 @@ fn date(ms: f64) -> String {
     )
 }
 
-/// A name no stored pool has: `base`, else `base (2)`, `base (3)`…
+/// A name no stored one has (`base`, else `base (2)`…).
 fn free_name(base: &str) -> String {
-    let taken = |n: &str| mael_setup().with_untracked(|s| s.pools.iter().any(|p| p.name == n));
-    if !taken(base) {
-        return base.to_string();
-    }
-    (2..)
-        .map(|i| format!("{base} ({i})"))
-        .find(|n| !taken(n))
-        .unwrap_or_else(|| base.to_string())
+    crate::engine::views::export::free_name(base, |n| {
+        mael_setup().with_untracked(|s| s.pools.iter().any(|p| p.name == n))
+    })
 }
 
 fn file_stem(name: &str) -> String {
-    let stem = name.trim_end_matches(".json").trim_end_matches(".pool");
-    if stem.is_empty() {
-        "imported".into()
-    } else {
-        stem.to_string()
-    }
+    crate::engine::views::export::import_stem(name, ".pool")
 }
 
 pub fn export(ui: PoolsUi, name: String) {
@@ -111,9 +102,7 @@ pub fn import(ui: PoolsUi, file: web_sys::File) {
     ui.busy.set(Some(format!("Checking {file_name}…")));
     spawn_local(async move {
         let r = async {
-            let text = files::read_text(&file)
-                .await
-                .map_err(|e| format!("Could not read {file_name}: {e}"))?;
+            let text = files::read_named(&file).await?;
             let pool =
                 Pool::from_json(&text).map_err(|e| format!("{file_name}: {}", e.user_message()))?;
             let name = free_name(&file_stem(&file_name));
@@ -241,10 +230,7 @@ pub fn PoolsPanel(ui: PoolsUi) -> impl IntoView {
         <section class="panel ml-pools" role="region" aria-label="Pools">
             <div class="panel-head">
                 <h2 class="panel-title">"Experience pools"</h2>
-                <label class="button small file-button">
-                    "Import pool…"
-                    <input type="file" accept=".json,application/json" aria-label="Import pool file" disabled=busy on:change=on_file/>
-                </label>
+                <FileButton text="Import pool…" accept=".json,application/json" label="Import pool file" disabled=busy on_file=on_file/>
             </div>
             <p class="muted small">"Pools live in this browser (IndexedDB) and survive reloads. Runs that learn add to the pool in use; an evaluation only reads it."</p>
             {move || confirm.get().map(|name| {
@@ -260,7 +246,7 @@ pub fn PoolsPanel(ui: PoolsUi) -> impl IntoView {
                 }
             })}
             {move || ui.busy.get().map(|b| view! { <div class="progress-row" role="status"><progress></progress><span class="small">{b}</span></div> })}
-            {move || ui.message.get().map(|(ok, m)| view! { <p class=if ok { "ok small" } else { "bad small" } role=if ok { "status" } else { "alert" }>{m}</p> })}
+            <ResultLine message=ui.message/>
             <Show when=move || s.with(|x| !x.pools.is_empty()) fallback=move || view! {
                 <div class="empty small">
                     <p class="muted">{move || format!("No pool yet. Run a learning phase below (it fills \"{}\"), run a task with Learn ticked, or import a pool file.", s.with(|x| x.pool.clone()))}</p>

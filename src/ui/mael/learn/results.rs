@@ -4,53 +4,46 @@
 //! and SVG; then every run of the job with Open (it shows on the Run page,
 //! replayable and forkable). HTML from `coordinators::mael::html::report`.
 
-use super::state::{use_learn, Job, JobRun};
+use super::state::{use_learn, Job};
 use crate::engine::coordinators::mael::html::report::{bars_svg, csv, json, sweep_svg, table_html};
-use crate::engine::run::RunStatus;
-use crate::platform::files;
-use crate::ui::state::{use_app, Source};
+use crate::engine::coordinators::mael::learn::{result_of, ModeSummary, Tag};
+use crate::engine::views::usage::UsageView;
+use crate::engine::views::Fold;
+use crate::ui::batch::{ExportButton, Item, ResultsHead, RunsTable, StatusBadge};
 use leptos::prelude::*;
-use leptos_router::hooks::use_navigate;
 
 #[component]
 pub fn EvaluationResults() -> impl IntoView {
     let st = use_learn();
-    let has_rows = move || st.rows.with(|r| !r.is_empty()) || st.sweep.with(|s| !s.is_empty());
-    let save = move |suffix: &str, mime: &str, text: String| {
-        let name = format!(
-            "roundtable-mael-{}{suffix}",
-            files::stamp(st.started_ms.get_untracked())
-        );
-        if let Err(e) = files::download_text(&name, mime, &text) {
-            st.error.set(Some(format!("Could not save {name}: {e}")));
-        }
-    };
-    let tokens = move || {
-        st.rows.with(|r| {
-            bars_svg(
-                r,
-                "Completion tokens per task (Fig. 2)",
-                |s| s.completion_tokens,
-                "",
-                false,
-            )
+    let rows = Memo::new(move |_| st.rows());
+    let sweep = Memo::new(move |_| st.sweep());
+    let has_rows = move || rows.with(|r| !r.is_empty()) || sweep.with(|s| !s.is_empty());
+    let buttons = vec![
+        ExportButton::new("CSV", ".csv", "text/csv", move || {
+            rows.with(|r| sweep.with(|s| csv(r, s)))
+        }),
+        ExportButton::new("JSON", ".json", "application/json", move || {
+            rows.with(|r| {
+                sweep.with(|s| serde_json::to_string_pretty(&json(r, s)).unwrap_or_default())
+            })
+        }),
+        ExportButton::new("Scores SVG", "-scores.svg", "image/svg+xml", move || {
+            rows.with(|r| bars_svg(r, "Score (Table 1)", |s| s.score * 100.0, "%", true))
+        }),
+        ExportButton::new("Sweep SVG", "-sweep.svg", "image/svg+xml", move || {
+            sweep.with(|s| sweep_svg(s, true))
         })
+        .unless(Signal::derive(move || sweep.with(Vec::is_empty))),
+    ];
+    let figure = move |title: &'static str, pick: fn(&ModeSummary) -> f64| {
+        move || rows.with(|r| bars_svg(r, title, pick, "", false))
     };
-    let rounds = move || {
-        st.rows.with(|r| {
-            bars_svg(
-                r,
-                "Critique rounds per task (Fig. 2)",
-                |s| s.rounds,
-                "",
-                false,
-            )
-        })
-    };
-    let scores = move || {
-        st.rows
-            .with(|r| bars_svg(r, "Score (Table 1)", |s| s.score * 100.0, "%", false))
-    };
+    let tokens = figure("Completion tokens per task (Fig. 2)", |s| {
+        s.completion_tokens
+    });
+    let rounds = figure("Critique rounds per task (Fig. 2)", |s| s.rounds);
+    let scores =
+        move || rows.with(|r| bars_svg(r, "Score (Table 1)", |s| s.score * 100.0, "%", false));
     view! {
         <Show when=has_rows fallback=move || view! {
             <section class="panel empty" role="region" aria-label="Evaluation results">
@@ -59,76 +52,40 @@ pub fn EvaluationResults() -> impl IntoView {
             </section>
         }>
             <section class="panel" role="region" aria-label="Evaluation results">
-                <div class="panel-head">
-                    <h2 class="panel-title">"Evaluation"</h2>
-                    <div class="batch-actions" aria-label="Export">
-                        <button class="button small" on:click=move |_| save(".csv", "text/csv", st.rows.with(|r| st.sweep.with(|s| csv(r, s))))>"CSV"</button>
-                        <button class="button small" on:click=move |_| save(".json", "application/json", st.rows.with(|r| st.sweep.with(|s| serde_json::to_string_pretty(&json(r, s)).unwrap_or_default())))>"JSON"</button>
-                        <button class="button small" on:click=move |_| save("-scores.svg", "image/svg+xml", st.rows.with(|r| bars_svg(r, "Score (Table 1)", |s| s.score * 100.0, "%", true)))>"Scores SVG"</button>
-                        <button class="button small" disabled=move || st.sweep.with(Vec::is_empty) on:click=move |_| save("-sweep.svg", "image/svg+xml", st.sweep.with(|s| sweep_svg(s, true)))>"Sweep SVG"</button>
-                    </div>
-                </div>
-                <p class="muted small">{move || format!("Pool \"{}\"{}", st.pool.get(), if st.job.get() == Job::Evaluating { " · running…" } else { "" })}</p>
-                <div class="tp-table-wrap" inner_html=move || st.rows.with(|r| table_html(r, &st.metric.get()))></div>
+                <ResultsHead run=st.run title="Evaluation" prefix="roundtable-mael" buttons=buttons.clone()
+                    counts=Signal::derive(move || st.counts())
+                    label=Signal::derive(move || format!("Pool \"{}\"{}", st.pool.get(), if st.job.get() == Job::Evaluating { " · running…" } else { "" }))/>
+                <div class="tp-table-wrap" inner_html=move || rows.with(|r| table_html(r, &st.metric.get()))></div>
                 <div class="ml-charts">
                     <figure><div class="chart-box" inner_html=scores></div></figure>
                     <figure><div class="chart-box" inner_html=tokens></div></figure>
                     <figure><div class="chart-box" inner_html=rounds></div></figure>
-                    {move || st.sweep.with(|s| !s.is_empty()).then(|| view! {
-                        <figure><div class="chart-box" inner_html=move || st.sweep.with(|s| sweep_svg(s, false))></div><figcaption class="small muted">"Score % by learned tasks in the pool (Fig. 3)"</figcaption></figure>
+                    {move || sweep.with(|s| !s.is_empty()).then(|| view! {
+                        <figure><div class="chart-box" inner_html=move || sweep.with(|s| sweep_svg(s, false))></div><figcaption class="small muted">"Score % by learned tasks in the pool (Fig. 3)"</figcaption></figure>
                     })}
                 </div>
             </section>
         </Show>
-        <RunList/>
+        <RunsTable run=st.run cells=cells class="ml-runs"
+            head=&["#", "row", "task", "status", "score", "rounds", "learned", "tokens out"]/>
     }
 }
 
-/// Every run of the current / last job, with Open.
-#[component]
-fn RunList() -> impl IntoView {
-    let app = use_app();
-    let st = use_learn();
-    let navigate = use_navigate();
-    let open = move |r: &JobRun| {
-        if app.show_doc((*r.doc).clone(), Source::Batch, r.saved) {
-            navigate("/", Default::default());
-        } else {
-            st.error.set(Some(
-                "A run is in progress on the Run page: stop it there before opening one of these."
-                    .into(),
-            ));
-        }
-    };
-    let open = StoredValue::new(open);
+/// A run's cells: its place, row, task, status, score, critique rounds,
+/// experiences learned, completion tokens.
+fn cells(i: &Item<Tag>) -> AnyView {
+    let r = result_of(&i.run.events);
+    let dash = |x: Option<String>| x.unwrap_or_else(|| "—".into());
+    let tokens = UsageView::of(&i.run.events).total.output_tokens;
     view! {
-        <Show when=move || st.runs.with(|r| !r.is_empty())>
-            <section class="panel" role="region" aria-label="Runs">
-                <h2 class="panel-title">{move || format!("Runs ({})", st.runs.with(Vec::len))}</h2>
-                <div class="tp-table-wrap ml-runs">
-                    <table class="tp-table">
-                        <thead><tr><th scope="col">"#"</th><th scope="col">"row"</th><th scope="col">"task"</th><th scope="col">"status"</th><th scope="col">"score"</th><th scope="col">"rounds"</th><th scope="col">"learned"</th><th scope="col">"tokens out"</th><th></th></tr></thead>
-                        <tbody>
-                            <For each=move || st.runs.get() key=|r: &JobRun| r.n children=move |r: JobRun| {
-                                let item = r.clone();
-                                view! {
-                                    <tr>
-                                        <td>{r.n + 1}</td>
-                                        <td class="small">{r.group.clone()}</td>
-                                        <td><code class="small">{r.task_id.clone()}</code></td>
-                                        <td>{if r.status == RunStatus::Finished { view! { <span class="tp-badge tp-pass">"finished"</span> }.into_any() } else { view! { <span class="tp-badge tp-fail">{format!("{:?}", r.status).to_lowercase()}</span> }.into_any() }}</td>
-                                        <td>{r.score.map(|s| format!("{s:.2}")).unwrap_or_else(|| "—".into())}</td>
-                                        <td>{r.rounds.map(|x| x.to_string()).unwrap_or_else(|| "—".into())}</td>
-                                        <td>{r.learned.map(|x| x.to_string()).unwrap_or_else(|| "—".into())}</td>
-                                        <td>{r.completion_tokens}</td>
-                                        <td><button class="link-button small" on:click=move |_| open.with_value(|f| f(&item))>"Open"</button></td>
-                                    </tr>
-                                }
-                            }/>
-                        </tbody>
-                    </table>
-                </div>
-            </section>
-        </Show>
+        <td>{i.run.job + 1}</td>
+        <td class="small">{i.run.tag.row.clone()}</td>
+        <td><code class="small">{i.run.tag.task_id.clone()}</code></td>
+        <td><StatusBadge status=i.status() why=i.run.failure().unwrap_or_default().to_string()/></td>
+        <td>{dash(r.as_ref().map(|x| format!("{:.2}", x.score)))}</td>
+        <td>{dash(r.as_ref().map(|x| x.rounds.to_string()))}</td>
+        <td>{dash(r.as_ref().map(|x| x.learned.to_string()))}</td>
+        <td>{tokens}</td>
     }
+    .into_any()
 }

@@ -1,34 +1,34 @@
-//! The learning page's two jobs: a learning phase (training tasks one
-//! after another, the pool saved to IndexedDB after each, so a reload loses
-//! at most the task in flight, and a new start resumes where it stopped)
-//! and an evaluation (test tasks in each mode and Table 4 variant against
-//! a pool it never changes, then the pool-size sweep). One at a time.
+//! The learning page's two jobs, through the page's batch (`ui::batch`)
+//! with MAEL's jobs (`mael::learn`): a learning phase (training tasks one
+//! after another, the pool saved to IndexedDB after each, so a reload
+//! loses at most the task in flight, and a new start resumes where it
+//! stopped) and an evaluation (test tasks in each mode and Table 4
+//! variant against a pool it never changes, then the pool-size sweep).
+//! One at a time.
 
 use super::super::launch::models;
 use super::super::memory;
 use super::super::setup::{refresh_stored, tasks_of};
 use super::super::state::{mael_setup, MaelSetup};
-use super::state::{Job, JobRun, LearnState};
-use crate::engine::coordinators::mael::contract::{MaelOptions, Mode, Scoring};
-use crate::engine::coordinators::mael::html::report::{label, Row};
+use super::state::{Job, LearnState};
+use crate::engine::coordinators::mael::contract::MaelOptions;
 use crate::engine::coordinators::mael::learn::{
-    evaluation, first_tasks, learning_phase, pending, summarize, sweep_mode, Finished,
+    evaluation_jobs, first_tasks, learning_jobs, pending, Tag,
 };
 use crate::engine::coordinators::mael::memory::Memory;
-use crate::engine::coordinators::mael::{self, setup::configure, ID};
+use crate::engine::coordinators::mael::{self, ID};
 use crate::engine::domains::tasks::Task;
 use crate::engine::model::ChatModel;
-use crate::engine::run::gate::Gate;
-use crate::engine::run::{
-    CancelToken, ModelRouter, ModelSpec, RunCtx, RunDoc, RunEvent, RunStatus,
-};
+use crate::engine::run::batch::{Batch, Controls, Ended, Finished, Host, Job as BatchJob};
+use crate::engine::run::{ModelSpec, RunCtx, RunStatus};
 use crate::platform::clock::BrowserClock;
-use crate::platform::recorder;
 use crate::ui::state::{settings_model, Activity, AppState};
+use futures::future::LocalBoxFuture;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
+use std::cell::Cell;
+use std::collections::HashMap;
 use std::rc::Rc;
-use std::sync::Arc;
 
 /// What both jobs need: the setup, the model, the tasks, the pool.
 struct Prepared {
@@ -52,6 +52,53 @@ fn run_page_learns_into(app: AppState, name: &str) -> bool {
                     .is_ok_and(|o| o.learn && o.pool.as_deref() == Some(name))
         })
     })
+}
+
+/// MAEL's runs: the Settings' model (and the team's own per agent), on the
+/// pool (a sweep point's pool for its runs); a learning run's pool is
+/// saved when it finishes.
+struct Runs {
+    app: AppState,
+    p: Prepared,
+    sweep: HashMap<usize, Rc<Memory>>,
+    learning: bool,
+    /// Entries already stored: a save writes from here on.
+    saved: Cell<usize>,
+    error: RwSignal<Option<String>>,
+}
+
+impl Host<Tag> for Runs {
+    fn context(&self, job: &BatchJob<Tag>, controls: &Controls) -> Result<RunCtx, String> {
+        let mut config = job.config.clone();
+        let options: MaelOptions =
+            serde_json::from_value(config.options.clone()).map_err(|e| e.to_string())?;
+        let router = models(
+            self.app,
+            &mut config,
+            &options,
+            self.p.model.clone(),
+            &self.p.spec,
+        );
+        let ctx = controls.context(config, router, Rc::new(BrowserClock));
+        let memory = match job.tag.pool_tasks {
+            Some(n) => self.sweep.get(&n).cloned().ok_or("no pool of that size")?,
+            None => self.p.memory.clone(),
+        };
+        ctx.insert_resource(memory);
+        Ok(ctx)
+    }
+
+    fn ended<'a>(&'a self, run: &'a Finished<Tag>) -> LocalBoxFuture<'a, ()> {
+        Box::pin(async move {
+            if !self.learning || run.status != RunStatus::Finished {
+                return;
+            }
+            let from = self.saved.replace(self.p.memory.pool.borrow().len());
+            if let Err(e) = memory::save(&self.p.memory, from).await {
+                self.error.set(Some(e));
+            }
+        })
+    }
 }
 
 impl LearnState {
@@ -81,314 +128,152 @@ impl LearnState {
         })
     }
 
-    fn begin(self, job: Job, pool: &str) -> (Gate, CancelToken) {
-        self.error.set(None);
-        self.runs.set(Vec::new());
-        self.cost_usd.set(0.0);
+    /// A job starts: its batch begins (the clock, the controls).
+    fn begin(self, app: AppState, job: Job, pool: &str) -> Option<Controls> {
+        let settings = app.settings.get_untracked();
+        let controls = self.run.begin(
+            &self.common.get_untracked(),
+            settings.prices.clone(),
+            settings.label(),
+        )?;
         self.skipped.set(0);
         self.pool.set(pool.into());
-        let now = js_sys::Date::now();
-        self.started_ms.set(now);
-        self.elapsed_ms.set(0.0);
-        self.paused.set(false);
-        self.stopping.set(false);
         self.job.set(job);
-        let gate = Gate::new();
-        let cancel = CancelToken::new();
-        self.controls
-            .set_value(Some((gate.clone(), cancel.clone())));
-        (gate, cancel)
+        self.status.set("Opening the pool…".into());
+        Some(controls)
     }
 
-    fn finish(self) {
-        self.controls.set_value(None);
+    fn fail(self, message: String) {
+        self.run.fail(message);
         self.job.set(Job::Idle);
-        self.paused.set(false);
-        self.stopping.set(false);
-        self.tick();
-    }
-
-    fn tick(self) {
-        self.elapsed_ms
-            .set(js_sys::Date::now() - self.started_ms.get_untracked());
-    }
-
-    /// A run's context: the task in `mode` with `scoring`, on `memory`.
-    #[allow(clippy::too_many_arguments)]
-    fn context(
-        self,
-        app: AppState,
-        p: &Prepared,
-        memory: &Rc<Memory>,
-        controls: &(Gate, CancelToken),
-        (i, task, mode): (usize, &Task, Mode),
-        scoring: Scoring,
-        learn: bool,
-        save: bool,
-    ) -> RunCtx {
-        let mut config = app.new_config(ID, &task.prompt, p.spec.clone());
-        config.run_id = format!("{}-{}{i}", config.run_id, if learn { "l" } else { "e" });
-        configure(&mut config, task.clone(), mode);
-        let mut options: MaelOptions = p.setup.options(task.clone());
-        options.scoring = scoring;
-        options.learn = learn;
-        options.pool = Some(memory.name.clone());
-        config.options = serde_json::to_value(&options).unwrap_or_default();
-        let router: ModelRouter = models(app, &mut config, &options, p.model.clone(), &p.spec);
-        let (gate, cancel) = controls;
-        let ctx = RunCtx::with_controls(
-            config,
-            router,
-            Rc::new(BrowserClock),
-            gate.clone(),
-            cancel.child(),
-        );
-        ctx.insert_resource(memory.clone());
-        if cancel.is_cancelled() {
-            return ctx; // stopped: not started runs are dropped
-        }
-        let prices = app.settings.get_untracked().prices;
-        if save {
-            recorder::record(&ctx, prices.clone(), move |msg| self.error.set(Some(msg)));
-        }
-        let model_name = p.spec.model.clone();
-        let this = self;
-        ctx.on_event(move |e| {
-            if let RunEvent::LlmResponse { response, .. } = &e.event {
-                if let Some(c) = prices.cost(&model_name, &response.usage) {
-                    this.cost_usd.update(|x| *x += c);
-                }
-                this.tick();
-            }
-        });
-        ctx
-    }
-
-    fn push(self, group: &str, r: Finished, saved: bool) {
-        let Some(config) = r.events.iter().find_map(|e| match &e.event {
-            RunEvent::RunStarted { config } => Some(config.clone()),
-            _ => None,
-        }) else {
-            return;
-        };
-        let started = r
-            .events
-            .iter()
-            .any(|e| matches!(e.event, RunEvent::LlmRequest { .. }));
-        if r.status == RunStatus::Cancelled && !started {
-            return;
-        }
-        let n = self.runs.with_untracked(Vec::len);
-        self.runs.update(|v| {
-            v.push(JobRun {
-                n,
-                group: group.into(),
-                task_id: r.task_id.clone(),
-                status: r.status,
-                score: r.result.as_ref().map(|x| x.score),
-                rounds: r.result.as_ref().map(|x| x.rounds),
-                learned: r.result.as_ref().map(|x| x.learned),
-                completion_tokens: r.completion_tokens,
-                saved,
-                doc: Arc::new(RunDoc::new(config, r.events)),
-            })
-        });
-        self.tick();
     }
 
     /// Starts a learning phase into the setup's pool.
     pub fn learn(self, app: AppState) {
-        if self.job.get_untracked() != Job::Idle {
-            return;
-        }
         let form = self.learn_form.get_untracked();
         let pool_name = mael_setup().with_untracked(|s| s.pool.clone());
         if run_page_learns_into(app, &pool_name) {
-            self.error.set(Some(format!("A run on the Run page is learning into the pool \"{pool_name}\": let it end (or stop it) first.")));
+            self.run.error.set(Some(format!("A run on the Run page is learning into the pool \"{pool_name}\": let it end (or stop it) first.")));
             return;
         }
-        let controls = self.begin(Job::Learning, &pool_name);
-        self.status.set("Opening the pool…".into());
+        let Some(controls) = self.begin(app, Job::Learning, &pool_name) else {
+            return;
+        };
+        let save = self.common.with_untracked(|c| c.save);
         spawn_local(async move {
             let p = match self.prepare(app, &form.set, form.n).await {
                 Ok(p) => p,
-                Err(e) => {
-                    self.error.set(Some(e));
-                    return self.finish();
-                }
+                Err(e) => return self.fail(e),
             };
             let todo = pending(&p.memory.pool.borrow(), &p.tasks);
             self.skipped.set(p.tasks.len() - todo.len());
-            self.total.set(todo.len());
             self.metric.set(p.tasks[0].dataset.metric().into());
             if todo.is_empty() {
                 self.status.set(format!(
                     "The pool \"{pool_name}\" has learned all {} tasks already: pick more tasks or another pool.",
                     p.tasks.len()
                 ));
-                return self.finish();
+                self.run.abandon();
+                return self.job.set(Job::Idle);
             }
             self.status
-                .set(format!("Learning task 1 of {}…", todo.len()));
-            let saved = std::cell::Cell::new(p.saved);
-            let memory = p.memory.clone();
-            let make = |i: usize, t: &Task, m: Mode| {
-                self.context(
-                    app,
-                    &p,
-                    &memory,
-                    &controls,
-                    (i, t, m),
-                    p.setup.scoring,
-                    true,
-                    form.save,
-                )
-            };
+                .set(format!("Learning {} tasks, one after another…", todo.len()));
+            let base = app.new_config(ID, "", p.spec.clone());
+            let jobs = learning_jobs(&base, &todo, form.mode, |t| p.setup.options(t.clone()));
+            let mut batch = Batch::new(jobs, 1);
+            batch.halt_lane_on_failure = true;
             let total = todo.len();
-            learning_phase(&todo, form.mode, mael::entry, make, |run: Finished| {
-                let memory = memory.clone();
-                let from = saved.get();
-                saved.set(memory.pool.borrow().len());
-                let finished = run.status == RunStatus::Finished;
-                self.push("learning", run, form.save);
-                async move {
-                    if finished {
-                        if let Err(e) = memory::save(&memory, from).await {
-                            self.error.set(Some(e));
-                        }
-                    }
-                    let done = self.runs.with_untracked(Vec::len);
-                    if done < total {
-                        self.status
-                            .set(format!("Learning task {} of {total}…", done + 1));
-                    }
-                }
-            })
-            .await;
-            let n = self
-                .runs
-                .with_untracked(|v| v.iter().filter(|r| r.status == RunStatus::Finished).count());
+            let memory = p.memory.clone();
+            let host = Runs {
+                app,
+                saved: Cell::new(p.saved),
+                p,
+                sweep: HashMap::new(),
+                learning: true,
+                error: self.run.error,
+            };
+            let report = self.run.run(controls, batch, host, save).await;
+            let n = report.progress.finished;
             self.status.set(if n == total {
-                format!("Learned {n} tasks; the pool \"{pool_name}\" has {} experiences.", p.memory.pool.borrow().len())
+                format!(
+                    "Learned {n} tasks; the pool \"{pool_name}\" has {} experiences.",
+                    memory.pool.borrow().len()
+                )
             } else {
                 format!("Stopped after {n} of {total} tasks; the pool keeps what was learned. Start again to resume.")
             });
             refresh_stored();
-            self.finish();
+            self.job.set(Job::Idle);
         });
     }
 
     /// Starts an evaluation against the setup's pool, then the sweep.
     pub fn evaluate(self, app: AppState) {
-        if self.job.get_untracked() != Job::Idle {
-            return;
-        }
         let form = self.eval_form.get_untracked();
-        let groups = form.groups();
-        if groups.is_empty() {
-            self.error.set(Some("Pick at least one mode.".into()));
+        let scoring = mael_setup().with_untracked(|s| s.scoring);
+        let rows = form.groups(scoring);
+        if rows.is_empty() {
+            self.run.error.set(Some("Pick at least one mode.".into()));
             return;
         }
         let pool_name = mael_setup().with_untracked(|s| s.pool.clone());
-        let controls = self.begin(Job::Evaluating, &pool_name);
-        self.rows.set(Vec::new());
-        self.sweep.set(Vec::new());
-        self.status.set("Opening the pool…".into());
+        let Some(controls) = self.begin(app, Job::Evaluating, &pool_name) else {
+            return;
+        };
+        self.evaluated.set(Vec::new());
+        let common = self.common.get_untracked();
         spawn_local(async move {
             let p = match self.prepare(app, &form.set, form.n).await {
                 Ok(p) => p,
-                Err(e) => {
-                    self.error.set(Some(e));
-                    return self.finish();
-                }
+                Err(e) => return self.fail(e),
             };
             let sizes = form.sweep_sizes();
-            let sweep = sweep_mode(&form.modes);
-            self.total.set(p.tasks.len() * (groups.len() + sizes.len()));
             self.metric.set(p.tasks[0].dataset.metric().into());
-            let concurrency = form.concurrency.clamp(1, 16);
-            for g in &groups {
-                if controls.1.is_cancelled() {
-                    break;
-                }
-                self.status.set(format!("Evaluating {}…", g.label));
-                let done = std::cell::RefCell::new(Vec::new());
-                let make = |i: usize, t: &Task, m: Mode| {
-                    self.context(
-                        app,
-                        &p,
-                        &p.memory,
-                        &controls,
-                        (i, t, m),
-                        g.scoring,
-                        false,
-                        form.save,
-                    )
-                };
-                evaluation(&p.tasks, &[g.mode], concurrency, mael::entry, make, |r| {
-                    self.push(&g.label, r.clone(), form.save);
-                    done.borrow_mut().push(r);
-                })
-                .await;
-                if let Some(summary) = summarize(&done.into_inner(), &[g.mode]).pop() {
-                    self.rows.update(|rows| {
-                        rows.push(Row {
-                            label: g.label.clone(),
-                            summary,
-                        })
-                    });
-                }
-            }
+            let mut sweep = HashMap::new();
             for &size in &sizes {
-                if controls.1.is_cancelled() {
-                    break;
-                }
                 let sub = first_tasks(&p.memory.pool.borrow(), size);
-                let m = match Memory::new(&p.setup.pool, sub, p.memory.embedder.clone()) {
-                    Ok(m) => Rc::new(m),
-                    Err(e) => {
-                        self.error.set(Some(e.user_message()));
-                        break;
-                    }
+                match Memory::new(&p.setup.pool, sub, p.memory.embedder.clone()) {
+                    Ok(m) => sweep.insert(size, Rc::new(m)),
+                    Err(e) => return self.fail(e.user_message()),
                 };
-                let group = format!("sweep: {size} tasks ({})", label(sweep));
-                self.status
-                    .set(format!("Pool-size sweep: {size} learned tasks…"));
-                let done = std::cell::RefCell::new(Vec::new());
-                let make = |i: usize, t: &Task, md: Mode| {
-                    self.context(
-                        app,
-                        &p,
-                        &m,
-                        &controls,
-                        (i, t, md),
-                        p.setup.scoring,
-                        false,
-                        form.save,
-                    )
-                };
-                evaluation(&p.tasks, &[sweep], concurrency, mael::entry, make, |r| {
-                    self.push(&group, r.clone(), form.save);
-                    done.borrow_mut().push(r);
-                })
-                .await;
-                if let Some(s) = summarize(&done.into_inner(), &[sweep]).pop() {
-                    self.sweep.update(|v| v.push((size, s.score)));
-                }
             }
-            self.status.set(if controls.1.is_cancelled() {
-                "Stopped: the figures count the runs that finished.".into()
-            } else {
-                format!(
-                    "Done: {} tasks × {} rows{} against the pool \"{}\" ({} experiences, unchanged).",
-                    p.tasks.len(),
-                    groups.len(),
-                    if sizes.is_empty() { String::new() } else { format!(" and a {}-point sweep", sizes.len()) },
-                    p.setup.pool,
-                    p.memory.pool.borrow().len()
-                )
+            self.status.set(format!(
+                "Evaluating {} rows{} on {} test tasks…",
+                rows.len(),
+                if sizes.is_empty() {
+                    String::new()
+                } else {
+                    format!(" and a {}-point sweep", sizes.len())
+                },
+                p.tasks.len()
+            ));
+            let base = app.new_config(ID, "", p.spec.clone());
+            let jobs = evaluation_jobs(&base, &p.tasks, &rows, &sizes, |t| {
+                let mut o = p.setup.options(t.clone());
+                o.learn = false;
+                o
             });
-            self.finish();
+            let (tasks, pool_len) = (p.tasks.len(), p.memory.pool.borrow().len());
+            let host = Runs {
+                app,
+                saved: Cell::new(p.saved),
+                p,
+                sweep,
+                learning: false,
+                error: self.run.error,
+            };
+            let batch = Batch::new(jobs, common.concurrency());
+            let report = self.run.run(controls, batch, host, common.save).await;
+            self.evaluated.set(self.run.runs.get_untracked());
+            self.status.set(match report.progress.ended {
+                Some(Ended::Completed) => format!(
+                    "Done: {tasks} tasks × {} rows{} against the pool \"{pool_name}\" ({pool_len} experiences, unchanged).",
+                    rows.len(),
+                    if sizes.is_empty() { String::new() } else { format!(" and a {}-point sweep", sizes.len()) },
+                ),
+                _ => "Stopped: the figures count the runs that finished.".into(),
+            });
+            self.job.set(Job::Idle);
         });
     }
 }

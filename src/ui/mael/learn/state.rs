@@ -1,16 +1,15 @@
 //! The learning page's jobs, kept while the page lives (`part_state`, so a
-//! learning phase goes on while the user looks at one of its runs): which
-//! job runs, its forms, progress, cost, the runs it made and the
-//! evaluation's rows; pause / resume / stop. The jobs themselves are in
-//! `runner.rs`.
+//! learning phase goes on while the user looks at one of its runs): the
+//! forms, which job runs, the batch itself (`ui::batch::BatchRun` over the
+//! engine's runner, with MAEL's jobs and folds from `mael::learn`), the
+//! pool it uses, and what it says. The jobs are started in `runner.rs`.
 
 use super::forms::{EvalForm, LearnForm};
-use crate::engine::coordinators::mael::html::report::Row;
-use crate::engine::run::gate::Gate;
-use crate::engine::run::{CancelToken, RunDoc, RunStatus};
+use crate::engine::coordinators::mael::learn::{self, Row, Tag};
+use crate::engine::run::RunStatus;
+use crate::ui::batch::{records, BatchCommon, BatchRun, Item};
 use crate::ui::part_state::part_state;
 use leptos::prelude::*;
-use std::sync::Arc;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Job {
@@ -19,44 +18,22 @@ pub enum Job {
     Evaluating,
 }
 
-/// A finished run of the current job.
-#[derive(Clone, Debug)]
-pub struct JobRun {
-    pub n: usize,
-    /// The row it counts in (evaluation), or "learning".
-    pub group: String,
-    pub task_id: String,
-    pub status: RunStatus,
-    pub score: Option<f64>,
-    pub rounds: Option<u32>,
-    pub learned: Option<usize>,
-    pub completion_tokens: u64,
-    pub saved: bool,
-    pub doc: Arc<RunDoc>,
-}
-
 #[derive(Clone, Copy)]
 pub struct LearnState {
     pub learn_form: RwSignal<LearnForm>,
     pub eval_form: RwSignal<EvalForm>,
+    /// Runs at once (evaluation), caps and History, for both jobs.
+    pub common: RwSignal<BatchCommon>,
     pub job: RwSignal<Job>,
-    pub paused: RwSignal<bool>,
-    pub stopping: RwSignal<bool>,
+    pub run: BatchRun<Tag>,
     /// The pool the current / last job used.
     pub pool: RwSignal<String>,
-    pub total: RwSignal<usize>,
-    pub runs: RwSignal<Vec<JobRun>>,
     /// Tasks the pool had learned before the learning phase (resumed).
     pub skipped: RwSignal<usize>,
-    pub rows: RwSignal<Vec<Row>>,
-    pub sweep: RwSignal<Vec<(usize, f64)>>,
     pub metric: RwSignal<String>,
-    pub cost_usd: RwSignal<f64>,
-    pub started_ms: RwSignal<f64>,
-    pub elapsed_ms: RwSignal<f64>,
     pub status: RwSignal<String>,
-    pub error: RwSignal<Option<String>>,
-    pub(super) controls: StoredValue<Option<(Gate, CancelToken)>, LocalStorage>,
+    /// The last evaluation's runs (a learning phase after it keeps its table).
+    pub evaluated: RwSignal<Vec<Item<Tag>>>,
 }
 
 impl LearnState {
@@ -64,55 +41,42 @@ impl LearnState {
         LearnState {
             learn_form: RwSignal::new(LearnForm::default()),
             eval_form: RwSignal::new(EvalForm::default()),
+            common: RwSignal::new(BatchCommon::new(4, false)),
             job: RwSignal::new(Job::Idle),
-            paused: RwSignal::new(false),
-            stopping: RwSignal::new(false),
+            run: BatchRun::new(),
             pool: RwSignal::new(String::new()),
-            total: RwSignal::new(0),
-            runs: RwSignal::new(Vec::new()),
             skipped: RwSignal::new(0),
-            rows: RwSignal::new(Vec::new()),
-            sweep: RwSignal::new(Vec::new()),
             metric: RwSignal::new(String::new()),
-            cost_usd: RwSignal::new(0.0),
-            started_ms: RwSignal::new(0.0),
-            elapsed_ms: RwSignal::new(0.0),
             status: RwSignal::new(String::new()),
-            error: RwSignal::new(None),
-            controls: StoredValue::new_local(None),
+            evaluated: RwSignal::new(Vec::new()),
         }
     }
 
-    pub fn pause(self) {
-        if let Some((g, _)) = self.controls.get_value() {
-            g.pause();
-            self.paused.set(true);
+    /// The evaluation's runs: the one under way, else the last one.
+    fn evaluation<R>(self, f: impl FnOnce(&[Item<Tag>]) -> R) -> R {
+        if self.job.get() == Job::Evaluating {
+            self.run.runs.with(|v| f(v))
+        } else {
+            self.evaluated.with(|v| f(v))
         }
     }
 
-    pub fn resume(self) {
-        if let Some((g, _)) = self.controls.get_value() {
-            g.resume();
-            self.paused.set(false);
-        }
+    /// The evaluation's rows (Table 1, Table 4's variants), as runs end.
+    pub fn rows(self) -> Vec<Row> {
+        self.evaluation(|v| learn::rows(records(v)))
     }
 
-    pub fn stop(self) {
-        if let Some((g, c)) = self.controls.get_value() {
-            c.cancel();
-            g.resume();
-            self.paused.set(false);
-            self.stopping.set(true);
-        }
-    }
-
-    /// Finished runs of this job (stopped ones are listed, not counted).
-    pub fn done(self) -> usize {
-        self.runs.with(|v| {
-            v.iter()
-                .filter(|r| r.status != RunStatus::Cancelled)
-                .count()
+    /// (stopped, failed) among the evaluation's runs.
+    pub fn counts(self) -> (usize, usize) {
+        self.evaluation(|v| {
+            let n = |s| v.iter().filter(|i| i.status() == s).count();
+            (n(RunStatus::Cancelled), n(RunStatus::Failed))
         })
+    }
+
+    /// The pool-size sweep (Fig. 3), as runs end.
+    pub fn sweep(self) -> Vec<(usize, f64)> {
+        self.evaluation(|v| learn::sweep(records(v)))
     }
 }
 

@@ -1,5 +1,6 @@
 //! The batch page (`/batch`): the travel planner's variants over a query
-//! set, side by side in the paper's metrics.
+//! set, side by side in the paper's metrics. Made of the batch kit
+//! (`ui::batch`) and the travel planner's own form fields and tables.
 
 mod form;
 mod results;

@@ -84,21 +84,51 @@ pub enum Variant {
 }
 
 impl Variant {
-    pub const ALL: [Variant; 13] = [
-        Variant::Act,
-        Variant::ActPlus,
-        Variant::NoKnowledge,
-        Variant::NoTeamMeeting,
-        Variant::NoKeywords,
-        Variant::NoTaskExploration,
-        Variant::NoBreakTime,
-        Variant::NoImportance,
-        Variant::Baseline,
-        Variant::Standard,
-        Variant::Cot,
-        Variant::SelfRefine,
-        Variant::Spp,
+    /// The paper's groups of variants, in its tables' order: ACT itself,
+    /// Table 6's ablations (with the baseline), Table 7's one-model methods.
+    pub const GROUPS: [(&'static str, &'static [Variant]); 3] = [
+        ("ACT", &[Variant::Act, Variant::ActPlus]),
+        (
+            "Ablations (Table 6)",
+            &[
+                Variant::NoKnowledge,
+                Variant::NoTeamMeeting,
+                Variant::NoKeywords,
+                Variant::NoTaskExploration,
+                Variant::NoBreakTime,
+                Variant::NoImportance,
+                Variant::Baseline,
+            ],
+        ),
+        (
+            "One model (Table 7)",
+            &[
+                Variant::Standard,
+                Variant::Cot,
+                Variant::SelfRefine,
+                Variant::Spp,
+            ],
+        ),
     ];
+
+    /// Every variant, the groups' in order (a count that does not add up
+    /// does not compile).
+    pub const ALL: [Variant; 13] = {
+        let mut out = [Variant::Act; 13];
+        let (mut g, mut n) = (0, 0);
+        while g < Variant::GROUPS.len() {
+            let group = Variant::GROUPS[g].1;
+            let mut i = 0;
+            while i < group.len() {
+                out[n] = group[i];
+                n += 1;
+                i += 1;
+            }
+            g += 1;
+        }
+        assert!(n == 13, "Variant::GROUPS must list the 13 variants");
+        out
+    };
 
     pub fn id(self) -> &'static str {
         match self {

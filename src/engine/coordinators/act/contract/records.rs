@@ -39,6 +39,10 @@ pub const STORE_EPISODE: &str = "episode";
 pub const STORE_KNOWLEDGE: &str = "knowledge";
 pub const STORE_ACQUISITION: &str = "acquisition";
 pub const STORE_RETRIEVAL: &str = "retrieval";
+
+/// A lesson's questions on these runs: which entries a retrieval returns.
+pub const QUESTION_ROLES: crate::engine::lesson::questions::Roles =
+    crate::engine::lesson::questions::Roles::retrievals(STORE_RETRIEVAL);
 pub const STORE_BREAK: &str = "break";
 pub const STORE_RESCORE: &str = "rescore";
 pub const STORE_ASSIGNMENT: &str = "assignment";

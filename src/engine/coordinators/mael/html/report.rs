@@ -2,27 +2,10 @@
 //! completion tokens and critique rounds per mode (Fig. 2), the pool-size
 //! sweep (Fig. 3), as HTML tables, SVG charts and CSV / JSON.
 
-use crate::engine::coordinators::mael::contract::Mode;
-use crate::engine::coordinators::mael::learn::ModeSummary;
+use crate::engine::coordinators::mael::learn::{ModeSummary, Row};
 use crate::engine::views::export::csv_field;
 use crate::engine::views::html::esc;
 use std::fmt::Write;
-
-/// One row of a comparison: a label (a mode, or a mode with Table 4's
-/// variant) and its figures.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
-pub struct Row {
-    pub label: String,
-    pub summary: ModeSummary,
-}
-
-pub fn label(mode: Mode) -> &'static str {
-    match mode {
-        Mode::None => "MAEL-ØExp",
-        Mode::Task => "MAEL-Task",
-        Mode::Step => "MAEL-Step",
-    }
-}
 
 pub fn table_html(rows: &[Row], metric: &str) -> String {
     if rows.is_empty() {

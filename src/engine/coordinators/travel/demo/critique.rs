@@ -224,17 +224,9 @@ mod tests {
 
     fn facts() -> TripFacts {
         TripFacts {
-            org: "A".into(),
-            dest: "B".into(),
-            days: 3,
-            visiting_city_number: 1,
-            dates: vec![],
-            people_number: 1,
-            budget: 100.0,
-            house_rule: None,
             cuisine: Some(vec!["Thai".into()]),
-            room_type: None,
             transportation: Some("no flight".into()),
+            ..TripFacts::for_tests(&[], 1, 100.0)
         }
     }
 

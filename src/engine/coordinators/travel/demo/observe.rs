@@ -6,7 +6,7 @@ use crate::engine::coordinators::travel::contract::{
     CONVERSATION_HEADING, NOTEBOOK_HEADING, OBSERVATION_PREFIX,
 };
 use crate::engine::domains::travel::tools::{parameter_names, TOOL_NAMES};
-use crate::engine::model::text_tools::parse_all;
+use crate::engine::model::text_tools::{parse_all, TextToolCall};
 use crate::engine::model::{ChatRequest, Role, ToolCall};
 
 /// One tool call and the text it returned.
@@ -74,16 +74,7 @@ pub fn text_observations(text: &str) -> Vec<Observation> {
                 out.push(finish(o, &body));
             }
             let call = parse_all(head, &TOOL_NAMES).into_iter().next();
-            current = call.map(|c| {
-                (
-                    Observation {
-                        tool: c.name,
-                        args: c.args.iter().map(|a| a.trim().to_string()).collect(),
-                        text: String::new(),
-                    },
-                    Vec::new(),
-                )
-            });
+            current = call.map(opened);
             continue;
         }
         if let Some((_, body)) = current.as_mut() {
@@ -94,6 +85,17 @@ pub fn text_observations(text: &str) -> Vec<Observation> {
         out.push(finish(o, &body));
     }
     out
+}
+
+/// An observation a header opens: its tool and arguments, its text to come.
+fn opened<'a>(c: TextToolCall) -> (Observation, Vec<&'a str>) {
+    let args = c.args.iter().map(|a| a.trim().to_string()).collect();
+    let o = Observation {
+        tool: c.name,
+        args,
+        text: String::new(),
+    };
+    (o, Vec::new())
 }
 
 fn finish(mut o: Observation, body: &[&str]) -> Observation {
@@ -121,14 +123,7 @@ pub fn notebook_entries(brief: &str) -> Option<Vec<Observation>> {
             if let Some((o, b)) = current.take() {
                 out.push(finish(o, &b));
             }
-            current = Some((
-                Observation {
-                    tool: c.name,
-                    args: c.args.iter().map(|a| a.trim().to_string()).collect(),
-                    text: String::new(),
-                },
-                Vec::new(),
-            ));
+            current = Some(opened(c));
             continue;
         }
         if let Some((_, b)) = current.as_mut() {

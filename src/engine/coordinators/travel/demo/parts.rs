@@ -163,19 +163,7 @@ mod tests {
     use crate::engine::coordinators::travel::contract::Leg;
 
     fn facts() -> TripFacts {
-        TripFacts {
-            org: "A".into(),
-            dest: "B".into(),
-            days: 3,
-            visiting_city_number: 1,
-            dates: vec!["d1".into(), "d2".into(), "d3".into()],
-            people_number: 2,
-            budget: 500.0,
-            house_rule: None,
-            cuisine: None,
-            room_type: None,
-            transportation: None,
-        }
+        TripFacts::for_tests(&["d1", "d2", "d3"], 2, 500.0)
     }
 
     fn place_in(name: &str, cost: f64) -> Place {

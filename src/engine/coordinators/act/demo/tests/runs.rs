@@ -2,11 +2,11 @@
 //! trivia row: every variant finishes, and ACT beats the baseline.
 
 use super::super::answer;
+use crate::engine::base::clock::FakeClock;
 use crate::engine::coordinators::act::contract::*;
 use crate::engine::coordinators::act::{entry, setup};
 use crate::engine::domains::creative::{builtin, ComplexTask};
 use crate::engine::model::demo::DemoModel;
-use crate::engine::run::clock::FakeClock;
 use crate::engine::run::{ModelRouter, ModelSpec, RunConfig, RunCtx, RunEvent};
 use std::rc::Rc;
 

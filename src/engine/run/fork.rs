@@ -3,13 +3,10 @@
 //! or rewritten request messages sent live), and every later call goes to
 //! the live model.
 
+use super::event::LoggedEvent;
 use super::replay::ReplayModel;
-use super::{
-    ChatModel, ChatRequest, ChatResponse, DeltaSink, Message, ModelError, StreamDelta, Usage,
-};
-use crate::engine::run::cancel::CancelToken;
-use crate::engine::run::event::LoggedEvent;
-use futures::future::LocalBoxFuture;
+use crate::engine::model::{Call, Completion};
+use crate::engine::model::{ChatModel, ChatRequest, ChatResponse, Message, StreamDelta, Usage};
 use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -57,12 +54,8 @@ impl ChatModel for ForkModel {
         self.live.reports_usage()
     }
 
-    fn complete<'a>(
-        &'a self,
-        req: &'a ChatRequest,
-        sink: DeltaSink<'a>,
-        cancel: &'a CancelToken,
-    ) -> LocalBoxFuture<'a, Result<ChatResponse, ModelError>> {
+    fn complete<'a>(&'a self, call: Call<'a>) -> Completion<'a> {
+        let Call { req, sink, cancel } = call;
         Box::pin(async move {
             if let Some(answer) = self.log.answer_recorded(req, sink) {
                 return answer;
@@ -88,9 +81,11 @@ impl ChatModel for ForkModel {
                         messages,
                         ..req.clone()
                     };
-                    self.live.complete(&edited, sink, cancel).await
+                    self.live.complete(Call::new(&edited, sink, cancel)).await
                 }
-                Some(ForkEdit::None) | None => self.live.complete(req, sink, cancel).await,
+                Some(ForkEdit::None) | None => {
+                    self.live.complete(Call::new(req, sink, cancel)).await
+                }
             }
         })
     }

@@ -2,10 +2,11 @@
 //! replay a run with no provider and to fork one (the first k calls come
 //! from the log, the rest from a live model).
 
-use super::{ChatModel, ChatRequest, ChatResponse, DeltaSink, ModelError, StreamDelta};
-use crate::engine::run::cancel::CancelToken;
-use crate::engine::run::event::{LoggedEvent, RunEvent};
-use futures::future::LocalBoxFuture;
+use super::event::{LoggedEvent, RunEvent};
+use crate::engine::model::{Call, Completion};
+use crate::engine::model::{
+    ChatModel, ChatRequest, ChatResponse, DeltaSink, ModelError, StreamDelta,
+};
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -133,18 +134,14 @@ impl ChatModel for ReplayModel {
         self.name.clone()
     }
 
-    fn complete<'a>(
-        &'a self,
-        req: &'a ChatRequest,
-        sink: DeltaSink<'a>,
-        cancel: &'a CancelToken,
-    ) -> LocalBoxFuture<'a, Result<ChatResponse, ModelError>> {
+    fn complete<'a>(&'a self, call: Call<'a>) -> Completion<'a> {
+        let Call { req, sink, cancel } = call;
         Box::pin(async move {
             if let Some(answer) = self.answer_recorded(req, sink) {
                 return answer;
             }
             match &self.fallback {
-                Some(m) => m.complete(req, sink, cancel).await,
+                Some(m) => m.complete(Call::new(req, sink, cancel)).await,
                 None => Err(ModelError::Malformed {
                     detail: "this request is not in the recorded run, and replay has no live model"
                         .into(),

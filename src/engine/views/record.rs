@@ -3,12 +3,12 @@
 //! a record version. Older records are migrated; records from a newer
 //! version or damaged ones are reported, never trusted.
 
-use super::config::{ParentRef, RunConfig};
-use super::event::{LoggedEvent, RunEvent};
-use super::log::{status_of, RunStatus};
+use super::usage::UsageView;
+use super::Fold;
 use crate::engine::model::pricing::PriceTable;
-use crate::engine::views::usage::UsageView;
-use crate::engine::views::Fold;
+use crate::engine::run::config::{ParentRef, RunConfig};
+use crate::engine::run::event::{LoggedEvent, RunEvent};
+use crate::engine::run::log::{status_of, RunStatus};
 use serde::{Deserialize, Serialize};
 
 /// Version of the stored records. v1: meta + config; chunks of events.
@@ -147,31 +147,33 @@ fn version_of(v: &serde_json::Value) -> Result<u32, RecordError> {
     }
 }
 
-/// Reads a run record, migrating older versions.
-/// v0 (before records carried a version): `{meta, config}` where meta had no
-/// title/starred; serde defaults fill them in.
-pub fn read_run_record(json: &str) -> Result<RunRecord, RecordError> {
-    let mut v: serde_json::Value =
+/// A record's JSON and its version; a newer version than this build
+/// reads is refused.
+fn versioned(json: &str) -> Result<(serde_json::Value, u32), RecordError> {
+    let v: serde_json::Value =
         serde_json::from_str(json).map_err(|e| RecordError::Damaged(format!("not JSON: {e}")))?;
     let version = version_of(&v)?;
     if version > RECORD_VERSION {
         return Err(RecordError::Newer(version));
     }
+    Ok((v, version))
+}
+
+/// Reads a run record, migrating older versions.
+/// v0 (before records carried a version): `{meta, config}` where meta had no
+/// title/starred; serde defaults fill them in.
+pub fn read_run_record(json: &str) -> Result<RunRecord, RecordError> {
+    let (mut v, version) = versioned(json)?;
     if version == 0 {
         if let Some(o) = v.as_object_mut() {
             o.insert("v".into(), RECORD_VERSION.into());
         }
     }
-    super::json::from_tree(&v).map_err(|e| RecordError::Damaged(e.to_string()))
+    crate::engine::run::json::from_tree(&v).map_err(|e| RecordError::Damaged(e.to_string()))
 }
 
 pub fn read_chunk_record(json: &str) -> Result<ChunkRecord, RecordError> {
-    let mut v: serde_json::Value =
-        serde_json::from_str(json).map_err(|e| RecordError::Damaged(format!("not JSON: {e}")))?;
-    let version = version_of(&v)?;
-    if version > RECORD_VERSION {
-        return Err(RecordError::Newer(version));
-    }
+    let (mut v, version) = versioned(json)?;
     if version == 0 {
         // v0 chunks were a bare list of events.
         if v.is_array() {
@@ -180,7 +182,7 @@ pub fn read_chunk_record(json: &str) -> Result<ChunkRecord, RecordError> {
             o.insert("v".into(), RECORD_VERSION.into());
         }
     }
-    super::json::from_tree(&v).map_err(|e| RecordError::Damaged(e.to_string()))
+    crate::engine::run::json::from_tree(&v).map_err(|e| RecordError::Damaged(e.to_string()))
 }
 
 pub fn write_run_record(meta: &RunMeta, config: &RunConfig) -> String {

@@ -1,0 +1,184 @@
+//! What every command that runs coordinators shares: the model options
+//! (`--model`, `--provider`, `--base-url`, the key from the environment),
+//! retries, parallel calls, spend caps, the demo model's pace, `--quiet`
+//! and `--json`; the run config they make; the embedder.
+
+use super::flags::Flags;
+use super::http::UreqTransport;
+use roundtable::engine::base::clock::{Clock, SystemClock};
+use roundtable::engine::base::CancelToken;
+use roundtable::engine::model::demo::Script;
+use roundtable::engine::model::embed::{Embedder, LexicalEmbedder};
+use roundtable::engine::model::factory::{build_model, Platform};
+use roundtable::engine::model::providers::embeddings::HttpEmbedder;
+use roundtable::engine::model::providers::http::{Endpoint, WireFormat};
+use roundtable::engine::model::providers::presets::{preset, PresetKind};
+use roundtable::engine::model::ChatModel;
+use roundtable::engine::run::budget::SpendCap;
+use roundtable::engine::run::{ModelSpec, RunConfig};
+use std::rc::Rc;
+
+pub struct Common {
+    pub spec: ModelSpec,
+    /// From `ROUNDTABLE_API_KEY` only (a flag would show in the process list).
+    pub key: Option<String>,
+    pub clock: Rc<dyn Clock>,
+    pub retries: Option<u32>,
+    /// LLM calls at once inside a run.
+    pub parallel_calls: Option<u32>,
+    pub demo_delay_ms: u64,
+    /// `--spend-cap` / `--token-cap`: a run's, or for a batch the batch's.
+    pub cap: SpendCap,
+    pub quiet: bool,
+    pub json: bool,
+    embedding_model: Option<String>,
+    embedding_url: Option<String>,
+}
+
+/// The options [`Common::read`] takes, for the usage text.
+pub const USAGE: &str = "\
+MODEL OPTIONS (every command that runs coordinators):
+  --model NAME           model name; `demo` = the offline demo model (default)
+  --provider ID          openai-compatible | anthropic | a preset id (openai, groq, ollama, ...)
+  --base-url URL         provider base URL (defaults to the preset's)
+  --parallel-calls N     LLM calls at once inside a run (default 4)
+  --retries N            attempts per call, first included (default 4)
+  --demo-delay-ms N      pause between demo chunks (default 0)
+  --spend-cap USD        stop cleanly before the call whose estimated cost would pass this
+                         (for a batch: the whole batch's cap)
+  --token-cap N          the same in tokens (used for models without a known price)
+  --embedding-model M    embeddings (MAEL's pools, ACT+'s bank): this model of the provider
+                         (or of --embedding-url); default the built-in lexical embedder
+  --embedding-url URL    an OpenAI-compatible server for the embeddings
+  --quiet                no progress on stderr
+  --json                 print JSON instead of tables
+
+The API key is read from the environment variable ROUNDTABLE_API_KEY; it is
+never written to a run file.";
+
+impl Common {
+    pub fn read(f: &Flags) -> Result<Common, String> {
+        let spend = f.real("spend-cap")?.map(|x| x.max(0.0));
+        Ok(Common {
+            spec: model_spec(
+                f.text("model")?,
+                f.text("provider")?.unwrap_or_default(),
+                f.text("base-url")?,
+            )?,
+            key: std::env::var("ROUNDTABLE_API_KEY")
+                .ok()
+                .filter(|k| !k.is_empty()),
+            clock: Rc::new(SystemClock::default()),
+            retries: f.number("retries")?,
+            parallel_calls: f.number("parallel-calls")?,
+            demo_delay_ms: f.number("demo-delay-ms")?.unwrap_or(0),
+            cap: SpendCap {
+                usd: spend,
+                tokens: f.number("token-cap")?,
+            },
+            quiet: f.switch("quiet")?,
+            json: f.switch("json")?,
+            embedding_model: f.text("embedding-model")?,
+            embedding_url: f.text("embedding-url")?,
+        })
+    }
+
+    /// The native platform: ureq, the clock, the demo model's pace, and
+    /// the demo model playing `script`.
+    pub fn platform(&self, script: Script) -> Platform {
+        Platform {
+            transport: Rc::new(UreqTransport::default()),
+            clock: self.clock.clone(),
+            demo_chunk_delay_ms: self.demo_delay_ms,
+            demo_script: script,
+        }
+    }
+
+    pub fn model(&self, script: Script) -> Result<Rc<dyn ChatModel>, String> {
+        build_model(&self.spec, self.key.clone(), &self.platform(script))
+    }
+
+    /// A run's config with the options every run takes (`run_id` names it).
+    pub fn config(&self, coordinator: &str, task: &str, run_id: &str) -> RunConfig {
+        let mut config = RunConfig::new(coordinator, task, self.spec.clone());
+        config.created_ms = self.clock.epoch_ms().floor();
+        config.run_id = format!("{run_id}-{}", config.created_ms as u64);
+        if let Some(n) = self.parallel_calls {
+            config.max_concurrency = n.max(1);
+        }
+        if let Some(n) = self.retries {
+            config.retry.max_attempts = n.max(1);
+        }
+        config
+    }
+
+    /// The embedder the options name: the built-in lexical one, or an
+    /// OpenAI-compatible embeddings model (probed once). MAEL's pools and
+    /// ACT+'s bank use it.
+    pub fn embedder(&self) -> Result<Rc<dyn Embedder>, String> {
+        let Some(model) = self.embedding_model.clone() else {
+            return Ok(Rc::new(LexicalEmbedder));
+        };
+        let (provider, url) = match &self.embedding_url {
+            Some(url) => ("custom", url.clone()),
+            None if self.spec.format == Some(WireFormat::OpenaiCompatible) => {
+                (self.spec.provider.as_str(), self.spec.base_url.clone())
+            }
+            None => return Err("--embedding-model needs an OpenAI-compatible --provider, or --embedding-url (the demo model and Anthropic have no embeddings; leave it out for the lexical embedder)".into()),
+        };
+        let endpoint = Endpoint::new(WireFormat::OpenaiCompatible, &url, &model, self.key.clone());
+        let e = HttpEmbedder::new(
+            provider,
+            endpoint,
+            Rc::new(UreqTransport::default()),
+            Rc::new(SystemClock::default()),
+        );
+        futures::executor::block_on(e.probe(&CancelToken::new()))
+            .map_err(|e| format!("the embeddings model did not answer: {}", e.user_message()))?;
+        Ok(Rc::new(e))
+    }
+}
+
+/// Resolves `--provider/--base-url/--model` into a model spec.
+fn model_spec(
+    model: Option<String>,
+    provider: String,
+    base_url: Option<String>,
+) -> Result<ModelSpec, String> {
+    let model = model.unwrap_or_else(|| "demo".into());
+    if provider.is_empty() || provider == "demo" {
+        if model != "demo" {
+            return Err(format!(
+                "--model {model} needs --provider (openai-compatible, anthropic or a preset id); \
+                 use --model demo for the offline demo model"
+            ));
+        }
+        return Ok(ModelSpec::demo());
+    }
+    let (id, format, default_url) = match provider.as_str() {
+        "openai-compatible" => ("custom".to_string(), WireFormat::OpenaiCompatible, ""),
+        "anthropic" if base_url.is_some() => {
+            ("custom-anthropic".to_string(), WireFormat::Anthropic, "")
+        }
+        other => match preset(other) {
+            Some(p) => match p.kind {
+                PresetKind::Http(f) => (p.id.to_string(), f, p.base_url),
+                PresetKind::Demo => return Ok(ModelSpec::demo()),
+                PresetKind::Local => {
+                    return Err(
+                        "the local model runs in the app's browser tab only; from the command line use a local server (--provider ollama or lmstudio)".into(),
+                    )
+                }
+            },
+            None => return Err(format!("unknown provider \"{other}\"")),
+        },
+    };
+    Ok(ModelSpec {
+        provider: id,
+        format: Some(format),
+        base_url: base_url.unwrap_or_else(|| default_url.to_string()),
+        model,
+        temperature: None,
+        file_sha256: None,
+    })
+}

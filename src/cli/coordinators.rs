@@ -1,0 +1,55 @@
+//! The command line's coordinator table, like the app's
+//! (`ui/coordinators.rs`): one row per paper with what `run --coordinator
+//! <id>` needs of it and the commands it adds. `run_cmd.rs` and `args.rs`
+//! read this table and name no paper.
+
+use super::common::Common;
+use super::flags::Flags;
+use roundtable::engine::run::{RunConfig, RunCtx};
+use std::ffi::OsString;
+
+/// What a paper adds to one run: resources for its context, and work
+/// after it (write a pool or a bank back).
+pub trait Prepared {
+    fn attach(&self, ctx: &RunCtx) {
+        let _ = ctx;
+    }
+    fn finish(&self) -> Result<(), String> {
+        Ok(())
+    }
+}
+
+/// Nothing to add (a coordinator without options of its own).
+pub struct Nothing;
+impl Prepared for Nothing {}
+
+/// Fills a run's config from the paper's own options.
+pub type Prepare = fn(&Flags, &Common, &mut RunConfig) -> Result<Box<dyn Prepared>, String>;
+
+/// A command of a paper's own (`travel-batch`, `mael-learn`…): it reads
+/// its arguments itself.
+pub struct PaperCommand {
+    pub name: &'static str,
+    pub run: fn(Vec<OsString>) -> Result<i32, String>,
+}
+
+pub struct CliCoordinator {
+    pub id: &'static str,
+    /// `run --coordinator <id>`; None: only the common options.
+    pub prepare: Option<Prepare>,
+    pub commands: &'static [PaperCommand],
+    /// Its commands' and options' part of `roundtable help`.
+    pub usage: &'static str,
+}
+
+pub const CLIS: &[CliCoordinator] = &[super::travel::CLI, super::act::CLI, super::mael::CLI];
+
+pub fn cli_of(id: &str) -> Option<&'static CliCoordinator> {
+    CLIS.iter().find(|c| c.id == id)
+}
+
+pub fn command(name: &str) -> Option<&'static PaperCommand> {
+    CLIS.iter()
+        .flat_map(|c| c.commands.iter())
+        .find(|c| c.name == name)
+}
