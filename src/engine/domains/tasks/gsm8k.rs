@@ -1,8 +1,10 @@
 //! GSM8K (Cobbe et al., 2021): grade-school math word problems. The gold
 //! answer is the number after the last `####` of the worked solution
-//! (commas removed); a prediction's final number is the number after
-//! `####` or "answer is" when present, else the last number in the text
-//! (`$`, `,` and a trailing `.` stripped); compared numerically.
+//! (commas removed); a prediction's final number is the first number
+//! after the last `####`, else the last number on the line after the last
+//! "answer is" / "answer:" (so "Answer: 3+4=7" reads 7), else the last
+//! number in the text (`$`, `,` and a trailing `.` stripped); compared
+//! numerically. Markers match in any ASCII case.
 
 use super::{Dataset, Gold, Task};
 use serde_json::Value;
@@ -85,15 +87,32 @@ fn numbers(text: &str) -> Vec<f64> {
 
 /// The prediction's final number (see the module docs).
 pub fn final_number(text: &str) -> Option<f64> {
-    let lower = text.to_lowercase();
-    for marker in ["####", "answer is", "answer:"] {
-        if let Some(at) = lower.rfind(marker) {
-            if let Some(x) = numbers(&text[at + marker.len()..]).first() {
-                return Some(*x);
+    if let Some(at) = rfind_ascii_ci(text, "####") {
+        if let Some(x) = numbers(&text[at + 4..]).first() {
+            return Some(*x);
+        }
+    }
+    for marker in ["answer is", "answer:"] {
+        if let Some(at) = rfind_ascii_ci(text, marker) {
+            let rest = &text[at + marker.len()..];
+            let line = rest.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+            let found = numbers(line).last().or(numbers(rest).first()).copied();
+            if found.is_some() {
+                return found;
             }
         }
     }
     numbers(text).last().copied()
+}
+
+/// The byte offset of the last `marker` (ASCII) in `text`, ignoring ASCII
+/// case. Offsets come from `text` itself, so slicing there is always on a
+/// character boundary (lowercasing first changes byte lengths: "İ").
+fn rfind_ascii_ci(text: &str, marker: &str) -> Option<usize> {
+    let (t, m) = (text.as_bytes(), marker.as_bytes());
+    (0..=t.len().checked_sub(m.len())?)
+        .rev()
+        .find(|&i| t[i..i + m.len()].eq_ignore_ascii_case(m))
 }
 
 /// A number as people write it: no trailing `.0`.
@@ -128,8 +147,45 @@ mod tests {
         assert_eq!(final_number("Answer: -3"), Some(-3.0));
         assert_eq!(final_number("No idea."), None);
         assert_eq!(final_number("18 eggs. Answer: 18."), Some(18.0));
+        assert_eq!(final_number("ANSWER IS 9"), Some(9.0));
         assert_eq!(format_number(18.0), "18");
         assert_eq!(format_number(2.5), "2.5");
         assert!(task(&serde_json::json!({"question": "q", "answer": "none"}), 0).is_err());
+    }
+
+    #[test]
+    fn the_answer_line_gives_its_result_not_its_first_operand() {
+        assert_eq!(final_number("Answer: 3+4=7"), Some(7.0));
+        assert_eq!(
+            final_number("The answer is 2 * 6 = 12.\nThanks, 3 of us."),
+            Some(12.0)
+        );
+        assert_eq!(final_number("Answer:\n42"), Some(42.0));
+        assert_eq!(final_number("4 #### 5 and 6"), Some(5.0));
+    }
+
+    #[test]
+    fn replies_whose_lowercase_is_longer_never_panic() {
+        // "İ" lowercases to two characters (3 bytes where it had 2): offsets
+        // found in the lowercase text used to slice the original mid-char.
+        assert_eq!(final_number("İİ answer: €5"), Some(5.0));
+        assert_eq!(final_number("İİİİ ANSWER IS 8"), Some(8.0));
+        let odd = [
+            "",
+            "İ",
+            "####",
+            "answer:",
+            "ß#### ẞ",
+            "\u{0}",
+            "--5",
+            "1,,2..3",
+        ];
+        for a in odd {
+            for b in odd {
+                let _ = final_number(&format!("{a}{b}{a}"));
+            }
+        }
+        let huge = "İ 1 ".repeat(25_000) + "Answer: 77";
+        assert_eq!(final_number(&huge), Some(77.0));
     }
 }
