@@ -145,7 +145,12 @@ test('reload in the middle of a run: History shows it interrupted with its event
   await page.waitForSelector('body[data-ready="1"]');
   await openHistory(page);
   const row = page.locator('.run-row').first();
-  await eventually(async () => (await row.getAttribute('data-status')) === 'interrupted', { timeout: 15000 });
+  let status;
+  await eventually(async () => (status = await row.getAttribute('data-status')) === 'interrupted', { timeout: 15000 }).catch(
+    async (e) => {
+      throw new Error(`${e.message}; the row says "${status}": ${await row.innerText()}`);
+    },
+  );
   const facts = await row.innerText();
   const n = Number(facts.match(/(\d+) events/)[1]);
   assert.ok(n >= 6, `events up to the reload were kept (${n})`);

@@ -153,14 +153,18 @@ pub fn HistoryPage() -> impl IntoView {
     on_cleanup(move || alive.set_value(false));
     let reload = move || {
         spawn_local(async move {
-            now.set(js_sys::Date::now());
             let listed = history::list_runs()
                 .await
                 .map_err(|e| e.user_message())
                 .map(sorted_rows);
+            // One clock reading for both the rows shown and the decision to
+            // look again: with two, a run could show "running" while already
+            // judged interrupted, and nobody would look again.
+            let t = js_sys::Date::now();
             let running = listed.as_ref().is_ok_and(|l| {
-                l.iter().any(|r| matches!(r, Row::Ok(m) if m.status == RunStatus::Running && !m.is_interrupted(js_sys::Date::now())))
+                l.iter().any(|r| matches!(r, Row::Ok(m) if m.status == RunStatus::Running && !m.is_interrupted(t)))
             });
+            now.set(t);
             rows.set(Some(listed));
             if running {
                 gloo_timers::future::TimeoutFuture::new(1_500).await;
