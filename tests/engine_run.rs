@@ -376,12 +376,7 @@ fn concurrency_limit_bounds_in_flight_calls() {
         fn name(&self) -> String {
             "slow".into()
         }
-        fn complete<'a>(&'a self, call: Call<'a>) -> Completion<'a> {
-            let Call {
-                req: _r,
-                sink: _s,
-                cancel: _c,
-            } = call;
+        fn complete<'a>(&'a self, _call: Call<'a>) -> Completion<'a> {
             Box::pin(async move {
                 self.now.set(self.now.get() + 1);
                 self.max.set(self.max.get().max(self.now.get()));

@@ -3,8 +3,9 @@
 //! ARCHITECTURE.md (this test reads them there, so the map and the rule
 //! are one text). A file may import its own layer and the layers its row
 //! names; a paper's places name no other paper; code outside every paper
-//! names a paper only in a registry. Test modules (`tests.rs`, and what
-//! follows `#[cfg(test)]` in a file) may put layers together.
+//! names a paper only in a registry. Test modules (`tests.rs`, and an
+//! inline `#[cfg(test)] mod tests { … }` with what follows it) may put
+//! layers together. A `use` over several lines is read as one.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -167,6 +168,38 @@ fn expand(s: &str, base: Vec<String>) -> (Vec<Vec<String>>, usize) {
     }
 }
 
+/// The file's code lines with their numbers, up to its inline test module;
+/// a `use` spread over several lines is joined into one.
+fn statements(text: &str) -> Vec<(usize, String)> {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut out = Vec::new();
+    let mut n = 0;
+    while n < lines.len() {
+        let code = lines[n].trim_start();
+        let next = lines.get(n + 1).map_or("", |l| l.trim_start());
+        if code.starts_with("#[cfg(test)]") && next.starts_with("mod ") && next.ends_with('{') {
+            break;
+        }
+        if code.starts_with("//") {
+            n += 1;
+            continue;
+        }
+        let mut joined = lines[n].to_string();
+        let start = n;
+        let is_use = code.starts_with("use ")
+            || code.starts_with("pub use ")
+            || code.starts_with("pub(crate) use ");
+        while is_use && !joined.contains(';') && n + 1 < lines.len() {
+            n += 1;
+            joined.push(' ');
+            joined.push_str(lines[n].trim());
+        }
+        out.push((start, joined));
+        n += 1;
+    }
+    out
+}
+
 fn folder_matches(module: &[String], place: &str) -> bool {
     let place = place.trim_start_matches("src/").trim_end_matches(".rs");
     let want: Vec<&str> = place.split('/').collect();
@@ -235,15 +268,8 @@ fn imports_point_down_and_papers_stay_in_their_slices() {
         }
         let own_slice = slice_of(&module, Some(&file), &slices).map(|s| s.name.as_str());
         let text = std::fs::read_to_string(&path).expect("read");
-        for (n, line) in text.lines().enumerate() {
-            let code = line.trim_start();
-            if code.starts_with("#[cfg(test)]") {
-                break;
-            }
-            if code.starts_with("//") {
-                continue;
-            }
-            for target in paths(line, &module) {
+        for (n, line) in statements(&text) {
+            for target in paths(&line, &module) {
                 // The bin's `crate::cli` is src/cli.
                 let Some(to) = layer_of(&target, &layers) else {
                     continue;
@@ -308,4 +334,28 @@ fn the_checker_reads_paths_as_rust_does() {
     assert_eq!(got[0][..3], ["engine", "run", "RunCtx"]);
     assert_eq!(got[1][..2], ["engine", "model"]);
     assert!(paths("fn a_crate::b() // not_super::x", &m).is_empty());
+}
+
+#[test]
+fn the_checker_reads_a_use_over_several_lines_and_code_after_a_test_only_item() {
+    let text = "use crate::engine::{\n    run::RunCtx,\n    views::Fold,\n};\n#[cfg(test)]\nmod tests;\nuse crate::ui::X;\n#[cfg(test)]\nmod tests {\nuse crate::cli::Y;\n}\n";
+    let got: Vec<(usize, Vec<Vec<String>>)> = statements(text)
+        .into_iter()
+        .map(|(n, l)| (n, paths(&l, &[])))
+        .filter(|(_, p)| !p.is_empty())
+        .collect();
+    let names = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    assert_eq!(
+        got,
+        vec![
+            (
+                0,
+                vec![
+                    names(&["engine", "run", "RunCtx"]),
+                    names(&["engine", "views", "Fold"])
+                ]
+            ),
+            (6, vec![names(&["ui", "X"])]),
+        ]
+    );
 }

@@ -23,10 +23,7 @@ fn main() {
         Ok(Command::LessonQuestions { run, from }) => exit_code(cli::lesson_cmd::list(&run, from)),
         Ok(Command::LessonMake { spec, out }) => exit_code(cli::lesson_cmd::make(&spec, &out)),
         Ok(Command::Run(args)) => exit_code(cli::run_cmd::run(args)),
-        Ok(Command::Paper(name, args)) => match cli::coordinators::command(name) {
-            Some(c) => exit_code((c.run)(args)),
-            None => 2,
-        },
+        Ok(Command::Paper(c, args)) => exit_code((c.run)(args)),
         Ok(Command::Rouge { cases, json }) => exit_code(cli::rouge_cmd::run(&cases, json)),
         Err(e) => {
             eprintln!("error: {e}\n\n{}", usage());

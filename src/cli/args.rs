@@ -46,7 +46,7 @@ pub enum Command {
     Run(Vec<OsString>),
     Coordinators,
     /// A command of a coordinator's own (`travel-batch`, `mael-learn`…), with its arguments.
-    Paper(&'static str, Vec<OsString>),
+    Paper(&'static super::coordinators::PaperCommand, Vec<OsString>),
     /// `share encode` (run JSON on stdin → payload) or `share decode` (payload → run JSON).
     Share {
         encode: bool,
@@ -130,14 +130,16 @@ pub fn parse(args: impl IntoIterator<Item = std::ffi::OsString>) -> Result<Comma
         "run" => Ok(Command::Run(
             p.raw_args().map_err(|e| e.to_string())?.collect(),
         )),
-        other if super::coordinators::command(other).is_some() => Ok(Command::Paper(
-            super::coordinators::command(other).map_or("", |c| c.name),
-            p.raw_args().map_err(|e| e.to_string())?.collect(),
-        )),
         "rouge" => parse_rouge(&mut p),
-        other => Err(format!(
-            "unknown command \"{other}\"; try `roundtable help`"
-        )),
+        other => match super::coordinators::command(other) {
+            Some(c) => Ok(Command::Paper(
+                c,
+                p.raw_args().map_err(|e| e.to_string())?.collect(),
+            )),
+            None => Err(format!(
+                "unknown command \"{other}\"; try `roundtable help`"
+            )),
+        },
     }
 }
 
@@ -182,7 +184,8 @@ mod tests {
             ])))
         );
         let c = parse(args(&["act-batch", "--trials", "2"]));
-        assert_eq!(c, Ok(Command::Paper("act-batch", args(&["--trials", "2"]))));
+        let act_batch = super::super::coordinators::command("act-batch").expect("a row's command");
+        assert_eq!(c, Ok(Command::Paper(act_batch, args(&["--trials", "2"]))));
         assert!(parse(args(&["nope"]))
             .unwrap_err()
             .contains("unknown command"));

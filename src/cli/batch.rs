@@ -8,7 +8,7 @@ use super::flags::Flags;
 use futures::future::LocalBoxFuture;
 use roundtable::engine::model::pricing::PriceTable;
 use roundtable::engine::run::batch::{self, Batch, Controls, Ended, Finished, Host, Job, Report};
-use roundtable::engine::run::{RunCtx, RunDoc, RunStatus};
+use roundtable::engine::run::{RunCtx, RunDoc};
 use std::collections::BTreeMap;
 
 /// The batch options every batch command takes.
@@ -151,9 +151,8 @@ fn recorded<T>(
 /// The exit code of a batch: 0 when every job ran and finished, else 1.
 pub fn exit_code<T>(report: &Report<T>) -> i32 {
     let p = &report.progress;
-    let all = p.ended == Some(Ended::Completed) && p.finished == p.total;
-    let failed = report.runs.iter().any(|r| r.status != RunStatus::Finished);
-    if all && !failed {
+    // Every job finished (resumed ones count as finished).
+    if p.ended == Some(Ended::Completed) && p.finished == p.total {
         0
     } else {
         1

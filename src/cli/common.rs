@@ -5,8 +5,8 @@
 
 use super::flags::Flags;
 use super::http::UreqTransport;
+use roundtable::engine::base::cancel::CancelToken;
 use roundtable::engine::base::clock::{Clock, SystemClock};
-use roundtable::engine::base::CancelToken;
 use roundtable::engine::model::demo::Script;
 use roundtable::engine::model::embed::{Embedder, LexicalEmbedder};
 use roundtable::engine::model::factory::{build_model, Platform};
@@ -131,7 +131,7 @@ impl Common {
             provider,
             endpoint,
             Rc::new(UreqTransport::default()),
-            Rc::new(SystemClock::default()),
+            self.clock.clone(),
         );
         futures::executor::block_on(e.probe(&CancelToken::new()))
             .map_err(|e| format!("the embeddings model did not answer: {}", e.user_message()))?;

@@ -28,15 +28,24 @@ pub type Prepare = fn(&Flags, &Common, &mut RunConfig) -> Result<Box<dyn Prepare
 
 /// A command of a paper's own (`travel-batch`, `mael-learn`…): it reads
 /// its arguments itself.
+#[derive(Debug)]
 pub struct PaperCommand {
     pub name: &'static str,
     pub run: fn(Vec<OsString>) -> Result<i32, String>,
 }
 
+/// A command is its name (the table holds each name once).
+impl PartialEq for PaperCommand {
+    fn eq(&self, other: &Self) -> bool {
+        self.name == other.name
+    }
+}
+
 pub struct CliCoordinator {
     pub id: &'static str,
-    /// `run --coordinator <id>`; None: only the common options.
-    pub prepare: Option<Prepare>,
+    /// `run --coordinator <id>`: its options, read into the run's config
+    /// (the single agent has no row: only the common options).
+    pub prepare: Prepare,
     pub commands: &'static [PaperCommand],
     /// Its commands' and options' part of `roundtable help`.
     pub usage: &'static str,

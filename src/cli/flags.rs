@@ -137,6 +137,17 @@ impl Flags {
         }
     }
 
+    /// `--name a,b,c`: each item, trimmed, read by `item`.
+    pub fn list<T>(
+        &self,
+        name: &str,
+        item: impl Fn(&str) -> Result<T, String>,
+    ) -> Result<Option<Vec<T>>, String> {
+        (self.text(name)?)
+            .map(|list| list.split(',').map(|x| item(x.trim())).collect())
+            .transpose()
+    }
+
     /// An error for every option no one read, and for stray words.
     pub fn finish(&self) -> Result<(), String> {
         if let Some(f) = self.flags.iter().find(|f| !f.read.get()) {

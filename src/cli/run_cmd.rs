@@ -139,7 +139,7 @@ pub fn run(args: Vec<OsString>) -> Result<i32, String> {
     let mut config = common.config(&r.coordinator, &r.task, "cli");
     config.variant = r.variant.clone();
     config.spend_cap = common.cap.is_set().then_some(common.cap);
-    let prepared: Box<dyn Prepared> = match cli_of(&r.coordinator).and_then(|c| c.prepare) {
+    let prepared: Box<dyn Prepared> = match cli_of(&r.coordinator).map(|c| c.prepare) {
         Some(prepare) => prepare(&f, &common, &mut config)?,
         None => Box::new(Nothing),
     };

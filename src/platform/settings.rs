@@ -5,7 +5,7 @@
 use super::storage;
 use crate::engine::model::pricing::PriceTable;
 use crate::engine::model::providers::presets::{preset, PresetKind};
-use crate::engine::run::config::LOCAL_PROVIDER;
+use crate::engine::model::spec::LOCAL_PROVIDER;
 use crate::engine::run::ModelSpec;
 use serde::{Deserialize, Serialize};
 

@@ -25,7 +25,7 @@ fn install_space_to_step() {
         if ev.key() != " " || app.activity.get_untracked() != Activity::Paused {
             return;
         }
-        let tag = crate::ui::controls::target_tag(&ev);
+        let tag = target_tag(&ev);
         if matches!(tag.as_str(), "input" | "textarea" | "select" | "button") {
             return;
         }

@@ -11,7 +11,7 @@ use crate::engine::views::html::{history_row, HistoryRow};
 use crate::engine::views::record::RunMeta;
 use crate::platform::files;
 use crate::platform::history::{self, Listed};
-use crate::ui::widgets::FileButton;
+use crate::ui::widgets::{ConfirmBar, FileButton};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use leptos_router::hooks::use_navigate;
@@ -245,27 +245,21 @@ fn ConfirmDelete(
     confirm: RwSignal<Option<String>>,
     act: impl Fn(Job) + Copy + Send + Sync + 'static,
 ) -> impl IntoView {
-    view! {
-        {move || confirm.get().map(|target| {
-            let all = target == "*";
-            let t2 = target.clone();
-            view! {
-                <div class="notice warning confirm" role="alertdialog" aria-label="Confirm delete">
-                    <p>{if all { "Delete every run in History? This cannot be undone.".to_string() } else { "Delete this run? This cannot be undone.".to_string() }}</p>
-                    <div class="confirm-actions">
-                        <button class="button small" on:click=move |_| confirm.set(None)>"Keep"</button>
-                        <button class="button small danger" on:click=move |_| {
-                            let t = t2.clone();
-                            confirm.set(None);
-                            act(Box::pin(async move {
-                                if t == "*" { history::delete_all().await } else { history::delete_run(&t).await }.map_err(|e| e.user_message())
-                            }));
-                        }>{if all { "Delete all" } else { "Delete" }}</button>
-                    </div>
-                </div>
+    let question = |t: &str| match t {
+        "*" => "Delete every run in History? This cannot be undone.".to_string(),
+        _ => "Delete this run? This cannot be undone.".to_string(),
+    };
+    let button = |t: &str| if t == "*" { "Delete all" } else { "Delete" };
+    let on_confirm = move |t: String| {
+        act(Box::pin(async move {
+            match t.as_str() {
+                "*" => history::delete_all().await,
+                id => history::delete_run(id).await,
             }
-        })}
-    }
+            .map_err(|e| e.user_message())
+        }))
+    };
+    view! { <ConfirmBar pending=confirm question button on_confirm/> }
 }
 
 /// The saved runs; a click on a row's button opens, continues, renames,

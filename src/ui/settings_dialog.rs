@@ -15,7 +15,7 @@ use crate::platform::clock::BrowserClock;
 use crate::platform::fetch::FetchTransport;
 use crate::platform::keys;
 use crate::platform::settings::Settings;
-use crate::ui::widgets::DialogHead;
+use crate::ui::widgets::{amount, DialogHead};
 use leptos::html;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -97,13 +97,7 @@ impl Form {
             max_attempts: self.attempts.get_untracked().clamp(1, 10),
             max_concurrency: self.concurrency.get_untracked().clamp(1, 16),
             share_limit_kb: self.share_limit.get_untracked().clamp(1, 2048),
-            spend_cap_usd: self
-                .cap_usd
-                .get_untracked()
-                .trim()
-                .parse::<f64>()
-                .ok()
-                .filter(|v| v.is_finite() && *v >= 0.0),
+            spend_cap_usd: amount(&self.cap_usd.get_untracked()),
             token_cap: self.cap_tokens.get_untracked().trim().parse::<u64>().ok(),
             demo_delay_ms: self.demo_delay.get_untracked().min(1000),
             local_model: self.local_model.get_untracked(),

@@ -2,7 +2,7 @@
 //! limits, the per-run spend caps, and the price table editor.
 
 use crate::engine::model::pricing::{Price, PriceTable};
-use crate::ui::widgets::NumberField;
+use crate::ui::widgets::{amount, NumberField};
 use leptos::prelude::*;
 
 /// Attempts per call, parallel calls and the share link's size limit.
@@ -59,12 +59,7 @@ fn cap_field(
 /// The editable price table (USD per million input / output tokens).
 #[component]
 pub(super) fn PriceEditor(prices: RwSignal<PriceTable>) -> impl IntoView {
-    let num = |s: String| {
-        s.trim()
-            .parse::<f64>()
-            .ok()
-            .filter(|v| v.is_finite() && *v >= 0.0)
-    };
+    let num = |s: String| amount(&s);
     view! {
         <table class="price-table">
             <thead><tr><th>"Model (or prefix)"</th><th>"Input"</th><th>"Output"</th><th></th></tr></thead>

@@ -2,6 +2,16 @@
 
 use leptos::prelude::*;
 
+/// An input's value read as a `T` (spaces around it ignored), if it reads.
+pub fn parsed<T: std::str::FromStr>(ev: &leptos::ev::Event) -> Option<T> {
+    event_target_value(ev).trim().parse().ok()
+}
+
+/// A typed sum of money or a price: a finite number ≥ 0, if it reads.
+pub fn amount(text: &str) -> Option<f64> {
+    (text.trim().parse::<f64>().ok()).filter(|v| v.is_finite() && *v >= 0.0)
+}
+
 /// A labelled checkbox: `on` reads it, `set` is told the new value.
 #[component]
 pub fn Toggle(
@@ -79,10 +89,44 @@ pub fn FileButton(
 
 /// How the last action went: a status when it worked, an alert when not.
 #[component]
-pub fn ResultLine(#[prop(into)] message: Signal<Option<(bool, String)>>) -> impl IntoView {
+pub fn ResultLine(#[prop(into)] message: Signal<Option<Result<String, String>>>) -> impl IntoView {
     move || {
-        message.get().map(|(ok, m)| {
-            view! { <p class=if ok { "ok small" } else { "bad small" } role=if ok { "status" } else { "alert" }>{m}</p> }
+        message.get().map(|r| match r {
+            Ok(m) => view! { <p class="ok small" role="status">{m}</p> }.into_any(),
+            Err(m) => view! { <p class="bad small" role="alert">{m}</p> }.into_any(),
+        })
+    }
+}
+
+/// What the last action said: done (a status) or why not (an alert).
+pub type ResultMessage = RwSignal<Option<Result<String, String>>>;
+
+/// Asks before deleting what `pending` holds (an id or a name), if
+/// anything: `question` says what would go, `button` names the action;
+/// Keep forgets it, the other button hands it to `on_confirm`.
+#[component]
+pub fn ConfirmBar(
+    pending: RwSignal<Option<String>>,
+    question: fn(&str) -> String,
+    #[prop(default = |_| "Delete")] button: fn(&str) -> &'static str,
+    #[prop(default = "Confirm delete")] label: &'static str,
+    on_confirm: impl Fn(String) + Copy + Send + Sync + 'static,
+) -> impl IntoView {
+    move || {
+        pending.get().map(|target| {
+            let (text, action) = (question(&target), button(&target));
+            view! {
+                <div class="notice warning confirm" role="alertdialog" aria-label=label>
+                    <p>{text}</p>
+                    <div class="confirm-actions">
+                        <button class="button small" on:click=move |_| pending.set(None)>"Keep"</button>
+                        <button class="button small danger" on:click=move |_| {
+                            pending.set(None);
+                            on_confirm(target.clone());
+                        }>{action}</button>
+                    </div>
+                </div>
+            }
         })
     }
 }

@@ -3,6 +3,7 @@
 //! in trial order) and the table, which does not depend on how many runs
 //! were at once; and the CLI's `--concurrency`, `--out-dir` and `--resume`.
 
+use super::cli::roundtable;
 use roundtable::engine::base::clock::FakeClock;
 use roundtable::engine::coordinators::act::batch::{jobs, table, Tag, PLUS_LANE};
 use roundtable::engine::coordinators::act::contract::{ActOptions, Variant, ID};
@@ -14,7 +15,7 @@ use roundtable::engine::model::embed::LexicalEmbedder;
 use roundtable::engine::model::pricing::PriceTable;
 use roundtable::engine::run::batch::{self, Batch, Controls, Host, Job, Report};
 use roundtable::engine::run::budget::SpendCap;
-use roundtable::engine::run::{ModelRouter, ModelSpec, RunConfig, RunCtx, RunStatus};
+use roundtable::engine::run::{ModelSpec, RunConfig, RunCtx, RunStatus};
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -30,11 +31,7 @@ impl Host<Tag> for Demo {
             Rc::new(FakeClock::new()),
             act::demo::answer,
         ));
-        let ctx = controls.context(
-            job.config.clone(),
-            ModelRouter::single(model),
-            Rc::new(FakeClock::new()),
-        );
+        let ctx = controls.one_model(&job.config, model, Rc::new(FakeClock::new()));
         if job.tag.variant == Variant::ActPlus {
             ctx.insert_resource(self.bank.clone());
             self.plus_started.borrow_mut().push(job.tag.trial);
@@ -113,10 +110,6 @@ fn the_table_is_the_same_one_run_at_a_time_or_four_and_act_plus_keeps_its_order(
     );
 }
 
-fn roundtable(args: &[&str]) -> (i32, String, String) {
-    crate::mock::cli(args, None)
-}
-
 #[test]
 fn act_batch_prints_the_same_table_at_any_concurrency_and_resumes_from_its_files() {
     let args = [
@@ -138,12 +131,20 @@ fn act_batch_prints_the_same_table_at_any_concurrency_and_resumes_from_its_files
     };
     let table = |extra: &[&str]| batch(extra).0;
     let one = table(&["--concurrency", "1"]);
-    assert_eq!(one, table(&["--concurrency", "4"]));
-    // --out-dir writes each run; --resume takes them and runs nothing.
+    let rows = one["rows"].as_array().expect("rows");
+    assert_eq!(rows.len(), 2);
+    assert_eq!(rows[0]["variant"], "act");
+    assert_eq!(rows[0]["runs"], 2);
+    assert!(rows[0]["rouge_l"].as_f64().is_some());
+    let shares = one["shares"][0][1].as_array().expect("shares");
+    let total: f64 = shares.iter().filter_map(|s| s["share"].as_f64()).sum();
+    assert!((total - 100.0).abs() < 1e-6, "{total}");
+    // Four at once give the same table; --out-dir writes each run, and
+    // --resume takes them and runs nothing.
     let dir = std::env::temp_dir().join(format!("roundtable-act-batch-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let d = dir.to_string_lossy().to_string();
-    assert_eq!(table(&["--out-dir", &d]), one);
+    assert_eq!(table(&["--concurrency", "4", "--out-dir", &d]), one);
     let mut files: Vec<String> = std::fs::read_dir(&dir)
         .expect("dir")
         .filter_map(|e| e.ok().map(|e| e.file_name().to_string_lossy().to_string()))

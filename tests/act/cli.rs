@@ -2,19 +2,8 @@
 //! ACT+ writing and reading its bank, a batch with the paper's tables, and
 //! bad input (an imported set, a bank file) refused with a clear message.
 
-use std::process::Command;
-
-fn roundtable(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_roundtable"))
-        .args(args)
-        .env_remove("ROUNDTABLE_API_KEY")
-        .output()
-        .expect("the binary runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+pub(crate) fn roundtable(args: &[&str]) -> (i32, String, String) {
+    crate::mock::cli(args, None)
 }
 
 fn temp(name: &str) -> std::path::PathBuf {
@@ -95,26 +84,8 @@ fn act_plus_writes_its_bank_and_the_next_run_takes_it_over() {
 }
 
 #[test]
-fn a_batch_prints_the_papers_tables_and_a_bad_set_is_refused() {
-    let (code, out, err) = roundtable(&[
-        "act-batch",
-        "--variants",
-        "act,baseline",
-        "--trials",
-        "2",
-        "--json",
-        "--quiet",
-    ]);
-    assert_eq!(code, 0, "{err}");
-    let rep: serde_json::Value = serde_json::from_str(&out).expect("json");
-    let rows = rep["rows"].as_array().expect("rows");
-    assert_eq!(rows.len(), 2);
-    assert_eq!(rows[0]["variant"], "act");
-    assert_eq!(rows[0]["runs"], 2);
-    assert!(rows[0]["rouge_l"].as_f64().is_some());
-    let shares = rep["shares"][0][1].as_array().expect("shares");
-    let total: f64 = shares.iter().filter_map(|s| s["share"].as_f64()).sum();
-    assert!((total - 100.0).abs() < 1e-6, "{total}");
+fn a_batch_prints_the_papers_tables_as_text_and_a_bad_set_is_refused() {
+    // Its JSON tables: tests/act/batch.rs.
     let (code, out, _) = roundtable(&[
         "act-batch",
         "--variants",

@@ -15,7 +15,7 @@ use roundtable::engine::model::demo::DemoModel;
 use roundtable::engine::model::pricing::PriceTable;
 use roundtable::engine::run::batch::{self, Batch, Controls, Host, Job, Report};
 use roundtable::engine::run::budget::SpendCap;
-use roundtable::engine::run::{ModelRouter, ModelSpec, RunConfig, RunCtx, RunStatus};
+use roundtable::engine::run::{ModelSpec, RunConfig, RunCtx, RunStatus};
 use std::rc::Rc;
 
 struct Demo;
@@ -23,11 +23,7 @@ struct Demo;
 impl Host<Tag> for Demo {
     fn context(&self, job: &Job<Tag>, controls: &Controls) -> Result<RunCtx, String> {
         let model = Rc::new(DemoModel::instant(Rc::new(FakeClock::new()), every_script));
-        Ok(controls.context(
-            job.config.clone(),
-            ModelRouter::single(model),
-            Rc::new(FakeClock::new()),
-        ))
+        Ok(controls.one_model(&job.config, model, Rc::new(FakeClock::new())))
     }
 }
 
@@ -95,7 +91,7 @@ fn the_runs_fold_into_the_papers_table_whatever_the_concurrency() {
 }
 
 #[test]
-fn a_stopped_run_is_listed_but_not_scored() {
+fn a_batch_stopped_before_any_call_lists_and_scores_no_run() {
     let controls = Controls::new(SpendCap::default(), PriceTable::default());
     controls.pause();
     let all = plan(2, &[Variant::Orchestrator]);
@@ -118,7 +114,6 @@ fn cli(args: &[&str]) -> (i32, String, String) {
 
 #[test]
 fn travel_batch_prints_the_pages_table_and_writes_and_resumes_its_runs() {
-    let queries = query_values(BUILTIN_QUERIES_JSONL, "builtin").expect("queries");
     let path = std::env::temp_dir().join(format!(
         "roundtable-travel-batch-{}.jsonl",
         std::process::id()
@@ -200,5 +195,4 @@ fn travel_batch_prints_the_pages_table_and_writes_and_resumes_its_runs() {
     let (code, _, err) = cli(&["travel-batch", "--variants", "nope"]);
     assert_eq!(code, 2);
     assert!(err.contains("unknown variant \"nope\""), "{err}");
-    let _ = queries;
 }

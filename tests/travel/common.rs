@@ -154,12 +154,7 @@ impl ChatModel for Tampered {
         false
     }
     fn complete<'a>(&'a self, call: Call<'a>) -> Completion<'a> {
-        let Call {
-            req,
-            sink: _sink,
-            cancel: _cancel,
-        } = call;
-        let r = (self.hook)(req, self.inner.answer(req));
+        let r = (self.hook)(call.req, self.inner.answer(call.req));
         Box::pin(async move { Ok(r) })
     }
 }

@@ -10,15 +10,13 @@ use super::super::common::Common;
 use super::super::flags::Flags;
 use super::ActArgs;
 use futures::future::LocalBoxFuture;
-use roundtable::engine::coordinators::act::batch::{jobs, table, Tag};
+use roundtable::engine::coordinators::act::batch::{headline, jobs, result_of, table, Tag};
 use roundtable::engine::coordinators::act::contract::Variant;
 use roundtable::engine::coordinators::act::plus::Bank;
-use roundtable::engine::coordinators::act::view::ActView;
 use roundtable::engine::coordinators::act::{self};
 use roundtable::engine::model::ChatModel;
 use roundtable::engine::run::batch::{Controls, Finished, Host, Job};
 use roundtable::engine::run::RunCtx;
-use roundtable::engine::views::Fold;
 use std::cell::RefCell;
 use std::ffi::OsString;
 use std::rc::Rc;
@@ -42,6 +40,9 @@ impl Host<Tag> for ActHost<'_> {
 
     fn ended<'a>(&'a self, run: &'a Finished<Tag>) -> LocalBoxFuture<'a, ()> {
         Box::pin(async move {
+            if run.resumed {
+                return; // its work is in the bank file already
+            }
             if let (Variant::ActPlus, Some((bank, Some(path)))) = (run.tag.variant, &self.bank) {
                 if let Err(e) = super::write_bank(path, bank) {
                     self.error.borrow_mut().get_or_insert(e);
@@ -52,18 +53,11 @@ impl Host<Tag> for ActHost<'_> {
 }
 
 fn describe(r: &Finished<Tag>) -> String {
-    let view = ActView::of(&r.events);
-    let score = view
-        .result
-        .as_ref()
-        .and_then(|res| {
-            res.scores
-                .rouge
-                .map(|x| format!("ROUGE-L {:.1}", 100.0 * x.rouge_l.recall))
-                .or(res
-                    .scores
-                    .trivia_recall
-                    .map(|x| format!("trivia {:.0}%", 100.0 * x)))
+    let score = (result_of(&r.events).as_ref())
+        .and_then(headline)
+        .map(|(x, name)| match name {
+            "trivia" => format!("trivia {x:.0}%"),
+            _ => format!("{name} {x:.1}"),
         })
         .or_else(|| r.failure().map(|w| format!("failed: {w}")))
         .unwrap_or_else(|| format!("{:?}", r.status).to_lowercase());
@@ -75,13 +69,8 @@ pub fn run(args: Vec<OsString>) -> Result<i32, String> {
     let common = Common::read(&f)?;
     let batch = BatchArgs::read(&f, 2)?;
     let a = ActArgs::read(&f)?;
-    let variants: Vec<Variant> = match f.text("variants")?.as_deref() {
-        None => vec![Variant::Act, Variant::Baseline],
-        Some(list) => list
-            .split(',')
-            .map(|v| super::variant(Some(v.trim())))
-            .collect::<Result<_, _>>()?,
-    };
+    let variants: Vec<Variant> = (f.list("variants", |v| super::variant(Some(v)))?)
+        .unwrap_or_else(|| vec![Variant::Act, Variant::Baseline]);
     let trials = f.number::<u32>("trials")?.unwrap_or(5).max(1);
     let first = f.number::<u32>("task-idx")?.unwrap_or(0);
     let bank = match variants.contains(&Variant::ActPlus) {

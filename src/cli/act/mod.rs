@@ -20,7 +20,7 @@ pub use roundtable::engine::coordinators::act::ID;
 
 pub const CLI: CliCoordinator = CliCoordinator {
     id: ID,
-    prepare: Some(run::prepare),
+    prepare: run::prepare,
     commands: &[PaperCommand {
         name: "act-batch",
         run: batch::run,

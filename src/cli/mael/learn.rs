@@ -67,7 +67,10 @@ impl Host<Tag> for MaelHost<'_> {
 
     fn ended<'b>(&'b self, run: &'b Finished<Tag>) -> LocalBoxFuture<'b, ()> {
         Box::pin(async move {
-            if let (Some(path), RunStatus::Finished) = (&self.save_to, run.status) {
+            // A resumed run's work is in the pool file already.
+            if let (Some(path), RunStatus::Finished, false) =
+                (&self.save_to, run.status, run.resumed)
+            {
                 if let Err(e) = super::write_pool(path, &self.memory) {
                     self.error.borrow_mut().get_or_insert(e);
                 }
@@ -170,15 +173,10 @@ pub fn learn(args: Vec<OsString>) -> Result<i32, String> {
 }
 
 fn modes(f: &Flags) -> Result<Vec<Mode>, String> {
-    f.text("modes")?
-        .as_deref()
-        .unwrap_or("none,task,step")
-        .split(',')
-        .map(|m| {
-            Mode::parse(m.trim())
-                .ok_or_else(|| format!("unknown mode \"{m}\": use {}", Mode::ids()))
-        })
-        .collect()
+    let given = f.list("modes", |m| {
+        Mode::parse(m).ok_or_else(|| format!("unknown mode \"{m}\": use {}", Mode::ids()))
+    })?;
+    Ok(given.unwrap_or_else(|| Mode::ALL.to_vec()))
 }
 
 pub fn eval(args: Vec<OsString>) -> Result<i32, String> {
@@ -191,17 +189,11 @@ pub fn eval(args: Vec<OsString>) -> Result<i32, String> {
         .ok_or("mael-eval needs --pool pool.json (from mael-learn)")?;
     let modes = modes(&f)?;
     let test = f.number::<usize>("test")?.unwrap_or(20);
-    let sizes: Vec<usize> = match f.text("sizes")? {
-        None => Vec::new(),
-        Some(list) => list
-            .split(',')
-            .map(|x| {
-                x.trim()
-                    .parse()
-                    .map_err(|_| format!("--sizes: \"{x}\" is not a whole number"))
-            })
-            .collect::<Result<_, _>>()?,
-    };
+    let sizes: Vec<usize> = (f.list("sizes", |x| {
+        x.parse()
+            .map_err(|_| format!("--sizes: \"{x}\" is not a whole number"))
+    })?)
+    .unwrap_or_default();
     f.finish()?;
     let memory = super::memory(Some(&pool), common.embedder()?)?;
     let tasks: Vec<Task> = a.tasks(Split::Test)?.into_iter().take(test).collect();

@@ -21,7 +21,7 @@ pub use roundtable::engine::coordinators::mael::ID;
 
 pub const CLI: CliCoordinator = CliCoordinator {
     id: ID,
-    prepare: Some(run::prepare),
+    prepare: run::prepare,
     commands: &[
         PaperCommand {
             name: "mael-learn",

@@ -18,17 +18,13 @@ use std::ffi::OsString;
 use std::rc::Rc;
 
 fn variants(f: &Flags) -> Result<Vec<Variant>, String> {
-    match f.text("variants")?.as_deref() {
-        None | Some("all") => Ok(Variant::ALL.to_vec()),
-        Some(list) => list
-            .split(',')
-            .map(|v| {
-                Variant::parse(v.trim()).ok_or_else(|| {
-                    format!("unknown variant \"{}\": use {}", v.trim(), Variant::ids())
-                })
-            })
-            .collect(),
+    if f.text("variants")?.as_deref() == Some("all") {
+        return Ok(Variant::ALL.to_vec());
     }
+    let given = f.list("variants", |v| {
+        Variant::parse(v).ok_or_else(|| format!("unknown variant \"{v}\": use {}", Variant::ids()))
+    })?;
+    Ok(given.unwrap_or_else(|| Variant::ALL.to_vec()))
 }
 
 struct TravelHost<'a> {

@@ -18,7 +18,7 @@ pub use roundtable::engine::coordinators::travel::ID;
 
 pub const CLI: CliCoordinator = CliCoordinator {
     id: ID,
-    prepare: Some(run::prepare),
+    prepare: run::prepare,
     commands: &[
         PaperCommand {
             name: "travel-batch",

@@ -3,6 +3,3 @@
 
 pub mod cancel;
 pub mod clock;
-
-pub use cancel::CancelToken;
-pub use clock::Clock;

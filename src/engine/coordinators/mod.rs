@@ -33,11 +33,7 @@ pub const COORDINATORS: &[CoordinatorInfo] = &[
         name: "Single agent",
         description: "One agent answers the task in a single streamed reply.",
         example_task: single::EXAMPLE_TASK,
-        roles: Roles {
-            choosers: &[],
-            critics: &[],
-            retrieval_store: None,
-        },
+        roles: Roles::NONE,
     },
     CoordinatorInfo {
         id: travel::ID,

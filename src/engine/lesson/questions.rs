@@ -24,13 +24,19 @@ pub struct Roles {
 }
 
 impl Roles {
+    /// Runs with no questions of their own (the single agent).
+    pub const NONE: Roles = Roles {
+        choosers: &[],
+        critics: &[],
+        retrieval_store: None,
+    };
+
     /// Runs whose only question of their own is which entries a retrieval
     /// (recorded in `store`) returns.
     pub const fn retrievals(store: &'static str) -> Roles {
         Roles {
-            choosers: &[],
-            critics: &[],
             retrieval_store: Some(store),
+            ..Roles::NONE
         }
     }
 }

@@ -187,7 +187,7 @@ mod tests {
             fn post(
                 &self,
                 _: crate::engine::model::providers::http::HttpRequest,
-                _: crate::engine::base::CancelToken,
+                _: crate::engine::base::cancel::CancelToken,
             ) -> futures::future::LocalBoxFuture<
                 'static,
                 Result<

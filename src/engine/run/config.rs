@@ -2,7 +2,7 @@
 //! in the platform's key store and are handed to model clients only.
 
 use crate::engine::model::retry::RetryPolicy;
-pub use crate::engine::model::spec::{ModelSpec, LOCAL_PROVIDER};
+use crate::engine::model::spec::ModelSpec;
 use serde::{Deserialize, Serialize};
 
 /// Version of the run format (config + events). Bump on breaking changes and
@@ -119,13 +119,13 @@ impl RunConfig {
         default: V,
         parse: impl Fn(&str) -> Option<V>,
         what: &str,
-        ids: &str,
+        ids: impl FnOnce() -> String,
     ) -> Result<V, super::RunError> {
         let Some(v) = self.variant.as_deref() else {
             return Ok(default);
         };
         parse(v).ok_or_else(|| {
-            super::RunError::new("config", format!("Unknown {what} \"{v}\": use {ids}."))
+            super::RunError::new("config", format!("Unknown {what} \"{v}\": use {}.", ids()))
         })
     }
 }

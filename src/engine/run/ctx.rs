@@ -35,7 +35,7 @@ impl ModelRouter {
     pub fn from_config(
         config: &RunConfig,
         mut make: impl FnMut(
-            &crate::engine::run::config::ModelSpec,
+            &crate::engine::model::spec::ModelSpec,
         ) -> Result<Rc<dyn ChatModel>, String>,
     ) -> Result<Self, String> {
         let mut bindings = Vec::new();

@@ -101,10 +101,21 @@ pub fn status_of(events: &[LoggedEvent]) -> RunStatus {
     }
 }
 
+/// The last note a run wrote to `store` that reads as a `T` (a
+/// coordinator's result, evaluation…).
+pub fn last_note<T: serde::de::DeserializeOwned>(events: &[LoggedEvent], store: &str) -> Option<T> {
+    events.iter().rev().find_map(|e| match &e.event {
+        RunEvent::NoteWritten {
+            store: s, payload, ..
+        } if s == store => serde_json::from_value(payload.clone()).ok(),
+        _ => None,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::run::config::ModelSpec;
+    use crate::engine::run::ModelSpec;
 
     fn doc() -> RunDoc {
         let cfg = RunConfig::new("single", "hello", ModelSpec::demo());

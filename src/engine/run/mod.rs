@@ -15,7 +15,8 @@ pub mod replay;
 pub mod runner;
 
 pub use crate::engine::base::cancel::CancelToken;
-pub use config::{ModelSpec, RunConfig};
+pub use crate::engine::model::spec::ModelSpec;
+pub use config::RunConfig;
 pub use ctx::{ModelRouter, RunCtx};
 pub use event::{Audience, LoggedEvent, RunEvent};
 pub use log::{RunDoc, RunStatus};

@@ -2,11 +2,12 @@
 //! deltas that do and do not add up to the answer, retries, odd strings
 //! (unicode, `~` prefixes, empty), gaps in sequence numbers.
 
-use super::config::{ModelSpec, RunConfig};
+use super::config::RunConfig;
 use super::event::{Audience, FailReason, LoggedEvent, RunEvent};
 use super::log::RunDoc;
 use crate::engine::model::providers::http::WireFormat;
 use crate::engine::model::retry::SplitMix;
+use crate::engine::model::spec::ModelSpec;
 use crate::engine::model::{
     ChatRequest, ChatResponse, Message, ModelError, ToolCall, ToolSpec, Usage,
 };

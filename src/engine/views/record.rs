@@ -205,7 +205,7 @@ pub fn write_chunk_record(events: &[LoggedEvent]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::run::config::ModelSpec;
+    use crate::engine::run::ModelSpec;
 
     fn config() -> RunConfig {
         let mut c = RunConfig::new("single", "Plan a trip to Austin", ModelSpec::demo());

@@ -9,7 +9,7 @@ use crate::engine::coordinators::act::contract::Variant;
 use crate::engine::domains::creative::{builtin, ComplexTask};
 use crate::platform::act_store;
 use crate::ui::state::{use_app, Activity, AppState};
-use crate::ui::widgets::Toggle;
+use crate::ui::widgets::{parsed, Toggle};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
@@ -149,7 +149,7 @@ pub fn ActSetupPanel() -> impl IntoView {
                         max=move || trials().map(|n| n.saturating_sub(1).to_string()).unwrap_or_default()
                         prop:value=move || s.with(|x| x.trial.to_string())
                         on:change=move |ev| {
-                            let n: u32 = event_target_value(&ev).trim().parse().unwrap_or(0);
+                            let n: u32 = parsed(&ev).unwrap_or(0);
                             s.update(|x| x.trial = x.trials().map_or(n, |t| n.min(t.saturating_sub(1))));
                         }/>
                     <span class="muted small">"Each trial draws its agents' tasks the same way every time (and seeds the leader)."</span>
@@ -163,7 +163,7 @@ pub fn ActSetupPanel() -> impl IntoView {
                         on:input=move |ev| { let t = event_target_value(&ev); s.update(|x| x.free_text = t) }></textarea>
                     <label for="act-size" class="small">"Agents"</label>
                     <input id="act-size" type="number" min="2" max="8" disabled=busy prop:value=move || s.with(|x| x.team_size.to_string())
-                        on:change=move |ev| { let n: usize = event_target_value(&ev).trim().parse().unwrap_or(4); s.update(|x| x.team_size = n.clamp(2, 8)) }/>
+                        on:change=move |ev| { let n: usize = parsed(&ev).unwrap_or(4); s.update(|x| x.team_size = n.clamp(2, 8)) }/>
                 </div>
             </Show>
             <div class="act-preview" aria-label="The agents' tasks">{preview}</div>

@@ -3,11 +3,12 @@
 //! to History".
 
 use super::state::BatchCommon;
-use crate::ui::widgets::Toggle;
+use crate::ui::widgets::{amount, parsed, Toggle};
 use leptos::prelude::*;
 
 /// Checkboxes for the items of `all` (value, label) that `picked` holds;
-/// ticking keeps `picked` in `all`'s order.
+/// ticking keeps `picked` in `order` (by default `all`'s: several groups
+/// that share one `picked` give their whole order).
 #[component]
 pub fn Checks<V: Copy + PartialEq + Send + Sync + 'static>(
     legend: &'static str,
@@ -16,8 +17,9 @@ pub fn Checks<V: Copy + PartialEq + Send + Sync + 'static>(
     on_change: Callback<Vec<V>>,
     busy: Signal<bool>,
     #[prop(optional)] class: &'static str,
+    #[prop(optional)] order: Option<Vec<V>>,
 ) -> impl IntoView {
-    let order: Vec<V> = all.iter().map(|(v, _)| *v).collect();
+    let order = order.unwrap_or_else(|| all.iter().map(|(v, _)| *v).collect());
     let order = StoredValue::new(order);
     let boxes = all
         .into_iter()
@@ -51,10 +53,6 @@ pub fn Checks<V: Copy + PartialEq + Send + Sync + 'static>(
     }
 }
 
-fn parsed<T: std::str::FromStr>(ev: &leptos::ev::Event) -> Option<T> {
-    event_target_value(ev).trim().parse().ok()
-}
-
 /// A number field's value, or `default` when it does not read.
 pub fn number<T: std::str::FromStr>(ev: &leptos::ev::Event, default: T) -> T {
     parsed(ev).unwrap_or(default)
@@ -70,29 +68,21 @@ pub fn CommonFields(
     /// What "runs at once" is called here, if not that.
     #[prop(optional)]
     concurrency_label: Option<&'static str>,
-    /// Runs one after another (a learning phase): no "runs at once".
-    #[prop(optional)]
-    sequential: bool,
 ) -> impl IntoView {
     let id = move |what: &str| format!("{prefix}-{what}");
-    let concurrency = (!sequential).then(|| {
-        view! {
-            <div class="field">
-                <label for=id("concurrency")>{concurrency_label.unwrap_or("Runs at once")}</label>
-                <input id=id("concurrency") type="number" min="1" max="16" step="1" disabled=busy
-                    prop:value=move || common.with(|c| c.concurrency.to_string())
-                    on:change=move |ev| { let n: u32 = parsed(&ev).unwrap_or(4); common.update(|c| c.concurrency = n.clamp(1, 16)) }/>
-            </div>
-        }
-    });
     view! {
-        {concurrency}
+        <div class="field">
+            <label for=id("concurrency")>{concurrency_label.unwrap_or("Runs at once")}</label>
+            <input id=id("concurrency") type="number" min="1" max="16" step="1" disabled=busy
+                prop:value=move || common.with(|c| c.concurrency.to_string())
+                on:change=move |ev| { let n: u32 = parsed(&ev).unwrap_or(4); common.update(|c| c.concurrency = n.clamp(1, 16)) }/>
+        </div>
         <div class="field-row batch-caps">
             <div class="field">
                 <label for=id("cap-usd")>"Batch spend cap (USD)"</label>
                 <input id=id("cap-usd") type="number" min="0" step="0.01" placeholder="no cap" inputmode="decimal" disabled=busy
                     prop:value=move || common.with(|c| c.cap_usd.map(|v| v.to_string()).unwrap_or_default())
-                    on:change=move |ev| { let v = parsed::<f64>(&ev).filter(|v| v.is_finite() && *v >= 0.0); common.update(|c| c.cap_usd = v) }/>
+                    on:change=move |ev| { let v = amount(&event_target_value(&ev)); common.update(|c| c.cap_usd = v) }/>
             </div>
             <div class="field">
                 <label for=id("cap-tokens")>"Batch token cap"</label>

@@ -12,6 +12,6 @@ mod results;
 mod state;
 
 pub use fields::{number, Checks, CommonFields};
-pub use progress::{BatchButtons, ProgressLine};
+pub use progress::{BatchButtons, BatchNotices, ProgressLine};
 pub use results::{ExportButton, ResultsHead, RunsTable, StatusBadge};
 pub use state::{records, BatchCommon, BatchPage, BatchRun, Item};

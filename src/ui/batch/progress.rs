@@ -46,7 +46,7 @@ fn seconds(ms: f64) -> String {
 }
 
 /// The batch's line: where it stands in words.
-pub fn status_text<T: Clone + Send + Sync + 'static>(run: BatchRun<T>) -> String {
+fn status_text<T: Clone + Send + Sync + 'static>(run: BatchRun<T>) -> String {
     let p = run.progress.get();
     let (done, total) = (p.done(), p.total);
     let secs = seconds(run.elapsed_ms.get());
@@ -99,5 +99,15 @@ pub fn ProgressLine<T: Clone + Send + Sync + 'static>(
                 {move || capped().map(|why| view! { <p class="small warn-text">{why}</p> })}
             </div>
         </Show>
+    }
+}
+
+/// Why the batch could not start or stopped early (an alert), and what to
+/// know about it (fewer trials than asked).
+#[component]
+pub fn BatchNotices<T: Clone + Send + Sync + 'static>(run: BatchRun<T>) -> impl IntoView {
+    view! {
+        {move || run.error.get().filter(|e| !e.is_empty()).map(|e| view! { <div class="notice error small" role="alert"><p>{e}</p></div> })}
+        {move || run.note.get().map(|n| view! { <div class="notice warning small" role="status"><p>{n}</p></div> })}
     }
 }

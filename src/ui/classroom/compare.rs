@@ -69,10 +69,7 @@ fn events_of(runs: &[RunDoc]) -> Vec<&[LoggedEvent]> {
 pub fn ComparePage() -> impl IntoView {
     let app = use_app();
     let count = move || app.compare.with(Vec::len);
-    let lesson_here = move || {
-        app.lesson
-            .with(|l| l.as_ref().is_some_and(|l| l.bundle.runs.len() > 1))
-    };
+    let lesson_here = move || super::editor::is_multi(app);
     view! {
         <main class="compare-page">
             <Show when=lesson_here>

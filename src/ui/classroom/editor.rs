@@ -14,6 +14,7 @@ use crate::engine::lesson::{questions, Panel, Question, Step};
 use crate::engine::views::compare_report::letter;
 use crate::platform::lessons;
 use crate::ui::state::{use_app, AppState, LessonMode};
+use crate::ui::widgets::{ResultLine, ResultMessage};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
@@ -21,7 +22,7 @@ use leptos::task::spawn_local;
 const OFFERED: usize = 5;
 
 /// The last action's outcome, shown under the title (a message or an error).
-type Status = RwSignal<Option<Result<String, String>>>;
+type Status = ResultMessage;
 
 /// Whether the lesson has several runs (the editor is on the Compare page).
 pub(super) fn is_multi(app: AppState) -> bool {
@@ -146,7 +147,7 @@ pub fn LessonEditor() -> impl IntoView {
         <section class="lesson-panel lesson-editor panel" aria-label="Lesson editor">
             <EditorHeader status link/>
             <TitleFields/>
-            <StatusLine status/>
+            <ResultLine message=status/>
             <ShareLink link status/>
             <div class="editor-grid">
                 <div class="editor-add">
@@ -226,17 +227,6 @@ fn TitleFields() -> impl IntoView {
             <label for="lesson-summary">"Summary (shown on the Lessons page)"</label>
             <input id="lesson-summary" type="text" prop:value=summary on:input=move |ev| set_summary(event_target_value(&ev))/>
         </div>
-    }
-}
-
-/// The last action's message (a status) or error (an alert), if any.
-#[component]
-fn StatusLine(status: Status) -> impl IntoView {
-    move || {
-        status.get().map(|s| match s {
-            Ok(m) => view! { <p class="ok small" role="status">{m}</p> }.into_any(),
-            Err(m) => view! { <p class="bad small" role="alert">{m}</p> }.into_any(),
-        })
     }
 }
 

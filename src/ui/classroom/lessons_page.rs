@@ -11,7 +11,7 @@ use super::bundle_io;
 use crate::engine::lesson::Bundle;
 use crate::platform::{files, lessons};
 use crate::ui::state::{use_app, AppState};
-use crate::ui::widgets::FileButton;
+use crate::ui::widgets::{ConfirmBar, FileButton};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
@@ -267,27 +267,18 @@ fn ConfirmDelete(
     saved: SavedList,
     error: RwSignal<Option<String>>,
 ) -> impl IntoView {
-    move || {
-        confirm.get().map(|key| {
-            let k = key.clone();
-            view! {
-                <div class="notice warning confirm" role="alertdialog" aria-label="Confirm delete">
-                    <p>"Delete this lesson? This cannot be undone (export it first to keep a copy)."</p>
-                    <div class="confirm-actions">
-                        <button class="button small" on:click=move |_| confirm.set(None)>"Keep"</button>
-                        <button class="button small danger" on:click=move |_| {
-                            let k = k.clone();
-                            confirm.set(None);
-                            spawn_local(async move {
-                                if let Err(e) = lessons::delete(&k).await { let _ = error.try_set(Some(e)); }
-                                reload(saved);
-                            });
-                        }>"Delete"</button>
-                    </div>
-                </div>
+    let question = |_: &str| {
+        "Delete this lesson? This cannot be undone (export it first to keep a copy).".to_string()
+    };
+    let on_confirm = move |key: String| {
+        spawn_local(async move {
+            if let Err(e) = lessons::delete(&key).await {
+                let _ = error.try_set(Some(e));
             }
+            reload(saved);
         })
-    }
+    };
+    view! { <ConfirmBar pending=confirm question on_confirm/> }
 }
 
 /// One saved lesson: its title and facts with Start, Edit, Copy link,

@@ -12,7 +12,7 @@ use crate::engine::domains::tasks::builtin::{self, Split};
 use crate::engine::domains::tasks::{Dataset, Task};
 use crate::platform::{experience_store, files, task_sets};
 use crate::ui::state::{use_app, Activity, AppState};
-use crate::ui::widgets::Toggle;
+use crate::ui::widgets::{parsed, Toggle};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
@@ -177,8 +177,9 @@ fn team_summary(team: &Team) -> String {
     }
 }
 
+/// A whole-number field's value, if it reads.
 fn number(ev: &leptos::ev::Event) -> Option<u32> {
-    event_target_value(ev).trim().parse().ok()
+    parsed(ev)
 }
 
 #[component]

@@ -325,7 +325,7 @@ impl AppState {
 
     /// The config of a fork of `parent` at call `k` (the page shows its
     /// coordinator and task).
-    pub(crate) fn fork_config(
+    fn fork_config(
         &self,
         parent: &RunDoc,
         k: u32,

@@ -8,7 +8,8 @@ use super::contract::{ActOptions, ResultRecord, Variant, ID, STORE_RESULT};
 use super::report::{self, Report};
 use crate::engine::domains::creative::ComplexTask;
 use crate::engine::run::batch::{grid, scored, Finished, Job};
-use crate::engine::run::{LoggedEvent, RunConfig, RunEvent};
+use crate::engine::run::log::last_note;
+use crate::engine::run::{LoggedEvent, RunConfig};
 
 /// The lane of ACT+'s trials.
 pub const PLUS_LANE: &str = "act-plus";
@@ -62,12 +63,7 @@ pub fn table<'a>(runs: impl IntoIterator<Item = &'a Finished<Tag>>) -> Report {
 
 /// The result a run's log holds (its last `result` note).
 pub fn result_of(events: &[LoggedEvent]) -> Option<ResultRecord> {
-    events.iter().rev().find_map(|e| match &e.event {
-        RunEvent::NoteWritten { store, payload, .. } if store == STORE_RESULT => {
-            serde_json::from_value(payload.clone()).ok()
-        }
-        _ => None,
-    })
+    last_note(events, STORE_RESULT)
 }
 
 /// A result's headline: ROUGE-L recall or trivia recall, ×100, with its name.

@@ -25,8 +25,7 @@ pub fn prepare(ctx: &RunCtx) -> Result<(ActOptions, Variant), RunError> {
             )
         })?
     };
-    let variant =
-        config.variant_or(Variant::Act, Variant::parse, "ACT variant", &Variant::ids())?;
+    let variant = config.variant_or(Variant::Act, Variant::parse, "ACT variant", Variant::ids)?;
     if options.task.parts.len() == 1 {
         return Err(RunError::new(
             "config",

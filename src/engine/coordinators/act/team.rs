@@ -163,7 +163,6 @@ impl<'a> Act<'a> {
         }
     }
 
-    /// One request of `agent` for `step`; the reply's text.
     /// Member `i` asked at `step` with the prompt `make` writes from its
     /// view (its top-c block recorded as a retrieval): the reply, and that
     /// view.
@@ -179,6 +178,7 @@ impl<'a> Act<'a> {
         Ok((reply, s))
     }
 
+    /// One request of `agent` for `step`; the reply's text.
     pub async fn ask(&self, agent: &str, step: &str, prompt: Prompt) -> Result<String, RunError> {
         let req = request(step, prompt);
         let (_, response) = self.ctx.chat(agent, req).await?;

@@ -12,14 +12,14 @@ use super::contract::*;
 use super::experience::Pool;
 use crate::engine::domains::tasks::Task;
 use crate::engine::run::batch::{Finished, Job};
-use crate::engine::run::{LoggedEvent, RunConfig, RunEvent, RunStatus};
+use crate::engine::run::log::last_note;
+use crate::engine::run::{LoggedEvent, RunConfig, RunStatus};
 use crate::engine::views::usage::UsageView;
 use crate::engine::views::Fold;
 use serde::Serialize;
 
-/// The lane of a learning phase: its tasks run one after another.
-pub const LEARN_LANE: &str = "learning";
-/// The row of a learning phase's runs.
+/// The row of a learning phase's runs, and their lane: its tasks run one
+/// after another.
 pub const LEARNING: &str = "learning";
 
 /// What a job is: its row (a learning phase's, an evaluation row's label,
@@ -93,16 +93,15 @@ fn job(
     task: &Task,
     tag: Tag,
     learn: bool,
-    options: &impl Fn(&Task) -> MaelOptions,
+    mut o: MaelOptions,
 ) -> Job<Tag> {
-    let mut o = options(task);
     o.scoring = tag.scoring;
     o.learn = learn;
     let mut job = Job::numbered(base, i, (ID, super::entry), tag);
     job.config.task = task.prompt.clone();
     job.config.variant = Some(job.tag.mode.id().into());
     job.config.options = serde_json::to_value(&o).unwrap_or_default();
-    job.lane = learn.then(|| LEARN_LANE.to_string());
+    job.lane = learn.then(|| LEARNING.to_string());
     job
 }
 
@@ -119,14 +118,15 @@ pub fn learning_jobs(
         .iter()
         .enumerate()
         .map(|(i, task)| {
+            let o = options(task);
             let tag = Tag {
                 row: LEARNING.into(),
                 task_id: task.id.clone(),
                 mode,
-                scoring: options(task).scoring,
+                scoring: o.scoring,
                 pool_tasks: None,
             };
-            job(base, i, task, tag, true, &options)
+            job(base, i, task, tag, true, o)
         })
         .collect()
 }
@@ -143,6 +143,7 @@ pub fn evaluation_jobs(
 ) -> Vec<Job<Tag>> {
     let modes: Vec<Mode> = rows.iter().map(|g| g.mode).collect();
     let sweep_in = sweep_mode(&modes);
+    let options = &options;
     let row_jobs = rows.iter().flat_map(|g| {
         tasks.iter().map(move |t| {
             let tag = Tag {
@@ -152,26 +153,26 @@ pub fn evaluation_jobs(
                 scoring: g.scoring,
                 pool_tasks: None,
             };
-            (t, tag)
+            (t, tag, options(t))
         })
     });
-    let options = &options;
     let sweep_jobs = sweep.iter().flat_map(|&n| {
         tasks.iter().map(move |t| {
+            let o = options(t);
             let tag = Tag {
                 row: sweep_row(n, sweep_in),
                 task_id: t.id.clone(),
                 mode: sweep_in,
-                scoring: options(t).scoring,
+                scoring: o.scoring,
                 pool_tasks: Some(n),
             };
-            (t, tag)
+            (t, tag, o)
         })
     });
-    let all: Vec<(&Task, Tag)> = row_jobs.chain(sweep_jobs).collect();
+    let all: Vec<(&Task, Tag, MaelOptions)> = row_jobs.chain(sweep_jobs).collect();
     all.into_iter()
         .enumerate()
-        .map(|(i, (t, tag))| job(base, i, t, tag, false, options))
+        .map(|(i, (t, tag, o))| job(base, i, t, tag, false, o))
         .collect()
 }
 
@@ -182,12 +183,7 @@ pub fn sweep_row(pool_tasks: usize, mode: Mode) -> String {
 
 /// The result recorded in a run's log.
 pub fn result_of(events: &[LoggedEvent]) -> Option<ResultRecord> {
-    events.iter().rev().find_map(|e| match &e.event {
-        RunEvent::NoteWritten { store, payload, .. } if store == STORE_RESULT => {
-            serde_json::from_value(payload.clone()).ok()
-        }
-        _ => None,
-    })
+    last_note(events, STORE_RESULT)
 }
 
 /// The tasks of `tasks` that `pool` has not learned yet (a learning phase
@@ -254,50 +250,47 @@ pub fn summarize<'a>(
     })
 }
 
+/// The runs grouped by `key` (in order of first sight; runs it gives no
+/// key stay out), each group summarized in its first run's mode; a group
+/// with no finished result is left out.
+fn summaries<'a, K: PartialEq + Copy>(
+    runs: impl IntoIterator<Item = &'a Finished<Tag>>,
+    key: impl Fn(&'a Tag) -> Option<K>,
+) -> Vec<(K, ModeSummary)> {
+    let runs: Vec<&Finished<Tag>> = runs.into_iter().collect();
+    let mut keys: Vec<(K, Mode)> = Vec::new();
+    for r in &runs {
+        match key(&r.tag) {
+            Some(k) if !keys.iter().any(|(seen, _)| *seen == k) => keys.push((k, r.tag.mode)),
+            _ => {}
+        }
+    }
+    keys.into_iter()
+        .filter_map(|(k, mode)| {
+            let mine = runs.iter().filter(|r| key(&r.tag) == Some(k));
+            summarize(mode, mine.map(|r| r.events.as_slice())).map(|s| (k, s))
+        })
+        .collect()
+}
+
 /// The evaluation's table: one row per row label (sweep points aside), in
 /// job order.
 pub fn rows<'a>(runs: impl IntoIterator<Item = &'a Finished<Tag>>) -> Vec<Row> {
-    let runs: Vec<&Finished<Tag>> = runs.into_iter().collect();
-    let mut labels: Vec<(&str, Mode)> = Vec::new();
-    for r in runs
-        .iter()
-        .filter(|r| r.tag.pool_tasks.is_none() && r.tag.row != LEARNING)
-    {
-        if !labels.iter().any(|(l, _)| *l == r.tag.row) {
-            labels.push((&r.tag.row, r.tag.mode));
-        }
-    }
-    labels
+    let row = |t: &'a Tag| (t.pool_tasks.is_none() && t.row != LEARNING).then_some(t.row.as_str());
+    summaries(runs, row)
         .into_iter()
-        .filter_map(|(label, mode)| {
-            let mine = runs
-                .iter()
-                .filter(|r| r.tag.row == label && r.tag.pool_tasks.is_none());
-            summarize(mode, mine.map(|r| r.events.as_slice())).map(|summary| Row {
-                label: label.to_string(),
-                summary,
-            })
+        .map(|(label, summary)| Row {
+            label: label.to_string(),
+            summary,
         })
         .collect()
 }
 
 /// The sweep (Fig. 3): the score at each pool size, in size order of the jobs.
 pub fn sweep<'a>(runs: impl IntoIterator<Item = &'a Finished<Tag>>) -> Vec<(usize, f64)> {
-    let runs: Vec<&Finished<Tag>> = runs.into_iter().collect();
-    let mut sizes: Vec<(usize, Mode)> = Vec::new();
-    for r in &runs {
-        if let Some(n) = r.tag.pool_tasks {
-            if !sizes.iter().any(|(s, _)| *s == n) {
-                sizes.push((n, r.tag.mode));
-            }
-        }
-    }
-    sizes
+    summaries(runs, |t| t.pool_tasks)
         .into_iter()
-        .filter_map(|(n, mode)| {
-            let mine = runs.iter().filter(|r| r.tag.pool_tasks == Some(n));
-            summarize(mode, mine.map(|r| r.events.as_slice())).map(|s| (n, s.score))
-        })
+        .map(|(n, s)| (n, s.score))
         .collect()
 }
 

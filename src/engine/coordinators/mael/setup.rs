@@ -19,7 +19,7 @@ pub fn prepare(ctx: &RunCtx) -> Result<Setup, RunError> {
     let options = options_of(ctx)?;
     let mode = ctx
         .config()
-        .variant_or(Mode::Step, Mode::parse, "MAEL mode", &Mode::ids())?;
+        .variant_or(Mode::Step, Mode::parse, "MAEL mode", Mode::ids)?;
     options
         .team
         .validate()

@@ -8,7 +8,8 @@ use super::report::comparison::{batch_groups, BatchEntry, GroupStats};
 use super::setup::options_for;
 use crate::engine::domains::travel::Query;
 use crate::engine::run::batch::{grid, scored, Finished, Job};
-use crate::engine::run::{LoggedEvent, RunConfig, RunEvent};
+use crate::engine::run::log::last_note;
+use crate::engine::run::{LoggedEvent, RunConfig};
 use serde_json::Value;
 
 /// What a job is, for the tables and the list of runs.
@@ -82,10 +83,5 @@ pub fn table<'a>(runs: impl IntoIterator<Item = &'a Finished<Tag>>) -> Vec<Group
 
 /// The evaluation recorded in a run's log.
 pub fn evaluation_of(events: &[LoggedEvent]) -> Option<RunEvaluation> {
-    events.iter().rev().find_map(|e| match &e.event {
-        RunEvent::NoteWritten { store, payload, .. } if store == STORE_EVALUATION => {
-            serde_json::from_value(payload.clone()).ok()
-        }
-        _ => None,
-    })
+    last_note(events, STORE_EVALUATION)
 }

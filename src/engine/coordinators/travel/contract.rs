@@ -511,7 +511,7 @@ mod tests {
     fn the_local_model_gets_the_text_tool_protocol() {
         let mut spec = crate::engine::run::ModelSpec::demo();
         assert_eq!(ToolMode::Native.for_model(&spec), ToolMode::Native);
-        spec.provider = crate::engine::run::config::LOCAL_PROVIDER.into();
+        spec.provider = crate::engine::model::spec::LOCAL_PROVIDER.into();
         assert_eq!(ToolMode::Native.for_model(&spec), ToolMode::Text);
         assert_eq!(ToolMode::Text.for_model(&spec), ToolMode::Text);
     }

@@ -48,7 +48,7 @@ fn variant_of(ctx: &RunCtx) -> Result<Variant, RunError> {
         Variant::Orchestrator,
         Variant::parse,
         "travel variant",
-        &Variant::ids(),
+        Variant::ids,
     )
 }
 

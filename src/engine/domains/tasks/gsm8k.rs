@@ -87,8 +87,9 @@ fn numbers(text: &str) -> Vec<f64> {
 
 /// The prediction's final number (see the module docs).
 pub fn final_number(text: &str) -> Option<f64> {
-    if let Some(at) = rfind_ascii_ci(text, "####") {
-        if let Some(x) = numbers(&text[at + 4..]).first() {
+    const HASHES: &str = "####";
+    if let Some(at) = rfind_ascii_ci(text, HASHES) {
+        if let Some(x) = numbers(&text[at + HASHES.len()..]).first() {
             return Some(*x);
         }
     }
@@ -96,7 +97,7 @@ pub fn final_number(text: &str) -> Option<f64> {
         if let Some(at) = rfind_ascii_ci(text, marker) {
             let rest = &text[at + marker.len()..];
             let line = rest.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
-            let found = numbers(line).last().or(numbers(rest).first()).copied();
+            let found = (numbers(line).last().copied()).or_else(|| numbers(rest).first().copied());
             if found.is_some() {
                 return found;
             }
@@ -187,5 +188,39 @@ mod tests {
         }
         let huge = "İ 1 ".repeat(25_000) + "Answer: 77";
         assert_eq!(final_number(&huge), Some(77.0));
+    }
+
+    #[test]
+    fn arbitrary_unicode_with_markers_never_panics() {
+        use crate::engine::model::retry::SplitMix;
+        let pieces = [
+            "####",
+            "answer:",
+            "Answer is",
+            "İ",
+            "ẞ",
+            "Σ",
+            "\u{1F600}",
+            "7",
+            "-",
+            ",",
+            ".",
+            "\n",
+        ];
+        let mut rng = SplitMix::new(23);
+        for _ in 0..5_000 {
+            let len = rng.next_u64() % 24;
+            let text: String = (0..len)
+                .map(|_| match rng.next_u64() % 3 {
+                    0 => pieces[(rng.next_u64() % pieces.len() as u64) as usize].to_string(),
+                    _ => char::from_u32((rng.next_u64() % 0x11_0000) as u32)
+                        .unwrap_or('\u{FFFD}')
+                        .to_string(),
+                })
+                .collect();
+            if let Some(x) = final_number(&text) {
+                assert!(x.is_finite(), "{text:?} read as {x}");
+            }
+        }
     }
 }

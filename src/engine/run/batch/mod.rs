@@ -31,6 +31,7 @@ use super::event::{FailReason, LoggedEvent, RunEvent};
 use super::log::{status_of, RunDoc, RunStatus};
 use super::runner::{execute, CoordinatorFn};
 use super::{RunConfig, RunCtx};
+use crate::engine::model::pricing::PriceTable;
 use futures::future::LocalBoxFuture;
 use futures::stream::{FuturesUnordered, StreamExt};
 use std::cell::RefCell;
@@ -228,29 +229,31 @@ pub async fn run<T: Clone>(batch: Batch<T>, controls: &Controls, host: &impl Hos
         state[i] = State::Done;
         runs.insert(i, done);
     }
-    let lane_of = |i: usize| jobs[i].lane.clone().unwrap_or_else(|| format!("#{i}"));
-    let mut busy: HashSet<String> = HashSet::new();
+    // A job without a lane is a lane of its own.
+    let lanes: Vec<String> = (jobs.iter().enumerate())
+        .map(|(i, j)| j.lane.clone().unwrap_or_else(|| format!("#{i}")))
+        .collect();
+    let halted = || controls.is_stopped() || controls.capped().is_some();
+    let mut busy: HashSet<&str> = HashSet::new();
     let mut under_way: FuturesUnordered<LocalBoxFuture<'_, Finished<T>>> = FuturesUnordered::new();
     loop {
-        let mut halt = controls.is_stopped() || controls.capped().is_some();
-        while !halt && under_way.len() < concurrency.max(1) {
+        while !halted() && under_way.len() < concurrency.max(1) {
             let Some(i) =
-                (0..n).find(|&i| state[i] == State::Waiting && !busy.contains(&lane_of(i)))
+                (0..n).find(|&i| state[i] == State::Waiting && !busy.contains(&*lanes[i]))
             else {
                 break;
             };
             state[i] = State::Running;
-            busy.insert(lane_of(i));
+            busy.insert(&lanes[i]);
             controls.changed(|p| p.running += 1);
             under_way.push(start(i, &jobs[i], controls, host));
-            halt = controls.is_stopped() || controls.capped().is_some();
         }
         let Some(done) = under_way.next().await else {
             break;
         };
         let i = done.job;
         state[i] = State::Done;
-        busy.remove(&lane_of(i));
+        busy.remove(&*lanes[i]);
         let status = done.status;
         let lane_halts = halt_lane_on_failure && status != RunStatus::Finished;
         let mut skipped = 0;
@@ -313,24 +316,34 @@ fn start<'a, T: Clone>(
     })
 }
 
+/// Prices a run's responses as they come, each at its request's model.
+#[derive(Default)]
+struct Meter(HashMap<u32, String>);
+
+impl Meter {
+    fn cost(&mut self, event: &RunEvent, prices: &PriceTable) -> f64 {
+        match event {
+            RunEvent::LlmRequest { call, model, .. } => {
+                self.0.insert(*call, model.clone());
+                0.0
+            }
+            RunEvent::LlmResponse { call, response, .. } => (self.0.get(call))
+                .and_then(|m| prices.cost(m, &response.usage))
+                .unwrap_or(0.0),
+            _ => 0.0,
+        }
+    }
+}
+
 /// Adds each response's cost to the batch's progress as it arrives.
 fn count_cost(ctx: &RunCtx, controls: &Controls) {
-    let models: RefCell<HashMap<u32, String>> = RefCell::new(HashMap::new());
+    let meter = RefCell::new(Meter::default());
     let c = controls.clone();
-    ctx.on_event(move |e| match &e.event {
-        RunEvent::LlmRequest { call, model, .. } => {
-            models.borrow_mut().insert(*call, model.clone());
+    ctx.on_event(move |e| {
+        let cost = meter.borrow_mut().cost(&e.event, c.prices());
+        if cost > 0.0 {
+            c.changed(|p| p.cost_usd += cost);
         }
-        RunEvent::LlmResponse { call, response, .. } => {
-            let cost = models
-                .borrow()
-                .get(call)
-                .and_then(|m| c.prices().cost(m, &response.usage));
-            if let Some(cost) = cost.filter(|x| *x > 0.0) {
-                c.changed(|p| p.cost_usd += cost);
-            }
-        }
-        _ => {}
     });
 }
 
@@ -360,23 +373,10 @@ fn finished<T: Clone>(
 }
 
 fn cost_of(events: &[LoggedEvent], controls: &Controls) -> f64 {
-    let mut models: HashMap<u32, &str> = HashMap::new();
-    let mut total = 0.0;
-    for e in events {
-        match &e.event {
-            RunEvent::LlmRequest { call, model, .. } => {
-                models.insert(*call, model);
-            }
-            RunEvent::LlmResponse { call, response, .. } => {
-                total += models
-                    .get(call)
-                    .and_then(|m| controls.prices().cost(m, &response.usage))
-                    .unwrap_or(0.0);
-            }
-            _ => {}
-        }
-    }
-    total
+    let mut meter = Meter::default();
+    (events.iter())
+        .map(|e| meter.cost(&e.event, controls.prices()))
+        .sum()
 }
 
 /// The log of a job whose run could not be set up: it started and failed,

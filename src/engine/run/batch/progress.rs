@@ -49,13 +49,4 @@ impl Progress {
         self.total
             .saturating_sub(self.done() + self.running + self.skipped)
     }
-
-    /// Runs started in this batch (resumed ones were not).
-    pub fn started(&self) -> usize {
-        self.done() + self.running - self.resumed.min(self.done())
-    }
-
-    pub fn is_running(&self) -> bool {
-        self.ended.is_none() && self.total > 0
-    }
 }

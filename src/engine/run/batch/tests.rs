@@ -71,12 +71,7 @@ impl ChatModel for TestModel {
     fn name(&self) -> String {
         "m".into()
     }
-    fn complete<'a>(&'a self, call: Call<'a>) -> Completion<'a> {
-        let Call {
-            req: _req,
-            sink: _sink,
-            cancel: _cancel,
-        } = call;
+    fn complete<'a>(&'a self, _call: Call<'a>) -> Completion<'a> {
         Box::pin(async move {
             self.trace.push("call", self.job);
             let n = self.calls.get() + 1;

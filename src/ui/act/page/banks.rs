@@ -7,7 +7,7 @@
 use super::super::state::act_setup;
 use crate::platform::act_store;
 use crate::platform::files;
-use crate::ui::widgets::{FileButton, ResultLine};
+use crate::ui::widgets::{FileButton, ResultLine, ResultMessage};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use wasm_bindgen::JsCast;
@@ -40,7 +40,7 @@ fn file_stem(name: &str) -> String {
     crate::engine::views::export::import_stem(name, ".bank")
 }
 
-fn export(message: RwSignal<Option<(bool, String)>>, name: String) {
+fn export(message: ResultMessage, name: String) {
     spawn_local(async move {
         let r = match act_store::export_bank(&name).await {
             Ok(json) => {
@@ -50,11 +50,11 @@ fn export(message: RwSignal<Option<(bool, String)>>, name: String) {
             }
             Err(e) => Err(e),
         };
-        message.set(Some((r.is_ok(), r.unwrap_or_else(|e| e))));
+        message.set(Some(r));
     });
 }
 
-fn import(message: RwSignal<Option<(bool, String)>>, file: web_sys::File) {
+fn import(message: ResultMessage, file: web_sys::File) {
     let file_name = file.name();
     message.set(None);
     spawn_local(async move {
@@ -74,7 +74,7 @@ fn import(message: RwSignal<Option<(bool, String)>>, file: web_sys::File) {
     });
 }
 
-fn delete(message: RwSignal<Option<(bool, String)>>, name: String) {
+fn delete(message: ResultMessage, name: String) {
     super::delete_stored(
         message,
         format!("Delete the knowledge bank \"{name}\" and everything its agents learned? Export it first to keep a copy."),
@@ -87,7 +87,7 @@ fn delete(message: RwSignal<Option<(bool, String)>>, name: String) {
 #[component]
 pub fn BanksPanel() -> impl IntoView {
     let s = act_setup();
-    let message = RwSignal::new(None::<(bool, String)>);
+    let message: ResultMessage = RwSignal::new(None);
     let on_file = move |ev: leptos::ev::Event| {
         if let Some(f) = files::picked(&ev).into_iter().next() {
             import(message, f);

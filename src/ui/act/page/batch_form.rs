@@ -8,7 +8,7 @@ use super::super::state::{act_setup, ActSetup, BUILTIN, FREE};
 use super::batch_state::use_batch;
 use crate::engine::coordinators::act::contract::Variant;
 use crate::platform::act_store::SetKind;
-use crate::ui::batch::{number, BatchButtons, Checks, CommonFields, ProgressLine};
+use crate::ui::batch::{number, BatchButtons, BatchNotices, Checks, CommonFields, ProgressLine};
 use crate::ui::state::use_app;
 use crate::ui::widgets::Toggle;
 use leptos::prelude::*;
@@ -25,10 +25,7 @@ pub fn BatchForm() -> impl IntoView {
         form.with(|f| f.trials_within(available))
     };
     let runs = move || trials() as usize * form.with(|f| f.variants.len());
-    let pick = Callback::new(move |mut v: Vec<Variant>| {
-        v.sort_by_key(|x| Variant::ALL.iter().position(|y| y == x));
-        form.update(|f| f.variants = v)
-    });
+    let pick = Callback::new(move |v: Vec<Variant>| form.update(|f| f.variants = v));
     let picked = Signal::derive(move || form.with(|f| f.variants.clone()));
     let source_note = move || {
         s.with(|x| match x.source.as_str() {
@@ -88,7 +85,7 @@ pub fn BatchForm() -> impl IntoView {
             <span class="muted small">"Trial n draws the same agents' tasks every time and seeds the leader, so variants meet the same tasks."</span>
             {Variant::GROUPS.into_iter().map(|(legend, vs)| view! {
                 <Checks legend=legend class="act-variants" busy=busy picked=picked on_change=pick
-                    all=vs.iter().map(|v| (*v, v.label())).collect()/>
+                    all=vs.iter().map(|v| (*v, v.label())).collect() order=Variant::ALL.to_vec()/>
             }).collect_view()}
             <Show when=move || form.with(|f| f.has_plus())>
                 <div class="field">
@@ -114,8 +111,7 @@ pub fn BatchForm() -> impl IntoView {
             <p class="muted small">{move || format!("{} variant(s) × {} trial(s) = {} runs", form.with(|f| f.variants.len()), trials(), runs())}</p>
             <BatchButtons run=batch.run start_label="Start batch" can_start=Signal::derive(move || runs() > 0)
                 on_start=Callback::new(move |()| batch.start(app))/>
-            {move || batch.run.error.get().map(|e| view! { <div class="notice error small" role="alert"><p>{e}</p></div> })}
-            {move || batch.run.note.get().map(|n| view! { <div class="notice warning small" role="status"><p>{n}</p></div> })}
+            <BatchNotices run=batch.run/>
             <ProgressLine run=batch.run/>
         </div>
     }

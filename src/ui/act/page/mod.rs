@@ -11,12 +11,13 @@ mod batch_state;
 mod sets;
 
 use super::setup::refresh_stored;
+use crate::ui::widgets::ResultMessage;
 use leptos::prelude::*;
 
 /// Deletes a stored bank or set once the user confirms `question`, then
 /// runs `after`, says `done` (or the error) and lists them again.
 fn delete_stored<F>(
-    message: RwSignal<Option<(bool, String)>>,
+    message: ResultMessage,
     question: String,
     done: String,
     delete: F,
@@ -35,8 +36,8 @@ fn delete_stored<F>(
 }
 
 /// Says how a change to the stored banks or sets went, and lists them again.
-fn settle(message: RwSignal<Option<(bool, String)>>, r: Result<String, String>) {
-    message.set(Some((r.is_ok(), r.unwrap_or_else(|e| e))));
+fn settle(message: ResultMessage, r: Result<String, String>) {
+    message.set(Some(r));
     refresh_stored();
 }
 

@@ -11,11 +11,11 @@ use crate::engine::domains::creative::builtin;
 use crate::platform::act_store::{self, SetKind};
 use crate::platform::files;
 use crate::ui::state::{use_app, AppState};
-use crate::ui::widgets::{FileButton, ResultLine};
+use crate::ui::widgets::{FileButton, ResultLine, ResultMessage};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
-type Message = RwSignal<Option<(bool, String)>>;
+type Message = ResultMessage;
 
 fn kind_label(k: SetKind) -> &'static str {
     match k {
@@ -35,10 +35,9 @@ fn import(app: AppState, message: Message, kind: SetKind, name: String, file: we
         n => n.to_string(),
     };
     if name == BUILTIN || name == super::super::state::FREE {
-        message.set(Some((
-            false,
-            format!("\"{name}\" is a reserved name: name the set something else."),
-        )));
+        message.set(Some(Err(format!(
+            "\"{name}\" is a reserved name: name the set something else."
+        ))));
         return;
     }
     let exists = act_setup().with_untracked(|s| s.sets.iter().any(|(n, _)| *n == name));

@@ -8,7 +8,7 @@ use super::super::state::mael_setup;
 use super::state::{use_learn, Job};
 use crate::engine::coordinators::mael::contract::Mode;
 use crate::engine::coordinators::mael::learn::{label, VARIANTS};
-use crate::ui::batch::{number, BatchButtons, Checks, CommonFields, ProgressLine};
+use crate::ui::batch::{number, BatchButtons, BatchNotices, Checks, CommonFields, ProgressLine};
 use crate::ui::state::use_app;
 use leptos::prelude::*;
 
@@ -115,7 +115,7 @@ fn TaskChoice(
 #[component]
 pub fn JobStatus() -> impl IntoView {
     let st = use_learn();
-    let title = move || match st.job.get() {
+    let title = move || match st.job() {
         Job::Learning => "Learning phase",
         Job::Evaluating => "Evaluation",
         Job::Idle => "Last job",
@@ -157,7 +157,7 @@ pub fn JobStatus() -> impl IntoView {
                 </div>
                 <p class="small">{move || st.status.get()}</p>
                 <ProgressLine run=st.run status=line/>
-                {move || st.run.error.get().filter(|e| !e.is_empty()).map(|e| view! { <div class="notice error small" role="alert"><p>{e}</p></div> })}
+                <BatchNotices run=st.run/>
             </section>
         </Show>
     }

@@ -18,7 +18,7 @@ use pools::PoolsUi;
 /// learns into it meanwhile would write over its chunks).
 pub fn filling(name: &str) -> bool {
     let st = state::use_learn();
-    st.job.get_untracked() == state::Job::Learning && st.pool.with_untracked(|p| p == name)
+    untrack(|| st.job()) == state::Job::Learning && st.pool.with_untracked(|p| p == name)
 }
 
 #[component]

@@ -13,7 +13,7 @@ use crate::engine::run::CancelToken;
 use crate::platform::experience_store;
 use crate::platform::files;
 use crate::ui::state::AppState;
-use crate::ui::widgets::{FileButton, ResultLine};
+use crate::ui::widgets::{ConfirmBar, FileButton, ResultLine, ResultMessage};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
@@ -27,7 +27,7 @@ pub struct PoolsUi {
     /// A long action under way ("Re-embedding 128 of 512…").
     pub busy: RwSignal<Option<String>>,
     /// The last action's outcome: (ok, text).
-    pub message: RwSignal<Option<(bool, String)>>,
+    pub message: ResultMessage,
 }
 
 impl PoolsUi {
@@ -42,10 +42,7 @@ impl PoolsUi {
 
     fn done(self, result: Result<String, String>) {
         self.busy.set(None);
-        self.message.set(Some(match result {
-            Ok(m) => (true, m),
-            Err(e) => (false, e),
-        }));
+        self.message.set(Some(result));
         self.changed.update(|n| *n += 1);
         refresh_stored();
     }
@@ -92,7 +89,7 @@ pub fn export(ui: PoolsUi, name: String) {
             Err(e) => Err(e),
         };
         ui.busy.set(None);
-        ui.message.set(Some((r.is_ok(), r.unwrap_or_else(|e| e))));
+        ui.message.set(Some(r));
     });
 }
 
@@ -233,18 +230,8 @@ pub fn PoolsPanel(ui: PoolsUi) -> impl IntoView {
                 <FileButton text="Import pool…" accept=".json,application/json" label="Import pool file" disabled=busy on_file=on_file/>
             </div>
             <p class="muted small">"Pools live in this browser (IndexedDB) and survive reloads. Runs that learn add to the pool in use; an evaluation only reads it."</p>
-            {move || confirm.get().map(|name| {
-                let n = name.clone();
-                view! {
-                    <div class="notice warning confirm" role="alertdialog" aria-label="Confirm clear">
-                        <p>{format!("Delete the pool \"{name}\" and all its experiences? Export it first to keep a copy.")}</p>
-                        <div class="confirm-actions">
-                            <button class="button small" on:click=move |_| confirm.set(None)>"Keep"</button>
-                            <button class="button small danger" on:click=move |_| { confirm.set(None); clear(ui, n.clone()) }>"Delete"</button>
-                        </div>
-                    </div>
-                }
-            })}
+            <ConfirmBar pending=confirm label="Confirm clear" on_confirm=move |name| clear(ui, name)
+                question=|name| format!("Delete the pool \"{name}\" and all its experiences? Export it first to keep a copy.")/>
             {move || ui.busy.get().map(|b| view! { <div class="progress-row" role="status"><progress></progress><span class="small">{b}</span></div> })}
             <ResultLine message=ui.message/>
             <Show when=move || s.with(|x| !x.pools.is_empty()) fallback=move || view! {

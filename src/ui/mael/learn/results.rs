@@ -54,7 +54,7 @@ pub fn EvaluationResults() -> impl IntoView {
             <section class="panel" role="region" aria-label="Evaluation results">
                 <ResultsHead run=st.run title="Evaluation" prefix="roundtable-mael" buttons=buttons.clone()
                     counts=Signal::derive(move || st.counts())
-                    label=Signal::derive(move || format!("Pool \"{}\"{}", st.pool.get(), if st.job.get() == Job::Evaluating { " · running…" } else { "" }))/>
+                    label=Signal::derive(move || format!("Pool \"{}\"{}", st.pool.get(), if st.job() == Job::Evaluating { " · running…" } else { "" }))/>
                 <div class="tp-table-wrap" inner_html=move || rows.with(|r| table_html(r, &st.metric.get()))></div>
                 <div class="ml-charts">
                     <figure><div class="chart-box" inner_html=scores></div></figure>

@@ -138,14 +138,9 @@ impl LearnState {
         )?;
         self.skipped.set(0);
         self.pool.set(pool.into());
-        self.job.set(job);
+        self.starts(job);
         self.status.set("Opening the pool…".into());
         Some(controls)
-    }
-
-    fn fail(self, message: String) {
-        self.run.fail(message);
-        self.job.set(Job::Idle);
     }
 
     /// Starts a learning phase into the setup's pool.
@@ -163,7 +158,7 @@ impl LearnState {
         spawn_local(async move {
             let p = match self.prepare(app, &form.set, form.n).await {
                 Ok(p) => p,
-                Err(e) => return self.fail(e),
+                Err(e) => return self.run.fail(e),
             };
             let todo = pending(&p.memory.pool.borrow(), &p.tasks);
             self.skipped.set(p.tasks.len() - todo.len());
@@ -173,8 +168,7 @@ impl LearnState {
                     "The pool \"{pool_name}\" has learned all {} tasks already: pick more tasks or another pool.",
                     p.tasks.len()
                 ));
-                self.run.abandon();
-                return self.job.set(Job::Idle);
+                return self.run.abandon();
             }
             self.status
                 .set(format!("Learning {} tasks, one after another…", todo.len()));
@@ -203,7 +197,6 @@ impl LearnState {
                 format!("Stopped after {n} of {total} tasks; the pool keeps what was learned. Start again to resume.")
             });
             refresh_stored();
-            self.job.set(Job::Idle);
         });
     }
 
@@ -225,7 +218,7 @@ impl LearnState {
         spawn_local(async move {
             let p = match self.prepare(app, &form.set, form.n).await {
                 Ok(p) => p,
-                Err(e) => return self.fail(e),
+                Err(e) => return self.run.fail(e),
             };
             let sizes = form.sweep_sizes();
             self.metric.set(p.tasks[0].dataset.metric().into());
@@ -234,7 +227,7 @@ impl LearnState {
                 let sub = first_tasks(&p.memory.pool.borrow(), size);
                 match Memory::new(&p.setup.pool, sub, p.memory.embedder.clone()) {
                     Ok(m) => sweep.insert(size, Rc::new(m)),
-                    Err(e) => return self.fail(e.user_message()),
+                    Err(e) => return self.run.fail(e.user_message()),
                 };
             }
             self.status.set(format!(
@@ -273,7 +266,6 @@ impl LearnState {
                 ),
                 _ => "Stopped: the figures count the runs that finished.".into(),
             });
-            self.job.set(Job::Idle);
         });
     }
 }

@@ -24,7 +24,8 @@ pub struct LearnState {
     pub eval_form: RwSignal<EvalForm>,
     /// Runs at once (evaluation), caps and History, for both jobs.
     pub common: RwSignal<BatchCommon>,
-    pub job: RwSignal<Job>,
+    /// The kind of the current / last job (Learning or Evaluating).
+    kind: RwSignal<Job>,
     pub run: BatchRun<Tag>,
     /// The pool the current / last job used.
     pub pool: RwSignal<String>,
@@ -42,7 +43,7 @@ impl LearnState {
             learn_form: RwSignal::new(LearnForm::default()),
             eval_form: RwSignal::new(EvalForm::default()),
             common: RwSignal::new(BatchCommon::new(4, false)),
-            job: RwSignal::new(Job::Idle),
+            kind: RwSignal::new(Job::Idle),
             run: BatchRun::new(),
             pool: RwSignal::new(String::new()),
             skipped: RwSignal::new(0),
@@ -52,9 +53,23 @@ impl LearnState {
         }
     }
 
+    /// The job under way: Idle once its batch ended.
+    pub fn job(self) -> Job {
+        if self.run.active.get() {
+            self.kind.get()
+        } else {
+            Job::Idle
+        }
+    }
+
+    /// A job of `kind` starts (its batch has begun).
+    pub fn starts(self, kind: Job) {
+        self.kind.set(kind);
+    }
+
     /// The evaluation's runs: the one under way, else the last one.
     fn evaluation<R>(self, f: impl FnOnce(&[Item<Tag>]) -> R) -> R {
-        if self.job.get() == Job::Evaluating {
+        if self.job() == Job::Evaluating {
             self.run.runs.with(|v| f(v))
         } else {
             self.evaluated.with(|v| f(v))

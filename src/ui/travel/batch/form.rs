@@ -4,10 +4,11 @@
 
 use super::state::{use_batch, LEVELS};
 use crate::engine::coordinators::travel::contract::{ToolMode, Variant};
-use crate::ui::batch::{BatchButtons, Checks, CommonFields, ProgressLine};
+use crate::ui::batch::{BatchButtons, BatchNotices, Checks, CommonFields, ProgressLine};
 use crate::ui::state::use_app;
 use crate::ui::travel::setup::{ensure_queries, refresh_imported, DatabaseSelect, QuerySetSelect};
 use crate::ui::travel::state::travel_setup;
+use crate::ui::widgets::parsed;
 use leptos::prelude::*;
 
 #[component]
@@ -41,7 +42,7 @@ pub fn BatchForm() -> impl IntoView {
                 <label for="batch-limit">"At most this many queries (0 = all)"</label>
                 <input id="batch-limit" type="number" min="0" step="1" disabled=busy
                     prop:value=move || form.with(|f| f.limit.to_string())
-                    on:change=move |ev| { let n = event_target_value(&ev).parse().unwrap_or(0); form.update(|f| f.limit = n) }/>
+                    on:change=move |ev| { let n = parsed(&ev).unwrap_or(0); form.update(|f| f.limit = n) }/>
             </div>
             <Checks legend="Variants" all=variants busy=busy
                 picked=Signal::derive(move || form.with(|f| f.variants.clone()))
@@ -63,7 +64,7 @@ pub fn BatchForm() -> impl IntoView {
             <p class="muted small">{move || format!("{} queries × {} variants = {} runs", matching(), form.with(|f| f.variants.len()), runs())}</p>
             <BatchButtons run=batch.run start_label="Start batch" can_start=Signal::derive(move || runs() > 0)
                 on_start=Callback::new(move |()| batch.start(app))/>
-            {move || batch.run.error.get().map(|e| view! { <div class="notice error small" role="alert"><p>{e}</p></div> })}
+            <BatchNotices run=batch.run/>
             // Problems reported app-wide (e.g. a query set that cannot be read).
             {move || app.notice.get().map(|n| view! { <div class="notice warning small" role="alert"><p>{n.text}</p></div> })}
             <ProgressLine run=batch.run/>

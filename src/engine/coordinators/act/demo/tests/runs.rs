@@ -34,16 +34,8 @@ fn run_task(task: ComplexTask, variant: Variant) -> (ResultRecord, f64, f64, Vec
     }) {
         panic!("{n} {variant:?} failed: {reason}");
     }
-    let result = events
-        .iter()
-        .rev()
-        .find_map(|e| match e {
-            RunEvent::NoteWritten { store, payload, .. } if store == STORE_RESULT => {
-                serde_json::from_value::<ResultRecord>(payload.clone()).ok()
-            }
-            _ => None,
-        })
-        .expect("a result");
+    let result =
+        crate::engine::coordinators::act::batch::result_of(&ctx.events()).expect("a result");
     let score = |name: &str| {
         events
             .iter()
