@@ -87,15 +87,13 @@ fn numbers(text: &str) -> Vec<f64> {
 
 /// The prediction's final number (see the module docs).
 pub fn final_number(text: &str) -> Option<f64> {
-    const HASHES: &str = "####";
-    if let Some(at) = rfind_ascii_ci(text, HASHES) {
-        if let Some(x) = numbers(&text[at + HASHES.len()..]).first() {
+    if let Some(rest) = after_last(text, "####") {
+        if let Some(x) = numbers(rest).first() {
             return Some(*x);
         }
     }
     for marker in ["answer is", "answer:"] {
-        if let Some(at) = rfind_ascii_ci(text, marker) {
-            let rest = &text[at + marker.len()..];
+        if let Some(rest) = after_last(text, marker) {
             let line = rest.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
             let found = (numbers(line).last().copied()).or_else(|| numbers(rest).first().copied());
             if found.is_some() {
@@ -106,14 +104,18 @@ pub fn final_number(text: &str) -> Option<f64> {
     numbers(text).last().copied()
 }
 
-/// The byte offset of the last `marker` (ASCII) in `text`, ignoring ASCII
-/// case. Offsets come from `text` itself, so slicing there is always on a
-/// character boundary (lowercasing first changes byte lengths: "İ").
-fn rfind_ascii_ci(text: &str, marker: &str) -> Option<usize> {
+/// The text after the last `marker` (ASCII) in `text`, ignoring ASCII
+/// case. It is found in `text` itself, never in a lowercased copy (whose
+/// byte lengths differ: "İ"), and taken with `get`, which cannot panic.
+fn after_last<'a>(text: &'a str, marker: &str) -> Option<&'a str> {
     let (t, m) = (text.as_bytes(), marker.as_bytes());
     (0..=t.len().checked_sub(m.len())?)
         .rev()
-        .find(|&i| t[i..i + m.len()].eq_ignore_ascii_case(m))
+        .find(|&i| {
+            t.get(i..i + m.len())
+                .is_some_and(|w| w.eq_ignore_ascii_case(m))
+        })
+        .and_then(|i| text.get(i + m.len()..))
 }
 
 /// A number as people write it: no trailing `.0`.
