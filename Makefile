@@ -23,6 +23,11 @@ build: setup
 ## bench: print benchmark figures (bundle size, time to interactive, engine overhead, MAEL retrieval / concurrency / learning, ROUGE throughput, the in-browser model's speed), then every goal in one table
 bench: setup-browser build
 	node e2e/bench-figures.mjs --clear
+	CARGO_TARGET_DIR=$(CURDIR)/target/llm-worker cargo build --locked --release --manifest-path crates/llm-worker/Cargo.toml --bin gguf-speed
+	@echo "the real model natively (SmolLM2-135M-Instruct Q4_1, 2 threads; weights unpacked to f32 as the CLI does, then as stored):"
+	CANDLE_DEQUANTIZE_ALL=1 target/llm-worker/release/gguf-speed "$$(bash scripts/setup.sh --model-path)" 200 64
+	CANDLE_DEQUANTIZE_ALL=0 target/llm-worker/release/gguf-speed "$$(bash scripts/setup.sh --model-path)" 200 64
+	ROUNDTABLE_REAL_MODEL="$$(bash scripts/setup.sh --model-path)" cargo test --locked --test real_model -- --test-threads 1 --nocapture
 	cargo bench --locked --bench engine_overhead
 	cargo bench --locked --bench travel_eval
 	cargo bench --locked --bench share_bench
@@ -35,7 +40,7 @@ bench: setup-browser build
 	node e2e/share-bench.mjs
 	node e2e/bench.mjs
 	CARGO_TARGET_DIR=$(CURDIR)/target/llm-worker cargo build --locked --manifest-path crates/llm-worker/Cargo.toml --bin tiny-gguf
-	node e2e/local-bench.mjs
+	ROUNDTABLE_REAL_MODEL="$$(bash scripts/setup.sh --model-path)" node e2e/local-bench.mjs
 	node e2e/travel-eval-wasm.mjs
 	node e2e/bench-table.mjs
 

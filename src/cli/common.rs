@@ -5,6 +5,7 @@
 
 use super::flags::Flags;
 use super::http::UreqTransport;
+use super::local_model::NativeLocal;
 use roundtable::engine::base::cancel::CancelToken;
 use roundtable::engine::base::clock::{Clock, SystemClock};
 use roundtable::engine::model::demo::Script;
@@ -13,9 +14,11 @@ use roundtable::engine::model::factory::{build_model, Platform};
 use roundtable::engine::model::providers::embeddings::HttpEmbedder;
 use roundtable::engine::model::providers::http::{Endpoint, WireFormat};
 use roundtable::engine::model::providers::presets::{preset, PresetKind};
+use roundtable::engine::model::spec::LOCAL_PROVIDER;
 use roundtable::engine::model::ChatModel;
 use roundtable::engine::run::budget::SpendCap;
 use roundtable::engine::run::{ModelSpec, RunConfig};
+use std::path::Path;
 use std::rc::Rc;
 
 pub struct Common {
@@ -33,6 +36,8 @@ pub struct Common {
     pub json: bool,
     embedding_model: Option<String>,
     embedding_url: Option<String>,
+    /// `--provider local --model-file F`: loaded once, shared by every run.
+    local: Option<Rc<NativeLocal>>,
 }
 
 /// The options [`Common::read`] takes, for the usage text.
@@ -41,6 +46,12 @@ MODEL OPTIONS (every command that runs coordinators):
   --model NAME           model name; `demo` = the offline demo model (default)
   --provider ID          openai-compatible | anthropic | a preset id (openai, groq, ollama, ...)
   --base-url URL         provider base URL (defaults to the preset's)
+  --model-file F.gguf    with --provider local: run this GGUF file in this process, on the
+                         engine of the page's local model (text tool protocol; greedy at
+                         temperature 0 or unset)
+  --temperature T        the run's sampling temperature: every request that does not set
+                         its own by design (recorded in the run file)
+  --max-tokens N         the longest answer of every request that does not set its own
   --parallel-calls N     LLM calls at once inside a run (default 4)
   --retries N            attempts per call, first included (default 4)
   --demo-delay-ms N      pause between demo chunks (default 0)
@@ -59,12 +70,32 @@ never written to a run file.";
 impl Common {
     pub fn read(f: &Flags) -> Result<Common, String> {
         let spend = f.real("spend-cap")?.map(|x| x.max(0.0));
+        let provider = f.text("provider")?.unwrap_or_default();
+        let temperature = match f.real("temperature")? {
+            Some(t) if !(0.0..=2.0).contains(&t) => {
+                return Err(format!("--temperature must be between 0 and 2, got {t}"))
+            }
+            t => t.map(|t| t as f32),
+        };
+        let local = match (provider.as_str(), f.text("model-file")?) {
+            (LOCAL_PROVIDER, Some(path)) => Some(Rc::new(NativeLocal::open(Path::new(&path))?)),
+            (LOCAL_PROVIDER, None) => {
+                return Err("--provider local needs --model-file F.gguf (a GGUF model file)".into())
+            }
+            (_, Some(_)) => return Err("--model-file goes with --provider local".into()),
+            _ => None,
+        };
+        let mut spec = match &local {
+            Some(l) => l.spec(None),
+            None => model_spec(f.text("model")?, provider, f.text("base-url")?)?,
+        };
+        spec.temperature = temperature;
+        spec.max_tokens = match f.number::<u32>("max-tokens")? {
+            Some(0) => return Err("--max-tokens must be at least 1".into()),
+            n => n,
+        };
         Ok(Common {
-            spec: model_spec(
-                f.text("model")?,
-                f.text("provider")?.unwrap_or_default(),
-                f.text("base-url")?,
-            )?,
+            spec,
             key: std::env::var("ROUNDTABLE_API_KEY")
                 .ok()
                 .filter(|k| !k.is_empty()),
@@ -80,6 +111,7 @@ impl Common {
             json: f.switch("json")?,
             embedding_model: f.text("embedding-model")?,
             embedding_url: f.text("embedding-url")?,
+            local,
         })
     }
 
@@ -95,7 +127,20 @@ impl Common {
     }
 
     pub fn model(&self, script: Script) -> Result<Rc<dyn ChatModel>, String> {
-        build_model(&self.spec, self.key.clone(), &self.platform(script))
+        self.build(&self.spec, &self.platform(script))
+    }
+
+    /// The model `spec` names: the loaded local model, or a provider's
+    /// client, or the demo model.
+    pub fn build(
+        &self,
+        spec: &ModelSpec,
+        platform: &Platform,
+    ) -> Result<Rc<dyn ChatModel>, String> {
+        match &self.local {
+            Some(local) if spec.is_local() => Ok(local.clone()),
+            _ => build_model(spec, self.key.clone(), platform),
+        }
     }
 
     /// A run's config with the options every run takes (`run_id` names it).
@@ -165,9 +210,7 @@ fn model_spec(
                 PresetKind::Http(f) => (p.id.to_string(), f, p.base_url),
                 PresetKind::Demo => return Ok(ModelSpec::demo()),
                 PresetKind::Local => {
-                    return Err(
-                        "the local model runs in the app's browser tab only; from the command line use a local server (--provider ollama or lmstudio)".into(),
-                    )
+                    return Err("--provider local needs --model-file F.gguf".into())
                 }
             },
             None => return Err(format!("unknown provider \"{other}\"")),
@@ -180,5 +223,6 @@ fn model_spec(
         model,
         temperature: None,
         file_sha256: None,
+        max_tokens: None,
     })
 }

@@ -10,6 +10,7 @@ pub mod coordinators;
 pub mod flags;
 pub mod http;
 pub mod lesson_cmd;
+pub mod local_model;
 pub mod mael;
 pub mod rouge_cmd;
 pub mod run_cmd;

@@ -7,8 +7,10 @@ use super::common::Common;
 use super::coordinators::{cli_of, Nothing, Prepared};
 use super::flags::Flags;
 use roundtable::engine::coordinators;
-use roundtable::engine::model::factory::build_model;
 use roundtable::engine::run::{LoggedEvent, ModelRouter, RunCtx, RunDoc, RunEvent, RunStatus};
+use roundtable::engine::views::repairs::RepairsView;
+use roundtable::engine::views::usage::UsageView;
+use roundtable::engine::views::Fold;
 use std::ffi::OsString;
 use std::io::Write;
 
@@ -145,9 +147,7 @@ pub fn run(args: Vec<OsString>) -> Result<i32, String> {
     };
     f.finish()?;
     let platform = common.platform(coordinators::every_script);
-    let router = ModelRouter::from_config(&config, |spec| {
-        build_model(spec, common.key.clone(), &platform)
-    })?;
+    let router = ModelRouter::from_config(&config, |spec| common.build(spec, &platform))?;
     let ctx = RunCtx::new(config.clone(), router, common.clock.clone());
     prepared.attach(&ctx);
     if !common.quiet {
@@ -162,6 +162,15 @@ pub fn run(args: Vec<OsString>) -> Result<i32, String> {
     let status = futures::executor::block_on(coordinators::execute(&ctx));
     prepared.finish()?;
     let doc = RunDoc::new(config.sanitized(), ctx.events());
+    let summary = summary(&doc, status);
+    if common.json && r.out.as_deref() != Some("-") {
+        println!("{summary}");
+    } else if !common.quiet {
+        eprintln!(
+            "replies repaired: {} of {}",
+            summary["repaired"], summary["replies"]
+        );
+    }
     match r.out.as_deref() {
         Some("-") => println!("{}", doc.to_json_pretty()),
         Some(path) => std::fs::write(path, doc.to_json_pretty())
@@ -178,6 +187,31 @@ pub fn run(args: Vec<OsString>) -> Result<i32, String> {
         RunStatus::Finished => 0,
         RunStatus::Cancelled => 130,
         _ => 1,
+    })
+}
+
+/// A run in one JSON line (`--json`): how it ended, its calls and tokens,
+/// and its repaired replies in all and per step kind.
+fn summary(doc: &RunDoc, status: RunStatus) -> serde_json::Value {
+    let usage = UsageView::of(&doc.events);
+    let repairs = RepairsView::of(&doc.events);
+    let total = repairs.total();
+    let by_step: serde_json::Map<String, serde_json::Value> = repairs
+        .by_step()
+        .into_iter()
+        .map(|(step, c)| (step, serde_json::json!(c)))
+        .collect();
+    serde_json::json!({
+        "run_id": doc.config.run_id,
+        "status": status,
+        "llm_calls": usage.total.calls,
+        "input_tokens": usage.total.input_tokens,
+        "output_tokens": usage.total.output_tokens,
+        "estimated_tokens": usage.total.is_estimated(),
+        "replies": total.replies,
+        "repaired": total.repaired,
+        "repaired_by_step": by_step,
+        "elapsed_ms": doc.events.last().map_or(0, |e| e.t_ms),
     })
 }
 

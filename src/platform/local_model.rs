@@ -11,10 +11,9 @@
 #[path = "../../crates/llm-worker/src/protocol.rs"]
 pub mod protocol;
 
+use crate::engine::model::local::{chat_turns, LOCAL_SEED};
 use crate::engine::model::{Call, Completion};
-use crate::engine::model::{
-    ChatModel, ChatRequest, ChatResponse, ModelError, Role, StreamDelta, Usage,
-};
+use crate::engine::model::{ChatModel, ChatRequest, ChatResponse, ModelError, StreamDelta, Usage};
 use futures::channel::mpsc::{unbounded, UnboundedReceiver, UnboundedSender};
 use futures::future::{select, Either};
 use futures::StreamExt;
@@ -265,19 +264,12 @@ impl LocalModel {
     }
 }
 
-/// The conversation as the worker's chat template gets it: tool results
-/// become user turns (the text tool protocol), tool calls their text.
+/// The conversation as the worker's chat template gets it.
 pub fn turns(req: &ChatRequest) -> Vec<ChatTurn> {
-    req.messages
-        .iter()
-        .map(|m| ChatTurn {
-            role: match m.role {
-                Role::System => "system",
-                Role::User | Role::Tool => "user",
-                Role::Assistant => "assistant",
-            }
-            .into(),
-            content: m.content.clone(),
+    chat_turns(req)
+        .map(|(role, content)| ChatTurn {
+            role: role.into(),
+            content: content.into(),
         })
         .collect()
 }
@@ -298,7 +290,7 @@ impl ChatModel for LocalModel {
             let params = GenParams {
                 temperature: req.params.temperature.map(f64::from),
                 max_tokens: req.params.max_tokens,
-                seed: 42,
+                seed: LOCAL_SEED,
             };
             let turns = turns(req);
             let sha256 = self.sha256.clone();

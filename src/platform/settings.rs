@@ -36,6 +36,12 @@ pub struct Settings {
     /// The local model's file (SHA-256) when the provider is `local`; its
     /// name is in `model`.
     pub local_model: String,
+    /// The runs' sampling temperature (none: each coordinator's default,
+    /// else the provider's).
+    pub temperature: Option<f32>,
+    /// The longest answer a request asks for (none: the provider's default;
+    /// the local model's is 512 tokens).
+    pub max_tokens: Option<u32>,
 }
 
 /// The demo model's paces offered in Settings and presenter mode.
@@ -62,6 +68,8 @@ impl Default for Settings {
             token_cap: None,
             demo_delay_ms: 35,
             local_model: String::new(),
+            temperature: None,
+            max_tokens: None,
         }
     }
 }
@@ -94,6 +102,15 @@ impl Settings {
 
     /// The model spec a run records (no key).
     pub fn model_spec(&self) -> ModelSpec {
+        let mut spec = self.bare_spec();
+        if !spec.is_demo() {
+            spec.temperature = self.temperature.filter(|t| (0.0..=2.0).contains(t));
+            spec.max_tokens = self.max_tokens.filter(|n| *n > 0);
+        }
+        spec
+    }
+
+    fn bare_spec(&self) -> ModelSpec {
         match preset(&self.provider).map(|p| p.kind) {
             Some(PresetKind::Http(format)) => ModelSpec {
                 provider: self.provider.clone(),
@@ -102,6 +119,7 @@ impl Settings {
                 model: self.model.trim().to_string(),
                 temperature: None,
                 file_sha256: None,
+                max_tokens: None,
             },
             Some(PresetKind::Local) => ModelSpec {
                 provider: LOCAL_PROVIDER.into(),
@@ -110,6 +128,7 @@ impl Settings {
                 model: self.model.trim().to_string(),
                 temperature: None,
                 file_sha256: Some(self.local_model.clone()).filter(|s| !s.is_empty()),
+                max_tokens: None,
             },
             _ => ModelSpec::demo(),
         }

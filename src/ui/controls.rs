@@ -152,16 +152,21 @@ fn StatusLine() -> impl IntoView {
         })
     };
     let text = move || {
-        let (started, status, calls, ms) = app.view.with(|v| {
+        let (started, status, calls, ms, replies, repaired) = app.view.with(|v| {
             (
                 v.status.started,
                 v.status.status,
                 v.status.llm_calls,
                 v.status.elapsed_ms,
+                v.status.replies,
+                v.status.repaired.len(),
             )
         });
         let secs = ms as f64 / 1000.0;
-        let calls = format!("{calls} LLM call{}", if calls == 1 { "" } else { "s" });
+        let mut calls = format!("{calls} LLM call{}", if calls == 1 { "" } else { "s" });
+        if replies > 0 {
+            calls.push_str(&format!(" · replies repaired: {repaired} of {replies}"));
+        }
         match (app.activity.get(), status) {
             (Activity::Paused, _) => {
                 let w = app.waiting.get();

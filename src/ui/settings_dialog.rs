@@ -3,7 +3,7 @@
 //! share-link limits, spend caps, and the price table (those last three
 //! are in `settings_fields`).
 
-use super::settings_fields::{LimitFields, PriceEditor, SpendCaps};
+use super::settings_fields::{LimitFields, PriceEditor, SamplingFields, SpendCaps};
 use super::state::use_app;
 use crate::engine::model::factory::{build_model, Platform};
 use crate::engine::model::pricing::PriceTable;
@@ -45,6 +45,8 @@ struct Form {
     cap_tokens: RwSignal<String>,
     demo_delay: RwSignal<u32>,
     local_model: RwSignal<String>,
+    temperature: RwSignal<String>,
+    max_tokens: RwSignal<String>,
 }
 
 impl Form {
@@ -63,6 +65,8 @@ impl Form {
             cap_tokens: RwSignal::new(String::new()),
             demo_delay: RwSignal::new(35u32),
             local_model: RwSignal::new(String::new()),
+            temperature: RwSignal::new(String::new()),
+            max_tokens: RwSignal::new(String::new()),
         }
     }
 
@@ -84,6 +88,10 @@ impl Form {
             .set(s.token_cap.map(|v| v.to_string()).unwrap_or_default());
         self.demo_delay.set(s.demo_delay_ms);
         self.local_model.set(s.local_model.clone());
+        self.temperature
+            .set(s.temperature.map(|v| v.to_string()).unwrap_or_default());
+        self.max_tokens
+            .set(s.max_tokens.map(|v| v.to_string()).unwrap_or_default());
     }
 
     /// The settings the form describes (clamped), the rest from `base`.
@@ -101,6 +109,15 @@ impl Form {
             token_cap: self.cap_tokens.get_untracked().trim().parse::<u64>().ok(),
             demo_delay_ms: self.demo_delay.get_untracked().min(1000),
             local_model: self.local_model.get_untracked(),
+            temperature: amount(&self.temperature.get_untracked())
+                .map(|t| t.clamp(0.0, 2.0) as f32),
+            max_tokens: self
+                .max_tokens
+                .get_untracked()
+                .trim()
+                .parse::<u32>()
+                .ok()
+                .filter(|n| *n > 0),
             ..base
         }
     }
@@ -170,6 +187,9 @@ pub fn SettingsDialog() -> impl IntoView {
                 </Show>
                 <RemoteFields form=form/>
                 <ConnectionTest form=form probe=probe/>
+                <Show when=move || !is_demo(&form.provider.get())>
+                    <SamplingFields temperature=form.temperature max_tokens=form.max_tokens/>
+                </Show>
                 <LimitFields attempts=form.attempts concurrency=form.concurrency share_limit=form.share_limit/>
                 <SpendCaps cap_usd=form.cap_usd cap_tokens=form.cap_tokens/>
                 <details class="prices">

@@ -37,6 +37,34 @@ pub(super) fn SpendCaps(cap_usd: RwSignal<String>, cap_tokens: RwSignal<String>)
     }
 }
 
+/// The runs' temperature and longest answer, as typed (empty: defaults).
+#[component]
+pub(super) fn SamplingFields(
+    temperature: RwSignal<String>,
+    max_tokens: RwSignal<String>,
+) -> impl IntoView {
+    view! {
+        <div class="field-row">
+            <div class="field">
+                <label for="temperature">"Temperature"</label>
+                <input id="temperature" type="number" min="0" max="2" step="0.1" inputmode="decimal"
+                    placeholder="coordinator's default"
+                    prop:value=move || temperature.get()
+                    on:input=move |ev| temperature.set(event_target_value(&ev))/>
+                <p class="hint">"Every request that does not set its own (MAEL's default is its paper's 0.2; 0 = greedy). Recorded in the run."</p>
+            </div>
+            <div class="field">
+                <label for="max-tokens">"Longest answer (tokens)"</label>
+                <input id="max-tokens" type="number" min="1" step="1" inputmode="numeric"
+                    placeholder="model's default"
+                    prop:value=move || max_tokens.get()
+                    on:input=move |ev| max_tokens.set(event_target_value(&ev))/>
+                <p class="hint">"Small local models ramble: 128–256 keeps their answers short and runs fast."</p>
+            </div>
+        </div>
+    }
+}
+
 /// A cap as typed (empty for none): (min, step, input mode).
 fn cap_field(
     id: &'static str,

@@ -1,12 +1,18 @@
 //! ACT's batch through the engine's runner, as the ACT page and
 //! `act-batch` run it: the jobs (variants × trials, ACT+'s trials one lane
 //! in trial order) and the table, which does not depend on how many runs
-//! were at once; and the CLI's `--concurrency`, `--out-dir` and `--resume`.
+//! were at once; the replies repaired per variant and per step kind (once
+//! per call, stopped runs left out); and the CLI's `--concurrency`,
+//! `--out-dir` and `--resume`.
 
 use super::cli::roundtable;
+use super::repaired_log::{calls, done, failed, finished, replies};
 use roundtable::engine::base::clock::FakeClock;
 use roundtable::engine::coordinators::act::batch::{jobs, table, Tag, PLUS_LANE};
-use roundtable::engine::coordinators::act::contract::{ActOptions, Variant, ID};
+use roundtable::engine::coordinators::act::contract::{
+    ActOptions, Variant, ID, STEP_ACQUIRE, STEP_DECOMPOSE, STEP_EXPERTISE, STEP_JUDGE,
+};
+use roundtable::engine::coordinators::act::html::report::{repairs_html, table_html};
 use roundtable::engine::coordinators::act::plus::{Bank, BankData};
 use roundtable::engine::coordinators::act::{self};
 use roundtable::engine::domains::creative::builtin;
@@ -15,7 +21,8 @@ use roundtable::engine::model::embed::LexicalEmbedder;
 use roundtable::engine::model::pricing::PriceTable;
 use roundtable::engine::run::batch::{self, Batch, Controls, Host, Job, Report};
 use roundtable::engine::run::budget::SpendCap;
-use roundtable::engine::run::{ModelSpec, RunConfig, RunCtx, RunStatus};
+use roundtable::engine::run::{ModelSpec, RunConfig, RunCtx, RunEvent, RunStatus};
+use roundtable::engine::views::repairs::RepairCount;
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -111,6 +118,151 @@ fn the_table_is_the_same_one_run_at_a_time_or_four_and_act_plus_keeps_its_order(
 }
 
 #[test]
+fn the_table_counts_repaired_replies_per_variant_and_step_kind_once_per_call() {
+    let config = RunConfig::new(ID, "", ModelSpec::demo());
+    let run = |job, variant, trial, steps: &[&str], repaired: &[u32], end| {
+        let mut events = calls(steps, repaired);
+        events.push(end);
+        finished(job, Tag { variant, trial }, config.clone(), events)
+    };
+    let (d, e, a, j) = (STEP_DECOMPOSE, STEP_EXPERTISE, STEP_ACQUIRE, STEP_JUDGE);
+    let runs = vec![
+        // Call 1 repaired twice is one repaired reply; call 3 once.
+        run(0, Variant::Act, 0, &[d, e, e, a, a], &[1, 1, 3], done()),
+        // A run that failed counts (an unreadable reply may be why).
+        run(1, Variant::Act, 1, &[d, a, a, j], &[2], failed()),
+        // A run the user stopped does not.
+        run(2, Variant::Act, 2, &[a], &[0], RunEvent::RunCancelled {}),
+        // No step tag: "other".
+        run(3, Variant::Baseline, 0, &[j, ""], &[], done()),
+    ];
+    let rep = table(&runs);
+    let act = &rep.rows[0];
+    assert_eq!((act.variant.as_str(), act.runs), ("act", 2));
+    assert_eq!(
+        act.repairs.total,
+        RepairCount {
+            replies: 9,
+            repaired: 3
+        }
+    );
+    assert_eq!(act.repairs.label(), "3 of 9");
+    assert_eq!(rep.rows[1].repairs.label(), "0 of 2");
+
+    // JSON: the numbers beside the other figures, and per step kind.
+    let json = serde_json::to_value(&rep).expect("json");
+    let row = &json["rows"][0];
+    assert_eq!(
+        (row["replies"].clone(), row["repaired"].clone()),
+        (9.into(), 3.into())
+    );
+    assert_eq!(
+        row["repaired_by_step"],
+        serde_json::json!({
+            "act.acquire": {"replies": 4, "repaired": 2},
+            "act.decompose": {"replies": 2, "repaired": 0},
+            "act.expertise": {"replies": 2, "repaired": 1},
+            "act.judge": {"replies": 1, "repaired": 0},
+        })
+    );
+    assert_eq!(
+        json["rows"][1]["repaired_by_step"],
+        serde_json::json!({
+            "act.judge": {"replies": 1, "repaired": 0},
+            "other": {"replies": 1, "repaired": 0},
+        })
+    );
+
+    // Text: the column, aligned; the breakdown, rows step kinds.
+    let text = rep.table();
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines[0].ends_with("    repaired"), "{text}");
+    assert!(
+        lines[1].starts_with("act ") && lines[1].ends_with(" 3 of 9"),
+        "{text}"
+    );
+    assert!(lines[2].ends_with(" 0 of 2"), "{text}");
+    let width = lines[0].chars().count();
+    assert!(lines.iter().all(|l| l.chars().count() == width), "{text}");
+    assert_eq!(
+        rep.repairs_table(),
+        [
+            "Replies repaired by step kind     act  baseline",
+            "act.acquire                    2 of 4         —",
+            "act.decompose                  0 of 2         —",
+            "act.expertise                  1 of 2         —",
+            "act.judge                      0 of 1    0 of 1",
+            "other                               —    0 of 1",
+            "",
+        ]
+        .join("\n")
+    );
+    // CSV: replies, repaired last.
+    let csv = rep.csv();
+    assert!(csv
+        .lines()
+        .next()
+        .is_some_and(|h| h.ends_with(",tokens,replies,repaired")));
+    assert!(
+        csv.lines()
+            .any(|l| l.starts_with("act,") && l.ends_with(",9,3")),
+        "{csv}"
+    );
+    assert!(
+        csv.lines()
+            .any(|l| l.starts_with("baseline,") && l.ends_with(",2,0")),
+        "{csv}"
+    );
+
+    // HTML: the column (marked where some reply was repaired), and the
+    // breakdown folded away under the table.
+    let html = table_html(&rep);
+    assert!(
+        html.contains("<th scope=\"col\">replies repaired</th>"),
+        "{html}"
+    );
+    assert!(html.contains("<td class=\"num repaired-count\" title=\"replies repaired (or unreadable) of replies received\">3 of 9</td>"), "{html}");
+    assert!(html.contains("<td class=\"num\" title=\"replies repaired (or unreadable) of replies received\">0 of 2</td>"), "{html}");
+    let details = repairs_html(&rep);
+    assert!(details.starts_with("<details"), "{details}");
+    assert!(details.contains("<summary>Replies repaired by step kind</summary>"));
+    assert!(
+        details.contains(
+            "<th scope=\"col\">ACT</th><th scope=\"col\">Baseline (all five removed)</th>"
+        ),
+        "{details}"
+    );
+    assert!(details.contains("<tr><th scope=\"row\"><code>act.acquire</code></th><td class=\"num repaired-count\">2 of 4</td><td class=\"num\">—</td></tr>"), "{details}");
+    assert_eq!(
+        details.matches("<tr>").count(),
+        1 + 5,
+        "a head and five step kinds"
+    );
+}
+
+#[test]
+fn a_demo_batch_repairs_no_reply_and_says_0_of_its_replies() {
+    let (report, _, _) = go(plan(&[Variant::Act, Variant::Baseline], 2), 2);
+    let rep = table(&report.runs);
+    let html = table_html(&rep);
+    for row in &rep.rows {
+        let n: u32 = (report.runs.iter())
+            .filter(|r| r.tag.variant.id() == row.variant)
+            .map(|r| replies(&r.events))
+            .sum();
+        assert!(n > 0, "{}", row.variant);
+        assert_eq!(row.repairs.label(), format!("0 of {n}"), "{}", row.variant);
+        let by_step: u32 = row.repairs.by_step.values().map(|c| c.replies).sum();
+        assert_eq!(by_step, n, "every reply has a step kind");
+        assert!(row.repairs.by_step.values().all(|c| c.repaired == 0));
+        assert!(html.contains(&format!(">0 of {n}</td>")), "{html}");
+    }
+    assert!(rep
+        .repairs_table()
+        .starts_with("Replies repaired by step kind"));
+}
+
+#[test]
 fn act_batch_prints_the_same_table_at_any_concurrency_and_resumes_from_its_files() {
     let args = [
         "act-batch",
@@ -136,6 +288,15 @@ fn act_batch_prints_the_same_table_at_any_concurrency_and_resumes_from_its_files
     assert_eq!(rows[0]["variant"], "act");
     assert_eq!(rows[0]["runs"], 2);
     assert!(rows[0]["rouge_l"].as_f64().is_some());
+    // The demo team's replies need no repair: 0 of them, per step kind too.
+    for row in rows {
+        let replies = row["replies"].as_u64().unwrap_or(0);
+        assert!(replies > 0 && row["repaired"] == 0, "{row}");
+        let steps = row["repaired_by_step"].as_object().expect("by step");
+        let sum: u64 = steps.values().filter_map(|c| c["replies"].as_u64()).sum();
+        assert_eq!(sum, replies, "{row}");
+        assert!(steps.values().all(|c| c["repaired"] == 0), "{row}");
+    }
     let shares = one["shares"][0][1].as_array().expect("shares");
     let total: f64 = shares.iter().filter_map(|s| s["share"].as_f64()).sum();
     assert!((total - 100.0).abs() < 1e-6, "{total}");

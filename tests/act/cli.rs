@@ -99,6 +99,13 @@ fn a_batch_prints_the_papers_tables_as_text_and_a_bad_set_is_refused() {
         out.contains("ROUGE-L") && out.contains("tokens per phase"),
         "{out}"
     );
+    // The column, and the breakdown by step kind: the demo repairs nothing.
+    let row = out
+        .lines()
+        .find(|l| l.starts_with("baseline "))
+        .expect("row");
+    assert!(row.contains(" 0 of "), "{out}");
+    assert!(out.contains("\nReplies repaired by step kind "), "{out}");
 
     let bad = temp("bad.jsonl");
     std::fs::write(

@@ -9,11 +9,15 @@
 #[path = "../support/mock.rs"]
 mod mock;
 
+#[path = "../support/repaired_log.rs"]
+mod repaired_log;
+
 mod batch;
 mod cli;
 mod common;
 mod mechanisms;
 mod plus;
+mod replies;
 mod rounds;
 mod share;
 mod spend;

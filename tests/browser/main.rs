@@ -4,7 +4,7 @@
 //! headers, and a real abort), and IndexedDB databases written by every
 //! earlier schema version opening with nothing lost (`idb`), MAEL's pools
 //! and task sets (`mael`), ACT's knowledge banks and task sets (`act`),
-//! the teacher's lessons (`lessons`).
+//! the teacher's lessons (`lessons`), hostile replies (`hostile`).
 #![cfg(target_arch = "wasm32")]
 
 use roundtable::engine::model::providers::http::{Endpoint, HttpChatModel, WireFormat};
@@ -208,6 +208,7 @@ async fn cancel_aborts_the_fetch_and_the_server_sees_it() {
 }
 
 mod act;
+mod hostile;
 mod idb;
 mod lessons;
 mod mael;

@@ -29,6 +29,10 @@ fn learn_then_evaluate_then_rank_and_merge() {
     );
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("learned 12 tasks"), "{out}");
+    // The demo's replies need no repair; the breakdown by step kind follows.
+    assert!(out.contains("\nreplies repaired: 0 of "), "{out}");
+    assert!(out.contains("\nReplies repaired by step kind  "), "{out}");
+    assert!(out.contains("\nmael.critique "), "{out}");
     let p = read_pool(&pool);
     assert!(p.len() > 50 && p.traces().len() == 12);
     // Resumable: a second call learns only what is missing.
@@ -65,6 +69,13 @@ fn learn_then_evaluate_then_rank_and_merge() {
             assert!(r[key].as_f64().is_some(), "{r}");
         }
         assert!((0.0..=1.0).contains(&r["score"].as_f64().unwrap_or(-1.0)));
+        // Replies repaired: none of the demo's, in all and per step kind.
+        let replies = r["replies"].as_u64().unwrap_or(0);
+        assert!(replies > 0 && r["repaired"] == 0, "{r}");
+        let steps = r["repaired_by_step"].as_object().expect("by step");
+        let sum: u64 = steps.values().filter_map(|c| c["replies"].as_u64()).sum();
+        assert_eq!(sum, replies, "{r}");
+        assert!(steps.values().all(|c| c["repaired"] == 0), "{r}");
     }
 
     // The pool-size sweep (Fig. 3) in step mode: an empty pool is no
@@ -180,22 +191,40 @@ fn learn_then_evaluate_then_rank_and_merge() {
     // pool merge: the union, by id.
     let other = tmp("mael-pool-b.json");
     let _ = std::fs::remove_file(&other);
+    let (code, out, err) = cli(
+        &[
+            "mael-learn",
+            "--train",
+            "2",
+            "--split",
+            "test",
+            "--out",
+            &other,
+            "--json",
+            "--quiet",
+        ],
+        None,
+    );
+    assert_eq!(code, 0, "{err}");
+    // --json: one line, with the replies repaired.
+    let learned = lines(&out);
+    assert_eq!(learned.len(), 1, "{out}");
+    let l = &learned[0];
     assert_eq!(
-        cli(
-            &[
-                "mael-learn",
-                "--train",
-                "2",
-                "--split",
-                "test",
-                "--out",
-                &other,
-                "--quiet"
-            ],
-            None
-        )
-        .0,
-        0
+        (l["row"].as_str(), l["learned"].as_u64()),
+        (Some("learning"), Some(2)),
+        "{l}"
+    );
+    assert!(
+        l["replies"].as_u64().unwrap_or(0) > 0 && l["repaired"] == 0,
+        "{l}"
+    );
+    assert!(
+        l["repaired_by_step"]["mael.solve"]["replies"]
+            .as_u64()
+            .unwrap_or(0)
+            > 0,
+        "{l}"
     );
     let merged = tmp("mael-merged.json");
     let (code, out, err) = cli(&["pool", "merge", &pool, &other, "--out", &merged], None);

@@ -269,7 +269,7 @@ fn unreadable_replies_are_recorded_and_the_run_goes_on() {
     let garbled = Rc::new(
         ScriptedModel::new("garbled").otherwise(|req: &ChatRequest| ChatResponse {
             text: match req.step.as_deref() {
-                Some(STEP_JUDGE) => "hmm, I would decompose this".into(),
+                Some(STEP_JUDGE) => "Solvable: no, I would decompose this".into(),
                 Some(STEP_DECOMPOSE) => "1. first line\n2. second line".into(),
                 Some(STEP_CRITIQUE) => "Looks adequate to me.".into(),
                 Some(STEP_EVALUATE) => "no idea".into(),
@@ -289,12 +289,24 @@ fn unreadable_replies_are_recorded_and_the_run_goes_on() {
     );
     let d: Vec<DecompositionRecord> = notes(&events, STORE_DECOMPOSITION);
     assert_eq!(d[0].subtasks.len(), 2);
+    assert!(d[0]
+        .note
+        .as_deref()
+        .is_some_and(|n| n.contains("list lines")));
+    // A critique that cannot be read (even when asked again) is not adequate.
     let c: Vec<CritiqueRecord> = notes(&events, STORE_CRITIQUE);
-    assert!(c.iter().all(|c| c.adequate && c.note.is_some()));
+    assert!(c
+        .iter()
+        .all(|c| !c.adequate && c.note.as_deref().is_some_and(|n| n.contains("default"))));
+    // A rating that cannot be read is not rated (no score), and says why.
     let ratings: Vec<RatingRecord> = notes(&events, STORE_RATING);
     assert!(ratings
         .iter()
-        .any(|r| r.by == "evaluator" && r.score == 0.5 && r.reason.contains("could not be read")));
+        .filter(|r| r.by == "evaluator")
+        .all(|r| r.score.is_none() && r.reason.contains("could not be read")));
+    assert!(events
+        .iter()
+        .any(|e| matches!(e.event, RunEvent::ReplyRepaired { .. })));
 }
 
 #[test]

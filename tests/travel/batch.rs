@@ -1,21 +1,31 @@
 //! The travel planner's batch: its jobs (every variant × query, variants
 //! outermost) run through the engine's batch runner with the demo model,
 //! and the finished runs fold into the paper's table: one column per
-//! variant, whatever order the runs ended in. (The runner itself — lanes,
+//! variant, whatever order the runs ended in, with the replies repaired
+//! per variant (once per call, stopped runs left out) in the table, the
+//! exports and `travel-batch`'s output. (The runner itself — lanes,
 //! the concurrency bound, pause, stop, caps, resume — is tested in
 //! `engine::run::batch`.)
 
+use super::repaired_log::{calls, done, failed, finished, replies};
 use roundtable::engine::base::clock::FakeClock;
 use roundtable::engine::coordinators::every_script;
 use roundtable::engine::coordinators::travel::batch::{entries, jobs, table, Setup, Tag};
-use roundtable::engine::coordinators::travel::contract::{ToolMode, Variant, ID};
+use roundtable::engine::coordinators::travel::contract::{
+    ToolMode, Variant, ID, STEP_COMPILER, STEP_CRITIC, STEP_ORCHESTRATOR, STEP_SOLO,
+};
+use roundtable::engine::coordinators::travel::html::batch_table_html;
 use roundtable::engine::coordinators::travel::query_values;
+use roundtable::engine::coordinators::travel::report::comparison_export::{
+    batch_csv, batch_json, batch_summary_csv,
+};
 use roundtable::engine::domains::travel::builtin::BUILTIN_QUERIES_JSONL;
 use roundtable::engine::model::demo::DemoModel;
 use roundtable::engine::model::pricing::PriceTable;
 use roundtable::engine::run::batch::{self, Batch, Controls, Host, Job, Report};
 use roundtable::engine::run::budget::SpendCap;
-use roundtable::engine::run::{ModelSpec, RunConfig, RunCtx, RunStatus};
+use roundtable::engine::run::{ModelSpec, RunConfig, RunCtx, RunEvent, RunStatus};
+use roundtable::engine::views::repairs::RepairCount;
 use std::rc::Rc;
 
 struct Demo;
@@ -88,6 +98,107 @@ fn the_runs_fold_into_the_papers_table_whatever_the_concurrency() {
         "the same table, one run at a time or four"
     );
     assert_eq!(entries(&four.runs).len(), 6);
+    // The demo model's replies need no repair: "0 of" each variant's replies.
+    let html = batch_table_html(&entries(&four.runs));
+    for g in &groups {
+        let n: u32 = (four.runs.iter())
+            .filter(|r| r.tag.variant.label() == g.group)
+            .map(|r| replies(&r.events))
+            .sum();
+        assert!(n > 0, "{}", g.group);
+        assert_eq!(
+            g.repairs,
+            RepairCount {
+                replies: n,
+                repaired: 0
+            }
+        );
+        assert!(html.contains(&format!("<td>0 of {n}</td>")), "{html}");
+    }
+}
+
+#[test]
+fn the_table_and_exports_count_repaired_replies_per_variant_once_per_call() {
+    let jobs = plan(3, &[Variant::Solo, Variant::Orchestrator]);
+    let (s, o, x, c) = (STEP_SOLO, STEP_ORCHESTRATOR, STEP_COMPILER, STEP_CRITIC);
+    let shape: [(&[&str], &[u32], RunEvent); 6] = [
+        // Call 0 repaired twice is one repaired reply.
+        (&[s, s, s], &[0, 0, 2], done()),
+        // A failed run counts.
+        (&[s, s], &[], failed()),
+        // A run the user stopped does not.
+        (&[s], &[0], RunEvent::RunCancelled {}),
+        (&[o, "travel.expert.hotel", x, c], &[3], done()),
+        (&[o, x], &[1, 1], done()),
+        (&[o, o, x], &[], done()),
+    ];
+    let runs: Vec<_> = jobs
+        .into_iter()
+        .zip(shape)
+        .enumerate()
+        .map(|(i, (job, (steps, repaired, end)))| {
+            let mut events = calls(steps, repaired);
+            events.push(end);
+            finished(i, job.tag, job.config, events)
+        })
+        .collect();
+    let groups = table(&runs);
+    let counts: Vec<(usize, String)> = groups.iter().map(|g| (g.runs, g.repairs.label())).collect();
+    assert_eq!(
+        counts,
+        [(2, "2 of 5".to_string()), (3, "2 of 9".to_string())]
+    );
+
+    let list = entries(&runs);
+    let html = batch_table_html(&list);
+    assert!(
+        html.contains("Replies repaired</th><td class=\"repaired-count\">2 of 5</td><td class=\"repaired-count\">2 of 9</td></tr>"),
+        "{html}"
+    );
+    // JSON: per group and per run.
+    let json = batch_json(&list);
+    let pair = |v: &serde_json::Value| (v["replies"].as_u64(), v["repaired"].as_u64());
+    let per_group: Vec<_> = json["groups"]
+        .as_array()
+        .expect("groups")
+        .iter()
+        .map(pair)
+        .collect();
+    assert_eq!(per_group, [(Some(5), Some(2)), (Some(9), Some(2))]);
+    let per_run: Vec<_> = json["runs"]
+        .as_array()
+        .expect("runs")
+        .iter()
+        .map(pair)
+        .collect();
+    assert_eq!(
+        per_run,
+        [(3, 2), (2, 0), (4, 1), (2, 1), (3, 0)].map(|(a, b)| (Some(a), Some(b)))
+    );
+    // CSV: a run's replies and repaired ones, and a group's.
+    let csv = batch_csv(&list);
+    let head: Vec<&str> = csv.lines().next().expect("head").split(',').collect();
+    let col = |name: &str| head.iter().position(|h| *h == name).expect(name);
+    let (r, k) = (col("replies"), col("repaired"));
+    let cells: Vec<(String, String)> = (csv.lines().skip(1))
+        .map(|l| {
+            let f: Vec<&str> = l.split(',').collect();
+            assert_eq!(f.len(), head.len(), "{l}");
+            (f[r].to_string(), f[k].to_string())
+        })
+        .collect();
+    assert_eq!(
+        cells,
+        [("3", "2"), ("2", "0"), ("4", "1"), ("2", "1"), ("3", "0")]
+            .map(|(a, b)| (a.to_string(), b.to_string()))
+    );
+    let summary = batch_summary_csv(&list);
+    let lines: Vec<&str> = summary.lines().collect();
+    assert!(lines[0].ends_with(",replies,repaired"), "{summary}");
+    assert!(
+        lines[1].ends_with(",5,2") && lines[2].ends_with(",9,2"),
+        "{summary}"
+    );
 }
 
 #[test]
@@ -164,6 +275,10 @@ fn travel_batch_prints_the_pages_table_and_writes_and_resumes_its_runs() {
     for (g, want) in groups.iter().zip(table(&page.runs)) {
         assert_eq!(g["runs"], 2);
         assert_eq!(g["summary"], want.summary.to_json(), "{}", want.group);
+        // Replies repaired: the demo's need none.
+        assert!(want.repairs.replies > 0);
+        assert_eq!(g["replies"], want.repairs.replies, "{}", want.group);
+        assert_eq!(g["repaired"], 0, "{}", want.group);
     }
     assert_eq!(
         err.matches("] single query").count() + err.matches("] orchestrator query").count(),
@@ -190,6 +305,15 @@ fn travel_batch_prints_the_pages_table_and_writes_and_resumes_its_runs() {
     assert_eq!(code, 0);
     assert!(
         text.contains("Final Pass Rate") && text.contains("Avg revisits"),
+        "{text}"
+    );
+    // The column, as wide as the others.
+    let line = |start: &str| text.lines().find(|l| l.starts_with(start)).unwrap_or("");
+    let row = line("Replies repaired");
+    assert!(row.contains(" 0 of "), "{text}");
+    assert_eq!(
+        row.chars().count(),
+        line("Hallucinated entities").chars().count(),
         "{text}"
     );
     let (code, _, err) = cli(&["travel-batch", "--variants", "nope"]);

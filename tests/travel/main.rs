@@ -11,6 +11,8 @@
 mod mock;
 
 mod common;
+#[path = "../support/repaired_log.rs"]
+mod repaired_log;
 mod world;
 
 mod aggregate;
@@ -22,6 +24,7 @@ mod demo;
 mod demo_revisits;
 mod parity;
 mod quirks;
+mod replies;
 mod run_export;
 mod tool_tables;
 mod tools;

@@ -3,6 +3,7 @@
 //! checks, the tokenizer and template, and the tiny test models are plain
 //! Rust, tested natively.
 
+pub mod digest;
 pub mod engine;
 pub mod inspect;
 pub mod protocol;

@@ -2,8 +2,9 @@
 //! set, through the engine's batch runner as the ACT page runs it (ACT+'s
 //! trials one after another, carrying its bank; the rest concurrently,
 //! `--concurrency` at once), then the paper's tables (ROUGE-L / ROUGE-1
-//! recall, words, judge, trivia recall per variant; token share per
-//! phase) from the same fold the page shows.
+//! recall, words, judge, trivia recall, replies repaired per variant;
+//! token share per phase; replies repaired per step kind) from the same
+//! fold the page shows.
 
 use super::super::batch::{self as cli_batch, BatchArgs, Lines};
 use super::super::common::Common;
@@ -114,6 +115,10 @@ pub fn run(args: Vec<OsString>) -> Result<i32, String> {
         );
     } else {
         println!("{}\n{}", rep.table(), rep.share_table());
+        let repairs = rep.repairs_table();
+        if !repairs.is_empty() {
+            println!("{repairs}");
+        }
     }
     Ok(cli_batch::exit_code(&report))
 }

@@ -2,8 +2,9 @@
 //! saved after every task (so an interrupted phase resumes where it
 //! stopped); `roundtable mael-eval`: test tasks in each mode against a
 //! pool, with the paper's figures (score, completion tokens, rounds), and
-//! optionally the pool-size sweep. Both go through the engine's batch
-//! runner with the jobs and folds the MAEL page uses.
+//! optionally the pool-size sweep. Both report the replies their steps had
+//! to repair (per mode, and per step kind). Both go through the engine's
+//! batch runner with the jobs and folds the MAEL page uses.
 
 use super::super::batch::{self as cli_batch, BatchArgs, Lines};
 use super::super::common::Common;
@@ -13,8 +14,8 @@ use futures::future::LocalBoxFuture;
 use roundtable::engine::coordinators::every_script;
 use roundtable::engine::coordinators::mael::contract::{MaelOptions, Mode};
 use roundtable::engine::coordinators::mael::learn::{
-    evaluation_jobs, first_tasks, groups, learning_jobs, pending, result_of, rows, sweep,
-    sweep_mode, Tag,
+    evaluation_jobs, first_tasks, groups, learning_jobs, learning_repairs, pending, result_of,
+    rows, sweep, sweep_mode, Row, Tag, LEARNING,
 };
 use roundtable::engine::coordinators::mael::memory::Memory;
 use roundtable::engine::coordinators::mael::{self};
@@ -23,6 +24,7 @@ use roundtable::engine::domains::tasks::Task;
 use roundtable::engine::model::ChatModel;
 use roundtable::engine::run::batch::{Controls, Finished, Host, Job};
 use roundtable::engine::run::{RunCtx, RunStatus};
+use roundtable::engine::views::repairs::{by_step_table, RepairSum};
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::ffi::OsString;
@@ -119,6 +121,34 @@ fn file(t: &Tag) -> String {
 
 const LINES: Lines<Tag> = Lines { file, describe };
 
+/// The replies fields of a JSON line: `replies`, `repaired` and
+/// `repaired_by_step` ({step: {replies, repaired}}).
+fn with_repairs(mut line: serde_json::Value, repairs: &RepairSum) -> serde_json::Value {
+    if let (Some(map), Ok(serde_json::Value::Object(more))) =
+        (line.as_object_mut(), serde_json::to_value(repairs))
+    {
+        map.extend(more);
+    }
+    line
+}
+
+/// An evaluation row as a JSON line.
+fn row_json(r: &Row) -> serde_json::Value {
+    let s = &r.summary;
+    with_repairs(
+        serde_json::json!({"mode": s.mode.id(), "label": r.label, "score": s.score, "completion_tokens": s.completion_tokens, "rounds": s.rounds, "tasks": s.tasks}),
+        &s.repairs,
+    )
+}
+
+/// The breakdown by step kind, when some run got a reply.
+fn print_by_step(columns: &[(&str, &RepairSum)]) {
+    let table = by_step_table(columns);
+    if !table.is_empty() {
+        print!("\n{table}");
+    }
+}
+
 pub fn learn(args: Vec<OsString>) -> Result<i32, String> {
     let f = Flags::parse("mael-learn", args)?;
     let common = Common::read(&f)?;
@@ -164,11 +194,19 @@ pub fn learn(args: Vec<OsString>) -> Result<i32, String> {
     }
     let secs = ((common.clock.now_ms() - started) / 1000.0).max(1e-9);
     let learned = report.progress.finished;
-    println!(
-        "learned {learned} tasks in {secs:.2} s ({:.1} tasks/s); {out} has {} experiences",
-        learned as f64 / secs,
-        memory.pool.borrow().len()
-    );
+    let experiences = memory.pool.borrow().len();
+    let repairs = learning_repairs(&report.runs);
+    if common.json {
+        let line = serde_json::json!({"row": LEARNING, "mode": mode.id(), "learned": learned, "experiences": experiences, "seconds": secs});
+        println!("{}", with_repairs(line, &repairs));
+    } else {
+        println!(
+            "learned {learned} tasks in {secs:.2} s ({:.1} tasks/s); {out} has {experiences} experiences",
+            learned as f64 / secs,
+        );
+        println!("replies repaired: {}", repairs.label());
+        print_by_step(&[(LEARNING, &repairs)]);
+    }
     Ok(cli_batch::exit_code(&report))
 }
 
@@ -220,10 +258,7 @@ pub fn eval(args: Vec<OsString>) -> Result<i32, String> {
     let sweep_in = sweep_mode(&modes);
     if common.json {
         for r in &table {
-            println!(
-                "{}",
-                serde_json::json!({"mode": r.summary.mode.id(), "label": r.label, "score": r.summary.score, "completion_tokens": r.summary.completion_tokens, "rounds": r.summary.rounds, "tasks": r.summary.tasks})
-            );
+            println!("{}", row_json(r));
         }
         for n in &sizes {
             // A pool size none of whose runs finished has no score (null).
@@ -239,19 +274,29 @@ pub fn eval(args: Vec<OsString>) -> Result<i32, String> {
             tasks.len(),
             memory.pool.borrow().len()
         );
+        // The first column as wide as its longest name (so the rest align).
+        let w = (table.iter())
+            .map(|r| r.summary.mode.label().chars().count())
+            .fold(28, usize::max);
         println!(
-            "{:<28} {:>8} {:>18} {:>8}",
-            "mode", "score %", "completion tokens", "rounds"
+            "{:<w$} {:>8} {:>18} {:>8} {:>16}",
+            "mode", "score %", "completion tokens", "rounds", "replies repaired"
         );
         for r in &table {
             println!(
-                "{:<28} {:>8.1} {:>18.0} {:>8.2}",
+                "{:<w$} {:>8.1} {:>18.0} {:>8.2} {:>16}",
                 r.summary.mode.label(),
                 r.summary.score * 100.0,
                 r.summary.completion_tokens,
-                r.summary.rounds
+                r.summary.rounds,
+                r.summary.repairs.label()
             );
         }
+        let columns: Vec<(&str, &RepairSum)> = table
+            .iter()
+            .map(|r| (r.label.as_str(), &r.summary.repairs))
+            .collect();
+        print_by_step(&columns);
         if !sizes.is_empty() {
             println!(
                 "pool-size sweep ({}): tasks learned → score %",

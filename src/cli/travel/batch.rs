@@ -1,7 +1,8 @@
 //! `roundtable travel-batch`: every chosen variant over a query set, a few
 //! runs at a time (the engine's batch runner, as the Batch page), then the
-//! paper's table (one column per variant), average revisits per expert and
-//! hallucinated entities, from the same fold the page shows.
+//! paper's table (one column per variant), average revisits per expert,
+//! hallucinated entities and the replies its steps had to repair, from the
+//! same fold the page shows.
 
 use super::super::batch::{self as cli_batch, BatchArgs, Lines};
 use super::super::common::Common;
@@ -67,7 +68,7 @@ pub fn run(args: Vec<OsString>) -> Result<i32, String> {
     let (db, db_name) = super::database(&f)?;
     let setup = Setup {
         db: db_name,
-        tool_mode: super::tool_mode(&f)?,
+        tool_mode: super::tool_mode(&f, &common.spec)?,
         max_steps: f.number("max-steps")?,
     };
     f.finish()?;
@@ -122,6 +123,8 @@ fn group_json(g: &GroupStats) -> serde_json::Value {
         "hallucinated_entities": hallucinated,
         "mean_cost_usd": g.mean_cost_usd,
         "mean_tokens": g.mean_tokens,
+        "replies": g.repairs.replies,
+        "repaired": g.repairs.repaired,
     })
 }
 
@@ -155,6 +158,11 @@ fn print_table(groups: &[GroupStats], queries: usize, variants: usize, secs: f64
             "{:>16}",
             g.hallucinations.iter().map(|(_, n)| n).sum::<usize>()
         );
+    }
+    println!();
+    head("Replies repaired");
+    for g in groups {
+        print!("{:>16}", g.repairs.label());
     }
     println!();
     if let Some(g) = groups.first() {

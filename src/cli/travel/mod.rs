@@ -12,6 +12,7 @@ use roundtable::engine::coordinators::travel::contract::ToolMode;
 use roundtable::engine::coordinators::travel::query_values;
 use roundtable::engine::domains::travel::builtin::BUILTIN_QUERIES_JSONL;
 use roundtable::engine::domains::travel::{Query, TravelDb};
+use roundtable::engine::run::ModelSpec;
 use std::rc::Rc;
 
 pub use roundtable::engine::coordinators::travel::ID;
@@ -79,12 +80,17 @@ pub fn database(f: &Flags) -> Result<(Option<Rc<TravelDb>>, String), String> {
     }
 }
 
-pub fn tool_mode(f: &Flags) -> Result<ToolMode, String> {
-    match f.text("tool-mode")?.as_deref() {
-        None | Some("native") => Ok(ToolMode::Native),
-        Some("text") => Ok(ToolMode::Text),
-        Some(other) => Err(format!(
-            "unknown --tool-mode \"{other}\": use native or text"
-        )),
-    }
+/// `--tool-mode`, as a run on `spec` can use it (the local model has no
+/// native tool calls: the text protocol, as in the page).
+pub fn tool_mode(f: &Flags, spec: &ModelSpec) -> Result<ToolMode, String> {
+    let asked = match f.text("tool-mode")?.as_deref() {
+        None | Some("native") => ToolMode::Native,
+        Some("text") => ToolMode::Text,
+        Some(other) => {
+            return Err(format!(
+                "unknown --tool-mode \"{other}\": use native or text"
+            ))
+        }
+    };
+    Ok(asked.for_model(spec))
 }

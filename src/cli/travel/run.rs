@@ -24,7 +24,7 @@ impl Prepared for Database {
 /// Fills `config` (task, variant, options) and returns the database to use.
 pub fn prepare(
     f: &Flags,
-    _common: &Common,
+    common: &Common,
     config: &mut RunConfig,
 ) -> Result<Box<dyn Prepared>, String> {
     let variant = config
@@ -46,7 +46,7 @@ pub fn prepare(
             .find(|(q, _)| q.idx == idx)
             .ok_or_else(|| format!("{file} has no query with idx {idx}"))?,
     };
-    let tool_mode = super::tool_mode(f)?;
+    let tool_mode = super::tool_mode(f, &common.spec)?;
     let (db, db_name) = super::database(f)?;
     let mut options = options_for(value, &db_name, tool_mode);
     if let Some(n) = f.number::<u32>("max-steps")? {

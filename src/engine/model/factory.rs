@@ -129,6 +129,7 @@ mod tests {
             model: model.into(),
             temperature: None,
             file_sha256: None,
+            max_tokens: None,
         }
     }
 
@@ -175,6 +176,7 @@ mod tests {
             model: "SmolLM2 135M Instruct".into(),
             temperature: None,
             file_sha256: None,
+            max_tokens: None,
         };
         assert!(local.is_local() && !local.is_demo());
         assert!(validate(&local, None)

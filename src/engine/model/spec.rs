@@ -21,6 +21,10 @@ pub struct ModelSpec {
     /// ran on, never its bytes or where it is stored.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub file_sha256: Option<String>,
+    /// The longest answer the run asks for: every request that does not
+    /// set its own (recorded in the run file; `None`: the provider's default).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_tokens: Option<u32>,
 }
 
 /// The provider id of the model that runs inside the page (a GGUF file).
@@ -35,6 +39,7 @@ impl ModelSpec {
             model: "demo".into(),
             temperature: None,
             file_sha256: None,
+            max_tokens: None,
         }
     }
     pub fn is_demo(&self) -> bool {

@@ -9,6 +9,7 @@ use super::gate::{Gate, Semaphore};
 use crate::engine::base::cancel::CancelToken;
 use crate::engine::base::clock::Clock;
 use crate::engine::model::pricing::PriceTable;
+use crate::engine::model::reply::Repair;
 use crate::engine::model::retry::SplitMix;
 use crate::engine::model::Call;
 use crate::engine::model::{ChatModel, ChatRequest, ChatResponse, ModelError, StreamDelta};
@@ -275,6 +276,17 @@ impl RunCtx {
         })
     }
 
+    /// Records what the reply of `call` needed before it could be used
+    /// (nothing when `repairs` is empty).
+    pub fn repaired(&self, call: u32, repairs: &[Repair]) {
+        if !repairs.is_empty() {
+            self.emit(RunEvent::ReplyRepaired {
+                call,
+                repairs: repairs.to_vec(),
+            });
+        }
+    }
+
     /// Control passes from `from` to `to`, and why.
     pub fn handoff(&self, from: &str, to: &str, why: &str) {
         self.emit(RunEvent::Handoff {
@@ -297,10 +309,13 @@ impl RunCtx {
     /// permit, records the request, streams deltas into the log, retries
     /// retryable errors with backoff (each retry recorded), and records the
     /// response or the failure. Returns the call number with the response.
+    /// A request that sets no temperature (no answer length) gets the
+    /// run's, its model spec's: only steps that set their own by design
+    /// keep theirs.
     pub async fn chat(
         &self,
         agent: &str,
-        req: ChatRequest,
+        mut req: ChatRequest,
     ) -> Result<(u32, ChatResponse), ModelError> {
         let role = self
             .0
@@ -309,6 +324,10 @@ impl RunCtx {
             .get(agent)
             .cloned()
             .unwrap_or_default();
+        if let Some(spec) = self.0.config.model_for(&role) {
+            req.params.temperature = req.params.temperature.or(spec.temperature);
+            req.params.max_tokens = req.params.max_tokens.or(spec.max_tokens);
+        }
         let model = self
             .0
             .models

@@ -2,6 +2,7 @@
 //! these; every view in the app is a fold over them.
 
 use super::config::RunConfig;
+use crate::engine::model::reply::Repair;
 use crate::engine::model::{ChatRequest, ChatResponse, ModelError};
 use serde::{Deserialize, Serialize};
 
@@ -117,6 +118,13 @@ pub enum RunEvent {
         key: Option<String>,
         payload: serde_json::Value,
     },
+    /// A reply its step could read only after repairing it, or not at all
+    /// (a stated default used, the step asked again): what was wrong and
+    /// what was done. The call's answer itself stays as the model wrote it.
+    ReplyRepaired {
+        call: u32,
+        repairs: Vec<Repair>,
+    },
     ScoreComputed {
         name: String,
         value: f64,
@@ -153,6 +161,7 @@ impl RunEvent {
             RunEvent::MessagePosted { .. } => "message_posted",
             RunEvent::Handoff { .. } => "handoff",
             RunEvent::NoteWritten { .. } => "note_written",
+            RunEvent::ReplyRepaired { .. } => "reply_repaired",
             RunEvent::ScoreComputed { .. } => "score_computed",
             RunEvent::RunFinished { .. } => "run_finished",
             RunEvent::RunFailed { .. } => "run_failed",

@@ -6,6 +6,7 @@ use super::config::RunConfig;
 use super::event::{Audience, FailReason, LoggedEvent, RunEvent};
 use super::log::RunDoc;
 use crate::engine::model::providers::http::WireFormat;
+use crate::engine::model::reply::{Repair, RepairKind};
 use crate::engine::model::retry::SplitMix;
 use crate::engine::model::spec::ModelSpec;
 use crate::engine::model::{
@@ -86,6 +87,7 @@ fn config(rng: &mut SplitMix) -> RunConfig {
             model: text(rng),
             temperature: Some(0.5),
             file_sha256: None,
+            max_tokens: None,
         };
     }
     let mut c = RunConfig::new(pick(rng, &["single", "travel", "act"]), &text(rng), spec);
@@ -247,6 +249,13 @@ pub fn random_run(rng: &mut SplitMix, max_events: usize) -> RunDoc {
                 store: "notebook".into(),
                 key: Some(text(rng)),
                 payload: json!({"rows": [text(rng), text(rng)], "x": float(rng)}),
+            }),
+            _ if call > 0 && rng.next_u64() % 3 == 0 => evs.push(RunEvent::ReplyRepaired {
+                call: call - 1,
+                repairs: vec![
+                    Repair::new(RepairKind::Closed, text(rng)),
+                    Repair::new(RepairKind::Default, text(rng)),
+                ],
             }),
             _ => evs.push(RunEvent::ScoreComputed {
                 name: text(rng),

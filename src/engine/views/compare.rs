@@ -3,10 +3,11 @@
 //! calls than another), a synchronized cursor that puts every run at the
 //! same relative point of the same phase, where two runs first diverge
 //! (the first LLM call whose agent, step, request or answer differs), and
-//! the differences in outcome, metrics, calls, tokens and cost per agent and
-//! per phase. Generic: it reads only the run events every coordinator
-//! emits.
+//! the differences in outcome, metrics, calls, tokens, cost and replies
+//! repaired, and calls and tokens per agent and per phase. Generic: it
+//! reads only the run events every coordinator emits.
 
+use super::repairs::{RepairCount, RepairsView};
 use super::usage::{Tally, UsageView};
 use super::Fold;
 use crate::engine::model::pricing::PriceTable;
@@ -246,12 +247,16 @@ pub struct RunFigures {
     pub cost_usd: f64,
     /// Some calls had no price (the cost is a lower bound).
     pub cost_partial: bool,
+    /// Its replies, and how many its steps had to repair (or could not
+    /// read): "N of M".
+    pub repairs: RepairCount,
 }
 
 pub fn figures(events: &[LoggedEvent], prices: &PriceTable) -> RunFigures {
     let mut f = RunFigures {
         outcome: "running".into(),
         usage: UsageView::of(events),
+        repairs: RepairsView::of(events).total(),
         ..RunFigures::default()
     };
     for e in events {

@@ -73,12 +73,12 @@ pub fn markdown(title: &str, runs: &[RunDoc], prices: &PriceTable) -> String {
         let _ = writeln!(m, "Task: {}\n", md_cell(&first.config.task));
     }
     m.push_str(
-        "## Runs\n\n| | run | outcome | calls | tokens | cost (USD) |\n|---|---|---|---|---|---|\n",
+        "## Runs\n\n| | run | outcome | calls | tokens | cost (USD) | replies repaired |\n|---|---|---|---|---|---|---|\n",
     );
     for (i, (r, f)) in runs.iter().zip(&figs).enumerate() {
         let _ = writeln!(
             m,
-            "| {} | {} | {} | {} | {} | {:.4}{} |",
+            "| {} | {} | {} | {} | {} | {:.4}{} | {} |",
             letter(i),
             md_cell(&run_label(&r.config)),
             f.outcome,
@@ -89,7 +89,8 @@ pub fn markdown(title: &str, runs: &[RunDoc], prices: &PriceTable) -> String {
                 " (some calls unpriced)"
             } else {
                 ""
-            }
+            },
+            f.repairs.label()
         );
     }
     let names = metric_names(&figs);

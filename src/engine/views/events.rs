@@ -97,6 +97,14 @@ pub fn summarize(ev: &RunEvent) -> String {
             "{agent} wrote to {store}{}",
             key.as_ref().map(|k| format!(" ({k})")).unwrap_or_default()
         ),
+        RunEvent::ReplyRepaired { call, repairs } => format!(
+            "reply of call {call} repaired: {}",
+            repairs
+                .iter()
+                .map(|r| r.kind.label())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
         RunEvent::ScoreComputed { name, value, .. } => format!("{name} = {value}"),
         RunEvent::RunFinished { .. } => "run finished".into(),
         RunEvent::RunFailed { reason } => format!(

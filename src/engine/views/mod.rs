@@ -12,6 +12,7 @@ pub mod graph;
 pub mod html;
 pub mod inspector;
 pub mod record;
+pub mod repairs;
 pub mod timeline;
 pub mod transcript;
 pub mod usage;
@@ -91,6 +92,10 @@ pub struct StatusView {
     pub error_kind: Option<String>,
     pub events: usize,
     pub llm_calls: usize,
+    /// Replies received, and the calls whose replies their steps had to
+    /// repair (or could not read): "replies repaired: N of M".
+    pub replies: usize,
+    pub repaired: std::collections::BTreeSet<u32>,
     pub elapsed_ms: u64,
     /// Notes written so far, per store (a coordinator's tab shows its count).
     pub notes: BTreeMap<String, usize>,
@@ -105,6 +110,8 @@ impl Default for StatusView {
             error_kind: None,
             events: 0,
             llm_calls: 0,
+            replies: 0,
+            repaired: Default::default(),
             elapsed_ms: 0,
             notes: BTreeMap::new(),
         }
@@ -118,6 +125,10 @@ impl Fold for StatusView {
         match &ev.event {
             RunEvent::RunStarted { .. } => self.started = true,
             RunEvent::LlmRequest { .. } => self.llm_calls += 1,
+            RunEvent::LlmResponse { .. } => self.replies += 1,
+            RunEvent::ReplyRepaired { call, .. } => {
+                self.repaired.insert(*call);
+            }
             RunEvent::NoteWritten { store, .. } => {
                 *self.notes.entry(store.clone()).or_insert(0) += 1;
             }

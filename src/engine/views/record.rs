@@ -3,6 +3,7 @@
 //! a record version. Older records are migrated; records from a newer
 //! version or damaged ones are reported, never trusted.
 
+use super::repairs::RepairsView;
 use super::usage::UsageView;
 use super::Fold;
 use crate::engine::model::pricing::PriceTable;
@@ -38,6 +39,12 @@ pub struct RunMeta {
     pub events: u64,
     #[serde(default)]
     pub llm_calls: u64,
+    /// Replies received, and of those the ones their steps had to repair
+    /// (records from before repairs were counted have 0 and 0).
+    #[serde(default)]
+    pub replies: u64,
+    #[serde(default)]
+    pub repaired: u64,
     #[serde(default)]
     pub cost_usd: Option<f64>,
     #[serde(default)]
@@ -53,6 +60,7 @@ impl RunMeta {
         now_ms: f64,
     ) -> RunMeta {
         let usage = UsageView::of(events);
+        let repairs = RepairsView::of(events).total();
         let (cost, complete) = usage.total.cost(prices);
         RunMeta {
             run_id: config.run_id.clone(),
@@ -70,6 +78,8 @@ impl RunMeta {
                 .iter()
                 .filter(|e| matches!(e.event, RunEvent::LlmRequest { .. }))
                 .count() as u64,
+            replies: repairs.replies.into(),
+            repaired: repairs.repaired.into(),
             cost_usd: complete.then_some(cost),
             parent: config.parent.clone(),
         }

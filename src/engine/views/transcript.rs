@@ -2,6 +2,7 @@
 //! calls with their results; phase markers; retries and failures.
 
 use super::Fold;
+use crate::engine::model::reply::Repair;
 use crate::engine::model::{ChatResponse, ModelError, ToolCall};
 use crate::engine::run::event::{Audience, FailReason, LoggedEvent, RunEvent};
 use std::collections::HashMap;
@@ -26,6 +27,9 @@ pub enum EntryKind {
         call: Option<u32>,
         streaming: bool,
         tool_calls: Vec<ToolCall>,
+        /// What its step had to repair before it could use the reply
+        /// (empty: read as written).
+        repairs: Vec<Repair>,
     },
     Tool {
         id: String,
@@ -134,6 +138,7 @@ impl Fold for Transcript {
             } => self.tool_called(seq, id, agent, tool, args),
             RunEvent::ToolReturned { id, ok, output, .. } => self.tool_returned(id, *ok, output),
             RunEvent::Handoff { from, to, reason } => self.handoff(seq, from, to, reason),
+            RunEvent::ReplyRepaired { call, repairs } => self.reply_repaired(*call, repairs),
             RunEvent::RunFinished { .. } => self.run_finished(seq),
             RunEvent::RunFailed { reason } => self.run_failed(seq, reason),
             RunEvent::RunCancelled {} => self.run_cancelled(seq),
@@ -173,6 +178,7 @@ impl Transcript {
                 call: Some(call),
                 streaming: true,
                 tool_calls: Vec::new(),
+                repairs: Vec::new(),
             },
         );
         self.by_call.insert(call, idx);
@@ -231,6 +237,17 @@ impl Transcript {
     }
 
     #[inline(never)]
+    fn reply_repaired(&mut self, call: u32, found: &[Repair]) {
+        if let Some(&idx) = self.by_call.get(&call) {
+            self.update(idx, |k| {
+                if let EntryKind::Message { repairs, .. } = k {
+                    repairs.extend_from_slice(found);
+                }
+            });
+        }
+    }
+
+    #[inline(never)]
     fn llm_failed(&mut self, seq: u64, call: u32, error: &ModelError) {
         if let Some(&idx) = self.by_call.get(&call) {
             self.update(idx, |k| {
@@ -280,6 +297,7 @@ impl Transcript {
                         call: None,
                         streaming: false,
                         tool_calls: Vec::new(),
+                        repairs: Vec::new(),
                     },
                 );
             }

@@ -1,6 +1,7 @@
 //! The Compare page's two panels below the columns: the differences
-//! (outcome, metrics, calls, tokens and cost, per agent and per phase, with
-//! a chart) and where each run first diverges from run A.
+//! (outcome, metrics, calls, tokens, cost and replies repaired, per agent
+//! and per phase, with a chart) and where each run first diverges from
+//! run A.
 
 use crate::engine::views::compare::{self, RunFigures};
 use crate::engine::views::compare_report::{self, fmt_value, letter, metric, metric_names};
@@ -91,6 +92,7 @@ pub fn Differences(figs: Memo<Vec<RunFigures>>) -> impl IntoView {
                     {move || row("model calls", |f| f.usage.total.calls.to_string())}
                     {move || row("tokens (in + out)", |f| (f.usage.total.input_tokens + f.usage.total.output_tokens).to_string())}
                     {move || row("cost (USD)", |f| if f.cost_partial { format!("≥ {:.4}", f.cost_usd) } else { format!("{:.4}", f.cost_usd) })}
+                    {move || row("replies repaired", |f| f.repairs.label())}
                 </tbody>
                 <tbody class="cmp-group"><tr><th scope="rowgroup" colspan="5">"Per agent"</th></tr>{move || keyed(true)}</tbody>
                 <tbody class="cmp-group"><tr><th scope="rowgroup" colspan="5">"Per phase"</th></tr>{move || keyed(false)}</tbody>

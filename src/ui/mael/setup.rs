@@ -270,6 +270,13 @@ pub fn MaelSetupPanel() -> impl IntoView {
                 </div>
                 <span class="small" class:muted=team_ok class:bad=move || !team_ok() aria-live="polite">{team_line}</span>
             </div>
+            <p class="small muted" data-testid="ml-temperature">{move || {
+                let set = app.settings.with(|x| x.model_spec().temperature);
+                match set {
+                    Some(t) => format!("Temperature {t} (set in Settings; the paper samples at {})", crate::engine::coordinators::mael::contract::TEMPERATURE),
+                    None => format!("Temperature {} (the paper's; Settings can set another)", crate::engine::coordinators::mael::contract::TEMPERATURE),
+                }
+            }}</p>
             <details class="ml-advanced">
                 <summary>"Retrieval and rewards"</summary>
                 <div class="field">

@@ -6,6 +6,7 @@
 //! functions here list, open and delete from both.
 
 use super::reader::{BlobReader, SyncReader};
+use crate::digest::hex;
 use crate::inspect::{inspect, MEMORY_BUDGET};
 use crate::protocol::{ModelInfo, StoredModel};
 use sha2::{Digest, Sha256};
@@ -275,10 +276,6 @@ pub(super) fn record(
     };
     model.info.sha256 = sha256;
     model
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// Every model in OPFS; leftovers of unfinished copies are removed, and

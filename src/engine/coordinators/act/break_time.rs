@@ -11,9 +11,10 @@
 use super::contract::*;
 use super::generation;
 use super::prompts;
+use super::reading;
 use super::team::{Act, Agent, Meeting};
 use super::update;
-use crate::engine::model::reply::json_object;
+use crate::engine::model::reply::{read_value, Read, Repair, RepairKind, Unreadable};
 use crate::engine::run::{Audience, RunError};
 use futures::future::join_all;
 use serde_json::Value;
@@ -27,57 +28,72 @@ pub async fn break_time(act: &Act<'_>, team_meeting: &Meeting) -> Result<(), Run
 
 async fn one_to_one(act: &Act<'_>, i: usize, transcript: &str) -> Result<(), RunError> {
     let member = act.member_id(i);
-    let (reply, s) = act
+    let (said, s) = act
         .ask_member(i, STEP_REFLECT, |s| {
             prompts::reflect(s, &act.team_task_text(), transcript)
         })
         .await?;
-    let (reflection, mut flags) = read_reflection(&reply);
-    let reflection = match reflection {
-        Some(r) => r,
-        None => {
+    let (reflection, mut repairs) = match read_reflection(&said.text) {
+        Ok(read) => (read.value, read.repairs),
+        Err(why) => {
             let deepen = s
                 .expertise
                 .first()
                 .cloned()
                 .unwrap_or_else(|| s.current.subject.clone());
-            flags.push(format!(
-                "no knowledge to deepen could be read: \"{deepen}\" (its expertise) was taken"
-            ));
-            Reflection {
-                reflection: reply.trim().to_string(),
-                questions: vec![format!("What should I know about {deepen} for my task?")],
-                deepen,
-            }
+            (
+                Reflection {
+                    reflection: reading::cap_chars(said.text.trim(), QUESTION_CHARS).0,
+                    questions: Vec::new(),
+                    deepen: deepen.clone(),
+                },
+                vec![reading::default(format!(
+                    "no knowledge to deepen could be read ({why}): \"{deepen}\" (its expertise) was taken"
+                ))],
+            )
         }
     };
     // One line, no commas (speaker lists are comma-separated), ≤ 60 chars.
-    let deepen: String = reflection
-        .deepen
+    let one_line = reading::visible(&reflection.deepen)
         .replace([',', '\n', ';'], " ")
         .split_whitespace()
         .collect::<Vec<_>>()
-        .join(" ")
-        .chars()
-        .take(60)
-        .collect();
-    if reflection.deepen.chars().count() > 60 || reflection.deepen.contains([',', '\n', ';']) {
-        flags.push("the knowledge to deepen was shortened to one line of 60 characters".into());
+        .join(" ");
+    let (deepen, cut) = reading::cap_chars(&one_line, DEEPEN_CHARS);
+    if cut || reflection.deepen.contains([',', '\n', ';']) {
+        repairs.push(reading::clamped(format!(
+            "the knowledge to deepen was shortened to one line of {DEEPEN_CHARS} characters"
+        )));
     }
     let deepen = if deepen.is_empty() {
-        s.current.subject.chars().take(60).collect()
+        reading::cap_chars(&s.current.subject, DEEPEN_CHARS).0
     } else {
         deepen
     };
-    let mut questions: Vec<String> = reflection
-        .questions
-        .iter()
-        .map(|q| q.trim().to_string())
-        .filter(|q| !q.is_empty())
-        .collect();
-    if questions.is_empty() {
-        questions.push(format!("What should I know about {deepen} for my task?"));
+    let mut questions: Vec<String> = Vec::new();
+    for q in &reflection.questions {
+        let (q, cut) = reading::cap_chars(&reading::visible(q), QUESTION_CHARS);
+        if cut {
+            repairs.push(reading::clamped(format!(
+                "a question was cut to {QUESTION_CHARS} characters"
+            )));
+        }
+        if !q.is_empty() {
+            questions.push(q);
+        }
     }
+    if questions.is_empty() {
+        let q = format!("What should I know about {deepen} for my task?");
+        if !repairs.iter().any(|r| r.kind == RepairKind::Default) {
+            repairs.push(reading::default(format!(
+                "the reflection asked no question: \"{q}\" was asked"
+            )));
+        }
+        questions.push(q);
+    }
+    let repairs = reading::folded(repairs);
+    act.repaired(said.call, &repairs);
+    let flags = reading::details(&repairs);
     // The expert: its initial task is the knowledge to deepen.
     // Named after its member and the team's task number, so that an ACT+
     // bank's knowledge from earlier experts keeps its own source.
@@ -116,20 +132,26 @@ async fn one_to_one(act: &Act<'_>, i: usize, transcript: &str) -> Result<(), Run
                 to.clone(),
             )
             .await?;
-        meeting.lines.push((expert_id.clone(), answer));
+        meeting.lines.push((expert_id.clone(), answer.text));
         pairs += 1;
         if pairs >= cap {
             break;
         }
-        let (reply, _) = act
+        let (said, _) = act
             .ask_member(i, STEP_FOLLOWUP, |s| {
                 prompts::followup(s, &deepen, &act.transcript(&meeting))
             })
             .await?;
-        match next_question(&reply) {
+        let (next, repairs) = next_question(&said.text);
+        act.repaired(said.call, &repairs);
+        match next {
             Some(q) => question = q,
             None => {
-                ended = "no further questions";
+                ended = if repairs.iter().any(|r| r.kind == RepairKind::Default) {
+                    "no question could be read"
+                } else {
+                    "no further questions"
+                };
                 break;
             }
         }
@@ -151,66 +173,143 @@ async fn one_to_one(act: &Act<'_>, i: usize, transcript: &str) -> Result<(), Run
     update::after_meeting(act, &meeting, &[i], "after_break_time").await
 }
 
+/// The longest knowledge to deepen kept (chars): one line, also the
+/// expert's name.
+const DEEPEN_CHARS: usize = 60;
+/// The longest question kept (chars).
+const QUESTION_CHARS: usize = 600;
+
 /// The reflection in a reply: `deepen` (text) and `questions` (a list, or
-/// one string); None without a topic to deepen.
-pub fn read_reflection(reply: &str) -> (Option<Reflection>, Vec<String>) {
-    let mut flags = Vec::new();
-    let Some(v) = json_object::<Value>(reply) else {
-        return (None, vec!["the reflection was not JSON".into()]);
+/// one text), also wrapped or as the first item of a list. Unreadable
+/// without a topic to deepen.
+pub fn read_reflection(reply: &str) -> Result<Read<Reflection>, Unreadable> {
+    let fits = |v: &Value| {
+        v.get("deepen")
+            .and_then(Value::as_str)
+            .is_some_and(|d| !d.trim().is_empty())
     };
+    let read = reading::object_in(reply, &fits, "\"deepen\" topic")?;
+    let v = &read.value;
+    let mut repairs = read.repairs.clone();
     let deepen = v
         .get("deepen")
         .and_then(Value::as_str)
         .unwrap_or("")
         .trim()
         .to_string();
-    if deepen.is_empty() {
-        return (None, flags);
-    }
-    let questions = match v.get("questions") {
+    let questions = match v.get("questions").or_else(|| v.get("question")) {
         Some(Value::Array(a)) => a
             .iter()
             .filter_map(|q| q.as_str().map(str::to_string))
             .collect(),
         Some(Value::String(q)) => {
-            flags.push("the questions were one text: read as one question".into());
+            repairs.push(reading::shape(
+                "the questions were one text: read as one question",
+            ));
             vec![q.clone()]
         }
         _ => Vec::new(),
     };
-    let reflection = v
-        .get("reflection")
-        .and_then(Value::as_str)
-        .unwrap_or("")
-        .to_string();
-    (
-        Some(Reflection {
+    let (reflection, _) = reading::text_of(v.get("reflection"));
+    Ok(Read {
+        value: Reflection {
             reflection,
             deepen,
             questions,
-        }),
-        flags,
-    )
+        },
+        repairs,
+    })
 }
 
-/// The follow-up's question, or None when the member has none.
-pub fn next_question(reply: &str) -> Option<String> {
-    if let Some(v) = json_object::<Value>(reply) {
-        if v.get("done").and_then(Value::as_bool) == Some(true) {
-            return None;
+/// The follow-up's question, or None when the member has none, with what
+/// reading it took. `{"done": true}` ends the 1:1; `{"question": "…"}`
+/// goes on. A reply with neither ends it too, flagged (a stated
+/// default); a reply that is not JSON is read as its text (a question, or
+/// "no further questions"), flagged.
+pub fn next_question(reply: &str) -> (Option<String>, Vec<Repair>) {
+    let fits = |v: &Value| v.get("question").is_some() || v.get("done").is_some();
+    let question = |q: &str, mut repairs: Vec<Repair>| -> (Option<String>, Vec<Repair>) {
+        let (q, cut) = reading::cap_chars(&reading::visible(q), QUESTION_CHARS);
+        if cut {
+            repairs.push(reading::clamped(format!(
+                "the question was cut to {QUESTION_CHARS} characters"
+            )));
         }
-        return v
-            .get("question")
-            .and_then(Value::as_str)
-            .map(|q| q.trim().to_string())
-            .filter(|q| !q.is_empty());
+        (Some(q), repairs)
+    };
+    match read_value(reply) {
+        Ok(read) => {
+            let read = match reading::object_that(read, &fits, "\"question\" or \"done\"") {
+                Ok(r) => r,
+                Err(why) => {
+                    return (
+                        None,
+                        vec![reading::default(format!(
+                            "ended the 1:1 because the follow-up could not be read ({why})"
+                        ))],
+                    )
+                }
+            };
+            let mut repairs = read.repairs;
+            let v = &read.value;
+            let done = match v.get("done") {
+                Some(Value::Bool(b)) => *b,
+                Some(Value::String(s))
+                    if matches!(s.trim().to_lowercase().as_str(), "true" | "yes") =>
+                {
+                    repairs.push(reading::shape("\"done\" was a text: read as true"));
+                    true
+                }
+                _ => false,
+            };
+            let asked = v
+                .get("question")
+                .and_then(Value::as_str)
+                .map(str::trim)
+                .filter(|q| !q.is_empty());
+            match (done, asked) {
+                (true, _) => (None, repairs),
+                (false, Some(q)) => question(q, repairs),
+                (false, None) => {
+                    repairs.push(reading::default(
+                        "ended the 1:1 because the follow-up had no question and did not say it was done",
+                    ));
+                    (None, repairs)
+                }
+            }
+        }
+        Err(why) => {
+            let lower = reply.to_lowercase();
+            if [
+                "no further question",
+                "no more question",
+                "no other question",
+            ]
+            .iter()
+            .any(|p| lower.contains(p))
+            {
+                return (
+                    None,
+                    vec![reading::shape(
+                        "the follow-up was not JSON: read as no further questions",
+                    )],
+                );
+            }
+            let text = reading::usable_lines(reply).join(" ");
+            if text.is_empty() {
+                return (
+                    None,
+                    vec![reading::default(format!(
+                        "ended the 1:1 because the follow-up could not be read ({why}; nothing but a preamble)"
+                    ))],
+                );
+            }
+            question(
+                &text,
+                vec![reading::shape(
+                    "the follow-up was not JSON: its text was taken as the question",
+                )],
+            )
+        }
     }
-    let lower = reply.to_lowercase();
-    if lower.contains("no further question")
-        || lower.contains("no more question")
-        || reply.trim().is_empty()
-    {
-        return None;
-    }
-    Some(reply.trim().to_string())
 }

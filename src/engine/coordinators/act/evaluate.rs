@@ -9,6 +9,7 @@ use super::prompts;
 use super::team::Act;
 use crate::engine::domains::creative::score::{self, Scores};
 use crate::engine::domains::creative::ComplexTask;
+use crate::engine::model::reply::{Repair, RepairKind};
 use crate::engine::run::{RunError, RunEvent};
 
 pub async fn evaluate(
@@ -65,10 +66,19 @@ async fn judge(act: &Act<'_>, full: &ComplexTask, output: &str) -> Result<Option
                 .join(" | ")
         })
         .collect();
-    let reply = act
+    let said = act
         .ask(JUDGE, STEP_JUDGE, prompts::judge(output, &components))
         .await?;
+    let reply = said.text;
     let (score, note) = read_judge(&reply, components.len() as u32);
+    if let Some(n) = &note {
+        let kind = if score.is_some() {
+            RepairKind::Clamped
+        } else {
+            RepairKind::Default
+        };
+        act.repaired(said.call, &[Repair::new(kind, n.clone())]);
+    }
     act.ctx.note(
         JUDGE,
         STORE_JUDGE,
@@ -95,7 +105,10 @@ async fn judge(act: &Act<'_>, full: &ComplexTask, output: &str) -> Result<Option
 /// parse failure (None), never 0.
 pub fn read_judge(reply: &str, max: u32) -> (Option<u32>, Option<String>) {
     let lower = reply.to_lowercase();
-    let tail = lower.rfind("score").map_or(lower.as_str(), |i| &lower[i..]);
+    let tail = lower
+        .rfind("score")
+        .and_then(|i| lower.get(i..))
+        .unwrap_or(lower.as_str());
     let number = |text: &str, last: bool| -> Option<u64> {
         let nums: Vec<u64> = text
             .split(|c: char| !c.is_ascii_digit())

@@ -5,11 +5,14 @@
 //! initial task side by side (the team meeting fuses it).
 
 use super::contract::*;
+use super::memory;
 use super::prompts;
+use super::reading;
 use super::team::{member_id, Act, Agent};
-use crate::engine::model::reply::json_object;
+use crate::engine::model::reply::{read_value, Read, Repair, RepairKind, Unreadable};
 use crate::engine::run::RunError;
 use futures::future::join_all;
+use serde_json::Value;
 
 /// The agents' initial tasks.
 pub async fn decompose(act: &Act<'_>) -> Result<Vec<AgentTask>, RunError> {
@@ -38,48 +41,52 @@ pub async fn decompose(act: &Act<'_>) -> Result<Vec<AgentTask>, RunError> {
     let l = act.options.team_size.clamp(2, 8);
     act.ctx
         .add_agent(FACILITATOR, ROLE_FACILITATOR, "Facilitator");
-    let reply = act
-        .ask(
-            FACILITATOR,
-            STEP_DECOMPOSE,
-            prompts::decompose(&act.task.text, l),
-        )
-        .await?;
-    let (mut tasks, mut note) = match json_object::<Decomposition>(&reply) {
-        Some(d) => (
-            d.tasks
-                .into_iter()
-                .filter(|t| !t.subject.trim().is_empty())
-                .collect::<Vec<_>>(),
-            None,
-        ),
-        None => (
-            reply
-                .lines()
-                .map(|l| l.trim().trim_start_matches(['-', '*', ' ']).trim())
-                .filter(|l| !l.is_empty())
-                .map(|l| AgentTask {
-                    subject: l.to_string(),
-                    details: Vec::new(),
-                })
-                .collect(),
-            Some("the reply was not JSON; its lines were read as tasks".to_string()),
-        ),
-    };
+    let prompt = prompts::decompose(&act.task.text, l);
+    let mut said = act.ask(FACILITATOR, STEP_DECOMPOSE, prompt.clone()).await?;
+    let mut read = read_tasks(&said.text);
+    if let Err(why) = &read {
+        act.repaired(
+            said.call,
+            &[Repair::new(
+                RepairKind::AskedAgain,
+                format!("the tasks could not be read ({why}): asked again once"),
+            )],
+        );
+        said = act
+            .ask(FACILITATOR, STEP_DECOMPOSE, reading::again(&prompt))
+            .await?;
+        read = read_tasks(&said.text);
+    }
+    let Read {
+        value: mut tasks,
+        mut repairs,
+    } = read.unwrap_or_else(|why| Read {
+        value: Vec::new(),
+        repairs: vec![reading::default(format!(
+            "the tasks could not be read ({why}): every agent takes a part of the whole task"
+        ))],
+    });
     if tasks.len() > l {
-        note = Some(format!("{} tasks cut to {l}", tasks.len()));
+        repairs.push(reading::clamped(format!(
+            "{} tasks cut to {l}",
+            tasks.len()
+        )));
         tasks.truncate(l);
+    }
+    if tasks.len() < l && !tasks.is_empty() {
+        repairs.push(reading::default(format!(
+            "fewer than {l} tasks: the rest take the whole task"
+        )));
     }
     while tasks.len() < l {
         let k = tasks.len() + 1;
-        note = Some(format!(
-            "fewer than {l} tasks: the rest take the whole task"
-        ));
         tasks.push(AgentTask {
             subject: format!("Part {k} of: {}", act.task.text),
             details: Vec::new(),
         });
     }
+    let repairs = reading::folded(repairs);
+    act.repaired(said.call, &repairs);
     act.ctx.note(
         FACILITATOR,
         STORE_PARTS,
@@ -87,10 +94,115 @@ pub async fn decompose(act: &Act<'_>) -> Result<Vec<AgentTask>, RunError> {
         &PartsRecord {
             parts: tasks.clone(),
             by: "decomposed".into(),
-            note,
+            note: (!repairs.is_empty()).then(|| reading::details(&repairs).join("; ")),
         },
     );
     Ok(tasks)
+}
+
+/// The longest task subject kept (words).
+const TASK_WORDS: usize = 60;
+
+/// The tasks of a decomposition reply: `{"tasks": [...]}` (or another
+/// wrapping of the list), each a `{"subject", "details"}` object or a
+/// text; else, from a reply that is not JSON, its lines that are not
+/// preambles. Unreadable when no task has a subject.
+pub fn read_tasks(reply: &str) -> Result<Read<Vec<AgentTask>>, Unreadable> {
+    let mut repairs = Vec::new();
+    let mut tasks = Vec::new();
+    match read_value(reply) {
+        Ok(read) => {
+            let list = reading::list_under(read, "tasks")?;
+            repairs = list.repairs;
+            let Some(items) = list.value.as_array() else {
+                return Err(Unreadable("the JSON's \"tasks\" is not a list".into()));
+            };
+            let (mut texts, mut others) = (0, 0);
+            for item in items {
+                match item {
+                    Value::String(s) => {
+                        texts += 1;
+                        tasks.push(AgentTask {
+                            subject: s.trim().to_string(),
+                            details: Vec::new(),
+                        });
+                    }
+                    Value::Object(o) => {
+                        let (subject, _) = reading::text_of(
+                            o.get("subject")
+                                .or_else(|| o.get("task"))
+                                .or_else(|| o.get("title")),
+                        );
+                        let details = match o.get("details") {
+                            Some(Value::String(d)) if !d.trim().is_empty() => {
+                                vec![d.trim().to_string()]
+                            }
+                            Some(Value::Array(a)) => a
+                                .iter()
+                                .filter_map(|d| d.as_str().map(|d| d.trim().to_string()))
+                                .filter(|d| !d.is_empty())
+                                .collect(),
+                            _ => Vec::new(),
+                        };
+                        tasks.push(AgentTask { subject, details });
+                    }
+                    _ => others += 1,
+                }
+            }
+            if texts > 0 {
+                repairs.push(reading::shape(format!(
+                    "{texts} task{} were texts, not objects: taken as subjects",
+                    if texts == 1 { "" } else { "s" }
+                )));
+            }
+            if others > 0 {
+                repairs.push(reading::dropped(format!(
+                    "{others} items of the list were neither tasks nor texts: dropped"
+                )));
+            }
+        }
+        Err(why) => {
+            let lines = reading::usable_lines(reply);
+            if lines.is_empty() {
+                return Err(why);
+            }
+            repairs.push(reading::shape(format!(
+                "the reply was not JSON: its {} lines were read as tasks",
+                lines.len()
+            )));
+            tasks = lines
+                .into_iter()
+                .map(|subject| AgentTask {
+                    subject,
+                    details: Vec::new(),
+                })
+                .collect();
+        }
+    }
+    let before = tasks.len();
+    tasks.retain(|t| !reading::visible(&t.subject).is_empty());
+    if tasks.is_empty() {
+        return Err(Unreadable("the reply names no task with a subject".into()));
+    }
+    if tasks.len() < before {
+        repairs.push(reading::dropped(format!(
+            "tasks without a subject dropped: {}",
+            before - tasks.len()
+        )));
+    }
+    for t in &mut tasks {
+        let (subject, cut) = memory::truncate_words(&reading::visible(&t.subject), TASK_WORDS);
+        if cut {
+            repairs.push(reading::clamped(format!(
+                "a task was cut to {TASK_WORDS} words"
+            )));
+        }
+        t.subject = subject;
+    }
+    Ok(Read {
+        value: tasks,
+        repairs,
+    })
 }
 
 /// Adds a member per task; their expertise comes concurrently.
@@ -132,32 +244,33 @@ pub async fn expertise(
     task: &AgentTask,
 ) -> Result<Vec<String>, RunError> {
     let max = act.limits().keywords;
-    let reply = act
+    let said = act
         .ask(
             id,
             STEP_EXPERTISE,
             prompts::expertise(name, "the team", task, max),
         )
         .await?;
-    let value = json_object::<serde_json::Value>(&reply);
-    let (mut keywords, mut flags) =
-        super::memory::keywords(value.as_ref().and_then(|v| v.get("expertise")), max);
-    flags.retain(|f| !f.starts_with("only"));
-    if value.is_none() {
-        let (k, _) = super::memory::keywords(Some(&serde_json::Value::String(reply.clone())), max);
-        keywords = k;
-        flags.push("the reply was not JSON; read as a comma-separated list".into());
-    }
+    let (mut keywords, mut repairs, why) = match read_expertise(&said.text, max) {
+        Ok(read) => (
+            read.value,
+            read.repairs,
+            "no keyword could be read".to_string(),
+        ),
+        Err(why) => (
+            Vec::new(),
+            Vec::new(),
+            format!("the expertise could not be read ({why})"),
+        ),
+    };
     if keywords.is_empty() {
-        keywords = task
-            .subject
-            .split_whitespace()
-            .take(3)
-            .map(str::to_string)
-            .collect::<Vec<_>>();
-        keywords = vec![keywords.join(" ")];
-        flags.push("no keyword could be read: the task's first words stand in".into());
+        let first: Vec<&str> = task.subject.split_whitespace().take(3).collect();
+        keywords = vec![reading::cap_chars(&first.join(" "), memory::KEYWORD_CHARS).0];
+        repairs.push(reading::default(format!(
+            "{why}: the task's first words stand in"
+        )));
     }
+    act.repaired(said.call, &repairs);
     act.ctx.note(
         id,
         STORE_EXPERTISE,
@@ -165,10 +278,44 @@ pub async fn expertise(
         &ExpertiseRecord {
             agent: id.into(),
             keywords: keywords.clone(),
-            flags,
+            flags: reading::details(&repairs),
         },
     );
     Ok(keywords)
+}
+
+/// The expertise keywords in a reply: `{"expertise": [...]}` (or another
+/// wrapping of the list, or one text); from a reply that is not JSON, its
+/// text split at commas, semicolons, line breaks and bullets. Each at most
+/// 40 chars, at most `max` (maybe none).
+pub fn read_expertise(reply: &str, max: usize) -> Result<Read<Vec<String>>, Unreadable> {
+    match read_value(reply) {
+        Ok(read) => {
+            let list = reading::list_under(read, "expertise")?;
+            let (keywords, more) = memory::keywords(Some(&list.value), max);
+            let mut repairs = list.repairs;
+            repairs.extend(more);
+            Ok(Read {
+                value: keywords,
+                repairs,
+            })
+        }
+        Err(why) => {
+            let items = memory::split_keywords(reply);
+            let (keywords, more) = memory::keyword_list(items, max);
+            if keywords.is_empty() {
+                return Err(why);
+            }
+            let mut repairs = vec![reading::shape(
+                "the reply was not JSON: read as a list split at commas, semicolons, line breaks and bullets",
+            )];
+            repairs.extend(more);
+            Ok(Read {
+                value: keywords,
+                repairs,
+            })
+        }
+    }
 }
 
 /// G₀: every initial task, side by side.

@@ -6,6 +6,8 @@
 //! prompt gets is the expertise (always, not counted in c) plus those.
 
 use super::contract::{Episode, Knowledge};
+use super::reading;
+use crate::engine::model::reply::Repair;
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -103,8 +105,9 @@ pub fn truncate_words(text: &str, max: usize) -> (String, bool) {
 }
 
 /// An importance score read from a model: a number, a numeric string, a
-/// float (rounded); clamped to 0–10. Missing or unreadable → 5, flagged.
-pub fn importance(v: Option<&serde_json::Value>) -> (u8, Option<String>) {
+/// float (rounded); clamped to 0–10. Missing or unreadable → 5. The repair
+/// says what was done.
+pub fn importance(v: Option<&serde_json::Value>) -> (u8, Option<Repair>) {
     let raw = match v {
         Some(serde_json::Value::Number(n)) => n.as_f64(),
         Some(serde_json::Value::String(s)) => s.trim().parse::<f64>().ok(),
@@ -114,45 +117,134 @@ pub fn importance(v: Option<&serde_json::Value>) -> (u8, Option<String>) {
         Some(x) if x.is_finite() => {
             let r = x.round();
             let clamped = r.clamp(0.0, 10.0);
-            let flag = (clamped != r).then(|| format!("importance {x} clamped to {clamped}"));
+            let flag = (clamped != r)
+                .then(|| reading::clamped(format!("importance {x} clamped to {clamped}")));
             (clamped as u8, flag)
         }
         _ => (
             5,
-            Some("importance missing or unreadable: 5 assumed".into()),
+            Some(reading::default(
+                "importance missing or unreadable: 5 assumed",
+            )),
         ),
     }
 }
 
-/// Keywords read from a model: an array of strings or one comma-separated
-/// string; trimmed, empty ones dropped, at most `max`. Flags what changed.
-pub fn keywords(v: Option<&serde_json::Value>, max: usize) -> (Vec<String>, Vec<String>) {
-    let mut flags = Vec::new();
-    let mut list: Vec<String> = match v {
-        Some(serde_json::Value::Array(a)) => a
-            .iter()
-            .filter_map(|x| x.as_str().map(str::to_string))
-            .collect(),
-        Some(serde_json::Value::String(s)) => s.split([',', ';']).map(str::to_string).collect(),
+/// The longest keyword kept (chars); a longer one is cut.
+pub const KEYWORD_CHARS: usize = 40;
+
+/// Keywords read from a model: an array of strings, or one text split at
+/// commas, semicolons, line breaks and list bullets; trimmed, empty ones
+/// dropped, each at most [`KEYWORD_CHARS`] chars, at most `max`. The
+/// repairs say what changed.
+pub fn keywords(v: Option<&serde_json::Value>, max: usize) -> (Vec<String>, Vec<Repair>) {
+    let mut repairs = Vec::new();
+    let list: Vec<String> = match v {
+        Some(serde_json::Value::Array(a)) => {
+            let strings: Vec<String> = a
+                .iter()
+                .filter_map(|x| x.as_str().map(str::to_string))
+                .collect();
+            if strings.len() < a.len() {
+                repairs.push(reading::dropped(format!(
+                    "{} keywords that were not text dropped",
+                    a.len() - strings.len()
+                )));
+            }
+            strings
+        }
+        Some(serde_json::Value::String(s)) => {
+            let items = split_keywords(s);
+            if items.len() > 1 {
+                repairs.push(reading::shape(
+                    "the keywords were one text: split at commas, semicolons, line breaks and bullets",
+                ));
+            }
+            items
+        }
         _ => Vec::new(),
     };
-    list = list
-        .into_iter()
-        .map(|k| k.trim().trim_matches('"').to_string())
-        .filter(|k| !k.is_empty())
-        .collect();
-    if list.len() > max {
-        flags.push(format!("{} keywords cut to {max}", list.len()));
-        list.truncate(max);
+    let (list, more) = keyword_list(list, max);
+    repairs.extend(more);
+    (list, repairs)
+}
+
+/// The keywords in a text: split at line breaks, commas, semicolons and
+/// bullets, list marks trimmed; preambles dropped, and labels ("Here are
+/// my keywords: tea, …", "Expertise: tea, …") with them.
+pub fn split_keywords(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for line in text.lines() {
+        let t = line.trim();
+        if t.starts_with("```") || t.starts_with(['{', '}', '[', ']']) {
+            continue;
+        }
+        let line = reading::strip_markup(t);
+        let body = match line.split_once(':') {
+            Some((head, tail)) if reading::is_preamble(line) || is_label(head) => tail,
+            _ if reading::is_preamble(line) => continue,
+            _ => line,
+        };
+        for k in body.split([',', ';', '•', '·']) {
+            let k = reading::strip_markup(k);
+            if !reading::is_preamble(k) {
+                out.push(k.to_string());
+            }
+        }
     }
-    if list.len() < 2 {
-        flags.push(format!(
+    out
+}
+
+/// "Keywords", "My expertise", "Expertise keywords" before a colon.
+fn is_label(head: &str) -> bool {
+    let h = head.to_lowercase();
+    h.split_whitespace().count() <= 3 && (h.contains("keyword") || h.contains("expertise"))
+}
+
+/// Keywords trimmed (marks and quotes), empty ones dropped, each cut to
+/// [`KEYWORD_CHARS`], at most `max`.
+pub fn keyword_list(list: Vec<String>, max: usize) -> (Vec<String>, Vec<Repair>) {
+    let mut repairs = Vec::new();
+    let mut out: Vec<String> = Vec::new();
+    let mut cut = 0;
+    for k in list {
+        let k = reading::visible(&k);
+        let k = reading::strip_markup(k.trim_end_matches('.'));
+        if k.is_empty() {
+            continue;
+        }
+        let (k, was_cut) = reading::cap_chars(k, KEYWORD_CHARS);
+        if was_cut {
+            cut += 1;
+        }
+        out.push(k);
+    }
+    if cut > 0 {
+        repairs.push(reading::clamped(format!(
+            "{cut} keyword{} cut to {KEYWORD_CHARS} characters",
+            if cut == 1 { "" } else { "s" }
+        )));
+    }
+    if out.len() > max {
+        repairs.push(reading::clamped(format!(
+            "{} keywords cut to {max}",
+            out.len()
+        )));
+        out.truncate(max);
+    }
+    (out, repairs)
+}
+
+/// The note for fewer than two keywords (the prompt asks for two to four);
+/// not a repair: nothing was changed.
+pub fn few_keywords(list: &[String]) -> Option<String> {
+    (list.len() < 2).then(|| {
+        format!(
             "only {} keyword{}",
             list.len(),
             if list.len() == 1 { "" } else { "s" }
-        ));
-    }
-    (list, flags)
+        )
+    })
 }
 
 #[cfg(test)]
@@ -215,10 +307,25 @@ mod tests {
         assert_eq!(importance(Some(&json!(7))), (7, None));
         assert_eq!(importance(None).0, 5);
         assert!(importance(Some(&json!("high"))).1.is_some());
-        let (k, flags) = keywords(Some(&json!("a, b ,c,d,e")), 4);
+        let (k, repairs) = keywords(Some(&json!("a, b ,c,d,e")), 4);
         assert_eq!(k, ["a", "b", "c", "d"]);
-        assert_eq!(flags.len(), 1);
-        assert_eq!(keywords(Some(&json!(["one"])), 4).1, ["only 1 keyword"]);
+        assert_eq!(repairs.len(), 2, "split, and cut to 4: {repairs:?}");
+        let (k, repairs) = keywords(Some(&json!(["one"])), 4);
+        assert!(repairs.is_empty());
+        assert_eq!(few_keywords(&k).as_deref(), Some("only 1 keyword"));
+        assert_eq!(
+            split_keywords("Sure! Here are my keywords:\n- interior design\n* lighting; wood\n3. space planning"),
+            ["interior design", "lighting", "wood", "space planning"]
+        );
+        assert_eq!(split_keywords("Expertise: tea, water"), ["tea", "water"]);
+        let one = "a single keyword phrase without any commas that runs on and on for far too long";
+        let (k, repairs) = keywords(Some(&json!(one)), 4);
+        assert_eq!(k.len(), 1);
+        assert!(k[0].chars().count() <= KEYWORD_CHARS);
+        assert_eq!(
+            repairs[0].kind,
+            crate::engine::model::reply::RepairKind::Clamped
+        );
         assert_eq!(truncate_words("a b c", 2), ("a b".into(), true));
         assert_eq!(truncate_words("a  b", 2), ("a b".into(), false));
     }

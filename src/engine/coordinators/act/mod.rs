@@ -13,8 +13,9 @@
 //! exploration, knowledge acquisition), `break_time`, `production` (with
 //! `tools`), `evaluate`; `plus` (the bank of ACT+), `single` (one-model
 //! baselines); `memory` (stores, top-c); `team` (the run's state and its
-//! requests); everything that crosses this folder is in `contract`; the
-//! demo model's team in `demo`.
+//! requests); `reading` (how replies are read and repaired); everything
+//! that crosses this folder is in `contract`; the demo model's team in
+//! `demo`.
 
 pub mod batch;
 pub mod break_time;
@@ -27,6 +28,7 @@ pub mod memory;
 pub mod plus;
 pub mod production;
 mod prompts;
+mod reading;
 pub mod report;
 pub mod setup;
 pub mod single;

@@ -11,9 +11,10 @@ use super::contract::*;
 use super::generation;
 use super::memory;
 use super::prompts;
+use super::reading;
 use super::team::{Act, Agent};
 use crate::engine::model::embed::{dot, Embedder, LexicalEmbedder};
-use crate::engine::model::reply::json_object;
+use crate::engine::model::reply::{read_value, Read, RepairKind, Unreadable};
 use crate::engine::run::RunError;
 use futures::future::join_all;
 use serde::{Deserialize, Serialize};
@@ -279,35 +280,127 @@ async fn rescore(act: &Act<'_>, i: usize) -> Result<(), RunError> {
         .collect::<Vec<_>>()
         .join("\n");
     let s = act.speaker(i, STEP_RESCORE);
-    let reply = act
+    let said = act
         .ask(&agent.id, STEP_RESCORE, prompts::rescore(&s, &entries))
         .await?;
-    let scores = json_object::<Value>(&reply).and_then(|v| v.get("scores").cloned());
+    let ids: Vec<String> = agent.store.knowledge.iter().map(|k| k.id.clone()).collect();
+    let (scores, mut repairs, read_ok) = match read_scores(&said.text, &ids) {
+        Ok(read) => (read.value, read.repairs, true),
+        Err(why) => (
+            serde_json::Map::new(),
+            vec![reading::default(format!(
+                "the scores could not be read ({why}): every entry keeps its score"
+            ))],
+            false,
+        ),
+    };
     let mut out = Vec::new();
     let mut missing = 0;
     {
         let mut members = act.members.borrow_mut();
         for k in members[i].store.knowledge.iter_mut() {
-            match scores.as_ref().and_then(|s| s.get(&k.id)) {
+            match scores.get(&k.id) {
                 Some(v) => {
-                    k.importance = memory::importance(Some(v)).0;
+                    let (score, repair) = memory::importance(Some(v));
+                    match repair {
+                        // An unreadable score keeps the old one.
+                        Some(r) if r.kind == RepairKind::Default => {
+                            repairs.push(reading::default(format!(
+                                "the score of {} could not be read: it keeps {}",
+                                k.id, k.importance
+                            )));
+                        }
+                        Some(r) => {
+                            repairs.push(r);
+                            k.importance = score;
+                        }
+                        None => k.importance = score,
+                    }
                 }
                 None => missing += 1,
             }
             out.push((k.id.clone(), k.importance));
         }
     }
+    if missing > 0 && read_ok {
+        repairs.push(reading::default(format!(
+            "{missing} entries were not re-scored and keep their score"
+        )));
+    }
+    let repairs = reading::folded(repairs);
+    act.repaired(said.call, &repairs);
     act.ctx.note(
         &agent.id,
         STORE_RESCORE,
         None,
         &RescoreRecord {
             scores: out,
-            note: (missing > 0)
-                .then(|| format!("{missing} entries were not re-scored and keep their score")),
+            note: (!repairs.is_empty()).then(|| reading::details(&repairs).join("; ")),
         },
     );
     Ok(())
+}
+
+/// The scores in a re-scoring reply, by entry id: `{"scores": {"<id>": 7}}`;
+/// also the map bare or wrapped, or a list of `{"id", "score"}` objects.
+pub fn read_scores(
+    reply: &str,
+    ids: &[String],
+) -> Result<Read<serde_json::Map<String, Value>>, Unreadable> {
+    let read = read_value(reply)?;
+    let is_map_of_ids = |v: &Value| {
+        v.as_object()
+            .is_some_and(|o| !o.is_empty() && o.keys().all(|k| ids.contains(k)))
+    };
+    let fits = |v: &Value| v.get("scores").is_some_and(Value::is_object);
+    if let Ok(r) = reading::object_that(read.clone(), &fits, "\"scores\"") {
+        let map = r
+            .value
+            .get("scores")
+            .and_then(Value::as_object)
+            .cloned()
+            .unwrap_or_default();
+        return Ok(Read {
+            value: map,
+            repairs: r.repairs,
+        });
+    }
+    let Read { value, repairs } = read;
+    if is_map_of_ids(&value) {
+        let map = value.as_object().cloned().unwrap_or_default();
+        return Ok(Read {
+            value: map,
+            repairs,
+        }
+        .with(reading::shape(
+            "the scores were a bare map of ids: read as \"scores\"",
+        )));
+    }
+    let list = value
+        .get("scores")
+        .filter(|v| v.is_array())
+        .or_else(|| value.is_array().then_some(&value))
+        .and_then(Value::as_array);
+    if let Some(items) = list {
+        let mut map = serde_json::Map::new();
+        for item in items {
+            let id = item.get("id").and_then(Value::as_str);
+            let score = item.get("score").or_else(|| item.get("importance"));
+            if let (Some(id), Some(score)) = (id, score) {
+                map.insert(id.to_string(), score.clone());
+            }
+        }
+        if !map.is_empty() {
+            return Ok(Read {
+                value: map,
+                repairs,
+            }
+            .with(reading::shape(
+                "the scores were a list of {\"id\", \"score\"}: read as a map",
+            )));
+        }
+    }
+    Err(Unreadable("the JSON has no \"scores\" by entry id".into()))
 }
 
 /// After the run: the team and its stores go back to the bank.

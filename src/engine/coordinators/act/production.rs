@@ -8,12 +8,14 @@
 
 use super::contract::*;
 use super::prompts;
+use super::reading;
 use super::team::{Act, Meeting};
 use super::tools;
 use crate::engine::domains::creative::word_count;
-use crate::engine::model::reply::json_object;
+use crate::engine::model::reply::Read;
 use crate::engine::run::{Audience, RunError};
 use futures::future::join_all;
+use serde_json::Value;
 
 /// The deliverable, whether it was accepted, and the rounds run.
 pub struct Production {
@@ -37,7 +39,7 @@ pub async fn production_meeting(act: &Act<'_>) -> Result<Production, RunError> {
             let opinion = act
                 .say(&id, STEP_PROD_OPINION, prompt, Audience::Public)
                 .await?;
-            tools::use_tools(act, i, &opinion).await
+            tools::use_tools(act, i, &opinion.text).await
         }
     }))
     .await
@@ -71,7 +73,8 @@ pub async fn production_meeting(act: &Act<'_>) -> Result<Production, RunError> {
                 ),
                 Audience::Public,
             )
-            .await?;
+            .await?
+            .text;
         let words = word_count(&draft);
         act.ctx.note(
             &leader_id,
@@ -108,7 +111,7 @@ pub async fn production_meeting(act: &Act<'_>) -> Result<Production, RunError> {
                     .say(&id, STEP_REASSERT, prompt, Audience::Public)
                     .await?;
                 // Tools again (§3.6: steps 2–4 repeat), when the set has any.
-                tools::use_tools(act, i, &opinion).await
+                tools::use_tools(act, i, &opinion.text).await
             }
         }))
         .await
@@ -126,7 +129,7 @@ async fn check(act: &Act<'_>, round: u32, draft: &str, team_task: &str) -> Resul
     let leader = act.leader.get();
     let leader_id = act.leader_id();
     let s = act.speaker(leader, STEP_CHECK);
-    let reply = act
+    let said = act
         .say(
             &leader_id,
             STEP_CHECK,
@@ -134,16 +137,12 @@ async fn check(act: &Act<'_>, round: u32, draft: &str, team_task: &str) -> Resul
             Audience::Public,
         )
         .await?;
-    let (mut check, note) = match json_object::<Check>(&reply) {
-        Some(c) => (c, None),
-        None => (
-            Check {
-                ok: false,
-                issues: vec![reply.trim().chars().take(300).collect()],
-            },
-            Some("the check was not JSON: read as not passed, the reply as the issue".to_string()),
-        ),
-    };
+    let Read {
+        value: mut check,
+        repairs,
+    } = read_check(&said.text);
+    act.repaired(said.call, &repairs);
+    let note = (!repairs.is_empty()).then(|| reading::details(&repairs).join("; "));
     if check.ok {
         check.issues.clear();
     } else if check.issues.is_empty() {
@@ -173,4 +172,90 @@ async fn check(act: &Act<'_>, round: u32, draft: &str, team_task: &str) -> Resul
         },
     );
     Ok(check)
+}
+
+/// The longest issue kept (chars).
+const ISSUE_CHARS: usize = 300;
+
+/// The leader's check in a reply: `{"ok": bool, "issues": [...]}`, also
+/// wrapped or as the first item of a list; "ok" as a text ("true", "yes")
+/// and one text of issues are mapped. A check without a readable "ok",
+/// or a reply that cannot be read, does not pass (a stated default), the
+/// reply's text as the issue when there is no list.
+pub fn read_check(reply: &str) -> Read<Check> {
+    let fits = |v: &Value| v.get("ok").is_some() || v.get("issues").is_some();
+    let read = match reading::object_in(reply, &fits, "\"ok\"") {
+        Ok(r) => r,
+        Err(why) => {
+            let (issue, _) = reading::cap_chars(reply.trim(), ISSUE_CHARS);
+            return Read {
+                value: Check {
+                    ok: false,
+                    issues: vec![issue],
+                },
+                repairs: vec![reading::default(format!(
+                    "the check could not be read ({why}): taken as not passed, the reply as the issue"
+                ))],
+            };
+        }
+    };
+    let mut repairs = read.repairs;
+    let v = &read.value;
+    let ok = match v.get("ok") {
+        Some(Value::Bool(b)) => *b,
+        Some(Value::String(t)) => match t.trim().to_lowercase().as_str() {
+            "true" | "yes" | "pass" | "passed" => {
+                repairs.push(reading::shape("\"ok\" was a text: read as true"));
+                true
+            }
+            "false" | "no" | "fail" | "failed" => {
+                repairs.push(reading::shape("\"ok\" was a text: read as false"));
+                false
+            }
+            _ => {
+                repairs.push(reading::default(
+                    "\"ok\" could not be read: taken as not passed",
+                ));
+                false
+            }
+        },
+        _ => {
+            repairs.push(reading::default(
+                "the check had no readable \"ok\": taken as not passed",
+            ));
+            false
+        }
+    };
+    let mut issues = Vec::new();
+    match v.get("issues") {
+        Some(Value::Array(a)) => {
+            for i in a {
+                let text = match i {
+                    Value::String(t) => t.trim().to_string(),
+                    Value::Null => continue,
+                    other => other.to_string(),
+                };
+                let (text, cut) = reading::cap_chars(&text, ISSUE_CHARS);
+                if cut {
+                    repairs.push(reading::clamped(format!(
+                        "an issue was cut to {ISSUE_CHARS} characters"
+                    )));
+                }
+                if !text.is_empty() {
+                    issues.push(text);
+                }
+            }
+        }
+        Some(Value::String(t)) if !t.trim().is_empty() => {
+            repairs.push(reading::shape(
+                "the issues were one text: read as one issue",
+            ));
+            issues.push(reading::cap_chars(t.trim(), ISSUE_CHARS).0);
+        }
+        _ => {}
+    }
+    Read {
+        value: Check { ok, issues },
+        repairs: reading::folded(repairs),
+    }
 }

@@ -1,12 +1,14 @@
 //! The paper's tables from run logs: per variant the mean ROUGE-L and
 //! ROUGE-1 recall (×100, Tables 3 / 6), words, the judge's score (Table 4;
 //! parse failures counted apart), trivia recall (Table 7), how many drafts
-//! were accepted; and the token share per phase (Table 14). The CLI's
+//! were accepted; the token share per phase (Table 14); and the replies
+//! its steps had to repair, in all and per step kind. The CLI's
 //! `act-batch` and the app's batch both print these.
 
 use super::contract::*;
 use super::view::ActView;
 use crate::engine::run::event::LoggedEvent;
+use crate::engine::views::repairs::{self, RepairSum};
 use crate::engine::views::Fold;
 use serde::{Deserialize, Serialize};
 
@@ -24,6 +26,11 @@ pub struct Row {
     pub trivia: Option<f64>,
     pub accepted: usize,
     pub tokens: u64,
+    /// Replies and repaired (or unreadable) replies over the variant's
+    /// runs, in all and per step kind: in JSON `replies`, `repaired` and
+    /// `repaired_by_step` beside the other figures.
+    #[serde(flatten)]
+    pub repairs: RepairSum,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -48,16 +55,22 @@ fn mean(xs: &[f64]) -> Option<f64> {
 /// The report of runs, each `(variant id, its events)`, variants in first
 /// appearance order.
 pub fn report<'a>(runs: impl IntoIterator<Item = (&'a str, &'a [LoggedEvent])>) -> Report {
-    let mut by_variant: Vec<(String, Vec<ActView>)> = Vec::new();
+    let mut by_variant: Vec<(String, Vec<ActView>, RepairSum)> = Vec::new();
     for (variant, events) in runs {
         let view = ActView::of(events);
-        match by_variant.iter_mut().find(|(v, _)| v == variant) {
-            Some((_, list)) => list.push(view),
-            None => by_variant.push((variant.to_string(), vec![view])),
-        }
+        let at = match by_variant.iter().position(|(v, ..)| v == variant) {
+            Some(i) => i,
+            None => {
+                by_variant.push((variant.to_string(), Vec::new(), RepairSum::default()));
+                by_variant.len() - 1
+            }
+        };
+        let (_, views, repaired) = &mut by_variant[at];
+        views.push(view);
+        repaired.add_run(events);
     }
     let mut out = Report::default();
-    for (variant, views) in &by_variant {
+    for (variant, views, repaired) in &by_variant {
         let results: Vec<&ResultRecord> = views.iter().filter_map(|v| v.result.as_ref()).collect();
         let rouge = |f: fn(&crate::engine::domains::creative::score::TeamRouge) -> f64| {
             mean(
@@ -93,6 +106,7 @@ pub fn report<'a>(runs: impl IntoIterator<Item = (&'a str, &'a [LoggedEvent])>) 
             ),
             accepted: results.iter().filter(|r| r.accepted).count(),
             tokens: views.iter().map(ActView::total_tokens).sum(),
+            repairs: repaired.clone(),
         });
         let total: u64 = views.iter().map(ActView::total_tokens).sum();
         let mut shares: Vec<PhaseShare> = Vec::new();
@@ -129,12 +143,20 @@ impl Report {
     /// Tables 3 / 6 / 7 in one (text).
     pub fn table(&self) -> String {
         let mut out = format!(
-            "{:<22} {:>5} {:>8} {:>8} {:>8} {:>7} {:>8} {:>9}\n",
-            "variant", "runs", "ROUGE-L", "ROUGE-1", "words", "judge", "trivia%", "accepted"
+            "{:<22} {:>5} {:>8} {:>8} {:>8} {:>7} {:>8} {:>9} {:>12}\n",
+            "variant",
+            "runs",
+            "ROUGE-L",
+            "ROUGE-1",
+            "words",
+            "judge",
+            "trivia%",
+            "accepted",
+            "repaired"
         );
         for r in &self.rows {
             out.push_str(&format!(
-                "{:<22} {:>5} {:>8} {:>8} {:>8} {:>7} {:>8} {:>9}\n",
+                "{:<22} {:>5} {:>8} {:>8} {:>8} {:>7} {:>8} {:>9} {:>12}\n",
                 r.variant,
                 r.runs,
                 cell(r.rouge_l),
@@ -142,10 +164,22 @@ impl Report {
                 cell(r.words),
                 cell(r.judge),
                 cell(r.trivia),
-                format!("{}/{}", r.accepted, r.scored)
+                format!("{}/{}", r.accepted, r.scored),
+                r.repairs.label()
             ));
         }
         out
+    }
+
+    /// The replies repaired per step kind (rows) and variant (columns),
+    /// "N of M" (text; empty when no run got a reply).
+    pub fn repairs_table(&self) -> String {
+        let columns: Vec<(&str, &RepairSum)> = self
+            .rows
+            .iter()
+            .map(|r| (r.variant.as_str(), &r.repairs))
+            .collect();
+        repairs::by_step_table(&columns)
     }
 
     /// Table 14's shape: the token share of each phase per variant.
@@ -179,11 +213,11 @@ impl Report {
 
     /// CSV: one line per variant.
     pub fn csv(&self) -> String {
-        let mut out = String::from("variant,runs,scored,rouge_l,rouge1,words,judge,judge_failures,trivia,accepted,tokens\n");
+        let mut out = String::from("variant,runs,scored,rouge_l,rouge1,words,judge,judge_failures,trivia,accepted,tokens,replies,repaired\n");
         let f = |x: Option<f64>| x.map_or(String::new(), |v| format!("{v:.4}"));
         for r in &self.rows {
             out.push_str(&format!(
-                "{},{},{},{},{},{},{},{},{},{},{}\n",
+                "{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
                 r.variant,
                 r.runs,
                 r.scored,
@@ -194,7 +228,9 @@ impl Report {
                 r.judge_failures,
                 f(r.trivia),
                 r.accepted,
-                r.tokens
+                r.tokens,
+                r.repairs.total.replies,
+                r.repairs.total.repaired
             ));
         }
         out

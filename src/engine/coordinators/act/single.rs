@@ -22,7 +22,8 @@ pub async fn write(act: &Act<'_>) -> Result<String, RunError> {
             prompts::single(step, &act.task),
             Audience::Public,
         )
-        .await?;
+        .await?
+        .text;
     let mut out = final_answer(&first);
     if act.variant == Variant::SelfRefine {
         let feedback = act
@@ -32,7 +33,8 @@ pub async fn write(act: &Act<'_>) -> Result<String, RunError> {
                 prompts::self_feedback(&act.task, &out),
                 Audience::Public,
             )
-            .await?;
+            .await?
+            .text;
         out = act
             .say(
                 WRITER,
@@ -40,16 +42,25 @@ pub async fn write(act: &Act<'_>) -> Result<String, RunError> {
                 prompts::self_refine(&act.task, &out, &feedback),
                 Audience::Public,
             )
-            .await?;
+            .await?
+            .text;
     }
     Ok(out)
 }
 
 /// The text after the last "Final answer:" (chain of thought, SPP), else all.
 pub fn final_answer(reply: &str) -> String {
-    let lower = reply.to_ascii_lowercase();
-    match lower.rfind("final answer:") {
-        Some(i) => reply[i + "final answer:".len()..].trim().to_string(),
-        None => reply.trim().to_string(),
-    }
+    const MARK: &str = "final answer:";
+    // Positions are found in `reply` itself (ASCII case folded per char).
+    let after = reply
+        .char_indices()
+        .rev()
+        .find(|(i, _)| {
+            reply
+                .get(*i..)
+                .and_then(|rest| rest.get(..MARK.len()))
+                .is_some_and(|head| head.eq_ignore_ascii_case(MARK))
+        })
+        .and_then(|(i, _)| reply.get(i + MARK.len()..));
+    after.unwrap_or(reply).trim().to_string()
 }

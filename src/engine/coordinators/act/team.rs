@@ -7,6 +7,7 @@ use super::contract::*;
 use super::memory::{self, Store};
 use super::prompts::{Prompt, Speaker};
 use crate::engine::domains::creative::ComplexTask;
+use crate::engine::model::reply::Repair;
 use crate::engine::model::{ChatRequest, Message};
 use crate::engine::run::{Audience, RunCtx, RunError};
 use serde::{Deserialize, Serialize};
@@ -171,18 +172,21 @@ impl<'a> Act<'a> {
         i: usize,
         step: &str,
         make: impl FnOnce(&Speaker) -> Prompt,
-    ) -> Result<(String, Speaker), RunError> {
+    ) -> Result<(Said, Speaker), RunError> {
         let member = self.member_id(i);
         let s = self.speaker(i, step);
-        let reply = self.ask(&member, step, make(&s)).await?;
-        Ok((reply, s))
+        let said = self.ask(&member, step, make(&s)).await?;
+        Ok((said, s))
     }
 
-    /// One request of `agent` for `step`; the reply's text.
-    pub async fn ask(&self, agent: &str, step: &str, prompt: Prompt) -> Result<String, RunError> {
+    /// One request of `agent` for `step`: the reply's text and its call.
+    pub async fn ask(&self, agent: &str, step: &str, prompt: Prompt) -> Result<Said, RunError> {
         let req = request(step, prompt);
-        let (_, response) = self.ctx.chat(agent, req).await?;
-        Ok(response.text)
+        let (call, response) = self.ctx.chat(agent, req).await?;
+        Ok(Said {
+            call,
+            text: response.text,
+        })
     }
 
     /// Like `ask`, and the reply is said in a meeting (to everyone, or to
@@ -193,11 +197,20 @@ impl<'a> Act<'a> {
         step: &str,
         prompt: Prompt,
         to: Audience,
-    ) -> Result<String, RunError> {
+    ) -> Result<Said, RunError> {
         let req = request(step, prompt);
         let (call, response) = self.ctx.chat(agent, req).await?;
         self.ctx.post(agent, to, &response.text, Some(call));
-        Ok(response.text)
+        Ok(Said {
+            call,
+            text: response.text,
+        })
+    }
+
+    /// Records what the reply of `call` needed before it could be used
+    /// (nothing when `repairs` is empty): one event per reply.
+    pub fn repaired(&self, call: u32, repairs: &[Repair]) {
+        self.ctx.repaired(call, repairs);
     }
 
     /// The lines of a meeting as prompts show them.
@@ -247,6 +260,14 @@ pub fn request(step: &str, prompt: Prompt) -> ChatRequest {
     ];
     req.params.temperature = Some(if speech.contains(&step) { 0.7 } else { 0.0 });
     req
+}
+
+/// A reply: its text and the call it answered (repairs are recorded
+/// against that call).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Said {
+    pub call: u32,
+    pub text: String,
 }
 
 /// Member ids and names: `a1` "Agent A", `a2` "Agent B", …

@@ -4,11 +4,14 @@
 //! then the leader **fuses** the tasks into the team's complex task G.
 
 use super::contract::*;
+use super::memory;
 use super::prompts;
+use super::reading;
 use super::team::{Act, Meeting};
-use crate::engine::model::reply::json_object;
+use crate::engine::model::reply::{read_value, Read, Unreadable};
 use crate::engine::run::{Audience, RunError};
 use futures::future::join_all;
+use serde_json::Value;
 
 pub async fn team_meeting(act: &Act<'_>) -> Result<Meeting, RunError> {
     let mut meeting = Meeting {
@@ -29,6 +32,7 @@ pub async fn team_meeting(act: &Act<'_>) -> Result<Meeting, RunError> {
                 Audience::Public,
             )
             .await
+            .map(|said| said.text)
         }
     }))
     .await;
@@ -49,6 +53,7 @@ pub async fn team_meeting(act: &Act<'_>) -> Result<Meeting, RunError> {
                 Audience::Public,
             )
             .await
+            .map(|said| said.text)
         }
     }))
     .await;
@@ -73,7 +78,7 @@ pub async fn fuse(act: &Act<'_>, opinions: &str, advice: &str) -> Result<TeamTas
     let leader = act.leader.get();
     let s = act.speaker(leader, STEP_FUSE);
     let id = act.member_id(leader);
-    let reply = act
+    let said = act
         .say(
             &id,
             STEP_FUSE,
@@ -81,14 +86,17 @@ pub async fn fuse(act: &Act<'_>, opinions: &str, advice: &str) -> Result<TeamTas
             Audience::Public,
         )
         .await?;
-    let (g, flags) = read_team_task(&reply);
-    let (g, flags) = if g.subject.is_empty() {
-        let mut f = flags;
-        f.push("no team task could be read: G₀ is kept".into());
-        (act.team_task.borrow().clone(), f)
-    } else {
-        (g, flags)
+    let (g, mut repairs) = match read_team_task(&said.text) {
+        Ok(read) => (read.value, read.repairs),
+        Err(why) => (
+            act.team_task.borrow().clone(),
+            vec![reading::default(format!(
+                "no team task could be read ({why}): G₀ is kept"
+            ))],
+        ),
     };
+    repairs = reading::folded(repairs);
+    act.repaired(said.call, &repairs);
     *act.team_task.borrow_mut() = g.clone();
     act.ctx.note(
         &id,
@@ -97,53 +105,82 @@ pub async fn fuse(act: &Act<'_>, opinions: &str, advice: &str) -> Result<TeamTas
         &ComplexTaskRecord {
             stage: "fused".into(),
             task: g.clone(),
-            flags,
+            flags: reading::details(&repairs),
         },
     );
     Ok(g)
 }
 
-/// G in a fusion reply: its fields as text (a list is joined), else the
-/// reply's first line that is not markup as the subject and the rest as
-/// the description; flags say what was repaired.
-pub fn read_team_task(reply: &str) -> (TeamTask, Vec<String>) {
-    let text = |v: Option<&serde_json::Value>| -> String {
-        match v {
-            Some(serde_json::Value::String(s)) => s.trim().to_string(),
-            Some(serde_json::Value::Array(a)) => a
-                .iter()
-                .filter_map(|x| x.as_str().map(str::trim))
-                .collect::<Vec<_>>()
-                .join("; "),
-            _ => String::new(),
+/// The longest subject of G kept (words), and of its detail and
+/// description.
+pub const G_SUBJECT_WORDS: usize = 60;
+const G_TEXT_WORDS: usize = 400;
+
+/// G in a fusion reply: `{"subject", "detail", "description"}` (or another
+/// wrapping of it), its fields as text (a list is joined); from a reply
+/// that is not JSON, its first line that is not a preamble as the subject
+/// and the rest as the description. Unreadable without a subject.
+pub fn read_team_task(reply: &str) -> Result<Read<TeamTask>, Unreadable> {
+    let fits = |v: &Value| {
+        v.get("subject")
+            .is_some_and(|s| !reading::text_of(Some(s)).0.is_empty())
+    };
+    let (mut g, mut repairs) = match read_value(reply) {
+        Ok(read) => {
+            let read = reading::object_that(read, &fits, "\"subject\"")?;
+            let v = &read.value;
+            let (subject, _) = reading::text_of(v.get("subject"));
+            let (detail, d_list) = reading::text_of(v.get("detail"));
+            let (description, s_list) = reading::text_of(v.get("description"));
+            let mut repairs = read.repairs.clone();
+            if d_list || s_list || v.get("subject").is_some_and(Value::is_array) {
+                repairs.push(reading::shape("a field was a list: joined"));
+            }
+            (
+                TeamTask {
+                    subject,
+                    detail,
+                    description,
+                },
+                repairs,
+            )
+        }
+        Err(why) => {
+            let mut lines = reading::usable_lines(reply).into_iter();
+            let Some(subject) = lines.next() else {
+                return Err(why);
+            };
+            (
+                TeamTask {
+                    subject,
+                    detail: String::new(),
+                    description: lines.collect::<Vec<_>>().join("\n"),
+                },
+                vec![reading::shape(
+                    "the fusion was not JSON: its first line that is not a preamble was taken as the subject",
+                )],
+            )
         }
     };
-    if let Some(v) = json_object::<serde_json::Value>(reply) {
-        let g = TeamTask {
-            subject: text(v.get("subject")),
-            detail: text(v.get("detail")),
-            description: text(v.get("description")),
-        };
-        let flags = if v.get("detail").is_some_and(|d| d.is_array()) {
-            vec!["the detail was a list: joined".to_string()]
-        } else {
-            Vec::new()
-        };
-        if !g.subject.is_empty() {
-            return (g, flags);
+    for (field, text, max) in [
+        ("subject", &mut g.subject, G_SUBJECT_WORDS),
+        ("detail", &mut g.detail, G_TEXT_WORDS),
+        ("description", &mut g.description, G_TEXT_WORDS),
+    ] {
+        if text.chars().any(|c| c != '\n' && reading::hidden(c)) {
+            *text = text
+                .lines()
+                .map(reading::visible)
+                .collect::<Vec<_>>()
+                .join("\n");
+        }
+        let (cut, was_cut) = memory::truncate_words(text, max);
+        if was_cut {
+            *text = cut;
+            repairs.push(reading::clamped(format!(
+                "the {field} was cut to {max} words"
+            )));
         }
     }
-    let mut lines = reply.lines().map(str::trim).filter(|l| {
-        !l.is_empty() && !l.starts_with('{') && !l.starts_with('}') && !l.starts_with("```")
-    });
-    let subject = lines.next().unwrap_or_default().to_string();
-    let g = TeamTask {
-        subject,
-        detail: String::new(),
-        description: lines.collect::<Vec<_>>().join("\n"),
-    };
-    (
-        g,
-        vec!["the fusion was not JSON with a subject: its first line was taken".into()],
-    )
+    Ok(Read { value: g, repairs })
 }

@@ -6,9 +6,10 @@
 
 use super::contract::*;
 use super::prompts;
+use super::reading;
 use super::team::Act;
 use crate::engine::model::demo::arith;
-use crate::engine::model::reply::json_object;
+use crate::engine::model::reply::{read_value, Read, Repair};
 use crate::engine::run::{RunError, RunEvent};
 use serde_json::Value;
 
@@ -21,7 +22,7 @@ pub async fn use_tools(act: &Act<'_>, i: usize, opinion: &str) -> Result<String,
         return Ok(opinion.to_string());
     }
     let id = act.member_id(i);
-    let (reply, _) = act
+    let (said, _) = act
         .ask_member(i, STEP_INSTRUCT, |s| {
             prompts::instruct(s, opinion, &act.options.tools)
         })
@@ -34,14 +35,15 @@ pub async fn use_tools(act: &Act<'_>, i: usize, opinion: &str) -> Result<String,
         .filter(|t| TOOLS.contains(&t.as_str()))
         .cloned()
         .collect();
-    let (subtasks, flags) = plan(&reply, &allowed);
+    let (subtasks, repairs) = plan(&said.text, &allowed);
+    act.repaired(said.call, &repairs);
     act.ctx.note(
         &id,
         STORE_TOOL_PLAN,
         None,
         &ToolPlanRecord {
             subtasks: subtasks.clone(),
-            flags,
+            flags: reading::details(&repairs),
         },
     );
     let mut out = opinion.to_string();
@@ -66,39 +68,73 @@ pub async fn use_tools(act: &Act<'_>, i: usize, opinion: &str) -> Result<String,
     Ok(out)
 }
 
-/// The sub-tasks of an instruct reply: known tools only, each at most once,
-/// at most three; what was dropped is flagged.
-pub fn plan(reply: &str, allowed: &[String]) -> (Vec<ToolSubtask>, Vec<String>) {
-    let mut flags = Vec::new();
-    let items: Vec<Value> = json_object::<Value>(reply)
-        .and_then(|v| v.get("subtasks").and_then(Value::as_array).cloned())
-        .unwrap_or_else(|| {
-            flags.push("the plan was not JSON: no tool used".into());
-            Vec::new()
-        });
+/// The longest tool input kept (chars).
+const INPUT_CHARS: usize = 500;
+
+/// The sub-tasks of an instruct reply (`{"subtasks": [...]}`, or another
+/// wrapping of the list): known tools only, each at most once, at most
+/// three; an input that is not text is written as JSON. A reply that
+/// cannot be read uses no tool (a stated default). Every repair is
+/// returned.
+pub fn plan(reply: &str, allowed: &[String]) -> (Vec<ToolSubtask>, Vec<Repair>) {
+    let read = read_value(reply).and_then(|r| reading::list_under(r, "subtasks"));
+    let (items, mut repairs) = match read {
+        Ok(Read {
+            value: Value::Array(items),
+            repairs,
+        }) => (items, repairs),
+        Ok(_) => (
+            Vec::new(),
+            vec![reading::default(
+                "the plan's \"subtasks\" were not a list: no tool used",
+            )],
+        ),
+        Err(why) => (
+            Vec::new(),
+            vec![reading::default(format!(
+                "the plan could not be read ({why}): no tool used"
+            ))],
+        ),
+    };
     let mut out: Vec<ToolSubtask> = Vec::new();
     for item in items {
-        let Ok(t) = serde_json::from_value::<ToolSubtask>(item) else {
-            flags.push("a sub-task without a tool was dropped".into());
+        let Some(tool) = item.get("tool").and_then(Value::as_str).map(str::trim) else {
+            repairs.push(reading::dropped("a sub-task without a tool was dropped"));
             continue;
         };
-        if !allowed.contains(&t.tool) {
-            flags.push(format!("unknown tool \"{}\" dropped", t.tool));
-        } else if out.iter().any(|o| o.tool == t.tool) {
-            flags.push(format!(
-                "tool \"{}\" asked twice: the second dropped",
-                t.tool
-            ));
+        let input = match item.get("input") {
+            Some(Value::String(t)) => t.clone(),
+            None | Some(Value::Null) => String::new(),
+            Some(other) => {
+                repairs.push(reading::shape("an input was not text: written as JSON"));
+                other.to_string()
+            }
+        };
+        let (input, cut) = reading::cap_chars(&input, INPUT_CHARS);
+        if cut {
+            repairs.push(reading::clamped(format!(
+                "an input was cut to {INPUT_CHARS} characters"
+            )));
+        }
+        let (name, _) = reading::cap_chars(tool, 40);
+        if !allowed.iter().any(|a| a == tool) {
+            repairs.push(reading::dropped(format!("unknown tool \"{name}\" dropped")));
+        } else if out.iter().any(|o| o.tool == tool) {
+            repairs.push(reading::dropped(format!(
+                "tool \"{name}\" asked twice: the second dropped"
+            )));
         } else if out.len() >= MAX_SUBTASKS {
-            flags.push(format!(
-                "more than {MAX_SUBTASKS} sub-tasks: \"{}\" dropped",
-                t.tool
-            ));
+            repairs.push(reading::clamped(format!(
+                "more than {MAX_SUBTASKS} sub-tasks: \"{name}\" dropped"
+            )));
         } else {
-            out.push(t);
+            out.push(ToolSubtask {
+                tool: tool.to_string(),
+                input,
+            });
         }
     }
-    (out, flags)
+    (out, reading::folded(repairs))
 }
 
 /// Runs a built-in tool.
@@ -129,12 +165,12 @@ mod tests {
             {"tool": "teleport", "input": "x"},
             {"tool": "search", "input": "tea"},
             {"tool": "map", "input": "cafe"}]}"#;
-        let (plan, flags) = plan(reply, &allowed);
+        let (plan, repairs) = plan(reply, &allowed);
         assert_eq!(
             plan.iter().map(|t| t.tool.as_str()).collect::<Vec<_>>(),
             ["calculator", "word_count", "search"]
         );
-        assert_eq!(flags.len(), 3, "{flags:?}");
+        assert_eq!(repairs.len(), 3, "{repairs:?}");
         assert_eq!(run_tool("calculator", "2*3"), (true, "6".into()));
         assert!(!run_tool("calculator", "two").0);
         assert!(super::plan("no json", &allowed).0.is_empty());

@@ -8,8 +8,9 @@
 use super::contract::*;
 use super::memory;
 use super::prompts;
+use super::reading;
 use super::team::{Act, Meeting};
-use crate::engine::model::reply::json_object;
+use crate::engine::model::reply::{read_value, Read, Repair, RepairKind, Unreadable};
 use crate::engine::run::RunError;
 use futures::future::join_all;
 use serde_json::Value;
@@ -81,7 +82,7 @@ fn note_knowledge(act: &Act<'_>, k: &Knowledge) {
 const SUBJECT_WORDS: usize = 60;
 
 /// T_{i,j+1} = f(T_{i,j}, T_{i,0}, D_j, K_{i,i}, G): the new subject, and
-/// what the repair of the reply did.
+/// what the repair of the reply did (recorded against its call).
 pub async fn explore_task(
     act: &Act<'_>,
     i: usize,
@@ -89,51 +90,88 @@ pub async fn explore_task(
 ) -> Result<(String, Vec<String>), RunError> {
     let s = act.speaker(i, STEP_EXPLORE);
     let current = s.current.subject.clone();
-    let reply = act
+    let said = act
         .ask(
             &act.member_id(i),
             STEP_EXPLORE,
             prompts::explore(&s, &act.team_task_text(), transcript),
         )
         .await?;
-    Ok(read_subject(&reply, &current))
+    let (subject, repairs) = read_subject(&said.text, &current);
+    act.repaired(said.call, &repairs);
+    Ok((subject, reading::details(&repairs)))
 }
 
-/// The subject in an exploration reply: its `"task"`, else the first
-/// string of its JSON, else its first line that is not markup; the
-/// current subject when there is none; at most 60 words.
-pub fn read_subject(reply: &str, current: &str) -> (String, Vec<String>) {
-    let mut flags = Vec::new();
-    let subject = match json_object::<Value>(reply) {
-        Some(v) => match v.get("task").and_then(Value::as_str) {
-            Some(t) => t.to_string(),
-            None => {
-                flags.push("the reply had no \"task\": its first text was taken".into());
-                v.as_object()
-                    .and_then(|o| o.values().find_map(Value::as_str))
+/// The subject in an exploration reply: its `"task"` (also wrapped, or the
+/// first item of a list), else the first text of its JSON object; from a
+/// reply that is not JSON, its first line that is not a preamble ("Sure!
+/// Here's my task:" never is the task). The current subject when there is
+/// none (a stated default); at most 60 words.
+pub fn read_subject(reply: &str, current: &str) -> (String, Vec<Repair>) {
+    let has_task = |v: &Value| v.get("task").and_then(Value::as_str).is_some();
+    let (subject, mut repairs) = match read_value(reply) {
+        Ok(read) => match reading::object_that(read.clone(), &has_task, "\"task\"") {
+            Ok(r) => (
+                r.value
+                    .get("task")
+                    .and_then(Value::as_str)
                     .unwrap_or("")
-                    .to_string()
+                    .to_string(),
+                r.repairs,
+            ),
+            Err(why) => {
+                let first = read
+                    .value
+                    .as_object()
+                    .and_then(|o| o.values().find_map(Value::as_str))
+                    .filter(|t| !reading::is_preamble(t));
+                match first {
+                    Some(t) => (
+                        t.to_string(),
+                        read.with(reading::shape(
+                            "the reply had no \"task\": its first text was taken",
+                        ))
+                        .repairs,
+                    ),
+                    None => (
+                        String::new(),
+                        vec![reading::default(format!(
+                            "no task could be read ({why}): the current one is kept"
+                        ))],
+                    ),
+                }
             }
         },
-        None => {
-            flags.push("the reply was not JSON: its first line was taken".into());
-            reply
-                .lines()
-                .map(str::trim)
-                .find(|l| !l.is_empty() && !l.starts_with('{') && !l.starts_with("```"))
-                .unwrap_or("")
-                .to_string()
-        }
+        Err(why) => match reading::usable_lines(reply).into_iter().next() {
+            Some(line) => (
+                line,
+                vec![reading::shape(
+                    "the reply was not JSON: its first line that is not a preamble was taken",
+                )],
+            ),
+            None => (
+                String::new(),
+                vec![reading::default(format!(
+                    "no task could be read ({why}; nothing but a preamble): the current one is kept"
+                ))],
+            ),
+        },
     };
-    let (subject, cut) = memory::truncate_words(subject.trim(), SUBJECT_WORDS);
+    let (subject, cut) = memory::truncate_words(&reading::visible(&subject), SUBJECT_WORDS);
     if cut {
-        flags.push(format!("the task was cut to {SUBJECT_WORDS} words"));
+        repairs.push(reading::clamped(format!(
+            "the task was cut to {SUBJECT_WORDS} words"
+        )));
     }
     if subject.is_empty() {
-        flags.push("no task could be read: the current one is kept".into());
-        return (current.to_string(), flags);
+        if !repairs.iter().any(|r| r.kind == RepairKind::Default) {
+            repairs.push(reading::default(
+                "the task was empty: the current one is kept",
+            ));
+        }
+        return (current.to_string(), repairs);
     }
-    (subject, flags)
+    (subject, repairs)
 }
 
 /// What one acquisition stored (ids are given when stored).
@@ -166,24 +204,31 @@ pub async fn acquire_knowledge(
     let names: Vec<String> = speakers.iter().map(|s| act.name_of(s)).collect();
     let s = act.speaker(i, STEP_ACQUIRE);
     let prompt = prompts::acquire(&s, &names, transcript, act.limits());
-    let mut reply = act.ask(&owner, STEP_ACQUIRE, prompt.clone()).await?;
-    let mut flags = Vec::new();
-    let mut value = json_object::<Value>(&reply);
-    if value.is_none() {
-        flags.push("the reply was not JSON: asked again once".to_string());
-        let retry = (
-            prompt.0,
-            format!(
-                "{}\n\nYour previous reply could not be read. Reply with the JSON object only.",
-                prompt.1
-            ),
+    let mut said = act.ask(&owner, STEP_ACQUIRE, prompt.clone()).await?;
+    let mut read = read_acquisition_json(&said.text);
+    let retried = read.is_err();
+    if let Err(why) = &read {
+        act.repaired(
+            said.call,
+            &[Repair::new(
+                RepairKind::AskedAgain,
+                format!("the reply could not be read ({why}): asked again once"),
+            )],
         );
-        reply = act.ask(&owner, STEP_ACQUIRE, retry).await?;
-        value = json_object::<Value>(&reply);
-        if value.is_none() {
-            flags.push("the second reply was not JSON either: nothing stored".into());
-        }
+        said = act
+            .ask(&owner, STEP_ACQUIRE, reading::again(&prompt))
+            .await?;
+        read = read_acquisition_json(&said.text);
     }
+    let (value, mut repairs) = match read {
+        Ok(r) => (Some(r.value), r.repairs),
+        Err(why) => (
+            None,
+            vec![reading::default(format!(
+                "the second reply could not be read either ({why}): nothing stored"
+            ))],
+        ),
+    };
     let resolve = |name: &str| -> Option<String> {
         let n = name.trim().to_lowercase();
         let n = n.trim_start_matches("agent ").trim();
@@ -206,8 +251,18 @@ pub async fn acquire_knowledge(
         meeting.index,
         act.limits(),
         &resolve,
-        &mut flags,
+        &mut repairs,
     );
+    let repairs = reading::folded(repairs);
+    act.repaired(said.call, &repairs);
+    let mut flags = reading::details(&repairs);
+    if retried {
+        // The first reply's retry is a flag of this acquisition too.
+        flags.insert(
+            0,
+            "the first reply could not be read: asked again once".into(),
+        );
+    }
     act.ctx.note(
         &owner,
         STORE_ACQUISITION,
@@ -222,14 +277,138 @@ pub async fn acquire_knowledge(
     Ok(acquired)
 }
 
-/// The episodes and entries of an acquisition reply, capped and repaired.
+/// The JSON of an acquisition reply as `{"episodes": [...], "knowledge":
+/// [...]}`, each item naming its speaker in `"subject"`. Other shapes are
+/// mapped (a [`RepairKind::Shape`] repair each): the object wrapped in a
+/// one-key object; a list of per-speaker groups (`[{"subject", "episodes",
+/// "knowledge"}]`, also wrapped: `{"result": [...]}`), whose items take the
+/// group's speaker and whose episodes may be texts; a list of bare
+/// episodes and entries; episodes or knowledge keyed by speaker
+/// (`{"episodes": {"Agent B": [...]}}`). Anything else is unreadable.
+pub fn read_acquisition_json(text: &str) -> Result<Read<Value>, Unreadable> {
+    let Read {
+        mut value,
+        mut repairs,
+    } = read_value(text)?;
+    let has = |v: &Value| v.get("episodes").is_some() || v.get("knowledge").is_some();
+    if !has(&value) {
+        if let Some((key, inner)) = reading::only_entry(&value) {
+            if inner.is_object() || inner.is_array() {
+                repairs.push(reading::shape(format!(
+                    "the answer was wrapped in \"{key}\": unwrapped"
+                )));
+                value = inner.clone();
+            }
+        }
+    }
+    if value.is_object() && has(&value) {
+        let mut out = serde_json::Map::new();
+        for key in ["episodes", "knowledge"] {
+            let items = match value.get(key) {
+                Some(Value::Array(a)) => a.clone(),
+                Some(Value::Object(by_speaker)) => {
+                    repairs.push(reading::shape(format!(
+                        "the {key} were keyed by speaker: each took its key as its speaker"
+                    )));
+                    let mut items = Vec::new();
+                    for (speaker, list) in by_speaker {
+                        let list = match list {
+                            Value::Array(a) => a.clone(),
+                            other => vec![other.clone()],
+                        };
+                        items.extend(list.into_iter().map(|x| item_of(key, x, speaker)));
+                    }
+                    items
+                }
+                Some(Value::Null) | None => Vec::new(),
+                Some(_) => {
+                    repairs.push(reading::dropped(format!(
+                        "the \"{key}\" were not a list: dropped"
+                    )));
+                    Vec::new()
+                }
+            };
+            out.insert(key.into(), Value::Array(items));
+        }
+        return Ok(Read {
+            value: Value::Object(out),
+            repairs,
+        });
+    }
+    if let Some(groups) = value.as_array() {
+        let mut episodes = Vec::new();
+        let mut knowledge = Vec::new();
+        for g in groups {
+            let speaker = speaker_of(g).unwrap_or_default();
+            if has(g) {
+                for (key, out) in [("episodes", &mut episodes), ("knowledge", &mut knowledge)] {
+                    let list = match g.get(key) {
+                        Some(Value::Array(a)) => a.clone(),
+                        Some(Value::Null) | None => Vec::new(),
+                        Some(other) => vec![other.clone()],
+                    };
+                    out.extend(list.into_iter().map(|x| item_of(key, x, &speaker)));
+                }
+            } else if g.get("summary").is_some() || g.get("brief_summary").is_some() {
+                knowledge.push(g.clone());
+            } else if g.get("text").is_some() {
+                episodes.push(g.clone());
+            }
+        }
+        if episodes.is_empty() && knowledge.is_empty() {
+            return Err(Unreadable(
+                "the JSON list holds no episode or knowledge entry".into(),
+            ));
+        }
+        repairs.push(reading::shape(format!(
+            "the reply was a list of {}, not {{\"episodes\", \"knowledge\"}}: its episodes and entries were gathered",
+            groups.len()
+        )));
+        return Ok(Read {
+            value: serde_json::json!({"episodes": episodes, "knowledge": knowledge}),
+            repairs,
+        });
+    }
+    Err(Unreadable(
+        "the JSON has neither \"episodes\" nor \"knowledge\"".into(),
+    ))
+}
+
+/// The speaker an item or group names.
+fn speaker_of(v: &Value) -> Option<String> {
+    ["subject", "source", "speaker", "agent", "name", "about"]
+        .iter()
+        .find_map(|k| v.get(*k).and_then(Value::as_str))
+        .map(str::to_string)
+}
+
+/// An episode or entry of `speaker`'s group: a text becomes the episode's
+/// text (the entry's summary); an object keeps its own speaker if it names
+/// one.
+fn item_of(key: &str, item: Value, speaker: &str) -> Value {
+    match item {
+        Value::String(t) if key == "episodes" => serde_json::json!({"subject": speaker, "text": t}),
+        Value::String(t) => serde_json::json!({"subject": speaker, "summary": t}),
+        Value::Object(mut o) => {
+            if speaker_of(&Value::Object(o.clone())).is_none() {
+                o.insert("subject".into(), Value::String(speaker.to_string()));
+            }
+            Value::Object(o)
+        }
+        other => other,
+    }
+}
+
+/// The episodes and entries of an acquisition reply (as
+/// [`read_acquisition_json`] gives it), capped and repaired; every repair
+/// is added to `repairs`.
 pub fn read_acquisition(
     value: Option<&Value>,
     owner: &str,
     meeting: u32,
     limits: &Limits,
     resolve: &dyn Fn(&str) -> Option<String>,
-    flags: &mut Vec<String>,
+    repairs: &mut Vec<Repair>,
 ) -> Acquired {
     let mut out = Acquired::default();
     let Some(v) = value else {
@@ -241,49 +420,50 @@ pub fn read_acquisition(
             .cloned()
             .unwrap_or_default()
     };
-    let subject_of = |item: &Value, flags: &mut Vec<String>| -> Option<String> {
-        let name = item
-            .get("subject")
-            .or_else(|| item.get("source"))
-            .and_then(Value::as_str)
-            .unwrap_or("");
-        match resolve(name) {
+    let subject_of = |item: &Value, repairs: &mut Vec<Repair>| -> Option<String> {
+        let name = speaker_of(item).unwrap_or_default();
+        match resolve(&name) {
             Some(id) if id == owner => {
-                flags.push("an entry about the agent itself was dropped".into());
+                repairs.push(reading::dropped(
+                    "an entry about the agent itself was dropped",
+                ));
                 None
             }
             Some(id) => Some(id),
             None => {
-                flags.push(format!(
+                let (name, _) = reading::cap_chars(&name, 40);
+                repairs.push(reading::dropped(format!(
                     "an entry about an unknown speaker \"{name}\" was dropped"
-                ));
+                )));
                 None
             }
         }
     };
     let mut per_speaker: std::collections::HashMap<String, usize> = Default::default();
     for item in list("episodes") {
-        let Some(about) = subject_of(&item, flags) else {
+        let Some(about) = subject_of(&item, repairs) else {
             continue;
         };
         let text = item.get("text").and_then(Value::as_str).unwrap_or("");
         let (text, cut) = memory::truncate_words(text, limits.episode_words);
         if text.is_empty() {
-            flags.push("an empty episode was dropped".into());
+            repairs.push(reading::dropped("an empty episode was dropped"));
             continue;
         }
         let count = per_speaker.entry(about.clone()).or_default();
         if *count >= limits.episodes {
-            flags.push(format!(
+            repairs.push(reading::clamped(format!(
                 "more than {} episodes about {about}: the rest dropped",
                 limits.episodes
-            ));
+            )));
             continue;
         }
         *count += 1;
         let mut ef = Vec::new();
         if cut {
-            ef.push(format!("cut to {} words", limits.episode_words));
+            let flag = format!("cut to {} words", limits.episode_words);
+            repairs.push(reading::clamped(format!("an episode was {flag}")));
+            ef.push(flag);
         }
         out.episodes.push(Episode {
             id: String::new(),
@@ -296,7 +476,7 @@ pub fn read_acquisition(
     }
     let mut entries: Vec<Knowledge> = Vec::new();
     for item in list("knowledge") {
-        let Some(source) = subject_of(&item, flags) else {
+        let Some(source) = subject_of(&item, repairs) else {
             continue;
         };
         let summary = item
@@ -307,12 +487,21 @@ pub fn read_acquisition(
             .trim()
             .to_string();
         if summary.is_empty() {
-            flags.push("an entry without a summary was dropped".into());
+            repairs.push(reading::dropped("an entry without a summary was dropped"));
             continue;
         }
-        let (keywords, mut kf) = memory::keywords(item.get("keywords"), limits.keywords);
-        let (importance, imf) = memory::importance(item.get("importance"));
-        kf.extend(imf);
+        let (summary, cut) = memory::truncate_words(&summary, SUMMARY_WORDS);
+        let (keywords, mut kr) = memory::keywords(item.get("keywords"), limits.keywords);
+        if cut {
+            kr.push(reading::clamped(format!(
+                "a summary was cut to {SUMMARY_WORDS} words"
+            )));
+        }
+        let (importance, imr) = memory::importance(item.get("importance"));
+        kr.extend(imr);
+        let mut kf = reading::details(&kr);
+        kf.extend(memory::few_keywords(&keywords));
+        repairs.extend(kr);
         entries.push(Knowledge {
             id: String::new(),
             owner: owner.into(),
@@ -337,11 +526,11 @@ pub fn read_acquisition(
     for s in sources {
         let mut of: Vec<&Knowledge> = entries.iter().filter(|e| e.source == s).collect();
         if of.len() > limits.entries {
-            flags.push(format!(
+            repairs.push(reading::clamped(format!(
                 "{} entries about {s}: the {} most important kept",
                 of.len(),
                 limits.entries
-            ));
+            )));
             of.sort_by_key(|k| std::cmp::Reverse(k.importance));
             of.truncate(limits.entries);
         }
@@ -355,3 +544,6 @@ pub fn read_acquisition(
     out.knowledge = kept;
     out
 }
+
+/// The longest summary kept (words): a brief summary is a sentence or two.
+const SUMMARY_WORDS: usize = 120;

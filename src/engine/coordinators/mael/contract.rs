@@ -184,7 +184,15 @@ pub struct MaelOptions {
     /// The pool the run reads and writes (by name; the platform provides it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pool: Option<String>,
+    /// The sampling temperature of MAEL's requests when the agent's model
+    /// spec sets none: the paper's ([`TEMPERATURE`]) for a new run; none
+    /// in older runs (their requests set none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub temperature: Option<f32>,
 }
+
+/// The paper's sampling temperature (Li et al., §3).
+pub const TEMPERATURE: f32 = 0.2;
 
 fn one() -> usize {
     1
@@ -197,7 +205,8 @@ fn evaluator() -> RewardSource {
 }
 
 impl MaelOptions {
-    /// The paper's settings for `task`'s dataset on the default team.
+    /// The paper's settings for `task`'s dataset on the default team, at
+    /// the paper's temperature.
     pub fn for_task(task: Task) -> MaelOptions {
         let (max_rounds, max_depth) = task.dataset.defaults();
         MaelOptions {
@@ -210,6 +219,7 @@ impl MaelOptions {
             learn: true,
             reward_source: RewardSource::Evaluator,
             pool: None,
+            temperature: Some(TEMPERATURE),
         }
     }
 }
@@ -336,6 +346,8 @@ pub struct Rating {
 //   "retrieval"   agent = the step's   RetrievalRecord
 //   "rating"      agent = evaluator    RatingRecord        (backward pass)
 //   "experience"  agent = its owner    Experience          (backward pass)
+//   "unlearned"   agent = its owner    UnlearnedRecord     (a step not stored:
+//                                      its reward was not measured)
 //   "result"      agent = root         ResultRecord        (last)
 // ScoreComputed: "reward" per experience (agent, detail {id, step, task}),
 // "score" (the metric of the final answer).
@@ -355,6 +367,7 @@ pub const QUESTION_ROLES: crate::engine::lesson::questions::Roles =
     crate::engine::lesson::questions::Roles::retrievals(STORE_RETRIEVAL);
 pub const STORE_RATING: &str = "rating";
 pub const STORE_EXPERIENCE: &str = "experience";
+pub const STORE_UNLEARNED: &str = "unlearned";
 pub const STORE_RESULT: &str = "result";
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -461,11 +474,23 @@ pub struct RetrievalRecord {
 pub struct RatingRecord {
     pub task: String,
     pub version: u32,
-    /// In [0, 1].
-    pub score: f64,
+    /// In [0, 1]; none when the evaluator's reply gave no score it could
+    /// read (not measured: the reason says so).
+    pub score: Option<f64>,
     /// `metric` (the final answer against the gold) or `evaluator`.
     pub by: String,
     #[serde(default)]
+    pub reason: String,
+}
+
+/// A step the backward pass did not store: its reward needs a rating
+/// that could not be read, and an unmeasured reward never enters a pool.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct UnlearnedRecord {
+    /// The id its experience would have had.
+    pub id: String,
+    pub step: StepKind,
+    pub task: String,
     pub reason: String,
 }
 

@@ -11,9 +11,10 @@
 use super::contract::*;
 use super::experience::Pool;
 use crate::engine::domains::tasks::Task;
-use crate::engine::run::batch::{Finished, Job};
-use crate::engine::run::log::last_note;
+use crate::engine::run::batch::{scored, Finished, Job};
+use crate::engine::run::log::{last_note, status_of};
 use crate::engine::run::{LoggedEvent, RunConfig, RunStatus};
+use crate::engine::views::repairs::{self, RepairSum};
 use crate::engine::views::usage::UsageView;
 use crate::engine::views::Fold;
 use serde::Serialize;
@@ -213,6 +214,12 @@ pub struct ModeSummary {
     pub rounds: f64,
     /// Tasks that finished (the others are not counted).
     pub tasks: usize,
+    /// Replies and repaired (or unreadable) replies, in all and per step
+    /// kind, over the row's runs the user did not stop (failed ones too:
+    /// an unreadable reply may be why). In JSON `replies`, `repaired` and
+    /// `repaired_by_step` beside the other figures.
+    #[serde(flatten)]
+    pub repairs: RepairSum,
 }
 
 /// One row of a comparison: a label (a mode, or a mode with Table 4's
@@ -224,13 +231,20 @@ pub struct Row {
 }
 
 /// The figures of the finished runs of one row (None when none finished
-/// with a result).
+/// with a result), and the replies of all but the stopped ones.
 pub fn summarize<'a>(
     mode: Mode,
     runs: impl Iterator<Item = &'a [LoggedEvent]>,
 ) -> Option<ModeSummary> {
+    let runs: Vec<&[LoggedEvent]> = runs.collect();
+    let repairs = repairs::sum(
+        runs.iter()
+            .copied()
+            .filter(|events| status_of(events) != RunStatus::Cancelled),
+    );
     let done: Vec<(u64, ResultRecord)> = runs
-        .filter(|events| crate::engine::run::log::status_of(events) == RunStatus::Finished)
+        .into_iter()
+        .filter(|events| status_of(events) == RunStatus::Finished)
         .filter_map(|events| {
             let tokens = UsageView::of(events).total.output_tokens;
             result_of(events).map(|r| (tokens, r))
@@ -247,6 +261,7 @@ pub fn summarize<'a>(
         completion_tokens: mean(&|(t, _)| *t as f64),
         rounds: mean(&|(_, r)| r.rounds as f64),
         tasks: done.len(),
+        repairs,
     })
 }
 
@@ -284,6 +299,16 @@ pub fn rows<'a>(runs: impl IntoIterator<Item = &'a Finished<Tag>>) -> Vec<Row> {
             summary,
         })
         .collect()
+}
+
+/// A learning phase's replies and repaired replies, in all and per step
+/// kind, over its runs the user did not stop (as a row's).
+pub fn learning_repairs<'a>(runs: impl IntoIterator<Item = &'a Finished<Tag>>) -> RepairSum {
+    repairs::sum(
+        scored(runs)
+            .filter(|r| r.tag.row == LEARNING)
+            .map(|r| r.events.as_slice()),
+    )
 }
 
 /// The sweep (Fig. 3): the score at each pool size, in size order of the jobs.

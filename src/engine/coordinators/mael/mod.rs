@@ -8,8 +8,9 @@
 //! (§2.3). The variants are the modes: none (MAEL-ØExp), task, step.
 //!
 //! Modules: the graph (`topology`), the workflow and its steps
-//! (`workflow`, `steps`, `prompts`), the pool and retrieval
-//! (`experience`, `memory`), the backward pass (`rewards`); everything
+//! (`workflow`, `steps`, `prompts`), reading the replies (`read`), the
+//! pool and retrieval (`experience`, `memory`), the backward pass
+//! (`rewards`); everything
 //! that crosses this folder is in `contract`; the demo model's team in
 //! `demo`.
 
@@ -21,6 +22,7 @@ pub mod learn;
 pub mod memory;
 pub mod projection;
 mod prompts;
+mod read;
 pub mod rewards;
 pub mod setup;
 mod steps;

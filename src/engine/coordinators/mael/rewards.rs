@@ -10,29 +10,37 @@
 //! subtasks, as decompose does; critique gets the change of quality its
 //! refinement brought, Δ ∈ [−1, 1] mapped to (Δ + 1) / 2 (0.5 when it
 //! found the solution adequate).
+//!
+//! A rating is read by `read::rating` (JSON, else the last explicit score
+//! in the text; out of 0–10 clamped). A reply that holds none is asked
+//! again once (`AskedAgain` on the first call); if the second cannot be
+//! read either, the solution is **not rated** (`Default` on the second
+//! call, the rating recorded with no score). A reward that needs a rating
+//! that was not read is not measured, and an unmeasured reward never
+//! enters the pool: that step's experience is not stored (an `unlearned`
+//! note says which and why). So every reward in a pool is a measurement,
+//! and retrieval's `α·similarity + (1−α)·reward` compares like with like
+//! (an invented 0.5 would pull an unrated step up or down the ranking).
 
 use super::contract::*;
 use super::experience::Experience;
 use super::prompts;
+use super::read;
+use super::setup::sampled;
+use super::steps::ask_again;
 use super::workflow::{Step, TaskNode, Workflow};
-use crate::engine::model::reply::json_object;
+use crate::engine::model::reply::{Repair, RepairKind};
 use crate::engine::model::{ChatRequest, Message};
 use crate::engine::run::{RunError, RunEvent};
 use futures::future::join_all;
 use std::collections::HashMap;
 
-/// R of every solution version: (task, version) → reward.
+/// R of every solution version that was rated: (task, version) → reward.
+/// A version the evaluator's reply gave no score for is absent.
 pub type Ratings = HashMap<(usize, u32), f64>;
 
-/// A rating reply's score in [0, 1]; None when it holds none.
-pub fn read_rating(reply: &str) -> Option<f64> {
-    let raw = json_object::<Rating>(reply).map(|r| r.score).or_else(|| {
-        reply
-            .split(|c: char| !(c.is_ascii_digit() || c == '.'))
-            .find_map(|w| w.trim_end_matches('.').parse::<f64>().ok())
-    })?;
-    raw.is_finite().then(|| (raw / 10.0).clamp(0.0, 1.0))
-}
+/// The JSON a rating reply must be, for the reminder of a second ask.
+const RATING_JSON: &str = "{\"score\": <0-10>, \"reason\": \"one sentence\"}";
 
 /// Rates every solution version the rewards need. The root's final
 /// answer is scored by the metric (`final_score`).
@@ -51,7 +59,7 @@ pub async fn rate(wf: &Workflow<'_>, final_score: f64) -> Result<Ratings, RunErr
                         wf,
                         node,
                         v,
-                        final_score,
+                        Some(final_score),
                         "metric",
                         "the task's metric against the gold answer",
                     );
@@ -62,35 +70,71 @@ pub async fn rate(wf: &Workflow<'_>, final_score: f64) -> Result<Ratings, RunErr
         }
     }
     let tasks_ref = &tasks;
-    let replies = join_all(asks.iter().map(|(t, _, text)| async move {
+    let rated = join_all(asks.iter().map(|(t, _, text)| async move {
         let node = &tasks_ref[*t];
         let parent = node.parent.map(|p| tasks_ref[p].text.as_str());
-        let req = ChatRequest::new(vec![
-            Message::system(prompts::EVALUATOR_SYSTEM),
-            Message::user(prompts::evaluate(&node.text, parent, text)),
-        ])
-        .with_step(STEP_EVALUATE);
-        wf.ctx.chat(EVALUATOR, req).await.map(|(_, r)| r.text)
+        let req = sampled(
+            wf.ctx,
+            EVALUATOR,
+            wf.options.temperature,
+            ChatRequest::new(vec![
+                Message::system(prompts::EVALUATOR_SYSTEM),
+                Message::user(prompts::evaluate(&node.text, parent, text)),
+            ])
+            .with_step(STEP_EVALUATE),
+        );
+        evaluate(wf, req).await
     }))
     .await;
-    for ((t, v, _), reply) in asks.into_iter().zip(replies) {
-        let reply = reply?;
-        let (score, reason) = match read_rating(&reply) {
-            Some(s) => (
-                s,
-                json_object::<Rating>(&reply)
-                    .map(|r| r.reason)
-                    .unwrap_or_default(),
-            ),
-            None => (0.5, "the rating could not be read; 0.5 used".to_string()),
-        };
-        ratings.insert((t, v), score);
-        record(wf, &tasks[t], v, score, "evaluator", &reason);
+    for ((t, v, _), rating) in asks.into_iter().zip(rated) {
+        match rating? {
+            Ok((score, reason)) => {
+                ratings.insert((t, v), score);
+                record(wf, &tasks[t], v, Some(score), "evaluator", &reason);
+            }
+            Err(why) => record(wf, &tasks[t], v, None, "evaluator", &why),
+        }
     }
     Ok(ratings)
 }
 
-fn record(wf: &Workflow<'_>, node: &TaskNode, version: u32, score: f64, by: &str, reason: &str) {
+/// One rating by the evaluator: its score and reason, or (when neither
+/// its reply nor the one to a second ask could be read) why not.
+async fn evaluate(
+    wf: &Workflow<'_>,
+    req: ChatRequest,
+) -> Result<Result<(f64, String), String>, RunError> {
+    let (call, response) = wf.ctx.chat(EVALUATOR, req.clone()).await?;
+    let why = match read::rating(&response.text) {
+        Ok(r) => {
+            wf.ctx.repaired(call, &r.repairs);
+            return Ok(Ok(r.value));
+        }
+        Err(why) => why,
+    };
+    let (call, reply) = ask_again(wf.ctx, EVALUATOR, &req, call, &why, RATING_JSON).await?;
+    match read::rating(&reply) {
+        Ok(r) => {
+            wf.ctx.repaired(call, &r.repairs);
+            Ok(Ok(r.value))
+        }
+        Err(again) => {
+            let why = format!("the rating could not be read, even when asked again ({again}): not rated, so the steps whose reward needs it are not stored");
+            wf.ctx
+                .repaired(call, &[Repair::new(RepairKind::Default, why.clone())]);
+            Ok(Err(why))
+        }
+    }
+}
+
+fn record(
+    wf: &Workflow<'_>,
+    node: &TaskNode,
+    version: u32,
+    score: Option<f64>,
+    by: &str,
+    reason: &str,
+) {
     let agent = if by == "metric" { USER } else { EVALUATOR };
     wf.ctx.note(
         agent,
@@ -106,47 +150,82 @@ fn record(wf: &Workflow<'_>, node: &TaskNode, version: u32, score: f64, by: &str
     );
 }
 
-/// A step's reward, by the paper's formula for its kind.
-pub fn step_reward(step: &Step, tasks: &[TaskNode], ratings: &Ratings) -> f64 {
-    let r = |t: usize, v: u32| ratings.get(&(t, v)).copied().unwrap_or(0.0);
+/// A step's reward, by the paper's formula for its kind; or the solution
+/// (task, version) it needs whose rating was not read (not measured).
+pub fn step_reward(
+    step: &Step,
+    tasks: &[TaskNode],
+    ratings: &Ratings,
+) -> Result<f64, (usize, u32)> {
+    let r = |t: usize, v: u32| ratings.get(&(t, v)).copied().ok_or((t, v));
     let last = |t: usize| tasks[t].versions.len().saturating_sub(1) as u32;
     let mean_of_children = |t: usize| {
         let c = &tasks[t].children;
         if c.is_empty() {
             r(t, last(t))
         } else {
-            c.iter().map(|&c| r(c, last(c))).sum::<f64>() / c.len() as f64
+            let mut sum = 0.0;
+            for &c in c {
+                sum += r(c, last(c))?;
+            }
+            Ok(sum / c.len() as f64)
         }
     };
     match step.kind {
-        StepKind::Solve | StepKind::Aggregate => step.wrote.map_or(0.0, |v| r(step.task, v)),
+        StepKind::Solve | StepKind::Aggregate => step.wrote.map_or(Ok(0.0), |v| r(step.task, v)),
         StepKind::Judge if tasks[step.task].alone => r(step.task, last(step.task)),
         StepKind::Judge | StepKind::Decompose => mean_of_children(step.task),
         StepKind::Critique => match (step.checked, step.refined) {
             (Some(before), Some(after)) => {
-                let delta = r(step.task, after) - r(step.task, before);
-                (delta.clamp(-1.0, 1.0) + 1.0) / 2.0
+                let delta = r(step.task, after)? - r(step.task, before)?;
+                Ok((delta.clamp(-1.0, 1.0) + 1.0) / 2.0)
             }
-            _ => 0.5,
+            _ => Ok(0.5),
         },
     }
 }
 
 /// The experiences of the run's steps with their rewards, recorded as
-/// events and added to the pool. Returns how many were added.
+/// events and added to the pool; a step whose reward is not measured is
+/// not stored (an `unlearned` note says why). Returns how many were added.
 pub async fn learn(wf: &Workflow<'_>, ratings: &Ratings) -> Result<usize, RunError> {
     let steps: Vec<Step> = wf.steps.borrow().clone();
     let tasks: Vec<TaskNode> = wf.tasks.borrow().clone();
-    let inputs: Vec<String> = steps.iter().map(|s| s.input.clone()).collect();
-    let vectors = wf.recall.vectors(wf.ctx, &inputs).await?;
     let run = &wf.ctx.config().run_id;
     let task_id = format!("{}@{}", wf.options.task.id, run);
+    let mut measured = Vec::new();
+    for (n, step) in steps.iter().enumerate() {
+        let id = format!("{run}/{n}");
+        let agent = wf.agent_id(step.agent).to_string();
+        match step_reward(step, &tasks, ratings) {
+            Ok(reward) => measured.push((id, agent, step, reward)),
+            Err((t, v)) => {
+                let task = tasks[step.task].id.clone();
+                let reason = format!(
+                    "its reward needs the rating of {} v{v}, which could not be read: it was not measured, so the step is not stored",
+                    tasks[t].id
+                );
+                wf.ctx.note(
+                    &agent,
+                    STORE_UNLEARNED,
+                    Some(&id),
+                    &UnlearnedRecord {
+                        id: id.clone(),
+                        step: step.kind,
+                        task,
+                        reason,
+                    },
+                );
+            }
+        }
+    }
+    let inputs: Vec<String> = measured.iter().map(|m| m.2.input.clone()).collect();
+    let vectors = wf.recall.vectors(wf.ctx, &inputs).await?;
     let mut added = 0;
-    for (n, (step, vector)) in steps.iter().zip(vectors).enumerate() {
-        let reward = step_reward(step, &tasks, ratings);
+    for ((id, agent, step, reward), vector) in measured.into_iter().zip(vectors) {
         let exp = Experience {
-            id: format!("{run}/{n}"),
-            agent: wf.agent_id(step.agent).to_string(),
+            id,
+            agent,
             step: step.kind,
             task_id: task_id.clone(),
             input: step.input.clone(),
@@ -216,7 +295,7 @@ mod tests {
     #[test]
     fn each_step_kind_gets_the_papers_reward() {
         let (tasks, ratings) = trace();
-        let reward = |s: Step| step_reward(&s, &tasks, &ratings);
+        let reward = |s: Step| step_reward(&s, &tasks, &ratings).expect("measured");
         // solve: R of the solution it wrote.
         assert_eq!(
             reward(Step {
@@ -265,14 +344,45 @@ mod tests {
             refined: Some(1),
             ..step(StepKind::Critique, 1)
         };
-        assert!((step_reward(&s, &tasks, &worse) - 0.2).abs() < 1e-12);
+        assert!((step_reward(&s, &tasks, &worse).expect("measured") - 0.2).abs() < 1e-12);
     }
 
     #[test]
-    fn ratings_are_read_from_json_or_the_first_number() {
-        assert_eq!(read_rating("{\"score\": 7, \"reason\": \"ok\"}"), Some(0.7));
-        assert_eq!(read_rating("Score: 9/10."), Some(0.9));
-        assert_eq!(read_rating("I'd say 12"), Some(1.0));
-        assert_eq!(read_rating("great"), None);
+    fn a_reward_that_needs_an_unread_rating_is_not_measured() {
+        // t1 v1 (the refinement) was not rated: everything that needs it
+        // says so; what does not need it is still measured.
+        let (tasks, mut ratings) = trace();
+        ratings.remove(&(1, 1));
+        let reward = |s: Step| step_reward(&s, &tasks, &ratings);
+        assert_eq!(
+            reward(Step {
+                wrote: Some(1),
+                ..step(StepKind::Solve, 1)
+            }),
+            Err((1, 1))
+        );
+        assert_eq!(reward(step(StepKind::Decompose, 0)), Err((1, 1)));
+        assert_eq!(reward(step(StepKind::Judge, 0)), Err((1, 1)));
+        assert_eq!(reward(step(StepKind::Judge, 1)), Err((1, 1)));
+        let refined = Step {
+            checked: Some(0),
+            refined: Some(1),
+            ..step(StepKind::Critique, 1)
+        };
+        assert_eq!(reward(refined), Err((1, 1)));
+        assert_eq!(
+            reward(Step {
+                wrote: Some(0),
+                ..step(StepKind::Solve, 1)
+            }),
+            Ok(0.3)
+        );
+        assert_eq!(
+            reward(Step {
+                wrote: Some(0),
+                ..step(StepKind::Aggregate, 0)
+            }),
+            Ok(1.0)
+        );
     }
 }

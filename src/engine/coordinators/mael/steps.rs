@@ -1,29 +1,62 @@
 //! The decision steps, one function each, as the paper names them:
 //! judge, decompose, solve (and refine), critique, aggregate. Each builds
 //! its input from the task tree, appends the retrieved experience (when
-//! the mode retrieves), asks the agent's model, reads the reply
-//! defensively (a reply that cannot be read is recorded with what was
-//! done instead, never a crash) and records the step.
+//! the mode retrieves), asks the agent's model (at the options'
+//! temperature, the paper's 0.2, unless the run's model spec sets one),
+//! reads the reply with the engine's reader (`read`) and records the step.
+//!
+//! Every reply that needed a repair, or could not be read, is recorded
+//! against its call (`ReplyRepaired`, once per reply); an unreadable reply
+//! is never taken as an answer. Per step:
+//! - judge: the JSON, else the last explicit verdict in its text (a
+//!   `Shape` repair); else the stated default, **solvable alone** (the
+//!   agent solves the task itself: the cheaper path, and the one the
+//!   workflow takes when it does not ask), flagged `Default`.
+//! - decompose: the JSON (or a bare list), else the reply's list lines (a
+//!   `Shape` repair); else the stated default, **no subtasks** (the agent
+//!   solves the task itself), flagged `Default`.
+//! - critique: the JSON (a yes/no given as text is mapped); else it asks
+//!   once more with a reminder of the JSON expected (`AskedAgain` on the
+//!   first call); a second unreadable reply takes the stated default,
+//!   **not adequate** (the solver refines within the round limit; an
+//!   unchecked solution is never passed as adequate), flagged `Default`
+//!   on the second call.
+//! - solve, aggregate: free text, taken as written.
 
 use super::contract::*;
 use super::prompts;
+use super::read;
+use super::setup::sampled;
 use super::workflow::{Step, Workflow};
-use crate::engine::model::reply::json_object;
+use crate::engine::model::reply::{Repair, RepairKind, Unreadable};
 use crate::engine::model::{ChatRequest, Message};
-use crate::engine::run::{Audience, RunError};
+use crate::engine::run::{Audience, RunCtx, RunError};
 
 /// The most subtasks one decomposition may hand out, per free neighbour.
 const SUBTASKS_PER_NEIGHBOUR: usize = 2;
 
+/// The feedback a critique that could not be read passes to the solver.
+const UNREAD_FEEDBACK: &str =
+    "The check of this solution could not be read. Go through it again against the task and fix any mistake.";
+
+/// A step asked: its index, the call, the reply, and the request (for a
+/// second ask).
+struct Asked {
+    step: usize,
+    call: u32,
+    reply: String,
+    req: ChatRequest,
+}
+
 /// Asks agent `agent` for step `kind` on task `t` with `input` (plus a
-/// retrieved example), records the step; returns its index and the reply.
+/// retrieved example), records the step.
 async fn ask(
     wf: &Workflow<'_>,
     kind: StepKind,
     agent: usize,
     t: usize,
     input: String,
-) -> Result<(usize, String), RunError> {
+) -> Result<Asked, RunError> {
     let agent_id = wf.agent_id(agent).to_string();
     let task_id = wf.tasks.borrow()[t].id.clone();
     let example = wf
@@ -34,12 +67,17 @@ async fn ask(
         Some(e) => format!("{input}{e}"),
         None => input.clone(),
     };
-    let req = ChatRequest::new(vec![
-        Message::system(prompts::system(kind)),
-        Message::user(content),
-    ])
-    .with_step(kind.tag());
-    let (_, response) = wf.ctx.chat(&agent_id, req).await?;
+    let req = sampled(
+        wf.ctx,
+        &agent_id,
+        wf.options.temperature,
+        ChatRequest::new(vec![
+            Message::system(prompts::system(kind)),
+            Message::user(content),
+        ])
+        .with_step(kind.tag()),
+    );
+    let (call, response) = wf.ctx.chat(&agent_id, req.clone()).await?;
     let mut steps = wf.steps.borrow_mut();
     steps.push(Step {
         kind,
@@ -51,7 +89,40 @@ async fn ask(
         checked: None,
         refined: None,
     });
-    Ok((steps.len() - 1, response.text))
+    Ok(Asked {
+        step: steps.len() - 1,
+        call,
+        reply: response.text,
+        req,
+    })
+}
+
+/// The reply of `call` could not be read (`why`): flags it `AskedAgain`
+/// and asks `agent` the same request once more, with a short reminder of
+/// the JSON `expected`. Returns the second call and its reply.
+pub async fn ask_again(
+    ctx: &RunCtx,
+    agent: &str,
+    req: &ChatRequest,
+    call: u32,
+    why: &Unreadable,
+    expected: &str,
+) -> Result<(u32, String), RunError> {
+    ctx.repaired(
+        call,
+        &[Repair::new(
+            RepairKind::AskedAgain,
+            format!("the reply could not be read ({why}); the step asked once more"),
+        )],
+    );
+    let mut again = req.clone();
+    if let Some(last) = again.messages.last_mut() {
+        last.content.push_str(&format!(
+            "\n\nYour previous reply could not be read ({why}). Reply with the JSON object only: {expected}"
+        ));
+    }
+    let (call, response) = ctx.chat(agent, again).await?;
+    Ok((call, response.text))
 }
 
 /// The judgement when the agent is not asked.
@@ -70,34 +141,46 @@ pub fn forced_judgement(wf: &Workflow<'_>, t: usize, agent: usize, why: &str) {
     );
 }
 
-/// judge: can the agent solve the task alone?
+/// What the tree shows of a reading: the details of the repairs that
+/// changed what the reply says (a mapping, a default, a second ask), if
+/// any.
+fn note_of(repairs: &[Repair]) -> Option<String> {
+    let said: Vec<&str> = repairs
+        .iter()
+        .filter(|r| {
+            matches!(
+                r.kind,
+                RepairKind::Shape
+                    | RepairKind::Clamped
+                    | RepairKind::Default
+                    | RepairKind::AskedAgain
+            )
+        })
+        .map(|r| r.detail.as_str())
+        .collect();
+    (!said.is_empty()).then(|| said.join("; "))
+}
+
+/// judge: can the agent solve the task alone? An unreadable judgement
+/// takes the default: solvable alone.
 pub async fn judge(wf: &Workflow<'_>, t: usize, agent: usize) -> Result<bool, RunError> {
     let node = wf.task(t);
     let input = prompts::judge(&node.text);
-    let (_, reply) = ask(wf, StepKind::Judge, agent, t, input).await?;
-    let (judgement, note) = match json_object::<Judgement>(&reply) {
-        Some(j) => (j, None),
-        None => {
-            let lower = reply.to_lowercase();
-            let solvable = !(lower.contains("false")
-                || lower.contains("split")
-                || lower.contains("decompose"));
-            (
-                Judgement {
-                    solvable,
-                    reason: reply.trim().chars().take(200).collect(),
-                },
-                Some(format!(
-                    "the reply was not a JSON judgement; read it as {}",
-                    if solvable {
-                        "solvable alone"
-                    } else {
-                        "to be split"
-                    }
-                )),
-            )
-        }
+    let asked = ask(wf, StepKind::Judge, agent, t, input).await?;
+    let (judgement, repairs) = match read::judgement(&asked.reply) {
+        Ok(r) => (r.value, r.repairs),
+        Err(why) => (
+            Judgement {
+                solvable: true,
+                reason: String::new(),
+            },
+            vec![Repair::new(
+                RepairKind::Default,
+                format!("the judgement could not be read ({why}); the default was used: solvable alone, the agent solves the task itself"),
+            )],
+        ),
     };
+    wf.ctx.repaired(asked.call, &repairs);
     wf.ctx.note(
         wf.agent_id(agent),
         STORE_JUDGEMENT,
@@ -106,41 +189,15 @@ pub async fn judge(wf: &Workflow<'_>, t: usize, agent: usize) -> Result<bool, Ru
             task: node.id.clone(),
             solvable: judgement.solvable,
             reason: judgement.reason.clone(),
-            note,
+            note: note_of(&repairs),
         },
     );
     Ok(judgement.solvable)
 }
 
-/// The subtasks in a decomposition reply: its JSON list, else its list lines.
-fn subtasks_in(reply: &str) -> (Vec<String>, Option<String>) {
-    if let Some(d) = json_object::<Decomposition>(reply) {
-        return (d.subtasks, None);
-    }
-    let lines: Vec<String> = reply
-        .lines()
-        .map(str::trim)
-        .filter_map(|l| {
-            let l = l
-                .strip_prefix("- ")
-                .or_else(|| l.strip_prefix("* "))
-                .or_else(|| {
-                    let digits = l.chars().take_while(char::is_ascii_digit).count();
-                    (digits > 0).then(|| l[digits..].trim_start_matches(['.', ')']).trim())
-                })?;
-            (!l.is_empty()).then(|| l.to_string())
-        })
-        .collect();
-    let note = if lines.is_empty() {
-        "the reply held no subtasks; the agent solves the task itself".to_string()
-    } else {
-        "the reply was not JSON; its list lines were taken as the subtasks".to_string()
-    };
-    (lines, Some(note))
-}
-
 /// decompose: split the task and hand the parts to the free neighbours
-/// (round-robin). Returns the subtasks (none: the agent solves alone).
+/// (round-robin). Returns the subtasks (none: the agent solves alone, as
+/// it does when the reply cannot be read).
 pub async fn decompose(
     wf: &Workflow<'_>,
     t: usize,
@@ -153,15 +210,31 @@ pub async fn decompose(
         .map(|&n| (wf.agent_id(n).to_string(), wf.team.agents[n].name.clone()))
         .collect();
     let input = prompts::decompose(&node.text, &neighbours);
-    let (_, reply) = ask(wf, StepKind::Decompose, agent, t, input).await?;
-    let (mut texts, mut note) = subtasks_in(&reply);
+    let asked = ask(wf, StepKind::Decompose, agent, t, input).await?;
+    let (mut texts, repairs) = match read::subtasks(&asked.reply) {
+        Ok(r) => (r.value, r.repairs),
+        Err(why) => (
+            Vec::new(),
+            vec![Repair::new(
+                RepairKind::Default,
+                format!("the decomposition could not be read ({why}); the default was used: no subtasks, the agent solves the task itself"),
+            )],
+        ),
+    };
+    wf.ctx.repaired(asked.call, &repairs);
+    let mut note = note_of(&repairs);
     texts.retain(|s| !s.trim().is_empty());
+    if texts.is_empty() && note.is_none() {
+        note = Some("the reply held no subtasks; the agent solves the task itself".into());
+    }
     let cap = free.len() * SUBTASKS_PER_NEIGHBOUR;
     if texts.len() > cap {
         texts.truncate(cap);
-        note = Some(format!(
-            "only the first {cap} subtasks were kept (two per free neighbour)"
-        ));
+        let kept = format!("only the first {cap} subtasks were kept (two per free neighbour)");
+        note = Some(match note {
+            Some(n) => format!("{n}; {kept}"),
+            None => kept,
+        });
     }
     let subtasks: Vec<usize> = texts
         .iter()
@@ -253,12 +326,23 @@ pub async fn solve(
     let node = wf.task(t);
     let previous = feedback.and_then(|f| node.versions.last().map(|v| (v.as_str(), f)));
     let input = prompts::solve(&node.text, previous);
-    let (step, reply) = ask(wf, StepKind::Solve, agent, t, input).await?;
-    Ok(deliver(wf, t, agent, step, SolutionKind::Solve, &reply))
+    let asked = ask(wf, StepKind::Solve, agent, t, input).await?;
+    Ok(deliver(
+        wf,
+        t,
+        agent,
+        asked.step,
+        SolutionKind::Solve,
+        &asked.reply,
+    ))
 }
 
+/// The JSON a critique reply must be, for the reminder of a second ask.
+const CRITIQUE_JSON: &str = "{\"adequate\": true or false, \"feedback\": \"what is wrong and how to fix it, or empty when adequate\"}";
+
 /// critique: the critic checks the last solution of subtask `t`. Returns
-/// the step and its verdict.
+/// the step and its verdict. An unreadable reply is asked again once; a
+/// second one takes the default: not adequate.
 pub async fn critique(
     wf: &Workflow<'_>,
     t: usize,
@@ -269,29 +353,43 @@ pub async fn critique(
     let version = node.versions.len().saturating_sub(1) as u32;
     let solution = node.versions.last().cloned().unwrap_or_default();
     let input = prompts::critique(&node.text, &solution);
-    let (step, reply) = ask(wf, StepKind::Critique, critic, t, input).await?;
-    let (review, note) = match json_object::<Critique>(&reply) {
-        Some(c) => (c, None),
-        None => {
-            let lower = reply.to_lowercase();
-            let adequate = lower.contains("adequate")
-                && !lower.contains("inadequate")
-                && !lower.contains("not adequate");
-            (
-                Critique {
-                    adequate,
-                    feedback: if adequate {
-                        String::new()
-                    } else {
-                        reply.trim().to_string()
+    let asked = ask(wf, StepKind::Critique, critic, t, input).await?;
+    let step = asked.step;
+    let me = wf.agent_id(critic).to_string();
+    let (review, repairs) = match read::critique(&asked.reply) {
+        Ok(r) => {
+            wf.ctx.repaired(asked.call, &r.repairs);
+            (r.value, r.repairs)
+        }
+        Err(why) => {
+            let (call, reply) =
+                ask_again(wf.ctx, &me, &asked.req, asked.call, &why, CRITIQUE_JSON).await?;
+            wf.steps.borrow_mut()[step].output = reply.clone();
+            let read = match read::critique(&reply) {
+                Ok(r) => (r.value, r.repairs),
+                Err(again) => (
+                    Critique {
+                        adequate: false,
+                        feedback: UNREAD_FEEDBACK.into(),
                     },
-                },
-                Some("the reply was not a JSON critique; read from its words".to_string()),
-            )
+                    vec![Repair::new(
+                        RepairKind::Default,
+                        format!("the critique could not be read after asking again ({again}); the default was used: not adequate, the solver checks its solution again"),
+                    )],
+                ),
+            };
+            wf.ctx.repaired(call, &read.1);
+            let mut seen = vec![Repair::new(
+                RepairKind::AskedAgain,
+                format!(
+                    "the first reply could not be read ({why}); the critic was asked once more"
+                ),
+            )];
+            seen.extend(read.1);
+            (read.0, seen)
         }
     };
     wf.steps.borrow_mut()[step].checked = Some(version);
-    let me = wf.agent_id(critic).to_string();
     let solver = wf.agent_id(node.solver).to_string();
     wf.ctx.note(
         &me,
@@ -303,7 +401,7 @@ pub async fn critique(
             version,
             adequate: review.adequate,
             feedback: review.feedback.clone(),
-            note,
+            note: note_of(&repairs),
         },
     );
     if !review.adequate {
@@ -332,24 +430,13 @@ pub async fn aggregate(wf: &Workflow<'_>, t: usize, agent: usize) -> Result<u32,
             .collect()
     };
     let input = prompts::aggregate(&node.text, &parts);
-    let (step, reply) = ask(wf, StepKind::Aggregate, agent, t, input).await?;
-    Ok(deliver(wf, t, agent, step, SolutionKind::Aggregate, &reply))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn subtasks_are_read_from_json_or_list_lines() {
-        assert_eq!(
-            subtasks_in("```json\n{\"subtasks\": [\"a\", \"b\"]}\n```"),
-            (vec!["a".to_string(), "b".to_string()], None)
-        );
-        let (l, note) = subtasks_in("Plan:\n1. cost of pens\n2) cost of mugs\n- tax\nthanks");
-        assert_eq!(l, vec!["cost of pens", "cost of mugs", "tax"]);
-        assert!(note.is_some_and(|n| n.contains("not JSON")));
-        let (none, note) = subtasks_in("I cannot split this.");
-        assert!(none.is_empty() && note.is_some_and(|n| n.contains("no subtasks")));
-    }
+    let asked = ask(wf, StepKind::Aggregate, agent, t, input).await?;
+    Ok(deliver(
+        wf,
+        t,
+        agent,
+        asked.step,
+        SolutionKind::Aggregate,
+        &asked.reply,
+    ))
 }

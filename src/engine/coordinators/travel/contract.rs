@@ -279,6 +279,16 @@ pub fn json_block_after(text: &str, heading: &str) -> Option<Value> {
 
 pub use crate::engine::model::reply::first_json_block;
 
+/// An expert's choices in its post: its first ```json block, read by the
+/// lenient reader (a trailing comma, a cut-off end, single quotes… are
+/// repaired); None when the post has no block that reads as choices.
+pub fn choices_in(post: &str) -> Option<ExpertChoices> {
+    let open = post.find("```json")?;
+    crate::engine::model::reply::read_json::<ExpertChoices>(post.get(open..)?)
+        .ok()
+        .map(|r| r.value)
+}
+
 /// The trip facts in a request's messages, if present.
 pub fn trip_facts_in(text: &str) -> Option<TripFacts> {
     serde_json::from_value(json_block_after(text, FACTS_HEADING)?).ok()
@@ -570,6 +580,10 @@ mod tests {
             Some(serde_json::json!({"a": 1}))
         );
         assert_eq!(first_json_block("no block"), None);
+        let post = "Two nights.\n```json\n{\"stays\": [{\"city\": \"B\", \"name\": \"Inn\", \"nights\": 2,}],}\n```";
+        assert_eq!(first_json_block(post), None, "strict");
+        assert_eq!(choices_in(post).map(|c| c.stays.len()), Some(1));
+        assert_eq!(choices_in("No block here. {\"stays\": []}"), None);
         assert_eq!(
             Variant::parse("fixed-notebook"),
             Some(Variant::FixedNotebook)

@@ -6,6 +6,7 @@ use super::contract::*;
 use super::tools::{calls_in, ToolUser};
 use super::{prompts, world::World};
 use crate::engine::domains::travel::TravelDb;
+use crate::engine::model::reply::{Repair, RepairKind};
 use crate::engine::model::{ChatRequest, Message};
 use crate::engine::run::{Audience, RunCtx, RunError};
 
@@ -62,12 +63,22 @@ pub async fn expert_turn(
             .with_step(expert_step(expert))
             .with_tools(if last { Vec::new() } else { tools.clone() });
         let (call, response) = ctx.chat(expert, req).await?;
-        let calls = if last {
-            Vec::new()
-        } else {
-            calls_in(&response, options.tool_mode, call)
-        };
-        if calls.is_empty() {
+        let calls = calls_in(&response, options.tool_mode, call);
+        if last && !calls.is_empty() {
+            ctx.repaired(
+                call,
+                &[Repair::new(
+                    RepairKind::ToolError,
+                    format!(
+                        "{} tool call{} after the last tool round {} not run: the answer was posted as it is",
+                        calls.len(),
+                        if calls.len() == 1 { "" } else { "s" },
+                        if calls.len() == 1 { "was" } else { "were" }
+                    ),
+                )],
+            );
+        }
+        if last || calls.is_empty() {
             let text = response.text.trim().to_string();
             ctx.post(expert, Audience::Public, &text, Some(call));
             world.post(expert, &text);

@@ -97,7 +97,7 @@ async fn fixed_workflow(
         .await?;
     let plan = async {
         let brief = planning::summarize(ctx, world);
-        Ok::<_, Halt>(planning::compile(ctx, world, &brief, 0).await?)
+        Ok::<_, Halt>(planning::compile(ctx, world, &brief, 0, false).await?)
     };
     ctx.phase("compile", "Plan", plan).await
 }
@@ -128,7 +128,7 @@ async fn orchestrated(
     let plan = async {
         let brief = planning::summarize(ctx, world);
         world.take_step()?;
-        let mut plan = planning::compile(ctx, world, &brief, 0).await?;
+        let mut plan = planning::compile(ctx, world, &brief, 0, false).await?;
         planning::critic_rounds(ctx, world, &brief, options.critic_rounds, &mut plan)
             .await
             .or_else(Halt::ignore_step_limit)?;

@@ -6,9 +6,10 @@
 use super::contract::*;
 use super::expert::Turn;
 use super::{prompts, world::World};
-use crate::engine::model::reply::json_object;
+use crate::engine::model::reply::{read_value, Read, Repair, RepairKind, Unreadable};
 use crate::engine::model::{ChatRequest, Message};
 use crate::engine::run::{RunCtx, RunError};
+use serde_json::Value;
 
 /// Who acts next, as the orchestrator decides.
 #[derive(Clone, Debug, PartialEq)]
@@ -33,8 +34,9 @@ pub async fn choose_next_speaker(ctx: &RunCtx, world: &World) -> Result<Next, Ru
     ])
     .with_step(STEP_ORCHESTRATOR);
     req.params.json_mode = true;
-    let (_, response) = ctx.chat(ORCHESTRATOR, req).await?;
+    let (call, response) = ctx.chat(ORCHESTRATOR, req).await?;
     let read = read_decision(&response.text, world);
+    ctx.repaired(call, &read.repairs);
     let key = format!("step {}", world.steps);
     let reflection = Reflection {
         step: world.steps,
@@ -61,49 +63,162 @@ struct ReadDecision {
     decision: Decision,
     /// Set when the answer could not be used as it was, saying what was done.
     fallback: Option<String>,
+    /// What reading the answer needed (recorded against its call).
+    repairs: Vec<Repair>,
 }
 
 /// Reads the answer; an unusable one (no JSON decision, or no such agent)
-/// falls back to the first expert who has not spoken, or to planning.
+/// falls back to the first expert who has not spoken, or to planning (a
+/// stated default, flagged).
 fn read_decision(text: &str, world: &World) -> ReadDecision {
-    let Some(decision) = parse_decision(text) else {
-        let f = fallback(world);
-        let id = f.unwrap_or(PLAN);
-        return ReadDecision {
-            next: f,
-            decision: Decision {
-                next: id.into(),
-                ..Decision::default()
-            },
-            fallback: Some(format!("the reply was not a JSON decision; chose {id}")),
-        };
+    let read = match read_decision_reply(text) {
+        Ok(read) => read,
+        Err(why) => {
+            let f = fallback(world);
+            let id = f.unwrap_or(PLAN);
+            let note = format!("the reply was not a JSON decision ({why}); chose {id}");
+            return ReadDecision {
+                next: f,
+                decision: Decision {
+                    next: id.into(),
+                    ..Decision::default()
+                },
+                repairs: vec![Repair::new(RepairKind::Default, note.clone())],
+                fallback: Some(note),
+            };
+        }
     };
+    let Read {
+        value: decision,
+        mut repairs,
+    } = read;
     match valid_next(&decision.next) {
-        Some(next) => ReadDecision {
-            next,
-            decision,
-            fallback: None,
-        },
+        Some(next) => {
+            let exact = decision.next.trim().to_ascii_lowercase();
+            if exact != next.unwrap_or(PLAN) {
+                repairs.push(Repair::new(
+                    RepairKind::Shape,
+                    format!(
+                        "\"{}\" was read as {}",
+                        echo(&decision.next),
+                        next.unwrap_or(PLAN)
+                    ),
+                ));
+            }
+            ReadDecision {
+                next,
+                decision,
+                fallback: None,
+                repairs,
+            }
+        }
         None => {
             let f = fallback(world);
             let note = format!(
                 "\"{}\" is not an agent; chose {} instead",
-                decision.next,
+                echo(&decision.next),
                 f.unwrap_or(PLAN)
             );
+            repairs.push(Repair::new(RepairKind::Default, note.clone()));
             ReadDecision {
                 next: f,
                 decision,
                 fallback: Some(note),
+                repairs,
             }
         }
+    }
+}
+
+/// At most 60 chars of a model's text, for a note.
+fn echo(text: &str) -> String {
+    match text.char_indices().nth(60) {
+        Some((i, _)) => format!("{}…", text.get(..i).unwrap_or(text)),
+        None => text.to_string(),
     }
 }
 
 /// Reads a decision from the model's answer: a JSON object, bare or in a
 /// code fence or in prose.
 pub fn parse_decision(text: &str) -> Option<Decision> {
-    json_object::<Decision>(text)
+    read_decision_reply(text).ok().map(|r| r.value)
+}
+
+/// A decision in the model's answer, with what reading it needed: the JSON
+/// object with a text `"next"`, also wrapped in a one-key object or as the
+/// first item of a list (a [`RepairKind::Shape`] repair); its other fields
+/// as text (a list joined, a number written out).
+pub fn read_decision_reply(text: &str) -> Result<Read<Decision>, Unreadable> {
+    let Read { value, mut repairs } = read_value(text)?;
+    let fits = |v: &Value| v.get("next").and_then(Value::as_str).is_some();
+    let first_fitting = |v: &Value| -> Option<Value> {
+        v.as_array()
+            .and_then(|items| items.iter().find(|x| fits(x)).cloned())
+    };
+    let only = value
+        .as_object()
+        .filter(|o| o.len() == 1)
+        .and_then(|o| o.iter().next());
+    let object = if fits(&value) {
+        value
+    } else if let Some((key, inner)) = only.filter(|(_, inner)| fits(inner)) {
+        repairs.push(Repair::new(
+            RepairKind::Shape,
+            format!("the decision was wrapped in \"{}\": unwrapped", echo(key)),
+        ));
+        inner.clone()
+    } else if let Some(item) =
+        first_fitting(&value).or_else(|| only.and_then(|(_, inner)| first_fitting(inner)))
+    {
+        repairs.push(Repair::new(
+            RepairKind::Shape,
+            "the decision was in a list: its first decision was taken",
+        ));
+        item
+    } else {
+        return Err(Unreadable(
+            "the JSON has no \"next\" naming an agent".into(),
+        ));
+    };
+    let mut joined = false;
+    let mut field = |key: &str| -> String {
+        match object.get(key) {
+            Some(Value::String(s)) => s.clone(),
+            None | Some(Value::Null) => String::new(),
+            Some(Value::Array(items)) => {
+                joined = true;
+                items
+                    .iter()
+                    .map(|x| match x {
+                        Value::String(s) => s.clone(),
+                        other => other.to_string(),
+                    })
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            }
+            Some(other) => {
+                joined = true;
+                other.to_string()
+            }
+        }
+    };
+    let decision = Decision {
+        done: field("done"),
+        missing: field("missing"),
+        conflicts: field("conflicts"),
+        next: field("next"),
+        instruction: field("instruction"),
+    };
+    if joined {
+        repairs.push(Repair::new(
+            RepairKind::Shape,
+            "a field of the decision was not text: written as text",
+        ));
+    }
+    Ok(Read {
+        value: decision,
+        repairs,
+    })
 }
 
 /// The choice named in `next`: Some(Some(expert)), Some(None) for plan,

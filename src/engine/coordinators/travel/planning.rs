@@ -5,7 +5,8 @@
 use super::contract::*;
 use super::prompts;
 use super::world::{Delivery, Halt, World};
-use crate::engine::domains::travel::parse_plan_text;
+use crate::engine::domains::travel::{parse_plan_text, plan_from_value, Plan};
+use crate::engine::model::reply::{read_json, read_value, Repair, RepairKind};
 use crate::engine::model::{ChatRequest, Message};
 use crate::engine::run::{Audience, RunCtx, RunError};
 
@@ -36,11 +37,14 @@ pub fn summarize(ctx: &RunCtx, world: &World) -> String {
 
 /// P_C: writes (or rewrites) the plan from the brief and the conversation,
 /// posts it, and records whether it could be read as a plan.
+/// `has_plan`: a readable plan was delivered before (a revision that
+/// cannot be read keeps it).
 pub async fn compile(
     ctx: &RunCtx,
     world: &mut World,
     brief: &str,
     round: u32,
+    has_plan: bool,
 ) -> Result<Delivery, RunError> {
     let req = ChatRequest::new(vec![
         Message::system(prompts::COMPILER_SYSTEM),
@@ -55,7 +59,12 @@ pub async fn compile(
     let text = response.text.trim().to_string();
     ctx.post(COMPILER, Audience::Public, &text, Some(call));
     world.post(COMPILER, &text);
-    Ok(record_plan(ctx, COMPILER, round, &text))
+    let unread = if has_plan {
+        "the previous plan is kept"
+    } else {
+        "no plan from this reply"
+    };
+    Ok(record_plan(ctx, COMPILER, round, (call, &text), unread))
 }
 
 /// P_R and P_C in turn: the critic reviews the latest plan and, unless it
@@ -74,7 +83,7 @@ pub async fn critic_rounds(
             break;
         }
         world.take_step()?;
-        let revised = compile(ctx, world, brief, round).await?;
+        let revised = compile(ctx, world, brief, round, latest.is_ok()).await?;
         if revised.is_ok() || latest.is_err() {
             *latest = revised;
         }
@@ -99,6 +108,15 @@ pub async fn critique(ctx: &RunCtx, world: &mut World) -> Result<Review, RunErro
     let text = response.text.trim().to_string();
     ctx.post(CRITIC, Audience::Public, &text, Some(call));
     world.post(CRITIC, &text);
+    if text.is_empty() {
+        ctx.repaired(
+            call,
+            &[Repair::new(
+                RepairKind::Default,
+                "the critic's reply was empty: taken as not approved",
+            )],
+        );
+    }
     let approved = text
         .lines()
         .any(|l| l.trim().trim_matches(|c: char| !c.is_alphanumeric()) == APPROVED);
@@ -109,15 +127,72 @@ pub async fn critique(ctx: &RunCtx, world: &mut World) -> Result<Review, RunErro
     Ok(Review::Problems)
 }
 
-/// Reads a plan out of `agent`'s answer and records the attempt (the plan,
-/// or why it is not one) as round `round` of the plan store.
-pub fn record_plan(ctx: &RunCtx, agent: &str, round: u32, text: &str) -> Delivery {
+/// Reads a plan out of `agent`'s answer (the reply of LLM call `call`)
+/// and records the attempt (the plan, or why it is not one) as round
+/// `round` of the plan store. What reading it needed is recorded against
+/// the call: nothing for a JSON list of days (bare or in the ```json block
+/// the prompt asks for); the reader's repairs; a [`RepairKind::Shape`]
+/// repair for a plan read from text that is not JSON; a
+/// [`RepairKind::Default`] one for no plan (`unread` says what then holds).
+pub fn record_plan(
+    ctx: &RunCtx,
+    agent: &str,
+    round: u32,
+    (call, text): (u32, &str),
+    unread: &str,
+) -> Delivery {
     let delivery = parse_plan_text(text);
     let record = PlanRecord {
         round,
         plan: delivery.as_ref().ok().map(|p| p.to_json()),
         not_delivered: delivery.as_ref().err().map(|e| e.reason.clone()),
     };
+    let repairs = match &delivery {
+        Ok(plan) => plan_repairs(text, plan),
+        Err(e) => vec![Repair::new(
+            RepairKind::Default,
+            format!("no plan could be read ({}): {unread}", e.reason),
+        )],
+    };
+    ctx.repaired(call, &repairs);
     ctx.note(agent, STORE_PLAN, Some(&format!("round {round}")), &record);
     delivery
+}
+
+/// What reading `plan` out of `text` needed: the JSON reader's repairs on
+/// the value that is the plan, without the fence and the text around it
+/// (the prompt asks for a ```json block in prose); a plan read from text
+/// that is not JSON (a "Day 1:" list) is another shape.
+fn plan_repairs(text: &str, plan: &Plan) -> Vec<Repair> {
+    let is_plan = |v: &serde_json::Value| plan_from_value(v).ok().as_ref() == Some(plan);
+    let read = read_value(text)
+        .ok()
+        .filter(|r| is_plan(&r.value))
+        .or_else(|| {
+            read_json::<Vec<serde_json::Value>>(text)
+                .ok()
+                .map(|r| r.map(serde_json::Value::Array))
+                .filter(|r| is_plan(&r.value))
+        });
+    match read {
+        Some(r) => {
+            let wrapped = !r.value.is_array();
+            let mut repairs: Vec<Repair> = r
+                .repairs
+                .into_iter()
+                .filter(|r| !matches!(r.kind, RepairKind::Fence | RepairKind::AroundText))
+                .collect();
+            if wrapped {
+                repairs.push(Repair::new(
+                    RepairKind::Shape,
+                    "the plan was not a list of days: the list inside it was taken",
+                ));
+            }
+            repairs
+        }
+        None => vec![Repair::new(
+            RepairKind::Shape,
+            "the plan was not a JSON list of days: it was read from its text",
+        )],
+    }
 }

@@ -54,7 +54,13 @@ async fn react_steps(
         if calls.is_empty() {
             let text = response.text.trim().to_string();
             ctx.post(SOLO, Audience::To(vec!["user".into()]), &text, Some(call));
-            return Ok(planning::record_plan(ctx, SOLO, 0, &text));
+            return Ok(planning::record_plan(
+                ctx,
+                SOLO,
+                0,
+                (call, &text),
+                "the run delivers no plan",
+            ));
         }
         user.answer_calls(ctx, world, db, &mut messages, (call, &response), &calls);
     }

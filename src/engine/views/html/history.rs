@@ -53,7 +53,15 @@ pub fn history_row(row: &HistoryRow) -> String {
                     )
                 })
                 .unwrap_or_default();
-            let calls = format!("{} events · {} call{}", m.events, m.llm_calls, if m.llm_calls == 1 { "" } else { "s" });
+            let mut calls = format!("{} events · {} call{}", m.events, m.llm_calls, if m.llm_calls == 1 { "" } else { "s" });
+            if m.replies > 0 {
+                calls.push_str(&format!(
+                    " · <span class=\"{}\">replies repaired: {} of {}</span>",
+                    if m.repaired > 0 { "repaired-count" } else { "muted" },
+                    m.repaired,
+                    m.replies
+                ));
+            }
             let cost = m.cost_usd.map(format_usd).unwrap_or_else(|| "cost n/a".into());
             let star = format!(
                 "<button class=\"star\" data-action=\"star\" data-id=\"{}\" aria-label=\"{}\" aria-pressed=\"{}\">{}</button>",

@@ -10,6 +10,7 @@ pub mod graph;
 pub mod history;
 pub mod inspector;
 pub mod markdown;
+pub mod repairs;
 pub mod timeline;
 pub mod transcript;
 pub mod usage;

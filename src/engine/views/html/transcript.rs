@@ -3,6 +3,7 @@
 use super::esc;
 use super::graph::agent_color;
 use super::markdown::to_safe_html;
+use crate::engine::model::reply::Repair;
 use crate::engine::run::Audience;
 use crate::engine::views::transcript::{Entry, EntryKind, NoticeLevel, Transcript};
 
@@ -23,6 +24,7 @@ pub fn entry_html(e: &Entry, t: &Transcript) -> String {
             streaming,
             tool_calls,
             call,
+            repairs,
         } => {
             let name = t.name_of(from);
             let initial: String = name.chars().next().unwrap_or('?').to_uppercase().collect();
@@ -47,6 +49,7 @@ pub fn entry_html(e: &Entry, t: &Transcript) -> String {
                 h.push_str(&format!("<button class=\"link-button small fork-btn\" data-action=\"fork\" data-call=\"{c}\" title=\"Continue the run from this LLM call, optionally editing it\">Fork here</button>"));
             }
             h.push_str("</header>");
+            h.push_str(&repair_mark(repairs));
             if text.is_empty() && *streaming {
                 h.push_str("<p class=\"muted small\">Waiting for the first tokens…</p>");
             } else {
@@ -105,6 +108,26 @@ pub fn entry_html(e: &Entry, t: &Transcript) -> String {
     }
 }
 
+/// The mark on a reply its step had to repair: a summary a keyboard and a
+/// screen reader reach (a `<details>`), opening to what was wrong and what
+/// was done.
+pub fn repair_mark(repairs: &[Repair]) -> String {
+    if repairs.is_empty() {
+        return String::new();
+    }
+    let mut labels: Vec<&str> = repairs.iter().map(|r| r.kind.label()).collect();
+    labels.dedup();
+    let mut h = format!(
+        "<details class=\"repair-mark\"><summary><span class=\"repair-badge\">Reply repaired</span> <span class=\"muted small\">{}</span></summary><ul>",
+        esc(&labels.join(", "))
+    );
+    for r in repairs {
+        h.push_str(&format!("<li>{}</li>", esc(&r.detail)));
+    }
+    h.push_str("</ul></details>");
+    h
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -133,6 +156,7 @@ mod tests {
                 name: "T".into(),
                 arguments: "{\"x\":\"<img>\"}".into(),
             }],
+            repairs: vec![],
         });
         let h = entry_html(&msg, &t);
         assert!(
@@ -170,8 +194,37 @@ mod tests {
             call: Some(1),
             streaming: true,
             tool_calls: vec![],
+            repairs: vec![],
         });
         let h = entry_html(&msg, &Transcript::default());
         assert!(h.contains("Waiting for the first tokens") && !h.contains("fork"));
+        assert!(!h.contains("repair"), "{h}");
+    }
+
+    #[test]
+    fn a_repaired_reply_carries_a_reachable_mark_saying_what_was_done() {
+        use crate::engine::model::reply::RepairKind;
+        let msg = entry(EntryKind::Message {
+            from: "a".into(),
+            to: None,
+            text: "{\"score\": 7,".into(),
+            call: Some(2),
+            streaming: false,
+            tool_calls: vec![],
+            repairs: vec![
+                Repair::new(RepairKind::Closed, "the JSON was cut off <b>: closed it"),
+                Repair::new(RepairKind::Default, "no score: used 0"),
+            ],
+        });
+        let h = entry_html(&msg, &Transcript::default());
+        assert!(
+            h.contains("<details class=\"repair-mark\"><summary>"),
+            "{h}"
+        );
+        assert!(h.contains("cut-off JSON closed, default used"), "{h}");
+        assert!(
+            h.contains("closed it") && h.contains("&lt;b&gt;") && !h.contains("<b>"),
+            "{h}"
+        );
     }
 }

@@ -1,13 +1,14 @@
 //! The batch's results as the paper shows them: the table per variant
 //! (ROUGE-L / ROUGE-1 recall, words, judge, trivia recall, accepted
-//! drafts, tokens; the token share per phase) and the bar chart,
+//! drafts, tokens, replies repaired; the token share per phase; the
+//! replies repaired per step kind, folded away) and the bar chart,
 //! recomputed as runs finish; exports as CSV, JSON and SVG; then every
 //! finished run with Open (it shows on the Run page, replayable and
 //! forkable). HTML from `coordinators::act::html::report` (escaped).
 
 use super::batch_state::use_batch;
 use crate::engine::coordinators::act::batch::{headline, result_of, Tag};
-use crate::engine::coordinators::act::html::report::{chart_svg, table_html};
+use crate::engine::coordinators::act::html::report::{chart_svg, repairs_html, table_html};
 use crate::engine::model::pricing::format_usd;
 use crate::engine::run::RunStatus;
 use crate::ui::batch::{ExportButton, Item, ResultsHead, RunsTable, StatusBadge};
@@ -42,6 +43,7 @@ pub fn BatchResults() -> impl IntoView {
                 <ResultsHead run=batch.run title="Scores per variant" prefix="roundtable-act-batch" buttons=buttons.clone()/>
                 <p class="muted small">"Recall ×100, means over the scored runs; \"accepted\" counts final drafts that passed the leader's check."</p>
                 <div class="tp-table-wrap" inner_html=move || report.with(table_html)></div>
+                <div class="act-repairs" inner_html=move || report.with(repairs_html)></div>
                 <Show when=move || !chart().is_empty()>
                     <figure class="act-chart-box">
                         <div class="chart-box" inner_html=chart></div>

@@ -7,7 +7,8 @@ use super::super::setup::{refresh_stored, ImportTasks, TaskSetSelect};
 use super::super::state::mael_setup;
 use super::state::{use_learn, Job};
 use crate::engine::coordinators::mael::contract::Mode;
-use crate::engine::coordinators::mael::learn::{label, VARIANTS};
+use crate::engine::coordinators::mael::learn::{label, LEARNING, VARIANTS};
+use crate::engine::views::html::repairs::by_step_details_html;
 use crate::ui::batch::{number, BatchButtons, BatchNotices, Checks, CommonFields, ProgressLine};
 use crate::ui::state::use_app;
 use leptos::prelude::*;
@@ -110,8 +111,9 @@ fn TaskChoice(
 }
 
 /// The job under way (or the last one): pause / resume / stop, progress,
-/// what it is doing, time and cost so far. At the top of the page's right
-/// column, where the results appear.
+/// what it is doing, time and cost so far; a learning phase's replies
+/// repaired (an evaluation's are in its table). At the top of the page's
+/// right column, where the results appear.
 #[component]
 pub fn JobStatus() -> impl IntoView {
     let st = use_learn();
@@ -157,6 +159,14 @@ pub fn JobStatus() -> impl IntoView {
                 </div>
                 <p class="small">{move || st.status.get()}</p>
                 <ProgressLine run=st.run status=line/>
+                {move || st.learning_repairs().map(|r| {
+                    let marked = r.total.repaired > 0;
+                    view! {
+                        <p class="small ml-learn-repairs">"Replies repaired: "
+                            <span class:repaired-count=marked>{r.label()}</span></p>
+                        <div inner_html=by_step_details_html(&[(LEARNING, &r)])></div>
+                    }
+                })}
                 <BatchNotices run=st.run/>
             </section>
         </Show>

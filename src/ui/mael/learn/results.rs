@@ -1,11 +1,13 @@
 //! The evaluation in the paper's shapes: the score per mode (Table 1, with
 //! Table 4's variants as more rows), completion tokens and critique rounds
-//! per mode (Fig. 2), the pool-size sweep (Fig. 3); exports as CSV, JSON
-//! and SVG; then every run of the job with Open (it shows on the Run page,
+//! per mode (Fig. 2), the pool-size sweep (Fig. 3), the replies repaired
+//! per mode (and per step kind, folded away); exports as CSV, JSON and SVG; then every run of the job with Open (it shows on the Run page,
 //! replayable and forkable). HTML from `coordinators::mael::html::report`.
 
 use super::state::{use_learn, Job};
-use crate::engine::coordinators::mael::html::report::{bars_svg, csv, json, sweep_svg, table_html};
+use crate::engine::coordinators::mael::html::report::{
+    bars_svg, csv, json, repairs_html, sweep_svg, table_html,
+};
 use crate::engine::coordinators::mael::learn::{result_of, ModeSummary, Tag};
 use crate::engine::views::usage::UsageView;
 use crate::engine::views::Fold;
@@ -56,6 +58,7 @@ pub fn EvaluationResults() -> impl IntoView {
                     counts=Signal::derive(move || st.counts())
                     label=Signal::derive(move || format!("Pool \"{}\"{}", st.pool.get(), if st.job() == Job::Evaluating { " · running…" } else { "" }))/>
                 <div class="tp-table-wrap" inner_html=move || rows.with(|r| table_html(r, &st.metric.get()))></div>
+                <div class="ml-repairs" inner_html=move || rows.with(|r| repairs_html(r))></div>
                 <div class="ml-charts">
                     <figure><div class="chart-box" inner_html=scores></div></figure>
                     <figure><div class="chart-box" inner_html=tokens></div></figure>

@@ -7,6 +7,7 @@
 use super::forms::{EvalForm, LearnForm};
 use crate::engine::coordinators::mael::learn::{self, Row, Tag};
 use crate::engine::run::RunStatus;
+use crate::engine::views::repairs::RepairSum;
 use crate::ui::batch::{records, BatchCommon, BatchRun, Item};
 use crate::ui::part_state::part_state;
 use leptos::prelude::*;
@@ -87,6 +88,17 @@ impl LearnState {
             let n = |s| v.iter().filter(|i| i.status() == s).count();
             (n(RunStatus::Cancelled), n(RunStatus::Failed))
         })
+    }
+
+    /// The learning phase's replies and repaired replies, as runs end (None
+    /// unless the current / last job learns and a run ended).
+    pub fn learning_repairs(self) -> Option<RepairSum> {
+        if self.kind.get() != Job::Learning {
+            return None;
+        }
+        self.run
+            .runs
+            .with(|v| (!v.is_empty()).then(|| learn::learning_repairs(records(v))))
     }
 
     /// The pool-size sweep (Fig. 3), as runs end.

@@ -167,7 +167,8 @@ pub struct BreakRecord {
     pub expert: String,
     pub deepen: String,
     pub pairs: usize,
-    /// `no further questions` or `cap`.
+    /// `no further questions`, `no question could be read` (a follow-up
+    /// with neither a question nor "done", flagged) or `cap`.
     pub ended: String,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub flags: Vec<String>,

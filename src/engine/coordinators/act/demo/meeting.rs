@@ -7,6 +7,8 @@ use super::request::*;
 use super::text::*;
 use super::Me;
 use crate::engine::coordinators::act::contract::*;
+use crate::engine::coordinators::act::memory::truncate_words;
+use crate::engine::coordinators::act::team_meeting::G_SUBJECT_WORDS;
 use serde_json::{json, Value};
 
 /// What a part can be about when the task has fewer clauses than agents.
@@ -253,8 +255,18 @@ pub fn fuse(text: &str) -> String {
         .first()
         .map(|(_, a)| format!(" {}", first_sentence(a)))
         .unwrap_or_default();
+    // Within the words the reader keeps (four long requests pass them): a
+    // longer subject would be cut, and flagged as repaired.
+    let subject = format!(
+        "One {top} service that answers {} requests in one place: {}",
+        phrases.len(),
+        phrases.join("; ")
+    );
     json!({
-        "subject": format!("One {top} service that answers {} requests in one place: {}", phrases.len(), phrases.join("; ")),
+        "subject": match truncate_words(&subject, G_SUBJECT_WORDS) {
+            (cut, true) => cut,
+            (_, false) => subject,
+        },
         "detail": details.join(" "),
         "description": format!("Every request becomes one offering of the same service, sharing one space, one team and one schedule.{link}"),
     })

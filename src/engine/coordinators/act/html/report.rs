@@ -1,11 +1,13 @@
 //! The batch report as HTML: the paper's table (ROUGE-L / ROUGE-1 recall,
-//! words, judge, trivia recall, accepted drafts per variant), the token
-//! share per phase, and a bar chart of ROUGE-L (or trivia recall) per
+//! words, judge, trivia recall, accepted drafts, tokens, replies repaired
+//! per variant), the token share per phase, the replies repaired per step
+//! kind (folded away), and a bar chart of ROUGE-L (or trivia recall) per
 //! variant as SVG.
 
 use crate::engine::coordinators::act::contract::Variant;
 use crate::engine::coordinators::act::report::Report;
 use crate::engine::views::html::esc;
+use crate::engine::views::html::repairs::{by_step_details_html, count_cell};
 use std::fmt::Write;
 
 fn cell(x: Option<f64>) -> String {
@@ -20,11 +22,11 @@ fn label(id: &str) -> String {
 }
 
 pub fn table_html(r: &Report) -> String {
-    let mut h = String::from("<table class=\"tp-table act-report\"><thead><tr><th scope=\"col\">variant</th><th scope=\"col\">runs</th><th scope=\"col\">ROUGE-L</th><th scope=\"col\">ROUGE-1</th><th scope=\"col\">words</th><th scope=\"col\">judge</th><th scope=\"col\">trivia %</th><th scope=\"col\">accepted</th><th scope=\"col\">tokens</th></tr></thead><tbody>");
+    let mut h = String::from("<table class=\"tp-table act-report\"><thead><tr><th scope=\"col\">variant</th><th scope=\"col\">runs</th><th scope=\"col\">ROUGE-L</th><th scope=\"col\">ROUGE-1</th><th scope=\"col\">words</th><th scope=\"col\">judge</th><th scope=\"col\">trivia %</th><th scope=\"col\">accepted</th><th scope=\"col\">tokens</th><th scope=\"col\">replies repaired</th></tr></thead><tbody>");
     for row in &r.rows {
         let _ = write!(
             h,
-            "<tr><th scope=\"row\">{}</th><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}{}</td><td>{}</td><td>{}/{}</td><td>{}</td></tr>",
+            "<tr><th scope=\"row\">{}</th><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}{}</td><td>{}</td><td>{}/{}</td><td>{}</td>{}</tr>",
             esc(&label(&row.variant)),
             row.runs,
             cell(row.rouge_l),
@@ -35,7 +37,8 @@ pub fn table_html(r: &Report) -> String {
             cell(row.trivia),
             row.accepted,
             row.scored,
-            row.tokens
+            row.tokens,
+            count_cell(&row.repairs)
         );
     }
     h.push_str("</tbody></table>");
@@ -45,6 +48,18 @@ pub fn table_html(r: &Report) -> String {
         esc(&r.share_table())
     );
     h
+}
+
+/// The replies repaired per step kind (rows) and variant (columns), in a
+/// `<details>` for under the table; empty when no run got a reply.
+pub fn repairs_html(r: &Report) -> String {
+    let names: Vec<String> = r.rows.iter().map(|row| label(&row.variant)).collect();
+    let columns: Vec<(&str, &crate::engine::views::repairs::RepairSum)> = names
+        .iter()
+        .zip(&r.rows)
+        .map(|(n, row)| (n.as_str(), &row.repairs))
+        .collect();
+    by_step_details_html(&columns)
 }
 
 /// Bars of ROUGE-L recall (or trivia recall when there is no ROUGE).

@@ -1,10 +1,13 @@
 //! An evaluation in the paper's shapes: the score per mode (Table 1),
 //! completion tokens and critique rounds per mode (Fig. 2), the pool-size
-//! sweep (Fig. 3), as HTML tables, SVG charts and CSV / JSON.
+//! sweep (Fig. 3), as HTML tables, SVG charts and CSV / JSON; and the
+//! replies each mode's steps had to repair, in all and per step kind.
 
 use crate::engine::coordinators::mael::learn::{ModeSummary, Row};
 use crate::engine::views::export::csv_field;
 use crate::engine::views::html::esc;
+use crate::engine::views::html::repairs::{by_step_details_html, count_cell};
+use crate::engine::views::repairs::RepairSum;
 use std::fmt::Write;
 
 pub fn table_html(rows: &[Row], metric: &str) -> String {
@@ -13,7 +16,7 @@ pub fn table_html(rows: &[Row], metric: &str) -> String {
             .into();
     }
     let mut h = format!(
-        "<table class=\"tp-table ml-report\"><caption class=\"small muted\">score = {}</caption><thead><tr><th scope=\"col\">mode</th><th scope=\"col\">score %</th><th scope=\"col\">completion tokens</th><th scope=\"col\">critique rounds</th><th scope=\"col\">tasks</th></tr></thead><tbody>",
+        "<table class=\"tp-table ml-report\"><caption class=\"small muted\">score = {}</caption><thead><tr><th scope=\"col\">mode</th><th scope=\"col\">score %</th><th scope=\"col\">completion tokens</th><th scope=\"col\">critique rounds</th><th scope=\"col\">tasks</th><th scope=\"col\">replies repaired</th></tr></thead><tbody>",
         esc(metric)
     );
     let best = rows
@@ -24,18 +27,29 @@ pub fn table_html(rows: &[Row], metric: &str) -> String {
         let s = &r.summary;
         let _ = write!(
             h,
-            "<tr><th scope=\"row\">{}</th><td>{}{:.1}{}</td><td>{:.0}</td><td>{:.2}</td><td>{}</td></tr>",
+            "<tr><th scope=\"row\">{}</th><td>{}{:.1}{}</td><td>{:.0}</td><td>{:.2}</td><td>{}</td>{}</tr>",
             esc(&r.label),
             if s.score == best { "<strong>" } else { "" },
             s.score * 100.0,
             if s.score == best { "</strong>" } else { "" },
             s.completion_tokens,
             s.rounds,
-            s.tasks
+            s.tasks,
+            count_cell(&s.repairs)
         );
     }
     h.push_str("</tbody></table>");
     h
+}
+
+/// The replies repaired per step kind (rows) and row (columns), in a
+/// `<details>` for under the table; empty when no run got a reply.
+pub fn repairs_html(rows: &[Row]) -> String {
+    let columns: Vec<(&str, &RepairSum)> = rows
+        .iter()
+        .map(|r| (r.label.as_str(), &r.summary.repairs))
+        .collect();
+    by_step_details_html(&columns)
 }
 
 /// Bars of one figure per row (`pick`), scaled to its largest value.
@@ -125,17 +139,19 @@ pub fn sweep_svg(points: &[(usize, f64)], standalone: bool) -> String {
 }
 
 pub fn csv(rows: &[Row], sweep: &[(usize, f64)]) -> String {
-    let mut out = String::from("mode,score,completion_tokens,rounds,tasks\n");
+    let mut out = String::from("mode,score,completion_tokens,rounds,tasks,replies,repaired\n");
     for r in rows {
         let s = &r.summary;
         let _ = writeln!(
             out,
-            "{},{},{},{},{}",
+            "{},{},{},{},{},{},{}",
             csv_field(&r.label),
             s.score,
             s.completion_tokens,
             s.rounds,
-            s.tasks
+            s.tasks,
+            s.repairs.total.replies,
+            s.repairs.total.repaired
         );
     }
     if !sweep.is_empty() {
@@ -152,6 +168,8 @@ pub fn json(rows: &[Row], sweep: &[(usize, f64)]) -> serde_json::Value {
         "modes": rows.iter().map(|r| serde_json::json!({
             "label": r.label, "mode": r.summary.mode.id(), "score": r.summary.score,
             "completion_tokens": r.summary.completion_tokens, "rounds": r.summary.rounds, "tasks": r.summary.tasks,
+            "replies": r.summary.repairs.total.replies, "repaired": r.summary.repairs.total.repaired,
+            "repaired_by_step": r.summary.repairs.by_step,
         })).collect::<Vec<_>>(),
         "sweep": sweep.iter().map(|(n, s)| serde_json::json!({"pool_tasks": n, "score": s})).collect::<Vec<_>>(),
     })

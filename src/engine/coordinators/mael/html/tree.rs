@@ -98,7 +98,10 @@ fn task_html(view: &MaelView, t: &TaskItem, collapsed: &[String], out: &mut Stri
             },
             s.version,
             rating
-                .map(|x| format!(" · rated {} <span class=\"muted\">by the {}</span>", reward_badge(x.score), esc(&x.by)))
+                .map(|x| match x.score {
+                    Some(score) => format!(" · rated {} <span class=\"muted\">by the {}</span>", reward_badge(score), esc(&x.by)),
+                    None => format!(" · <span class=\"muted\" title=\"{}\">not rated</span>", esc(&x.reason)),
+                })
                 .unwrap_or_default(),
             to_safe_html(&s.text)
         );

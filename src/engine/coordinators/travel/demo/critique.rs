@@ -12,7 +12,7 @@ use super::request::{no_facts, TravelRequest};
 use super::team::Team;
 use super::{money, Reply};
 use crate::engine::coordinators::travel::contract::{
-    first_json_block, ExpertChoices, TripFacts, APPROVED, COMPILER, RESTAURANT,
+    choices_in, TripFacts, APPROVED, COMPILER, RESTAURANT,
 };
 use crate::engine::domains::travel::plan::{Field, Plan};
 use crate::engine::model::ChatRequest;
@@ -36,8 +36,7 @@ pub fn answer(req: &ChatRequest) -> Reply {
         team.posts
             .iter()
             .filter(|(id, _)| id == RESTAURANT)
-            .filter_map(|(_, t)| first_json_block(t))
-            .filter_map(|v| serde_json::from_value::<ExpertChoices>(v).ok())
+            .filter_map(|(_, t)| choices_in(t))
             .flat_map(|c| c.restaurants)
             .find(|p| p.name == name && p.city == city)
             .and_then(|p| p.cuisines)

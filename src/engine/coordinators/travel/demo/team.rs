@@ -4,7 +4,7 @@
 
 use super::trip::{route_legs, Trip};
 use crate::engine::coordinators::travel::contract::{
-    first_json_block, parse_conversation, ExpertChoices, Leg, TripFacts, COMPILER, CRITIC, EXPERTS,
+    choices_in, parse_conversation, ExpertChoices, Leg, TripFacts, COMPILER, CRITIC, EXPERTS,
     TRANSPORTATION,
 };
 use crate::engine::domains::travel::{parse_plan_text, Plan};
@@ -40,10 +40,7 @@ impl Team {
             .collect();
         Part {
             posts: mine.len() as u32,
-            choices: mine
-                .last()
-                .and_then(|t| first_json_block(t))
-                .and_then(|v| serde_json::from_value(v).ok()),
+            choices: mine.last().and_then(|t| choices_in(t)),
         }
     }
 

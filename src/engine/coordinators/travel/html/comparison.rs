@@ -26,8 +26,9 @@ const EMPTY: &str = "<p class=\"tp-empty muted\">No evaluated runs yet.</p>";
 
 /// Delivery Rate, Commonsense Pass Rate (Micro / Macro), Hard Constraint
 /// Pass Rate (Micro / Macro), Final Pass Rate, in %, one column per group;
-/// the best value of a row is marked `tp-best`. Mean cost and tokens when
-/// known, and where the denominators came from.
+/// the best value of a row is marked `tp-best`. The replies each group's
+/// steps had to repair ("N of M"), mean cost and tokens when known, and
+/// where the denominators came from.
 pub fn batch_table_html(runs: &[BatchEntry]) -> String {
     let groups = batch_groups(runs);
     if groups.is_empty() {
@@ -64,6 +65,20 @@ pub fn batch_table_html(runs: &[BatchEntry]) -> String {
         }
         h.push_str("</tr>");
     }
+    h.push_str("<tr class=\"tp-extra tp-repaired\"><th scope=\"row\" title=\"replies the steps had to repair (or could not read), of replies received\">Replies repaired</th>");
+    for g in &groups {
+        let _ = write!(
+            h,
+            "<td{}>{}</td>",
+            if g.repairs.repaired > 0 {
+                " class=\"repaired-count\""
+            } else {
+                ""
+            },
+            esc(&g.repairs.label())
+        );
+    }
+    h.push_str("</tr>");
     if groups.iter().any(|g| g.mean_cost_usd.is_some()) {
         h.push_str("<tr class=\"tp-extra\"><th scope=\"row\">Mean cost per run</th>");
         for g in &groups {

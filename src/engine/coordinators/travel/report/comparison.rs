@@ -17,6 +17,7 @@ use crate::engine::domains::travel::{
     aggregate, CellRef, Check, Field, PlanEvaluation, Query, Summary, Verdict,
 };
 use crate::engine::run::{LoggedEvent, RunConfig};
+use crate::engine::views::repairs::{RepairCount, RepairsView};
 use crate::engine::views::usage::UsageView;
 use crate::engine::views::Fold;
 
@@ -32,11 +33,14 @@ pub struct BatchEntry {
     pub evaluation: Option<RunEvaluation>,
     pub cost_usd: Option<f64>,
     pub tokens: Option<u64>,
+    /// Its replies, and how many its steps had to repair (or could not read).
+    pub repairs: RepairCount,
 }
 
 impl BatchEntry {
     /// A run from its config and log, grouped by its variant's label, with
-    /// its token total (cost needs a price table: set `cost_usd` after).
+    /// its token total and repaired replies (cost needs a price table: set
+    /// `cost_usd` after).
     /// None when the options hold no readable query.
     pub fn from_run(config: &RunConfig, events: &[LoggedEvent]) -> Option<BatchEntry> {
         let view = crate::engine::coordinators::travel::view::TravelView::of(events);
@@ -56,6 +60,7 @@ impl BatchEntry {
             evaluation: view.evaluation,
             cost_usd: None,
             tokens: Some(usage.total.total_tokens()),
+            repairs: RepairsView::of(events).total(),
         })
     }
 }
@@ -312,6 +317,8 @@ pub struct GroupStats {
     /// Mean over the runs that report it.
     pub mean_cost_usd: Option<f64>,
     pub mean_tokens: Option<f64>,
+    /// Replies and repaired replies, summed over the group's runs.
+    pub repairs: RepairCount,
 }
 
 pub const HALLUCINATION_CATEGORIES: [&str; 4] = [
@@ -403,6 +410,10 @@ fn group_stats(group: String, all: &[BatchEntry]) -> GroupStats {
         hallucinations,
         mean_cost_usd: mean(runs.iter().filter_map(|r| r.cost_usd)),
         mean_tokens: mean(runs.iter().filter_map(|r| r.tokens.map(|t| t as f64))),
+        repairs: runs.iter().fold(RepairCount::default(), |mut sum, r| {
+            sum.add(r.repairs);
+            sum
+        }),
         group,
     }
 }

@@ -39,7 +39,9 @@ pub fn batch_csv(runs: &[BatchEntry]) -> String {
     for e in EXPERTS {
         out.push_str(&format!(",revisits_{e}"));
     }
-    out.push_str(",hallucinations,total_cost,budget,cost_usd,tokens,steps,not_delivered\n");
+    out.push_str(
+        ",hallucinations,total_cost,budget,cost_usd,tokens,steps,replies,repaired,not_delivered\n",
+    );
     for r in runs {
         let mut row = vec![csv_field(&r.group)];
         match &r.evaluation {
@@ -82,6 +84,8 @@ pub fn batch_csv(runs: &[BatchEntry]) -> String {
                 .as_ref()
                 .map(|e| e.steps.to_string())
                 .unwrap_or_default(),
+            r.repairs.replies.to_string(),
+            r.repairs.repaired.to_string(),
             csv_field(&reason),
         ]);
         out.push_str(&row.join(","));
@@ -91,7 +95,7 @@ pub fn batch_csv(runs: &[BatchEntry]) -> String {
 }
 
 /// One row per group: runs, the six rates (%), revisits and failed
-/// constraints per area.
+/// constraints per area, replies and repaired replies.
 pub fn batch_summary_csv(runs: &[BatchEntry]) -> String {
     let groups = batch_groups(runs);
     let mut out = String::from("group,runs");
@@ -107,7 +111,7 @@ pub fn batch_summary_csv(runs: &[BatchEntry]) -> String {
     for a in Area::ALL {
         out.push_str(&format!(",failed_pct_{}", a.expert()));
     }
-    out.push('\n');
+    out.push_str(",replies,repaired\n");
     for g in &groups {
         let mut row = vec![csv_field(&g.group), g.runs.to_string()];
         row.extend(
@@ -121,6 +125,10 @@ pub fn batch_summary_csv(runs: &[BatchEntry]) -> String {
                 .iter()
                 .map(|(_, t)| t.percent().map(|p| format!("{p:.2}")).unwrap_or_default()),
         );
+        row.extend([
+            g.repairs.replies.to_string(),
+            g.repairs.repaired.to_string(),
+        ]);
         out.push_str(&row.join(","));
         out.push('\n');
     }
@@ -128,7 +136,8 @@ pub fn batch_summary_csv(runs: &[BatchEntry]) -> String {
 }
 
 /// The groups' aggregates (eval.py's summary per group, revisits, areas,
-/// hallucinations, mean cost) and every run's evaluation.
+/// hallucinations, mean cost, replies and repaired replies) and every
+/// run's evaluation, replies and repaired replies.
 pub fn batch_json(runs: &[BatchEntry]) -> Value {
     let groups: Vec<Value> = batch_groups(runs)
         .iter()
@@ -144,6 +153,8 @@ pub fn batch_json(runs: &[BatchEntry]) -> Value {
                 "hallucinations": g.hallucinations.iter().map(|(c, n)| (c.clone(), json!(n))).collect::<serde_json::Map<_, _>>(),
                 "mean_cost_usd": g.mean_cost_usd,
                 "mean_tokens": g.mean_tokens,
+                "replies": g.repairs.replies,
+                "repaired": g.repairs.repaired,
             })
         })
         .collect();
@@ -156,6 +167,8 @@ pub fn batch_json(runs: &[BatchEntry]) -> Value {
                 "budget": r.query.budget,
                 "cost_usd": r.cost_usd,
                 "tokens": r.tokens,
+                "replies": r.repairs.replies,
+                "repaired": r.repairs.repaired,
                 "evaluation": r.evaluation.as_ref().and_then(|e| serde_json::to_value(e).ok()),
             })
         })

@@ -1,0 +1,88 @@
+// A real model in the page, added as a user adds one: SmolLM2-135M-Instruct
+// (Q4_1, the file scripts/setup.sh --browser fetches; scripts/test.sh names
+// it in ROUNDTABLE_REAL_MODEL) picked in Settings → Local model, answers
+// kept short in Settings. The single agent's answer streams with counted
+// tokens; then one MAEL task runs to its end, and what its steps had to
+// repair is counted and shown.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { setup, openApp, waitForStatus, screenshot } from './harness.mjs';
+
+const MODEL = process.env.ROUNDTABLE_REAL_MODEL;
+let env;
+
+before(async () => {
+  if (!MODEL || !existsSync(MODEL)) {
+    throw new Error(`ROUNDTABLE_REAL_MODEL (${MODEL ?? 'unset'}) names no file: scripts/test.sh sets it to what \`bash scripts/setup.sh --model-path\` prints, after setup fetched the model.`);
+  }
+  env = await setup();
+});
+after(async () => env && (await env.close()));
+
+async function runFile(page) {
+  await page.locator('.menu summary', { hasText: 'Export' }).click();
+  const [dl] = await Promise.all([page.waitForEvent('download'), page.getByRole('menuitem', { name: 'Run file (.json)' }).click()]);
+  return JSON.parse(readFileSync(await dl.path(), 'utf8'));
+}
+
+const responses = (doc) => doc.events.map((e) => e.event.llm_response).filter(Boolean);
+
+test('SmolLM2 added in Settings answers the single agent as it streams, then runs a MAEL task to its end', { timeout: 600_000 }, async () => {
+  const page = await openApp(env);
+  await page.setViewportSize({ width: 1440, height: 1000 });
+  await page.getByRole('button', { name: 'Settings', exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: 'Settings' });
+  await dialog.getByLabel('Provider', { exact: true }).selectOption('local');
+  await dialog.getByTestId('local-empty').waitFor();
+  await dialog.locator('#local-file').setInputFiles(MODEL);
+  await dialog.getByText(/Added .*Q4_1/i).waitFor({ timeout: 120_000 });
+  await dialog.getByLabel('Temperature').fill('0');
+  await dialog.getByLabel('Longest answer (tokens)').fill('48');
+  await screenshot(page, 'real-model-settings');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await dialog.waitFor({ state: 'hidden' });
+
+  // The single agent: the answer streams in before the run ends.
+  await page.getByRole('textbox', { name: 'Task', exact: true }).fill('What is the capital of France? Answer in one sentence.');
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  const streaming = page.locator('.msg.streaming .md');
+  await streaming.filter({ hasText: /\S/ }).waitFor({ timeout: 120_000 });
+  await waitForStatus(page, /Finished/, 180_000);
+  await screenshot(page, 'real-model-single');
+  const single = await runFile(page);
+  const [answer] = responses(single);
+  assert.match(answer.response.text, /Paris/, 'greedy SmolLM2 knows it');
+  assert.ok(answer.response.usage.input_tokens > 20 && answer.response.usage.output_tokens > 0, 'counted tokens');
+  assert.equal(answer.response.usage.estimated, undefined, 'counted, not estimated');
+  assert.equal(single.config.models[0].spec.temperature, 0);
+  assert.equal(single.config.models[0].spec.max_tokens, 48);
+
+  // One MAEL task, two agents, learning off: it ends, and the status line
+  // says how many replies its steps had to repair.
+  await page.getByLabel('Coordinator').selectOption('mael');
+  await page.locator('#ml-size').fill('2');
+  await page.locator('#ml-size').press('Tab');
+  await page.locator('#ml-learn').uncheck();
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await waitForStatus(page, /Running/, 30_000);
+  await waitForStatus(page, /Finished|Failed|Stopped/, 480_000);
+  const status = await page.getByTestId('run-status').innerText();
+  assert.match(status, /Finished/, status);
+  assert.match(status, /replies repaired: \d+ of \d+/, status);
+  await screenshot(page, 'real-model-mael');
+  const mael = await runFile(page);
+  const repaired = new Set(mael.events.map((e) => e.event.reply_repaired).filter(Boolean).map((r) => r.call));
+  const [, shown, total] = status.match(/replies repaired: (\d+) of (\d+)/);
+  assert.equal(Number(shown), repaired.size, 'the count shown is the repairs recorded');
+  assert.equal(Number(total), responses(mael).length);
+  const marks = page.locator('.repair-mark');
+  assert.equal(await marks.count(), repaired.size, 'each repaired reply carries a mark');
+  if (repaired.size > 0) {
+    await marks.first().locator('summary').focus();
+    await page.keyboard.press('Enter');
+    await marks.first().locator('li').first().waitFor();
+    await screenshot(page, 'real-model-mael-repair');
+  }
+  assert.deepEqual(page.errors, []);
+});

@@ -1,0 +1,225 @@
+//! The local model on the command line (`--provider local --model-file
+//! F.gguf`): the GGUF file runs in this process on the same engine as the
+//! page's worker (`crates/llm-worker`), built natively. The engine lives on
+//! a thread of its own and answers one request at a time, as the page's
+//! worker does; candle spreads each matrix product over the CPU's cores.
+//! A cancelled call stops before the model's next token.
+
+use llm_worker::engine::{Engine, Step};
+use llm_worker::inspect::{inspect, MEMORY_BUDGET};
+use llm_worker::protocol::{ChatTurn, GenParams, ModelInfo};
+use roundtable::engine::model::local::{chat_turns, LOCAL_SEED};
+use roundtable::engine::model::spec::LOCAL_PROVIDER;
+use roundtable::engine::model::{
+    Call, ChatModel, ChatResponse, Completion, ModelError, StreamDelta, Usage,
+};
+use roundtable::engine::run::ModelSpec;
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Arc};
+
+/// Weights at most this large once unpacked to f32 are unpacked when the
+/// file is loaded: candle multiplies f32 matrices with its fast GEMM (all
+/// cores, SIMD), which reads a prompt several times faster than its scalar
+/// kernels for Q4_1 and the other types without SIMD; decoding speed stays
+/// about the same. Larger models keep their quantised weights.
+const UNPACK_MAX_BYTES: u64 = 2 << 30;
+
+enum Msg {
+    Delta(String),
+    Done {
+        prompt: u64,
+        output: u64,
+        finish: &'static str,
+    },
+    Cancelled,
+    Failed(String),
+}
+
+struct Job {
+    turns: Vec<ChatTurn>,
+    params: GenParams,
+    cancel: Arc<AtomicBool>,
+    out: futures::channel::mpsc::UnboundedSender<Msg>,
+}
+
+/// A GGUF model loaded on its own thread.
+pub struct NativeLocal {
+    info: ModelInfo,
+    /// Its display name (the file's name without `.gguf`).
+    name: String,
+    jobs: mpsc::Sender<Job>,
+}
+
+impl NativeLocal {
+    /// Checks, hashes and loads `path`; errors say what to do.
+    pub fn open(path: &Path) -> Result<NativeLocal, String> {
+        let shown = path.display().to_string();
+        let file = |what: &str| {
+            std::fs::File::open(path)
+                .map_err(|e| format!("cannot open the model file {shown} ({what}): {e}"))
+        };
+        let bytes = file("size")?
+            .metadata()
+            .map_err(|e| format!("cannot read the size of {shown}: {e}"))?
+            .len();
+        let (_, header) = inspect(
+            &mut std::io::BufReader::new(file("header")?),
+            bytes,
+            MEMORY_BUDGET,
+        )
+        .map_err(|e| format!("{shown} is not a model this engine can run: {e}"))?;
+        let sha256 = llm_worker::digest::sha256_hex(&mut std::io::BufReader::new(file("hash")?))
+            .map_err(|e| format!("cannot read {shown}: {e}"))?;
+        if std::env::var_os("CANDLE_DEQUANTIZE_ALL").is_none()
+            && header.params.saturating_mul(4) <= UNPACK_MAX_BYTES
+        {
+            // Read by candle when the weights are built, on the model's thread.
+            std::env::set_var("CANDLE_DEQUANTIZE_ALL", "1");
+        }
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().trim_end_matches(".gguf").to_string())
+            .unwrap_or_else(|| header.name.clone());
+        let (jobs, inbox) = mpsc::channel::<Job>();
+        let (loaded_tx, loaded_rx) = mpsc::channel::<Result<ModelInfo, String>>();
+        let mut reader = std::io::BufReader::new(file("weights")?);
+        std::thread::Builder::new()
+            .name("local-model".into())
+            .spawn(move || {
+                let mut engine = match Engine::load(&mut reader, bytes) {
+                    Ok(e) => e,
+                    Err(e) => {
+                        let _ = loaded_tx.send(Err(e));
+                        return;
+                    }
+                };
+                let _ = loaded_tx.send(Ok(engine.info.clone()));
+                for job in inbox {
+                    serve(&mut engine, job);
+                }
+            })
+            .map_err(|e| format!("cannot start the model's thread: {e}"))?;
+        let mut info = loaded_rx
+            .recv()
+            .map_err(|_| format!("the model's thread stopped while loading {shown}"))?
+            .map_err(|e| format!("cannot load {shown}: {e}"))?;
+        info.sha256 = sha256;
+        Ok(NativeLocal { info, name, jobs })
+    }
+
+    /// What a run records about this model: the file's name and hash,
+    /// never its path.
+    pub fn spec(&self, temperature: Option<f32>) -> ModelSpec {
+        ModelSpec {
+            provider: LOCAL_PROVIDER.into(),
+            format: None,
+            base_url: String::new(),
+            model: self.name.clone(),
+            temperature,
+            file_sha256: Some(self.info.sha256.clone()),
+            max_tokens: None,
+        }
+    }
+}
+
+/// Runs one job to its end, a cancel, or an error.
+fn serve(engine: &mut Engine, job: Job) {
+    let send = |m: Msg| {
+        let _ = job.out.unbounded_send(m);
+    };
+    let mut gen = match engine.start(&job.turns, &job.params) {
+        Ok(g) => g,
+        Err(e) => return send(Msg::Failed(e)),
+    };
+    loop {
+        if job.cancel.load(Ordering::Relaxed) || job.out.is_closed() {
+            return send(Msg::Cancelled);
+        }
+        match engine.step(&mut gen) {
+            Ok(Step::Token { text }) if !text.is_empty() => send(Msg::Delta(text)),
+            Ok(Step::Done(finish)) => {
+                return send(Msg::Done {
+                    prompt: gen.prompt_tokens() as u64,
+                    output: gen.output_tokens() as u64,
+                    finish: finish.as_str(),
+                })
+            }
+            Ok(_) => {}
+            Err(e) => return send(Msg::Failed(e)),
+        }
+    }
+}
+
+fn local_err(detail: String) -> ModelError {
+    ModelError::Local { detail }
+}
+
+impl ChatModel for NativeLocal {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn complete<'a>(&'a self, call: Call<'a>) -> Completion<'a> {
+        let Call { req, sink, cancel } = call;
+        Box::pin(async move {
+            use futures::future::{select, Either};
+            use futures::StreamExt;
+            let (out, mut rx) = futures::channel::mpsc::unbounded();
+            let stop = Arc::new(AtomicBool::new(false));
+            let job = Job {
+                turns: chat_turns(req)
+                    .map(|(role, content)| ChatTurn {
+                        role: role.into(),
+                        content: content.into(),
+                    })
+                    .collect(),
+                params: GenParams {
+                    temperature: req.params.temperature.map(f64::from),
+                    max_tokens: req.params.max_tokens,
+                    seed: LOCAL_SEED,
+                },
+                cancel: stop.clone(),
+                out,
+            };
+            self.jobs
+                .send(job)
+                .map_err(|_| local_err("the local model's thread has stopped".into()))?;
+            let mut text = String::new();
+            loop {
+                let msg = match select(rx.next(), cancel.cancelled()).await {
+                    Either::Left((Some(m), _)) => m,
+                    Either::Left((None, _)) => {
+                        return Err(local_err("the local model stopped answering".into()))
+                    }
+                    Either::Right(_) => {
+                        stop.store(true, Ordering::Relaxed);
+                        return Err(ModelError::Cancelled);
+                    }
+                };
+                match msg {
+                    Msg::Delta(d) => {
+                        text.push_str(&d);
+                        sink(StreamDelta::Text(d));
+                    }
+                    Msg::Done {
+                        prompt,
+                        output,
+                        finish,
+                    } => {
+                        return Ok(ChatResponse {
+                            text,
+                            tool_calls: Vec::new(),
+                            usage: Usage::counted(prompt, output),
+                            finish_reason: Some(finish.into()),
+                            model: Some(self.name.clone()),
+                            replayed: false,
+                        })
+                    }
+                    Msg::Cancelled => return Err(ModelError::Cancelled),
+                    Msg::Failed(e) => return Err(local_err(e)),
+                }
+            }
+        })
+    }
+}

@@ -1,0 +1,39 @@
+//! What the two hosts of the local model share (the page's worker bridge,
+//! `platform::local_model`, and the CLI's model thread, `cli::local_model`):
+//! how a request becomes the chat template's turns, and the sampling seed.
+
+use super::{ChatRequest, Role};
+
+/// The sampling seed of every local answer (greedy answers ignore it).
+pub const LOCAL_SEED: u64 = 42;
+
+/// The conversation as a chat template gets it, as (role, content): tool
+/// results become user turns (the text tool protocol), tool calls their text.
+pub fn chat_turns(req: &ChatRequest) -> impl Iterator<Item = (&'static str, &str)> {
+    req.messages.iter().map(|m| {
+        let role = match m.role {
+            Role::System => "system",
+            Role::User | Role::Tool => "user",
+            Role::Assistant => "assistant",
+        };
+        (role, m.content.as_str())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::model::Message;
+
+    #[test]
+    fn tool_results_are_user_turns() {
+        let req = ChatRequest::new(vec![
+            Message::system("s"),
+            Message::user("u"),
+            Message::assistant("a"),
+            Message::tool_result("c1", "r"),
+        ]);
+        let roles: Vec<&str> = chat_turns(&req).map(|(r, _)| r).collect();
+        assert_eq!(roles, ["system", "user", "assistant", "user"]);
+    }
+}

@@ -1,0 +1,360 @@
+//! Repaired replies: which calls' replies their steps had to repair (or
+//! could not read), per step kind. A run's metrics say "replies repaired:
+//! N of M"; every batch table has it per variant or mode ([`RepairSum`]
+//! over the runs), and ACT's and MAEL's break it down by step kind
+//! ([`by_step_table`], `html::repairs`).
+
+use super::Fold;
+use crate::engine::model::reply::Repair;
+use crate::engine::run::event::{LoggedEvent, RunEvent};
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+/// Replies and repaired replies of one step kind (or of a whole run).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct RepairCount {
+    /// Replies received.
+    pub replies: u32,
+    /// Of which repaired (or unreadable) at least once.
+    pub repaired: u32,
+}
+
+impl RepairCount {
+    pub fn add(&mut self, other: RepairCount) {
+        self.replies += other.replies;
+        self.repaired += other.repaired;
+    }
+
+    /// "3 of 12".
+    pub fn label(&self) -> String {
+        format!("{} of {}", self.repaired, self.replies)
+    }
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RepairsView {
+    /// Each call's step kind (the request's step tag; `other` without one).
+    steps: HashMap<u32, String>,
+    /// Calls that answered.
+    answered: BTreeSet<u32>,
+    /// What was repaired, per call.
+    pub by_call: BTreeMap<u32, Vec<Repair>>,
+}
+
+impl Fold for RepairsView {
+    fn apply(&mut self, ev: &LoggedEvent) {
+        match &ev.event {
+            RunEvent::LlmRequest { call, request, .. } => {
+                let step = request.step.clone().unwrap_or_else(|| "other".into());
+                self.steps.insert(*call, step);
+            }
+            RunEvent::LlmResponse { call, .. } => {
+                self.answered.insert(*call);
+            }
+            RunEvent::ReplyRepaired { call, repairs } => {
+                self.by_call
+                    .entry(*call)
+                    .or_default()
+                    .extend_from_slice(repairs);
+            }
+            _ => {}
+        }
+    }
+}
+
+impl RepairsView {
+    /// The whole run: replies received, and how many were repaired.
+    pub fn total(&self) -> RepairCount {
+        RepairCount {
+            replies: self.answered.len() as u32,
+            repaired: self.by_call.len() as u32,
+        }
+    }
+
+    /// Per step kind (`mael.critique`, …), in step order of first use.
+    pub fn by_step(&self) -> Vec<(String, RepairCount)> {
+        let mut out: BTreeMap<String, RepairCount> = BTreeMap::new();
+        let step = |c: &u32| self.steps.get(c).cloned().unwrap_or_else(|| "other".into());
+        for c in &self.answered {
+            out.entry(step(c)).or_default().replies += 1;
+        }
+        for c in self.by_call.keys() {
+            out.entry(step(c)).or_default().repaired += 1;
+        }
+        out.into_iter().collect()
+    }
+
+    /// How many repairs of each kind (its label), over the run.
+    pub fn by_kind(&self) -> BTreeMap<&'static str, u32> {
+        let mut out = BTreeMap::new();
+        for r in self.by_call.values().flatten() {
+            *out.entry(r.kind.label()).or_insert(0) += 1;
+        }
+        out
+    }
+}
+
+/// Replies and repaired replies over many runs (a batch's variant or
+/// mode): in all, and per step kind. A reply counts once however many
+/// repairs it needed (it is one call). As JSON, beside the row's other
+/// figures (flattened): `"replies": M, "repaired": N,
+/// "repaired_by_step": {"act.acquire": {"replies": M, "repaired": N}, …}`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct RepairSum {
+    #[serde(flatten)]
+    pub total: RepairCount,
+    /// Per step kind, in name order.
+    #[serde(rename = "repaired_by_step")]
+    pub by_step: BTreeMap<String, RepairCount>,
+}
+
+impl RepairSum {
+    /// Adds one run's replies.
+    pub fn add_run(&mut self, events: &[LoggedEvent]) {
+        let view = RepairsView::of(events);
+        self.total.add(view.total());
+        for (step, count) in view.by_step() {
+            self.by_step.entry(step).or_default().add(count);
+        }
+    }
+
+    /// "N of M" over all the runs.
+    pub fn label(&self) -> String {
+        self.total.label()
+    }
+}
+
+/// The replies of many runs (each its log), summed.
+pub fn sum<'a>(logs: impl IntoIterator<Item = &'a [LoggedEvent]>) -> RepairSum {
+    let mut out = RepairSum::default();
+    for events in logs {
+        out.add_run(events);
+    }
+    out
+}
+
+/// The heading of the breakdown by step kind (text and HTML).
+pub const BY_STEP_TITLE: &str = "Replies repaired by step kind";
+
+/// The step kinds any of `columns` has, in name order.
+pub fn step_kinds<'a>(columns: impl IntoIterator<Item = &'a RepairSum>) -> Vec<String> {
+    let mut steps: BTreeSet<&str> = BTreeSet::new();
+    for c in columns {
+        steps.extend(c.by_step.keys().map(String::as_str));
+    }
+    steps.into_iter().map(str::to_string).collect()
+}
+
+/// A column's cell for `step`: "N of M", or "—" when it had no such reply.
+pub fn step_cell(sum: &RepairSum, step: &str) -> String {
+    sum.by_step
+        .get(step)
+        .map_or_else(|| "—".into(), RepairCount::label)
+}
+
+/// [`BY_STEP_TITLE`] as a text table: a row per step kind, a column per
+/// `(name, sum)` (a variant, a mode), cells "N of M"; aligned (widths in
+/// characters). Empty when no column has a reply.
+pub fn by_step_table(columns: &[(&str, &RepairSum)]) -> String {
+    let steps = step_kinds(columns.iter().map(|(_, s)| *s));
+    if steps.is_empty() {
+        return String::new();
+    }
+    let width = |s: &str| s.chars().count();
+    let first = steps
+        .iter()
+        .map(|s| width(s))
+        .chain([width(BY_STEP_TITLE)])
+        .max()
+        .unwrap_or(0);
+    let widths: Vec<usize> = columns
+        .iter()
+        .map(|(name, sum)| {
+            steps
+                .iter()
+                .map(|s| width(&step_cell(sum, s)))
+                .chain([width(name)])
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let mut out = format!("{BY_STEP_TITLE:<first$}");
+    for ((name, _), w) in columns.iter().zip(&widths) {
+        out.push_str(&format!("  {name:>w$}"));
+    }
+    out.push('\n');
+    for step in &steps {
+        out.push_str(&format!("{step:<first$}"));
+        for ((_, sum), w) in columns.iter().zip(&widths) {
+            out.push_str(&format!("  {:>w$}", step_cell(sum, step)));
+        }
+        out.push('\n');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::model::reply::RepairKind;
+    use crate::engine::model::{ChatRequest, ChatResponse};
+
+    fn ev(seq: u64, event: RunEvent) -> LoggedEvent {
+        LoggedEvent {
+            seq,
+            t_ms: seq,
+            event,
+        }
+    }
+
+    #[test]
+    fn repaired_replies_are_counted_once_per_call_and_by_step() {
+        let mut log = Vec::new();
+        for (call, step) in [
+            (0, "mael.judge"),
+            (1, "mael.critique"),
+            (2, "mael.critique"),
+        ] {
+            log.push(ev(
+                log.len() as u64,
+                RunEvent::LlmRequest {
+                    call,
+                    agent: "a".into(),
+                    model: "m".into(),
+                    request: ChatRequest::new(vec![]).with_step(step),
+                },
+            ));
+            log.push(ev(
+                log.len() as u64,
+                RunEvent::LlmResponse {
+                    call,
+                    response: ChatResponse::default(),
+                    latency_ms: 1,
+                    retries: 0,
+                },
+            ));
+        }
+        for _ in 0..2 {
+            log.push(ev(
+                log.len() as u64,
+                RunEvent::ReplyRepaired {
+                    call: 2,
+                    repairs: vec![Repair::new(RepairKind::Closed, "closed")],
+                },
+            ));
+        }
+        let v = RepairsView::of(&log);
+        assert_eq!(
+            v.total(),
+            RepairCount {
+                replies: 3,
+                repaired: 1
+            }
+        );
+        assert_eq!(v.total().label(), "1 of 3");
+        assert_eq!(
+            v.by_step(),
+            vec![
+                (
+                    "mael.critique".to_string(),
+                    RepairCount {
+                        replies: 2,
+                        repaired: 1
+                    }
+                ),
+                (
+                    "mael.judge".to_string(),
+                    RepairCount {
+                        replies: 1,
+                        repaired: 0
+                    }
+                ),
+            ]
+        );
+        assert_eq!(v.by_kind().get("cut-off JSON closed"), Some(&2));
+    }
+
+    /// A run: `steps[i]` is call i's step, answered; `repaired` calls get
+    /// a `reply_repaired` event each (repeats allowed).
+    fn run(steps: &[&str], repaired: &[u32]) -> Vec<LoggedEvent> {
+        let mut log = Vec::new();
+        for (call, step) in steps.iter().enumerate() {
+            let call = call as u32;
+            log.push(ev(
+                log.len() as u64,
+                RunEvent::LlmRequest {
+                    call,
+                    agent: "a".into(),
+                    model: "m".into(),
+                    request: ChatRequest::new(vec![]).with_step(*step),
+                },
+            ));
+            log.push(ev(
+                log.len() as u64,
+                RunEvent::LlmResponse {
+                    call,
+                    response: ChatResponse::default(),
+                    latency_ms: 1,
+                    retries: 0,
+                },
+            ));
+        }
+        for call in repaired {
+            log.push(ev(
+                log.len() as u64,
+                RunEvent::ReplyRepaired {
+                    call: *call,
+                    repairs: vec![Repair::new(RepairKind::Closed, "closed")],
+                },
+            ));
+        }
+        log
+    }
+
+    #[test]
+    fn runs_sum_per_step_and_print_as_an_aligned_table() {
+        let (a, b) = (
+            run(&["x.solve", "x.judge", "x.solve"], &[0, 0, 2]),
+            run(&["x.solve"], &[]),
+        );
+        let s = sum([a.as_slice(), b.as_slice()]);
+        assert_eq!(s.label(), "2 of 4", "one repaired reply per call");
+        assert_eq!(
+            s.by_step.get("x.solve"),
+            Some(&RepairCount {
+                replies: 3,
+                repaired: 2
+            })
+        );
+        assert_eq!(
+            serde_json::to_value(&s).expect("json"),
+            serde_json::json!({
+                "replies": 4, "repaired": 2,
+                "repaired_by_step": {
+                    "x.judge": {"replies": 1, "repaired": 0},
+                    "x.solve": {"replies": 3, "repaired": 2},
+                },
+            })
+        );
+        let back: RepairSum =
+            serde_json::from_value(serde_json::to_value(&s).expect("json")).expect("back");
+        assert_eq!(back, s);
+        let other = sum([run(&["x.other"], &[]).as_slice()]);
+        // Widths in characters: a name wider than its cells widens its column.
+        let t = by_step_table(&[("MAEL-ØExp · reward low", &s), ("b", &other)]);
+        assert_eq!(
+            t,
+            [
+                "Replies repaired by step kind  MAEL-ØExp · reward low       b",
+                "x.judge                                        0 of 1       —",
+                "x.other                                             —  0 of 1",
+                "x.solve                                        2 of 3       —",
+                "",
+            ]
+            .join("\n")
+        );
+        assert_eq!(by_step_table(&[("a", &RepairSum::default())]), "");
+    }
+}
