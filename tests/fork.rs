@@ -7,7 +7,7 @@ use futures::executor::block_on;
 use roundtable::engine::base::clock::FakeClock;
 use roundtable::engine::model::scripted::ScriptedModel;
 use roundtable::engine::model::{ChatModel, ChatRequest, Message};
-use roundtable::engine::run::fork::{ForkEdit, ForkModel};
+use roundtable::engine::run::fork::{fork_spec, ForkEdit, ForkModel};
 use roundtable::engine::run::{LoggedEvent, ModelRouter, ModelSpec, RunConfig, RunCtx, RunEvent};
 use roundtable::engine::views::usage::UsageView;
 use roundtable::engine::views::Fold;
@@ -16,8 +16,16 @@ use std::rc::Rc;
 /// A small multi-call "coordinator": each call's request includes the
 /// previous answer, like a conversation.
 fn drive(model: Rc<dyn ChatModel>, calls: usize) -> (Vec<String>, Vec<LoggedEvent>) {
+    drive_on(model, calls, ModelSpec::demo())
+}
+
+fn drive_on(
+    model: Rc<dyn ChatModel>,
+    calls: usize,
+    spec: ModelSpec,
+) -> (Vec<String>, Vec<LoggedEvent>) {
     let ctx = RunCtx::new(
-        RunConfig::new("single", "t", ModelSpec::demo()),
+        RunConfig::new("single", "t", spec),
         ModelRouter::single(model),
         Rc::new(FakeClock::new()),
     );
@@ -129,4 +137,31 @@ fn fork_without_edit_continues_live_from_k() {
         usage.total.output_tokens, 4,
         "L2 + L3 (2 tokens each in the scripted model)"
     );
+}
+
+/// A run's sampling goes into every request; a fork keeps the parent's
+/// (whatever the model chosen for its live part says), so its first calls
+/// still come from the log.
+#[test]
+fn a_fork_keeps_the_parents_sampling_so_its_first_calls_replay() {
+    let mut sampled = ModelSpec::demo();
+    sampled.provider = "custom".into();
+    sampled.temperature = Some(0.7);
+    sampled.max_tokens = Some(64);
+    let m = ScriptedModel::new("gpt").then_text("one").then_text("two");
+    let (_, parent) = drive_on(Rc::new(m), 2, sampled.clone());
+    let parent_config = RunConfig::new("single", "t", sampled);
+    let replayed = |spec: ModelSpec| {
+        let live = ScriptedModel::new("live").then_text("L0").then_text("L1");
+        let fork = ForkModel::new(&parent, 1, ForkEdit::None, Rc::new(live));
+        drive_on(Rc::new(fork), 2, spec).0
+    };
+    let chosen = ModelSpec::demo();
+    assert_eq!(
+        replayed(fork_spec(&parent_config, chosen.clone())),
+        vec!["one", "L0"],
+        "call 0 from the log, call 1 live"
+    );
+    // Without the parent's sampling, call 0 already misses the log.
+    assert_eq!(replayed(chosen), vec!["L0", "L1"]);
 }

@@ -86,12 +86,11 @@ fn check_runs(what: &str, dir: &str) -> usize {
     let mut repaired = 0;
     for entry in std::fs::read_dir(dir).expect("the runs' folder").flatten() {
         let p = entry.path();
-        let Ok(text) = std::fs::read_to_string(&p) else {
-            continue;
-        };
-        let Ok(doc) = RunDoc::from_json(&text) else {
-            continue;
-        };
+        // Every file a batch writes to its --out-dir is a whole run file.
+        let text =
+            std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{what}: {}: {e}", p.display()));
+        let doc = RunDoc::from_json(&text)
+            .unwrap_or_else(|e| panic!("{what}: {} is not a run file: {e}", p.display()));
         runs += 1;
         assert!(
             doc.events.last().is_some_and(|e| e.event.is_terminal()),

@@ -139,6 +139,11 @@ fn check_run(what: &str, run: &Value, model_name: &str) -> (usize, usize) {
     (calls, repaired.len())
 }
 
+/// Whether the run ended with `run_finished` (not a cap, not a failure).
+fn finished(run: &Value) -> bool {
+    events(run).last().is_some_and(|(k, _)| k == "run_finished")
+}
+
 fn name_of(model: &Path) -> String {
     model
         .file_name()
@@ -202,6 +207,7 @@ fn real_model_single_agent_answers_with_the_models_words() {
         answer.contains("Paris"),
         "greedy SmolLM2 knows it: {answer}"
     );
+    assert!(finished(&run), "the single agent's run finishes");
 }
 
 #[test]
@@ -244,10 +250,14 @@ fn real_model_act_on_a_builtin_task() {
 fn real_model_mael_solves_learns_and_is_evaluated() {
     let Some(model) = model() else { return };
     let name = name_of(&model);
-    one_run(
+    let solved = one_run(
         &model,
         "mael",
         &["run", "--coordinator", "mael", "--token-cap", "12000"],
+    );
+    assert!(
+        finished(&solved),
+        "a MAEL task on the real model runs to its end"
     );
     let dir = scratch("mael-learn");
     let pool = dir.join("pool.json").to_string_lossy().into_owned();

@@ -48,7 +48,7 @@ MODEL OPTIONS (every command that runs coordinators):
   --base-url URL         provider base URL (defaults to the preset's)
   --model-file F.gguf    with --provider local: run this GGUF file in this process, on the
                          engine of the page's local model (text tool protocol; greedy at
-                         temperature 0 or unset)
+                         temperature 0 or where neither the run nor the step sets one)
   --temperature T        the run's sampling temperature: every request that does not set
                          its own by design (recorded in the run file)
   --max-tokens N         the longest answer of every request that does not set its own
@@ -138,7 +138,12 @@ impl Common {
         platform: &Platform,
     ) -> Result<Rc<dyn ChatModel>, String> {
         match &self.local {
-            Some(local) if spec.is_local() => Ok(local.clone()),
+            Some(local) if spec.is_local() => match spec.file_sha256.as_deref() {
+                Some(sha) if sha != local.sha256() => Err(format!(
+                    "this run was made with another model file (SHA-256 {sha}); give that file with --model-file"
+                )),
+                _ => Ok(local.clone()),
+            },
             _ => build_model(spec, self.key.clone(), platform),
         }
     }

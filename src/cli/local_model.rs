@@ -2,8 +2,9 @@
 //! F.gguf`): the GGUF file runs in this process on the same engine as the
 //! page's worker (`crates/llm-worker`), built natively. The engine lives on
 //! a thread of its own and answers one request at a time, as the page's
-//! worker does; candle spreads each matrix product over the CPU's cores.
-//! A cancelled call stops before the model's next token.
+//! worker does (a call waits its turn: its recorded latency includes the
+//! wait); candle spreads each matrix product over the CPU's cores. A
+//! cancelled call stops before the model's next token or prompt chunk.
 
 use llm_worker::engine::{Engine, Step};
 use llm_worker::inspect::{inspect, MEMORY_BUDGET};
@@ -110,6 +111,11 @@ impl NativeLocal {
 
     /// What a run records about this model: the file's name and hash,
     /// never its path.
+    /// The file's SHA-256, hex.
+    pub fn sha256(&self) -> &str {
+        &self.info.sha256
+    }
+
     pub fn spec(&self, temperature: Option<f32>) -> ModelSpec {
         ModelSpec {
             provider: LOCAL_PROVIDER.into(),
@@ -128,6 +134,10 @@ fn serve(engine: &mut Engine, job: Job) {
     let send = |m: Msg| {
         let _ = job.out.unbounded_send(m);
     };
+    // A call cancelled while it waited for the model is not started.
+    if job.cancel.load(Ordering::Relaxed) || job.out.is_closed() {
+        return send(Msg::Cancelled);
+    }
     let mut gen = match engine.start(&job.turns, &job.params) {
         Ok(g) => g,
         Err(e) => return send(Msg::Failed(e)),

@@ -325,11 +325,106 @@ fn a_follow_up_without_question_or_done_ends_the_one_to_one_flagged() {
     }
     // {"done": true} ends it as written: no flag.
     let r = run(Variant::Act, model(|_| None));
+    assert_eq!(r.status, RunStatus::Finished, "{:?}", r.failure());
+    assert!(!r.asked(STEP_FOLLOWUP).is_empty(), "the follow-up step ran");
     assert!(repairs_of(&r, STEP_FOLLOWUP).is_empty());
-    assert!(r
-        .notes::<BreakRecord>(STORE_BREAK)
+    let breaks = r.notes::<BreakRecord>(STORE_BREAK);
+    assert_eq!(breaks.len(), 4, "every 1:1 is recorded");
+    assert!(breaks
         .iter()
         .all(|(_, b)| b.ended == "no further questions"));
+}
+
+#[test]
+fn only_a_task_key_is_read_as_the_explored_task() {
+    // serde_json keeps keys alphabetical: "reasoning" before "subject".
+    let r = run(
+        Variant::Act,
+        model(|req| {
+            (req.step.as_deref() == Some(STEP_EXPLORE)).then(|| {
+                if name_of(req) == "Agent A" {
+                    r#"{"reasoning": "I think the team needs calm", "subject": "Pick calm evening teas"}"#
+                        .to_string()
+                } else {
+                    r#"{"reasoning": "I think the room is fine", "mood": "calm"}"#.to_string()
+                }
+            })
+        }),
+    );
+    assert_eq!(r.status, RunStatus::Finished, "{:?}", r.failure());
+    let tasks = r.notes::<TaskRecord>(STORE_TASK);
+    let of = |agent: &str| -> Vec<TaskRecord> {
+        tasks
+            .iter()
+            .filter(|(a, _)| a == agent)
+            .map(|(_, t)| t.clone())
+            .collect()
+    };
+    let (a1, a2) = (of("a1"), of("a2"));
+    assert!(a1.len() > 1 && a2.len() > 1, "the tasks were explored");
+    for t in &a1[1..] {
+        assert_eq!(t.subject, "Pick calm evening teas");
+    }
+    for t in &a2[1..] {
+        assert_eq!(t.subject, "Plan the room", "the current task is kept");
+        assert!(t.flags.iter().any(|f| f.contains("current one is kept")));
+    }
+    let repairs = repairs_of(&r, STEP_EXPLORE);
+    assert!(!repairs.is_empty());
+    assert!(repairs
+        .iter()
+        .any(|x| x.kind == RepairKind::Shape && x.detail.contains("\"subject\"")));
+    assert!(repairs.iter().all(|x| !x.detail.contains("I think")));
+}
+
+#[test]
+fn a_100_kb_key_is_echoed_capped() {
+    let key = "ключ".repeat(25_000);
+    let r = run(
+        Variant::Act,
+        model(move |req| match req.step.as_deref() {
+            Some(STEP_EXPLORE) => {
+                Some(serde_json::json!({ key.clone(): {"task": "Plan a quiet room"} }).to_string())
+            }
+            Some(STEP_ACQUIRE) => Some(
+                serde_json::json!({ key.clone(): {"episodes": [], "knowledge": []} }).to_string(),
+            ),
+            _ => None,
+        }),
+    );
+    assert_eq!(r.status, RunStatus::Finished, "{:?}", r.failure());
+    let echoed = format!("{}…", "ключ".repeat(15));
+    for step in [STEP_EXPLORE, STEP_ACQUIRE] {
+        let repairs = repairs_of(&r, step);
+        assert!(!repairs.is_empty(), "{step}");
+        assert!(repairs.iter().any(|x| x.detail.contains(&echoed)), "{step}");
+        for x in &repairs {
+            assert!(
+                x.detail.chars().count() < 200,
+                "{step}: {} bytes",
+                x.detail.len()
+            );
+        }
+    }
+    // The key is in the replies (and their streamed text), nowhere else.
+    let mut seen = 0;
+    for e in &r.events {
+        if matches!(
+            e.event,
+            RunEvent::LlmResponse { .. } | RunEvent::LlmDelta { .. }
+        ) {
+            continue;
+        }
+        seen += 1;
+        let json = serde_json::to_string(e).expect("json");
+        assert!(
+            json.len() < 50_000,
+            "{} bytes in {}",
+            json.len(),
+            json.chars().take(300).collect::<String>()
+        );
+    }
+    assert!(seen > 0);
 }
 
 #[test]
@@ -484,6 +579,12 @@ fn check_accounting(label: &str, r: &Run) -> HashMap<String, usize> {
         "{label}: no terminal event last"
     );
     let calls = calls(&r.events);
+    assert!(
+        calls
+            .values()
+            .any(|(step, _)| JSON_STEPS.contains(&step.as_str())),
+        "{label}: no reply to a JSON step"
+    );
     let mut flagged: HashMap<u32, usize> = HashMap::new();
     for (call, repairs) in repaired(&r.events) {
         assert!(!repairs.is_empty(), "{label}: empty repairs for {call}");

@@ -138,10 +138,11 @@ fn a_critique_that_writes_false_as_text_is_not_adequate() {
         o.learn = false
     });
     let critiques: Vec<Value> = notes(&events, STORE_CRITIQUE);
+    assert!(!critiques.is_empty(), "the critique step never ran");
     assert!(critiques.iter().all(|c| c["adequate"] == true));
-    assert!(repairs_of(&events, STEP_CRITIQUE)
-        .iter()
-        .all(|k| k == &[RepairKind::Shape]));
+    let flagged = repairs_of(&events, STEP_CRITIQUE);
+    assert!(!flagged.is_empty(), "no critique call");
+    assert!(flagged.iter().all(|k| k == &[RepairKind::Shape]));
 }
 
 #[test]
@@ -195,6 +196,8 @@ fn an_unreadable_critique_is_asked_again_once_and_never_passed_as_adequate() {
         o.learn = false
     });
     let critiques: Vec<Value> = notes(&events, STORE_CRITIQUE);
+    // (0 == 2 · 0 would pass if the step never ran.)
+    assert!(!critiques.is_empty(), "the critique step never ran");
     assert!(critiques.iter().all(|c| c["adequate"] == true));
     let flagged = repairs_of(&events, STEP_CRITIQUE);
     assert_eq!(flagged.len(), 2 * critiques.len());
@@ -271,10 +274,200 @@ fn a_score_in_prose_is_the_last_explicit_one_and_clamped_to_the_scale() {
     });
     let (_, events) = run_with(&three_line_task(), Mode::None, None, evaluator, |_| {});
     let scores = evaluator_scores(&events);
+    assert!(!scores.is_empty(), "the evaluator never ran");
     assert!(scores.iter().all(|s| s.as_f64() == Some(1.0)), "{scores:?}");
-    assert!(repairs_of(&events, STEP_EVALUATE)
-        .iter()
-        .all(|k| k == &[RepairKind::Clamped]));
+    let flagged = repairs_of(&events, STEP_EVALUATE);
+    assert!(!flagged.is_empty(), "no evaluator call");
+    assert!(flagged.iter().all(|k| k == &[RepairKind::Clamped]));
+}
+
+#[test]
+fn a_rating_cut_off_right_after_its_number_is_not_rated() {
+    // `{"score": 1` may be 10 cut short: the old text fallback read it
+    // from the cut JSON as 1, and the solution was stored as rated 0.1.
+    let evaluator = demo_but(STEP_EVALUATE, |_| r#"{"score": 1"#.into());
+    let memory = Rc::new(Memory::lexical("test"));
+    let (status, events) = run_with(
+        &three_line_task(),
+        Mode::None,
+        Some(memory.clone()),
+        evaluator,
+        |_| {},
+    );
+    assert_eq!(status, RunStatus::Finished);
+    let scores = evaluator_scores(&events);
+    assert!(!scores.is_empty(), "the evaluator never ran");
+    assert!(scores.iter().all(Value::is_null), "{scores:?}");
+    let flagged = repairs_of(&events, STEP_EVALUATE);
+    assert_eq!(flagged.len(), 2 * scores.len());
+    assert!(
+        flagged
+            .chunks(2)
+            .all(|p| p[0] == [RepairKind::AskedAgain] && p[1] == [RepairKind::Default]),
+        "{flagged:?}"
+    );
+    // No sub-solution's solve is stored: its reward needs its rating.
+    let pool = memory.pool.borrow();
+    assert!(!pool.is_empty());
+    assert!(
+        pool.entries
+            .iter()
+            .all(|e| !(e.step == StepKind::Solve && e.depth > 0)),
+        "a sub-solution stored with an unmeasured reward"
+    );
+}
+
+#[test]
+fn a_step_that_took_its_default_never_enters_the_pool() {
+    // An unreadable reply is the step's output; when the step took its
+    // stated default, that reply went into the pool with a measured
+    // reward, and retrieval served it as a worked example.
+    const MARK: &str = "GARBLED-7Q";
+    let cases: [(&str, StepKind, &str); 3] = [
+        (STEP_JUDGE, StepKind::Judge, "hmm, I would decompose this"),
+        (
+            STEP_DECOMPOSE,
+            StepKind::Decompose,
+            "Let me think about it.",
+        ),
+        (STEP_CRITIQUE, StepKind::Critique, "Looks adequate to me."),
+    ];
+    for (step, kind, reply) in cases {
+        let model = demo_but(step, move |_| format!("{reply} {MARK}"));
+        let memory = Rc::new(Memory::lexical("test"));
+        let (status, events) = run_with(
+            &three_line_task(),
+            Mode::None,
+            Some(memory.clone()),
+            model,
+            |o| o.max_rounds = 1,
+        );
+        assert_eq!(status, RunStatus::Finished, "{step}");
+        let asked = calls(&events).iter().filter(|c| c.1 == step).count();
+        assert!(asked > 0, "{step} never ran");
+        assert!(
+            repairs_of(&events, step)
+                .iter()
+                .any(|k| k.contains(&RepairKind::Default)),
+            "{step}: no default taken"
+        );
+        // Nothing with the unreadable reply in the pool or its record.
+        let pool = memory.pool.borrow();
+        assert!(!pool.is_empty(), "{step}: the run learned nothing");
+        assert!(
+            pool.entries.iter().all(|e| !e.output.contains(MARK)),
+            "{step}: an unreadable reply was stored"
+        );
+        assert!(pool.entries.iter().all(|e| e.step != kind), "{step}");
+        let exps: Vec<Experience> = notes(&events, STORE_EXPERIENCE);
+        assert!(exps.iter().all(|e| !e.output.contains(MARK)), "{step}");
+        // Each such step is noted as not stored, with why.
+        let unlearned: Vec<Value> = notes(&events, "unlearned");
+        let named: Vec<&Value> = unlearned
+            .iter()
+            .filter(|u| u["step"] == serde_json::json!(kind))
+            .collect();
+        let taken = notes::<Value>(
+            &events,
+            match kind {
+                StepKind::Judge => STORE_JUDGEMENT,
+                StepKind::Decompose => STORE_DECOMPOSITION,
+                _ => STORE_CRITIQUE,
+            },
+        )
+        .len();
+        assert!(taken > 0, "{step}");
+        assert_eq!(named.len(), taken, "{step}: {unlearned:?}");
+        assert!(
+            named.iter().all(|u| u["reason"]
+                .as_str()
+                .is_some_and(|r| r.contains("could not be read") && r.contains("default"))),
+            "{step}: {named:?}"
+        );
+    }
+}
+
+/// The demo model, except that the decomposer gives `subtasks` as clean
+/// JSON.
+fn decomposer(subtasks: &'static [&'static str]) -> Rc<dyn ChatModel> {
+    demo_but(STEP_DECOMPOSE, move |_| {
+        serde_json::json!({ "subtasks": subtasks }).to_string()
+    })
+}
+
+#[test]
+fn a_decomposition_trimmed_to_the_free_neighbours_is_flagged() {
+    // A star a1–{a2, a3}: two free neighbours, so at most four subtasks.
+    // The old step cut a clean list of seven to four (and dropped empty
+    // items) and recorded the reply as unrepaired.
+    const SEVEN: &[&str] = &[
+        "Find the cost of the mugs.",
+        "Find the cost of the lamps.",
+        "Find the cost of the pens.",
+        "Apply the pen offer.",
+        "Add the mugs and the lamps.",
+        "Add the pens.",
+        "Give the total.",
+    ];
+    const BLANKS: &[&str] = &["Find the cost of the mugs.", "", "  ", "Add it all up."];
+    const BOTH: &[&str] = &[
+        "Find the cost of the mugs.",
+        "",
+        "Find the cost of the lamps.",
+        "Find the cost of the pens.",
+        "Apply the pen offer.",
+        "Give the total.",
+    ];
+    let cases: [(&[&str], usize, Vec<RepairKind>, &str); 3] = [
+        (SEVEN, 4, vec![RepairKind::Clamped], "only the first 4"),
+        (BLANKS, 2, vec![RepairKind::Other], "2 empty subtasks"),
+        (
+            BOTH,
+            4,
+            vec![RepairKind::Other, RepairKind::Clamped],
+            "only the first 4",
+        ),
+    ];
+    for (list, kept, kinds, said) in cases {
+        let (status, events) = run_with(
+            &three_line_task(),
+            Mode::None,
+            None,
+            decomposer(list),
+            |o| {
+                o.team = team(&[(0, 1), (0, 2)], 3);
+                o.learn = false;
+            },
+        );
+        assert_eq!(status, RunStatus::Finished, "{list:?}");
+        let d: Vec<DecompositionRecord> = notes(&events, STORE_DECOMPOSITION);
+        assert_eq!(d.len(), 1, "{list:?}");
+        assert_eq!(d[0].subtasks.len(), kept, "{list:?}");
+        assert!(
+            d[0].note.as_deref().is_some_and(|n| n.contains(said)),
+            "{list:?}: {:?}",
+            d[0].note
+        );
+        assert_eq!(repairs_of(&events, STEP_DECOMPOSE), [kinds], "{list:?}");
+    }
+    // A clean list that fits is not flagged.
+    let (_, events) = run_with(
+        &three_line_task(),
+        Mode::None,
+        None,
+        decomposer(&SEVEN[..4]),
+        |o| {
+            o.team = team(&[(0, 1), (0, 2)], 3);
+            o.learn = false;
+        },
+    );
+    let d: Vec<DecompositionRecord> = notes(&events, STORE_DECOMPOSITION);
+    assert_eq!(d.len(), 1);
+    assert_eq!(d[0].subtasks.len(), 4);
+    assert_eq!(
+        repairs_of(&events, STEP_DECOMPOSE),
+        [Vec::<RepairKind>::new()]
+    );
 }
 
 #[test]

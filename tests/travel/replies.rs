@@ -73,6 +73,24 @@ fn demo_runs_record_no_repaired_reply() {
                 let label = format!("{} query {} ({mode:?})", variant.id(), q["idx"]);
                 let (status, events) = run(variant, q, mode);
                 assert_eq!(status, RunStatus::Finished, "{label}");
+                // The steps whose replies are read ran.
+                let steps: Vec<String> = calls(&events).into_values().map(|(_, s, _)| s).collect();
+                assert!(
+                    steps.iter().any(|s| s == STEP_COMPILER || s == STEP_SOLO),
+                    "{label}: no plan was read"
+                );
+                assert!(
+                    events
+                        .iter()
+                        .any(|e| matches!(e.event, RunEvent::ToolCalled { .. })),
+                    "{label}: no tool was called"
+                );
+                if variant == Variant::Orchestrator {
+                    assert!(
+                        steps.iter().any(|s| s == STEP_ORCHESTRATOR),
+                        "{label}: no decision was read"
+                    );
+                }
                 let found = repaired(&events);
                 assert!(found.is_empty(), "{label}: {found:?}");
             }
@@ -217,14 +235,105 @@ fn unknown_tools_and_unreadable_calls_are_tool_errors_in_text_mode() {
     });
     let (status, events) = run_on(model, Variant::Orchestrator, query(5), ToolMode::Text, None);
     assert_eq!(status, RunStatus::Finished);
-    assert!(posts_by(&events, HOTEL)
-        .iter()
-        .all(|p| !p.contains("BookHotel[")));
+    assert!(once.get(), "the hook ran");
+    let posts = posts_by(&events, HOTEL);
+    assert!(!posts.is_empty(), "the hotel expert posted");
+    assert!(posts.iter().all(|p| !p.contains("BookHotel[")));
     let hotel = calls_of(&events, HOTEL);
     assert!(repairs_for(&events, hotel[0])[0]
         .iter()
         .any(|x| x.kind == RepairKind::ToolError && x.detail.contains("BookHotel")));
     assert!(evaluation(&events).delivered);
+}
+
+/// The text the hotel expert's second request shows for its calls: the
+/// tool results (native) or the observation (text protocol).
+fn shown_to_hotel(events: &[LoggedEvent]) -> String {
+    let hotel = calls_of(events, HOTEL);
+    assert!(hotel.len() > 1, "the hotel expert was asked again");
+    calls(events)[&hotel[1]]
+        .2
+        .messages
+        .iter()
+        .filter(|m| {
+            m.role == Role::Tool
+                || (m.role == Role::User && m.content.starts_with(OBSERVATION_PREFIX))
+        })
+        .map(|m| m.content.clone())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn a_refused_call_names_the_agents_own_tools_never_the_official_actions() {
+    for mode in [ToolMode::Text, ToolMode::Native] {
+        let done = Rc::new(Cell::new(false));
+        let hook_done = done.clone();
+        let model = tampered(move |req, mut r| {
+            if req.step.as_deref() == Some(expert_step(HOTEL).as_str())
+                && !has_results(req)
+                && !hook_done.get()
+            {
+                hook_done.set(true);
+                match mode {
+                    ToolMode::Text => {
+                        r.text = format!(
+                            "FlightSearch[Fernhill, Lakemont, 2022-03-16]\nAccommodationSearch[]\n{}",
+                            r.text
+                        );
+                    }
+                    ToolMode::Native => {
+                        let call = |id: &str, name: &str, arguments: &str| ToolCall {
+                            id: id.into(),
+                            name: name.into(),
+                            arguments: arguments.into(),
+                        };
+                        let mut calls = vec![
+                            call(
+                                "bad-1",
+                                "FlightSearch",
+                                r#"{"origin": "Fernhill", "destination": "Lakemont", "date": "2022-03-16"}"#,
+                            ),
+                            call("bad-2", "AccommodationSearch", r#"{"city": ""}"#),
+                        ];
+                        calls.append(&mut r.tool_calls);
+                        r.tool_calls = calls;
+                    }
+                }
+            }
+            r
+        });
+        let (status, events) = run_on(model, Variant::Orchestrator, query(5), mode, None);
+        assert_eq!(status, RunStatus::Finished, "{mode:?}");
+        assert!(done.get(), "{mode:?}: the hook ran");
+        let shown = shown_to_hotel(&events);
+        assert!(
+            shown.contains(
+                "FlightSearch is not one of your tools. Your tools: AccommodationSearch[city]."
+            ),
+            "{mode:?}: {shown}"
+        );
+        assert!(
+            shown.contains("the call has no arguments. Call it as AccommodationSearch[city]."),
+            "{mode:?}: {shown}"
+        );
+        // Not the official agent's list: NotebookWrite and Planner are no
+        // tools here ("there is no tool named" them).
+        for official in ["Invalid Action", "NotebookWrite", "Planner["] {
+            assert!(!shown.contains(official), "{mode:?}: {shown}");
+        }
+        let found = repairs_for(&events, calls_of(&events, HOTEL)[0]);
+        assert_eq!(found.len(), 1, "{mode:?}: {found:?}");
+        assert_eq!(
+            found[0]
+                .iter()
+                .filter(|x| x.kind == RepairKind::ToolError)
+                .count(),
+            2,
+            "{mode:?}: {found:?}"
+        );
+        assert!(evaluation(&events).delivered, "{mode:?}: the run goes on");
+    }
 }
 
 #[test]
@@ -273,7 +382,9 @@ fn a_wrapped_decision_is_unwrapped_and_flagged() {
         None,
     );
     assert_eq!(status, RunStatus::Finished);
-    for c in calls_of(&events, ORCHESTRATOR) {
+    let decisions = calls_of(&events, ORCHESTRATOR);
+    assert!(!decisions.is_empty(), "the orchestrator was asked");
+    for c in decisions {
         let found = repairs_for(&events, c);
         assert_eq!(found.len(), 1);
         assert_eq!(found[0][0].kind, RepairKind::Default);
@@ -353,6 +464,9 @@ fn hostile_replies_never_crash_a_run_and_each_is_flagged_once() {
     let mut kinds: HashMap<&'static str, usize> = HashMap::new();
     for mode in [ToolMode::Native, ToolMode::Text] {
         for variant in Variant::ALL {
+            // Replies made hostile over the offsets (an odd offset may
+            // leave the single agent's one reply as it is).
+            let mut made_hostile = 0;
             for offset in 0..8 {
                 let counts: Rc<RefCell<HashMap<String, usize>>> = Default::default();
                 // Calls whose replies were made hostile, by request text.
@@ -412,6 +526,13 @@ fn hostile_replies_never_crash_a_run_and_each_is_flagged_once() {
                     *flagged.entry(call).or_default() += 1;
                 }
                 let hostile = hostile.borrow();
+                made_hostile += hostile.len();
+                assert!(
+                    hostile
+                        .iter()
+                        .all(|h| calls.values().any(|(_, _, req)| req == h)),
+                    "{label}: a hostile reply's call is not in the log"
+                );
                 for (call, (agent, step, req)) in &calls {
                     let n = flagged.get(call).copied().unwrap_or(0);
                     if hostile.contains(req) {
@@ -425,6 +546,11 @@ fn hostile_replies_never_crash_a_run_and_each_is_flagged_once() {
                     "{label}: the run was evaluated"
                 );
             }
+            assert!(
+                made_hostile > 0,
+                "{} {mode:?}: no reply was made hostile",
+                variant.id()
+            );
         }
     }
     let mut kinds: Vec<(&str, usize)> = kinds.into_iter().collect();

@@ -3,8 +3,10 @@
 //! or rewritten request messages sent live), and every later call goes to
 //! the live model.
 
+use super::config::RunConfig;
 use super::event::LoggedEvent;
 use super::replay::ReplayModel;
+use crate::engine::model::spec::ModelSpec;
 use crate::engine::model::{Call, Completion};
 use crate::engine::model::{ChatModel, ChatRequest, ChatResponse, Message, StreamDelta, Usage};
 use serde::{Deserialize, Serialize};
@@ -21,6 +23,22 @@ pub enum ForkEdit {
     Response { text: String },
     /// Send call k live with these messages instead of the recorded ones.
     Request { messages: Vec<Message> },
+}
+
+/// The model a fork of `parent` runs on: the one the user chose, with the
+/// parent's sampling (temperature, answer length). The run fills both into
+/// every request, and the log answers only requests equal to the recorded
+/// ones: with other sampling, call 0 would already miss the log and be
+/// taken for the fork point.
+pub fn fork_spec(parent: &RunConfig, mut chosen: ModelSpec) -> ModelSpec {
+    if let Some(p) = parent
+        .model_for("*")
+        .or(parent.models.first().map(|b| &b.spec))
+    {
+        chosen.temperature = p.temperature;
+        chosen.max_tokens = p.max_tokens;
+    }
+    chosen
 }
 
 pub struct ForkModel {

@@ -96,6 +96,7 @@ pub struct StatusView {
     /// repair (or could not read): "replies repaired: N of M".
     pub replies: usize,
     pub repaired: std::collections::BTreeSet<u32>,
+    answered: std::collections::BTreeSet<u32>,
     pub elapsed_ms: u64,
     /// Notes written so far, per store (a coordinator's tab shows its count).
     pub notes: BTreeMap<String, usize>,
@@ -112,6 +113,7 @@ impl Default for StatusView {
             llm_calls: 0,
             replies: 0,
             repaired: Default::default(),
+            answered: Default::default(),
             elapsed_ms: 0,
             notes: BTreeMap::new(),
         }
@@ -125,8 +127,13 @@ impl Fold for StatusView {
         match &ev.event {
             RunEvent::RunStarted { .. } => self.started = true,
             RunEvent::LlmRequest { .. } => self.llm_calls += 1,
-            RunEvent::LlmResponse { .. } => self.replies += 1,
-            RunEvent::ReplyRepaired { call, .. } => {
+            RunEvent::LlmResponse { call, .. } => {
+                self.replies += 1;
+                self.answered.insert(*call);
+            }
+            // A reply is repaired after it came (never "5 of 3" from an
+            // imported file naming calls that never answered).
+            RunEvent::ReplyRepaired { call, .. } if self.answered.contains(call) => {
                 self.repaired.insert(*call);
             }
             RunEvent::NoteWritten { store, .. } => {

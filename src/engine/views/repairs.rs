@@ -65,21 +65,28 @@ impl Fold for RepairsView {
 
 impl RepairsView {
     /// The whole run: replies received, and how many were repaired.
+    /// (A repair named for a call that never answered, as an imported
+    /// file may hold, is not counted: repaired never exceeds received.)
     pub fn total(&self) -> RepairCount {
         RepairCount {
             replies: self.answered.len() as u32,
-            repaired: self.by_call.len() as u32,
+            repaired: self.repaired_calls().count() as u32,
         }
     }
 
-    /// Per step kind (`mael.critique`, …), in step order of first use.
+    /// The answered calls whose replies were repaired.
+    fn repaired_calls(&self) -> impl Iterator<Item = &u32> {
+        self.by_call.keys().filter(|c| self.answered.contains(c))
+    }
+
+    /// Per step kind (`mael.critique`, …), by name.
     pub fn by_step(&self) -> Vec<(String, RepairCount)> {
         let mut out: BTreeMap<String, RepairCount> = BTreeMap::new();
         let step = |c: &u32| self.steps.get(c).cloned().unwrap_or_else(|| "other".into());
         for c in &self.answered {
             out.entry(step(c)).or_default().replies += 1;
         }
-        for c in self.by_call.keys() {
+        for c in self.repaired_calls() {
             out.entry(step(c)).or_default().repaired += 1;
         }
         out.into_iter().collect()

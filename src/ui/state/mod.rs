@@ -331,6 +331,7 @@ impl AppState {
         k: u32,
         spec: crate::engine::run::ModelSpec,
     ) -> RunConfig {
+        let spec = crate::engine::run::fork::fork_spec(&parent.config, spec);
         let mut config = self.new_config(&parent.config.coordinator, &parent.config.task, spec);
         config.variant = parent.config.variant.clone();
         config.options = parent.config.options.clone();

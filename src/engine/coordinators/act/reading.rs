@@ -9,7 +9,7 @@
 //! reply.
 
 use super::prompts::Prompt;
-use crate::engine::model::reply::{read_value, Read, Repair, RepairKind, Unreadable};
+use crate::engine::model::reply::{echo, read_value, Read, Repair, RepairKind, Unreadable};
 use serde_json::Value;
 
 pub fn shape(detail: impl Into<String>) -> Repair {
@@ -26,6 +26,15 @@ pub fn clamped(detail: impl Into<String>) -> Repair {
 
 pub fn dropped(detail: impl Into<String>) -> Repair {
     Repair::new(RepairKind::Other, detail)
+}
+
+/// The most of a key the model wrote that a repair repeats (chars).
+const KEY_CHARS: usize = 60;
+
+/// A key the model wrote, as a repair repeats it: at most [`KEY_CHARS`]
+/// chars (a 100 KB key is not copied into events and notes).
+pub fn key_of(key: &str) -> String {
+    echo(key, KEY_CHARS)
 }
 
 /// The flags a record keeps: what each repair did.
@@ -90,6 +99,7 @@ pub fn object_that(
         return Ok(found(value));
     }
     if let Some((key, inner)) = only_entry(&value) {
+        let key = key_of(key);
         if fits(inner) {
             return Ok(found(inner.clone()).with(shape(format!(
                 "the answer was wrapped in \"{key}\": unwrapped"
@@ -129,6 +139,7 @@ pub fn list_under(read: Read<Value>, key: &str) -> Result<Read<Value>, Unreadabl
         ))));
     }
     if let Some((k, inner)) = only_entry(&value) {
+        let k = key_of(k);
         if let Some((item, detail)) = first_fitting(inner, &keyed) {
             return Ok(found(item[key].clone()).with(shape(format!(
                 "the answer was wrapped in \"{k}\" and {detail}"
@@ -391,6 +402,33 @@ mod tests {
         assert!(usable_lines("Sure! Here's my task:").is_empty());
         assert_eq!(strip_markup("2) `tea`"), "tea");
         assert_eq!(usable_lines("\u{202e}tea\u{0}\u{feff} room"), ["tea room"]);
+    }
+
+    #[test]
+    fn a_key_the_model_wrote_is_echoed_capped() {
+        // 100 KB of a multi-byte key: a repair repeats at most 60 chars.
+        let key = "ключ".repeat(25_000);
+        let bounded = |r: &Read<Value>| {
+            assert!(!r.repairs.is_empty());
+            for x in &r.repairs {
+                assert!(x.detail.chars().count() < 200, "{} chars", x.detail.len());
+                assert!(x.detail.contains(&format!("{}…", "ключ".repeat(15))));
+            }
+        };
+        let fits = |v: &Value| v.get("task").is_some();
+        let wrapped = json!({ key.clone(): {"task": "x"} }).to_string();
+        bounded(&object_in(&wrapped, &fits, "task").expect("read"));
+        let listed = json!({ key.clone(): [{"a": 1}, {"task": "x"}] }).to_string();
+        bounded(&object_in(&listed, &fits, "task").expect("read"));
+        for inner in [
+            json!(["a"]),
+            json!([{"tasks": ["a"]}]),
+            json!({"tasks": ["a"]}),
+        ] {
+            let text = json!({ key.clone(): inner }).to_string();
+            bounded(&list_under(read_value(&text).expect("json"), "tasks").expect("list"));
+        }
+        assert_eq!(key_of("short"), "short");
     }
 
     #[test]

@@ -347,7 +347,8 @@ pub struct Rating {
 //   "rating"      agent = evaluator    RatingRecord        (backward pass)
 //   "experience"  agent = its owner    Experience          (backward pass)
 //   "unlearned"   agent = its owner    UnlearnedRecord     (a step not stored:
-//                                      its reward was not measured)
+//                                      its reward was not measured, or it
+//                                      took its stated default)
 //   "result"      agent = root         ResultRecord        (last)
 // ScoreComputed: "reward" per experience (agent, detail {id, step, task}),
 // "score" (the metric of the final answer).
@@ -483,8 +484,10 @@ pub struct RatingRecord {
     pub reason: String,
 }
 
-/// A step the backward pass did not store: its reward needs a rating
-/// that could not be read, and an unmeasured reward never enters a pool.
+/// A step the backward pass did not store: its reward was not measured
+/// (it needs a rating that could not be read, or it wrote nothing), and an
+/// unmeasured reward never enters a pool; or its reply could not be read
+/// and it took its stated default, and such a reply is no example.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct UnlearnedRecord {
     /// The id its experience would have had.

@@ -170,13 +170,25 @@ pub fn rating(reply: &str) -> Result<Read<(f64, String)>, Unreadable> {
                 }
                 _ => None,
             };
+            let closed = repairs.iter().any(|r| r.kind == RepairKind::Closed);
             match raw {
+                Some(raw) if closed && ends_in_number(reply, raw) => {
+                    return Err(Unreadable(format!(
+                        "the reply was cut off right after its score {raw}, which may be the start of a longer number"
+                    )))
+                }
                 Some(raw) => {
                     let reason = text_field(&read.value.reason, "reason", &mut repairs);
                     return Ok(Read {
                         value: (scaled(raw, &mut repairs), reason),
                         repairs,
                     });
+                }
+                None if closed => {
+                    return Err(Unreadable(format!(
+                        "the reply was cut off and its \"score\" is {}, not a number",
+                        clip(&read.value.score.to_string(), 40)
+                    )))
                 }
                 None => format!(
                     "\"score\" is {}, not a number",
@@ -186,6 +198,14 @@ pub fn rating(reply: &str) -> Result<Read<(f64, String)>, Unreadable> {
         }
         Err(e) => e.0,
     };
+    // A JSON rating cut off before its score was read is not rescued from
+    // its text: the text's last score would be the cut JSON's own number
+    // (`{"score": 1` of `10`).
+    if cut_in_json(reply) {
+        return Err(Unreadable(format!(
+            "{why}; the reply's JSON was cut off, so no score in its text is taken"
+        )));
+    }
     match explicit_score(&tokens(reply)) {
         Some((raw, said)) => {
             let mut repairs = vec![Repair::new(
@@ -203,6 +223,40 @@ pub fn rating(reply: &str) -> Result<Read<(f64, String)>, Unreadable> {
             "{why}, and the text gives no explicit score"
         ))),
     }
+}
+
+/// Whether the reply ends inside a JSON object: from its first `{`, a
+/// bracket or a string is still open at the end (the reply was cut off).
+fn cut_in_json(reply: &str) -> bool {
+    let Some(start) = reply.find('{') else {
+        return false;
+    };
+    let (mut depth, mut in_string, mut escaped) = (0usize, false, false);
+    // `start` is the offset `find` gave in this same text: a char boundary.
+    for c in reply.get(start..).unwrap_or("").chars() {
+        if in_string {
+            match c {
+                _ if escaped => escaped = false,
+                '\\' => escaped = true,
+                '"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match c {
+            '"' => in_string = true,
+            '{' | '[' => depth += 1,
+            '}' | ']' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    in_string || depth > 0
+}
+
+/// Whether the reply's last token is the number `x` (a cut-off reply that
+/// ends in its score may have lost the score's end).
+fn ends_in_number(reply: &str, x: f64) -> bool {
+    matches!(tokens(reply).last(), Some(Tok::Num(n)) if *n == x)
 }
 
 /// A 0–10 score as [0, 1]; outside 0–10 it is clamped (and flagged).
@@ -449,6 +503,12 @@ fn verdict(toks: &[Tok]) -> Option<(bool, String)> {
     let mut last = None;
     for (i, t) in toks.iter().enumerate() {
         let Tok::Word(label) = t else { continue };
+        // The label first: skipping separators after every word made a
+        // reply of "is is is …" quadratic. A label is no separator, so
+        // each separator is skipped after one label at most: linear.
+        if !matches!(label.as_str(), "solvable" | "verdict" | "decision") {
+            continue;
+        }
         let j = after_separators(toks, i + 1);
         let Some(value) = word(toks.get(j)) else {
             continue;
@@ -616,6 +676,50 @@ mod tests {
             "",
         ] {
             assert!(read(s).is_err(), "{s}");
+        }
+    }
+
+    #[test]
+    fn a_rating_cut_off_at_or_before_its_score_is_not_read() {
+        // `{"score": 1` may be 10 cut short. The shared reader drops a
+        // number the cut touches; the text fallback then read "score 1"
+        // from the same cut JSON, and the solution was rated 0.1.
+        for cut in [
+            r#"{"score": 1"#,
+            r#"{"score": 7."#,
+            r#"{"reason": "fine", "score": 1"#,
+            r#"Here it is: {"score": 1"#,
+            // Cut with an odd score: no score from the text either.
+            r#"{"score": "high", "reason": "9/10 is fair"#,
+        ] {
+            assert!(rating(cut).is_err(), "{cut}");
+        }
+        // Cut after the score: the score is whole, and read.
+        let read = rating(r#"{"score": 7, "reason": "it is 3"#).expect("score before the cut");
+        assert_eq!(read.value.0, 0.7);
+        assert_eq!(kinds(&read), [RepairKind::Closed]);
+        // Prose that ends in its score is no cut JSON.
+        assert_eq!(rating("Score: 9").map(|r| r.value.0), Ok(0.9));
+        assert_eq!(rating("{} score: 9").map(|r| r.value.0), Ok(0.9));
+    }
+
+    #[test]
+    fn a_long_run_of_separators_is_read_in_linear_time() {
+        // `verdict` skipped the separators after every word before looking
+        // at the label: 200 KB of "is is is …" took ~2·10^9 steps, minutes
+        // in a debug build. Now only a label's separators are skipped, so
+        // this finishes at once (the test has no time bound: it has to
+        // finish).
+        for sep in ["is ", "of ", "- "] {
+            let run = sep.repeat(200_000 / sep.len());
+            assert!(judgement(&run).is_err(), "{sep:?}");
+            let said = format!("solvable {run}no");
+            assert_eq!(
+                judgement(&said).map(|r| r.value.solvable),
+                Ok(false),
+                "{sep:?}"
+            );
+            let _ = rating(&format!("score {run}"));
         }
     }
 

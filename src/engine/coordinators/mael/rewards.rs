@@ -21,6 +21,13 @@
 //! note says which and why). So every reward in a pool is a measurement,
 //! and retrieval's `α·similarity + (1−α)·reward` compares like with like
 //! (an invented 0.5 would pull an unrated step up or down the ranking).
+//! A solve or aggregate that wrote no version has no reward either (never
+//! an invented 0).
+//!
+//! A step whose reply could not be read and that took its stated default
+//! (`Step::defaulted`) is not stored either, whatever its reward: its
+//! output is the unreadable reply, and retrieval would serve it as a
+//! worked example. It gets an `unlearned` note too.
 
 use super::contract::*;
 use super::experience::Experience;
@@ -150,14 +157,24 @@ fn record(
     );
 }
 
-/// A step's reward, by the paper's formula for its kind; or the solution
-/// (task, version) it needs whose rating was not read (not measured).
-pub fn step_reward(
-    step: &Step,
-    tasks: &[TaskNode],
-    ratings: &Ratings,
-) -> Result<f64, (usize, u32)> {
-    let r = |t: usize, v: u32| ratings.get(&(t, v)).copied().ok_or((t, v));
+/// Why a step's reward was not measured.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Unmeasured {
+    /// It needs the rating of solution (task, version), which was not read.
+    Unrated(usize, u32),
+    /// A solve or aggregate that wrote no version: nothing to reward.
+    NothingWritten,
+}
+
+/// A step's reward, by the paper's formula for its kind; or why it is not
+/// measured (a rating it needs was not read, or it wrote nothing).
+pub fn step_reward(step: &Step, tasks: &[TaskNode], ratings: &Ratings) -> Result<f64, Unmeasured> {
+    let r = |t: usize, v: u32| {
+        ratings
+            .get(&(t, v))
+            .copied()
+            .ok_or(Unmeasured::Unrated(t, v))
+    };
     let last = |t: usize| tasks[t].versions.len().saturating_sub(1) as u32;
     let mean_of_children = |t: usize| {
         let c = &tasks[t].children;
@@ -172,7 +189,10 @@ pub fn step_reward(
         }
     };
     match step.kind {
-        StepKind::Solve | StepKind::Aggregate => step.wrote.map_or(Ok(0.0), |v| r(step.task, v)),
+        StepKind::Solve | StepKind::Aggregate => match step.wrote {
+            Some(v) => r(step.task, v),
+            None => Err(Unmeasured::NothingWritten),
+        },
         StepKind::Judge if tasks[step.task].alone => r(step.task, last(step.task)),
         StepKind::Judge | StepKind::Decompose => mean_of_children(step.task),
         StepKind::Critique => match (step.checked, step.refined) {
@@ -185,9 +205,29 @@ pub fn step_reward(
     }
 }
 
+/// Why step `step` is not stored, if it is not: it took its stated
+/// default, or its reward was not measured. Else its reward.
+fn storable(step: &Step, tasks: &[TaskNode], ratings: &Ratings) -> Result<f64, String> {
+    if let Some(why) = &step.defaulted {
+        return Err(format!(
+            "its reply could not be read and the step took its stated default ({why}): the reply is no example of the step, so it is not stored"
+        ));
+    }
+    step_reward(step, tasks, ratings).map_err(|e| match e {
+        Unmeasured::Unrated(t, v) => format!(
+            "its reward needs the rating of {} v{v}, which could not be read: it was not measured, so the step is not stored",
+            tasks[t].id
+        ),
+        Unmeasured::NothingWritten => {
+            "it wrote no solution, so it has no reward: it was not measured, so the step is not stored".into()
+        }
+    })
+}
+
 /// The experiences of the run's steps with their rewards, recorded as
-/// events and added to the pool; a step whose reward is not measured is
-/// not stored (an `unlearned` note says why). Returns how many were added.
+/// events and added to the pool; a step that took its stated default, or
+/// whose reward is not measured, is not stored (an `unlearned` note says
+/// why). Returns how many were added.
 pub async fn learn(wf: &Workflow<'_>, ratings: &Ratings) -> Result<usize, RunError> {
     let steps: Vec<Step> = wf.steps.borrow().clone();
     let tasks: Vec<TaskNode> = wf.tasks.borrow().clone();
@@ -197,14 +237,10 @@ pub async fn learn(wf: &Workflow<'_>, ratings: &Ratings) -> Result<usize, RunErr
     for (n, step) in steps.iter().enumerate() {
         let id = format!("{run}/{n}");
         let agent = wf.agent_id(step.agent).to_string();
-        match step_reward(step, &tasks, ratings) {
+        match storable(step, &tasks, ratings) {
             Ok(reward) => measured.push((id, agent, step, reward)),
-            Err((t, v)) => {
+            Err(reason) => {
                 let task = tasks[step.task].id.clone();
-                let reason = format!(
-                    "its reward needs the rating of {} v{v}, which could not be read: it was not measured, so the step is not stored",
-                    tasks[t].id
-                );
                 wf.ctx.note(
                     &agent,
                     STORE_UNLEARNED,
@@ -277,6 +313,7 @@ mod tests {
             wrote: None,
             checked: None,
             refined: None,
+            defaulted: None,
         }
     }
 
@@ -354,22 +391,23 @@ mod tests {
         let (tasks, mut ratings) = trace();
         ratings.remove(&(1, 1));
         let reward = |s: Step| step_reward(&s, &tasks, &ratings);
+        let unrated = Unmeasured::Unrated(1, 1);
         assert_eq!(
             reward(Step {
                 wrote: Some(1),
                 ..step(StepKind::Solve, 1)
             }),
-            Err((1, 1))
+            Err(unrated)
         );
-        assert_eq!(reward(step(StepKind::Decompose, 0)), Err((1, 1)));
-        assert_eq!(reward(step(StepKind::Judge, 0)), Err((1, 1)));
-        assert_eq!(reward(step(StepKind::Judge, 1)), Err((1, 1)));
+        assert_eq!(reward(step(StepKind::Decompose, 0)), Err(unrated));
+        assert_eq!(reward(step(StepKind::Judge, 0)), Err(unrated));
+        assert_eq!(reward(step(StepKind::Judge, 1)), Err(unrated));
         let refined = Step {
             checked: Some(0),
             refined: Some(1),
             ..step(StepKind::Critique, 1)
         };
-        assert_eq!(reward(refined), Err((1, 1)));
+        assert_eq!(reward(refined), Err(unrated));
         assert_eq!(
             reward(Step {
                 wrote: Some(0),
@@ -383,6 +421,39 @@ mod tests {
                 ..step(StepKind::Aggregate, 0)
             }),
             Ok(1.0)
+        );
+    }
+
+    #[test]
+    fn a_solve_or_aggregate_that_wrote_nothing_is_not_measured() {
+        // The old formula invented a reward of 0 for it.
+        let (tasks, ratings) = trace();
+        for kind in [StepKind::Solve, StepKind::Aggregate] {
+            assert_eq!(
+                step_reward(&step(kind, 1), &tasks, &ratings),
+                Err(Unmeasured::NothingWritten),
+                "{kind:?}"
+            );
+            let why = storable(&step(kind, 1), &tasks, &ratings).expect_err("not stored");
+            assert!(why.contains("wrote no solution"), "{why}");
+        }
+    }
+
+    #[test]
+    fn a_step_that_took_its_default_is_not_stored_whatever_its_reward() {
+        let (tasks, ratings) = trace();
+        let judged = step(StepKind::Judge, 1);
+        assert_eq!(storable(&judged, &tasks, &ratings), Ok(0.9));
+        let defaulted = Step {
+            defaulted: Some("the judgement could not be read".into()),
+            ..judged
+        };
+        // Its reward is measured, but the step is not stored.
+        assert_eq!(step_reward(&defaulted, &tasks, &ratings), Ok(0.9));
+        let why = storable(&defaulted, &tasks, &ratings).expect_err("not stored");
+        assert!(
+            why.contains("could not be read") && why.contains("default"),
+            "{why}"
         );
     }
 }

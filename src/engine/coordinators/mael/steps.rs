@@ -22,6 +22,12 @@
 //!   unchecked solution is never passed as adequate), flagged `Default`
 //!   on the second call.
 //! - solve, aggregate: free text, taken as written.
+//!
+//! A decomposition's list is then trimmed: empty items dropped (an
+//! `Other` repair), and cut to two subtasks per free neighbour (a
+//! `Clamped` repair), both recorded with the reply's other repairs. A step
+//! that took its stated default is marked (`Step::defaulted`): its output
+//! is the unreadable reply, which the backward pass never stores.
 
 use super::contract::*;
 use super::prompts;
@@ -88,6 +94,7 @@ async fn ask(
         wrote: None,
         checked: None,
         refined: None,
+        defaulted: None,
     });
     Ok(Asked {
         step: steps.len() - 1,
@@ -161,6 +168,15 @@ fn note_of(repairs: &[Repair]) -> Option<String> {
     (!said.is_empty()).then(|| said.join("; "))
 }
 
+/// Marks step `step` as having taken its stated default when `repairs`
+/// (of its reply) hold a `Default`: its output is then the unreadable
+/// reply, which the backward pass must not store as an example.
+fn mark_defaulted(wf: &Workflow<'_>, step: usize, repairs: &[Repair]) {
+    if let Some(r) = repairs.iter().find(|r| r.kind == RepairKind::Default) {
+        wf.steps.borrow_mut()[step].defaulted = Some(r.detail.clone());
+    }
+}
+
 /// judge: can the agent solve the task alone? An unreadable judgement
 /// takes the default: solvable alone.
 pub async fn judge(wf: &Workflow<'_>, t: usize, agent: usize) -> Result<bool, RunError> {
@@ -181,6 +197,7 @@ pub async fn judge(wf: &Workflow<'_>, t: usize, agent: usize) -> Result<bool, Ru
         ),
     };
     wf.ctx.repaired(asked.call, &repairs);
+    mark_defaulted(wf, asked.step, &repairs);
     wf.ctx.note(
         wf.agent_id(agent),
         STORE_JUDGEMENT,
@@ -211,7 +228,7 @@ pub async fn decompose(
         .collect();
     let input = prompts::decompose(&node.text, &neighbours);
     let asked = ask(wf, StepKind::Decompose, agent, t, input).await?;
-    let (mut texts, repairs) = match read::subtasks(&asked.reply) {
+    let (mut texts, mut repairs) = match read::subtasks(&asked.reply) {
         Ok(r) => (r.value, r.repairs),
         Err(why) => (
             Vec::new(),
@@ -221,20 +238,38 @@ pub async fn decompose(
             )],
         ),
     };
-    wf.ctx.repaired(asked.call, &repairs);
-    let mut note = note_of(&repairs);
+    // What is done to the list read is a repair of the reply too, recorded
+    // with the rest (once per reply): empty items dropped, the list cut.
+    let given = texts.len();
     texts.retain(|s| !s.trim().is_empty());
-    if texts.is_empty() && note.is_none() {
-        note = Some("the reply held no subtasks; the agent solves the task itself".into());
-    }
+    let blank = given - texts.len();
+    let dropped = (blank > 0).then(|| {
+        let detail = format!(
+            "{blank} empty subtask{} dropped",
+            if blank == 1 { " was" } else { "s were" }
+        );
+        repairs.push(Repair::new(RepairKind::Other, detail.clone()));
+        detail
+    });
     let cap = free.len() * SUBTASKS_PER_NEIGHBOUR;
     if texts.len() > cap {
+        repairs.push(Repair::new(
+            RepairKind::Clamped,
+            format!(
+                "the reply gave {} subtasks; only the first {cap} were kept (two per free neighbour)",
+                texts.len()
+            ),
+        ));
         texts.truncate(cap);
-        let kept = format!("only the first {cap} subtasks were kept (two per free neighbour)");
-        note = Some(match note {
-            Some(n) => format!("{n}; {kept}"),
-            None => kept,
-        });
+    }
+    wf.ctx.repaired(asked.call, &repairs);
+    mark_defaulted(wf, asked.step, &repairs);
+    let mut note = match (note_of(&repairs), dropped) {
+        (Some(n), Some(d)) => Some(format!("{d}; {n}")),
+        (n, d) => n.or(d),
+    };
+    if texts.is_empty() && note.is_none() {
+        note = Some("the reply held no subtasks; the agent solves the task itself".into());
     }
     let subtasks: Vec<usize> = texts
         .iter()
@@ -379,6 +414,7 @@ pub async fn critique(
                 ),
             };
             wf.ctx.repaired(call, &read.1);
+            mark_defaulted(wf, step, &read.1);
             let mut seen = vec![Repair::new(
                 RepairKind::AskedAgain,
                 format!(

@@ -50,6 +50,11 @@ pub struct Step {
     /// it asked for wrote (none when it found the solution adequate).
     pub checked: Option<u32>,
     pub refined: Option<u32>,
+    /// Set when the reply could not be read and the step took its stated
+    /// default (a `Default` repair): what was recorded. `output` is then
+    /// the unreadable reply, no example of the step, so the backward pass
+    /// never stores it.
+    pub defaulted: Option<String>,
 }
 
 /// One run's workflow: its options, its memory, and its record.

@@ -6,7 +6,7 @@
 use super::contract::*;
 use super::expert::Turn;
 use super::{prompts, world::World};
-use crate::engine::model::reply::{read_value, Read, Repair, RepairKind, Unreadable};
+use crate::engine::model::reply::{echo, read_value, Read, Repair, RepairKind, Unreadable};
 use crate::engine::model::{ChatRequest, Message};
 use crate::engine::run::{RunCtx, RunError};
 use serde_json::Value;
@@ -100,7 +100,7 @@ fn read_decision(text: &str, world: &World) -> ReadDecision {
                     RepairKind::Shape,
                     format!(
                         "\"{}\" was read as {}",
-                        echo(&decision.next),
+                        echo(&decision.next, ECHO_CHARS),
                         next.unwrap_or(PLAN)
                     ),
                 ));
@@ -116,7 +116,7 @@ fn read_decision(text: &str, world: &World) -> ReadDecision {
             let f = fallback(world);
             let note = format!(
                 "\"{}\" is not an agent; chose {} instead",
-                echo(&decision.next),
+                echo(&decision.next, ECHO_CHARS),
                 f.unwrap_or(PLAN)
             );
             repairs.push(Repair::new(RepairKind::Default, note.clone()));
@@ -130,13 +130,8 @@ fn read_decision(text: &str, world: &World) -> ReadDecision {
     }
 }
 
-/// At most 60 chars of a model's text, for a note.
-fn echo(text: &str) -> String {
-    match text.char_indices().nth(60) {
-        Some((i, _)) => format!("{}…", text.get(..i).unwrap_or(text)),
-        None => text.to_string(),
-    }
-}
+/// The most of the model's text a note repeats (chars).
+const ECHO_CHARS: usize = 60;
 
 /// Reads a decision from the model's answer: a JSON object, bare or in a
 /// code fence or in prose.
@@ -164,7 +159,10 @@ pub fn read_decision_reply(text: &str) -> Result<Read<Decision>, Unreadable> {
     } else if let Some((key, inner)) = only.filter(|(_, inner)| fits(inner)) {
         repairs.push(Repair::new(
             RepairKind::Shape,
-            format!("the decision was wrapped in \"{}\": unwrapped", echo(key)),
+            format!(
+                "the decision was wrapped in \"{}\": unwrapped",
+                echo(key, ECHO_CHARS)
+            ),
         ));
         inner.clone()
     } else if let Some(item) =

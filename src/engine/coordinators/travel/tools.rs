@@ -4,18 +4,18 @@
 //! The ReAct step (calls → results back into the agent's context) is
 //! written once here, for the experts and the single-agent baseline. A call
 //! of an unknown tool (or of a tool the agent does not have), or with
-//! arguments that cannot be read, is answered as a tool error the agent
-//! sees (the tool result, or the observation in the text protocol) and
-//! counted: one [`RepairKind::ToolError`] each, in the one `reply_repaired`
-//! event of the reply that made the calls.
+//! arguments that cannot be read (or none), is answered as a tool error
+//! the agent sees (the tool result, or the observation in the text
+//! protocol; it names the agent's own tools, never the official agent's
+//! NotebookWrite or Planner) and counted: one [`RepairKind::ToolError`]
+//! each, in the one `reply_repaired` event of the reply that made the
+//! calls.
 
 use super::contract::*;
 use super::world::World;
-use crate::engine::domains::travel::tools::{
-    execute, parameter_names, tool_specs, INVALID_ACTION, TOOL_NAMES,
-};
+use crate::engine::domains::travel::tools::{execute, parameter_names, tool_specs, TOOL_NAMES};
 use crate::engine::domains::travel::{ToolResult, ToolRows, TravelDb};
-use crate::engine::model::reply::{read_value, Read, Repair, RepairKind};
+use crate::engine::model::reply::{self, read_value, Read, Repair, RepairKind};
 use crate::engine::model::text_tools::parse_all;
 use crate::engine::model::{ChatResponse, Message, ToolCall, ToolSpec};
 use crate::engine::run::{RunCtx, RunEvent};
@@ -48,10 +48,7 @@ const ECHO_CHARS: usize = 80;
 
 /// At most [`ECHO_CHARS`] chars of a model's text, for a message.
 fn echo(text: &str) -> String {
-    match text.char_indices().nth(ECHO_CHARS) {
-        Some((i, _)) => format!("{}…", text.get(..i).unwrap_or(text)),
-        None => text.to_string(),
-    }
+    reply::echo(text, ECHO_CHARS)
 }
 
 /// How a tool is called in the text protocol, for error messages.
@@ -224,6 +221,22 @@ impl ToolUser<'_> {
         }
     }
 
+    /// The tools this agent may call, as they are called ("Your tools:
+    /// AccommodationSearch[city]"): what a refused call is told instead of
+    /// the official agent's list of actions, whose NotebookWrite[...] and
+    /// Planner[...] are not tools here (every result goes to the notebook
+    /// by itself, and the plan is written by the planning agents).
+    fn tools_line(&self) -> String {
+        format!(
+            "Your tools: {}",
+            self.allowed
+                .iter()
+                .map(|t| usage(t))
+                .collect::<Vec<_>>()
+                .join(" / ")
+        )
+    }
+
     /// One ReAct step after the model asked for tools: its message with the
     /// calls joins the agent's own context, each call runs against the
     /// sandbox, and the results follow (tool messages, or one
@@ -297,27 +310,30 @@ impl ToolUser<'_> {
             }
         };
         let name = echo(&call.name);
-        let result = if let Some(problem) = &call.problem {
-            let how = if self.allowed.contains(&call.name.as_str()) {
+        let allowed = self.allowed.contains(&call.name.as_str());
+        // A call of one of its tools with nothing in the brackets: the
+        // official tools would answer "Invalid Action" and list actions
+        // this protocol does not have.
+        let empty = allowed && call.args.join(", ").is_empty();
+        let problem = match &call.problem {
+            Some(problem) => Some(problem.as_str()),
+            None if empty => Some("the call has no arguments"),
+            None => None,
+        };
+        let result = if let Some(problem) = problem {
+            let how = if allowed {
                 format!(" Call it as {}.", usage(&call.name))
             } else {
-                format!(
-                    " Your tools: {}.",
-                    self.allowed
-                        .iter()
-                        .map(|t| usage(t))
-                        .collect::<Vec<_>>()
-                        .join(" / ")
-                )
+                format!(" {}.", self.tools_line())
             };
             refused(
                 format!("{name}: {problem}.{how}"),
                 format!("{name}: {problem}"),
                 repairs,
             )
-        } else if !self.allowed.contains(&call.name.as_str()) {
+        } else if !allowed {
             refused(
-                format!("{name} is not one of your tools. {INVALID_ACTION}"),
+                format!("{name} is not one of your tools. {}.", self.tools_line()),
                 format!("{name} is not one of this agent's tools"),
                 repairs,
             )

@@ -517,3 +517,9 @@ fn shorten(s: &str, max: usize) -> String {
         None => s.to_string(),
     }
 }
+
+/// At most `max_chars` chars of a model's text, cut at a char boundary
+/// with "…": what a note or an error message may repeat of it.
+pub fn echo(text: &str, max_chars: usize) -> String {
+    shorten(text, max_chars)
+}

@@ -79,7 +79,11 @@ pub(super) fn attempt(s: &str) -> Attempt {
         }
         End::CutOff => true,
     };
-    let Some((text, repairs)) = repair(&toks, cut_off) else {
+    // A reply cut right after a number or a word may have lost its end
+    // (`{"score": 1` of `10`): that last value is not taken.
+    let cut_in_word =
+        cut_off && s.ends_with(|c: char| c.is_alphanumeric() || matches!(c, '.' | '-' | '+'));
+    let Some((text, repairs)) = repair(&toks, cut_off, cut_in_word) else {
         return Attempt {
             end,
             value: None,
@@ -266,7 +270,7 @@ enum Piece {
 
 /// The tokens rewritten as JSON text, with what was fixed; `None` when a
 /// cut-off span holds nothing but brackets.
-fn repair(toks: &[Tok<'_>], cut_off: bool) -> Option<(String, Vec<Repair>)> {
+fn repair(toks: &[Tok<'_>], cut_off: bool, cut_in_word: bool) -> Option<(String, Vec<Repair>)> {
     let mut fixes = Fixes::default();
     let mut out: Vec<(Piece, String)> = Vec::with_capacity(toks.len());
     let mut open: Vec<char> = Vec::new();
@@ -333,10 +337,11 @@ fn repair(toks: &[Tok<'_>], cut_off: bool) -> Option<(String, Vec<Repair>)> {
     }
     if cut_off {
         fixes.closed = true;
-        // A word cut in the middle (`tru`, `1e`) goes; one only, so prose
-        // after a `[` never melts into an empty array.
+        // A word cut in the middle (`tru`, `1e`, or `1` of `10`: a number
+        // or word the text ends in) goes; one only, so prose after a `[`
+        // never melts into an empty array.
         if let Some((Piece::Bare, w)) = out.last() {
-            if serde_json::from_str::<Value>(w).is_err() {
+            if cut_in_word || serde_json::from_str::<Value>(w).is_err() {
                 out.pop();
             }
         }

@@ -224,7 +224,17 @@ fn cut_off_json_is_closed() {
         read("{\"why\": \"caf\\u00e9 \\u00"),
         (json!({"why": "café "}), vec![Closed])
     );
-    assert_eq!(read("[[1, [2"), (json!([[1, [2]]]), vec![Closed]));
+    // A number the text ends in may be cut (`2` of `25`): it is not taken.
+    assert_eq!(read("[[1, [2"), (json!([[1, []]]), vec![Closed]));
+    assert_eq!(read("[[1, [2 "), (json!([[1, [2]]]), vec![Closed]));
+    assert!(
+        read_value("{\"score\": 1").is_err(),
+        "1 of 10 is never a score"
+    );
+    assert_eq!(
+        read("{\"a\": 1, \"score\": 1"),
+        (json!({"a": 1}), vec![Closed])
+    );
     // Nothing but brackets was written: nothing to read.
     assert!(read_value("Thinking... {").is_err());
     assert!(read_value("} {").is_err());

@@ -115,8 +115,12 @@ pub fn repair_mark(repairs: &[Repair]) -> String {
     if repairs.is_empty() {
         return String::new();
     }
-    let mut labels: Vec<&str> = repairs.iter().map(|r| r.kind.label()).collect();
-    labels.dedup();
+    let mut labels: Vec<&str> = Vec::new();
+    for r in repairs {
+        if !labels.contains(&r.kind.label()) {
+            labels.push(r.kind.label());
+        }
+    }
     let mut h = format!(
         "<details class=\"repair-mark\"><summary><span class=\"repair-badge\">Reply repaired</span> <span class=\"muted small\">{}</span></summary><ul>",
         esc(&labels.join(", "))
