@@ -19,6 +19,10 @@ pub fn parse_all(text: &str, known: &[&str]) -> Vec<TextToolCall> {
     let chars: Vec<(usize, char)> = text.char_indices().collect();
     let mut out = Vec::new();
     let mut i = 0;
+    // A `Name[` that never closes reads to the end of the text; after
+    // this many, the rest is not tried (100 KB of `FlightSearch[(` would
+    // otherwise take time quadratic in the reply).
+    let mut unclosed = 0;
     while i < chars.len() {
         let (pos, c) = chars[i];
         let at_word_start = i == 0 || !is_ident(chars[i - 1].1);
@@ -46,11 +50,18 @@ pub fn parse_all(text: &str, known: &[&str]) -> Vec<TextToolCall> {
                 i = end;
                 continue;
             }
+            unclosed += 1;
+            if unclosed > MAX_UNCLOSED {
+                break;
+            }
         }
         i = j.max(i + 1);
     }
     out
 }
+
+/// Calls that never close tried before the rest of a reply is given up.
+const MAX_UNCLOSED: usize = 32;
 
 /// The first call, if any.
 pub fn parse_first(text: &str, known: &[&str]) -> Option<TextToolCall> {
@@ -173,6 +184,32 @@ mod tests {
         assert!(parse_all("FlightSearch[a, b", TOOLS).is_empty());
         assert!(parse_all("MyFlightSearch[a]", TOOLS).is_empty());
         assert!(parse_all("FlightSearch[a,\nb]", TOOLS).is_empty());
+    }
+
+    #[test]
+    fn a_long_run_of_unclosed_calls_is_given_up_not_rescanned() {
+        // One line of 100 KB: each `FlightSearch[(` would read to its end.
+        let junk = "FlightSearch[(".repeat(7_500);
+        assert!(parse_all(&junk, TOOLS).is_empty());
+        // A few unclosed ones before a real call do not hide it.
+        let text = format!(
+            "{} FlightSearch[A, B, 2022-01-01]",
+            "FlightSearch[( ".repeat(5)
+        );
+        assert_eq!(
+            parse_all(&text, TOOLS).len(),
+            1,
+            "found after unclosed ones"
+        );
+        let text = format!(
+            "{}\nFlightSearch[A, B, 2022-01-01]",
+            "FlightSearch[a, ".repeat(5)
+        );
+        assert_eq!(
+            parse_all(&text, TOOLS).len(),
+            1,
+            "a line break ends an unclosed call"
+        );
     }
 
     #[test]
