@@ -218,40 +218,16 @@ mod tests {
 
     #[test]
     fn repaired_replies_are_counted_once_per_call_and_by_step() {
-        let mut log = Vec::new();
-        for (call, step) in [
-            (0, "mael.judge"),
-            (1, "mael.critique"),
-            (2, "mael.critique"),
-        ] {
-            log.push(ev(
-                log.len() as u64,
-                RunEvent::LlmRequest {
-                    call,
-                    agent: "a".into(),
-                    model: "m".into(),
-                    request: ChatRequest::new(vec![]).with_step(step),
-                },
-            ));
-            log.push(ev(
-                log.len() as u64,
-                RunEvent::LlmResponse {
-                    call,
-                    response: ChatResponse::default(),
-                    latency_ms: 1,
-                    retries: 0,
-                },
-            ));
-        }
-        for _ in 0..2 {
-            log.push(ev(
-                log.len() as u64,
-                RunEvent::ReplyRepaired {
-                    call: 2,
-                    repairs: vec![Repair::new(RepairKind::Closed, "closed")],
-                },
-            ));
-        }
+        let mut log = run(&["mael.judge", "mael.critique", "mael.critique"], &[2, 2]);
+        // A repair named for a call that never answered (an imported file)
+        // is not counted: repaired never exceeds received.
+        log.push(ev(
+            log.len() as u64,
+            RunEvent::ReplyRepaired {
+                call: 9,
+                repairs: vec![Repair::new(RepairKind::Other, "?")],
+            },
+        ));
         let v = RepairsView::of(&log);
         assert_eq!(
             v.total(),
