@@ -18,6 +18,7 @@ use roundtable::engine::model::spec::LOCAL_PROVIDER;
 use roundtable::engine::model::ChatModel;
 use roundtable::engine::run::budget::SpendCap;
 use roundtable::engine::run::{ModelSpec, RunConfig};
+use roundtable::engine::views::repairs::RepairSum;
 use std::path::Path;
 use std::rc::Rc;
 
@@ -230,4 +231,15 @@ fn model_spec(
         file_sha256: None,
         max_tokens: None,
     })
+}
+
+/// A JSON line with the replies fields added: `replies`, `repaired` and
+/// `repaired_by_step` ({step: {replies, repaired}}).
+pub fn with_repairs(mut line: serde_json::Value, repairs: &RepairSum) -> serde_json::Value {
+    if let (Some(map), Ok(serde_json::Value::Object(more))) =
+        (line.as_object_mut(), serde_json::to_value(repairs))
+    {
+        map.extend(more);
+    }
+    line
 }

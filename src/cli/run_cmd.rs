@@ -3,12 +3,12 @@
 //! coordinator adds (its task, options, resources, work after) comes from
 //! its row in `coordinators.rs`.
 
-use super::common::Common;
+use super::common::{with_repairs, Common};
 use super::coordinators::{cli_of, Nothing, Prepared};
 use super::flags::Flags;
 use roundtable::engine::coordinators;
 use roundtable::engine::run::{LoggedEvent, ModelRouter, RunCtx, RunDoc, RunEvent, RunStatus};
-use roundtable::engine::views::repairs::RepairsView;
+use roundtable::engine::views::repairs;
 use roundtable::engine::views::usage::UsageView;
 use roundtable::engine::views::Fold;
 use std::ffi::OsString;
@@ -194,25 +194,16 @@ pub fn run(args: Vec<OsString>) -> Result<i32, String> {
 /// and its repaired replies in all and per step kind.
 fn summary(doc: &RunDoc, status: RunStatus) -> serde_json::Value {
     let usage = UsageView::of(&doc.events);
-    let repairs = RepairsView::of(&doc.events);
-    let total = repairs.total();
-    let by_step: serde_json::Map<String, serde_json::Value> = repairs
-        .by_step()
-        .into_iter()
-        .map(|(step, c)| (step, serde_json::json!(c)))
-        .collect();
-    serde_json::json!({
+    let line = serde_json::json!({
         "run_id": doc.config.run_id,
         "status": status,
         "llm_calls": usage.total.calls,
         "input_tokens": usage.total.input_tokens,
         "output_tokens": usage.total.output_tokens,
         "estimated_tokens": usage.total.is_estimated(),
-        "replies": total.replies,
-        "repaired": total.repaired,
-        "repaired_by_step": by_step,
         "elapsed_ms": doc.events.last().map_or(0, |e| e.t_ms),
-    })
+    });
+    with_repairs(line, &repairs::sum([doc.events.as_slice()]))
 }
 
 #[cfg(test)]

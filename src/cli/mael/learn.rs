@@ -7,7 +7,7 @@
 //! batch runner with the jobs and folds the MAEL page uses.
 
 use super::super::batch::{self as cli_batch, BatchArgs, Lines};
-use super::super::common::Common;
+use super::super::common::{with_repairs, Common};
 use super::super::flags::Flags;
 use super::MaelArgs;
 use futures::future::LocalBoxFuture;
@@ -120,17 +120,6 @@ fn file(t: &Tag) -> String {
 }
 
 const LINES: Lines<Tag> = Lines { file, describe };
-
-/// The replies fields of a JSON line: `replies`, `repaired` and
-/// `repaired_by_step` ({step: {replies, repaired}}).
-fn with_repairs(mut line: serde_json::Value, repairs: &RepairSum) -> serde_json::Value {
-    if let (Some(map), Ok(serde_json::Value::Object(more))) =
-        (line.as_object_mut(), serde_json::to_value(repairs))
-    {
-        map.extend(more);
-    }
-    line
-}
 
 /// An evaluation row as a JSON line.
 fn row_json(r: &Row) -> serde_json::Value {
