@@ -10,11 +10,12 @@
 #[path = "support/mock.rs"]
 mod mock;
 
+#[path = "support/run_scan.rs"]
+mod run_scan;
+
 use mock::{cli, script, start_mock, Mock};
-use roundtable::engine::run::RunDoc;
-use roundtable::engine::run::RunEvent;
 use serde_json::{json, Value};
-use std::collections::BTreeSet;
+use std::path::Path;
 
 /// What the server says, in turn (the queue is long enough for a batch).
 fn hostile_steps(n: usize) -> String {
@@ -84,28 +85,21 @@ fn run(mock: &Mock, what: &str, args: &[&str]) -> String {
 fn check_runs(what: &str, dir: &str) -> usize {
     let mut runs = 0;
     let mut repaired = 0;
-    for entry in std::fs::read_dir(dir).expect("the runs' folder").flatten() {
-        let p = entry.path();
-        // Every file a batch writes to its --out-dir is a whole run file.
-        let text =
-            std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{what}: {}: {e}", p.display()));
-        let doc = RunDoc::from_json(&text)
-            .unwrap_or_else(|e| panic!("{what}: {} is not a run file: {e}", p.display()));
+    // Every file a batch writes to its --out-dir is a whole run file.
+    for p in run_scan::files(Path::new(dir)) {
+        let doc = run_scan::read_run(what, &p);
         runs += 1;
         assert!(
             doc.events.last().is_some_and(|e| e.event.is_terminal()),
             "{what}: {} has no terminal event",
             p.display()
         );
-        let calls: BTreeSet<u32> = doc
-            .events
-            .iter()
-            .filter_map(|e| match &e.event {
-                RunEvent::ReplyRepaired { call, .. } => Some(*call),
-                _ => None,
-            })
-            .collect();
-        repaired += calls.len();
+        assert!(
+            run_scan::unanswered_repairs(&doc.events).is_empty(),
+            "{what}: {} flags a reply to a call that never answered",
+            p.display()
+        );
+        repaired += run_scan::repaired_calls(&doc.events).len();
     }
     assert!(runs > 0, "{what}: no run files in {dir}");
     repaired

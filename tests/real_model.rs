@@ -10,8 +10,11 @@
 //! `ROUNDTABLE_REAL_MODEL` set (the main native step skips `real_model_`).
 //! Without it they say loudly that they did not run.
 
+#[path = "support/run_scan.rs"]
+mod run_scan;
+
+use roundtable::engine::run::{RunDoc, RunEvent};
 use serde_json::Value;
-use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
@@ -78,70 +81,54 @@ fn read_json(path: &Path) -> Value {
     serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
-fn events(run: &Value) -> Vec<(String, Value)> {
-    run["events"]
-        .as_array()
-        .map(|evs| {
-            evs.iter()
-                .filter_map(|e| e["event"].as_object())
-                .filter_map(|o| o.iter().next().map(|(k, v)| (k.clone(), v.clone())))
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
 /// What every real-model run must show; returns (calls, repaired replies).
-fn check_run(what: &str, run: &Value, model_name: &str) -> (usize, usize) {
-    let spec = &run["config"]["models"][0]["spec"];
-    assert_eq!(spec["provider"], "local", "{what}: {spec}");
-    assert_eq!(spec["model"], model_name, "{what}");
-    let evs = events(run);
-    let (last, body) = evs.last().expect("events");
-    match last.as_str() {
-        "run_finished" => {}
-        "run_failed" => {
-            let msg = body["reason"]["message"].as_str().unwrap_or_default();
+fn check_run(what: &str, run: &RunDoc, model_name: &str) -> (usize, usize) {
+    let spec = run.config.models.first().map(|m| &m.spec);
+    assert_eq!(
+        spec.map(|s| s.provider.as_str()),
+        Some("local"),
+        "{what}: {spec:?}"
+    );
+    assert_eq!(spec.map(|s| s.model.as_str()), Some(model_name), "{what}");
+    match run.events.last().map(|e| &e.event) {
+        Some(RunEvent::RunFinished { .. }) => {}
+        Some(RunEvent::RunFailed { reason }) => {
             assert!(
-                msg.len() > 20 && body["reason"]["kind"] != "internal",
-                "{what}: failed without a reason a user can act on: {body}"
+                reason.message.len() > 20 && reason.kind != "internal",
+                "{what}: failed without a reason a user can act on: {reason:?}"
             );
         }
-        other => panic!("{what}: the run ended with {other}, not a terminal event"),
+        other => panic!("{what}: the run ended with {other:?}, not a terminal event"),
     }
-    let mut answered = BTreeSet::new();
-    let mut calls = 0;
-    for (kind, e) in &evs {
-        if kind == "llm_response" {
-            calls += 1;
-            let r = &e["response"];
-            assert_eq!(
-                r["model"], model_name,
-                "{what}: an answer not from the model"
-            );
-            assert_ne!(r["usage"]["estimated"], true, "{what}: estimated tokens");
-            assert!(
-                r["usage"]["input_tokens"].as_u64().unwrap_or(0) > 0,
-                "{what}: no prompt tokens counted: {r}"
-            );
-            answered.insert(e["call"].as_u64().unwrap_or(u64::MAX));
-        }
+    let answered = run_scan::answered(&run.events);
+    for a in &answered {
+        let r = a.response;
+        assert_eq!(
+            r.model.as_deref(),
+            Some(model_name),
+            "{what}: an answer not from the model"
+        );
+        assert!(!r.usage.estimated, "{what}: estimated tokens");
+        assert!(
+            r.usage.input_tokens > 0,
+            "{what}: no prompt tokens counted: {r:?}"
+        );
     }
+    let calls = answered.len();
     assert!(calls > 0, "{what}: the model was never called");
-    let repaired: BTreeSet<u64> = evs
-        .iter()
-        .filter(|(k, _)| k == "reply_repaired")
-        .map(|(_, e)| e["call"].as_u64().unwrap_or(u64::MAX))
-        .collect();
     assert!(
-        repaired.is_subset(&answered),
+        run_scan::unanswered_repairs(&run.events).is_empty(),
         "{what}: a repair names a call that never answered"
     );
-    (calls, repaired.len())
+    (calls, run_scan::repaired_calls(&run.events).len())
 }
 
 /// Whether the run ended with `run_finished` (not a cap, not a failure).
-fn finished(run: &Value) -> bool {
-    events(run).last().is_some_and(|(k, _)| k == "run_finished")
+fn finished(run: &RunDoc) -> bool {
+    matches!(
+        run.events.last().map(|e| &e.event),
+        Some(RunEvent::RunFinished { .. })
+    )
 }
 
 fn name_of(model: &Path) -> String {
@@ -152,7 +139,7 @@ fn name_of(model: &Path) -> String {
 }
 
 /// One `run`, its summary line (`--json`) checked against its run file.
-fn one_run(model: &Path, what: &str, args: &[&str]) -> Value {
+fn one_run(model: &Path, what: &str, args: &[&str]) -> RunDoc {
     let dir = scratch(what);
     let file = dir.join("run.json");
     let file_arg = file.to_string_lossy().into_owned();
@@ -161,7 +148,7 @@ fn one_run(model: &Path, what: &str, args: &[&str]) -> Value {
     let stdout = cli(model, what, &all);
     let summary: Value = serde_json::from_str(stdout.trim())
         .unwrap_or_else(|e| panic!("{what}: the --json summary: {e}\n{stdout}"));
-    let run = read_json(&file);
+    let run = run_scan::read_run(what, &file);
     let (calls, repaired) = check_run(what, &run, &name_of(model));
     assert_eq!(summary["replies"].as_u64(), Some(calls as u64), "{what}");
     assert_eq!(
@@ -193,15 +180,9 @@ fn real_model_single_agent_answers_with_the_models_words() {
             "What is the capital of France? Answer in one sentence.",
         ],
     );
-    let answer = events(&run)
-        .into_iter()
-        .find(|(k, _)| k == "llm_response")
-        .map(|(_, e)| {
-            e["response"]["text"]
-                .as_str()
-                .unwrap_or_default()
-                .to_string()
-        })
+    let answer = run_scan::answered(&run.events)
+        .first()
+        .map(|a| a.reply().to_string())
         .unwrap_or_default();
     assert!(
         answer.contains("Paris"),
@@ -231,7 +212,7 @@ fn real_model_travel_orchestrator_on_a_builtin_query() {
         ],
     );
     assert_eq!(
-        run["config"]["options"]["tool_mode"], "text",
+        run.config.options["tool_mode"], "text",
         "the local model reads tools as text"
     );
 }
@@ -304,16 +285,15 @@ fn real_model_mael_solves_learns_and_is_evaluated() {
     let mut runs = 0;
     let mut recorded = 0;
     for (d, evaluation) in [(&learned, false), (&evaluated, true)] {
-        for entry in std::fs::read_dir(d).expect("the runs' folder").flatten() {
-            let p = entry.path();
-            if p.extension().is_some_and(|e| e == "json") {
-                let run = read_json(&p);
-                if run.get("events").is_some() {
-                    let (_, repaired) = check_run(&p.display().to_string(), &run, &name);
-                    runs += 1;
-                    if evaluation {
-                        recorded += repaired;
-                    }
+        for p in run_scan::files(Path::new(d)) {
+            // The run files among them (the JSON files that hold events).
+            if p.extension().is_some_and(|e| e == "json") && read_json(&p).get("events").is_some() {
+                let what = p.display().to_string();
+                let run = run_scan::read_run(&what, &p);
+                let (_, repaired) = check_run(&what, &run, &name);
+                runs += 1;
+                if evaluation {
+                    recorded += repaired;
                 }
             }
         }

@@ -13,6 +13,12 @@ mod mock;
 #[path = "../support/repaired_log.rs"]
 mod repaired_log;
 
+#[path = "../support/run_scan.rs"]
+mod run_scan;
+
+#[path = "../support/step_counts.rs"]
+mod step_counts;
+
 mod batch;
 mod cli;
 mod common;

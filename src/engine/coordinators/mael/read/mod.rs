@@ -1,0 +1,75 @@
+//! Reading MAEL's replies (judge, decompose, critique, evaluate) with the
+//! engine's one lenient JSON reader, [`read_json`]: every repair it needed
+//! is returned with the value, and every mapping done here is one more
+//! ([`RepairKind::Shape`], [`RepairKind::Clamped`]). A reply that holds no
+//! answer is [`Unreadable`]: the step decides what to do (`steps`,
+//! `rewards`), never this file.
+//!
+//! - A yes/no field (`solvable`, `adequate`) is a JSON boolean; the texts
+//!   "true"/"false"/"yes"/"no" (any case) are mapped with a `Shape`
+//!   repair; anything else is unreadable (never read as a yes).
+//! - A judgement with no readable JSON may be read from an explicit
+//!   verdict in its text (`solvable: no`, `verdict: split`, or a reply
+//!   that is only "yes" / "no"), whole words only, the last one given.
+//! - A decomposition may be a bare JSON list, or a list of objects, or
+//!   the reply's list lines (`- …`, `1. …`).
+//! - A score may be read from its text only in an explicit form ("score:
+//!   7", "rating 7", "7/10", "7 out of 10"), the last one given; a number
+//!   outside 0–10 is clamped.
+//!
+//! One file per step read: `judge`, `decompose`, `critique`, `score`
+//! (the evaluator's rating); the field mappings they share in `fields`,
+//! and the words and numbers the text fallbacks match on in `tokens`.
+//!
+//! [`read_json`]: crate::engine::model::reply::read_json
+//! [`RepairKind::Shape`]: crate::engine::model::reply::RepairKind::Shape
+//! [`RepairKind::Clamped`]: crate::engine::model::reply::RepairKind::Clamped
+//! [`Unreadable`]: crate::engine::model::reply::Unreadable
+
+mod critique;
+mod decompose;
+mod fields;
+mod judge;
+mod score;
+mod tokens;
+
+pub use critique::critique;
+pub use decompose::subtasks;
+pub use judge::judgement;
+pub use score::rating;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::model::reply::{Read, RepairKind};
+
+    /// The kinds of the repairs a read needed, in order.
+    pub(super) fn kinds<T>(r: &Read<T>) -> Vec<RepairKind> {
+        r.repairs.iter().map(|r| r.kind.clone()).collect()
+    }
+
+    #[test]
+    fn odd_text_never_panics() {
+        let long = "é{[\"".repeat(25_000);
+        let odd = [
+            long.as_str(),
+            "ß\u{0130}\u{FB03} score: ９/１０ \u{200D}👩‍👩‍👧 - 5/10",
+            "-",
+            "1.",
+            "99999999999999999999999999999999999999999999/10",
+            "{\"score\": 1e400}",
+            "{\"adequate\": \"İ\"}",
+        ];
+        for s in odd {
+            let _ = judgement(s);
+            let _ = subtasks(s);
+            let _ = critique(s);
+            let _ = rating(s);
+        }
+        assert_eq!(
+            rating(odd[1]).map(|r| r.value.0),
+            Ok(0.5),
+            "full-width digits are not a score"
+        );
+    }
+}
