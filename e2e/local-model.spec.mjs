@@ -81,6 +81,19 @@ test('a tiny GGUF picked in Settings runs a two-agent MAEL run to the end, and t
   await dialog.getByRole('button', { name: 'Save' }).click();
   await dialog.waitFor({ state: 'hidden' });
 
+  // Travel's tool calls say what a local model gets: the text protocol.
+  await page.getByLabel('Coordinator').selectOption('travel');
+  const mode = page.locator('#tool-mode');
+  await mode.waitFor();
+  assert.equal(await mode.inputValue(), 'text');
+  assert.equal(await mode.isDisabled(), true, 'nothing to choose: the model has no native tools');
+  assert.match(await page.getByTestId('tool-mode-why').innerText(), /no native function calling: it gets the text protocol/);
+  // Before a run: what this model can do here (a tiny model, a short context).
+  const fit = await page.getByTestId('fit-note').innerText();
+  assert.match(fit, /This model reads at most [\d,]+ tokens, and the travel planner's prompts grow to about 3,600/);
+  assert.match(fit, /model is small for multi-agent work/);
+  await screenshot(page, 'local-fit-note');
+
   // Two agents, learning off: five calls, every one answered by the worker.
   await page.getByLabel('Coordinator').selectOption('mael');
   await page.locator('#ml-size').fill('2');
@@ -105,6 +118,7 @@ test('a tiny GGUF picked in Settings runs a two-agent MAEL run to the end, and t
   assert.equal(spec.file_sha256, sha, 'the run names the file by its hash');
   assert.equal(spec.model, 'Tiny scripted F32');
   assert.ok(raw.length < 200_000, 'no model bytes in the run file');
+  assert.equal(doc.config.max_concurrency, 1, 'the model answers one call at a time, and the run says so');
   const responses = doc.events.map((e) => e.event.llm_response).filter(Boolean);
   const requests = doc.events.map((e) => e.event.llm_request).filter(Boolean);
   // The judge's prose is not a verdict: its stated default (solve alone).

@@ -61,6 +61,8 @@ test('SmolLM2 added in Settings answers the single agent as it streams, then run
   // One MAEL task, two agents, learning off: it ends, and the status line
   // says how many replies its steps had to repair.
   await page.getByLabel('Coordinator').selectOption('mael');
+  assert.equal(await page.getByTestId('ml-temperature').innerText(),
+    'Temperature 0 (set in Settings; the paper samples at 0.2) · answers up to 48 tokens');
   await page.locator('#ml-size').fill('2');
   await page.locator('#ml-size').press('Tab');
   await page.locator('#ml-learn').uncheck();
@@ -84,5 +86,42 @@ test('SmolLM2 added in Settings answers the single agent as it streams, then run
     await marks.first().locator('li').first().waitFor();
     await screenshot(page, 'real-model-mael-repair');
   }
+  // The other setup panels say which temperature their requests carry.
+  await page.getByLabel('Coordinator').selectOption('travel');
+  assert.equal(await page.getByTestId('travel-temperature').innerText(), 'Temperature 0 (set in Settings) · answers up to 48 tokens');
+  await page.getByLabel('Coordinator').selectOption('act');
+  assert.match(await page.getByTestId('act-temperature').innerText(), /^Temperature 0\.7 for the agents' speech, 0 for .*Settings temperature does not change them\) · answers up to 48 tokens$/);
+  assert.deepEqual(page.errors, []);
+});
+
+// A reply that loops: greedy SmolLM2 answers "Tell me a joke." with one
+// line written again and again (found with the engine natively). The line's
+// words depend on the kernels — here `A: "A joke about a joke."`, natively
+// with quantised weights another line, in the CLI (weights unpacked to f32)
+// `Z: "` — but each loops. The engine stops it once one block has come three
+// times in a row, and the transcript says so on the reply.
+test('SmolLM2 looping at temperature 0 is stopped and the reply marked "stopped: it kept repeating itself"', { timeout: 600_000 }, async () => {
+  const page = await openApp(env);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.getByRole('button', { name: 'Settings', exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: 'Settings' });
+  await dialog.getByLabel('Provider', { exact: true }).selectOption('local');
+  await dialog.getByTestId('local-empty').waitFor();
+  await dialog.locator('#local-file').setInputFiles(MODEL);
+  await dialog.getByText(/Added .*Q4_1/i).waitFor({ timeout: 120_000 });
+  await dialog.getByLabel('Temperature').fill('0');
+  await dialog.getByLabel('Longest answer (tokens)').fill('200');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await dialog.waitFor({ state: 'hidden' });
+  await page.getByRole('textbox', { name: 'Task', exact: true }).fill('Tell me a joke.');
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await waitForStatus(page, /Finished/, 300_000);
+  const mark = page.locator('article.msg .finish-mark');
+  await mark.first().waitFor();
+  assert.equal(await mark.locator('summary').innerText(), 'stopped: it kept repeating itself');
+  await screenshot(page, 'real-model-loop');
+  const [answer] = responses(await runFile(page));
+  assert.equal(answer.response.finish_reason, 'repeat');
+  assert.ok(answer.response.usage.output_tokens < 200, `stopped before the cap: ${answer.response.usage.output_tokens} tokens`);
   assert.deepEqual(page.errors, []);
 });

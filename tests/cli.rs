@@ -162,3 +162,70 @@ fn provider_errors_give_clear_messages_and_exit_codes() {
     assert_eq!(code, 2);
     assert!(stderr.contains("unknown coordinator"), "{stderr}");
 }
+
+#[test]
+fn sampler_flags_are_checked_and_go_with_the_local_model_only() {
+    let run = |extra: &[&str]| {
+        let mut args = vec!["run", "--coordinator", "single", "--task", "x"];
+        args.extend_from_slice(extra);
+        let (code, _, stderr) = cli(&args, None);
+        (code, stderr)
+    };
+    // Out of range or not a number: the flag is named, before any file is read.
+    for (flags, said) in [
+        (
+            &["--top-p", "1.5"][..],
+            "--top-p must be between 0 and 1, got 1.5",
+        ),
+        (&["--min-p", "-0.1"][..], "--min-p must be between 0 and 1"),
+        (
+            &["--repeat-penalty", "0"][..],
+            "--repeat-penalty must be above 0",
+        ),
+        (
+            &["--repeat-last-n", "99999"][..],
+            "--repeat-last-n must be at most 4096",
+        ),
+        (
+            &["--sampler-top-k", "-1"][..],
+            "--sampler-top-k needs a whole number",
+        ),
+        (&["--top-p", "lots"][..], "--top-p needs a number"),
+    ] {
+        let mut args = flags.to_vec();
+        args.extend([
+            "--provider",
+            "local",
+            "--model-file",
+            "/nonexistent/model.gguf",
+        ]);
+        let (code, stderr) = run(&args);
+        assert_eq!(code, 2, "{stderr}");
+        assert!(stderr.contains(said), "{flags:?}: {stderr}");
+    }
+    // In range, they still need the local model.
+    let (code, stderr) = run(&["--repeat-penalty", "1.1"]);
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains(
+            "--repeat-penalty sets the local model's sampler: it goes with --provider local"
+        ),
+        "{stderr}"
+    );
+    // MAEL's own --top-k (retrieved examples) is not the sampler's.
+    let (code, stderr) = run(&["--coordinator", "mael", "--top-k", "2", "--retries", "1"]);
+    assert!(!stderr.contains("sampler"), "{code}: {stderr}");
+    // And with the local model, the file is what is missing.
+    let (code, stderr) = run(&[
+        "--repeat-penalty",
+        "1.1",
+        "--sampler-top-k",
+        "20",
+        "--provider",
+        "local",
+        "--model-file",
+        "/nonexistent/model.gguf",
+    ]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("cannot open the model file"), "{stderr}");
+}

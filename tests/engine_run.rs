@@ -362,11 +362,10 @@ fn step_lets_one_call_through_at_a_time() {
     assert_eq!(model.requests().len(), 3);
 }
 
-#[test]
-fn concurrency_limit_bounds_in_flight_calls() {
-    // A model whose calls stay pending until released, to observe overlap.
+/// Runs 6 calls at once on `c` with a model whose calls overlap for 5 ms;
+/// returns the most that were ever in flight, and the run.
+fn overlapping_calls(c: RunConfig) -> (u32, RunCtx) {
     use roundtable::engine::model::ChatModel;
-
     use std::cell::Cell;
     struct Slow {
         now: Rc<Cell<u32>>,
@@ -387,8 +386,6 @@ fn concurrency_limit_bounds_in_flight_calls() {
         }
     }
     let max = Rc::new(Cell::new(0));
-    let mut c = config("t");
-    c.max_concurrency = 2;
     let slow = Slow {
         now: Rc::new(Cell::new(0)),
         max: max.clone(),
@@ -400,13 +397,17 @@ fn concurrency_limit_bounds_in_flight_calls() {
     );
     let results = fan_out(&ctx, 6);
     assert!(results.iter().all(|r| r.is_ok()));
-    assert_eq!(
-        max.get(),
-        2,
-        "never more than the limit, and the limit is used"
-    );
-    let calls: Vec<u32> = ctx
-        .events()
+    (max.get(), ctx)
+}
+
+#[test]
+fn concurrency_limit_bounds_in_flight_calls() {
+    let mut c = config("t");
+    c.max_concurrency = 2;
+    let (max, ctx) = overlapping_calls(c);
+    assert_eq!(max, 2, "never more than the limit, and the limit is used");
+    let events = ctx.events();
+    let calls: Vec<u32> = events
         .iter()
         .filter_map(|e| match &e.event {
             RunEvent::LlmRequest { call, .. } => Some(*call),
@@ -414,6 +415,35 @@ fn concurrency_limit_bounds_in_flight_calls() {
         })
         .collect();
     assert_eq!(calls.len(), 6);
+    // The four calls that found both slots taken waited, and the log says
+    // so before each of their requests (the wait is never in a latency).
+    let kinds: Vec<&str> = events
+        .iter()
+        .map(|e| e.event.kind())
+        .filter(|k| k.starts_with("llm_q") || *k == "llm_request")
+        .collect();
+    assert_eq!(kinds.iter().filter(|k| **k == "llm_queued").count(), 4);
+    assert_eq!(&kinds[..3], ["llm_request", "llm_request", "llm_queued"]);
+    let status = roundtable::engine::views::StatusView::of(&events);
+    assert_eq!((status.queued(), status.unanswered()), (0, 0));
+    assert_eq!(status.calls_line(false), "6 LLM calls");
+}
+
+#[test]
+fn a_local_model_run_takes_one_call_at_a_time_and_says_so() {
+    let mut c = RunConfig::new(
+        "single",
+        "t",
+        ModelSpec {
+            provider: roundtable::engine::model::spec::LOCAL_PROVIDER.into(),
+            model: "SmolLM2".into(),
+            ..ModelSpec::demo()
+        },
+    );
+    c.max_concurrency = 4;
+    let (max, ctx) = overlapping_calls(c);
+    assert_eq!(max, 1, "the model answers one request at a time");
+    assert_eq!(ctx.config().max_concurrency, 1, "and the run records it");
 }
 
 #[test]

@@ -340,7 +340,8 @@ fn a_comparison_shows_each_runs_replies_repaired_once_per_call() {
     let doc = |variant: &str, steps: &[&str], repaired: &[u32]| {
         let mut c = RunConfig::new("travel", "a trip", ModelSpec::demo());
         c.variant = Some(variant.into());
-        let mut events = repaired_log::calls(steps, repaired);
+        let mut events = vec![RunEvent::RunStarted { config: c.clone() }];
+        events.extend(repaired_log::calls(steps, repaired));
         events.push(repaired_log::done());
         RunDoc::new(c, repaired_log::logged(events))
     };
@@ -349,9 +350,10 @@ fn a_comparison_shows_each_runs_replies_repaired_once_per_call() {
     let b = doc("orchestrator", &["x", "y", "y"], &[]);
     let prices = PriceTable::default();
     let (fa, fb) = (figures(&a.events, &prices), figures(&b.events, &prices));
-    assert_eq!((fa.repairs.replies, fa.repairs.repaired), (5, 2));
-    assert_eq!(fa.repairs.label(), "2 of 5");
-    assert_eq!(fb.repairs.label(), "0 of 3");
+    let (ra, rb) = (fa.repairs.expect("recorded"), fb.repairs.expect("recorded"));
+    assert_eq!((ra.replies, ra.repaired), (5, 2));
+    assert_eq!(ra.label(), "2 of 5");
+    assert_eq!(rb.label(), "0 of 3");
     let md = markdown("", &[a, b], &prices);
     assert!(
         md.contains("| | run | outcome | calls | tokens | cost (USD) | replies repaired |\n|---|---|---|---|---|---|---|\n"),

@@ -250,6 +250,7 @@ fn network_errors_carry_the_cors_hint() {
         temperature: None,
         file_sha256: None,
         max_tokens: None,
+        sampling: None,
     };
     let model = build_model(&spec, None, &platform).expect("no key needed for Ollama");
     let req = ChatRequest::new(vec![Message::user("hi")]);

@@ -14,7 +14,7 @@ use roundtable::engine::model::factory::{build_model, Platform};
 use roundtable::engine::model::providers::embeddings::HttpEmbedder;
 use roundtable::engine::model::providers::http::{Endpoint, WireFormat};
 use roundtable::engine::model::providers::presets::{preset, PresetKind};
-use roundtable::engine::model::spec::LOCAL_PROVIDER;
+use roundtable::engine::model::spec::{LocalSampling, LOCAL_PROVIDER};
 use roundtable::engine::model::ChatModel;
 use roundtable::engine::run::budget::SpendCap;
 use roundtable::engine::run::{ModelSpec, RunConfig};
@@ -53,6 +53,13 @@ MODEL OPTIONS (every command that runs coordinators):
   --temperature T        the run's sampling temperature: every request that does not set
                          its own by design (recorded in the run file)
   --max-tokens N         the longest answer of every request that does not set its own
+  --sampler-top-k N      with --provider local, llama.cpp's sampler settings (recorded in the
+  --top-p P              run file; each left out is llama.cpp's default: top-k 40 (0 = off),
+  --min-p P              top-p 0.95 and min-p 0.05 (in [0, 1]; 1 and 0 = off), repeat
+  --repeat-penalty X     penalty 1.0 (off; 1.1 discourages loops), repeat window 64 tokens).
+  --repeat-last-n N      At temperature 0 only the penalty changes the answer (greedy).
+                         (llama.cpp's --top-k is --sampler-top-k here: MAEL's --top-k is the
+                         number of retrieved examples.)
   --parallel-calls N     LLM calls at once inside a run (default 4)
   --retries N            attempts per call, first included (default 4)
   --demo-delay-ms N      pause between demo chunks (default 0)
@@ -78,6 +85,8 @@ impl Common {
             }
             t => t.map(|t| t as f32),
         };
+        // Checked before a model file is loaded.
+        let sampling = sampling_flags(f, provider == LOCAL_PROVIDER)?;
         let local = match (provider.as_str(), f.text("model-file")?) {
             (LOCAL_PROVIDER, Some(path)) => Some(Rc::new(NativeLocal::open(Path::new(&path))?)),
             (LOCAL_PROVIDER, None) => {
@@ -95,6 +104,7 @@ impl Common {
             Some(0) => return Err("--max-tokens must be at least 1".into()),
             n => n,
         };
+        let spec = spec.with_local_sampling(&sampling);
         Ok(Common {
             spec,
             key: std::env::var("ROUNDTABLE_API_KEY")
@@ -131,8 +141,8 @@ impl Common {
         self.build(&self.spec, &self.platform(script))
     }
 
-    /// The model `spec` names: the loaded local model, or a provider's
-    /// client, or the demo model.
+    /// The model `spec` names: the loaded local model (with the spec's
+    /// sampler settings), or a provider's client, or the demo model.
     pub fn build(
         &self,
         spec: &ModelSpec,
@@ -143,7 +153,7 @@ impl Common {
                 Some(sha) if sha != local.sha256() => Err(format!(
                     "this run was made with another model file (SHA-256 {sha}); give that file with --model-file"
                 )),
-                _ => Ok(local.clone()),
+                _ => Ok(Rc::new(local.with_sampling(spec.sampling.clone()))),
             },
             _ => build_model(spec, self.key.clone(), platform),
         }
@@ -190,6 +200,46 @@ impl Common {
     }
 }
 
+/// The local model's sampler flags, checked; only the local model
+/// (`local`) takes them. llama.cpp's `--top-k` is `--sampler-top-k`:
+/// `--top-k` is MAEL's (retrieved examples per step), read by its commands.
+pub const SAMPLER_FLAGS: [&str; 5] = [
+    "sampler-top-k",
+    "top-p",
+    "min-p",
+    "repeat-penalty",
+    "repeat-last-n",
+];
+
+fn sampling_flags(f: &Flags, local: bool) -> Result<LocalSampling, String> {
+    let real = |name: &str| f.real(name).map(|x| x.map(|x| x as f32));
+    let s = LocalSampling {
+        top_k: f.number::<u32>("sampler-top-k")?,
+        top_p: real("top-p")?,
+        min_p: real("min-p")?,
+        repeat_penalty: real("repeat-penalty")?,
+        repeat_last_n: f.number::<u32>("repeat-last-n")?,
+    };
+    if let Some((flag, problem)) = s.problems().into_iter().next() {
+        let flag = if flag == "top-k" {
+            "sampler-top-k"
+        } else {
+            flag
+        };
+        return Err(format!("--{flag} {problem}"));
+    }
+    if !local && !s.is_empty() {
+        let flag = SAMPLER_FLAGS
+            .into_iter()
+            .find(|n| f.has(n))
+            .unwrap_or("sampler-top-k");
+        return Err(format!(
+            "--{flag} sets the local model's sampler: it goes with --provider local --model-file F.gguf"
+        ));
+    }
+    Ok(s)
+}
+
 /// Resolves `--provider/--base-url/--model` into a model spec.
 fn model_spec(
     model: Option<String>,
@@ -230,6 +280,7 @@ fn model_spec(
         temperature: None,
         file_sha256: None,
         max_tokens: None,
+        sampling: None,
     })
 }
 

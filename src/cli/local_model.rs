@@ -10,7 +10,7 @@ use llm_worker::engine::{Engine, Step};
 use llm_worker::inspect::{inspect, MEMORY_BUDGET};
 use llm_worker::protocol::{ChatTurn, GenParams, ModelInfo};
 use roundtable::engine::model::local::{chat_turns, LOCAL_SEED};
-use roundtable::engine::model::spec::LOCAL_PROVIDER;
+use roundtable::engine::model::spec::{LocalSampling, LOCAL_PROVIDER};
 use roundtable::engine::model::{
     Call, ChatModel, ChatResponse, Completion, ModelError, StreamDelta, Usage,
 };
@@ -44,12 +44,16 @@ struct Job {
     out: futures::channel::mpsc::UnboundedSender<Msg>,
 }
 
-/// A GGUF model loaded on its own thread.
+/// A GGUF model loaded on its own thread. Clones share the thread; each
+/// answers with its own sampler settings (a run's spec's).
+#[derive(Clone)]
 pub struct NativeLocal {
     info: ModelInfo,
     /// Its display name (the file's name without `.gguf`).
     name: String,
     jobs: mpsc::Sender<Job>,
+    /// Sampler settings beyond the temperature (none: llama.cpp's defaults).
+    sampling: LocalSampling,
 }
 
 impl NativeLocal {
@@ -75,7 +79,11 @@ impl NativeLocal {
         if std::env::var_os("CANDLE_DEQUANTIZE_ALL").is_none()
             && header.params.saturating_mul(4) <= UNPACK_MAX_BYTES
         {
-            // Read by candle when the weights are built, on the model's thread.
+            // candle's only switch for this (read once per thread when the
+            // weights are built, on the model's thread below). Set here, in
+            // the CLI binary, while it still has one thread: argument
+            // parsing is done and no thread (HTTP, model) is spawned yet,
+            // so no other thread can be reading the environment.
             std::env::set_var("CANDLE_DEQUANTIZE_ALL", "1");
         }
         let name = path
@@ -106,7 +114,20 @@ impl NativeLocal {
             .map_err(|_| format!("the model's thread stopped while loading {shown}"))?
             .map_err(|e| format!("cannot load {shown}: {e}"))?;
         info.sha256 = sha256;
-        Ok(NativeLocal { info, name, jobs })
+        Ok(NativeLocal {
+            info,
+            name,
+            jobs,
+            sampling: LocalSampling::default(),
+        })
+    }
+
+    /// The same model answering with a spec's sampler settings.
+    pub fn with_sampling(&self, sampling: Option<LocalSampling>) -> NativeLocal {
+        NativeLocal {
+            sampling: sampling.unwrap_or_default(),
+            ..self.clone()
+        }
     }
 
     /// What a run records about this model: the file's name and hash,
@@ -125,6 +146,7 @@ impl NativeLocal {
             temperature,
             file_sha256: Some(self.info.sha256.clone()),
             max_tokens: None,
+            sampling: None,
         }
     }
 }
@@ -188,6 +210,11 @@ impl ChatModel for NativeLocal {
                     temperature: req.params.temperature.map(f64::from),
                     max_tokens: req.params.max_tokens,
                     seed: LOCAL_SEED,
+                    top_k: self.sampling.top_k,
+                    top_p: self.sampling.top_p,
+                    min_p: self.sampling.min_p,
+                    repeat_penalty: self.sampling.repeat_penalty,
+                    repeat_last_n: self.sampling.repeat_last_n,
                 },
                 cancel: stop.clone(),
                 out,

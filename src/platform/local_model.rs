@@ -12,6 +12,7 @@
 pub mod protocol;
 
 use crate::engine::model::local::{chat_turns, LOCAL_SEED};
+use crate::engine::model::spec::LocalSampling;
 use crate::engine::model::{Call, Completion};
 use crate::engine::model::{ChatModel, ChatRequest, ChatResponse, ModelError, StreamDelta, Usage};
 use futures::channel::mpsc::{unbounded, UnboundedReceiver, UnboundedSender};
@@ -213,7 +214,12 @@ async fn finish(
 pub async fn list() -> Result<Vec<StoredModel>, String> {
     let (_, rx) = request(|id| ToWorker::List { id }, None)?;
     match finish(rx, &|_, _, _| {}).await? {
-        FromWorker::Models { models, .. } => Ok(models),
+        FromWorker::Models { models, .. } => {
+            for m in &models {
+                super::model_facts::note_model(&m.info.sha256, m.info.context, m.info.params);
+            }
+            Ok(models)
+        }
         _ => Err("unexpected answer from the model worker".into()),
     }
 }
@@ -232,7 +238,11 @@ pub async fn import(
         Some(&file),
     )?;
     match finish(rx, progress).await? {
-        FromWorker::Imported { model, .. } => Ok(model),
+        FromWorker::Imported { model, .. } => {
+            let i = &model.info;
+            super::model_facts::note_model(&i.sha256, i.context, i.params);
+            Ok(model)
+        }
         _ => Err("unexpected answer from the model worker".into()),
     }
 }
@@ -250,15 +260,19 @@ pub type StatusSink = Rc<dyn Fn(Option<String>)>;
 pub struct LocalModel {
     name: String,
     sha256: String,
+    /// The spec's sampler settings (none: llama.cpp's defaults).
+    sampling: LocalSampling,
     status: StatusSink,
 }
 
 impl LocalModel {
-    /// The model a (validated) spec names: its name and file hash.
+    /// The model a (validated) spec names: its name, file hash and sampler
+    /// settings.
     pub fn for_spec(spec: &crate::engine::run::ModelSpec, status: StatusSink) -> Self {
         LocalModel {
             name: spec.model.clone(),
             sha256: spec.file_sha256.clone().unwrap_or_default(),
+            sampling: spec.sampling.clone().unwrap_or_default(),
             status,
         }
     }
@@ -287,10 +301,16 @@ impl ChatModel for LocalModel {
         let Call { req, sink, cancel } = call;
         Box::pin(async move {
             let status = self.status.clone();
+            let s = &self.sampling;
             let params = GenParams {
                 temperature: req.params.temperature.map(f64::from),
                 max_tokens: req.params.max_tokens,
                 seed: LOCAL_SEED,
+                top_k: s.top_k,
+                top_p: s.top_p,
+                min_p: s.min_p,
+                repeat_penalty: s.repeat_penalty,
+                repeat_last_n: s.repeat_last_n,
             };
             let turns = turns(req);
             let sha256 = self.sha256.clone();
@@ -372,7 +392,9 @@ impl ChatModel for LocalModel {
                         status(None);
                         let fed = prompt_tokens.saturating_sub(reused);
                         if fed >= 32 && prefill_ms > 0.0 {
-                            PREFILL_RATE.with(|r| r.set(fed as f64 * 1000.0 / prefill_ms));
+                            let rate = fed as f64 * 1000.0 / prefill_ms;
+                            PREFILL_RATE.with(|r| r.set(rate));
+                            super::model_facts::note_read_rate(&self.sha256, rate);
                         }
                         if finish == "cancelled" {
                             return Err(ModelError::Cancelled);

@@ -5,11 +5,34 @@
 use super::storage;
 use crate::engine::model::pricing::PriceTable;
 use crate::engine::model::providers::presets::{preset, PresetKind};
-use crate::engine::model::spec::LOCAL_PROVIDER;
+use crate::engine::model::spec::{LocalSampling, LOCAL_PROVIDER};
 use crate::engine::run::ModelSpec;
 use serde::{Deserialize, Serialize};
 
 const KEY: &str = "roundtable.settings.v1";
+/// The short names of the models stored in this browser, by hash.
+const LOCAL_NAMES: &str = "roundtable.local-names.v1";
+
+/// Remembers the short names (`views::html::model_name`) of the models
+/// stored in this browser, by hash, for the header: Settings writes them
+/// whenever it lists the models; the header reads without the worker.
+pub fn remember_local_names(names: &[(String, String)]) {
+    let map: std::collections::BTreeMap<&str, &str> = names
+        .iter()
+        .map(|(sha, name)| (sha.as_str(), name.as_str()))
+        .collect();
+    if let Ok(json) = serde_json::to_string(&map) {
+        let _ = storage::set(LOCAL_NAMES, &json);
+    }
+}
+
+/// The short name of the stored model with this hash, if Settings has
+/// listed it.
+pub fn local_name(sha: &str) -> Option<String> {
+    let json = storage::get(LOCAL_NAMES)?;
+    let mut map: std::collections::BTreeMap<String, String> = serde_json::from_str(&json).ok()?;
+    map.remove(sha).filter(|n| !n.trim().is_empty())
+}
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
@@ -42,6 +65,10 @@ pub struct Settings {
     /// The longest answer a request asks for (none: the provider's default;
     /// the local model's is 512 tokens).
     pub max_tokens: Option<u32>,
+    /// The local model's sampler settings (top-k, top-p, min-p, repeat
+    /// penalty and window; each unset: llama.cpp's default). Settings saved
+    /// before them read as all unset.
+    pub local_sampling: LocalSampling,
 }
 
 /// The demo model's paces offered in Settings and presenter mode.
@@ -70,6 +97,7 @@ impl Default for Settings {
             local_model: String::new(),
             temperature: None,
             max_tokens: None,
+            local_sampling: LocalSampling::default(),
         }
     }
 }
@@ -107,7 +135,7 @@ impl Settings {
             spec.temperature = self.temperature.filter(|t| (0.0..=2.0).contains(t));
             spec.max_tokens = self.max_tokens.filter(|n| *n > 0);
         }
-        spec
+        spec.with_local_sampling(&self.local_sampling)
     }
 
     fn bare_spec(&self) -> ModelSpec {
@@ -120,6 +148,7 @@ impl Settings {
                 temperature: None,
                 file_sha256: None,
                 max_tokens: None,
+                sampling: None,
             },
             Some(PresetKind::Local) => ModelSpec {
                 provider: LOCAL_PROVIDER.into(),
@@ -129,6 +158,7 @@ impl Settings {
                 temperature: None,
                 file_sha256: Some(self.local_model.clone()).filter(|s| !s.is_empty()),
                 max_tokens: None,
+                sampling: None,
             },
             _ => ModelSpec::demo(),
         }
@@ -141,9 +171,38 @@ impl Settings {
             Some(p) if p.kind == PresetKind::Local && self.model.trim().is_empty() => {
                 "Local model · none picked".into()
             }
-            Some(p) if p.kind == PresetKind::Local => format!("Local · {}", self.model),
+            Some(p) if p.kind == PresetKind::Local => format!(
+                "Local · {}",
+                local_name(&self.local_model).unwrap_or_else(|| self.model.clone())
+            ),
             Some(p) => format!("{} · {}", p.label, self.model),
             None => "Offline demo".into(),
+        }
+    }
+
+    /// The header chip's text: the label, or for a local model Settings has
+    /// listed its short name alone ("SmolLM2-135M-Instruct · Q4_1 · 98 MB";
+    /// the tooltip says it runs in this browser).
+    pub fn chip_label(&self) -> String {
+        match preset(&self.provider) {
+            Some(p) if p.kind == PresetKind::Local && !self.model.trim().is_empty() => {
+                local_name(&self.local_model).unwrap_or_else(|| self.label())
+            }
+            _ => self.label(),
+        }
+    }
+
+    /// The label in full, for a tooltip: the local model's own name too.
+    pub fn label_title(&self) -> String {
+        let label = self.label();
+        match preset(&self.provider) {
+            Some(p) if p.kind == PresetKind::Local && !self.model.trim().is_empty() => {
+                format!(
+                    "{label} (in this browser; the file calls it {})",
+                    self.model
+                )
+            }
+            _ => label,
         }
     }
 }

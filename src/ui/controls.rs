@@ -81,8 +81,10 @@ pub fn TaskPanel() -> impl IntoView {
                     "Stop"
                 </button>
             </div>
+            <super::fit_note::FitNote/>
             <Notice/>
             <StatusLine/>
+            <super::fit_note::UnreadableNotice/>
         </div>
     }
 }
@@ -151,21 +153,56 @@ fn StatusLine() -> impl IntoView {
                 .then(|| v.status.error.clone().unwrap_or_default())
         })
     };
+    // While a run is live the clock ticks on its own: a long prompt read
+    // by a local model sends no event for a minute, and the time shown
+    // must not stand still.
+    let now = RwSignal::new(js_sys::Date::now());
+    let ticker = StoredValue::new(None::<leptos::leptos_dom::helpers::IntervalHandle>);
+    Effect::new(move |_| {
+        let live = app.activity.get() != Activity::Idle;
+        if let Some(h) = ticker.try_update_value(Option::take).flatten() {
+            h.clear();
+        }
+        if live {
+            let h = set_interval_with_handle(
+                move || now.set(js_sys::Date::now()),
+                std::time::Duration::from_millis(500),
+            );
+            ticker.set_value(h.ok());
+        }
+    });
+    on_cleanup(move || {
+        if let Some(h) = ticker.try_update_value(Option::take).flatten() {
+            h.clear();
+        }
+    });
     let text = move || {
-        let (started, status, calls, ms, replies, repaired) = app.view.with(|v| {
+        let live = app.activity.get() != Activity::Idle;
+        let (started, status, mut calls, ms, replies, repaired, recorded) = app.view.with(|v| {
             (
                 v.status.started,
                 v.status.status,
-                v.status.llm_calls,
+                v.status.calls_line(live),
                 v.status.elapsed_ms,
                 v.status.replies,
                 v.status.repaired.len(),
+                v.status.repairs_recorded,
             )
         });
+        let since_start = live
+            .then(|| {
+                let start = app
+                    .shown
+                    .with(|s| s.as_ref().map(|s| s.config.created_ms))?;
+                (start > 0.0).then(|| (now.get() - start).max(0.0) as u64)
+            })
+            .flatten();
+        let ms = since_start.map_or(ms, |t| t.max(ms));
         let secs = ms as f64 / 1000.0;
-        let mut calls = format!("{calls} LLM call{}", if calls == 1 { "" } else { "s" });
-        if replies > 0 {
+        if replies > 0 && recorded {
             calls.push_str(&format!(" · replies repaired: {repaired} of {replies}"));
+        } else if replies > 0 {
+            calls.push_str(" · replies repaired: not recorded (older run)");
         }
         match (app.activity.get(), status) {
             (Activity::Paused, _) => {

@@ -73,14 +73,16 @@ pub fn Header() -> impl IntoView {
             // The model and the settings keep together at the right, on the
             // first line or, when it is full, on the next.
             <div class="header-end">
+                // One line however long the name: cut with "…", whole in
+                // the tooltip.
                 <button
                     class="model-chip"
                     class:demo=move || app.settings.with(|s| s.is_demo())
-                    title="Model in use — click to change"
+                    title=move || format!("Model in use: {} — click to change", app.settings.with(|s| s.label_title()))
                     on:click=move |_| app.settings_open.set(true)
                 >
                     <span class="dot"></span>
-                    {move || app.settings.with(|s| s.label())}
+                    <span class="model-chip-name">{move || app.settings.with(|s| s.chip_label())}</span>
                 </button>
                 <button class="icon-button" aria-label=theme_label title=theme_label on:click=toggle_theme>
                     <svg viewBox="0 0 24 24" aria-hidden="true"><path d="M12 3a9 9 0 1 0 9 9 7 7 0 0 1-9-9z"/></svg>

@@ -4,7 +4,9 @@
 //! deleting. The file never leaves the browser; runs record its name and
 //! hash only.
 
+use crate::engine::views::html::model_name::{short_model_name, size_text};
 use crate::platform::local_model::{self, protocol::StoredModel};
+use crate::platform::settings::remember_local_names;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use wasm_bindgen::JsCast;
@@ -31,11 +33,13 @@ const SUGGESTED: [(&str, &str, &str); 4] = [
 ];
 
 fn mb(bytes: u64) -> String {
-    if bytes >= 10_000_000 {
-        format!("{:.0} MB", bytes as f64 / 1e6)
-    } else {
-        format!("{:.1} MB", bytes as f64 / 1e6)
-    }
+    size_text(bytes)
+}
+
+/// What the header calls a stored model: its file's name, quantisation
+/// and size.
+fn short_name(m: &StoredModel) -> String {
+    short_model_name(&m.file_name, &m.info.name, &m.info.quant, m.info.file_bytes)
 }
 
 fn params(n: u64) -> String {
@@ -57,6 +61,13 @@ pub fn LocalModels(chosen: RwSignal<String>, name: RwSignal<String>) -> impl Int
     let refresh = move || {
         spawn_local(async move {
             let r = local_model::list().await;
+            if let Ok(list) = &r {
+                let names: Vec<(String, String)> = list
+                    .iter()
+                    .map(|m| (m.info.sha256.clone(), short_name(m)))
+                    .collect();
+                remember_local_names(&names);
+            }
             if let (Ok(list), Some(c)) = (&r, chosen.try_get_untracked()) {
                 // A picked model that is gone is no longer picked.
                 if !c.is_empty() && !list.iter().any(|m| m.info.sha256 == c) {

@@ -1,9 +1,11 @@
 //! Settings: provider preset, base URL, model, API key (memory only unless
 //! "Remember on this device"), a connection test, retry / concurrency /
-//! share-link limits, spend caps, and the price table (those last three
-//! are in `settings_fields`).
+//! share-link limits, spend caps, the local model's sampler, and the price
+//! table (those last four are in `settings_fields`).
 
-use super::settings_fields::{LimitFields, PriceEditor, SamplingFields, SpendCaps};
+use super::settings_fields::{
+    LimitFields, LocalSamplerFields, PriceEditor, SamplerInputs, SamplingFields, SpendCaps,
+};
 use super::state::use_app;
 use crate::engine::model::factory::{build_model, Platform};
 use crate::engine::model::pricing::PriceTable;
@@ -47,6 +49,7 @@ struct Form {
     local_model: RwSignal<String>,
     temperature: RwSignal<String>,
     max_tokens: RwSignal<String>,
+    sampler: SamplerInputs,
 }
 
 impl Form {
@@ -67,6 +70,7 @@ impl Form {
             local_model: RwSignal::new(String::new()),
             temperature: RwSignal::new(String::new()),
             max_tokens: RwSignal::new(String::new()),
+            sampler: SamplerInputs::new(),
         }
     }
 
@@ -92,6 +96,7 @@ impl Form {
             .set(s.temperature.map(|v| v.to_string()).unwrap_or_default());
         self.max_tokens
             .set(s.max_tokens.map(|v| v.to_string()).unwrap_or_default());
+        self.sampler.load(&s.local_sampling);
     }
 
     /// The settings the form describes (clamped), the rest from `base`.
@@ -118,6 +123,7 @@ impl Form {
                 .parse::<u32>()
                 .ok()
                 .filter(|n| *n > 0),
+            local_sampling: self.sampler.read(),
             ..base
         }
     }
@@ -189,6 +195,9 @@ pub fn SettingsDialog() -> impl IntoView {
                 <ConnectionTest form=form probe=probe/>
                 <Show when=move || !is_demo(&form.provider.get())>
                     <SamplingFields temperature=form.temperature max_tokens=form.max_tokens/>
+                </Show>
+                <Show when=move || is_local(&form.provider.get())>
+                    <LocalSamplerFields inputs=form.sampler/>
                 </Show>
                 <LimitFields attempts=form.attempts concurrency=form.concurrency share_limit=form.share_limit/>
                 <SpendCaps cap_usd=form.cap_usd cap_tokens=form.cap_tokens/>

@@ -1,7 +1,12 @@
 //! The settings dialog's number fields: retry / concurrency / share-link
-//! limits, the per-run spend caps, and the price table editor.
+//! limits, the per-run spend caps, the local model's sampler, and the
+//! price table editor.
 
 use crate::engine::model::pricing::{Price, PriceTable};
+use crate::engine::model::spec::{
+    LocalSampling, LLAMA_CPP_MIN_P, LLAMA_CPP_REPEAT_LAST_N, LLAMA_CPP_REPEAT_PENALTY,
+    LLAMA_CPP_TOP_K, LLAMA_CPP_TOP_P, MAX_REPEAT_LAST_N,
+};
 use crate::ui::widgets::{amount, NumberField};
 use leptos::prelude::*;
 
@@ -62,6 +67,121 @@ pub(super) fn SamplingFields(
                 <p class="hint">"Small local models ramble: 128–256 keeps their answers short and runs fast."</p>
             </div>
         </div>
+    }
+}
+
+/// The local model's sampler settings as typed (empty: llama.cpp's default).
+#[derive(Clone, Copy)]
+pub(super) struct SamplerInputs {
+    top_k: RwSignal<String>,
+    top_p: RwSignal<String>,
+    min_p: RwSignal<String>,
+    repeat_penalty: RwSignal<String>,
+    repeat_last_n: RwSignal<String>,
+}
+
+impl SamplerInputs {
+    pub(super) fn new() -> Self {
+        let empty = || RwSignal::new(String::new());
+        SamplerInputs {
+            top_k: empty(),
+            top_p: empty(),
+            min_p: empty(),
+            repeat_penalty: empty(),
+            repeat_last_n: empty(),
+        }
+    }
+
+    pub(super) fn load(self, s: &LocalSampling) {
+        let text = |v: Option<String>| v.unwrap_or_default();
+        self.top_k.set(text(s.top_k.map(|v| v.to_string())));
+        self.top_p.set(text(s.top_p.map(|v| v.to_string())));
+        self.min_p.set(text(s.min_p.map(|v| v.to_string())));
+        self.repeat_penalty
+            .set(text(s.repeat_penalty.map(|v| v.to_string())));
+        self.repeat_last_n
+            .set(text(s.repeat_last_n.map(|v| v.to_string())));
+    }
+
+    /// What the fields say, brought into range (empty or unreadable: unset).
+    pub(super) fn read(self) -> LocalSampling {
+        let whole = |s: RwSignal<String>| s.get_untracked().trim().parse::<u32>().ok();
+        let real = |s: RwSignal<String>| amount(&s.get_untracked()).map(|v| v as f32);
+        LocalSampling {
+            top_k: whole(self.top_k),
+            top_p: real(self.top_p),
+            min_p: real(self.min_p),
+            repeat_penalty: real(self.repeat_penalty),
+            repeat_last_n: whole(self.repeat_last_n),
+        }
+        .cleaned()
+        .unwrap_or_default()
+    }
+}
+
+/// The local model's sampler, llama.cpp's settings with its defaults as
+/// placeholders (each empty field is that default).
+#[component]
+pub(super) fn LocalSamplerFields(inputs: SamplerInputs) -> impl IntoView {
+    let max_window = MAX_REPEAT_LAST_N.to_string();
+    let fields = [
+        (
+            "top-k",
+            "Top-k",
+            LLAMA_CPP_TOP_K.to_string(),
+            ("0", "", "1", "numeric"),
+            inputs.top_k,
+        ),
+        (
+            "top-p",
+            "Top-p",
+            LLAMA_CPP_TOP_P.to_string(),
+            ("0", "1", "0.01", "decimal"),
+            inputs.top_p,
+        ),
+        (
+            "min-p",
+            "Min-p",
+            LLAMA_CPP_MIN_P.to_string(),
+            ("0", "1", "0.01", "decimal"),
+            inputs.min_p,
+        ),
+        (
+            "repeat-penalty",
+            "Repeat penalty",
+            format!("{LLAMA_CPP_REPEAT_PENALTY:.1} (off)"),
+            ("0", "10", "0.05", "decimal"),
+            inputs.repeat_penalty,
+        ),
+        (
+            "repeat-last-n",
+            "Repeat window (tokens)",
+            LLAMA_CPP_REPEAT_LAST_N.to_string(),
+            ("0", max_window.as_str(), "1", "numeric"),
+            inputs.repeat_last_n,
+        ),
+    ];
+    // Two rows: the cuts, then the penalty and its window.
+    let [k, p, m, penalty, window] =
+        fields.map(|(id, label, placeholder, (min, max, step, mode), value)| {
+            let max = (!max.is_empty()).then(|| max.to_string());
+            view! {
+                <div class="field">
+                    <label for=id>{label}</label>
+                    <input id=id type="number" min=min max=max step=step inputmode=mode
+                        placeholder=placeholder
+                        prop:value=move || value.get()
+                        on:input=move |ev| value.set(event_target_value(&ev))/>
+                </div>
+            }
+        });
+    view! {
+        <fieldset class="sampler-fields">
+            <legend>"Sampler (local model)"</legend>
+            <div class="field-row">{k}{p}{m}</div>
+            <div class="field-row">{penalty}{window}</div>
+            <p class="hint" data-testid="sampler-hint">"Empty = llama.cpp's defaults (shown): top-k 40 (0 = off), top-p 0.95 and min-p 0.05 (1 and 0 = off), repeat penalty 1.0 = off over the last 64 tokens. At temperature 0 the answer is greedy and only the repeat penalty changes it: 1.1 discourages the loops small models fall into. Recorded in the run."</p>
+        </fieldset>
     }
 }
 

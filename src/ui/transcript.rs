@@ -7,7 +7,8 @@
 
 use super::lazy::{lazy_part, lazy_view, ViewFn};
 use super::state::{use_app, Activity, Source};
-use crate::engine::views::html::entry_html;
+use crate::engine::views::html::agents::AgentMarks;
+use crate::engine::views::html::{entry_html_with, graph as graph_svg};
 use leptos::html;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
@@ -35,6 +36,9 @@ fn Entries() -> impl IntoView {
     let list = NodeRef::<html::Div>::new();
     let run = StoredValue::new(None::<String>);
     let shown = StoredValue::new(Vec::<(u64, u32)>::new());
+    // The avatars' colours and initials, the graph's: an agent that joins
+    // can change the others' initials, and then every entry is redrawn.
+    let marked = StoredValue::new(AgentMarks::default());
     let limit = RwSignal::new(FIRST);
     Effect::new(move |_| {
         let Some(el) = list.get() else { return };
@@ -48,6 +52,11 @@ fn Entries() -> impl IntoView {
         }
         let max = limit.get();
         let more = app.view.with(|v| {
+            let marks = graph_svg::marks(&v.graph);
+            if marked.with_value(|m| *m != marks) {
+                marked.set_value(marks);
+                shown.update_value(Vec::clear);
+            }
             let all = &v.transcript.entries;
             let entries = &all[..all.len().min(max)];
             shown.update_value(|keys| {
@@ -66,7 +75,7 @@ fn Entries() -> impl IntoView {
                 let mut html = String::new();
                 for e in &entries[same..] {
                     html.push_str("<div class=\"entry\">");
-                    html.push_str(&entry_html(e, &v.transcript));
+                    html.push_str(&marked.with_value(|m| entry_html_with(e, &v.transcript, m)));
                     html.push_str("</div>");
                     keys.push((e.id, e.version));
                 }

@@ -8,13 +8,18 @@
 //! each remembering its tokens; a request whose prompt extends one of them
 //! (the same agent's next turn, whose prompt is its last prompt plus the
 //! answer and a new message) feeds only the new tokens.
+//!
+//! Each next token comes from `sampler` (llama.cpp's chain and defaults;
+//! greedy at temperature 0), and an answer whose tail is one block written
+//! again and again stops there (`repeat`, `Finish::Repeat`).
 
 use crate::inspect::{inspect, Meta, MEMORY_BUDGET};
 use crate::protocol::{ChatTurn, GenParams, ModelInfo};
+use crate::repeat::looping_tail;
+use crate::sampler::{Sampler, SamplerConfig};
 use crate::template::Template;
 use crate::tokenizer::Tok;
-use candle_core::{Device, Tensor};
-use candle_transformers::generation::LogitsProcessor;
+use candle_core::{DType, Device, Tensor};
 use candle_transformers::models::{quantized_llama, quantized_qwen2};
 use std::io::{Read, Seek};
 
@@ -93,8 +98,12 @@ pub enum Step {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Finish {
+    /// The model ended its turn.
     Stop,
+    /// The token cap (the request's, or the context's end).
     Length,
+    /// The answer kept writing the same block (`repeat::looping_tail`).
+    Repeat,
 }
 
 impl Finish {
@@ -102,6 +111,7 @@ impl Finish {
         match self {
             Finish::Stop => "stop",
             Finish::Length => "length",
+            Finish::Repeat => "repeat",
         }
     }
 }
@@ -117,7 +127,7 @@ pub struct Job {
     sent: String,
     next: Option<u32>,
     max_new: usize,
-    sampler: LogitsProcessor,
+    sampler: Sampler,
     finished: Option<Finish>,
 }
 
@@ -140,6 +150,16 @@ impl Job {
 
 fn err(e: candle_core::Error) -> String {
     format!("the model failed: {e}")
+}
+
+/// The job's next token from the model's last logits; its context so far
+/// (prompt and answer) is what the repetition penalty reads.
+fn sample(job: &mut Job, logits: &Tensor) -> Result<u32, String> {
+    let logits: Vec<f32> = logits
+        .to_dtype(DType::F32)
+        .and_then(|l| l.to_vec1())
+        .map_err(err)?;
+    Ok(job.sampler.sample(&logits, &job.prompt, &job.generated))
 }
 
 impl Engine {
@@ -245,7 +265,6 @@ impl Engine {
         let max_new = (params.max_tokens.unwrap_or(DEFAULT_MAX_TOKENS).max(1) as usize)
             .min(ctx - prompt.len() - 1);
         let (slot, reused) = self.pick_slot(&prompt);
-        let temperature = params.temperature.filter(|t| *t > 0.0);
         Ok(Job {
             slot,
             prompt,
@@ -254,7 +273,7 @@ impl Engine {
             sent: String::new(),
             next: None,
             max_new,
-            sampler: LogitsProcessor::new(params.seed, temperature, None),
+            sampler: Sampler::new(SamplerConfig::from_params(params), params.seed),
             finished: None,
         })
     }
@@ -378,7 +397,7 @@ impl Engine {
             let chunk = job.prompt[fed..end].to_vec();
             let logits = self.feed(job.slot, &chunk)?;
             if end == job.prompt.len() {
-                job.next = Some(job.sampler.sample(&logits).map_err(err)?);
+                job.next = Some(sample(job, &logits)?);
             }
             return Ok(Step::Prefill {
                 done: end - job.reused,
@@ -396,15 +415,26 @@ impl Engine {
             });
         }
         job.generated.push(token);
-        if job.generated.len() >= job.max_new {
-            job.finished = Some(Finish::Length);
+        // At the cap, the cap is the reason (a loop ending there too is
+        // cut all the same).
+        let end = if job.generated.len() >= job.max_new {
+            Some(Finish::Length)
+        } else if looping_tail(&job.generated).is_some() {
+            Some(Finish::Repeat)
+        } else {
+            None
+        };
+        if let Some(f) = end {
+            // Everything written is kept and sent: the deltas add up to
+            // the answer's text.
+            job.finished = Some(f);
             return Ok(Step::Token {
                 text: self.unsent(job, true),
             });
         }
         let delta = self.unsent(job, false);
         let logits = self.feed(job.slot, &[token])?;
-        job.next = Some(job.sampler.sample(&logits).map_err(err)?);
+        job.next = Some(sample(job, &logits)?);
         Ok(Step::Token { text: delta })
     }
 

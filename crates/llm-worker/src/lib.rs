@@ -1,12 +1,14 @@
 //! Roundtable's in-browser model: GGUF files run with candle, in a Web
-//! Worker of their own (`worker`, wasm32 only). The engine, the header
-//! checks, the tokenizer and template, and the tiny test models are plain
-//! Rust, tested natively.
+//! Worker of their own (`worker`, wasm32 only). The engine, its sampler
+//! and loop check, the header checks, the tokenizer and template, and the
+//! tiny test models are plain Rust, tested natively.
 
 pub mod digest;
 pub mod engine;
 pub mod inspect;
 pub mod protocol;
+pub mod repeat;
+pub mod sampler;
 pub mod template;
 pub mod tiny;
 pub mod tokenizer;

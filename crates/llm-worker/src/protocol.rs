@@ -54,6 +54,10 @@ pub struct ChatTurn {
     pub content: String,
 }
 
+/// How one answer is written. The sampler settings are llama.cpp's
+/// (`sampler.rs`, applied in llama.cpp's order); each left out (None) is
+/// llama.cpp's default, so a message without them (an older page) still
+/// reads.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct GenParams {
@@ -61,6 +65,21 @@ pub struct GenParams {
     pub temperature: Option<f64>,
     pub max_tokens: Option<u32>,
     pub seed: u64,
+    /// The most likely tokens kept (0: all; default 40).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub top_k: Option<u32>,
+    /// Nucleus: the most likely tokens whose probabilities reach it (1: all; default 0.95).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub top_p: Option<f32>,
+    /// Tokens at least this share of the most likely one's probability (0: all; default 0.05).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub min_p: Option<f32>,
+    /// Repeated tokens' logits divided (positive) or multiplied (negative) by it (1: off, the default).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub repeat_penalty: Option<f32>,
+    /// The context's last tokens the penalty reads (0: none; default 64).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub repeat_last_n: Option<u32>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -141,7 +160,8 @@ pub enum FromWorker {
         prompt_tokens: u32,
         output_tokens: u32,
         reused: u32,
-        /// `stop` (end of turn), `length` (max tokens or context) or `cancelled`.
+        /// `stop` (end of turn), `length` (max tokens or context), `repeat`
+        /// (the answer kept repeating one block) or `cancelled`.
         finish: String,
         prefill_ms: f64,
         decode_ms: f64,

@@ -12,7 +12,10 @@
 //!   feed-forward weights are zero (the residual stream carries the
 //!   embedding through), and the output matrix maps each token to its
 //!   successor: the prompt's last token (the `\n` after `assistant`) → the
-//!   reply's tokens in order → end of turn.
+//!   reply's tokens in order → end of turn;
+//! - **looping**: the same, but the reply's last token leads back to its
+//!   first: greedy decoding writes the reply again and again, as small
+//!   real models sometimes do with one sentence.
 
 use candle_core::quantized::gguf_file::{self, Value};
 use candle_core::quantized::{GgmlDType, QTensor};
@@ -359,6 +362,26 @@ pub fn scripted_model_pieces(
     pieces: &[&str],
     words: &[&str],
 ) -> Result<Vec<u8>, String> {
+    successor_model(name, pieces, words, false)
+}
+
+/// A llama-architecture model that writes `reply` over and over (greedy
+/// decoding): it never ends its turn. The reply's pieces must be distinct
+/// tokens, as for [`scripted_model`].
+pub fn looping_model(name: &str, reply: &str) -> Result<Vec<u8>, String> {
+    let pieces = pieces(reply);
+    let pieces: Vec<&str> = pieces.iter().map(String::as_str).collect();
+    successor_model(name, &pieces, &[], true)
+}
+
+/// The scripted and looping models: each token's successor is the next
+/// piece; after the last, the end of turn, or the first piece (`looping`).
+fn successor_model(
+    name: &str,
+    pieces: &[&str],
+    words: &[&str],
+    looping: bool,
+) -> Result<Vec<u8>, String> {
     let all: Vec<&str> = words.iter().chain(pieces.iter()).copied().collect();
     let vocab = Vocab::new(&all, 0);
     let n_vocab = vocab.tokens.len();
@@ -385,7 +408,11 @@ pub fn scripted_model_pieces(
         }
         chain.push(id);
     }
-    chain.push(vocab.id("<|im_end|>").ok_or("no end-of-turn token")?);
+    if looping {
+        chain.push(*chain.get(1).ok_or("an empty reply cannot loop")?);
+    } else {
+        chain.push(vocab.id("<|im_end|>").ok_or("no end-of-turn token")?);
+    }
     let mut embd = vec![0f32; n_vocab * h];
     for i in 0..n_vocab {
         embd[i * h + i] = 1.0;

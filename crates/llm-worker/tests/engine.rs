@@ -6,7 +6,7 @@ use candle_core::quantized::GgmlDType;
 use llm_worker::engine::{Engine, Finish, Step};
 use llm_worker::protocol::{ChatTurn, GenParams};
 use llm_worker::tiny::{
-    random_model, random_model_with, scripted_model, scripted_model_pieces, Shape,
+    looping_model, random_model, random_model_with, scripted_model, scripted_model_pieces, Shape,
 };
 use std::io::Cursor;
 
@@ -26,6 +26,7 @@ fn greedy(max: u32) -> GenParams {
         temperature: None,
         max_tokens: Some(max),
         seed: 1,
+        ..GenParams::default()
     }
 }
 
@@ -148,6 +149,78 @@ fn the_scripted_model_answers_its_reply_and_stops_at_end_of_turn() {
     assert!(
         scripted_model("x", "no no no").is_err(),
         "a repeated piece would loop"
+    );
+}
+
+#[test]
+fn a_looping_answer_stops_at_its_third_copy_with_everything_written_kept() {
+    // 10 tokens: three copies are 30, past the 24-token span.
+    let reply = "The plan is to go north, then home.";
+    let bytes = looping_model("Tiny looping", reply).expect("writes");
+    let mut engine = load(&bytes).expect("loads");
+    let (streamed, text, _, output, finish) = run(&mut engine, &conversation(), &greedy(512));
+    assert_eq!(finish, Finish::Repeat);
+    assert_eq!(Finish::Repeat.as_str(), "repeat");
+    assert_eq!(text, reply.repeat(3));
+    assert_eq!(output, 30);
+    assert_eq!(streamed, text, "the deltas add up to the kept text");
+    // A cap before the third copy is a cut, not a loop.
+    let (_, text, _, output, finish) = run(&mut engine, &conversation(), &greedy(25));
+    assert_eq!((output, finish), (25, Finish::Length));
+    assert!(text.starts_with(&reply.repeat(2)));
+    // At the cap exactly, the cap is the reason.
+    let (_, _, _, output, finish) = run(&mut engine, &conversation(), &greedy(30));
+    assert_eq!((output, finish), (30, Finish::Length));
+    // A short sentence loops longer before it counts: 5 tokens need 5 copies.
+    let short = "Go north now, ok";
+    let bytes = looping_model("Tiny looping", short).expect("writes");
+    let mut engine = load(&bytes).expect("loads");
+    let (_, text, _, output, finish) = run(&mut engine, &conversation(), &greedy(512));
+    assert_eq!(
+        (text, output, finish),
+        (short.repeat(5), 25, Finish::Repeat)
+    );
+}
+
+#[test]
+fn default_sampling_is_greedy_and_a_seed_repeats_a_sampled_answer() {
+    let bytes = random_model(&Shape::tiny("llama"), GgmlDType::Q8_0, 3).expect("writes");
+    let mut engine = load(&bytes).expect("loads");
+    let turns = conversation();
+    let greedy_text = run(&mut engine, &turns, &greedy(20)).1;
+    // top-k 1 is greedy at any temperature; so are the cuts at temperature 0.
+    let top1 = GenParams {
+        temperature: Some(1.5),
+        top_k: Some(1),
+        seed: 9,
+        ..greedy(20)
+    };
+    assert_eq!(run(&mut engine, &turns, &top1).1, greedy_text);
+    let cut = GenParams {
+        temperature: Some(0.0),
+        top_k: Some(3),
+        top_p: Some(0.5),
+        min_p: Some(0.5),
+        ..greedy(20)
+    };
+    assert_eq!(run(&mut engine, &turns, &cut).1, greedy_text);
+    // A sampled answer: the same seed writes it again.
+    let sampled = |seed: u64, engine: &mut Engine| {
+        let p = GenParams {
+            temperature: Some(1.0),
+            top_k: Some(0),
+            top_p: Some(1.0),
+            min_p: Some(0.0),
+            seed,
+            ..greedy(20)
+        };
+        run(engine, &turns, &p).1
+    };
+    let a = sampled(1, &mut engine);
+    assert_eq!(sampled(1, &mut engine), a);
+    assert!(
+        (2..12).any(|seed| sampled(seed, &mut engine) != a),
+        "other seeds write other answers"
     );
 }
 

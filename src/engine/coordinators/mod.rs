@@ -25,7 +25,19 @@ pub struct CoordinatorInfo {
     pub example_task: &'static str,
     /// What its runs offer to a lesson's predict-next questions.
     pub roles: Roles,
+    /// How it is named in a sentence ("the travel planner's prompts…").
+    pub called: &'static str,
+    /// The longest single prompt its runs reach, in tokens, as measured on
+    /// a small real model (0: it depends on the task). Said before a run on
+    /// a model whose context is shorter (`model::fit`).
+    pub peak_prompt_tokens: u32,
 }
+
+/// MAEL's longest prompt on a small model, estimated (not measured like
+/// the others): its aggregation reads the sub-solutions, three of them at
+/// the local model's 512-token default answer, plus the task and rules
+/// (the demo model's runs peak at ~250, its answers being short).
+const MAEL_PEAK_PROMPT_TOKENS: u32 = 2_000;
 
 pub const COORDINATORS: &[CoordinatorInfo] = &[
     CoordinatorInfo {
@@ -34,6 +46,8 @@ pub const COORDINATORS: &[CoordinatorInfo] = &[
         description: "One agent answers the task in a single streamed reply.",
         example_task: single::EXAMPLE_TASK,
         roles: Roles::NONE,
+        called: "the single agent",
+        peak_prompt_tokens: 0,
     },
     CoordinatorInfo {
         id: travel::ID,
@@ -41,6 +55,9 @@ pub const COORDINATORS: &[CoordinatorInfo] = &[
         description: "Experts search the TravelPlanner sandbox privately and share findings in a notebook; an orchestrator picks who acts next; a compiler and a critic write the plan, scored by the TravelPlanner evaluator.",
         example_task: travel::EXAMPLE_TASK,
         roles: travel::contract::QUESTION_ROLES,
+        called: "the travel planner",
+        // SmolLM2-135M in the page: one prompt read 3,589 new tokens.
+        peak_prompt_tokens: 3_600,
     },
     CoordinatorInfo {
         id: act::ID,
@@ -48,6 +65,9 @@ pub const COORDINATORS: &[CoordinatorInfo] = &[
         description: "A team splits a creative task, meets to fuse it, takes break time with experts it creates, remembers episodes and scored knowledge, and writes the deliverable in a production meeting; ACT+ carries the knowledge to the next task.",
         example_task: act::EXAMPLE_TASK,
         roles: act::contract::QUESTION_ROLES,
+        called: "ACT",
+        // SmolLM2-135M in the page: the leader's prompt reached 3,695.
+        peak_prompt_tokens: 3_700,
     },
     CoordinatorInfo {
         id: mael::ID,
@@ -55,6 +75,8 @@ pub const COORDINATORS: &[CoordinatorInfo] = &[
         description: "Agents on a graph split the task, solve, critique and merge; every step is rewarded and stored as an experience that later tasks retrieve (none / task / step).",
         example_task: mael::EXAMPLE_TASK,
         roles: mael::contract::QUESTION_ROLES,
+        called: "MAEL",
+        peak_prompt_tokens: MAEL_PEAK_PROMPT_TOKENS,
     },
 ];
 

@@ -130,6 +130,7 @@ mod tests {
             temperature: None,
             file_sha256: None,
             max_tokens: None,
+            sampling: None,
         }
     }
 
@@ -177,6 +178,7 @@ mod tests {
             temperature: None,
             file_sha256: None,
             max_tokens: None,
+            sampling: None,
         };
         assert!(local.is_local() && !local.is_demo());
         assert!(validate(&local, None)

@@ -5,6 +5,7 @@ pub mod demo;
 pub mod embed;
 pub mod error;
 pub mod factory;
+pub mod fit;
 pub mod local;
 pub mod pricing;
 pub mod providers;

@@ -25,6 +25,96 @@ pub struct ModelSpec {
     /// set its own (recorded in the run file; `None`: the provider's default).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_tokens: Option<u32>,
+    /// The local model's sampler settings (llama.cpp's names; what is not
+    /// set is llama.cpp's default). Only a `local` spec carries them, and
+    /// only when one is set: run files without them read as before.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sampling: Option<LocalSampling>,
+}
+
+/// The in-page (and CLI) local model's sampler settings beyond the
+/// temperature, as llama.cpp names them; `None` is llama.cpp's default
+/// (`crates/llm-worker/src/sampler.rs` holds them: top-k 40, top-p 0.95,
+/// min-p 0.05, repeat penalty 1.0 = off, repeat window 64 tokens).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct LocalSampling {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub top_k: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub top_p: Option<f32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub min_p: Option<f32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub repeat_penalty: Option<f32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub repeat_last_n: Option<u32>,
+}
+
+/// llama.cpp's defaults, for placeholders and help (the engine's own
+/// constants are in `crates/llm-worker/src/sampler.rs`).
+pub const LLAMA_CPP_TOP_K: u32 = 40;
+pub const LLAMA_CPP_TOP_P: f32 = 0.95;
+pub const LLAMA_CPP_MIN_P: f32 = 0.05;
+pub const LLAMA_CPP_REPEAT_PENALTY: f32 = 1.0;
+pub const LLAMA_CPP_REPEAT_LAST_N: u32 = 64;
+/// The largest repeat window (the engine's longest context).
+pub const MAX_REPEAT_LAST_N: u32 = 4096;
+/// The largest repeat penalty accepted (llama.cpp users keep it near 1.0–1.3).
+pub const MAX_REPEAT_PENALTY: f32 = 10.0;
+
+impl LocalSampling {
+    pub fn is_empty(&self) -> bool {
+        self == &LocalSampling::default()
+    }
+
+    /// What is wrong with each value set, as (CLI flag name, message):
+    /// top-k and the repeat window are whole numbers (0 turns them off),
+    /// top-p and min-p lie in [0, 1], the penalty in (0, 10].
+    pub fn problems(&self) -> Vec<(&'static str, String)> {
+        let mut out = Vec::new();
+        let unit = |name: &'static str, v: Option<f32>, out: &mut Vec<_>| {
+            if let Some(v) = v.filter(|v| !(v.is_finite() && (0.0..=1.0).contains(v))) {
+                out.push((name, format!("must be between 0 and 1, got {v}")));
+            }
+        };
+        unit("top-p", self.top_p, &mut out);
+        unit("min-p", self.min_p, &mut out);
+        if let Some(v) = self
+            .repeat_penalty
+            .filter(|v| !(v.is_finite() && *v > 0.0 && *v <= MAX_REPEAT_PENALTY))
+        {
+            out.push((
+                "repeat-penalty",
+                format!("must be above 0 and at most {MAX_REPEAT_PENALTY} (1 = off), got {v}"),
+            ));
+        }
+        if let Some(n) = self.repeat_last_n.filter(|n| *n > MAX_REPEAT_LAST_N) {
+            out.push((
+                "repeat-last-n",
+                format!("must be at most {MAX_REPEAT_LAST_N} tokens (0 = off), got {n}"),
+            ));
+        }
+        out
+    }
+
+    /// The settings as a run records them: values out of range brought into
+    /// it (a top-p of 2 is 1; a penalty that is not above 0 is dropped), and
+    /// `None` when nothing is set.
+    pub fn cleaned(&self) -> Option<LocalSampling> {
+        let unit = |v: Option<f32>| v.filter(|v| v.is_finite()).map(|v| v.clamp(0.0, 1.0));
+        let s = LocalSampling {
+            top_k: self.top_k,
+            top_p: unit(self.top_p),
+            min_p: unit(self.min_p),
+            repeat_penalty: self
+                .repeat_penalty
+                .filter(|v| v.is_finite() && *v > 0.0)
+                .map(|v| v.min(MAX_REPEAT_PENALTY)),
+            repeat_last_n: self.repeat_last_n.map(|n| n.min(MAX_REPEAT_LAST_N)),
+        };
+        (!s.is_empty()).then_some(s)
+    }
 }
 
 /// The provider id of the model that runs inside the page (a GGUF file).
@@ -40,6 +130,7 @@ impl ModelSpec {
             temperature: None,
             file_sha256: None,
             max_tokens: None,
+            sampling: None,
         }
     }
     pub fn is_demo(&self) -> bool {
@@ -49,11 +140,140 @@ impl ModelSpec {
     pub fn is_local(&self) -> bool {
         self.provider == LOCAL_PROVIDER
     }
+    /// The spec with the local model's sampler settings `s` (cleaned), when
+    /// it is the local model's and any is set; other providers' specs
+    /// never carry them.
+    pub fn with_local_sampling(mut self, s: &LocalSampling) -> Self {
+        self.sampling = if self.is_local() { s.cleaned() } else { None };
+        self
+    }
+
     /// The same spec with credentials removed from the base URL.
     pub fn redacted(&self) -> Self {
         ModelSpec {
             base_url: redact_url(&self.base_url),
             ..self.clone()
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn local() -> ModelSpec {
+        ModelSpec {
+            provider: LOCAL_PROVIDER.into(),
+            model: "SmolLM2 Q4_1".into(),
+            file_sha256: Some("ab".repeat(32)),
+            ..ModelSpec::demo()
+        }
+    }
+
+    fn some() -> LocalSampling {
+        LocalSampling {
+            top_k: Some(20),
+            top_p: Some(0.9),
+            min_p: Some(0.1),
+            repeat_penalty: Some(1.1),
+            repeat_last_n: Some(128),
+        }
+    }
+
+    #[test]
+    fn sampler_settings_reach_only_a_local_spec_and_only_when_set() {
+        assert_eq!(local().with_local_sampling(&some()).sampling, Some(some()));
+        assert_eq!(
+            local()
+                .with_local_sampling(&LocalSampling::default())
+                .sampling,
+            None
+        );
+        let remote = ModelSpec {
+            provider: "openai".into(),
+            format: Some(super::super::providers::http::WireFormat::OpenaiCompatible),
+            ..ModelSpec::demo()
+        };
+        assert_eq!(remote.with_local_sampling(&some()).sampling, None);
+        assert_eq!(
+            ModelSpec::demo().with_local_sampling(&some()).sampling,
+            None
+        );
+        // One value alone travels alone.
+        let one = LocalSampling {
+            repeat_penalty: Some(1.2),
+            ..LocalSampling::default()
+        };
+        assert_eq!(local().with_local_sampling(&one).sampling, Some(one));
+    }
+
+    #[test]
+    fn values_out_of_range_are_named_and_cleaned() {
+        assert!(some().problems().is_empty());
+        let bad = LocalSampling {
+            top_k: Some(0),
+            top_p: Some(1.5),
+            min_p: Some(-0.1),
+            repeat_penalty: Some(0.0),
+            repeat_last_n: Some(100_000),
+        };
+        let names: Vec<&str> = bad.problems().iter().map(|(n, _)| *n).collect();
+        assert_eq!(names, ["top-p", "min-p", "repeat-penalty", "repeat-last-n"]);
+        assert!(bad.problems()[0].1.contains("between 0 and 1, got 1.5"));
+        assert_eq!(
+            bad.cleaned(),
+            Some(LocalSampling {
+                top_k: Some(0),
+                top_p: Some(1.0),
+                min_p: Some(0.0),
+                repeat_penalty: None,
+                repeat_last_n: Some(MAX_REPEAT_LAST_N),
+            })
+        );
+        let nan = LocalSampling {
+            top_p: Some(f32::NAN),
+            ..LocalSampling::default()
+        };
+        assert_eq!(nan.problems().len(), 1);
+        assert_eq!(nan.cleaned(), None);
+    }
+
+    #[test]
+    fn a_spec_round_trips_and_old_run_files_still_read() {
+        let spec = local().with_local_sampling(&some());
+        let json = serde_json::to_string(&spec).expect("writes");
+        assert!(
+            json.contains(r#""sampling":{"top_k":20,"top_p":0.9,"min_p":0.1,"repeat_penalty":1.1,"repeat_last_n":128}"#),
+            "{json}"
+        );
+        assert_eq!(
+            serde_json::from_str::<ModelSpec>(&json).expect("reads"),
+            spec
+        );
+        // Only what is set is written.
+        let one = local().with_local_sampling(&LocalSampling {
+            top_k: Some(1),
+            ..LocalSampling::default()
+        });
+        let json = serde_json::to_string(&one).expect("writes");
+        assert!(json.contains(r#""sampling":{"top_k":1}"#), "{json}");
+        // A spec without sampler settings writes none (older files' shape) ...
+        let json = serde_json::to_string(&local()).expect("writes");
+        assert!(!json.contains("sampling"), "{json}");
+        // ... and a run file written before the field reads as before.
+        let old = r#"{"provider":"local","model":"SmolLM2 Q4_1","temperature":0.0,"file_sha256":"abab","max_tokens":48}"#;
+        let read: ModelSpec = serde_json::from_str(old).expect("reads");
+        assert_eq!(read.sampling, None);
+        assert_eq!(read.max_tokens, Some(48));
+        let partial: ModelSpec =
+            serde_json::from_str(r#"{"provider":"local","model":"m","sampling":{"min_p":0.2}}"#)
+                .expect("reads");
+        assert_eq!(
+            partial.sampling,
+            Some(LocalSampling {
+                min_p: Some(0.2),
+                ..LocalSampling::default()
+            })
+        );
     }
 }

@@ -50,6 +50,11 @@ pub struct RunConfig {
     /// The run's spend cap, if any (see `run::budget`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub spend_cap: Option<super::budget::SpendCap>,
+    /// Recorded by a version that flags every repaired reply
+    /// (`RunEvent::ReplyRepaired`). Older runs lack it: their silent
+    /// repairs were never recorded, so they show no count rather than "0".
+    #[serde(default)]
+    pub repairs_recorded: bool,
 }
 
 fn default_concurrency() -> u32 {
@@ -75,6 +80,7 @@ impl RunConfig {
             seed: 0,
             parent: None,
             spend_cap: None,
+            repairs_recorded: true,
         }
     }
 

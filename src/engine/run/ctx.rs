@@ -93,13 +93,19 @@ impl RunCtx {
     }
 
     pub fn with_controls(
-        config: RunConfig,
+        mut config: RunConfig,
         models: ModelRouter,
         clock: Rc<dyn Clock>,
         gate: Gate,
         cancel: CancelToken,
     ) -> Self {
         let start_ms = clock.now_ms();
+        // A GGUF model in the page (or the CLI's) answers one request at a
+        // time: a run on it makes one call at a time, so a call shown (and
+        // recorded) as running is running and its latency is the model's.
+        if config.models.iter().any(|b| b.spec.is_local()) {
+            config.max_concurrency = 1;
+        }
         let limiter = Semaphore::new(config.max_concurrency.max(1) as usize);
         let rng = RefCell::new(SplitMix::new(config.seed ^ 0x5EED));
         let budgets = RefCell::new(
@@ -338,6 +344,11 @@ impl RunCtx {
             })?;
         if !self.0.gate.pass(&self.0.cancel, agent).await {
             return Err(ModelError::Cancelled);
+        }
+        if self.0.limiter.available() == 0 {
+            self.emit(RunEvent::LlmQueued {
+                agent: agent.into(),
+            });
         }
         let _permit = self.0.limiter.acquire().await;
         if self.is_cancelled() {

@@ -48,6 +48,13 @@ pub enum RunEvent {
     PhaseEnded {
         phase: String,
     },
+    /// `agent`'s next call waits for a free slot (the run's "Parallel LLM
+    /// calls" are all taken): its `llm_request` comes when one frees, so
+    /// the wait is the time between the two and never part of a call's
+    /// `latency_ms`.
+    LlmQueued {
+        agent: String,
+    },
     LlmRequest {
         call: u32,
         agent: String,
@@ -151,6 +158,7 @@ impl RunEvent {
             RunEvent::AgentAdded { .. } => "agent_added",
             RunEvent::PhaseStarted { .. } => "phase_started",
             RunEvent::PhaseEnded { .. } => "phase_ended",
+            RunEvent::LlmQueued { .. } => "llm_queued",
             RunEvent::LlmRequest { .. } => "llm_request",
             RunEvent::LlmDelta { .. } => "llm_delta",
             RunEvent::LlmRetry { .. } => "llm_retry",

@@ -88,6 +88,7 @@ fn config(rng: &mut SplitMix) -> RunConfig {
             temperature: Some(0.5),
             file_sha256: None,
             max_tokens: None,
+            sampling: None,
         };
     }
     let mut c = RunConfig::new(pick(rng, &["single", "travel", "act"]), &text(rng), spec);

@@ -248,15 +248,15 @@ pub struct RunFigures {
     /// Some calls had no price (the cost is a lower bound).
     pub cost_partial: bool,
     /// Its replies, and how many its steps had to repair (or could not
-    /// read): "N of M".
-    pub repairs: RepairCount,
+    /// read): "N of M"; None for a run recorded before repairs were.
+    pub repairs: Option<RepairCount>,
 }
 
 pub fn figures(events: &[LoggedEvent], prices: &PriceTable) -> RunFigures {
     let mut f = RunFigures {
         outcome: "running".into(),
         usage: UsageView::of(events),
-        repairs: RepairsView::of(events).total(),
+        repairs: RepairsView::of(events).recorded_total(),
         ..RunFigures::default()
     };
     for e in events {

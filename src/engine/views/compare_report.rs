@@ -5,6 +5,7 @@
 
 use super::compare::{by_key, figures, first_divergence, RunFigures};
 use super::html::esc;
+use super::repairs::RepairCount;
 use crate::engine::model::pricing::PriceTable;
 use crate::engine::run::{RunConfig, RunDoc};
 use std::fmt::Write;
@@ -90,7 +91,7 @@ pub fn markdown(title: &str, runs: &[RunDoc], prices: &PriceTable) -> String {
             } else {
                 ""
             },
-            f.repairs.label()
+            RepairCount::label_of(f.repairs)
         );
     }
     let names = metric_names(&figs);

@@ -24,6 +24,9 @@ pub fn summarize(ev: &RunEvent) -> String {
         } => format!("{name} ({role}) joined, model {model}"),
         RunEvent::PhaseStarted { label, .. } => format!("phase “{label}” started"),
         RunEvent::PhaseEnded { phase } => format!("phase {phase} ended"),
+        RunEvent::LlmQueued { agent } => {
+            format!("{agent} waits for a free slot (all parallel calls taken)")
+        }
         RunEvent::LlmRequest {
             call,
             agent,

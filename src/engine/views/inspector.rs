@@ -4,6 +4,7 @@
 //! hand-offs it gave or received. Works for every coordinator: it reads
 //! only the generic events.
 
+use super::html::agents::AgentMarks;
 use super::Fold;
 use crate::engine::run::event::{LoggedEvent, RunEvent};
 use serde::Serialize;
@@ -95,6 +96,8 @@ pub struct Handoffs {
     pub names: HashMap<String, String>,
     /// Every hand-off, in order.
     pub items: Vec<HandoffItem>,
+    /// The agents in the order they joined: their colours.
+    pub marks: AgentMarks,
 }
 
 impl Handoffs {
@@ -115,6 +118,7 @@ impl Fold for Handoffs {
         match &ev.event {
             RunEvent::AgentAdded { agent, name, .. } => {
                 self.names.insert(agent.clone(), name.clone());
+                self.marks.add(agent, name);
             }
             RunEvent::Handoff { from, to, reason } => self.items.push(HandoffItem {
                 seq: ev.seq,

@@ -13,6 +13,7 @@ pub mod html;
 pub mod inspector;
 pub mod record;
 pub mod repairs;
+pub mod sampling;
 pub mod timeline;
 pub mod transcript;
 pub mod usage;
@@ -96,7 +97,19 @@ pub struct StatusView {
     /// repair (or could not read): "replies repaired: N of M".
     pub replies: usize,
     pub repaired: std::collections::BTreeSet<u32>,
+    /// The run was recorded by a version that flags repaired replies
+    /// (older runs show no count: their repairs were never recorded).
+    pub repairs_recorded: bool,
     answered: std::collections::BTreeSet<u32>,
+    /// Calls whose replies could not be read at all (the step used a stated
+    /// default or asked again).
+    pub unreadable: std::collections::BTreeSet<u32>,
+    /// Calls that failed for good (`llm_failed`), and those a stop cut off.
+    pub failed: usize,
+    pub stopped: usize,
+    /// Per agent, calls waiting for a free slot (`llm_queued` not yet
+    /// followed by that agent's `llm_request`).
+    queued: BTreeMap<String, usize>,
     pub elapsed_ms: u64,
     /// Notes written so far, per store (a coordinator's tab shows its count).
     pub notes: BTreeMap<String, usize>,
@@ -113,10 +126,76 @@ impl Default for StatusView {
             llm_calls: 0,
             replies: 0,
             repaired: Default::default(),
+            repairs_recorded: false,
             answered: Default::default(),
+            unreadable: Default::default(),
+            failed: 0,
+            stopped: 0,
+            queued: BTreeMap::new(),
             elapsed_ms: 0,
             notes: BTreeMap::new(),
         }
+    }
+}
+
+impl StatusView {
+    /// Calls sent to a model and not yet answered or failed (running now,
+    /// or cut off by a stop).
+    pub fn unanswered(&self) -> usize {
+        self.llm_calls
+            .saturating_sub(self.replies + self.failed + self.stopped)
+    }
+
+    /// How a run that will not reach its end ended, for the panels that
+    /// wait for the end ("The run {was stopped} before …"); None while it
+    /// runs or once it finished.
+    pub fn ended_early(&self) -> Option<&'static str> {
+        match self.status {
+            RunStatus::Cancelled => Some("was stopped"),
+            RunStatus::Failed if self.error_kind.as_deref() == Some("spend_cap") => {
+                Some("stopped at its spend cap")
+            }
+            RunStatus::Failed => Some("failed"),
+            RunStatus::Running | RunStatus::Finished => None,
+        }
+    }
+
+    /// Once most replies (at least 4) could not be read: how many of how
+    /// many, for a run-level notice (the model is not up to the steps).
+    pub fn mostly_unreadable(&self) -> Option<(usize, usize)> {
+        let n = self.unreadable.len();
+        (self.replies >= 4 && n * 2 > self.replies).then_some((n, self.replies))
+    }
+
+    /// Calls waiting for a free slot (not yet sent).
+    pub fn queued(&self) -> usize {
+        self.queued.values().sum()
+    }
+
+    /// The status line's count of calls: answered ones (as Usage counts
+    /// them), then, while `live`, those running and those waiting their
+    /// turn, else those left unanswered; and those a stop cut off and
+    /// failed ones. "1 LLM call · 2 running · 3 waiting for a slot".
+    pub fn calls_line(&self, live: bool) -> String {
+        let n = self.replies;
+        let mut line = format!("{n} LLM call{}", if n == 1 { "" } else { "s" });
+        let (open, queued) = (self.unanswered(), self.queued());
+        if live && open > 0 {
+            line.push_str(&format!(" · {open} running"));
+        }
+        if live && queued > 0 {
+            line.push_str(&format!(" · {queued} waiting for a slot"));
+        }
+        if !live && open > 0 {
+            line.push_str(&format!(" · {open} unanswered"));
+        }
+        if self.stopped > 0 {
+            line.push_str(&format!(" · {} stopped", self.stopped));
+        }
+        if self.failed > 0 {
+            line.push_str(&format!(" · {} failed", self.failed));
+        }
+        line
     }
 }
 
@@ -125,16 +204,37 @@ impl Fold for StatusView {
         self.events += 1;
         self.elapsed_ms = ev.t_ms;
         match &ev.event {
-            RunEvent::RunStarted { .. } => self.started = true,
-            RunEvent::LlmRequest { .. } => self.llm_calls += 1,
+            RunEvent::RunStarted { config } => {
+                self.started = true;
+                self.repairs_recorded = config.repairs_recorded;
+            }
+            RunEvent::LlmQueued { agent } => *self.queued.entry(agent.clone()).or_insert(0) += 1,
+            RunEvent::LlmRequest { agent, .. } => {
+                self.llm_calls += 1;
+                if let Some(n) = self.queued.get_mut(agent) {
+                    *n = n.saturating_sub(1);
+                }
+            }
+            RunEvent::LlmFailed {
+                error: crate::engine::model::ModelError::Cancelled,
+                ..
+            } => self.stopped += 1,
+            RunEvent::LlmFailed { .. } => self.failed += 1,
             RunEvent::LlmResponse { call, .. } => {
                 self.replies += 1;
                 self.answered.insert(*call);
             }
             // A reply is repaired after it came (never "5 of 3" from an
             // imported file naming calls that never answered).
-            RunEvent::ReplyRepaired { call, .. } if self.answered.contains(call) => {
+            RunEvent::ReplyRepaired { call, repairs } if self.answered.contains(call) => {
                 self.repaired.insert(*call);
+                use crate::engine::model::reply::RepairKind as K;
+                if repairs
+                    .iter()
+                    .any(|r| matches!(r.kind, K::AskedAgain | K::Default))
+                {
+                    self.unreadable.insert(*call);
+                }
             }
             RunEvent::NoteWritten { store, .. } => {
                 *self.notes.entry(store.clone()).or_insert(0) += 1;
@@ -184,6 +284,144 @@ mod tests {
     use super::*;
     use crate::engine::model::retry::SplitMix;
     use crate::engine::run::random::random_run;
+
+    fn logged(events: Vec<RunEvent>) -> Vec<LoggedEvent> {
+        events
+            .into_iter()
+            .enumerate()
+            .map(|(i, event)| LoggedEvent {
+                seq: i as u64,
+                t_ms: i as u64,
+                event,
+            })
+            .collect()
+    }
+
+    fn request(call: u32, agent: &str) -> RunEvent {
+        RunEvent::LlmRequest {
+            call,
+            agent: agent.into(),
+            model: "m".into(),
+            request: crate::engine::model::ChatRequest::new(vec![]),
+        }
+    }
+
+    fn response(call: u32) -> RunEvent {
+        RunEvent::LlmResponse {
+            call,
+            response: Default::default(),
+            latency_ms: 1,
+            retries: 0,
+        }
+    }
+
+    /// The status line counts answered calls (as Usage does), then those
+    /// running and waiting while live, those left unanswered once ended,
+    /// and failed ones.
+    #[test]
+    fn the_status_counts_answered_running_waiting_unanswered_and_failed_calls() {
+        let queued = |agent: &str| RunEvent::LlmQueued {
+            agent: agent.into(),
+        };
+        let mut log = vec![
+            request(0, "a"),
+            queued("b"),
+            queued("c"),
+            response(0),
+            request(1, "b"),
+        ];
+        let s = StatusView::of(&logged(log.clone()));
+        assert_eq!((s.replies, s.unanswered(), s.queued()), (1, 1, 1));
+        assert_eq!(
+            s.calls_line(true),
+            "1 LLM call · 1 running · 1 waiting for a slot"
+        );
+        log.push(RunEvent::LlmFailed {
+            call: 1,
+            error: crate::engine::model::ModelError::Timeout { after_ms: 1 },
+            retries: 0,
+        });
+        log.push(request(2, "c"));
+        log.push(request(3, "a"));
+        log.push(RunEvent::LlmFailed {
+            call: 3,
+            error: crate::engine::model::ModelError::Cancelled,
+            retries: 0,
+        });
+        log.push(RunEvent::RunCancelled {});
+        let s = StatusView::of(&logged(log));
+        assert_eq!(
+            s.calls_line(false),
+            "1 LLM call · 1 unanswered · 1 stopped · 1 failed"
+        );
+        assert_eq!(s.ended_early(), Some("was stopped"));
+        let s = StatusView::of(&logged(vec![
+            request(0, "a"),
+            response(0),
+            request(1, "a"),
+            response(1),
+        ]));
+        assert_eq!(s.calls_line(true), "2 LLM calls");
+        assert_eq!(s.ended_early(), None, "running: the end may still come");
+    }
+
+    #[test]
+    fn most_replies_unreadable_is_noticed_from_four_replies_on() {
+        use crate::engine::model::reply::{Repair, RepairKind};
+        let flag = |call: u32, kind: RepairKind| RunEvent::ReplyRepaired {
+            call,
+            repairs: vec![Repair::new(kind, "x")],
+        };
+        let mut log = Vec::new();
+        for c in 0..4 {
+            log.push(request(c, "a"));
+            log.push(response(c));
+        }
+        log.push(flag(0, RepairKind::Default));
+        log.push(flag(1, RepairKind::AskedAgain));
+        log.push(flag(2, RepairKind::Fence));
+        let s = StatusView::of(&logged(log.clone()));
+        assert_eq!(
+            s.mostly_unreadable(),
+            None,
+            "2 of 4 is not most; a stripped fence was read"
+        );
+        log.push(flag(3, RepairKind::Default));
+        assert_eq!(
+            StatusView::of(&logged(log.clone())).mostly_unreadable(),
+            Some((3, 4))
+        );
+        let three: Vec<_> = log[..6]
+            .iter()
+            .cloned()
+            .chain([flag(0, RepairKind::Default), flag(1, RepairKind::Default)])
+            .collect();
+        assert_eq!(
+            StatusView::of(&logged(three)).mostly_unreadable(),
+            None,
+            "too few replies to say"
+        );
+    }
+
+    #[test]
+    fn a_run_that_did_not_finish_says_how_it_ended() {
+        let failed = |kind: &str| {
+            StatusView::of(&logged(vec![RunEvent::RunFailed {
+                reason: crate::engine::run::event::FailReason {
+                    kind: kind.into(),
+                    message: "m".into(),
+                    model_error: None,
+                },
+            }]))
+        };
+        assert_eq!(failed("model").ended_early(), Some("failed"));
+        assert_eq!(
+            failed("spend_cap").ended_early(),
+            Some("stopped at its spend cap")
+        );
+        let finished = StatusView::of(&logged(vec![RunEvent::RunFinished { output: None }]));
+        assert_eq!(finished.ended_early(), None);
+    }
 
     #[test]
     fn folded_matches_a_fold_from_scratch_as_the_log_grows_is_cut_and_replaced() {

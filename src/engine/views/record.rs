@@ -40,7 +40,7 @@ pub struct RunMeta {
     #[serde(default)]
     pub llm_calls: u64,
     /// Replies received, and of those the ones their steps had to repair
-    /// (records from before repairs were counted have 0 and 0).
+    /// (records and runs from before repairs were counted have 0 and 0).
     #[serde(default)]
     pub replies: u64,
     #[serde(default)]
@@ -60,7 +60,12 @@ impl RunMeta {
         now_ms: f64,
     ) -> RunMeta {
         let usage = UsageView::of(events);
-        let repairs = RepairsView::of(events).total();
+        // A run recorded before repairs were flagged counts none (history
+        // then shows no count rather than a "0 of M" it cannot vouch for).
+        let repairs = match config.repairs_recorded {
+            true => RepairsView::of(events).total(),
+            false => Default::default(),
+        };
         let (cost, complete) = usage.total.cost(prices);
         RunMeta {
             run_id: config.run_id.clone(),

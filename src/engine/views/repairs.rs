@@ -30,6 +30,11 @@ impl RepairCount {
     pub fn label(&self) -> String {
         format!("{} of {}", self.repaired, self.replies)
     }
+
+    /// The label of a run's count, or what an older run's lack of one means.
+    pub fn label_of(count: Option<RepairCount>) -> String {
+        count.map_or_else(|| "not recorded (older run)".into(), |c| c.label())
+    }
 }
 
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -40,11 +45,15 @@ pub struct RepairsView {
     answered: BTreeSet<u32>,
     /// What was repaired, per call.
     pub by_call: BTreeMap<u32, Vec<Repair>>,
+    /// The run's config says repairs were recorded (see
+    /// `RunConfig::repairs_recorded`).
+    recorded: bool,
 }
 
 impl Fold for RepairsView {
     fn apply(&mut self, ev: &LoggedEvent) {
         match &ev.event {
+            RunEvent::RunStarted { config } => self.recorded = config.repairs_recorded,
             RunEvent::LlmRequest { call, request, .. } => {
                 let step = request.step.clone().unwrap_or_else(|| "other".into());
                 self.steps.insert(*call, step);
@@ -72,6 +81,12 @@ impl RepairsView {
             replies: self.answered.len() as u32,
             repaired: self.repaired_calls().count() as u32,
         }
+    }
+
+    /// The run's count when it was recorded by a version that flags
+    /// repaired replies; None for older runs, whose repairs went unrecorded.
+    pub fn recorded_total(&self) -> Option<RepairCount> {
+        self.recorded.then(|| self.total())
     }
 
     /// The answered calls whose replies were repaired.
@@ -339,5 +354,53 @@ mod tests {
             .join("\n")
         );
         assert_eq!(by_step_table(&[("a", &RepairSum::default())]), "");
+    }
+
+    /// A run file from before repairs were recorded (its config has no
+    /// `repairs_recorded`): its unflagged replies are not shown as "0 of M"
+    /// anywhere (status line, History, comparisons); the same run recorded
+    /// now is.
+    #[test]
+    fn a_run_from_before_repairs_were_recorded_shows_no_count() {
+        use crate::engine::model::pricing::PriceTable;
+        use crate::engine::model::spec::ModelSpec;
+        use crate::engine::run::config::RunConfig;
+        use crate::engine::views::{compare, record::RunMeta, StatusView};
+        let now = RunConfig::new("single", "t", ModelSpec::demo());
+        let mut json = serde_json::to_value(&now).expect("json");
+        assert_eq!(json["repairs_recorded"], true, "new runs say so");
+        json.as_object_mut().map(|o| o.remove("repairs_recorded"));
+        let old: RunConfig = serde_json::from_value(json).expect("an older file reads");
+        assert!(!old.repairs_recorded);
+        let log = |config: &RunConfig| {
+            let mut l = vec![ev(
+                0,
+                RunEvent::RunStarted {
+                    config: config.clone(),
+                },
+            )];
+            for mut e in run(&["x.solve", "x.judge"], &[]) {
+                e.seq += 1;
+                l.push(e);
+            }
+            l
+        };
+        let prices = PriceTable::default();
+        let (o, n) = (log(&old), log(&now));
+        assert_eq!(RepairsView::of(&o).recorded_total(), None);
+        assert_eq!(compare::figures(&o, &prices).repairs, None);
+        assert_eq!(RepairCount::label_of(None), "not recorded (older run)");
+        assert!(!StatusView::of(&o).repairs_recorded);
+        let m = RunMeta::of(&old, &o, &prices, 1.0);
+        assert_eq!((m.replies, m.repaired), (0, 0), "History shows no count");
+        let count = RepairCount {
+            replies: 2,
+            repaired: 0,
+        };
+        assert_eq!(RepairsView::of(&n).recorded_total(), Some(count));
+        assert_eq!(compare::figures(&n, &prices).repairs, Some(count));
+        assert!(StatusView::of(&n).repairs_recorded);
+        let m = RunMeta::of(&now, &n, &prices, 1.0);
+        assert_eq!((m.replies, m.repaired), (2, 0));
     }
 }

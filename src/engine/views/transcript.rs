@@ -1,5 +1,6 @@
 //! The transcript: what was said, by whom, to whom, as it streams; tool
-//! calls with their results; phase markers; retries and failures.
+//! calls with their results; phase markers; retries and failures; replies
+//! the model did not end itself (cut at the token limit, stopped looping).
 
 use super::Fold;
 use crate::engine::model::reply::Repair;
@@ -30,6 +31,9 @@ pub enum EntryKind {
         /// What its step had to repair before it could use the reply
         /// (empty: read as written).
         repairs: Vec<Repair>,
+        /// Why the model stopped early, when it did (from the response's
+        /// finish reason).
+        cut: Option<Cut>,
     },
     Tool {
         id: String,
@@ -50,6 +54,32 @@ pub enum EntryKind {
         level: NoticeLevel,
         text: String,
     },
+}
+
+/// A reply the model did not end itself.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cut {
+    /// It reached its longest answer: `tokens` written (`estimated`: the
+    /// provider did not count them).
+    Length { tokens: u64, estimated: bool },
+    /// The local model kept writing the same passage and was stopped.
+    Repeat,
+}
+
+impl Cut {
+    /// From a response's finish reason: `length` (OpenAI-compatible
+    /// servers and the local model) and `max_tokens` (Anthropic) are the
+    /// token limit, `repeat` the local model's loop check.
+    pub fn of(response: &ChatResponse) -> Option<Cut> {
+        match response.finish_reason.as_deref()? {
+            "length" | "max_tokens" => Some(Cut::Length {
+                tokens: response.usage.output_tokens,
+                estimated: response.usage.estimated,
+            }),
+            "repeat" => Some(Cut::Repeat),
+            _ => None,
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -179,6 +209,7 @@ impl Transcript {
                 streaming: true,
                 tool_calls: Vec::new(),
                 repairs: Vec::new(),
+                cut: None,
             },
         );
         self.by_call.insert(call, idx);
@@ -225,12 +256,14 @@ impl Transcript {
                     text,
                     streaming,
                     tool_calls,
+                    cut,
                     ..
                 } = k
                 {
                     *text = response.text.clone();
                     *streaming = false;
                     *tool_calls = response.tool_calls.clone();
+                    *cut = Cut::of(response);
                 }
             });
         }
@@ -298,6 +331,7 @@ impl Transcript {
                         streaming: false,
                         tool_calls: Vec::new(),
                         repairs: Vec::new(),
+                        cut: None,
                     },
                 );
             }
@@ -379,6 +413,60 @@ impl Transcript {
                     *streaming = false;
                 }
             });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::model::Usage;
+
+    fn response(finish: Option<&str>, output_tokens: u64, estimated: bool) -> ChatResponse {
+        ChatResponse {
+            text: "An answer".into(),
+            usage: Usage {
+                input_tokens: 10,
+                output_tokens,
+                estimated,
+            },
+            finish_reason: finish.map(String::from),
+            ..ChatResponse::default()
+        }
+    }
+
+    fn cut_after(resp: &ChatResponse) -> Option<Cut> {
+        let mut t = Transcript::default();
+        t.llm_request(0, 0, "a");
+        t.llm_response(0, resp);
+        match &t.entries[0].kind {
+            EntryKind::Message { cut, .. } => *cut,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_reply_cut_at_its_limit_or_stopped_looping_says_so() {
+        let length = Some(Cut::Length {
+            tokens: 48,
+            estimated: false,
+        });
+        // OpenAI-compatible servers and the local model, then Anthropic.
+        assert_eq!(cut_after(&response(Some("length"), 48, false)), length);
+        assert_eq!(cut_after(&response(Some("max_tokens"), 48, false)), length);
+        assert_eq!(
+            cut_after(&response(Some("length"), 12, true)),
+            Some(Cut::Length {
+                tokens: 12,
+                estimated: true
+            })
+        );
+        assert_eq!(
+            cut_after(&response(Some("repeat"), 30, false)),
+            Some(Cut::Repeat)
+        );
+        for ended in [Some("stop"), Some("end_turn"), Some("tool_calls"), None] {
+            assert_eq!(cut_after(&response(ended, 48, false)), None, "{ended:?}");
         }
     }
 }

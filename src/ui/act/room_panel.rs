@@ -49,7 +49,7 @@ pub fn RoomPanel() -> impl IntoView {
                 }
                 inner_html=svg></div>
             <p class="small act-caption" aria-live="polite">{caption}</p>
-            <p class="muted small act-legend">"♛ the leader · a glow: asking the model now · E: an expert in break time. Click an agent (or Tab to it and press Enter) to inspect its memory."</p>
+            <p class="muted small act-legend">"♛ the leader · a glow: asking the model now · a square beside an agent: its expert in break time. Click an agent (or Tab to it and press Enter) to inspect its memory."</p>
         </section>
     }
 }

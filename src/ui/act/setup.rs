@@ -5,13 +5,21 @@
 //! knowledge bank.
 
 use super::state::{act_setup, ActSetup, BUILTIN, FREE};
-use crate::engine::coordinators::act::contract::Variant;
+use crate::engine::coordinators::act::contract::{ActOptions, Variant};
 use crate::engine::domains::creative::{builtin, ComplexTask};
+use crate::engine::run::RunConfig;
+use crate::engine::views::sampling::Sampling;
 use crate::platform::act_store;
-use crate::ui::state::{use_app, Activity, AppState};
+use crate::ui::sampling_note::SamplingNote;
+use crate::ui::shown_setup::{self, ShownSetupBanner};
+use crate::ui::state::{use_app, AppState};
 use crate::ui::widgets::{parsed, Toggle};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
+
+/// ACT chooses its temperature per step (`act::team`): whatever Settings says.
+const ACT_SAMPLING: &str =
+    "Temperature 0.7 for the agents' speech, 0 for the replies read as JSON and the judge (ACT's own per step, as the paper gives none; the Settings temperature does not change them)";
 
 /// Reloads what this browser keeps: imported sets and knowledge banks.
 pub fn refresh_stored() {
@@ -23,6 +31,28 @@ pub fn refresh_stored() {
             s.banks = banks;
         });
     });
+}
+
+/// Shows a stored ACT run's setup (`ActSetup::adopt`), loading the
+/// imported set its task came from.
+fn adopt(app: AppState, config: &RunConfig) {
+    let Ok(o) = serde_json::from_value::<ActOptions>(config.options.clone()) else {
+        return;
+    };
+    let variant = config.variant.as_deref().and_then(Variant::parse);
+    let trial = u32::try_from(config.seed).unwrap_or(0);
+    let mut set = None;
+    act_setup().update(|s| set = s.adopt(variant, trial, &o));
+    if let Some(name) = set {
+        spawn_local(async move {
+            match act_store::load_set(&name).await {
+                Ok(loaded) => act_setup().update(|s| {
+                    (s.source, s.loaded, s.trial) = (name, Some(loaded), trial);
+                }),
+                Err(e) => app.warn(e, false),
+            }
+        });
+    }
 }
 
 /// Makes `source` the setup's task source (loading an imported set).
@@ -74,9 +104,12 @@ fn parts_html(task: &ComplexTask) -> AnyView {
 #[component]
 pub fn ActSetupPanel() -> impl IntoView {
     let app = use_app();
-    let busy = Signal::derive(move || app.activity.get() != Activity::Idle);
+    let busy = shown_setup::disabled(app);
     refresh_stored();
     let s = act_setup();
+    shown_setup::on_shown(app, crate::engine::coordinators::act::ID, move |c| {
+        adopt(app, c)
+    });
     let source = move || s.with(|x| x.source.clone());
     let is = move |v: &'static str| move || s.with(|x| x.source == v);
     let trials = move || s.with(ActSetup::trials);
@@ -128,6 +161,7 @@ pub fn ActSetupPanel() -> impl IntoView {
     };
     view! {
         <div class="act-setup">
+            <ShownSetupBanner/>
             <div class="field">
                 <label for="act-source">"Tasks"</label>
                 <select id="act-source" disabled=busy prop:value=source on:change=move |ev| pick_source(app, event_target_value(&ev))>
@@ -193,6 +227,7 @@ pub fn ActSetupPanel() -> impl IntoView {
                         on:change=move |ev| { let m = event_target_value(&ev).trim().to_string(); s.update(|x| x.embedding_model = m) }/>
                 </div>
             </Show>
+            <SamplingNote sampling=Sampling::Fixed(ACT_SAMPLING) testid="act-temperature"/>
             <Toggle id="act-judge" label=" LLM judge: count the expected components (0–4)" busy=busy
                 on=Signal::derive(move || s.with(|x| x.judge)) set=Callback::new(move |on| s.update(|x| x.judge = on))/>
             <Toggle id="act-stem" label=" Stem words in ROUGE (Porter)" busy=busy

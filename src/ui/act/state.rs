@@ -104,6 +104,51 @@ impl ActSetup {
     }
 }
 
+impl ActSetup {
+    /// Shows a stored run's setup: made with `variant`, trial `trial` and
+    /// `o`. A typed task becomes the typed text; a built-in one its
+    /// community and trial. Returns the imported set to load when the task
+    /// came from one this browser holds (`setup::adopt_set` loads it).
+    pub fn adopt(
+        &mut self,
+        variant: Option<Variant>,
+        trial: u32,
+        o: &ActOptions,
+    ) -> Option<String> {
+        if let Some(v) = variant {
+            self.variant = v;
+        }
+        self.judge = o.judge;
+        self.stem = o.stem;
+        self.team_size = o.team_size;
+        if let Some(b) = &o.bank {
+            self.bank = b.clone();
+        }
+        self.trial = trial;
+        if o.task.parts.is_empty() {
+            (self.source, self.loaded) = (FREE.into(), None);
+            self.free_text = o.task.text.clone();
+            return None;
+        }
+        if let Some(rest) = o.task.id.strip_prefix("builtin-") {
+            let c = rest.rsplit_once('-').map_or(rest, |(c, _)| c);
+            let by_trial = builtin::COMMUNITIES[trial as usize % builtin::COMMUNITIES.len()];
+            (self.source, self.loaded) = (BUILTIN.into(), None);
+            self.community = if c == by_trial {
+                String::new()
+            } else {
+                c.to_string()
+            };
+            return None;
+        }
+        self.sets
+            .iter()
+            .map(|(n, _)| n)
+            .find(|n| o.task.id == format!("{n}-{trial}") || o.task.id.starts_with(n.as_str()))
+            .cloned()
+    }
+}
+
 /// The setup, made the first time the ACT part asks for it.
 pub fn act_setup() -> RwSignal<ActSetup> {
     part_state(|| RwSignal::new(ActSetup::default()))

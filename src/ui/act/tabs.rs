@@ -47,7 +47,15 @@ pub fn TasksPanel() -> impl IntoView {
 pub fn OutputPanel() -> impl IntoView {
     let render = |app| {
         let refs = view::references(app);
-        view::read(app, |v| output::output_html(v, &refs))
+        let ended = app.view.with(|v| v.status.ended_early());
+        view::read(app, |v| {
+            match ended {
+            Some(how) if v.rounds.is_empty() && v.result.is_none() => format!(
+                "<p class=\"muted empty-note\" data-testid=\"ended-early\">No deliverable: the run {how} before the production meeting.</p>"
+            ),
+            _ => output::output_html(v, &refs),
+        }
+        })
     };
     view! { <Tab class="act-output" label="Output" render=render/> }
 }

@@ -13,7 +13,7 @@ use crate::engine::lesson::{Bundle, Lesson};
 use crate::engine::run::{LoggedEvent, RunDoc, RunEvent};
 use crate::engine::views::compare::{self, Alignment, RunFigures};
 use crate::engine::views::compare_report::{self, letter, run_label};
-use crate::engine::views::html::{entry_html, graph as graph_svg};
+use crate::engine::views::html::{entry_html_with, graph as graph_svg};
 use crate::engine::views::{Fold, RunView};
 use crate::platform::files;
 use crate::ui::state::{use_app, AppState, LessonMode, LessonSession, Source};
@@ -403,9 +403,10 @@ fn Column(i: usize) -> impl IntoView {
         });
         let all = &v.transcript.entries;
         let from = all.len().saturating_sub(ENTRIES);
+        let marks = graph_svg::marks(&v.graph);
         let html: String = all[from..]
             .iter()
-            .map(|e| entry_html(e, &v.transcript))
+            .map(|e| entry_html_with(e, &v.transcript, &marks))
             .collect();
         (
             graph_svg::render_with(&v.graph, false, None),

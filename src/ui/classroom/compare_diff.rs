@@ -5,6 +5,7 @@
 
 use crate::engine::views::compare::{self, RunFigures};
 use crate::engine::views::compare_report::{self, fmt_value, letter, metric, metric_names};
+use crate::engine::views::repairs::RepairCount;
 use crate::engine::views::usage::Tally;
 use crate::ui::state::use_app;
 use leptos::prelude::*;
@@ -92,7 +93,7 @@ pub fn Differences(figs: Memo<Vec<RunFigures>>) -> impl IntoView {
                     {move || row("model calls", |f| f.usage.total.calls.to_string())}
                     {move || row("tokens (in + out)", |f| (f.usage.total.input_tokens + f.usage.total.output_tokens).to_string())}
                     {move || row("cost (USD)", |f| if f.cost_partial { format!("≥ {:.4}", f.cost_usd) } else { format!("{:.4}", f.cost_usd) })}
-                    {move || row("replies repaired", |f| f.repairs.label())}
+                    {move || row("replies repaired", |f| RepairCount::label_of(f.repairs))}
                 </tbody>
                 <tbody class="cmp-group"><tr><th scope="rowgroup" colspan="5">"Per agent"</th></tr>{move || keyed(true)}</tbody>
                 <tbody class="cmp-group"><tr><th scope="rowgroup" colspan="5">"Per phase"</th></tr>{move || keyed(false)}</tbody>

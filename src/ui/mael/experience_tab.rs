@@ -3,7 +3,7 @@
 //! the experiences the backward pass stored with their rewards.
 
 use super::view;
-use crate::engine::coordinators::mael::html::memory::experience_tab_html;
+use crate::engine::coordinators::mael::html::memory::experience_tab_ended_html;
 use crate::ui::state::use_app;
 use leptos::prelude::*;
 
@@ -13,11 +13,12 @@ pub fn ExperiencePanel() -> impl IntoView {
     // Both lists only grow within a run: rebuilt when their lengths change.
     let key = Memo::new(move |_| {
         let lens = view::read(app, |v| (v.retrievals.len(), v.experiences.len(), v.mode));
-        (app.run_serial(), lens)
+        let ended = app.view.with(|v| v.status.ended_early());
+        (app.run_serial(), lens, ended)
     });
     let html = Memo::new(move |_| {
-        key.track();
-        untrack(|| view::read(app, experience_tab_html))
+        let ended = key.with(|k| k.2);
+        untrack(|| view::read(app, |v| experience_tab_ended_html(v, ended)))
     });
     view! { <div class="ml-experience-tab" role="region" tabindex="0" aria-label="Experience" inner_html=html></div> }
 }

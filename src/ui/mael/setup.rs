@@ -6,12 +6,15 @@
 
 use super::state::{mael_setup, MaelSetup, BUILTIN_TEST, BUILTIN_TRAIN};
 use super::team_editor::TeamEditorDialog;
-use crate::engine::coordinators::mael::contract::{Mode, Polarity, RewardSource};
+use crate::engine::coordinators::mael::contract::{MaelOptions, Mode, Polarity, RewardSource};
 use crate::engine::coordinators::mael::topology::{Preset, Team};
 use crate::engine::domains::tasks::builtin::{self, Split};
 use crate::engine::domains::tasks::{Dataset, Task};
+use crate::engine::views::sampling::Sampling;
 use crate::platform::{experience_store, files, task_sets};
-use crate::ui::state::{use_app, Activity, AppState};
+use crate::ui::sampling_note::SamplingNote;
+use crate::ui::shown_setup::{self, ShownSetupBanner};
+use crate::ui::state::{use_app, AppState};
 use crate::ui::widgets::{parsed, Toggle};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -185,10 +188,17 @@ fn number(ev: &leptos::ev::Event) -> Option<u32> {
 #[component]
 pub fn MaelSetupPanel() -> impl IntoView {
     let app = use_app();
-    let busy = Signal::derive(move || app.activity.get() != Activity::Idle);
+    let busy = shown_setup::disabled(app);
     let editing = RwSignal::new(false);
     refresh_stored();
     let s = mael_setup();
+    shown_setup::on_shown(app, crate::engine::coordinators::mael::ID, move |config| {
+        let Ok(o) = serde_json::from_value::<MaelOptions>(config.options.clone()) else {
+            return;
+        };
+        let mode = config.variant.as_deref().and_then(Mode::parse);
+        s.update(|x| x.adopt(mode, &o));
+    });
     let set = move |f: fn(&mut MaelSetup, String), ev: leptos::ev::Event| {
         let v = event_target_value(&ev);
         s.update(|x| f(x, v));
@@ -224,6 +234,7 @@ pub fn MaelSetupPanel() -> impl IntoView {
     let team_ok = move || s.with(|x| x.team.validate().is_ok());
     view! {
         <div class="ml-setup">
+            <ShownSetupBanner/>
             <div class="field">
                 <label for="ml-set">"Task set"</label>
                 <TaskSetSelect id="ml-set" value=Signal::derive(move || s.with(|x| x.set.clone())) on_pick=move |n| load_set(app, n) disabled=busy/>
@@ -270,13 +281,7 @@ pub fn MaelSetupPanel() -> impl IntoView {
                 </div>
                 <span class="small" class:muted=team_ok class:bad=move || !team_ok() aria-live="polite">{team_line}</span>
             </div>
-            <p class="small muted" data-testid="ml-temperature">{move || {
-                let set = app.settings.with(|x| x.model_spec().temperature);
-                match set {
-                    Some(t) => format!("Temperature {t} (set in Settings; the paper samples at {})", crate::engine::coordinators::mael::contract::TEMPERATURE),
-                    None => format!("Temperature {} (the paper's; Settings can set another)", crate::engine::coordinators::mael::contract::TEMPERATURE),
-                }
-            }}</p>
+            <SamplingNote sampling=Sampling::Paper(crate::engine::coordinators::mael::contract::TEMPERATURE) testid="ml-temperature"/>
             <details class="ml-advanced">
                 <summary>"Retrieval and rewards"</summary>
                 <div class="field">

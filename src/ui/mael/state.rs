@@ -86,6 +86,47 @@ impl MaelSetup {
     }
 }
 
+impl MaelSetup {
+    /// Shows a stored run's setup: made with `mode` and `o`. Its task is
+    /// selected in the current set, else in a built-in set, else added to
+    /// the current list; the team's shape is the preset it equals (the team
+    /// itself is the run's either way).
+    pub fn adopt(&mut self, mode: Option<Mode>, o: &MaelOptions) {
+        if let Some(m) = mode {
+            self.mode = m;
+        }
+        self.team = o.team.clone();
+        if let Some(p) = Preset::ALL
+            .into_iter()
+            .find(|p| Team::preset(*p, o.team.len()) == o.team)
+        {
+            self.preset = p;
+        }
+        self.scoring = o.scoring;
+        self.top_k = o.top_k.max(1);
+        let (rounds, depth) = o.task.dataset.defaults();
+        self.rounds = (o.max_rounds != rounds).then_some(o.max_rounds);
+        self.depth = (o.max_depth != depth).then_some(o.max_depth);
+        self.learn = o.learn;
+        self.reward_source = o.reward_source;
+        self.pool = o.pool.clone().unwrap_or_else(|| DEFAULT_POOL.into());
+        let same = |t: &Task| t.id == o.task.id && t.prompt == o.task.prompt;
+        if let Some(i) = self.tasks.iter().position(same) {
+            self.selected = i;
+            return;
+        }
+        for (set, split) in [(BUILTIN_TEST, Split::Test), (BUILTIN_TRAIN, Split::Train)] {
+            let tasks = builtin::tasks(split);
+            if let Some(i) = tasks.iter().position(same) {
+                (self.set, self.tasks, self.selected) = (set.into(), tasks, i);
+                return;
+            }
+        }
+        self.tasks.push(o.task.clone());
+        self.selected = self.tasks.len() - 1;
+    }
+}
+
 /// The setup, made the first time the MAEL part asks for it.
 pub fn mael_setup() -> RwSignal<MaelSetup> {
     part_state(|| RwSignal::new(MaelSetup::default()))

@@ -106,6 +106,10 @@ pub struct AppState {
     pub presenter: RwSignal<bool>,
     /// The "Run a variant of this" dialog.
     pub variant_open: RwSignal<bool>,
+    /// The user chose to edit the setup panel of a shown (not live) run for
+    /// a new run; until then the panel shows the shown run's setup,
+    /// read-only (`ui::shown_setup`). Cleared whenever a run is shown.
+    pub setup_unlocked: RwSignal<bool>,
     /// A path the router should go to (set outside the router's context).
     pub goto: RwSignal<Option<String>>,
     /// The run a variant was started from and the variant asked for: the
@@ -191,6 +195,7 @@ impl AppState {
             lesson: RwSignal::new(None),
             presenter: RwSignal::new(false),
             variant_open: RwSignal::new(false),
+            setup_unlocked: RwSignal::new(false),
             goto: RwSignal::new(None),
             then_compare: StoredValue::new(None),
             run_serial: StoredValue::new(0),
@@ -380,7 +385,8 @@ impl AppState {
         self.replace_events(Vec::new());
         self.view.set(RunView::default());
         self.shown.set(Some(Shown {
-            config: config.sanitized(),
+            // The run's own config (a local model's run takes one call at a time).
+            config: ctx.config().sanitized(),
             source: Source::Live,
             saved: true,
         }));
@@ -506,6 +512,7 @@ impl AppState {
         self.view.set(RunView::of(&doc.events[..k]));
         self.coordinator.set(doc.config.coordinator.clone());
         self.task.set(doc.config.task.clone());
+        self.setup_unlocked.set(false);
         self.shown.set(Some(Shown {
             config: doc.config.clone(),
             source,

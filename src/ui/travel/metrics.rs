@@ -11,10 +11,12 @@ use leptos::prelude::*;
 pub fn MetricsPanel() -> impl IntoView {
     let app = use_app();
     let body = Memo::new(move |_| {
+        let ended = app.view.with(|v| v.status.ended_early());
         view::read(app, |t| {
-            match &t.evaluation {
-            Some(e) => metrics_html(e, t.budget()),
-            None => "<p class=\"muted small empty-note\">The plan is scored constraint by constraint when the run ends.</p>".to_string(),
+            match (&t.evaluation, ended) {
+            (Some(e), _) => metrics_html(e, t.budget()),
+            (None, Some(how)) => format!("<p class=\"muted small empty-note\" data-testid=\"ended-early\">The run {how} before its plan was scored.</p>"),
+            (None, None) => "<p class=\"muted small empty-note\">The plan is scored constraint by constraint when the run ends.</p>".to_string(),
         }
         })
     });

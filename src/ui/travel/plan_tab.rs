@@ -9,7 +9,7 @@ use crate::engine::views::html::esc;
 use crate::ui::state::use_app;
 use leptos::prelude::*;
 
-fn plan_body(t: &TravelView) -> String {
+fn plan_body(t: &TravelView, ended: Option<&str>) -> String {
     let mut h = String::new();
     match (&t.evaluation, t.latest_plan()) {
         (Some(e), _) => {
@@ -18,8 +18,15 @@ fn plan_body(t: &TravelView) -> String {
             h.push_str("<p class=\"muted small\">Green cells pass every check that concerns them; red cells fail one (hover for the evaluator's message).</p>");
         }
         (None, Some(p)) => {
-            h.push_str("<h3 class=\"plan-title\">Latest plan <span class=\"muted small\">(scored when the run ends)</span></h3>");
+            let when = match ended {
+                Some(how) => format!("not scored: the run {how}"),
+                None => "scored when the run ends".into(),
+            };
+            h.push_str(&format!("<h3 class=\"plan-title\">Latest plan <span class=\"muted small\">({when})</span></h3>"));
             h.push_str(&plan_record_html(&p.record));
+        }
+        (None, None) if ended.is_some() => {
+            h.push_str(&format!("<p class=\"muted empty-note\">No plan: the run {} before the compiler wrote one.</p>", ended.unwrap_or_default()));
         }
         (None, None) => {
             h.push_str("<p class=\"muted empty-note\">No plan yet. The compiler writes one after the experts have filled the notebook.</p>");
@@ -57,11 +64,13 @@ pub fn PlanPanel() -> impl IntoView {
                 t.evaluation.is_some(),
             )
         });
-        (app.run_serial(), parts)
+        let ended = app.view.with(|v| v.status.ended_early());
+        (app.run_serial(), parts, ended)
     });
     let html = Memo::new(move |_| {
         key.track();
-        untrack(|| view::read(app, plan_body))
+        let ended = key.with(|k| k.2);
+        untrack(|| view::read(app, |t| plan_body(t, ended)))
     });
     view! {
         <div class="plan-tab" inner_html=html></div>

@@ -4,9 +4,14 @@
 use super::import::ImportDbDialog;
 use super::state::{builtin_items, items, travel_setup, BUILTIN};
 use crate::engine::coordinators::travel::contract::{ToolMode, Variant};
+use crate::engine::coordinators::travel::{self, contract::TravelOptions};
 use crate::engine::domains::travel::builtin::BUILTIN_QUERIES_JSONL;
+use crate::engine::run::RunConfig;
+use crate::engine::views::sampling::Sampling;
 use crate::platform::{files, travel_store};
-use crate::ui::state::{use_app, Activity, AppState, Notice};
+use crate::ui::sampling_note::SamplingNote;
+use crate::ui::shown_setup::{self, ShownSetupBanner};
+use crate::ui::state::{use_app, AppState, Notice};
 use crate::ui::widgets::FileButton;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -21,6 +26,37 @@ pub fn ensure_queries() {
             t.queries = list;
         });
     }
+}
+
+/// Shows a stored travel run's setup: its variant, tool mode, database
+/// and query (added to the list when the current set lacks it).
+fn adopt(config: &RunConfig) {
+    let Ok(o) = serde_json::from_value::<TravelOptions>(config.options.clone()) else {
+        return;
+    };
+    let variant = config.variant.as_deref().and_then(Variant::parse);
+    let item = items(&o.query.to_string(), "the run")
+        .ok()
+        .and_then(|v| v.into_iter().next());
+    travel_setup().update(|t| {
+        if let Some(v) = variant {
+            t.variant = v;
+        }
+        t.tool_mode = o.tool_mode;
+        t.db = o.db.clone();
+        if let Some(item) = item {
+            if !t
+                .queries
+                .iter()
+                .any(|q| q.idx == item.idx && q.value == item.value)
+            {
+                t.queries.retain(|q| q.idx != item.idx);
+                t.queries.push(item.clone());
+                t.queries.sort_by_key(|q| q.idx);
+            }
+            t.selected = Some(item.idx);
+        }
+    });
 }
 
 /// Lists what this browser has imported (databases, query sets).
@@ -86,9 +122,10 @@ pub fn DatabaseSelect(id: &'static str, #[prop(into)] disabled: Signal<bool>) ->
 pub fn TravelSetupPanel() -> impl IntoView {
     let app = use_app();
     let importing = RwSignal::new(false);
-    let busy = Signal::derive(move || app.activity.get() != Activity::Idle);
+    let busy = shown_setup::disabled(app);
     ensure_queries();
     refresh_imported();
+    shown_setup::on_shown(app, travel::ID, adopt);
     let load_set = move |name: String| load_query_set(app, name);
     let on_queries_file = move |ev: leptos::ev::Event| {
         let Some(file) = files::picked(&ev).into_iter().next() else {
@@ -122,6 +159,29 @@ pub fn TravelSetupPanel() -> impl IntoView {
             load_set(name);
         });
     };
+    // What a run will use: the in-page model has no native tool calls, so
+    // it gets the text protocol whatever the field says (`ToolMode::for_model`).
+    let forced_text =
+        move || !shown_setup::locked(app) && app.settings.with(|s| s.model_spec().is_local());
+    let tool_mode = move || {
+        let chosen = travel_setup().with(|t| t.tool_mode);
+        if forced_text() {
+            ToolMode::Text
+        } else {
+            chosen
+        }
+    };
+    let tool_mode_why = move || {
+        if shown_setup::locked(app) {
+            "What the run on screen used."
+        } else if forced_text() {
+            "The in-page model has no native function calling: it gets the text protocol."
+        } else if tool_mode() == ToolMode::Text {
+            "Tools are described in the prompt; the model writes Tool[args] lines."
+        } else {
+            "The provider's function-calling API."
+        }
+    };
     let query_text = move || {
         travel_setup().with(|t| {
             t.query()
@@ -131,6 +191,7 @@ pub fn TravelSetupPanel() -> impl IntoView {
     };
     view! {
         <div class="travel-setup">
+            <ShownSetupBanner/>
             <div class="field">
                 <label for="query-set">"Query set"</label>
                 <QuerySetSelect id="query-set" disabled=busy/>
@@ -155,12 +216,14 @@ pub fn TravelSetupPanel() -> impl IntoView {
             </div>
             <div class="field">
                     <label for="tool-mode">"Tool calls"</label>
-                    <select id="tool-mode" disabled=busy prop:value=move || if travel_setup().with(|t| t.tool_mode) == ToolMode::Text { "text" } else { "native" }
+                    <select id="tool-mode" disabled=move || busy.get() || forced_text() prop:value=move || if tool_mode() == ToolMode::Text { "text" } else { "native" }
                         on:change=move |ev| { let m = if event_target_value(&ev) == "text" { ToolMode::Text } else { ToolMode::Native }; travel_setup().update(|t| t.tool_mode = m) }>
                         <option value="native">"Native function calling"</option>
                         <option value="text">"Text protocol Tool[args]"</option>
                     </select>
+                    <span class="muted small" data-testid="tool-mode-why">{tool_mode_why}</span>
             </div>
+            <SamplingNote sampling=Sampling::Settings testid="travel-temperature"/>
             <div class="field">
                     <label for="travel-db">"Database"</label>
                     <DatabaseSelect id="travel-db" disabled=busy/>

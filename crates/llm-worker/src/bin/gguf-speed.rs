@@ -35,6 +35,7 @@ fn run(args: &[String]) -> Result<(), String> {
         temperature: None,
         max_tokens: Some(new),
         seed: 1,
+        ..GenParams::default()
     };
     let mut job = engine.start(&turns, &params)?;
     let t1 = Instant::now();

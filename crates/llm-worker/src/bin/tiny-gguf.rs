@@ -1,16 +1,17 @@
 //! Writes a generated GGUF model for the end-to-end tests and `make bench`:
 //!
 //!   tiny-gguf scripted OUT.gguf "REPLY" [NAME]   answers every prompt with REPLY
+//!   tiny-gguf looping OUT.gguf "REPLY" [NAME]    writes REPLY again and again, never ending
 //!   tiny-gguf random OUT.gguf SHAPE [DTYPE]      random weights; SHAPE: tiny,
 //!                                                tiny-qwen2, medium, smollm2-135m, qwen2.5-0.5b;
 //!                                                DTYPE: q8_0 (default), q4_0, q4k, f32
 
 use candle_core::quantized::GgmlDType;
-use llm_worker::tiny::{random_model, scripted_model, Shape};
+use llm_worker::tiny::{looping_model, random_model, scripted_model, Shape};
 use std::process::ExitCode;
 
 fn run(args: &[String]) -> Result<(), String> {
-    let usage = "usage: tiny-gguf scripted OUT REPLY [NAME] | tiny-gguf random OUT SHAPE [DTYPE]";
+    let usage = "usage: tiny-gguf scripted OUT REPLY [NAME] | tiny-gguf looping OUT REPLY [NAME] | tiny-gguf random OUT SHAPE [DTYPE]";
     let (kind, out) = match args {
         [k, o, ..] => (k.as_str(), o.as_str()),
         _ => return Err(usage.into()),
@@ -20,6 +21,11 @@ fn run(args: &[String]) -> Result<(), String> {
             let reply = args.get(2).ok_or(usage)?;
             let name = args.get(3).map(String::as_str).unwrap_or("Tiny scripted");
             scripted_model(name, reply)?
+        }
+        "looping" => {
+            let reply = args.get(2).ok_or(usage)?;
+            let name = args.get(3).map(String::as_str).unwrap_or("Tiny looping");
+            looping_model(name, reply)?
         }
         "random" => {
             let shape = match args.get(2).map(String::as_str) {

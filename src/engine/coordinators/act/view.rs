@@ -8,6 +8,7 @@
 
 use super::contract::*;
 use crate::engine::run::event::{Audience, LoggedEvent, RunEvent};
+use crate::engine::views::html::agents::AgentMarks;
 use crate::engine::views::Fold;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -87,6 +88,8 @@ pub struct ActView {
     pub pairs: Vec<(String, String)>,
     /// call → (agent, step), for the lines and the token counts.
     calls: Vec<(u32, String, String, String)>,
+    /// Every agent in the order it joined: its colour and initials.
+    pub marks: AgentMarks,
 }
 
 fn parse<T: DeserializeOwned>(v: &Value) -> Option<T> {
@@ -276,6 +279,7 @@ impl Fold for ActView {
                 let a = self.agent_mut(agent);
                 a.name = name.clone();
                 a.role = role.clone();
+                self.marks.add(agent, name);
             }
             RunEvent::PhaseStarted { phase, .. } => {
                 self.phase = Some(phase.clone());

@@ -9,6 +9,7 @@
 use super::contract::*;
 use super::experience::Experience;
 use crate::engine::run::event::{LoggedEvent, RunEvent};
+use crate::engine::views::html::agents::AgentMarks;
 use crate::engine::views::Fold;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -67,6 +68,9 @@ pub struct MaelView {
     /// Every reward of the backward pass, in order (seq, a `Motion::Reward`):
     /// the team panel plays them one after another.
     pub rewards: Vec<(u64, Motion)>,
+    /// Every agent in the order it joined (the team, then the evaluator):
+    /// its colour and initials.
+    pub marks: AgentMarks,
 }
 
 fn parse<T: DeserializeOwned>(v: &Value) -> Option<T> {
@@ -192,6 +196,7 @@ impl Fold for MaelView {
             RunEvent::RunStarted { config } => {
                 self.mode = config.variant.as_deref().and_then(Mode::parse);
             }
+            RunEvent::AgentAdded { agent, name, .. } => self.marks.add(agent, name),
             RunEvent::PhaseStarted { phase, .. } => self.phase = Some(phase.clone()),
             RunEvent::PhaseEnded { .. } => self.phase = None,
             RunEvent::Handoff { from, to, reason } => {

@@ -10,6 +10,7 @@ use super::contract::*;
 use crate::engine::domains::travel::table_read::{tool_table, ToolTable};
 use crate::engine::domains::travel::Query;
 use crate::engine::run::event::{LoggedEvent, RunEvent};
+use crate::engine::views::html::agents::AgentMarks;
 use crate::engine::views::Fold;
 use serde::Serialize;
 use serde_json::Value;
@@ -47,6 +48,9 @@ pub struct PlanItem {
 pub struct TravelView {
     /// Display names by agent id.
     pub names: HashMap<String, String>,
+    /// The agents in the order they joined: their colours.
+    #[serde(skip)]
+    pub marks: AgentMarks,
     /// The query of the run (from the run's options), when readable.
     #[serde(skip)]
     pub query: Option<Query>,
@@ -184,6 +188,7 @@ impl Fold for TravelView {
             }
             RunEvent::AgentAdded { agent, name, .. } => {
                 self.names.insert(agent.clone(), name.clone());
+                self.marks.add(agent, name);
             }
             RunEvent::LlmRequest { agent, .. }
                 if self.pending_turn.as_deref() == Some(agent.as_str()) =>

@@ -42,6 +42,8 @@ pub enum RepairKind {
     /// An unknown tool or unreadable tool arguments, answered as a tool
     /// error (set by callers).
     ToolError,
+    /// A key given twice in one object; the last value was kept.
+    DuplicateKey,
     /// Anything else (the reader: Python literals, control characters or
     /// invalid escapes in strings; or set by callers).
     Other,
@@ -62,6 +64,7 @@ impl RepairKind {
             RepairKind::Default => "default used",
             RepairKind::AskedAgain => "asked again",
             RepairKind::ToolError => "tool error",
+            RepairKind::DuplicateKey => "duplicate key",
             RepairKind::Other => "repaired",
         }
     }
@@ -134,8 +137,10 @@ impl fmt::Display for Unreadable {
 
 impl std::error::Error for Unreadable {}
 
-/// The first JSON object (or array) in a reply, repaired where needed.
-/// A reply that is exactly a JSON value (after trimming) has no repairs.
+/// The first JSON object in a reply (else the first array: a stray `[1]`
+/// in the prose does not hide the object after it), repaired where needed.
+/// A reply that is exactly a JSON value (after trimming) has no repairs,
+/// unless an object in it gives a key twice ([`RepairKind::DuplicateKey`]).
 ///
 /// Order: the whole reply; else the first ``` fence whose body yields a
 /// value ([`RepairKind::Fence`]); else the first `{` or `[` in the reply
@@ -145,12 +150,16 @@ impl std::error::Error for Unreadable {}
 /// literals, control characters and bad escapes in strings, cut-off ends).
 /// A top-level bare string or number is not an object and is not returned.
 pub fn read_value(text: &str) -> Result<Read<Value>, Unreadable> {
-    let mut found = None;
+    let (mut object, mut array) = (None, None);
     let search = each_value(text, &mut |read| {
-        found = Some(read);
-        true
+        if read.value.is_object() {
+            object = Some(read);
+            return true;
+        }
+        array.get_or_insert(read);
+        false
     });
-    found.ok_or_else(|| search.unreadable(text))
+    object.or(array).ok_or_else(|| search.unreadable(text))
 }
 
 /// The same, deserialized into `T`. If the repaired value does not have T's
@@ -278,7 +287,8 @@ fn each_value(text: &str, visit: &mut dyn FnMut(Read<Value>) -> bool) -> Search 
     if trimmed.starts_with(['{', '[']) {
         if let Ok(v) = serde_json::from_str::<Value>(trimmed) {
             if v.is_object() || v.is_array() {
-                visit(Read::clean(v));
+                let repairs = repair::duplicate_keys_in(trimmed).into_iter().collect();
+                visit(Read { value: v, repairs });
                 return search;
             }
         }

@@ -70,7 +70,7 @@ pub(super) fn attempt(s: &str) -> Attempt {
                 if v.is_object() || v.is_array() {
                     return Attempt {
                         end,
-                        value: Some((v, Vec::new())),
+                        value: Some((v, duplicate_keys(&toks).into_iter().collect())),
                         error: String::new(),
                     };
                 }
@@ -83,13 +83,14 @@ pub(super) fn attempt(s: &str) -> Attempt {
     // (`{"score": 1` of `10`): that last value is not taken.
     let cut_in_word =
         cut_off && s.ends_with(|c: char| c.is_alphanumeric() || matches!(c, '.' | '-' | '+'));
-    let Some((text, repairs)) = repair(&toks, cut_off, cut_in_word) else {
+    let Some((text, mut repairs)) = repair(&toks, cut_off, cut_in_word) else {
         return Attempt {
             end,
             value: None,
             error: "it was cut off before any value".into(),
         };
     };
+    repairs.extend(duplicate_keys(&toks));
     match serde_json::from_str::<Value>(&text) {
         Ok(v) if v.is_object() || v.is_array() => Attempt {
             end,
@@ -113,6 +114,52 @@ pub(super) fn attempt(s: &str) -> Attempt {
 /// so a deeper span is not parsed or repaired at all: a reply 100 000
 /// brackets deep is only scanned.
 const MAX_DEPTH: usize = 128;
+
+/// A key given twice in one object of the span starting `s` (JSON keeps
+/// the last value, so the reply said two things and one was dropped).
+pub(super) fn duplicate_keys_in(s: &str) -> Option<Repair> {
+    duplicate_keys(&scan(s).0)
+}
+
+/// [`duplicate_keys_in`] over a scanned span: keys are the strings or bare
+/// words followed by a colon at an object's level, compared as written.
+fn duplicate_keys(toks: &[Tok<'_>]) -> Option<Repair> {
+    let mut objects: Vec<Option<std::collections::HashSet<&str>>> = Vec::new();
+    let mut dups: Vec<&str> = Vec::new();
+    for (i, t) in toks.iter().enumerate() {
+        let key = match t {
+            Tok::Open(c) => {
+                objects.push((*c == '{').then(Default::default));
+                continue;
+            }
+            Tok::Close(_) => {
+                objects.pop();
+                continue;
+            }
+            Tok::Str { raw, .. } => *raw,
+            Tok::Word(w) => *w,
+            _ => continue,
+        };
+        if !matches!(toks.get(i + 1), Some(Tok::Colon)) {
+            continue;
+        }
+        if let Some(Some(keys)) = objects.last_mut() {
+            if !keys.insert(key) && !dups.contains(&key) {
+                dups.push(key);
+            }
+        }
+    }
+    let first = dups.first()?;
+    let shown: String = first.chars().take(40).collect();
+    let more = match dups.len() {
+        1 => String::new(),
+        n => format!(" (and {} more)", n - 1),
+    };
+    Some(Repair::new(
+        RepairKind::DuplicateKey,
+        format!("the key \"{shown}\" was given twice{more}; the last value was kept"),
+    ))
+}
 
 /// Tokens from the opening bracket at the start of `s` until it closes, the
 /// text ends, or a closing bracket does not match; and the deepest nesting.

@@ -137,6 +137,49 @@ fn text_around_is_dropped() {
 }
 
 #[test]
+fn an_object_wins_over_a_stray_array_before_it() {
+    assert_eq!(
+        read("Step [1]: I rate it {\"score\": 7}"),
+        (json!({"score": 7}), vec![AroundText])
+    );
+    assert_eq!(
+        read("See [1] and [2, 3].\n```json\n{\"score\": 7}\n```"),
+        (json!({"score": 7}), vec![Fence, AroundText])
+    );
+    // With no object, the first array; an array of objects stays whole.
+    assert_eq!(read("Scores: [3, 4] then [5]").0, json!([3, 4]));
+    assert_eq!(
+        read("[{\"a\": 1}, {\"a\": 2}]"),
+        (json!([{"a": 1}, {"a": 2}]), vec![])
+    );
+}
+
+#[test]
+fn a_key_given_twice_is_flagged_and_the_last_kept() {
+    let r = read_value("{\"adequate\": false, \"adequate\": true}").expect("reads");
+    assert_eq!(r.value, json!({"adequate": true}));
+    assert_eq!(r.repairs.len(), 1);
+    assert_eq!(r.repairs[0].kind, DuplicateKey);
+    assert_eq!(
+        r.repairs[0].detail,
+        "the key \"adequate\" was given twice; the last value was kept"
+    );
+    // In prose, after a repair, in a nested object, with bare keys.
+    assert_eq!(
+        read("So: {\"s\": {\"x\": 1, \"x\": 2, y: 3, y: 4},}").1,
+        vec![AroundText, TrailingComma, UnquotedKeys, DuplicateKey]
+    );
+    let r = read_value("{\"s\": {\"x\": 1, \"x\": 2, \"y\": 3, \"y\": 4}}").expect("reads");
+    assert!(r.repairs[0]
+        .detail
+        .contains("\"x\" was given twice (and 1 more)"));
+    // The same key in two objects, or as a value, is no duplicate.
+    assert_eq!(read("[{\"a\": 1}, {\"a\": 2}]").1, vec![]);
+    assert_eq!(read("{\"a\": \"a\", \"b\": {\"a\": 1}}").1, vec![]);
+    assert_eq!(read("{\"a\": [\"a\", {\"a\": 1}]}").1, vec![]);
+}
+
+#[test]
 fn trailing_commas_are_removed() {
     assert_eq!(
         read("{\"score\": 7, \"tags\": [\"a\", \"b\",],}"),
@@ -329,7 +372,7 @@ fn wrong_shapes_name_what_is_wrong() {
         read_json::<Score>("As [1] says: {\"score\": 7}").map(|r| r.value),
         Ok(Score { score: 7 })
     );
-    assert_eq!(read("As [1] says: {\"score\": 7}").0, json!([1]));
+    assert_eq!(read("As [1] says: {\"score\": 7}").0, json!({"score": 7}));
     // Arrays are not read into structs by position.
     assert_eq!(
         read_json::<Score>("[7]"),
@@ -395,6 +438,7 @@ fn repair_kinds_have_labels_and_snake_case_names() {
         Default,
         AskedAgain,
         ToolError,
+        DuplicateKey,
         Other,
     ];
     let labels: std::collections::BTreeSet<_> = all.iter().map(RepairKind::label).collect();

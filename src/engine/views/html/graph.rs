@@ -54,12 +54,13 @@ pub fn layout(n: usize) -> Layout {
     }
 }
 
-/// A stable colour per agent id.
-pub fn agent_color(id: &str) -> String {
-    let h = id
-        .bytes()
-        .fold(2166136261u32, |h, b| (h ^ b as u32).wrapping_mul(16777619));
-    format!("hsl({}, 55%, 48%)", h % 360)
+pub use super::agents::agent_color;
+use super::agents::AgentMarks;
+
+/// The graph's agents in the order they joined, with their colours and
+/// initials: what the transcript's avatars use too, so that both agree.
+pub fn marks(g: &AgentGraph) -> AgentMarks {
+    AgentMarks::of(g.nodes.iter().map(|n| (n.id.as_str(), n.name.as_str())))
 }
 
 /// Short labels for the nodes: a long name becomes its first word, or its
@@ -147,6 +148,7 @@ pub fn render_with(g: &AgentGraph, standalone: bool, selected: Option<&str>) -> 
     };
     let names: Vec<&str> = g.nodes.iter().map(|n| n.name.as_str()).collect();
     let labels = short_labels(&names);
+    let marks = marks(g);
     let mut s = String::new();
     let _ = write!(
         s,
@@ -209,13 +211,7 @@ pub fn render_with(g: &AgentGraph, standalone: bool, selected: Option<&str>) -> 
         );
     }
     for ((n, (x, y)), label) in g.nodes.iter().zip(pos.iter()).zip(&labels) {
-        let initial: String = n
-            .name
-            .chars()
-            .next()
-            .unwrap_or('?')
-            .to_uppercase()
-            .collect();
+        let initial = marks.initial(&n.id, &n.name);
         let status = n.status.label();
         let _ = write!(
             s,
@@ -236,7 +232,7 @@ pub fn render_with(g: &AgentGraph, standalone: bool, selected: Option<&str>) -> 
             },
             escape(&format!("{} ({}) — {}, {} calls, {} messages, model {}", n.name, n.role, status, n.calls, n.messages, n.model)),
             r + 5.0,
-            agent_color(&n.id),
+            marks.color(&n.id),
             r + 16.0,
             escape(label)
         );
@@ -305,6 +301,35 @@ mod tests {
         assert!(svg.contains("&lt;img src=x onerror=alert(1)&gt;"));
         assert!(svg.starts_with("<svg") && svg.ends_with("</svg>"));
         assert!(svg.contains("xmlns=\"http://www.w3.org/2000/svg\""));
+    }
+
+    #[test]
+    fn nodes_show_what_tells_their_names_apart_in_colours_of_their_own() {
+        let events: Vec<LoggedEvent> = (1..=4)
+            .map(|i| LoggedEvent {
+                seq: i,
+                t_ms: 0,
+                event: RunEvent::AgentAdded {
+                    agent: format!("a{i}"),
+                    role: "r".into(),
+                    name: format!("Agent {i}"),
+                    model: "m".into(),
+                },
+            })
+            .collect();
+        let svg = render(&AgentGraph::of(&events), false);
+        let initials: Vec<&str> = svg
+            .split("class=\"node-initial\" dy=\"0.35em\" pointer-events=\"none\">")
+            .skip(1)
+            .map(|s| &s[..s.find('<').unwrap()])
+            .collect();
+        assert_eq!(initials, ["1", "2", "3", "4"]);
+        let fills: Vec<&str> = svg
+            .split("style=\"fill:")
+            .skip(1)
+            .map(|s| &s[..s.find('"').unwrap()])
+            .collect();
+        assert_eq!(fills, super::super::agents::PALETTE[..4]);
     }
 
     #[test]

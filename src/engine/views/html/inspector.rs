@@ -4,7 +4,6 @@
 //! name and text is escaped: they come from models and tools.
 
 use super::esc;
-use super::graph::agent_color;
 use crate::engine::views::inspector::{
     args_text, CallState, HandoffItem, Handoffs, InspectorView, LlmCallView, ToolCallView,
 };
@@ -90,7 +89,7 @@ pub fn inspector_html(view: &InspectorView, agent: &str) -> String {
 pub fn agent_head_html(view: &InspectorView, agent: &str) -> String {
     format!(
         "<header class=\"tp-card-head\"><span class=\"tp-author\" style=\"--agent:{}\">{}</span></header>",
-        agent_color(agent),
+        view.handoffs.marks.color(agent),
         esc(view.name_of(agent))
     )
 }
@@ -143,9 +142,9 @@ fn handoff_list<'a>(view: &Handoffs, items: impl Iterator<Item = &'a HandoffItem
             h,
             "<li data-seq=\"{}\"><span class=\"tp-author\" style=\"--agent:{}\">{}</span> → <span class=\"tp-author\" style=\"--agent:{}\">{}</span> <span class=\"muted small\">{}</span></li>",
             x.seq,
-            agent_color(&x.from),
+            view.marks.color(&x.from),
             esc(view.name_of(&x.from)),
-            agent_color(&x.to),
+            view.marks.color(&x.to),
             esc(view.name_of(&x.to)),
             esc(&x.reason)
         );

@@ -5,11 +5,13 @@
 //! through [`markdown::to_safe_html`]. Buttons carry `data-action`
 //! attributes and the UI handles clicks on their container.
 
+pub mod agents;
 pub mod events;
 pub mod graph;
 pub mod history;
 pub mod inspector;
 pub mod markdown;
+pub mod model_name;
 pub mod repairs;
 pub mod timeline;
 pub mod transcript;
@@ -19,7 +21,7 @@ pub use events::event_row;
 pub use history::{history_row, HistoryRow};
 pub use inspector::{handoffs_html, inspector_html};
 pub use timeline::timeline_svg;
-pub use transcript::entry_html;
+pub use transcript::{entry_html, entry_html_with};
 pub use usage::usage_rows;
 
 /// Escapes text for HTML content and attribute values.

@@ -3,8 +3,8 @@
 //! messages, hand-offs and tool calls. Drawn on a `width` × (bands + lanes)
 //! box that the page stretches to its width.
 
+use super::agents::AgentMarks;
 use super::esc;
-use super::graph::agent_color;
 use crate::engine::views::timeline::Timeline;
 use std::fmt::Write;
 
@@ -35,9 +35,10 @@ pub fn timeline_svg(t: &Timeline, width: f64) -> String {
             BAND_H + lanes_h
         );
     }
+    let marks = AgentMarks::of(t.lanes.iter().map(|l| (l.agent.as_str(), l.name.as_str())));
     for (i, l) in t.lanes.iter().enumerate() {
         let y = BAND_H + i as f64 * LANE_H;
-        let color = agent_color(&l.agent);
+        let color = marks.color(&l.agent);
         let name = esc(&l.name);
         let _ = write!(s, "<g class=\"lane\"><title>{name}</title>");
         for c in &l.calls {
@@ -49,7 +50,7 @@ pub fn timeline_svg(t: &Timeline, width: f64) -> String {
                 "<rect class=\"{class}\" x=\"{x0:.1}\" y=\"{}\" width=\"{w:.1}\" height=\"{}\" rx=\"2\" style=\"fill:{}\"><title>{name}: call {}</title></rect>",
                 y + 3.0,
                 LANE_H - 6.0,
-                esc(&color),
+                esc(color),
                 c.call + 1
             );
         }

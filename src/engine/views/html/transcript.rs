@@ -1,11 +1,11 @@
 //! One transcript entry as HTML.
 
+use super::agents::AgentMarks;
 use super::esc;
-use super::graph::agent_color;
 use super::markdown::to_safe_html;
 use crate::engine::model::reply::Repair;
 use crate::engine::run::Audience;
-use crate::engine::views::transcript::{Entry, EntryKind, NoticeLevel, Transcript};
+use crate::engine::views::transcript::{Cut, Entry, EntryKind, NoticeLevel, Transcript};
 
 fn audience(t: &Transcript, to: &Option<Audience>) -> String {
     match to {
@@ -15,7 +15,21 @@ fn audience(t: &Transcript, to: &Option<Audience>) -> String {
     }
 }
 
+/// One entry, its avatar marked from the transcript's names alone (sorted
+/// by id); the run page passes the graph's marks to
+/// [`entry_html_with`], so that avatars and graph nodes agree.
 pub fn entry_html(e: &Entry, t: &Transcript) -> String {
+    let mut names: Vec<(&str, &str)> = t
+        .names
+        .iter()
+        .map(|(i, n)| (i.as_str(), n.as_str()))
+        .collect();
+    names.sort_unstable();
+    entry_html_with(e, t, &AgentMarks::of(names))
+}
+
+/// One entry; its avatar has the agent's colour and initials in `marks`.
+pub fn entry_html_with(e: &Entry, t: &Transcript, marks: &AgentMarks) -> String {
     match &e.kind {
         EntryKind::Message {
             from,
@@ -25,14 +39,15 @@ pub fn entry_html(e: &Entry, t: &Transcript) -> String {
             tool_calls,
             call,
             repairs,
+            cut,
         } => {
             let name = t.name_of(from);
-            let initial: String = name.chars().next().unwrap_or('?').to_uppercase().collect();
+            let initial = marks.initial(from, name);
             let user = from == "user";
             let color = if user {
-                "var(--muted)".to_string()
+                "var(--muted)"
             } else {
-                agent_color(from)
+                marks.color(from)
             };
             let mut h = format!(
                 "<article class=\"msg{}{}\"{}><div class=\"avatar\" style=\"background:{color}\" aria-hidden=\"true\">{}</div><div class=\"msg-main\"><header class=\"msg-head\"><span class=\"msg-name\">{}</span><span class=\"muted small\">{}</span>",
@@ -55,6 +70,7 @@ pub fn entry_html(e: &Entry, t: &Transcript) -> String {
             } else {
                 h.push_str(&format!("<div class=\"md\">{}</div>", to_safe_html(text)));
             }
+            h.push_str(&finish_mark(*cut));
             if !tool_calls.is_empty() {
                 h.push_str("<ul class=\"tool-chips\">");
                 for c in tool_calls {
@@ -132,6 +148,33 @@ pub fn repair_mark(repairs: &[Repair]) -> String {
     h
 }
 
+/// The mark on a reply the model did not end itself, after its text: a
+/// summary a keyboard and a screen reader reach (a `<details>`, as the
+/// repair mark), opening to what happened. Text only, escaped.
+pub fn finish_mark(cut: Option<Cut>) -> String {
+    let (class, label, detail) = match cut {
+        None => return String::new(),
+        Some(Cut::Length { tokens, estimated }) => (
+            "length",
+            format!(
+                "cut off at {}{tokens} tokens",
+                if estimated { "about " } else { "" }
+            ),
+            "The reply reached its longest answer (the step's limit, or Longest answer in Settings): what the model would have written next is missing.".to_string(),
+        ),
+        Some(Cut::Repeat) => (
+            "repeat",
+            "stopped: it kept repeating itself".to_string(),
+            "The model wrote the same passage three times in a row, so it was stopped there; what it wrote is kept. A repeat penalty above 1 (Settings, e.g. 1.1) or a temperature above 0 makes loops rarer.".to_string(),
+        ),
+    };
+    format!(
+        "<details class=\"finish-mark {class}\"><summary><span class=\"finish-badge\">{}</span></summary><p class=\"muted small\">{}</p></details>",
+        esc(&label),
+        esc(&detail)
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -161,6 +204,7 @@ mod tests {
                 arguments: "{\"x\":\"<img>\"}".into(),
             }],
             repairs: vec![],
+            cut: None,
         });
         let h = entry_html(&msg, &t);
         assert!(
@@ -199,6 +243,7 @@ mod tests {
             streaming: true,
             tool_calls: vec![],
             repairs: vec![],
+            cut: None,
         });
         let h = entry_html(&msg, &Transcript::default());
         assert!(h.contains("Waiting for the first tokens") && !h.contains("fork"));
@@ -219,6 +264,7 @@ mod tests {
                 Repair::new(RepairKind::Closed, "the JSON was cut off <b>: closed it"),
                 Repair::new(RepairKind::Default, "no score: used 0"),
             ],
+            cut: None,
         });
         let h = entry_html(&msg, &Transcript::default());
         assert!(
@@ -230,5 +276,56 @@ mod tests {
             h.contains("closed it") && h.contains("&lt;b&gt;") && !h.contains("<b>"),
             "{h}"
         );
+    }
+
+    fn reply(cut: Option<Cut>) -> String {
+        let msg = entry(EntryKind::Message {
+            from: "a".into(),
+            to: None,
+            text: "The plan is to go north.".into(),
+            call: Some(4),
+            streaming: false,
+            tool_calls: vec![],
+            repairs: vec![],
+            cut,
+        });
+        entry_html(&msg, &Transcript::default())
+    }
+
+    #[test]
+    fn a_reply_cut_at_its_limit_carries_a_reachable_mark_with_its_token_count() {
+        let h = reply(Some(Cut::Length {
+            tokens: 48,
+            estimated: false,
+        }));
+        assert!(
+            h.contains("<details class=\"finish-mark length\"><summary><span class=\"finish-badge\">cut off at 48 tokens</span></summary>"),
+            "{h}"
+        );
+        assert!(h.contains("longest answer"), "{h}");
+        // After the text.
+        assert!(h.find("go north").unwrap_or(usize::MAX) < h.find("finish-mark").unwrap_or(0));
+        let estimated = reply(Some(Cut::Length {
+            tokens: 12,
+            estimated: true,
+        }));
+        assert!(
+            estimated.contains(">cut off at about 12 tokens<"),
+            "{estimated}"
+        );
+        assert!(!reply(None).contains("finish-mark"));
+    }
+
+    #[test]
+    fn a_reply_stopped_for_looping_says_it_kept_repeating_itself() {
+        let h = reply(Some(Cut::Repeat));
+        assert!(
+            h.contains("<details class=\"finish-mark repeat\"><summary><span class=\"finish-badge\">stopped: it kept repeating itself</span></summary>"),
+            "{h}"
+        );
+        assert!(h.contains("repeat penalty"), "{h}");
+        assert!(!h.contains("cut off"), "{h}");
+        // Text only: the mark's words are escaped like everything else.
+        assert!(finish_mark(Some(Cut::Repeat)).matches('<').count() == 8);
     }
 }

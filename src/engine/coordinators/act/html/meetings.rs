@@ -7,7 +7,6 @@
 use crate::engine::coordinators::act::contract::*;
 use crate::engine::coordinators::act::view::{ActView, Line};
 use crate::engine::views::html::esc;
-use crate::engine::views::html::graph::agent_color;
 use crate::engine::views::html::markdown::to_safe_html;
 use std::fmt::Write;
 
@@ -31,7 +30,7 @@ fn line_html(view: &ActView, l: &Line) -> String {
     format!(
         "<li class=\"act-line\" data-seq=\"{}\"><p class=\"small\"><span class=\"tp-author\" style=\"--agent:{}\">{}</span> <span class=\"muted\">{}</span></p><div class=\"md\">{}</div></li>",
         l.seq,
-        agent_color(&l.from),
+        view.marks.color(&l.from),
         esc(&view.name_of(&l.from)),
         what(l.step.as_deref()),
         to_safe_html(&l.text)

@@ -4,11 +4,10 @@
 //! came from), what each prompt was given (the top-c ids), and the repairs
 //! its model's output needed.
 
-use super::{excerpt, flags_html, importance_bar};
+use super::{excerpt, flags_html, importance_bar, keyword_pills};
 use crate::engine::coordinators::act::contract::*;
 use crate::engine::coordinators::act::view::{ActView, AgentItem};
 use crate::engine::views::html::esc;
-use crate::engine::views::html::graph::agent_color;
 use std::fmt::Write;
 
 pub fn meeting_name(j: u32) -> String {
@@ -22,13 +21,9 @@ pub fn meeting_name(j: u32) -> String {
 
 /// One knowledge card.
 pub fn card(view: &ActView, k: &Knowledge, chosen: bool) -> String {
-    let keywords: String = k
-        .keywords
-        .iter()
-        .map(|w| format!("<span class=\"act-kw\">{}</span>", esc(w)))
-        .collect();
+    let keywords = keyword_pills(&k.keywords, "");
     format!(
-        "<li class=\"act-card{}\" id=\"act-k-{}\"><p>{}</p><p class=\"small\">{keywords}</p><p class=\"small muted\"><code>{}</code> · from {} · {} · {}</p>{}</li>",
+        "<li class=\"act-card{}\" id=\"act-k-{}\"><p>{}</p><div class=\"small act-kws\">{keywords}</div><p class=\"small muted\"><code>{}</code> · from {} · {} · {}</p>{}</li>",
         if chosen { " act-chosen" } else { "" },
         esc(&k.id),
         esc(&k.summary),
@@ -45,21 +40,17 @@ pub fn memory_html(view: &ActView, agent: &AgentItem) -> String {
     let mut h = format!(
         "<section class=\"act-memory\" data-agent=\"{}\"><h4><span class=\"tp-author\" style=\"--agent:{}\">{}</span> <span class=\"muted small\">{}</span></h4>",
         esc(&agent.id),
-        agent_color(&agent.id),
+        view.marks.color(&agent.id),
         esc(&agent.name),
         esc(&agent.role)
     );
     let _ = write!(
         h,
-        "<p class=\"small\"><strong>Expertise</strong> (fixed; given to every prompt): {}</p>{}",
+        "<div class=\"small act-kws\"><strong>Expertise</strong> (fixed; given to every prompt): {}</div>{}",
         if agent.expertise.is_empty() {
             "<span class=\"muted\">none yet</span>".to_string()
         } else {
-            agent
-                .expertise
-                .iter()
-                .map(|w| format!("<span class=\"act-kw act-expertise\">{}</span>", esc(w)))
-                .collect::<String>()
+            keyword_pills(&agent.expertise, "act-expertise")
         },
         flags_html(&agent.expertise_flags)
     );

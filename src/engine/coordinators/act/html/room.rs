@@ -6,7 +6,6 @@
 use crate::engine::coordinators::act::contract::*;
 use crate::engine::coordinators::act::view::ActView;
 use crate::engine::views::html::esc;
-use crate::engine::views::html::graph::agent_color;
 use std::fmt::Write;
 
 const W: f64 = 340.0;
@@ -52,7 +51,7 @@ pub fn room_svg(view: &ActView) -> String {
         let (x, y) = seat(i, n);
         let talking = speaking.contains(&m.id.as_str());
         let leader = view.leader.as_deref() == Some(m.id.as_str());
-        let letter = m.name.chars().last().unwrap_or('?');
+        let letter = view.marks.initial(&m.id, &m.name);
         let _ = write!(
             s,
             "<g class=\"act-seat{}\" data-agent=\"{}\" tabindex=\"0\" role=\"button\"><title>{}{}</title><circle cx=\"{x:.1}\" cy=\"{y:.1}\" r=\"19\" style=\"fill:{}\"/><text x=\"{x:.1}\" y=\"{:.1}\" text-anchor=\"middle\" class=\"act-seat-letter\" aria-hidden=\"true\">{}</text><text x=\"{x:.1}\" y=\"{:.1}\" text-anchor=\"middle\" class=\"act-seat-name\">{}</text>{}</g>",
@@ -60,9 +59,9 @@ pub fn room_svg(view: &ActView) -> String {
             esc(&m.id),
             esc(&m.name),
             if leader { " (leader)" } else { "" },
-            agent_color(&m.id),
+            view.marks.color(&m.id),
             y + 5.0,
-            esc(&letter.to_string()),
+            esc(&letter),
             y + 34.0,
             esc(&m.name),
             if leader {
@@ -77,14 +76,15 @@ pub fn room_svg(view: &ActView) -> String {
             let talking = speaking.contains(&e.id.as_str());
             let _ = write!(
                 s,
-                "<g class=\"act-expert{}\" data-agent=\"{}\" tabindex=\"0\" role=\"button\"><title>{}</title><line x1=\"{x:.1}\" y1=\"{y:.1}\" x2=\"{ex:.1}\" y2=\"{ey:.1}\" class=\"act-one-to-one\"/><rect x=\"{:.1}\" y=\"{:.1}\" width=\"26\" height=\"26\" rx=\"6\" style=\"fill:{}\"/><text x=\"{ex:.1}\" y=\"{:.1}\" text-anchor=\"middle\" class=\"act-seat-letter\" aria-hidden=\"true\">E</text></g>",
+                "<g class=\"act-expert{}\" data-agent=\"{}\" tabindex=\"0\" role=\"button\"><title>{}</title><line x1=\"{x:.1}\" y1=\"{y:.1}\" x2=\"{ex:.1}\" y2=\"{ey:.1}\" class=\"act-one-to-one\"/><rect x=\"{:.1}\" y=\"{:.1}\" width=\"26\" height=\"26\" rx=\"6\" style=\"fill:{}\"/><text x=\"{ex:.1}\" y=\"{:.1}\" text-anchor=\"middle\" class=\"act-seat-letter\" aria-hidden=\"true\">{}</text></g>",
                 if talking { " act-talking" } else { "" },
                 esc(&e.id),
                 esc(&e.name),
                 ex - 13.0,
                 ey - 13.0,
-                agent_color(&e.id),
-                ey + 5.0
+                view.marks.color(&e.id),
+                ey + 5.0,
+                esc(&view.marks.initial(&e.id, &e.name))
             );
         }
     }

@@ -5,7 +5,6 @@
 
 use crate::engine::coordinators::act::view::ActView;
 use crate::engine::views::html::esc;
-use crate::engine::views::html::graph::agent_color;
 use std::fmt::Write;
 
 /// A word diff (longest common subsequence) of `old` → `new`, as HTML.
@@ -65,7 +64,7 @@ pub fn tasks_html(view: &ActView) -> String {
             h,
             "<section class=\"act-task\" data-agent=\"{}\"><h4><span class=\"tp-author\" style=\"--agent:{}\">{}</span></h4><ol class=\"act-stages\">",
             esc(&m.id),
-            agent_color(&m.id),
+            view.marks.color(&m.id),
             esc(&m.name)
         );
         if let Some(a) = view.assignments.iter().find(|a| a.agent == m.id) {

@@ -7,7 +7,6 @@ use super::reward_badge;
 use crate::engine::coordinators::mael::contract::*;
 use crate::engine::coordinators::mael::view::{MaelView, RetrievalItem};
 use crate::engine::views::html::esc;
-use crate::engine::views::html::graph::agent_color;
 use std::fmt::Write;
 
 fn excerpt(s: &str, n: usize) -> String {
@@ -24,7 +23,7 @@ pub fn retrieval_html(view: &MaelView, r: &RetrievalItem) -> String {
     let mut h = format!(
         "<article class=\"ml-retrieval\" data-seq=\"{}\"><header class=\"small\"><span class=\"tp-author\" style=\"--agent:{}\">{}</span> · <strong>{}</strong> on <code>{}</code> · {} · {} candidate{}{}</header>",
         r.seq,
-        agent_color(&r.agent),
+        view.marks.color(&r.agent),
         esc(view.name_of(&r.agent)),
         rec.step.id(),
         esc(&rec.task),
@@ -94,6 +93,12 @@ pub fn agent_retrievals_html(view: &MaelView, agent: &str) -> String {
 
 /// The Experience tab: every retrieval, then what the backward pass stored.
 pub fn experience_tab_html(view: &MaelView) -> String {
+    experience_tab_ended_html(view, None)
+}
+
+/// The same, for a run that `ended` early ("was stopped", "failed"): its
+/// empty list of stored experiences says the backward pass never came.
+pub fn experience_tab_ended_html(view: &MaelView, ended: Option<&str>) -> String {
     let mut h =
         String::from("<section class=\"ml-section\"><h3 class=\"plan-title\">Retrievals</h3>");
     if view.retrievals.is_empty() {
@@ -109,7 +114,9 @@ pub fn experience_tab_html(view: &MaelView) -> String {
     h.push_str(
         "</section><section class=\"ml-section\"><h3 class=\"plan-title\">Experiences stored</h3>",
     );
-    if view.experiences.is_empty() {
+    if let (true, Some(how)) = (view.experiences.is_empty(), ended) {
+        let _ = write!(h, "<p class=\"muted empty-note\" data-testid=\"ended-early\">Nothing was stored: the run {how} before its backward pass.</p>");
+    } else if view.experiences.is_empty() {
         h.push_str("<p class=\"muted empty-note\">The backward pass stores every decision step with its reward when the run ends (runs that learn).</p>");
     } else {
         h.push_str("<table class=\"tp-table ml-experiences\"><thead><tr><th scope=\"col\">agent</th><th scope=\"col\">step</th><th scope=\"col\">reward</th><th scope=\"col\">input</th><th scope=\"col\">output</th></tr></thead><tbody>");
@@ -117,7 +124,7 @@ pub fn experience_tab_html(view: &MaelView) -> String {
             let _ = write!(
                 h,
                 "<tr data-seq=\"{seq}\"><td><span class=\"tp-author\" style=\"--agent:{}\">{}</span></td><td>{}</td><td>{}</td><td class=\"small\">{}</td><td class=\"small\">{}</td></tr>",
-                agent_color(&e.agent),
+                view.marks.color(&e.agent),
                 esc(view.name_of(&e.agent)),
                 e.step.id(),
                 reward_badge(e.reward),

@@ -4,8 +4,8 @@
 //! arriving at an agent in the backward pass. SVG; names escaped.
 
 use crate::engine::coordinators::mael::view::{MaelView, Motion};
+use crate::engine::views::html::agents::AgentMarks;
 use crate::engine::views::html::esc;
-use crate::engine::views::html::graph::agent_color;
 use std::fmt::Write;
 
 const W: f64 = 320.0;
@@ -20,27 +20,6 @@ fn position(i: usize, n: usize, root: usize) -> (f64, f64) {
     let k = (i + n - root) % n;
     let a = -std::f64::consts::FRAC_PI_2 + k as f64 * std::f64::consts::TAU / n as f64;
     (cx + 105.0 * a.cos(), cy + 82.0 * a.sin())
-}
-
-/// What a node shows: the number a name ends with ("Agent 12" → 12), else
-/// its first letter.
-fn initial(name: &str) -> String {
-    let digits: String = name
-        .chars()
-        .rev()
-        .take_while(char::is_ascii_digit)
-        .collect::<Vec<_>>()
-        .into_iter()
-        .rev()
-        .collect();
-    if digits.is_empty() {
-        name.chars()
-            .next()
-            .map(|c| c.to_uppercase().collect())
-            .unwrap_or_default()
-    } else {
-        digits
-    }
 }
 
 /// The team panel's SVG with the view's last motion, or a note before the
@@ -59,6 +38,20 @@ pub fn team_svg_with(view: &MaelView, motion: Option<&Motion>) -> String {
     let n = t.team.len();
     let pos: Vec<(f64, f64)> = (0..n).map(|i| position(i, n, t.root)).collect();
     let index = |id: &str| t.team.agents.iter().position(|a| a.id == id);
+    // The run's marks (the graph's too); a record without its agents'
+    // arrivals marks the team alone.
+    let own;
+    let marks = if view.marks.is_empty() {
+        own = AgentMarks::of(
+            t.team
+                .agents
+                .iter()
+                .map(|a| (a.id.as_str(), a.name.as_str())),
+        );
+        &own
+    } else {
+        &view.marks
+    };
     let mut s = format!(
         "<svg class=\"ml-team\" viewBox=\"0 0 {W} {H}\" role=\"img\" aria-label=\"The team graph: {} agents, the root is {}\">",
         n,
@@ -99,7 +92,7 @@ pub fn team_svg_with(view: &MaelView, motion: Option<&Motion>) -> String {
     };
     for (i, a) in t.team.agents.iter().enumerate() {
         let (x, y) = pos[i];
-        let initial = initial(&a.name);
+        let initial = marks.initial(&a.id, &a.name);
         let _ = write!(
             s,
             "<g class=\"ml-node{}\" data-agent=\"{}\" tabindex=\"0\"><title>{} — closeness {:.2}{}</title><circle cx=\"{x:.1}\" cy=\"{y:.1}\" r=\"18\" style=\"--agent:{}\"/><text class=\"ml-initial\" x=\"{x:.1}\" y=\"{:.1}\">{}</text><text class=\"ml-label\" x=\"{x:.1}\" y=\"{:.1}\">{}</text><text class=\"ml-closeness\" x=\"{x:.1}\" y=\"{:.1}\">c {:.2}</text>",
@@ -108,7 +101,7 @@ pub fn team_svg_with(view: &MaelView, motion: Option<&Motion>) -> String {
             esc(&a.name),
             t.closeness.get(i).copied().unwrap_or(0.0),
             if i == t.root { " (the root: the highest closeness)" } else { "" },
-            agent_color(&a.id),
+            marks.color(&a.id),
             y + 4.0,
             esc(&initial),
             y + 31.0,
@@ -141,11 +134,46 @@ pub fn team_svg_with(view: &MaelView, motion: Option<&Motion>) -> String {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+    use crate::engine::coordinators::mael::contract::TeamRecord;
+    use crate::engine::coordinators::mael::topology::{AgentNode, Team};
+
+    fn node_marks(names: &[&str]) -> Vec<String> {
+        let agents = names
+            .iter()
+            .enumerate()
+            .map(|(i, n)| AgentNode {
+                id: format!("a{i}"),
+                name: n.to_string(),
+                model: None,
+            })
+            .collect();
+        let view = MaelView {
+            team: Some(TeamRecord {
+                team: Team {
+                    agents,
+                    edges: vec![],
+                },
+                root: 0,
+                closeness: vec![],
+            }),
+            ..MaelView::default()
+        };
+        team_svg(&view)
+            .split("<text class=\"ml-initial\"")
+            .skip(1)
+            .map(|s| s[s.find('>').unwrap() + 1..s.find('<').unwrap()].to_string())
+            .collect()
+    }
+
     #[test]
-    fn a_node_shows_the_number_its_name_ends_with_or_its_initial() {
-        assert_eq!(super::initial("Agent 12"), "12");
-        assert_eq!(super::initial("Scout"), "S");
-        assert_eq!(super::initial("émile"), "É");
-        assert_eq!(super::initial(""), "");
+    fn a_node_shows_what_tells_its_name_apart() {
+        assert_eq!(
+            node_marks(&["Agent 1", "Agent 12", "Agent 3"]),
+            ["1", "12", "3"]
+        );
+        assert_eq!(node_marks(&["Scout", "Solver"]), ["Sc", "So"]);
+        assert_eq!(node_marks(&["émile"]), ["É"]);
+        assert_eq!(node_marks(&[""]), ["?"]);
     }
 }

@@ -7,7 +7,6 @@ use super::reward_badge;
 use crate::engine::coordinators::mael::contract::*;
 use crate::engine::coordinators::mael::view::{MaelView, TaskItem};
 use crate::engine::views::html::esc;
-use crate::engine::views::html::graph::agent_color;
 use crate::engine::views::html::markdown::to_safe_html;
 use std::fmt::Write;
 
@@ -19,7 +18,7 @@ fn who(view: &MaelView, id: &str) -> String {
     }
     format!(
         "<span class=\"tp-author\" style=\"--agent:{}\">{}</span>",
-        agent_color(id),
+        view.marks.color(id),
         esc(view.name_of(id))
     )
 }

@@ -8,7 +8,6 @@ use crate::engine::coordinators::travel::contract::{Reflection, ORCHESTRATOR, PL
 use crate::engine::coordinators::travel::view::{NotebookCard, TravelView};
 use crate::engine::domains::travel::table_read::ToolTable;
 use crate::engine::views::html::esc;
-use crate::engine::views::html::graph::agent_color;
 use crate::engine::views::html::inspector::section;
 use std::fmt::Write;
 
@@ -48,7 +47,7 @@ fn note_card(card: &NotebookCard, view: &TravelView) -> String {
         esc(&e.author),
         card.seq,
         esc(&card.key),
-        agent_color(&e.author),
+        view.marks.color(&e.author),
         esc(view.name_of(&e.author)),
         esc(&call),
     );

@@ -1,0 +1,183 @@
+// What the screen says is what ran: a shown run's setup panel reflects its
+// config (read-only until "Edit for a new run"); the status line counts
+// answered calls as Usage does, says which are running or waiting for a
+// slot, and its clock runs while a prompt is read with no events; panels
+// that wait for the end say when a run was stopped before it.
+import { test, before, after, beforeEach } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { setup, openApp, configure, runTask, waitForStatus, screenshot, shareLink, eventually } from './harness.mjs';
+
+let env;
+before(async () => (env = await setup({ chunkDelayMs: 30 })));
+after(async () => env && (await env.close()));
+beforeEach(() => env.mock.reset());
+
+const status = (page) => page.getByTestId('run-status').innerText();
+
+async function openHistory(page) {
+  await page.getByRole('link', { name: 'History' }).click();
+  await page.getByRole('heading', { name: 'History' }).waitFor();
+}
+
+async function runFile(page) {
+  await page.locator('.menu summary', { hasText: 'Export' }).click();
+  const [dl] = await Promise.all([page.waitForEvent('download'), page.getByRole('menuitem', { name: 'Run file (.json)' }).click()]);
+  return JSON.parse(readFileSync(await dl.path(), 'utf8'));
+}
+
+test('a MAEL run opened from History shows its own setup, read-only until edited for a new run', async () => {
+  const page = await openApp(env);
+  await page.setViewportSize({ width: 1440, height: 1000 });
+  await page.getByLabel('Coordinator').selectOption('mael');
+  await page.locator('#ml-mode').selectOption('none');
+  await page.locator('#ml-size').fill('2');
+  await page.locator('#ml-size').press('Tab');
+  await page.locator('#ml-learn').uncheck();
+  const before = await status(page);
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await page.waitForFunction((b) => document.querySelector('[data-testid="run-status"]')?.innerText !== b, before);
+  await waitForStatus(page, /Finished/, 60000);
+  // The user moves on: the setup now says something else.
+  await page.locator('#ml-mode').selectOption('step');
+  await page.locator('#ml-size').fill('3');
+  await page.locator('#ml-size').press('Tab');
+  await page.locator('#ml-learn').check();
+
+  await openHistory(page);
+  await page.locator('.run-row').first().getByRole('button', { name: 'Open' }).click();
+  await page.getByText('From History', { exact: true }).waitFor();
+  await page.getByTestId('shown-setup').waitFor();
+  assert.equal(await page.locator('#ml-mode').inputValue(), 'none', 'the run was made with no experience');
+  assert.equal(await page.locator('#ml-size').inputValue(), '2');
+  assert.equal(await page.locator('#ml-learn').isChecked(), false);
+  for (const id of ['#ml-mode', '#ml-size', '#ml-learn', '#ml-task']) {
+    assert.equal(await page.locator(id).isDisabled(), true, `${id} is read-only while it shows the run`);
+  }
+  await screenshot(page, 'shown-setup-mael');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await screenshot(page, 'shown-setup-mael-phone');
+  await page.setViewportSize({ width: 1440, height: 1000 });
+  await page.getByRole('button', { name: 'Edit for a new run' }).click();
+  await page.getByTestId('shown-setup').waitFor({ state: 'hidden' });
+  assert.equal(await page.locator('#ml-mode').isDisabled(), false);
+  assert.equal(await page.locator('#ml-mode').inputValue(), 'none', 'editing starts from the run on screen');
+  assert.deepEqual(page.errors, []);
+});
+
+test('a travel run opened from a share link shows its variant and tool mode', async () => {
+  const page = await openApp(env);
+  await page.getByLabel('Coordinator').selectOption('travel');
+  await page.getByLabel('Query', { exact: true }).selectOption('2');
+  await page.getByLabel('Variant').selectOption('fixed-notebook');
+  await page.locator('#tool-mode').selectOption('text');
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await waitForStatus(page, /Finished/, 60000);
+  const link = await shareLink(page);
+
+  const other = await openApp(env);
+  await other.goto(link);
+  await other.getByTestId('shown-setup').waitFor();
+  assert.equal(await other.getByLabel('Variant').inputValue(), 'fixed-notebook');
+  assert.equal(await other.getByLabel('Query', { exact: true }).inputValue(), '2');
+  assert.equal(await other.locator('#tool-mode').inputValue(), 'text');
+  assert.equal(await other.getByTestId('tool-mode-why').innerText(), 'What the run on screen used.');
+  assert.equal(await other.getByLabel('Variant').isDisabled(), true);
+  await screenshot(other, 'shown-setup-travel');
+  assert.deepEqual(page.errors, []);
+  assert.deepEqual(other.errors, []);
+});
+
+test('while a prompt is read with no events the clock runs; the status counts what Usage counts', async () => {
+  const page = await openApp(env);
+  await configure(page, { provider: 'custom', baseUrl: env.mock.url + '/v1', model: 'mock-model', key: 'k' });
+  env.mock.script([{ text: 'Answered after a long read.', hangMs: 3000 }]);
+  await runTask(page, 'Take your time.');
+  await waitForStatus(page, /Running · 0 LLM calls · 1 running/);
+  const secs = async () => Number((await status(page)).match(/([\d.]+) s/)[1]);
+  const first = await secs();
+  await page.waitForTimeout(1500);
+  const later = await secs();
+  assert.ok(later - first >= 1, `the clock ran while nothing came (${first} → ${later} s)`);
+  await waitForStatus(page, /Finished/);
+  assert.match(await status(page), /^Finished · 1 LLM call · /);
+  assert.equal(await page.getByTestId('usage-summary').locator('dd').first().innerText(), '1');
+  const secsDone = Number((await status(page)).match(/([\d.]+) s/)[1]);
+  assert.ok(secsDone >= 3, `the whole wait is counted (${secsDone} s)`);
+  assert.deepEqual(page.errors, []);
+});
+
+test('with one parallel call, agents waiting their turn are shown as waiting, and recorded', async () => {
+  const page = await openApp(env);
+  await page.getByRole('button', { name: 'Settings', exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: 'Settings' });
+  await dialog.getByLabel('Parallel LLM calls').fill('1');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await dialog.waitFor({ state: 'hidden' });
+  // MAEL's agents solve their subtasks at the same time.
+  await page.getByLabel('Coordinator').selectOption('mael');
+  await page.locator('#ml-learn').uncheck();
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  const seen = await eventually(async () => {
+    const s = await status(page);
+    return /· 1 running · \d+ waiting for a slot/.test(s) && s;
+  }, { timeout: 60000, interval: 20 });
+  assert.doesNotMatch(seen, /[2-9] running/, 'one slot: never more than one call running');
+  await waitForStatus(page, /Finished/, 180000);
+  const doc = await runFile(page);
+  const queued = doc.events.filter((e) => e.event.llm_queued).length;
+  const answered = doc.events.filter((e) => e.event.llm_response).length;
+  assert.ok(queued > 0, 'the waits are in the run file');
+  assert.equal(doc.config.max_concurrency, 1);
+  assert.match(await status(page), new RegExp(`^Finished · ${answered} LLM calls · `));
+  assert.equal(await page.getByTestId('usage-summary').locator('dd').first().innerText(), String(answered));
+  assert.deepEqual(page.errors, []);
+});
+
+test('after Stop, the panels that wait for the end say the run was stopped', async () => {
+  const page = await openApp(env);
+  await page.setViewportSize({ width: 1440, height: 1000 });
+  await configure(page, { provider: 'custom', baseUrl: env.mock.url + '/v1', model: 'mock-model', key: 'k' });
+  env.mock.script([{ text: 'Thinking about the trip…', hangMs: 20000 }]);
+  await page.getByLabel('Coordinator').selectOption('travel');
+  await page.getByLabel('Query', { exact: true }).selectOption('1');
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await waitForStatus(page, /1 running/);
+  await page.getByRole('button', { name: 'Stop', exact: true }).click();
+  await waitForStatus(page, /Stopped/);
+  assert.match(await status(page), /Stopped · 0 LLM calls · 1 stopped · /);
+  const metrics = page.getByRole('region', { name: 'Metrics' });
+  assert.equal(await metrics.getByTestId('ended-early').innerText(), 'The run was stopped before its plan was scored.');
+  await page.getByRole('tab', { name: /Plan/ }).click();
+  await page.getByText('No plan: the run was stopped before the compiler wrote one.').waitFor();
+  await screenshot(page, 'stopped-travel');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await screenshot(page, 'stopped-travel-phone');
+  assert.deepEqual(page.errors, []);
+});
+
+test('once most replies could not be read, a run-level notice says so and leads to the flags', async () => {
+  const page = await openApp(env);
+  await page.setViewportSize({ width: 1440, height: 1000 });
+  // The root is judged and split as asked; after that the mock answers every
+  // step in prose: no verdict, critique or rating reads.
+  await configure(page, { provider: 'custom', baseUrl: env.mock.url + '/v1', model: 'mock-model', key: 'k' });
+  env.mock.script([
+    { text: '{"reason": "three lines, priced apart", "solvable": false}' },
+    { text: '{"subtasks": ["Find the cost of 3 candles at $4 each.", "Find the cost of 4 kites at $20 each.", "Find the cost of 10 backpacks at $25 each."]}' },
+  ]);
+  await page.getByLabel('Coordinator').selectOption('mael');
+  await page.locator('#ml-learn').check();
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  const notice = page.getByTestId('mostly-unreadable');
+  await notice.waitFor({ timeout: 60000 });
+  await waitForStatus(page, /Finished|Failed|Stopped/, 120000);
+  const [, n, m] = (await notice.innerText()).match(/(\d+) of (\d+) replies could not be read/);
+  assert.ok(Number(m) >= 4 && 2 * Number(n) > Number(m), `${n} of ${m}`);
+  await notice.getByRole('button', { name: 'Show the flagged replies' }).click();
+  const first = page.locator('.repair-mark').first();
+  assert.equal(await first.getAttribute('open'), '', 'the first flag is opened');
+  assert.equal(await first.locator('summary').evaluate((s) => s === document.activeElement), true, 'and focused');
+  await screenshot(page, 'mostly-unreadable');
+  assert.deepEqual(page.errors, []);
+});

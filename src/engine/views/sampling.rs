@@ -1,0 +1,85 @@
+//! The line a setup panel shows about sampling: which temperature the
+//! coordinator's requests carry and where it comes from (the paper, the
+//! model spec, or the coordinator's own per-step choice), and the longest
+//! answer when the spec caps it.
+
+use crate::engine::model::spec::ModelSpec;
+
+/// Where a coordinator's temperature comes from.
+#[derive(Clone, Copy)]
+pub enum Sampling {
+    /// The paper's temperature unless Settings sets one (MAEL).
+    Paper(f32),
+    /// The Settings temperature, else the model's own default (travel).
+    Settings,
+    /// Chosen per step by the coordinator, whatever Settings says (ACT).
+    Fixed(&'static str),
+}
+
+/// The sentence for `sampling` under `spec`'s temperature and longest
+/// answer (the demo model is scripted: no sampling).
+pub fn sampling_line(sampling: Sampling, spec: &ModelSpec) -> String {
+    let (set, max_tokens, demo) = (spec.temperature, spec.max_tokens, spec.is_demo());
+    if demo {
+        return "The demo model is scripted: temperature does not apply.".into();
+    }
+    let mut line = match (sampling, set) {
+        (Sampling::Paper(p), Some(t)) => {
+            format!("Temperature {t} (set in Settings; the paper samples at {p})")
+        }
+        (Sampling::Paper(p), None) => {
+            format!("Temperature {p} (the paper's; Settings can set another)")
+        }
+        (Sampling::Settings, Some(t)) => format!("Temperature {t} (set in Settings)"),
+        (Sampling::Settings, None) => {
+            "Temperature: the model's own default (Settings can set one)".into()
+        }
+        (Sampling::Fixed(what), _) => what.to_string(),
+    };
+    if let Some(n) = max_tokens {
+        line.push_str(&format!(" · answers up to {n} tokens"));
+    }
+    line
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::model::providers::http::WireFormat;
+
+    fn spec(temperature: Option<f32>, max_tokens: Option<u32>) -> ModelSpec {
+        ModelSpec {
+            provider: "openai-compatible".into(),
+            format: Some(WireFormat::OpenaiCompatible),
+            model: "m".into(),
+            temperature,
+            max_tokens,
+            ..ModelSpec::demo()
+        }
+    }
+
+    #[test]
+    fn each_source_names_where_the_temperature_comes_from() {
+        assert_eq!(
+            sampling_line(Sampling::Paper(0.2), &spec(None, None)),
+            "Temperature 0.2 (the paper's; Settings can set another)"
+        );
+        assert_eq!(
+            sampling_line(Sampling::Paper(0.2), &spec(Some(0.0), Some(48))),
+            "Temperature 0 (set in Settings; the paper samples at 0.2) · answers up to 48 tokens"
+        );
+        assert_eq!(
+            sampling_line(Sampling::Settings, &spec(None, None)),
+            "Temperature: the model's own default (Settings can set one)"
+        );
+        assert_eq!(
+            sampling_line(Sampling::Settings, &spec(Some(0.7), None)),
+            "Temperature 0.7 (set in Settings)"
+        );
+        assert_eq!(
+            sampling_line(Sampling::Fixed("ACT's own"), &spec(Some(1.0), None)),
+            "ACT's own"
+        );
+        assert!(sampling_line(Sampling::Settings, &ModelSpec::demo()).starts_with("The demo model"));
+    }
+}

@@ -1,0 +1,71 @@
+//! What the Run page says about the chosen model before and during a run:
+//! before, whether an in-page model suits the coordinator (context, size,
+//! the wait its reading speed implies: `engine::model::fit`); during,
+//! once most replies could not be read, that the model is not following
+//! the steps, with a way to the flagged replies.
+
+use super::state::{use_app, Activity};
+use crate::engine::coordinators;
+use crate::engine::model::fit::fit_notes;
+use crate::platform::model_facts;
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+
+/// Before a run on an in-page model: what it can and cannot do here.
+#[component]
+pub fn FitNote() -> impl IntoView {
+    let app = use_app();
+    let notes = move || {
+        if app.activity.get() != Activity::Idle {
+            return Vec::new();
+        }
+        let (local, sha) = app
+            .settings
+            .with(|s| (s.model_spec().is_local(), s.local_model.clone()));
+        let coordinator = app.coordinator.get();
+        match (local, coordinators::info(&coordinator)) {
+            (true, Some(c)) => fit_notes(c.called, c.peak_prompt_tokens, &model_facts::facts(&sha)),
+            _ => Vec::new(),
+        }
+    };
+    view! {
+        <Show when=move || !notes().is_empty()>
+            <div class="notice fit-note" role="note" data-testid="fit-note">
+                <ul>{move || notes().into_iter().map(|n| view! { <li>{n}</li> }).collect_view()}</ul>
+            </div>
+        </Show>
+    }
+}
+
+/// Opens and shows the first flagged reply in the transcript.
+fn show_first_flag() {
+    let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    let Ok(Some(mark)) = doc.query_selector(".repair-mark") else {
+        return;
+    };
+    mark.scroll_into_view();
+    let _ = mark.set_attribute("open", "");
+    if let Ok(Some(summary)) = mark.query_selector("summary") {
+        if let Ok(s) = summary.dyn_into::<web_sys::HtmlElement>() {
+            let _ = s.focus();
+        }
+    }
+}
+
+/// During or after a run: most replies could not be read.
+#[component]
+pub fn UnreadableNotice() -> impl IntoView {
+    let app = use_app();
+    move || {
+        app.view.with(|v| v.status.mostly_unreadable()).map(|(n, m)| {
+            view! {
+                <div class="notice warning" role="status" data-testid="mostly-unreadable">
+                    <p>{format!("{n} of {m} replies could not be read: this model is not following the steps' formats, so they used stated defaults or asked again (each such reply is flagged). A larger model, or temperature 0, may do better.")}</p>
+                    <button class="button small" on:click=move |_| show_first_flag()>"Show the flagged replies"</button>
+                </div>
+            }
+        })
+    }
+}
