@@ -81,10 +81,8 @@ pub fn TaskPanel() -> impl IntoView {
                     "Stop"
                 </button>
             </div>
-            <super::fit_note::FitNote/>
             <Notice/>
             <StatusLine/>
-            <super::fit_note::UnreadableNotice/>
         </div>
     }
 }

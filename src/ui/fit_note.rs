@@ -1,4 +1,7 @@
-//! What the Run page says about the chosen model before and during a run:
+//! What the Run page says about the chosen model before and during a run,
+//! at the foot of each team coordinator's setup panel (so it loads with
+//! their parts, not with the start page; the single agent's prompts depend
+//! on its task, and its reply is never read as JSON):
 //! before, whether an in-page model suits the coordinator (context, size,
 //! the wait its reading speed implies: `engine::model::fit`); during,
 //! once most replies could not be read, that the model is not following

@@ -235,6 +235,8 @@ pub fn ActSetupPanel() -> impl IntoView {
             <div class="travel-actions">
                 <a class="link-button small" href="/act">"Batch, knowledge banks and task sets…"</a>
             </div>
+            <crate::ui::fit_note::FitNote/>
+            <crate::ui::fit_note::UnreadableNotice/>
         </div>
     }
 }

@@ -326,6 +326,8 @@ pub fn MaelSetupPanel() -> impl IntoView {
                 <a class="link-button small" href="/mael">"Learning and evaluation…"</a>
             </div>
             <TeamEditorDialog open=editing/>
+            <crate::ui::fit_note::FitNote/>
+            <crate::ui::fit_note::UnreadableNotice/>
         </div>
     }
 }

@@ -234,6 +234,8 @@ pub fn TravelSetupPanel() -> impl IntoView {
                 <a class="link-button small" href="/batch">"Batch run…"</a>
             </div>
             <ImportDbDialog open=importing/>
+            <crate::ui::fit_note::FitNote/>
+            <crate::ui::fit_note::UnreadableNotice/>
         </div>
     }
 }
