@@ -329,17 +329,14 @@ test("the header keeps one line at 1440 px with a local model's long name, cut w
   await page.setViewportSize(DESKTOP);
   await assertOneLineHeader(page, 'the offline demo');
   // A local model picked earlier: the name inside its file is a training
-  // run's; Settings remembered the file's short name.
+  // run's; Settings noted the file's short name when it was picked.
   const settings = {
     provider: 'local',
     model: 'Smollm2 135M 8k Lc100K Mix1 Ep2 Q4_1',
     local_model: 'f00d',
+    local_label: 'SmolLM2-135M-Instruct · Q4_1 · 98 MB',
   };
-  const names = { f00d: 'SmolLM2-135M-Instruct · Q4_1 · 98 MB' };
-  await page.evaluate(([s, n]) => {
-    localStorage.setItem('roundtable.settings.v1', JSON.stringify(s));
-    localStorage.setItem('roundtable.local-names.v1', JSON.stringify(n));
-  }, [settings, names]);
+  await page.evaluate((s) => localStorage.setItem('roundtable.settings.v1', JSON.stringify(s)), settings);
   await page.reload();
   await page.waitForSelector('body[data-ready="1"]');
   const chip = page.locator('.model-chip');
@@ -357,8 +354,8 @@ test("the header keeps one line at 1440 px with a local model's long name, cut w
   await page.goto(env.app.url + '/');
   await page.waitForSelector('body[data-ready="1"]');
   await screenshot(page, 'layout-header');
-  // Without the short name (never listed): the file's own name, cut.
-  await page.evaluate(() => localStorage.removeItem('roundtable.local-names.v1'));
+  // Without the short name (settings saved before it was noted): the file's own name, cut.
+  await page.evaluate((s) => localStorage.setItem('roundtable.settings.v1', JSON.stringify({ ...s, local_label: undefined })), settings);
   await page.reload();
   await page.waitForSelector('body[data-ready="1"]');
   assert.match(await chip.innerText(), /Smollm2 135M/);

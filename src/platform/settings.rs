@@ -10,30 +10,6 @@ use crate::engine::run::ModelSpec;
 use serde::{Deserialize, Serialize};
 
 const KEY: &str = "roundtable.settings.v1";
-/// The short names of the models stored in this browser, by hash.
-const LOCAL_NAMES: &str = "roundtable.local-names.v1";
-
-/// Remembers the short names (`views::html::model_name`) of the models
-/// stored in this browser, by hash, for the header: Settings writes them
-/// whenever it lists the models; the header reads without the worker.
-pub fn remember_local_names(names: &[(String, String)]) {
-    let map: std::collections::BTreeMap<&str, &str> = names
-        .iter()
-        .map(|(sha, name)| (sha.as_str(), name.as_str()))
-        .collect();
-    if let Ok(json) = serde_json::to_string(&map) {
-        let _ = storage::set(LOCAL_NAMES, &json);
-    }
-}
-
-/// The short name of the stored model with this hash, if Settings has
-/// listed it.
-pub fn local_name(sha: &str) -> Option<String> {
-    let json = storage::get(LOCAL_NAMES)?;
-    let mut map: std::collections::BTreeMap<String, String> = serde_json::from_str(&json).ok()?;
-    map.remove(sha).filter(|n| !n.trim().is_empty())
-}
-
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Settings {
@@ -59,6 +35,10 @@ pub struct Settings {
     /// The local model's file (SHA-256) when the provider is `local`; its
     /// name is in `model`.
     pub local_model: String,
+    /// That model's short name for the header (`views::html::model_name`:
+    /// "SmolLM2-135M-Instruct · Q4_1 · 98 MB"), set when Settings picks or
+    /// lists it; empty (settings saved before it): the header shows `model`.
+    pub local_label: String,
     /// The runs' sampling temperature (none: each coordinator's default,
     /// else the provider's).
     pub temperature: Option<f32>,
@@ -95,6 +75,7 @@ impl Default for Settings {
             token_cap: None,
             demo_delay_ms: 35,
             local_model: String::new(),
+            local_label: String::new(),
             temperature: None,
             max_tokens: None,
             local_sampling: LocalSampling::default(),
@@ -171,10 +152,9 @@ impl Settings {
             Some(p) if p.kind == PresetKind::Local && self.model.trim().is_empty() => {
                 "Local model · none picked".into()
             }
-            Some(p) if p.kind == PresetKind::Local => format!(
-                "Local · {}",
-                local_name(&self.local_model).unwrap_or_else(|| self.model.clone())
-            ),
+            Some(p) if p.kind == PresetKind::Local => {
+                format!("Local · {}", self.local_short_name().unwrap_or(&self.model))
+            }
             Some(p) => format!("{} · {}", p.label, self.model),
             None => "Offline demo".into(),
         }
@@ -186,10 +166,19 @@ impl Settings {
     pub fn chip_label(&self) -> String {
         match preset(&self.provider) {
             Some(p) if p.kind == PresetKind::Local && !self.model.trim().is_empty() => {
-                local_name(&self.local_model).unwrap_or_else(|| self.label())
+                match self.local_short_name() {
+                    Some(name) => name.to_string(),
+                    None => self.label(),
+                }
             }
             _ => self.label(),
         }
+    }
+
+    /// The picked local model's short name, when Settings has noted it.
+    fn local_short_name(&self) -> Option<&str> {
+        let name = self.local_label.trim();
+        (!name.is_empty()).then_some(name)
     }
 
     /// The label in full, for a tooltip: the local model's own name too.

@@ -6,7 +6,6 @@
 
 use crate::engine::views::html::model_name::{short_model_name, size_text};
 use crate::platform::local_model::{self, protocol::StoredModel};
-use crate::platform::settings::remember_local_names;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use wasm_bindgen::JsCast;
@@ -51,9 +50,13 @@ fn params(n: u64) -> String {
 }
 
 /// The model picker. `chosen` is the selected file's hash, `name` the
-/// model name runs record.
+/// model name runs record, `label` its short name for the header.
 #[component]
-pub fn LocalModels(chosen: RwSignal<String>, name: RwSignal<String>) -> impl IntoView {
+pub fn LocalModels(
+    chosen: RwSignal<String>,
+    name: RwSignal<String>,
+    label: RwSignal<String>,
+) -> impl IntoView {
     let models = RwSignal::new(None::<Result<Vec<StoredModel>, String>>);
     let busy = RwSignal::new(None::<(String, u64, u64)>);
     let error = RwSignal::new(None::<String>);
@@ -61,17 +64,13 @@ pub fn LocalModels(chosen: RwSignal<String>, name: RwSignal<String>) -> impl Int
     let refresh = move || {
         spawn_local(async move {
             let r = local_model::list().await;
-            if let Ok(list) = &r {
-                let names: Vec<(String, String)> = list
-                    .iter()
-                    .map(|m| (m.info.sha256.clone(), short_name(m)))
-                    .collect();
-                remember_local_names(&names);
-            }
             if let (Ok(list), Some(c)) = (&r, chosen.try_get_untracked()) {
-                // A picked model that is gone is no longer picked.
-                if !c.is_empty() && !list.iter().any(|m| m.info.sha256 == c) {
-                    chosen.try_set(String::new());
+                match list.iter().find(|m| m.info.sha256 == c) {
+                    // The picked model's short name, for settings saved before it was noted.
+                    Some(m) => _ = label.try_set(short_name(m)),
+                    // A picked model that is gone is no longer picked.
+                    None if !c.is_empty() => _ = chosen.try_set(String::new()),
+                    None => {}
                 }
             }
             models.try_set(Some(r));
@@ -81,6 +80,7 @@ pub fn LocalModels(chosen: RwSignal<String>, name: RwSignal<String>) -> impl Int
     let pick = move |m: &StoredModel| {
         chosen.try_set(m.info.sha256.clone());
         name.try_set(format!("{} {}", m.info.name, m.info.quant));
+        label.try_set(short_name(m));
     };
     let on_file = move |ev: leptos::ev::Event| {
         let Some(input) = ev

@@ -47,6 +47,7 @@ struct Form {
     cap_tokens: RwSignal<String>,
     demo_delay: RwSignal<u32>,
     local_model: RwSignal<String>,
+    local_label: RwSignal<String>,
     temperature: RwSignal<String>,
     max_tokens: RwSignal<String>,
     sampler: SamplerInputs,
@@ -68,6 +69,7 @@ impl Form {
             cap_tokens: RwSignal::new(String::new()),
             demo_delay: RwSignal::new(35u32),
             local_model: RwSignal::new(String::new()),
+            local_label: RwSignal::new(String::new()),
             temperature: RwSignal::new(String::new()),
             max_tokens: RwSignal::new(String::new()),
             sampler: SamplerInputs::new(),
@@ -92,6 +94,7 @@ impl Form {
             .set(s.token_cap.map(|v| v.to_string()).unwrap_or_default());
         self.demo_delay.set(s.demo_delay_ms);
         self.local_model.set(s.local_model.clone());
+        self.local_label.set(s.local_label.clone());
         self.temperature
             .set(s.temperature.map(|v| v.to_string()).unwrap_or_default());
         self.max_tokens
@@ -114,6 +117,7 @@ impl Form {
             token_cap: self.cap_tokens.get_untracked().trim().parse::<u64>().ok(),
             demo_delay_ms: self.demo_delay.get_untracked().min(1000),
             local_model: self.local_model.get_untracked(),
+            local_label: self.local_label.get_untracked(),
             temperature: amount(&self.temperature.get_untracked())
                 .map(|t| t.clamp(0.0, 2.0) as f32),
             max_tokens: self
@@ -189,7 +193,7 @@ pub fn SettingsDialog() -> impl IntoView {
                 <DialogHead id="settings-title" title="Settings" close_label="Close settings" on_close=Callback::new(move |()| close())/>
                 <ProviderField form=form probe=probe/>
                 <Show when=move || is_local(&form.provider.get())>
-                    <super::local_models::LocalModels chosen=form.local_model name=form.model/>
+                    <super::local_models::LocalModels chosen=form.local_model name=form.model label=form.local_label/>
                 </Show>
                 <RemoteFields form=form/>
                 <ConnectionTest form=form probe=probe/>

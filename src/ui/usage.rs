@@ -1,6 +1,8 @@
 //! Tokens and cost per agent, phase and model. Estimated usage (the
-//! provider reported none) is marked with ≈.
+//! provider reported none) is marked with ≈. The panel's figures and
+//! table load with the run views; before a run it says what will show.
 
+use super::lazy::{lazy_part, lazy_view, ViewFn};
 use super::state::use_app;
 use crate::engine::views::html::usage::{cost_text, token_text};
 use crate::engine::views::html::usage_rows;
@@ -30,8 +32,32 @@ fn rows(u: &UsageView, by: By, names: &dyn Fn(&str) -> String) -> Vec<(String, T
     }
 }
 
+lazy_part! { run_view:
+    fn usage_view() -> ViewFn {
+        || view! { <UsageBox/> }.into_any()
+    }
+}
+
+/// The panel: its title and empty state; the figures once a run is shown.
 #[component]
 pub fn UsagePanel() -> impl IntoView {
+    let app = use_app();
+    let empty = move || app.events.with(Vec::is_empty);
+    view! {
+        <div class="panel usage-panel" aria-label="Usage and cost">
+            <h2 class="panel-title">"Usage & cost"</h2>
+            <Show
+                when=move || !empty()
+                fallback=|| view! { <p class="muted small empty-note">"Calls, tokens and cost appear here when a run starts."</p> }
+            >
+                {lazy_view("the usage figures", usage_view)}
+            </Show>
+        </div>
+    }
+}
+
+#[component]
+fn UsageBox() -> impl IntoView {
     let app = use_app();
     let by = RwSignal::new(By::Agent);
     let summary = move || {
@@ -82,8 +108,6 @@ pub fn UsagePanel() -> impl IntoView {
         s
     };
     view! {
-        <div class="panel usage-panel" aria-label="Usage and cost">
-            <h2 class="panel-title">"Usage & cost"</h2>
             <dl class="stats" data-testid="usage-summary">
                 <div><dt>"Calls"</dt><dd>{move || summary().0}</dd></div>
                 <div><dt>"Input"</dt><dd data-testid="usage-input">{move || summary().1}</dd></div>
@@ -100,6 +124,5 @@ pub fn UsagePanel() -> impl IntoView {
                 <thead><tr><th scope="col"></th><th scope="col">"Calls"</th><th scope="col">"In"</th><th scope="col">"Out"</th><th scope="col">"Cost"</th></tr></thead>
                 <tbody inner_html=table></tbody>
             </table>
-        </div>
     }
 }
