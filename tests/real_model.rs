@@ -13,6 +13,7 @@
 #[path = "support/run_scan.rs"]
 mod run_scan;
 
+use roundtable::engine::coordinators;
 use roundtable::engine::run::{RunDoc, RunEvent};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -82,6 +83,9 @@ fn read_json(path: &Path) -> Value {
 }
 
 /// What every real-model run must show; returns (calls, repaired replies).
+/// What one run's log shows: its answered calls, its repaired replies and
+/// its longest prompt (tokens the model read), checked against what the
+/// coordinator declares for the fit note (`CoordinatorInfo::peak_prompt_tokens`).
 fn check_run(what: &str, run: &RunDoc, model_name: &str) -> (usize, usize) {
     let spec = run.config.models.first().map(|m| &m.spec);
     assert_eq!(
@@ -116,6 +120,19 @@ fn check_run(what: &str, run: &RunDoc, model_name: &str) -> (usize, usize) {
     }
     let calls = answered.len();
     assert!(calls > 0, "{what}: the model was never called");
+    let longest = answered
+        .iter()
+        .map(|a| a.response.usage.input_tokens)
+        .max()
+        .unwrap_or(0);
+    let declared = coordinators::info(&run.config.coordinator).map_or(0, |c| c.peak_prompt_tokens);
+    eprintln!("[real model] {what}: longest prompt {longest} tokens (declared peak {declared})");
+    if declared > 0 {
+        assert!(
+            longest <= u64::from(declared),
+            "{what}: a prompt of {longest} tokens, longer than the {declared} the fit note assumes"
+        );
+    }
     assert!(
         run_scan::unanswered_repairs(&run.events).is_empty(),
         "{what}: a repair names a call that never answered"

@@ -33,11 +33,15 @@ pub struct CoordinatorInfo {
     pub peak_prompt_tokens: u32,
 }
 
-/// MAEL's longest prompt on a small model, estimated (not measured like
-/// the others): its aggregation reads the sub-solutions, three of them at
-/// the local model's 512-token default answer, plus the task and rules
-/// (the demo model's runs peak at ~250, its answers being short).
-const MAEL_PEAK_PROMPT_TOKENS: u32 = 2_000;
+/// MAEL's longest prompt on a small model: a bound, not a measurement
+/// like the others. Its aggregation reads every sub-solution: up to six
+/// (two per free neighbour of the default star's hub) at the local model's
+/// 512-token default answer, with the task and rules (~300 tokens).
+/// SmolLM2-135M never gets there: it judges each task solvable at once;
+/// its longest MAEL prompt measured 391 tokens (step mode, with a
+/// retrieved experience; `tests/real_model.rs` prints it and checks it
+/// against this bound).
+const MAEL_PEAK_PROMPT_TOKENS: u32 = 6 * 512 + 300;
 
 pub const COORDINATORS: &[CoordinatorInfo] = &[
     CoordinatorInfo {
