@@ -8,8 +8,7 @@
 //! waiting request gets a clear error and the next request starts a fresh
 //! worker.
 
-#[path = "../../crates/llm-worker/src/protocol.rs"]
-pub mod protocol;
+pub use crate::engine::model::worker_protocol as protocol;
 
 use crate::engine::model::local::{chat_turns, LOCAL_SEED};
 use crate::engine::model::spec::LocalSampling;
@@ -301,16 +300,11 @@ impl ChatModel for LocalModel {
         let Call { req, sink, cancel } = call;
         Box::pin(async move {
             let status = self.status.clone();
-            let s = &self.sampling;
             let params = GenParams {
                 temperature: req.params.temperature.map(f64::from),
                 max_tokens: req.params.max_tokens,
                 seed: LOCAL_SEED,
-                top_k: s.top_k,
-                top_p: s.top_p,
-                min_p: s.min_p,
-                repeat_penalty: s.repeat_penalty,
-                repeat_last_n: s.repeat_last_n,
+                sampling: self.sampling.clone(),
             };
             let turns = turns(req);
             let sha256 = self.sha256.clone();

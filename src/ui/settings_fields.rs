@@ -4,8 +4,8 @@
 
 use crate::engine::model::pricing::{Price, PriceTable};
 use crate::engine::model::spec::{
-    LocalSampling, LLAMA_CPP_MIN_P, LLAMA_CPP_REPEAT_LAST_N, LLAMA_CPP_REPEAT_PENALTY,
-    LLAMA_CPP_TOP_K, LLAMA_CPP_TOP_P, MAX_REPEAT_LAST_N,
+    LocalSampling, DEFAULT_MIN_P, DEFAULT_REPEAT_LAST_N, DEFAULT_REPEAT_PENALTY, DEFAULT_TOP_K,
+    DEFAULT_TOP_P, MAX_REPEAT_LAST_N,
 };
 use crate::ui::widgets::{amount, NumberField};
 use leptos::prelude::*;
@@ -128,35 +128,35 @@ pub(super) fn LocalSamplerFields(inputs: SamplerInputs) -> impl IntoView {
         (
             "top-k",
             "Top-k",
-            LLAMA_CPP_TOP_K.to_string(),
+            DEFAULT_TOP_K.to_string(),
             ("0", "", "1", "numeric"),
             inputs.top_k,
         ),
         (
             "top-p",
             "Top-p",
-            LLAMA_CPP_TOP_P.to_string(),
+            DEFAULT_TOP_P.to_string(),
             ("0", "1", "0.01", "decimal"),
             inputs.top_p,
         ),
         (
             "min-p",
             "Min-p",
-            LLAMA_CPP_MIN_P.to_string(),
+            DEFAULT_MIN_P.to_string(),
             ("0", "1", "0.01", "decimal"),
             inputs.min_p,
         ),
         (
             "repeat-penalty",
             "Repeat penalty",
-            format!("{LLAMA_CPP_REPEAT_PENALTY:.1} (off)"),
+            format!("{DEFAULT_REPEAT_PENALTY:.1} (off)"),
             ("0", "10", "0.05", "decimal"),
             inputs.repeat_penalty,
         ),
         (
             "repeat-last-n",
             "Repeat window (tokens)",
-            LLAMA_CPP_REPEAT_LAST_N.to_string(),
+            DEFAULT_REPEAT_LAST_N.to_string(),
             ("0", max_window.as_str(), "1", "numeric"),
             inputs.repeat_last_n,
         ),

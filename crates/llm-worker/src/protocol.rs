@@ -54,17 +54,32 @@ pub struct ChatTurn {
     pub content: String,
 }
 
-/// How one answer is written. The sampler settings are llama.cpp's
-/// (`sampler.rs`, applied in llama.cpp's order); each left out (None) is
-/// llama.cpp's default, so a message without them (an older page) still
-/// reads.
+/// llama.cpp's sampler defaults (`common/common.h`, `struct
+/// common_params_sampling`: `top_k = 40`, `top_p = 0.95f`, `min_p = 0.05f`,
+/// `penalty_repeat = 1.00f` (off), `penalty_last_n = 64`), used where a
+/// request sets none.
+pub const DEFAULT_TOP_K: u32 = 40;
+/// See [`DEFAULT_TOP_K`].
+pub const DEFAULT_TOP_P: f32 = 0.95;
+/// See [`DEFAULT_TOP_K`].
+pub const DEFAULT_MIN_P: f32 = 0.05;
+/// See [`DEFAULT_TOP_K`]: 1.0 is no penalty.
+pub const DEFAULT_REPEAT_PENALTY: f32 = 1.0;
+/// See [`DEFAULT_TOP_K`].
+pub const DEFAULT_REPEAT_LAST_N: u32 = 64;
+/// The largest repeat window (the engine's longest context).
+pub const MAX_REPEAT_LAST_N: u32 = 4096;
+/// The largest repeat penalty accepted (llama.cpp users keep it near 1.0–1.3).
+pub const MAX_REPEAT_PENALTY: f32 = 10.0;
+
+/// The sampler's settings beyond the temperature, as llama.cpp names them
+/// (`sampler.rs` applies them in its order); each left out (None) is
+/// llama.cpp's default. The one declaration of them: Settings keeps them,
+/// a local model's run records them (`ModelSpec::sampling`) and each
+/// request carries them to the engine (`GenParams`).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
-pub struct GenParams {
-    /// None or 0: greedy.
-    pub temperature: Option<f64>,
-    pub max_tokens: Option<u32>,
-    pub seed: u64,
+pub struct Sampling {
     /// The most likely tokens kept (0: all; default 40).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub top_k: Option<u32>,
@@ -80,6 +95,74 @@ pub struct GenParams {
     /// The context's last tokens the penalty reads (0: none; default 64).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub repeat_last_n: Option<u32>,
+}
+
+impl Sampling {
+    pub fn is_empty(&self) -> bool {
+        self == &Sampling::default()
+    }
+
+    /// What is wrong with each value set, as (CLI flag name, message):
+    /// top-k and the repeat window are whole numbers (0 turns them off),
+    /// top-p and min-p lie in [0, 1], the penalty in (0, 10].
+    pub fn problems(&self) -> Vec<(&'static str, String)> {
+        let mut out = Vec::new();
+        let unit = |name: &'static str, v: Option<f32>, out: &mut Vec<_>| {
+            if let Some(v) = v.filter(|v| !(v.is_finite() && (0.0..=1.0).contains(v))) {
+                out.push((name, format!("must be between 0 and 1, got {v}")));
+            }
+        };
+        unit("top-p", self.top_p, &mut out);
+        unit("min-p", self.min_p, &mut out);
+        if let Some(v) = self
+            .repeat_penalty
+            .filter(|v| !(v.is_finite() && *v > 0.0 && *v <= MAX_REPEAT_PENALTY))
+        {
+            out.push((
+                "repeat-penalty",
+                format!("must be above 0 and at most {MAX_REPEAT_PENALTY} (1 = off), got {v}"),
+            ));
+        }
+        if let Some(n) = self.repeat_last_n.filter(|n| *n > MAX_REPEAT_LAST_N) {
+            out.push((
+                "repeat-last-n",
+                format!("must be at most {MAX_REPEAT_LAST_N} tokens (0 = off), got {n}"),
+            ));
+        }
+        out
+    }
+
+    /// The settings as a run records them: values out of range brought into
+    /// it (a top-p of 2 is 1; a penalty that is not above 0 is dropped), and
+    /// `None` when nothing is set.
+    pub fn cleaned(&self) -> Option<Sampling> {
+        let unit = |v: Option<f32>| v.filter(|v| v.is_finite()).map(|v| v.clamp(0.0, 1.0));
+        let s = Sampling {
+            top_k: self.top_k,
+            top_p: unit(self.top_p),
+            min_p: unit(self.min_p),
+            repeat_penalty: self
+                .repeat_penalty
+                .filter(|v| v.is_finite() && *v > 0.0)
+                .map(|v| v.min(MAX_REPEAT_PENALTY)),
+            repeat_last_n: self.repeat_last_n.map(|n| n.min(MAX_REPEAT_LAST_N)),
+        };
+        (!s.is_empty()).then_some(s)
+    }
+}
+
+/// How one answer is written; a message without the sampler settings (an
+/// older page) still reads.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct GenParams {
+    /// None or 0: greedy.
+    pub temperature: Option<f64>,
+    pub max_tokens: Option<u32>,
+    pub seed: u64,
+    /// Beside the fields above in the message, as before they had a name.
+    #[serde(flatten)]
+    pub sampling: Sampling,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -22,20 +22,10 @@
 //! Top-p and min-p read the probabilities before the temperature, as
 //! llama.cpp's chain does (the temperature is its last stage).
 
-use crate::protocol::GenParams;
-
-/// llama.cpp's defaults (`common/common.h`, `struct common_params_sampling`:
-/// `top_k = 40`, `top_p = 0.95f`, `min_p = 0.05f`, `penalty_repeat = 1.00f`
-/// (off), `penalty_last_n = 64`), used where a request sets none.
-pub const DEFAULT_TOP_K: u32 = 40;
-/// See [`DEFAULT_TOP_K`].
-pub const DEFAULT_TOP_P: f32 = 0.95;
-/// See [`DEFAULT_TOP_K`].
-pub const DEFAULT_MIN_P: f32 = 0.05;
-/// See [`DEFAULT_TOP_K`]: 1.0 is no penalty.
-pub const DEFAULT_REPEAT_PENALTY: f32 = 1.0;
-/// See [`DEFAULT_TOP_K`].
-pub const DEFAULT_REPEAT_LAST_N: u32 = 64;
+use crate::protocol::{
+    GenParams, DEFAULT_MIN_P, DEFAULT_REPEAT_LAST_N, DEFAULT_REPEAT_PENALTY, DEFAULT_TOP_K,
+    DEFAULT_TOP_P,
+};
 
 /// What one generation samples with, defaults filled in.
 #[derive(Clone, Debug, PartialEq)]
@@ -74,18 +64,19 @@ impl SamplerConfig {
     pub fn from_params(p: &GenParams) -> SamplerConfig {
         let d = SamplerConfig::default();
         let finite = |x: Option<f32>| x.filter(|v| v.is_finite());
+        let s = &p.sampling;
         SamplerConfig {
             temperature: p
                 .temperature
                 .filter(|t| t.is_finite() && *t > 0.0)
                 .map_or(0.0, |t| t as f32),
-            top_k: p.top_k.map_or(d.top_k, |k| k as usize),
-            top_p: finite(p.top_p).map_or(d.top_p, |v| v.clamp(0.0, 1.0)),
-            min_p: finite(p.min_p).map_or(d.min_p, |v| v.clamp(0.0, 1.0)),
-            repeat_penalty: finite(p.repeat_penalty)
+            top_k: s.top_k.map_or(d.top_k, |k| k as usize),
+            top_p: finite(s.top_p).map_or(d.top_p, |v| v.clamp(0.0, 1.0)),
+            min_p: finite(s.min_p).map_or(d.min_p, |v| v.clamp(0.0, 1.0)),
+            repeat_penalty: finite(s.repeat_penalty)
                 .filter(|v| *v > 0.0)
                 .unwrap_or(d.repeat_penalty),
-            repeat_last_n: p.repeat_last_n.map_or(d.repeat_last_n, |n| n as usize),
+            repeat_last_n: s.repeat_last_n.map_or(d.repeat_last_n, |n| n as usize),
         }
     }
 
@@ -276,6 +267,7 @@ pub fn draw(cands: &[Candidate], u: f64) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::protocol::Sampling;
 
     fn config(temperature: f32) -> SamplerConfig {
         SamplerConfig {
@@ -294,6 +286,26 @@ mod tests {
     }
 
     #[test]
+    fn the_sampler_settings_travel_beside_the_temperature_as_before() {
+        // The page's message, as it was written before the settings had a
+        // struct of their own, reads into them; and is written the same way.
+        let msg = r#"{"temperature":0.5,"max_tokens":9,"seed":3,"top_k":7,"repeat_last_n":32}"#;
+        let p: GenParams = serde_json::from_str(msg).expect("reads");
+        assert_eq!(
+            p.sampling,
+            Sampling {
+                top_k: Some(7),
+                repeat_last_n: Some(32),
+                ..Sampling::default()
+            }
+        );
+        assert_eq!(serde_json::to_string(&p).expect("writes"), msg);
+        // An older page's message (no sampler settings) is llama.cpp's defaults.
+        let old: GenParams = serde_json::from_str(r#"{"seed":1}"#).expect("reads");
+        assert_eq!(SamplerConfig::from_params(&old), SamplerConfig::default());
+    }
+
+    #[test]
     fn the_defaults_are_llama_cpps() {
         let c = SamplerConfig::from_params(&GenParams::default());
         assert_eq!(
@@ -309,11 +321,13 @@ mod tests {
         );
         let set = SamplerConfig::from_params(&GenParams {
             temperature: Some(0.7),
-            top_k: Some(0),
-            top_p: Some(2.0),
-            min_p: Some(f32::NAN),
-            repeat_penalty: Some(-1.0),
-            repeat_last_n: Some(0),
+            sampling: Sampling {
+                top_k: Some(0),
+                top_p: Some(2.0),
+                min_p: Some(f32::NAN),
+                repeat_penalty: Some(-1.0),
+                repeat_last_n: Some(0),
+            },
             ..GenParams::default()
         });
         assert_eq!(

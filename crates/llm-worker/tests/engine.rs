@@ -4,7 +4,7 @@
 use candle_core::quantized::gguf_file::Value;
 use candle_core::quantized::GgmlDType;
 use llm_worker::engine::{Engine, Finish, Step};
-use llm_worker::protocol::{ChatTurn, GenParams};
+use llm_worker::protocol::{ChatTurn, GenParams, Sampling};
 use llm_worker::tiny::{
     looping_model, random_model, random_model_with, scripted_model, scripted_model_pieces, Shape,
 };
@@ -191,16 +191,22 @@ fn default_sampling_is_greedy_and_a_seed_repeats_a_sampled_answer() {
     // top-k 1 is greedy at any temperature; so are the cuts at temperature 0.
     let top1 = GenParams {
         temperature: Some(1.5),
-        top_k: Some(1),
+        sampling: Sampling {
+            top_k: Some(1),
+            ..Sampling::default()
+        },
         seed: 9,
         ..greedy(20)
     };
     assert_eq!(run(&mut engine, &turns, &top1).1, greedy_text);
     let cut = GenParams {
         temperature: Some(0.0),
-        top_k: Some(3),
-        top_p: Some(0.5),
-        min_p: Some(0.5),
+        sampling: Sampling {
+            top_k: Some(3),
+            top_p: Some(0.5),
+            min_p: Some(0.5),
+            ..Sampling::default()
+        },
         ..greedy(20)
     };
     assert_eq!(run(&mut engine, &turns, &cut).1, greedy_text);
@@ -208,9 +214,12 @@ fn default_sampling_is_greedy_and_a_seed_repeats_a_sampled_answer() {
     let sampled = |seed: u64, engine: &mut Engine| {
         let p = GenParams {
             temperature: Some(1.0),
-            top_k: Some(0),
-            top_p: Some(1.0),
-            min_p: Some(0.0),
+            sampling: Sampling {
+                top_k: Some(0),
+                top_p: Some(1.0),
+                min_p: Some(0.0),
+                ..Sampling::default()
+            },
             seed,
             ..greedy(20)
         };

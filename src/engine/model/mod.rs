@@ -15,6 +15,15 @@ pub mod scripted;
 pub mod spec;
 pub mod text_tools;
 pub mod types;
+/// The messages between the page and the in-page model's worker, and the
+/// sampler settings both sides read: one file, the worker crate's
+/// `protocol.rs` (serde only), compiled here for the browser build;
+/// natively the worker crate is a dependency (the CLI's local model).
+#[cfg(target_arch = "wasm32")]
+#[path = "../../../crates/llm-worker/src/protocol.rs"]
+pub mod worker_protocol;
+#[cfg(not(target_arch = "wasm32"))]
+pub use llm_worker::protocol as worker_protocol;
 
 pub use error::ModelError;
 pub use types::*;

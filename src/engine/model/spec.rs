@@ -33,89 +33,13 @@ pub struct ModelSpec {
 }
 
 /// The in-page (and CLI) local model's sampler settings beyond the
-/// temperature, as llama.cpp names them; `None` is llama.cpp's default
-/// (`crates/llm-worker/src/sampler.rs` holds them: top-k 40, top-p 0.95,
-/// min-p 0.05, repeat penalty 1.0 = off, repeat window 64 tokens).
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
-pub struct LocalSampling {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub top_k: Option<u32>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub top_p: Option<f32>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub min_p: Option<f32>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub repeat_penalty: Option<f32>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub repeat_last_n: Option<u32>,
-}
-
-/// llama.cpp's defaults, for placeholders and help (the engine's own
-/// constants are in `crates/llm-worker/src/sampler.rs`).
-pub const LLAMA_CPP_TOP_K: u32 = 40;
-pub const LLAMA_CPP_TOP_P: f32 = 0.95;
-pub const LLAMA_CPP_MIN_P: f32 = 0.05;
-pub const LLAMA_CPP_REPEAT_PENALTY: f32 = 1.0;
-pub const LLAMA_CPP_REPEAT_LAST_N: u32 = 64;
-/// The largest repeat window (the engine's longest context).
-pub const MAX_REPEAT_LAST_N: u32 = 4096;
-/// The largest repeat penalty accepted (llama.cpp users keep it near 1.0–1.3).
-pub const MAX_REPEAT_PENALTY: f32 = 10.0;
-
-impl LocalSampling {
-    pub fn is_empty(&self) -> bool {
-        self == &LocalSampling::default()
-    }
-
-    /// What is wrong with each value set, as (CLI flag name, message):
-    /// top-k and the repeat window are whole numbers (0 turns them off),
-    /// top-p and min-p lie in [0, 1], the penalty in (0, 10].
-    pub fn problems(&self) -> Vec<(&'static str, String)> {
-        let mut out = Vec::new();
-        let unit = |name: &'static str, v: Option<f32>, out: &mut Vec<_>| {
-            if let Some(v) = v.filter(|v| !(v.is_finite() && (0.0..=1.0).contains(v))) {
-                out.push((name, format!("must be between 0 and 1, got {v}")));
-            }
-        };
-        unit("top-p", self.top_p, &mut out);
-        unit("min-p", self.min_p, &mut out);
-        if let Some(v) = self
-            .repeat_penalty
-            .filter(|v| !(v.is_finite() && *v > 0.0 && *v <= MAX_REPEAT_PENALTY))
-        {
-            out.push((
-                "repeat-penalty",
-                format!("must be above 0 and at most {MAX_REPEAT_PENALTY} (1 = off), got {v}"),
-            ));
-        }
-        if let Some(n) = self.repeat_last_n.filter(|n| *n > MAX_REPEAT_LAST_N) {
-            out.push((
-                "repeat-last-n",
-                format!("must be at most {MAX_REPEAT_LAST_N} tokens (0 = off), got {n}"),
-            ));
-        }
-        out
-    }
-
-    /// The settings as a run records them: values out of range brought into
-    /// it (a top-p of 2 is 1; a penalty that is not above 0 is dropped), and
-    /// `None` when nothing is set.
-    pub fn cleaned(&self) -> Option<LocalSampling> {
-        let unit = |v: Option<f32>| v.filter(|v| v.is_finite()).map(|v| v.clamp(0.0, 1.0));
-        let s = LocalSampling {
-            top_k: self.top_k,
-            top_p: unit(self.top_p),
-            min_p: unit(self.min_p),
-            repeat_penalty: self
-                .repeat_penalty
-                .filter(|v| v.is_finite() && *v > 0.0)
-                .map(|v| v.min(MAX_REPEAT_PENALTY)),
-            repeat_last_n: self.repeat_last_n.map(|n| n.min(MAX_REPEAT_LAST_N)),
-        };
-        (!s.is_empty()).then_some(s)
-    }
-}
+/// temperature, declared once beside the worker's messages (llama.cpp's
+/// names; `None` is llama.cpp's default, the `DEFAULT_*` constants).
+pub use super::worker_protocol::Sampling as LocalSampling;
+pub use super::worker_protocol::{
+    DEFAULT_MIN_P, DEFAULT_REPEAT_LAST_N, DEFAULT_REPEAT_PENALTY, DEFAULT_TOP_K, DEFAULT_TOP_P,
+    MAX_REPEAT_LAST_N,
+};
 
 /// The provider id of the model that runs inside the page (a GGUF file).
 pub const LOCAL_PROVIDER: &str = "local";
