@@ -92,6 +92,10 @@ test('two travel variants side by side: the metric difference and where they fir
   await accessible(fresh, 'compare');
   await fresh.setViewportSize({ width: 390, height: 844 });
   await screenshot(fresh, 'compare-phone');
+  // Back on the Run page, the setup panel says what the variant ran with.
+  await page.getByRole('link', { name: 'Run', exact: true }).click();
+  await page.locator('#variant').waitFor();
+  assert.equal(await page.locator('#variant').inputValue(), 'orchestrator', "the panel shows the variant's own setup");
   assert.deepEqual(page.errors, []);
   assert.deepEqual(fresh.errors, []);
 });

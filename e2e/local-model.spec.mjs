@@ -94,6 +94,14 @@ test('a tiny GGUF picked in Settings runs a two-agent MAEL run to the end, and t
   assert.match(fit, /^A 517K model is small for multi-agent work/);
   assert.doesNotMatch(fit, /reads at most/);
   await screenshot(page, 'local-fit-note');
+  // So does the travel batch form (the batch runs the text protocol too).
+  await page.getByRole('link', { name: 'Batch', exact: true }).click();
+  const batchMode = page.locator('#batch-tool-mode');
+  await batchMode.waitFor();
+  assert.equal(await batchMode.inputValue(), 'text');
+  assert.equal(await batchMode.isDisabled(), true);
+  assert.match(await page.getByTestId('batch-tool-mode-why').innerText(), /no native function calling/);
+  await page.getByRole('link', { name: 'Run', exact: true }).click();
 
   // Two agents, learning off: five calls, every one answered by the worker.
   await page.getByLabel('Coordinator').selectOption('mael');

@@ -62,7 +62,62 @@ test('a MAEL run opened from History shows its own setup, read-only until edited
   await page.getByTestId('shown-setup').waitFor({ state: 'hidden' });
   assert.equal(await page.locator('#ml-mode').isDisabled(), false);
   assert.equal(await page.locator('#ml-mode').inputValue(), 'none', 'editing starts from the run on screen');
+  // What the user edits stays: saving the run or coming back to the Run
+  // page does not adopt the run's setup again.
+  await page.locator('#ml-mode').selectOption('step');
+  await openHistory(page);
+  await page.getByRole('link', { name: 'Run', exact: true }).click();
+  await page.locator('#ml-mode').waitFor();
+  assert.equal(await page.locator('#ml-mode').inputValue(), 'step', 'the edit survives leaving the Run page');
+  // Another coordinator's panel is not the shown run's: never locked by it.
+  await openHistory(page);
+  await page.locator('.run-row').first().getByRole('button', { name: 'Open' }).click();
+  await page.getByTestId('shown-setup').waitFor();
+  assert.equal(await page.locator('#ml-mode').inputValue(), 'none', 'opening the run again shows its setup again');
+  await page.getByLabel('Coordinator').selectOption('travel');
+  await page.getByLabel('Variant').waitFor();
+  assert.equal(await page.getByTestId('shown-setup').count(), 0, "travel's panel does not claim the MAEL run's setup");
+  assert.equal(await page.getByLabel('Variant').isDisabled(), false);
   assert.deepEqual(page.errors, []);
+});
+
+test("an ACT run from an imported set: where the set is, the panel picks it; where it is not, the run's own task", async () => {
+  const page = await openApp(env);
+  await page.setViewportSize({ width: 1440, height: 1000 });
+  await page.getByRole('link', { name: 'ACT', exact: true }).click();
+  const sets = page.getByRole('region', { name: 'Task sets' });
+  await sets.waitFor();
+  const items = ['a', 'b', 'c'].map((x) => JSON.stringify({ subject: `Design a ${x} tea corner`, details: ['small room'], solutions: [`${x} oolong shelf`] })).join('\n');
+  await sets.getByLabel('Name').fill('e2e-tea');
+  await sets.getByLabel('Import task set file').setInputFiles({ name: 'tea.jsonl', mimeType: 'application/jsonl', buffer: Buffer.from(items) });
+  await sets.getByText(/Imported 3 items as "e2e-tea"/).waitFor();
+  await page.getByRole('link', { name: 'Run', exact: true }).click();
+  await page.getByLabel('Coordinator').selectOption('act');
+  await page.locator('#act-source').selectOption('e2e-tea');
+  await page.locator('#act-trial').fill('1');
+  await page.locator('#act-trial').press('Tab');
+  const task = await page.locator('.act-preview').innerText();
+  assert.match(task, /tea corner/);
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await waitForStatus(page, /Finished/, 90000);
+  const link = await shareLink(page);
+  // Here: the set is found by its name, at the run's trial.
+  await page.locator('#act-source').selectOption('builtin');
+  await openHistory(page);
+  await page.locator('.run-row').first().getByRole('button', { name: 'Open' }).click();
+  await page.getByTestId('shown-setup').waitFor();
+  await eventually(async () => (await page.locator('#act-source').inputValue()) === 'e2e-tea');
+  assert.equal(await page.locator('#act-trial').inputValue(), '1');
+  // Elsewhere (no such set): the run's own task, not this browser's.
+  const other = await openApp(env);
+  await other.goto(link);
+  await other.getByTestId('shown-setup').waitFor();
+  await eventually(async () => (await other.locator('#act-source').inputValue()) === 'shown');
+  assert.equal(await other.locator('.act-preview').innerText(), task);
+  assert.equal(await other.locator('#act-trial').count(), 0, 'no trial to pick from a set that is not here');
+  await screenshot(other, 'shown-setup-act-elsewhere');
+  assert.deepEqual(page.errors, []);
+  assert.deepEqual(other.errors, []);
 });
 
 test('a travel run opened from a share link shows its variant and tool mode', async () => {
@@ -174,9 +229,14 @@ test('once most replies could not be read, a run-level notice says so and leads 
   await waitForStatus(page, /Finished|Failed|Stopped/, 120000);
   const [, n, m] = (await notice.innerText()).match(/(\d+) of (\d+) replies could not be read/);
   assert.ok(Number(m) >= 4 && 2 * Number(n) > Number(m), `${n} of ${m}`);
+  // From another tab: the button goes to the transcript and its first
+  // unreadable reply (not a harmless repair before it).
+  await page.getByRole('tab', { name: /Experience/ }).click();
+  await page.locator('.entries').waitFor({ state: 'detached' });
   await notice.getByRole('button', { name: 'Show the flagged replies' }).click();
-  const first = page.locator('.repair-mark').first();
-  assert.equal(await first.getAttribute('open'), '', 'the first flag is opened');
+  const first = page.locator('.repair-mark[data-unreadable]').first();
+  await eventually(async () => (await first.getAttribute('open')) === '');
+  assert.equal(await page.getByRole('tab', { name: 'Transcript' }).getAttribute('aria-selected'), 'true');
   assert.equal(await first.locator('summary').evaluate((s) => s === document.activeElement), true, 'and focused');
   await screenshot(page, 'mostly-unreadable');
   assert.deepEqual(page.errors, []);

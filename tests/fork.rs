@@ -6,6 +6,7 @@
 use futures::executor::block_on;
 use roundtable::engine::base::clock::FakeClock;
 use roundtable::engine::model::scripted::ScriptedModel;
+use roundtable::engine::model::spec::{LocalSampling, LOCAL_PROVIDER};
 use roundtable::engine::model::{ChatModel, ChatRequest, Message};
 use roundtable::engine::run::fork::{fork_spec, ForkEdit, ForkModel};
 use roundtable::engine::run::{LoggedEvent, ModelRouter, ModelSpec, RunConfig, RunCtx, RunEvent};
@@ -164,4 +165,34 @@ fn a_fork_keeps_the_parents_sampling_so_its_first_calls_replay() {
     );
     // Without the parent's sampling, call 0 already misses the log.
     assert_eq!(replayed(chosen), vec!["L0", "L1"]);
+}
+
+/// A local model's fork of a local model's run samples as the parent did
+/// (its sampler settings, not Settings' current ones); another provider's
+/// spec never carries them.
+#[test]
+fn a_local_fork_keeps_the_parents_sampler_settings() {
+    let local = |top_k: Option<u32>| ModelSpec {
+        provider: LOCAL_PROVIDER.into(),
+        model: "SmolLM2 Q4_1".into(),
+        sampling: top_k.map(|k| LocalSampling {
+            top_k: Some(k),
+            ..LocalSampling::default()
+        }),
+        ..ModelSpec::demo()
+    };
+    let parent = RunConfig::new("single", "t", local(Some(7)));
+    assert_eq!(
+        fork_spec(&parent, local(Some(40))).sampling,
+        local(Some(7)).sampling
+    );
+    assert_eq!(
+        fork_spec(&parent, local(None)).sampling,
+        local(Some(7)).sampling
+    );
+    let remote = ModelSpec {
+        provider: "custom".into(),
+        ..ModelSpec::demo()
+    };
+    assert_eq!(fork_spec(&parent, remote).sampling, None);
 }

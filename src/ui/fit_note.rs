@@ -7,11 +7,13 @@
 //! once most replies could not be read, that the model is not following
 //! the steps, with a way to the flagged replies.
 
+use super::run_tabs::{use_tabs, RunTabs, Tab};
 use super::state::{use_app, Activity};
 use crate::engine::coordinators;
 use crate::engine::model::fit::fit_notes;
 use crate::platform::model_facts;
 use leptos::prelude::*;
+use std::time::Duration;
 use wasm_bindgen::JsCast;
 
 /// Before a run on an in-page model: what it can and cannot do here.
@@ -40,33 +42,56 @@ pub fn FitNote() -> impl IntoView {
     }
 }
 
-/// Opens and shows the first flagged reply in the transcript.
-fn show_first_flag() {
-    let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
-        return;
-    };
-    let Ok(Some(mark)) = doc.query_selector(".repair-mark") else {
-        return;
-    };
-    mark.scroll_into_view();
-    let _ = mark.set_attribute("open", "");
-    if let Ok(Some(summary)) = mark.query_selector("summary") {
-        if let Ok(s) = summary.dyn_into::<web_sys::HtmlElement>() {
-            let _ = s.focus();
+/// Opens the Transcript tab and, once its entries are drawn, the first
+/// reply that could not be read (else the first repaired one): opened,
+/// scrolled to and focused.
+fn show_first_flag(tabs: Option<RunTabs>) {
+    if let Some(t) = tabs {
+        t.tab.set(Tab::Transcript);
+    }
+    // The tab draws its entries over a few frames: look again for a while.
+    fn find(tries: u32) {
+        let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
+            return;
+        };
+        let mark = doc
+            .query_selector(".repair-mark[data-unreadable]")
+            .ok()
+            .flatten()
+            .or_else(|| doc.query_selector(".repair-mark").ok().flatten());
+        let complete = doc
+            .query_selector(".entries[data-complete=\"true\"]")
+            .ok()
+            .flatten()
+            .is_some();
+        match mark {
+            Some(mark) if complete || mark.has_attribute("data-unreadable") => {
+                mark.scroll_into_view();
+                let _ = mark.set_attribute("open", "");
+                if let Ok(Some(summary)) = mark.query_selector("summary") {
+                    if let Ok(s) = summary.dyn_into::<web_sys::HtmlElement>() {
+                        let _ = s.focus();
+                    }
+                }
+            }
+            _ if tries > 0 => set_timeout(move || find(tries - 1), Duration::from_millis(100)),
+            _ => {}
         }
     }
+    find(50);
 }
 
 /// During or after a run: most replies could not be read.
 #[component]
 pub fn UnreadableNotice() -> impl IntoView {
     let app = use_app();
+    let tabs = use_tabs();
     move || {
         app.view.with(|v| v.status.mostly_unreadable()).map(|(n, m)| {
             view! {
                 <div class="notice warning" role="status" data-testid="mostly-unreadable">
                     <p>{format!("{n} of {m} replies could not be read: this model is not following the steps' formats, so they used stated defaults or asked again (each such reply is flagged). A larger model, or temperature 0, may do better.")}</p>
-                    <button class="button small" on:click=move |_| show_first_flag()>"Show the flagged replies"</button>
+                    <button class="button small" on:click=move |_| show_first_flag(tabs)>"Show the flagged replies"</button>
                 </div>
             }
         })

@@ -68,8 +68,12 @@ pub fn LocalModels(
                 match list.iter().find(|m| m.info.sha256 == c) {
                     // The picked model's short name, for settings saved before it was noted.
                     Some(m) => _ = label.try_set(short_name(m)),
-                    // A picked model that is gone is no longer picked.
-                    None if !c.is_empty() => _ = chosen.try_set(String::new()),
+                    // A picked model that is gone is no longer picked (nor named).
+                    None if !c.is_empty() => {
+                        chosen.try_set(String::new());
+                        name.try_set(String::new());
+                        label.try_set(String::new());
+                    }
                     None => {}
                 }
             }

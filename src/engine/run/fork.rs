@@ -29,7 +29,8 @@ pub enum ForkEdit {
 /// parent's sampling (temperature, answer length). The run fills both into
 /// every request, and the log answers only requests equal to the recorded
 /// ones: with other sampling, call 0 would already miss the log and be
-/// taken for the fork point.
+/// taken for the fork point. A local model's fork of a local model's run
+/// also samples as the parent did (top-k, top-p, min-p, repeat penalty).
 pub fn fork_spec(parent: &RunConfig, mut chosen: ModelSpec) -> ModelSpec {
     if let Some(p) = parent
         .model_for("*")
@@ -37,6 +38,9 @@ pub fn fork_spec(parent: &RunConfig, mut chosen: ModelSpec) -> ModelSpec {
     {
         chosen.temperature = p.temperature;
         chosen.max_tokens = p.max_tokens;
+        if chosen.is_local() && p.is_local() {
+            chosen.sampling = p.sampling.clone();
+        }
     }
     chosen
 }

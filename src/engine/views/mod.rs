@@ -228,11 +228,7 @@ impl Fold for StatusView {
             // imported file naming calls that never answered).
             RunEvent::ReplyRepaired { call, repairs } if self.answered.contains(call) => {
                 self.repaired.insert(*call);
-                use crate::engine::model::reply::RepairKind as K;
-                if repairs
-                    .iter()
-                    .any(|r| matches!(r.kind, K::AskedAgain | K::Default))
-                {
+                if repairs.iter().any(|r| r.kind.unreadable()) {
                     self.unreadable.insert(*call);
                 }
             }

@@ -4,7 +4,7 @@
 //! one-model baselines), the LLM judge and stemming, and for ACT+ the
 //! knowledge bank.
 
-use super::state::{act_setup, ActSetup, BUILTIN, FREE};
+use super::state::{act_setup, ActSetup, BUILTIN, FREE, SHOWN};
 use crate::engine::coordinators::act::contract::{ActOptions, Variant};
 use crate::engine::domains::creative::{builtin, ComplexTask};
 use crate::engine::run::RunConfig;
@@ -57,7 +57,7 @@ fn adopt(app: AppState, config: &RunConfig) {
 
 /// Makes `source` the setup's task source (loading an imported set).
 pub fn pick_source(app: AppState, source: String) {
-    if source == BUILTIN || source == FREE {
+    if source == BUILTIN || source == FREE || source == SHOWN {
         act_setup().update(|s| {
             s.source = source;
             s.loaded = None;
@@ -171,12 +171,18 @@ pub fn ActSetupPanel() -> impl IntoView {
                         view! { <option value=n.clone()>{label}</option> }
                     }).collect_view())}
                     <option value=FREE>"A task I type (the team splits it)"</option>
+                    {move || s.with(|x| x.shown_task.is_some()).then(|| view! {
+                        <option value=SHOWN>"The run's own task"</option>
+                    })}
                 </select>
+                <Show when=is(SHOWN)>
+                    <span class="muted small">"The set it came from is not in this browser."</span>
+                </Show>
             </div>
             <Show when=is(BUILTIN)>
                 <CommunitySelect id="act-community" busy=busy/>
             </Show>
-            <Show when=move || !is(FREE)()>
+            <Show when=move || !is(FREE)() && !is(SHOWN)()>
                 <div class="field">
                     <label for="act-trial">"Trial"</label>
                     <input id="act-trial" type="number" min="0" disabled=busy

@@ -11,6 +11,8 @@ use leptos::prelude::*;
 
 pub const BUILTIN: &str = "builtin";
 pub const FREE: &str = "free";
+/// The task of a shown run whose imported set this browser does not hold.
+pub const SHOWN: &str = "shown";
 pub const DEFAULT_BANK: &str = "default";
 
 #[derive(Clone, Debug, PartialEq)]
@@ -24,6 +26,8 @@ pub struct ActSetup {
     pub loaded: Option<ActSet>,
     /// A typed task (source `free`).
     pub free_text: String,
+    /// A shown run's own task (source `shown`: its set is not here).
+    pub shown_task: Option<ComplexTask>,
     pub team_size: usize,
     pub variant: Variant,
     pub judge: bool,
@@ -46,6 +50,7 @@ impl Default for ActSetup {
             trial: 0,
             loaded: None,
             free_text: String::new(),
+            shown_task: None,
             team_size: 4,
             variant: Variant::Act,
             judge: false,
@@ -76,6 +81,7 @@ impl ActSetup {
                 self.team_size,
             )),
             FREE => (!self.free_text.trim().is_empty()).then(|| ComplexTask::free(&self.free_text)),
+            SHOWN => self.shown_task.clone(),
             _ => match &self.loaded {
                 Some(ActSet::Items(items)) => {
                     let mut t = trial(items, CreativeSet::Imported, n, self.team_size);
@@ -100,6 +106,9 @@ impl ActSetup {
         if self.variant == Variant::ActPlus {
             o.bank = Some(self.bank.clone());
         }
+        if ![BUILTIN, FREE, SHOWN].contains(&self.source.as_str()) {
+            o.task_set = Some(self.source.clone());
+        }
         o
     }
 }
@@ -108,7 +117,8 @@ impl ActSetup {
     /// Shows a stored run's setup: made with `variant`, trial `trial` and
     /// `o`. A typed task becomes the typed text; a built-in one its
     /// community and trial. Returns the imported set to load when the task
-    /// came from one this browser holds (`setup::adopt_set` loads it).
+    /// came from one this browser holds (`setup::adopt_set` loads it); a
+    /// task from a set it lacks is shown as it is (source `shown`).
     pub fn adopt(
         &mut self,
         variant: Option<Variant>,
@@ -141,11 +151,23 @@ impl ActSetup {
             };
             return None;
         }
-        self.sets
-            .iter()
-            .map(|(n, _)| n)
-            .find(|n| o.task.id == format!("{n}-{trial}") || o.task.id.starts_with(n.as_str()))
-            .cloned()
+        // The set the run names (older runs: an imported set's task id is
+        // `<set>-<trial>`), when this browser holds it; else the run's own task.
+        let here = |n: &str| self.sets.iter().any(|(s, _)| s == n);
+        let named = match &o.task_set {
+            Some(n) => here(n).then(|| n.clone()),
+            None => self
+                .sets
+                .iter()
+                .map(|(n, _)| n)
+                .find(|n| o.task.id == format!("{n}-{trial}"))
+                .cloned(),
+        };
+        if named.is_none() {
+            (self.source, self.loaded) = (SHOWN.into(), None);
+            self.shown_task = Some(o.task.clone());
+        }
+        named
     }
 }
 

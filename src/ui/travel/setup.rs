@@ -118,6 +118,11 @@ pub fn DatabaseSelect(id: &'static str, #[prop(into)] disabled: Signal<bool>) ->
     }
 }
 
+/// Why the tool-call field says the text protocol for the in-page model
+/// (here and in the batch form).
+pub const LOCAL_TOOLS_WHY: &str =
+    "The in-page model has no native function calling: it gets the text protocol.";
+
 #[component]
 pub fn TravelSetupPanel() -> impl IntoView {
     let app = use_app();
@@ -175,7 +180,7 @@ pub fn TravelSetupPanel() -> impl IntoView {
         if shown_setup::locked(app) {
             "What the run on screen used."
         } else if forced_text() {
-            "The in-page model has no native function calling: it gets the text protocol."
+            LOCAL_TOOLS_WHY
         } else if tool_mode() == ToolMode::Text {
             "Tools are described in the prompt; the model writes Tool[args] lines."
         } else {

@@ -50,6 +50,13 @@ pub enum RepairKind {
 }
 
 impl RepairKind {
+    /// The reply could not be read at all: the step used a stated default
+    /// or asked again (what "mostly unreadable" counts, and the transcript
+    /// marks as such).
+    pub fn unreadable(&self) -> bool {
+        matches!(self, RepairKind::Default | RepairKind::AskedAgain)
+    }
+
     /// A short label for tables and marks.
     pub fn label(&self) -> &'static str {
         match self {

@@ -137,8 +137,14 @@ pub fn repair_mark(repairs: &[Repair]) -> String {
             labels.push(r.kind.label());
         }
     }
+    // An unreadable reply's mark is the one "Show the flagged replies" opens.
+    let unreadable = if repairs.iter().any(|r| r.kind.unreadable()) {
+        " data-unreadable=\"true\""
+    } else {
+        ""
+    };
     let mut h = format!(
-        "<details class=\"repair-mark\"><summary><span class=\"repair-badge\">Reply repaired</span> <span class=\"muted small\">{}</span></summary><ul>",
+        "<details class=\"repair-mark\"{unreadable}><summary><span class=\"repair-badge\">Reply repaired</span> <span class=\"muted small\">{}</span></summary><ul>",
         esc(&labels.join(", "))
     );
     for r in repairs {
@@ -160,7 +166,7 @@ pub fn finish_mark(cut: Option<Cut>) -> String {
                 "cut off at {}{tokens} tokens",
                 if estimated { "about " } else { "" }
             ),
-            "The reply reached its longest answer (the step's limit, or Longest answer in Settings): what the model would have written next is missing.".to_string(),
+            "The reply reached its longest answer (the step's limit, or Longest answer in Settings), or the model's context ran out: what the model would have written next is missing.".to_string(),
         ),
         Some(Cut::Repeat) => (
             "repeat",
@@ -267,11 +273,17 @@ mod tests {
             cut: None,
         });
         let h = entry_html(&msg, &Transcript::default());
+        // A default used: the reply was unreadable, and its mark says so.
         assert!(
-            h.contains("<details class=\"repair-mark\"><summary>"),
+            h.contains("<details class=\"repair-mark\" data-unreadable=\"true\"><summary>"),
             "{h}"
         );
         assert!(h.contains("cut-off JSON closed, default used"), "{h}");
+        let fenced = repair_mark(&[Repair::new(RepairKind::Fence, "fence stripped")]);
+        assert!(
+            fenced.starts_with("<details class=\"repair-mark\"><summary>"),
+            "a harmless repair is not marked unreadable: {fenced}"
+        );
         assert!(
             h.contains("closed it") && h.contains("&lt;b&gt;") && !h.contains("<b>"),
             "{h}"

@@ -6,7 +6,9 @@ use super::state::{use_batch, LEVELS};
 use crate::engine::coordinators::travel::contract::{ToolMode, Variant};
 use crate::ui::batch::{BatchButtons, BatchNotices, Checks, CommonFields, ProgressLine};
 use crate::ui::state::use_app;
-use crate::ui::travel::setup::{ensure_queries, refresh_imported, DatabaseSelect, QuerySetSelect};
+use crate::ui::travel::setup::{
+    ensure_queries, refresh_imported, DatabaseSelect, QuerySetSelect, LOCAL_TOOLS_WHY,
+};
 use crate::ui::travel::state::travel_setup;
 use crate::ui::widgets::parsed;
 use leptos::prelude::*;
@@ -24,6 +26,9 @@ pub fn BatchForm() -> impl IntoView {
         travel_setup().with(|t| f.queries(&t.queries).len())
     };
     let runs = move || matching() * form.with(|f| f.variants.len());
+    // The in-page model gets the text protocol whatever the field says
+    // (`ToolMode::for_model`, as the batch runs it).
+    let forced_text = move || app.settings.with(|s| s.model_spec().is_local());
     let variants: Vec<(Variant, &'static str)> =
         Variant::ALL.iter().map(|v| (*v, v.label())).collect();
     view! {
@@ -49,12 +54,15 @@ pub fn BatchForm() -> impl IntoView {
                 on_change=Callback::new(move |v| form.update(|f| f.variants = v))/>
             <div class="field">
                 <label for="batch-tool-mode">"Tool calls"</label>
-                <select id="batch-tool-mode" disabled=busy
-                    prop:value=move || if form.with(|f| f.tool_mode) == ToolMode::Text { "text" } else { "native" }
+                <select id="batch-tool-mode" disabled=move || busy.get() || forced_text()
+                    prop:value=move || if forced_text() || form.with(|f| f.tool_mode) == ToolMode::Text { "text" } else { "native" }
                     on:change=move |ev| { let m = if event_target_value(&ev) == "text" { ToolMode::Text } else { ToolMode::Native }; form.update(|f| f.tool_mode = m) }>
                     <option value="native">"Native function calling"</option>
                     <option value="text">"Text protocol Tool[args]"</option>
                 </select>
+                <Show when=forced_text>
+                    <span class="muted small" data-testid="batch-tool-mode-why">{LOCAL_TOOLS_WHY}</span>
+                </Show>
             </div>
             <div class="field">
                 <label for="batch-db">"Database"</label>

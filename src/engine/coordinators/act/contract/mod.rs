@@ -311,6 +311,11 @@ pub struct ActOptions {
     /// platform provides it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bank: Option<String>,
+    /// The imported set the task was drawn from (its name where the run
+    /// ran), so a setup panel showing the run can find it; the coordinator
+    /// does not read it. None: a built-in or typed task, or an older run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub task_set: Option<String>,
 }
 
 fn four() -> usize {
@@ -331,6 +336,7 @@ impl ActOptions {
             judge: false,
             tools: Vec::new(),
             bank: None,
+            task_set: None,
         }
     }
 }

@@ -93,12 +93,13 @@ pub fn agent_retrievals_html(view: &MaelView, agent: &str) -> String {
 
 /// The Experience tab: every retrieval, then what the backward pass stored.
 pub fn experience_tab_html(view: &MaelView) -> String {
-    experience_tab_ended_html(view, None)
+    experience_tab_ended_html(view, None, true)
 }
 
 /// The same, for a run that `ended` early ("was stopped", "failed"): its
-/// empty list of stored experiences says the backward pass never came.
-pub fn experience_tab_ended_html(view: &MaelView, ended: Option<&str>) -> String {
+/// empty list of stored experiences says the backward pass never came (a
+/// run that does not learn, `learns` false, has none to come).
+pub fn experience_tab_ended_html(view: &MaelView, ended: Option<&str>, learns: bool) -> String {
     let mut h =
         String::from("<section class=\"ml-section\"><h3 class=\"plan-title\">Retrievals</h3>");
     if view.retrievals.is_empty() {
@@ -114,7 +115,9 @@ pub fn experience_tab_ended_html(view: &MaelView, ended: Option<&str>) -> String
     h.push_str(
         "</section><section class=\"ml-section\"><h3 class=\"plan-title\">Experiences stored</h3>",
     );
-    if let (true, Some(how)) = (view.experiences.is_empty(), ended) {
+    if view.experiences.is_empty() && !learns {
+        h.push_str("<p class=\"muted empty-note\">Nothing is stored: this run does not learn (learning was off).</p>");
+    } else if let (true, Some(how)) = (view.experiences.is_empty(), ended) {
         let _ = write!(h, "<p class=\"muted empty-note\" data-testid=\"ended-early\">Nothing was stored: the run {how} before its backward pass.</p>");
     } else if view.experiences.is_empty() {
         h.push_str("<p class=\"muted empty-note\">The backward pass stores every decision step with its reward when the run ends (runs that learn).</p>");
@@ -136,4 +139,26 @@ pub fn experience_tab_ended_html(view: &MaelView, ended: Option<&str>) -> String
     }
     h.push_str("</section>");
     h
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_stopped_run_says_why_nothing_was_stored_by_whether_it_learns() {
+        let view = MaelView::default();
+        let stopped = experience_tab_ended_html(&view, Some("was stopped"), true);
+        assert!(
+            stopped.contains("Nothing was stored: the run was stopped before its backward pass."),
+            "{stopped}"
+        );
+        let not_learning = experience_tab_ended_html(&view, Some("was stopped"), false);
+        assert!(
+            !not_learning.contains("backward pass") && not_learning.contains("does not learn"),
+            "{not_learning}"
+        );
+        let finished = experience_tab_html(&view);
+        assert!(!finished.contains("ended-early"), "{finished}");
+    }
 }
