@@ -183,6 +183,9 @@ test('with one parallel call, agents waiting their turn are shown as waiting, an
   const queued = doc.events.filter((e) => e.event.llm_queued).length;
   const answered = doc.events.filter((e) => e.event.llm_response).length;
   assert.ok(queued > 0, 'the waits are in the run file');
+  // Usage says how many calls waited and how long, apart from their times.
+  const [, waited] = (await page.locator('.usage-notes').innerText()).match(/(\d+) calls? waited [\d.]+ s in all for a free slot/);
+  assert.equal(Number(waited), queued);
   assert.equal(doc.config.max_concurrency, 1);
   assert.match(await status(page), new RegExp(`^Finished · ${answered} LLM calls · `));
   assert.equal(await page.getByTestId('usage-summary').locator('dd').first().innerText(), String(answered));

@@ -271,6 +271,30 @@ fn usage_by_agent_phase_model_and_cost() {
     assert!(!u.by_model[0].1.is_estimated() && u.by_model[1].1.is_estimated());
 }
 
+/// A call that waited for a free slot: the wait is counted apart (from
+/// `llm_queued` to its request), never in the model's latency.
+#[test]
+fn usage_counts_the_wait_for_a_slot_apart() {
+    let events = log(vec![
+        request(0, "hotel", "m"),
+        RunEvent::LlmQueued {
+            agent: "food".into(),
+        },
+        RunEvent::LlmQueued {
+            agent: "lead".into(),
+        },
+        response(0, 10, 5, false),
+        request(1, "food", "m"),
+        response(1, 10, 5, false),
+        request(2, "lead", "m"),
+        response(2, 10, 5, false),
+        request(3, "hotel", "m"),
+    ]);
+    // Ten ms per event: food waited 40-10, lead 60-20.
+    assert_eq!(UsageView::of(&events).queued, (2, 30 + 40));
+    assert_eq!(UsageView::of(&sample()).queued, (0, 0));
+}
+
 #[test]
 fn transcript_merges_streamed_calls_with_their_posts() {
     let t = Transcript::of(&sample());

@@ -95,7 +95,15 @@ fn UsageBox() -> impl IntoView {
     };
     let notes = move || {
         let (.., estimated, replayed) = summary();
+        let (queued, waited_ms) = app.view.with(|v| v.usage.queued);
         let mut s = String::new();
+        if queued > 0 {
+            s.push_str(&format!(
+                "{queued} call{} waited {:.1} s in all for a free slot (not counted in the calls' times). ",
+                if queued == 1 { "" } else { "s" },
+                waited_ms as f64 / 1000.0
+            ));
+        }
         if estimated {
             s.push_str("≈ estimated: the model reported no token usage. ");
         }

@@ -68,6 +68,12 @@ pub struct UsageView {
     pub by_agent: Vec<(String, Tally)>,
     pub by_phase: Vec<(String, Tally)>,
     pub by_model: Vec<(String, Tally)>,
+    /// Calls that waited for a free slot (all parallel calls taken) and the
+    /// time they waited, in ms: apart from the latencies, which are the
+    /// model's time.
+    pub queued: (u32, u64),
+    /// Agents waiting for a slot, since when.
+    waiting: HashMap<String, u64>,
     phase_labels: HashMap<String, String>,
     phase_stack: Vec<String>,
     calls: HashMap<u32, (String, String, String)>,
@@ -105,9 +111,16 @@ impl Fold for UsageView {
                     self.phase_stack.remove(p);
                 }
             }
+            RunEvent::LlmQueued { agent } => {
+                self.waiting.insert(agent.clone(), ev.t_ms);
+            }
             RunEvent::LlmRequest {
                 call, agent, model, ..
             } => {
+                if let Some(since) = self.waiting.remove(agent) {
+                    self.queued.0 += 1;
+                    self.queued.1 += ev.t_ms.saturating_sub(since);
+                }
                 let phase = self
                     .phase_stack
                     .last()
