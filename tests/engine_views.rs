@@ -170,6 +170,47 @@ fn graph_statuses_follow_the_log() {
     );
 }
 
+/// An agent whose call waits for a free slot is shown waiting (not idle,
+/// not thinking) until its request goes out; a run that ends clears it.
+#[test]
+fn graph_shows_an_agent_waiting_for_a_slot() {
+    let queued = RunEvent::LlmQueued {
+        agent: "food".into(),
+    };
+    let events = log(vec![
+        agent("hotel", "expert"),
+        agent("food", "expert"),
+        request(0, "hotel", "m"),
+        queued.clone(),
+        response(0, 10, 5, false),
+        request(1, "food", "m"),
+        response(1, 10, 5, false),
+        queued,
+        RunEvent::RunCancelled {},
+    ]);
+    let status_at = |n: usize| AgentGraph::of(&events[..n]).node("food").map(|x| x.status);
+    assert_eq!(status_at(3), Some(AgentStatus::Idle));
+    assert_eq!(
+        status_at(4),
+        Some(AgentStatus::Queued),
+        "waiting for a slot"
+    );
+    assert_eq!(status_at(5), Some(AgentStatus::Queued), "still waiting");
+    assert_eq!(
+        status_at(6),
+        Some(AgentStatus::Thinking),
+        "its request went out"
+    );
+    assert_eq!(status_at(8), Some(AgentStatus::Queued));
+    assert_eq!(
+        status_at(9),
+        Some(AgentStatus::Idle),
+        "the run ended: nobody waits"
+    );
+    let svg = graph_svg::render(&AgentGraph::of(&events[..4]), false);
+    assert!(svg.contains("data-status=\"queued\""), "{svg}");
+}
+
 #[test]
 fn graph_edges_count_messages_and_handoffs_separately() {
     let g = AgentGraph::of(&sample());

@@ -51,6 +51,7 @@ pub fn AgentGraphPanel() -> impl IntoView {
                 <li><span class="swatch status-thinking"></span>"thinking"</li>
                 <li><span class="swatch status-speaking"></span>"speaking"</li>
                 <li><span class="swatch status-waiting"></span>"tool call"</li>
+                <li><span class="swatch status-queued"></span>"waiting for a slot"</li>
                 <li><span class="line-swatch handoff"></span>"hand-off"</li>
                 <li><span class="line-swatch message"></span>"post (c = public conversation)"</li>
             </ul>

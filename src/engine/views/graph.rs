@@ -16,6 +16,8 @@ pub enum AgentStatus {
     Speaking,
     /// Waiting for a tool to return.
     Waiting,
+    /// A call waits for a free slot (all parallel calls are taken).
+    Queued,
 }
 
 impl AgentStatus {
@@ -25,6 +27,7 @@ impl AgentStatus {
             AgentStatus::Thinking => "thinking",
             AgentStatus::Speaking => "speaking",
             AgentStatus::Waiting => "waiting",
+            AgentStatus::Queued => "queued",
         }
     }
 }
@@ -55,6 +58,8 @@ pub struct Node {
     in_flight: u32,
     streaming: u32,
     pending_tools: u32,
+    /// Calls waiting for a free slot.
+    queued: u32,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -129,6 +134,8 @@ impl AgentGraph {
             AgentStatus::Waiting
         } else if n.in_flight > 0 {
             AgentStatus::Thinking
+        } else if n.queued > 0 {
+            AgentStatus::Queued
         } else {
             AgentStatus::Idle
         };
@@ -170,11 +177,19 @@ impl Fold for AgentGraph {
                     in_flight: 0,
                     streaming: 0,
                     pending_tools: 0,
+                    queued: 0,
                 });
+            }
+            RunEvent::LlmQueued { agent } => {
+                if let Some(n) = self.node_mut(agent) {
+                    n.queued += 1;
+                    Self::refresh(n);
+                }
             }
             RunEvent::LlmRequest { call, agent, .. } => {
                 self.call_agent.insert(*call, agent.clone());
                 if let Some(n) = self.node_mut(agent) {
+                    n.queued = n.queued.saturating_sub(1);
                     if n.handed {
                         n.handed = false;
                         n.turns += 1;
@@ -250,6 +265,7 @@ impl Fold for AgentGraph {
                     n.in_flight = 0;
                     n.streaming = 0;
                     n.pending_tools = 0;
+                    n.queued = 0;
                     Self::refresh(n);
                 }
             }

@@ -94,6 +94,7 @@ pub use super::esc as escape;
 const STANDALONE_STYLE: &str = "text{font-family:system-ui,sans-serif}\
 .node-ring{fill:none;stroke:#b9bbc6;stroke-width:3}.status-thinking .node-ring{stroke:#f5a524}\
 .status-speaking .node-ring{stroke:#30a46c}.status-waiting .node-ring{stroke:#8e4ec6}\
+.status-queued .node-ring{stroke:#f5a524;stroke-dasharray:4 3}\
 .node-initial{fill:#fff;font-weight:700;text-anchor:middle;font-size:16px}\
 .node-label{fill:#1c2024;text-anchor:middle;font-size:12px;font-weight:600}\
 .node-status{fill:#60646c;text-anchor:middle;font-size:10px}\
