@@ -77,7 +77,8 @@ printf '[build-wasm] %s: core + %d chunks in %s\n' "$PROFILE" $(( ${#modules[@]}
 # wasm-opt (measured: the same size gzipped, ten minutes on 2 cores).
 WORKER_TARGET="$TARGET_DIR/llm-worker"
 CARGO_TARGET_DIR="$WORKER_TARGET" RUSTFLAGS="-Ctarget-feature=+simd128" \
-  cargo build --locked --manifest-path crates/llm-worker/Cargo.toml --lib --target wasm32-unknown-unknown --release
+  cargo rustc --locked --manifest-path crates/llm-worker/Cargo.toml --lib --target wasm32-unknown-unknown --release \
+  --crate-type cdylib
 rm -rf "$OUT/llm-worker" && mkdir -p "$OUT/llm-worker"
 wasm-bindgen --target web --no-typescript --remove-name-section --remove-producers-section \
   --out-dir "$OUT/llm-worker" --out-name llm_worker "$WORKER_TARGET/wasm32-unknown-unknown/release/llm_worker.wasm"
