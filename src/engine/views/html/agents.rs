@@ -9,18 +9,19 @@ use serde::Serialize;
 
 /// The agents' colours, in the order agents get them (the first four the
 /// most unlike each other). None reads as an error (no red) or a success
-/// (no green near `--ok`); each carries a white bold initial at 5.3:1 or
-/// more (WCAG AA even for small text), and any two differ by ΔE₂₀₀₀ ≥ 15
-/// (the tests below measure all three).
+/// (no green near `--ok`); each carries a white bold initial at 4.5:1 or
+/// more (WCAG AA even for small text), and any two differ by ΔE₂₀₀₀ ≥ 15,
+/// and still by ≥ 9 (the first four ≥ 15) as a viewer without red or
+/// without green cones sees them (the tests below measure all of it).
 pub const PALETTE: [&str; 8] = [
-    "#1f64d6", // blue
-    "#a0580c", // amber brown
-    "#0b7285", // teal
-    "#b52d8b", // magenta
-    "#7a4fd0", // violet
-    "#505a66", // slate
-    "#626a10", // olive
-    "#5c2a6e", // plum
+    "#194693", // blue
+    "#674024", // brown
+    "#067784", // teal
+    "#697a01", // olive
+    "#c73d93", // magenta
+    "#a43fed", // violet
+    "#6f3f5c", // mauve
+    "#3b08e9", // indigo
 ];
 
 /// The colour of an agent no list knows (an id seen before its
@@ -437,7 +438,7 @@ mod tests {
             let d = delta_e_lab(a, b);
             assert!((d - want).abs() < 1e-4, "{a:?} {b:?}: {d} ≠ {want}");
         }
-        assert!(delta_e("#1f64d6", "#1f64d6") < 1e-9);
+        assert!(delta_e("#194693", "#194693") < 1e-9);
         assert!((lab("#ffffff")[0] - 100.0).abs() < 0.01);
         // WCAG's extremes and a known ratio (#767676 on white is 4.54:1).
         assert!((contrast("#000000", "#ffffff") - 21.0).abs() < 1e-9);
@@ -465,6 +466,67 @@ mod tests {
         for (i, a) in PALETTE[..4].iter().enumerate() {
             for b in &PALETTE[i + 1..4] {
                 assert!(delta_e(a, b) >= 20.0, "{a} {b}");
+            }
+        }
+    }
+
+    /// A colour as a viewer with no working L (protanopia) or M
+    /// (deuteranopia) cones sees it: Machado, Oliveira and Fernandes'
+    /// (2009) matrices at full severity, applied in linear RGB.
+    fn seen_without(cones: &[[f64; 3]; 3], hex: &str) -> [f64; 3] {
+        let c = rgb(hex).map(linear);
+        let s = cones.map(|row| (row[0] * c[0] + row[1] * c[1] + row[2] * c[2]).clamp(0.0, 1.0));
+        let x = (0.4124564 * s[0] + 0.3575761 * s[1] + 0.1804375 * s[2]) / 0.95047;
+        let y = 0.2126729 * s[0] + 0.7151522 * s[1] + 0.0721750 * s[2];
+        let z = (0.0193339 * s[0] + 0.1191920 * s[1] + 0.9503041 * s[2]) / 1.08883;
+        let f = |t: f64| {
+            if t > 216.0 / 24389.0 {
+                t.cbrt()
+            } else {
+                (24389.0 / 27.0 * t + 16.0) / 116.0
+            }
+        };
+        let (fx, fy, fz) = (f(x), f(y), f(z));
+        [116.0 * fy - 16.0, 500.0 * (fx - fy), 200.0 * (fy - fz)]
+    }
+
+    const PROTANOPIA: [[f64; 3]; 3] = [
+        [0.152286, 1.052583, -0.204868],
+        [0.114503, 0.786281, 0.099216],
+        [-0.003882, -0.048116, 1.051998],
+    ];
+    const DEUTERANOPIA: [[f64; 3]; 3] = [
+        [0.367322, 0.860646, -0.227968],
+        [0.280085, 0.672501, 0.047413],
+        [-0.011820, 0.042940, 0.968881],
+    ];
+
+    #[test]
+    fn colour_blind_viewers_tell_the_eight_apart() {
+        // The simulation itself: grey stays grey, red and green merge.
+        let grey = seen_without(&DEUTERANOPIA, "#777777");
+        assert!(delta_e_lab(grey, lab("#777777")) < 1.0, "{grey:?}");
+        let (red, green) = (
+            seen_without(&PROTANOPIA, "#a0580c"),
+            seen_without(&PROTANOPIA, "#626a10"),
+        );
+        assert!(
+            delta_e_lab(red, green) < 3.0,
+            "the old brown and olive looked alike"
+        );
+        for (name, cones) in [("protanopia", &PROTANOPIA), ("deuteranopia", &DEUTERANOPIA)] {
+            for (i, a) in PALETTE.iter().enumerate() {
+                for b in &PALETTE[i + 1..] {
+                    let d = delta_e_lab(seen_without(cones, a), seen_without(cones, b));
+                    assert!(d >= 9.0, "{name}: {a} and {b} differ by ΔE {d:.1}");
+                }
+            }
+            // The first four (a usual team) still more.
+            for (i, a) in PALETTE[..4].iter().enumerate() {
+                for b in &PALETTE[i + 1..4] {
+                    let d = delta_e_lab(seen_without(cones, a), seen_without(cones, b));
+                    assert!(d >= 15.0, "{name}: {a} and {b} differ by ΔE {d:.1}");
+                }
             }
         }
     }
