@@ -356,7 +356,11 @@ mod tests {
 
     /// CIE L*a*b* (D65).
     fn lab(hex: &str) -> [f64; 3] {
-        let [r, g, b] = rgb(hex).map(linear);
+        lab_linear(rgb(hex).map(linear))
+    }
+
+    /// CIE L*a*b* (D65) of a linear RGB colour.
+    fn lab_linear([r, g, b]: [f64; 3]) -> [f64; 3] {
         let x = (0.4124564 * r + 0.3575761 * g + 0.1804375 * b) / 0.95047;
         let y = 0.2126729 * r + 0.7151522 * g + 0.0721750 * b;
         let z = (0.0193339 * r + 0.1191920 * g + 0.9503041 * b) / 1.08883;
@@ -475,19 +479,7 @@ mod tests {
     /// (2009) matrices at full severity, applied in linear RGB.
     fn seen_without(cones: &[[f64; 3]; 3], hex: &str) -> [f64; 3] {
         let c = rgb(hex).map(linear);
-        let s = cones.map(|row| (row[0] * c[0] + row[1] * c[1] + row[2] * c[2]).clamp(0.0, 1.0));
-        let x = (0.4124564 * s[0] + 0.3575761 * s[1] + 0.1804375 * s[2]) / 0.95047;
-        let y = 0.2126729 * s[0] + 0.7151522 * s[1] + 0.0721750 * s[2];
-        let z = (0.0193339 * s[0] + 0.1191920 * s[1] + 0.9503041 * s[2]) / 1.08883;
-        let f = |t: f64| {
-            if t > 216.0 / 24389.0 {
-                t.cbrt()
-            } else {
-                (24389.0 / 27.0 * t + 16.0) / 116.0
-            }
-        };
-        let (fx, fy, fz) = (f(x), f(y), f(z));
-        [116.0 * fy - 16.0, 500.0 * (fx - fy), 200.0 * (fy - fz)]
+        lab_linear(cones.map(|row| (row[0] * c[0] + row[1] * c[1] + row[2] * c[2]).clamp(0.0, 1.0)))
     }
 
     const PROTANOPIA: [[f64; 3]; 3] = [
