@@ -8,7 +8,7 @@
 //! damaged pool is an error that names it, and nothing is changed.
 
 use super::idb::{db, StoreDecl, StoreError};
-use crate::engine::coordinators::mael::experience::{Experience, Pool};
+use crate::engine::coordinators::mael::experience::{Experience, Learned, Pool};
 use crate::engine::model::embed::EmbedderId;
 use js_sys::{Array, Float32Array, Object, Reflect};
 use rexie::{KeyRange, TransactionMode};
@@ -32,6 +32,9 @@ pub struct PoolMeta {
     pub count: usize,
     pub chunks: u32,
     pub updated_ms: f64,
+    /// The tasks it learned from (none in records of before it).
+    #[serde(default)]
+    pub tasks: Vec<Learned>,
 }
 
 fn err(e: rexie::Error) -> StoreError {
@@ -42,12 +45,17 @@ fn chunk_key(name: &str, n: u32) -> JsValue {
     Array::of2(&JsValue::from_str(name), &JsValue::from_f64(n as f64)).into()
 }
 
-fn pool_range(name: &str) -> Result<KeyRange, StoreError> {
-    KeyRange::bound(&chunk_key(name, 0), &chunk_key(name, u32::MAX), None, None).map_err(|e| {
-        StoreError {
-            quota: false,
-            detail: e.to_string(),
-        }
+/// The keys of the pool `name`'s chunks from the `from`th on.
+fn pool_range(name: &str, from: u32) -> Result<KeyRange, StoreError> {
+    KeyRange::bound(
+        &chunk_key(name, from),
+        &chunk_key(name, u32::MAX),
+        None,
+        None,
+    )
+    .map_err(|e| StoreError {
+        quota: false,
+        detail: e.to_string(),
     })
 }
 
@@ -110,7 +118,7 @@ pub async fn load(name: &str, embedder: &EmbedderId) -> Result<Pool, String> {
     let chunks = tx
         .store(CHUNKS)
         .map_err(|e| e.to_string())?
-        .get_all(Some(pool_range(name).map_err(|e| e.detail)?), None)
+        .get_all(Some(pool_range(name, 0).map_err(|e| e.detail)?), None)
         .await
         .map_err(|e| e.to_string())?;
     let damaged = |why: &str| {
@@ -118,7 +126,16 @@ pub async fn load(name: &str, embedder: &EmbedderId) -> Result<Pool, String> {
             "The stored pool \"{name}\" is damaged ({why}): export what you can, then clear it."
         )
     };
+    // A chunk lost (or one too many) is a damaged pool, not a smaller one.
+    if chunks.len() != m.chunks as usize {
+        return Err(damaged(&format!(
+            "{} of its {} chunks are there",
+            chunks.len(),
+            m.chunks
+        )));
+    }
     let mut pool = Pool::new(m.embedder.clone());
+    pool.learned = m.tasks.clone();
     let dims = m.embedder.dims;
     for c in chunks {
         let entries = Reflect::get(&c, &"entries".into())
@@ -140,6 +157,13 @@ pub async fn load(name: &str, embedder: &EmbedderId) -> Result<Pool, String> {
                 .map_err(|e| damaged(&e.user_message()))?;
         }
     }
+    if pool.len() != m.count {
+        return Err(damaged(&format!(
+            "it holds {} experiences, its summary says {}",
+            pool.len(),
+            m.count
+        )));
+    }
     Ok(pool)
 }
 
@@ -152,7 +176,10 @@ pub async fn load_stored(name: &str) -> Result<Pool, String> {
 }
 
 /// Writes `pool` as `name`: the chunks from the first one that may have
-/// changed since the stored copy (`saved` entries were stored before).
+/// changed since the stored copy (`saved` entries were stored before), and
+/// drops chunks past its end (a smaller pool saved over a larger one).
+/// One transaction: the stored pool is the old one until it commits
+/// (re-embedding replaces a pool this way, never deleting it first).
 pub async fn save(name: &str, pool: &Pool, saved: usize) -> Result<(), StoreError> {
     let d = db().await?;
     let tx = d
@@ -175,6 +202,14 @@ pub async fn save(name: &str, pool: &Pool, saved: usize) -> Result<(), StoreErro
             .await
             .map_err(err)?;
     }
+    let past_end = pool_range(name, n_chunks)?;
+    for k in chunks
+        .get_all_keys(Some(past_end), None)
+        .await
+        .map_err(err)?
+    {
+        chunks.delete(k).await.map_err(err)?;
+    }
     let m = PoolMeta {
         v: RECORD_VERSION,
         name: name.into(),
@@ -182,6 +217,7 @@ pub async fn save(name: &str, pool: &Pool, saved: usize) -> Result<(), StoreErro
         count: pool.len(),
         chunks: n_chunks,
         updated_ms: js_sys::Date::now(),
+        tasks: pool.learned.clone(),
     };
     tx.store(POOLS)
         .map_err(err)?
@@ -208,7 +244,7 @@ pub async fn delete(name: &str) -> Result<(), StoreError> {
         .map_err(err)?;
     let chunks = tx.store(CHUNKS).map_err(err)?;
     let keys = chunks
-        .get_all_keys(Some(pool_range(name)?), None)
+        .get_all_keys(Some(pool_range(name, 0)?), None)
         .await
         .map_err(err)?;
     for k in keys {

@@ -12,6 +12,7 @@ pub mod keys;
 pub mod lessons;
 pub mod local_model;
 pub mod location;
+pub mod locks;
 pub mod model_facts;
 pub mod perf;
 pub mod recorder;

@@ -82,6 +82,7 @@ fn record_of(store: &str, n: usize) -> String {
             count: 1,
             chunks: 1,
             updated_ms: 1.0,
+            tasks: Vec::new(),
         })
         .expect("meta"),
         "mael_pool_chunks" => {

@@ -67,7 +67,8 @@ fn same_pool(
 /// A pool saved to IndexedDB (entries as JSON, vectors as Float32Array in
 /// chunks) loads back as it was; saving after more entries writes only the
 /// chunks from the first changed one and loses nothing; a damaged chunk is
-/// an error naming the pool; deleting removes it and its chunks.
+/// an error naming the pool, and so is a lost chunk (not a smaller pool);
+/// the tasks it learned from are kept; deleting removes it and its chunks.
 #[wasm_bindgen_test]
 async fn experience_pools_persist_in_indexeddb() {
     use roundtable::engine::coordinators::mael::experience::Pool;
@@ -89,6 +90,11 @@ async fn experience_pools_persist_in_indexeddb() {
     for (e, v) in pool_of(CHUNK + 7, saved) {
         pool.push(e, v).expect("push");
     }
+    let task = roundtable::engine::domains::tasks::builtin::tasks(
+        roundtable::engine::domains::tasks::builtin::Split::Train,
+    )
+    .remove(3);
+    pool.note_learned(&task);
     experience_store::save(name, &pool, saved)
         .await
         .expect("save again");
@@ -96,6 +102,8 @@ async fn experience_pools_persist_in_indexeddb() {
         .await
         .expect("load again");
     same_pool(&back, &pool);
+    assert_eq!(back.learned, pool.learned);
+    assert!(back.has_learned(&task));
     let meta = experience_store::list()
         .await
         .expect("list")
@@ -106,6 +114,34 @@ async fn experience_pools_persist_in_indexeddb() {
         (meta.count, meta.chunks as usize),
         (pool.len(), pool.len().div_ceil(CHUNK))
     );
+    // A lost chunk: the pool is damaged, not smaller.
+    {
+        use rexie::TransactionMode;
+        let db = roundtable::platform::idb::open(roundtable::platform::idb::DB_NAME)
+            .await
+            .expect("db");
+        let tx = db
+            .transaction(&["mael_pool_chunks"], TransactionMode::ReadWrite)
+            .expect("tx");
+        let key = js_sys::Array::of2(&name.into(), &wasm_bindgen::JsValue::from_f64(3.0));
+        tx.store("mael_pool_chunks")
+            .expect("store")
+            .delete(key.into())
+            .await
+            .expect("delete");
+        tx.done().await.expect("commit");
+        db.close();
+    }
+    let err = experience_store::load(name, &LexicalEmbedder.id())
+        .await
+        .expect_err("a chunk lost");
+    assert!(
+        err.contains(name) && err.contains("3 of its 4 chunks"),
+        "{err}"
+    );
+    experience_store::save(name, &pool, 0)
+        .await
+        .expect("saved whole");
     // A damaged chunk: vectors that do not match the entries.
     {
         use rexie::TransactionMode;
@@ -134,7 +170,10 @@ async fn experience_pools_persist_in_indexeddb() {
     let err = experience_store::load(name, &LexicalEmbedder.id())
         .await
         .expect_err("damaged");
-    assert!(err.contains(name) && err.contains("damaged"), "{err}");
+    assert!(
+        err.contains(name) && err.contains("vectors and entries do not match"),
+        "{err}"
+    );
     experience_store::delete(name).await.expect("delete");
     assert!(!experience_store::list()
         .await
@@ -174,4 +213,27 @@ async fn imported_task_sets_are_checked_before_they_are_kept() {
     assert_eq!(tasks[0].score("so 5"), 1.0);
     task_sets::delete("good.jsonl").await.expect("delete");
     assert!(task_sets::load("good.jsonl").await.is_err());
+}
+
+/// A pool's lock (Web Locks) is held by one holder at a time: a second
+/// asker is refused at once (not queued), and dropping the guard frees it.
+#[wasm_bindgen_test]
+async fn one_learner_at_a_time_holds_a_pools_lock() {
+    use roundtable::platform::locks::{pool_lock, try_lock};
+    let name = pool_lock("browser-test-lock");
+    let first = try_lock(&name).await.expect("free: taken");
+    assert!(try_lock(&name).await.is_none(), "held: refused");
+    let other = try_lock(&pool_lock("another pool")).await;
+    assert!(other.is_some(), "another pool's lock is free");
+    drop(first);
+    // The release resolves a promise: the lock is free a moment later.
+    let mut again = None;
+    for _ in 0..50 {
+        again = try_lock(&name).await;
+        if again.is_some() {
+            break;
+        }
+        gloo_timers::future::TimeoutFuture::new(10).await;
+    }
+    assert!(again.is_some(), "released on drop");
 }

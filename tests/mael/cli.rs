@@ -51,6 +51,8 @@ fn learn_then_evaluate_then_rank_and_merge() {
             &pool,
             "--test",
             "6",
+            "--sizes",
+            "none",
             "--json",
             "--quiet",
         ],
@@ -58,6 +60,11 @@ fn learn_then_evaluate_then_rank_and_merge() {
     );
     assert_eq!(code, 0, "{err}");
     let rows = lines(&out);
+    // Each row lists the test tasks it scored.
+    let test_ids: Vec<String> = (0..6).map(|i| format!("builtin:test:{i}")).collect();
+    for r in &rows {
+        assert_eq!(r["tasks"], serde_json::json!(test_ids), "{r}");
+    }
     assert_eq!(
         rows.iter()
             .map(|r| r["mode"].as_str().unwrap_or(""))
@@ -232,6 +239,111 @@ fn learn_then_evaluate_then_rank_and_merge() {
     assert_eq!(
         read_pool(&merged).len(),
         read_pool(&pool).len() + read_pool(&other).len(),
+        "{out}"
+    );
+}
+
+/// Learning and evaluation never share a task: a data file splits into its
+/// even (training) and odd (test) tasks, the pool records what it learned
+/// by content, and an evaluation on its training tasks is refused, even
+/// from another file where they sit elsewhere. The default evaluation is
+/// the paper's: 30 test tasks and Fig. 3's sweep in task-wise retrieval.
+#[test]
+fn evaluation_refuses_the_pools_training_tasks() {
+    let data = tmp("mael-split.jsonl");
+    let rows: Vec<String> = (0..8)
+        .map(|i| {
+            format!(
+                "{{\"question\": \"What is {i} plus {i}?\", \"answer\": \"#### {}\"}}",
+                2 * i
+            )
+        })
+        .collect();
+    std::fs::write(&data, rows.join("\n")).expect("write");
+    let pool = tmp("mael-split-pool.json");
+    let _ = std::fs::remove_file(&pool);
+    let set = ["--dataset", "gsm8k", "--data", data.as_str()];
+    let (code, _, err) = cli(
+        &[
+            &["mael-learn", "--train", "3", "--out", &pool, "--quiet"],
+            &set[..],
+        ]
+        .concat(),
+        None,
+    );
+    assert_eq!(code, 0, "{err}");
+    let learned: Vec<String> = read_pool(&pool).learned.into_iter().map(|l| l.id).collect();
+    assert_eq!(learned, ["gsm8k:0", "gsm8k:2", "gsm8k:4"]);
+    let eval = |extra: &[&str], file: &str| {
+        let base = [
+            "mael-eval",
+            "--pool",
+            &pool,
+            "--modes",
+            "none",
+            "--json",
+            "--quiet",
+        ];
+        let set = ["--dataset", "gsm8k", "--data", file];
+        cli(&[&base[..], &set[..], extra].concat(), None)
+    };
+    // The test split: the odd tasks; the sweep by default, in task-wise
+    // retrieval when that mode is asked.
+    let (code, out, err) = eval(&["--sizes", "none"], &data);
+    assert_eq!(code, 0, "{err}");
+    let row = &lines(&out)[0];
+    assert_eq!(
+        row["tasks"],
+        serde_json::json!(["gsm8k:1", "gsm8k:3", "gsm8k:5", "gsm8k:7"]),
+        "{row}"
+    );
+    let (code, out, err) = eval(&["--modes", "none,task", "--test", "1"], &data);
+    assert_eq!(code, 0, "{err}");
+    let sweep: Vec<(u64, String)> = lines(&out)
+        .iter()
+        .filter_map(|l| Some((l["pool_tasks"].as_u64()?, l["mode"].as_str()?.to_string())))
+        .collect();
+    let task = || "task".to_string();
+    assert_eq!(
+        sweep,
+        [(0, task()), (10, task()), (20, task()), (30, task())]
+    );
+    // Its training split: refused, naming the tasks.
+    let (code, _, err) = eval(&["--split", "train"], &data);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("learned from 3 of these 4 test tasks (gsm8k:0, gsm8k:2, gsm8k:4)")
+            && err.contains("recall, not learning"),
+        "{err}"
+    );
+    // The same questions in another file, elsewhere in it: still refused.
+    let moved = tmp("mael-split-moved.jsonl");
+    std::fs::write(&moved, [&rows[5], &rows[2]].map(|r| r.as_str()).join("\n")).expect("write");
+    let (code, _, err) = eval(&["--split", "all"], &moved);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("learned from 1 of these 2 test tasks (gsm8k:1)"),
+        "{err}"
+    );
+    // The built-in split's default sizes: 30 test tasks.
+    let (code, out, err) = cli(
+        &[
+            "mael-eval",
+            "--pool",
+            &pool,
+            "--modes",
+            "none",
+            "--sizes",
+            "none",
+            "--json",
+            "--quiet",
+        ],
+        None,
+    );
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        lines(&out)[0]["tasks"].as_array().map(Vec::len),
+        Some(30),
         "{out}"
     );
 }

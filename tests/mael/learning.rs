@@ -91,7 +91,8 @@ fn the_backward_pass_rewards_every_step_and_fills_the_pool() {
         .map(|e| e.reward)
         .collect();
     assert_eq!(rewarded, written);
-    // Critique: 0.5 when adequate, (Δ + 1)/2 after a refinement.
+    // Critique: R of the approved solution when adequate, (Δ + 1)/2
+    // after a refinement.
     let crit: Vec<&Experience> = exps
         .iter()
         .filter(|e| e.step == StepKind::Critique)
@@ -99,7 +100,7 @@ fn the_backward_pass_rewards_every_step_and_fills_the_pool() {
     assert_eq!(crit.len(), critiques.len());
     for (e, c) in crit.iter().zip(&critiques) {
         let want = if c.adequate {
-            0.5
+            rating(&c.task, c.version)
         } else {
             (rating(&c.task, c.version + 1) - rating(&c.task, c.version) + 1.0) / 2.0
         };
@@ -381,12 +382,23 @@ fn a_learning_phase_resumes_with_the_tasks_its_pool_has_not_learned() {
         roundtable::engine::coordinators::mael::learn::pending(&memory.pool.borrow(), &train[..5]);
     let ids: Vec<&str> = left.iter().map(|t| t.id.as_str()).collect();
     assert_eq!(ids, [train[3].id.as_str(), train[4].id.as_str()]);
-    // A task whose id is a prefix of a learned one's is not taken for it.
-    let mut similar = train[0].clone();
-    similar.id = train[0].id[..train[0].id.len() - 1].to_string();
+    // A task is known by its content: the same question under another id
+    // (another file, another position) is learned; another question is not.
+    use roundtable::engine::coordinators::mael::learn::pending;
+    let mut renamed = train[0].clone();
+    renamed.id = "elsewhere:7".into();
+    let mut other = train[0].clone();
+    other.prompt.push_str(" (twice)");
     assert_eq!(
-        roundtable::engine::coordinators::mael::learn::pending(&memory.pool.borrow(), &[similar])
-            .len(),
+        pending(&memory.pool.borrow(), &[renamed.clone(), other]).len(),
         1
     );
+    // A pool from before keys were kept knows its tasks by id only, and a
+    // task whose id is a prefix of a learned one's is not taken for it.
+    let mut old = memory.pool.borrow().clone();
+    old.learned.clear();
+    assert_eq!(pending(&old, &train[..5]).len(), 2);
+    let mut similar = train[0].clone();
+    similar.id = train[0].id[..train[0].id.len() - 1].to_string();
+    assert_eq!(pending(&old, &[similar, renamed]).len(), 2);
 }

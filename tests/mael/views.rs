@@ -139,6 +139,7 @@ fn reports_render_tables_charts_and_files() {
                         completion_tokens: 150.0,
                         rounds: 1.2,
                         tasks: 20,
+                        task_ids: Vec::new(),
                         repairs: Default::default(),
                     },
                 },

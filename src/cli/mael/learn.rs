@@ -14,8 +14,8 @@ use futures::future::LocalBoxFuture;
 use roundtable::engine::coordinators::every_script;
 use roundtable::engine::coordinators::mael::contract::{MaelOptions, Mode};
 use roundtable::engine::coordinators::mael::learn::{
-    evaluation_jobs, first_tasks, groups, learning_jobs, learning_repairs, pending, result_of,
-    rows, sweep, sweep_mode, Row, Tag, LEARNING,
+    evaluation_jobs, first_tasks, groups, learning_jobs, learning_repairs, pending, refuse_trained,
+    result_of, rows, sweep, sweep_mode, Row, Tag, LEARNING,
 };
 use roundtable::engine::coordinators::mael::memory::Memory;
 use roundtable::engine::coordinators::mael::{self};
@@ -122,10 +122,11 @@ fn file(t: &Tag) -> String {
 const LINES: Lines<Tag> = Lines { file, describe };
 
 /// An evaluation row as a JSON line.
+/// An evaluation row as a JSON line (`tasks`: the ids it scored).
 fn row_json(r: &Row) -> serde_json::Value {
     let s = &r.summary;
     with_repairs(
-        serde_json::json!({"mode": s.mode.id(), "label": r.label, "score": s.score, "completion_tokens": s.completion_tokens, "rounds": s.rounds, "tasks": s.tasks}),
+        serde_json::json!({"mode": s.mode.id(), "label": r.label, "score": s.score, "completion_tokens": s.completion_tokens, "rounds": s.rounds, "tasks": s.task_ids}),
         &s.repairs,
     )
 }
@@ -215,18 +216,26 @@ pub fn eval(args: Vec<OsString>) -> Result<i32, String> {
         .text("pool")?
         .ok_or("mael-eval needs --pool pool.json (from mael-learn)")?;
     let modes = modes(&f)?;
-    let test = f.number::<usize>("test")?.unwrap_or(20);
-    let sizes: Vec<usize> = (f.list("sizes", |x| {
-        x.parse()
-            .map_err(|_| format!("--sizes: \"{x}\" is not a whole number"))
-    })?)
-    .unwrap_or_default();
+    let test = f.number::<usize>("test")?.unwrap_or(30);
+    // Fig. 3's sweep by default; `--sizes none` runs none.
+    let sizes: Vec<usize> = match f.text("sizes")?.as_deref() {
+        Some("none") => Vec::new(),
+        None => vec![0, 10, 20, 30],
+        Some(list) => (list.split(','))
+            .map(|x| {
+                x.trim()
+                    .parse()
+                    .map_err(|_| format!("--sizes: \"{x}\" is not a whole number (or say none)"))
+            })
+            .collect::<Result<_, _>>()?,
+    };
     f.finish()?;
     let memory = super::memory(Some(&pool), common.embedder()?)?;
     let tasks: Vec<Task> = a.tasks(Split::Test)?.into_iter().take(test).collect();
     let Some(first) = tasks.first() else {
         return Err("the test set has no task".into());
     };
+    refuse_trained(&memory.pool.borrow(), &pool, &tasks)?;
     let template = a.options(first.clone())?;
     let mut sweep_pools = HashMap::new();
     for &n in &sizes {
@@ -251,10 +260,14 @@ pub fn eval(args: Vec<OsString>) -> Result<i32, String> {
         }
         for n in &sizes {
             // A pool size none of whose runs finished has no score (null).
-            let score = points.iter().find(|(p, _)| p == n).map(|(_, s)| *s);
+            let point = points.iter().find(|(p, _)| p == n).map(|(_, s)| s);
+            let (score, ids) = match point {
+                Some(s) => (Some(s.score), s.task_ids.clone()),
+                None => (None, Vec::new()),
+            };
             println!(
                 "{}",
-                serde_json::json!({"pool_tasks": n, "mode": sweep_in.id(), "score": score})
+                serde_json::json!({"pool_tasks": n, "mode": sweep_in.id(), "score": score, "tasks": ids})
             );
         }
     } else {
@@ -293,7 +306,7 @@ pub fn eval(args: Vec<OsString>) -> Result<i32, String> {
             );
             for n in &sizes {
                 match points.iter().find(|(p, _)| p == n) {
-                    Some((_, score)) => println!("  {n:>3} tasks: {:.1}", score * 100.0),
+                    Some((_, s)) => println!("  {n:>3} tasks: {:.1}", s.score * 100.0),
                     None => println!("  {n:>3} tasks: no run finished"),
                 }
             }

@@ -13,7 +13,7 @@ use roundtable::engine::coordinators::mael::experience::Pool;
 use roundtable::engine::coordinators::mael::memory::Memory;
 use roundtable::engine::coordinators::mael::topology::{Preset, Team};
 use roundtable::engine::domains::tasks::builtin::{self, Split};
-use roundtable::engine::domains::tasks::{parse_jsonl, Dataset, Task};
+use roundtable::engine::domains::tasks::{parse_jsonl, split_file, Dataset, Task};
 use roundtable::engine::model::embed::Embedder;
 use std::rc::Rc;
 
@@ -43,14 +43,19 @@ const USAGE: &str = "\
 MAEL (--coordinator mael):
   roundtable mael-learn --dataset D [--data FILE] [--train N] --out pool.json [model options]
   roundtable mael-eval --dataset D [--data FILE] [--test K] [--modes none,task,step]
-                       --pool pool.json [--sizes 0,10,20,30] [--json] [model options]
+                       --pool pool.json [--sizes 0,10,20,30|none] [--json] [model options]
   roundtable pool rank --pool P.json --agent ID --step KIND --query-embedding Q.json
                        [--alpha A] [--k K] [--reward high|low] [--similarity high|low] [--json]
   roundtable pool merge A.json B.json --out C.json
   --dataset D            builtin (default) | gsm8k | mmlu | commongen
   --data FILE            the dataset's JSONL (needed but for builtin)
   --shots FILE           mmlu: the dev rows (mmlu_dev.jsonl), each question's 5-shot examples
-  --split train|test     the built-in split (run: test, mael-learn: train)
+  --split train|test|all the split (run and mael-eval: test, mael-learn: train); a
+                         data file's even tasks (from 0) train, its odd ones test;
+                         all = the whole file (GSM8K has a file per split)
+  --train N  --test K    tasks learned (30) and tested (30), as the paper
+  --sizes LIST           mael-eval's pool-size sweep (Fig. 3, task-wise retrieval
+                         when task is among the modes): default 0,10,20,30; none
   --task-idx N           the task's position in the set (default 0)
   --mode M               none | task | step (run default step; learning default none)
   --pool FILE            the experience pool (read; written back after a learning run)
@@ -94,22 +99,43 @@ impl MaelArgs {
         })
     }
 
-    /// The task set the options name: the built-in split, or a file of a dataset.
+    /// The task set the options name: the built-in split, or that split of
+    /// a dataset file (its even tasks train, its odd ones test:
+    /// [`split_file`]); `--split all` takes the whole file, for data sets
+    /// whose splits are files of their own (GSM8K's train and test).
     pub fn tasks(&self, split: Split) -> Result<Vec<Task>, String> {
+        self.tasks_in(Some(split))
+    }
+
+    /// A single run's task set: as [`MaelArgs::tasks`] but a data file
+    /// whole unless `--split` says (`--task-idx` counts in the file).
+    pub fn run_tasks(&self) -> Result<Vec<Task>, String> {
+        self.tasks_in(self.data.is_none().then_some(Split::Test))
+    }
+
+    /// `default`: the split when `--split` is not given (None = all).
+    fn tasks_in(&self, default: Option<Split>) -> Result<Vec<Task>, String> {
         let name = self.dataset.as_str();
         let dataset = Dataset::parse(name).ok_or_else(|| {
             let known: Vec<&str> = Dataset::ALL.iter().map(|d| d.id()).collect();
             format!("unknown --dataset \"{name}\": use {}", known.join(", "))
         })?;
+        let split = match self.split.as_deref() {
+            Some("train") => Some(Split::Train),
+            Some("test") => Some(Split::Test),
+            Some("all") => None,
+            None => default,
+            Some(other) => {
+                return Err(format!(
+                    "unknown --split \"{other}\": use train, test or all"
+                ))
+            }
+        };
         match (&self.data, dataset) {
-            (None, Dataset::Builtin) => Ok(builtin::tasks(match self.split.as_deref() {
-                Some("train") => Split::Train,
-                Some("test") => Split::Test,
-                None => split,
-                Some(other) => {
-                    return Err(format!("unknown --split \"{other}\": use train or test"))
-                }
-            })),
+            (None, Dataset::Builtin) => Ok(match split {
+                Some(s) => builtin::tasks(s),
+                None => [builtin::tasks(Split::Train), builtin::tasks(Split::Test)].concat(),
+            }),
             (None, d) => Err(format!(
                 "--dataset {} needs --data FILE (e.g. ../shared/datasets/{}/…)",
                 d.id(),
@@ -130,7 +156,11 @@ impl MaelArgs {
                     (Some(shots), Dataset::Mmlu) => text = format!("{}\n{text}", read(shots)?),
                     (Some(_), _) => return Err("--shots goes with --dataset mmlu".into()),
                 }
-                parse_jsonl(d, &text, path)
+                let all = parse_jsonl(d, &text, path)?;
+                Ok(match split {
+                    Some(s) => split_file(all, s),
+                    None => all,
+                })
             }
         }
     }

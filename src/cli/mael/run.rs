@@ -9,7 +9,6 @@ use super::MaelArgs;
 use roundtable::engine::coordinators::mael::contract::Mode;
 use roundtable::engine::coordinators::mael::memory::Memory;
 use roundtable::engine::coordinators::mael::setup::configure;
-use roundtable::engine::domains::tasks::builtin::Split;
 use roundtable::engine::run::config::ModelBinding;
 use roundtable::engine::run::{RunConfig, RunCtx};
 use std::rc::Rc;
@@ -39,7 +38,7 @@ pub fn prepare(
     config: &mut RunConfig,
 ) -> Result<Box<dyn Prepared>, String> {
     let a = MaelArgs::read(f)?;
-    let tasks = a.tasks(Split::Test)?;
+    let tasks = a.run_tasks()?;
     let idx = f.number::<usize>("task-idx")?.unwrap_or(0);
     let task = tasks.get(idx).cloned().ok_or_else(|| {
         format!(

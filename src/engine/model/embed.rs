@@ -53,7 +53,8 @@ pub const LEXICAL_DIMS: usize = 384;
 #[derive(Clone, Copy, Debug, Default)]
 pub struct LexicalEmbedder;
 
-fn fnv1a(parts: &[&str]) -> u64 {
+/// FNV-1a over `parts`, a separator between them.
+pub fn fnv1a(parts: &[&str]) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for (i, p) in parts.iter().enumerate() {
         if i > 0 {

@@ -12,11 +12,12 @@ use crate::engine::model::ChatModel;
 use crate::engine::run::config::ModelBinding;
 use crate::engine::run::fork::ForkEdit;
 use crate::engine::run::{ModelRouter, ModelSpec, RunConfig, RunCtx, RunDoc};
-use crate::platform::keys;
+use crate::platform::{keys, locks};
 use crate::ui::provider::LazyProvider;
 use crate::ui::state::{Activity, AppState, RunSetup};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
+use std::cell::RefCell;
 use std::rc::Rc;
 
 /// The demo model's part for MAEL runs.
@@ -84,6 +85,14 @@ fn launch_with_pool(
         );
     }
     spawn_local(async move {
+        // Another tab learning into the pool would save over this run's work.
+        let lock = match learn {
+            true => match locks::try_lock(&locks::pool_lock(&pool)).await {
+                Some(held) => Some(held),
+                None => return app.warn(busy_elsewhere(&pool), false),
+            },
+            false => None,
+        };
         let settings = app.settings.get_untracked();
         let embedder = match memory::embedder(&setup, &settings).await {
             Ok(e) => e,
@@ -99,13 +108,17 @@ fn launch_with_pool(
         let run_setup: RunSetup = Box::new(move |ctx: &RunCtx| {
             ctx.insert_resource(mem.clone());
             if learn {
+                let lock = Rc::new(RefCell::new(lock));
                 ctx.on_event(move |e| {
                     if e.event.is_terminal() {
                         let mem = mem.clone();
+                        // Released once the pool is saved.
+                        let held = lock.borrow_mut().take();
                         spawn_local(async move {
                             if let Err(err) = memory::save(&mem, saved).await {
                                 app.storage_error.set(Some(err));
                             }
+                            drop(held);
                             super::setup::refresh_stored();
                         });
                     }
@@ -114,6 +127,11 @@ fn launch_with_pool(
         });
         app.launch(config, router, paused, mael::entry, Some(run_setup));
     });
+}
+
+/// Why a run or a learning phase may not learn into the pool `name` now.
+pub fn busy_elsewhere(name: &str) -> String {
+    format!("Another tab is learning into the pool \"{name}\": let it end there (or stop it), or pick another pool here. Two tabs learning into one pool would each save over the other's experiences.")
 }
 
 pub fn start(app: AppState, paused: bool) {

@@ -82,7 +82,7 @@ pub async fn import_tasks(picked: Vec<web_sys::File>, dataset: Dataset) -> Resul
 
 fn set_label(name: &str, imported: &[(String, Dataset)]) -> String {
     match name {
-        BUILTIN_TEST => "Built-in shopping · test (20)".into(),
+        BUILTIN_TEST => "Built-in shopping · test (30)".into(),
         BUILTIN_TRAIN => "Built-in shopping · training (40)".into(),
         _ => match imported.iter().find(|(n, _)| n == name) {
             Some((n, d)) => format!("{n} · {}", d.id()),

@@ -88,10 +88,9 @@ fn an_unread_score_never_reaches_the_pool_as_a_reward() {
         .chunks(2)
         .all(|p| p[0] == [RepairKind::AskedAgain] && p[1] == [RepairKind::Default]));
     // The pool holds only steps whose reward was measured: the root's
-    // aggregate (the metric) and the critiques that found a solution
-    // adequate (0.5 by the formula, no rating involved). No solve of a
-    // subtask, no split, no refining critique: their rewards need a
-    // sub-solution's rating.
+    // aggregate (the metric). No solve of a subtask, no split, no
+    // critique (approving or refining, its reward needs a sub-solution's
+    // rating).
     let pool = memory.pool.borrow();
     let exps: Vec<Experience> = notes(&events, STORE_EXPERIENCE);
     assert_eq!(pool.len(), exps.len());
@@ -100,7 +99,6 @@ fn an_unread_score_never_reaches_the_pool_as_a_reward() {
     for e in &pool.entries {
         match e.step {
             StepKind::Aggregate => assert_eq!((e.depth, e.reward), (0, score)),
-            StepKind::Critique => assert_eq!(e.reward, 0.5),
             other => panic!(
                 "{other:?} was stored with an unmeasured reward {}",
                 e.reward
@@ -108,13 +106,7 @@ fn an_unread_score_never_reaches_the_pool_as_a_reward() {
         }
     }
     let critiques: Vec<CritiqueRecord> = notes(&events, STORE_CRITIQUE);
-    assert_eq!(
-        pool.entries
-            .iter()
-            .filter(|e| e.step == StepKind::Critique)
-            .count(),
-        critiques.iter().filter(|c| c.adequate).count()
-    );
+    assert!(critiques.iter().any(|c| c.adequate), "an approval was made");
     // The others are noted as not stored, with why.
     let unlearned: Vec<Value> = notes(&events, "unlearned");
     let decision_steps = requests(&events)

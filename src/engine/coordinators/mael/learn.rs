@@ -188,18 +188,29 @@ pub fn result_of(events: &[LoggedEvent]) -> Option<ResultRecord> {
 }
 
 /// The tasks of `tasks` that `pool` has not learned yet (a learning phase
-/// resumes with these): a learned task's experiences carry its id
-/// (`<task id>@<run id>`).
+/// resumes with these): see [`Pool::has_learned`].
 pub fn pending(pool: &Pool, tasks: &[Task]) -> Vec<Task> {
-    let done: Vec<String> = pool.traces().into_iter().map(|t| t.task_id).collect();
     tasks
         .iter()
-        .filter(|t| {
-            let prefix = format!("{}@", t.id);
-            !done.iter().any(|d| d.starts_with(&prefix))
-        })
+        .filter(|t| !pool.has_learned(t))
         .cloned()
         .collect()
+}
+
+/// Refuses an evaluation of the pool `name` on tasks it learned from (it
+/// would measure recall, not learning), naming the first few.
+pub fn refuse_trained(pool: &Pool, name: &str, tasks: &[Task]) -> Result<(), String> {
+    let seen = pool.overlap(tasks);
+    if seen.is_empty() {
+        return Ok(());
+    }
+    Err(format!(
+        "{name} learned from {} of these {} test tasks ({}{}): an evaluation on them would measure recall, not learning. Evaluate on tasks it did not learn: a test split (the built-in test set, or a file's odd tasks), or another set.",
+        seen.len(),
+        tasks.len(),
+        seen.iter().take(5).cloned().collect::<Vec<_>>().join(", "),
+        if seen.len() > 5 { ", …" } else { "" }
+    ))
 }
 
 /// One row's figures over an evaluation (the paper's Table 1 and Fig. 2).
@@ -214,6 +225,8 @@ pub struct ModeSummary {
     pub rounds: f64,
     /// Tasks that finished (the others are not counted).
     pub tasks: usize,
+    /// Their ids, in the order they were run.
+    pub task_ids: Vec<String>,
     /// Replies and repaired (or unreadable) replies, in all and per step
     /// kind, over the row's runs the user did not stop (failed ones too:
     /// an unreadable reply may be why). In JSON `replies`, `repaired` and
@@ -261,6 +274,7 @@ pub fn summarize<'a>(
         completion_tokens: mean(&|(t, _)| *t as f64),
         rounds: mean(&|(_, r)| r.rounds as f64),
         tasks: done.len(),
+        task_ids: done.iter().map(|(_, r)| r.task_id.clone()).collect(),
         repairs,
     })
 }
@@ -311,22 +325,19 @@ pub fn learning_repairs<'a>(runs: impl IntoIterator<Item = &'a Finished<Tag>>) -
     )
 }
 
-/// The sweep (Fig. 3): the score at each pool size, in size order of the jobs.
-pub fn sweep<'a>(runs: impl IntoIterator<Item = &'a Finished<Tag>>) -> Vec<(usize, f64)> {
+/// The sweep (Fig. 3): the figures at each pool size, in size order of the jobs.
+pub fn sweep<'a>(runs: impl IntoIterator<Item = &'a Finished<Tag>>) -> Vec<(usize, ModeSummary)> {
     summaries(runs, |t| t.pool_tasks)
-        .into_iter()
-        .map(|(n, s)| (n, s.score))
-        .collect()
 }
 
-/// The mode a pool-size sweep runs in (Fig. 3): step-wise retrieval when
-/// it is among `modes`, else task-wise (the sweep needs a mode that reads
-/// the pool).
+/// The mode a pool-size sweep runs in: task-wise retrieval, as Fig. 3,
+/// when it is among `modes`, else step-wise (the sweep needs a mode that
+/// reads the pool).
 pub fn sweep_mode(modes: &[Mode]) -> Mode {
-    if modes.contains(&Mode::Step) || !modes.contains(&Mode::Task) {
-        Mode::Step
-    } else {
+    if modes.contains(&Mode::Task) {
         Mode::Task
+    } else {
+        Mode::Step
     }
 }
 
@@ -345,5 +356,6 @@ pub fn first_tasks(pool: &Pool, n: usize) -> Pool {
             let _ = out.push(e.clone(), pool.vector(i).to_vec());
         }
     }
+    out.learned = pool.learned.iter().take(n).cloned().collect();
     out
 }

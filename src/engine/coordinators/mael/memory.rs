@@ -102,6 +102,7 @@ pub async fn reembed(
         }
         progress(out.len(), total);
     }
+    out.learned = pool.learned.clone();
     Ok(out)
 }
 

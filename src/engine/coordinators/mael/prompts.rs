@@ -19,9 +19,10 @@ or whether it is better split into parts for your neighbours. Reply with one JSO
         }
         StepKind::Decompose => {
             "Split the task into independent subtasks, one for each part that can \
-be worked on separately (at most one per neighbour unless the task needs more). Each subtask must \
-make sense on its own: repeat the numbers and names it needs. Reply with one JSON object: \
-{\"subtasks\": [\"...\", \"...\"]}."
+be worked on separately (at most one per neighbour unless the task needs more), and give each \
+to the neighbour best suited to it (one of those listed, by id). Each subtask must make sense \
+on its own: repeat the numbers and names it needs. Reply with one JSON object: \
+{\"subtasks\": [{\"task\": \"...\", \"agent\": \"<a neighbour's id>\"}, ...]}."
         }
         StepKind::Solve => {
             "Solve the task yourself, carefully and completely. Show the short \

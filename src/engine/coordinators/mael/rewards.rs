@@ -8,8 +8,11 @@
 //! says so. Then: solve and aggregate get R of what they wrote; judge gets
 //! R of its task's solution when it solved alone, else the mean R of its
 //! subtasks, as decompose does; critique gets the change of quality its
-//! refinement brought, Δ ∈ [−1, 1] mapped to (Δ + 1) / 2 (0.5 when it
-//! found the solution adequate).
+//! refinement brought, Δ ∈ [−1, 1] mapped to (Δ + 1) / 2, and when it
+//! found the solution adequate (no refinement), R of the solution it
+//! approved: approving a good solution earns as much as it is good,
+//! approving a bad one costs (the paper names only the refinement case; a
+//! flat 0.5 would rank a wrong approval above a harmful refinement).
 //!
 //! A rating is read by `read::rating` (JSON, else the last explicit score
 //! in the text; out of 0–10 clamped). A reply that holds none is asked
@@ -200,7 +203,9 @@ pub fn step_reward(step: &Step, tasks: &[TaskNode], ratings: &Ratings) -> Result
                 let delta = r(step.task, after)? - r(step.task, before)?;
                 Ok((delta.clamp(-1.0, 1.0) + 1.0) / 2.0)
             }
-            _ => Ok(0.5),
+            // Adequate: the approved solution's own R.
+            (Some(approved), None) => r(step.task, approved),
+            (None, _) => Err(Unmeasured::NothingWritten),
         },
     }
 }
@@ -283,6 +288,8 @@ pub async fn learn(wf: &Workflow<'_>, ratings: &Ratings) -> Result<usize, RunErr
             added += 1;
         }
     }
+    // The task is a training task now, whatever was stored of it.
+    (wf.recall.memory.pool.borrow_mut()).note_learned(&wf.options.task);
     Ok(added)
 }
 
@@ -361,7 +368,8 @@ mod tests {
         assert!((reward(step(StepKind::Judge, 0)) - 0.85).abs() < 1e-12);
         // judge (alone): R of its own final solution.
         assert_eq!(reward(step(StepKind::Judge, 1)), 0.9);
-        // critique: (Δ + 1) / 2 for the refinement it asked for, 0.5 when adequate.
+        // critique: (Δ + 1) / 2 for the refinement it asked for; when it
+        // approved, the approved solution's R (a wrong approval costs).
         let refined = Step {
             checked: Some(0),
             refined: Some(1),
@@ -373,7 +381,23 @@ mod tests {
                 checked: Some(0),
                 ..step(StepKind::Critique, 2)
             }),
-            0.5
+            0.8
+        );
+        let approved_bad = Step {
+            checked: Some(0),
+            ..step(StepKind::Critique, 1)
+        };
+        assert_eq!(reward(approved_bad.clone()), 0.3, "approving 0.3 earns 0.3");
+        let harmful = Step {
+            checked: Some(0),
+            refined: Some(1),
+            ..step(StepKind::Critique, 1)
+        };
+        let worse_after: Ratings = [((1, 0), 0.5), ((1, 1), 0.2)].into();
+        assert!(
+            step_reward(&approved_bad, &tasks, &ratings).expect("measured")
+                < step_reward(&harmful, &tasks, &worse_after).expect("measured"),
+            "a wrong approval ranks below a refinement that lost a little"
         );
         let worse: Ratings = [((1, 0), 0.9), ((1, 1), 0.3)].into();
         let s = Step {

@@ -31,7 +31,7 @@
 
 use super::contract::*;
 use super::prompts;
-use super::read;
+use super::read::{self, Subtask};
 use super::setup::sampled;
 use super::workflow::{Step, Workflow};
 use crate::engine::model::reply::{Repair, RepairKind, Unreadable};
@@ -212,9 +212,53 @@ pub async fn judge(wf: &Workflow<'_>, t: usize, agent: usize) -> Result<bool, Ru
     Ok(judgement.solvable)
 }
 
-/// decompose: split the task and hand the parts to the free neighbours
-/// (round-robin). Returns the subtasks (none: the agent solves alone, as
-/// it does when the reply cannot be read).
+/// The solver of each subtask: the free neighbour it names (its id or its
+/// name, any case), else the next free neighbour round robin; with the
+/// repair's detail when any went round robin.
+fn assign(wf: &Workflow<'_>, subs: &[Subtask], free: &[usize]) -> (Vec<usize>, Option<String>) {
+    let mut next = 0;
+    let mut fallback = Vec::new();
+    let solvers = (subs.iter().enumerate())
+        .map(|(i, s)| {
+            let named = s.agent.as_deref().and_then(|a| {
+                free.iter().copied().find(|&n| {
+                    wf.agent_id(n).eq_ignore_ascii_case(a)
+                        || wf.team.agents[n].name.eq_ignore_ascii_case(a)
+                })
+            });
+            named.unwrap_or_else(|| {
+                let n = free[next % free.len()];
+                next += 1;
+                let why = match &s.agent {
+                    None => "named no neighbour".to_string(),
+                    Some(a) => format!("named \"{a}\", not a free neighbour"),
+                };
+                fallback.push(format!(
+                    "subtask {} {why} and went to {}",
+                    i + 1,
+                    wf.agent_id(n)
+                ));
+                n
+            })
+        })
+        .collect();
+    let free_ids: Vec<&str> = free.iter().map(|&n| wf.agent_id(n)).collect();
+    let detail = (!fallback.is_empty()).then(|| {
+        format!(
+            "{} (round robin over the free neighbours {})",
+            fallback.join("; "),
+            free_ids.join(", ")
+        )
+    });
+    (solvers, detail)
+}
+
+/// decompose: split the task and hand each part to the free neighbour the
+/// reply names for it (by id or name); a part that names none, or names an
+/// agent that is not a free neighbour (itself, one on the call path, a
+/// stranger), goes round robin to the free neighbours, flagged. Returns
+/// the subtasks (none: the agent solves alone, as it does when the reply
+/// cannot be read).
 pub async fn decompose(
     wf: &Workflow<'_>,
     t: usize,
@@ -241,7 +285,7 @@ pub async fn decompose(
     // What is done to the list read is a repair of the reply too, recorded
     // with the rest (once per reply): empty items dropped, the list cut.
     let given = texts.len();
-    texts.retain(|s| !s.trim().is_empty());
+    texts.retain(|s| !s.text.trim().is_empty());
     let blank = given - texts.len();
     let dropped = (blank > 0).then(|| {
         let detail = format!(
@@ -262,6 +306,10 @@ pub async fn decompose(
         ));
         texts.truncate(cap);
     }
+    let (solvers, unassigned) = assign(wf, &texts, free);
+    if let Some(detail) = &unassigned {
+        repairs.push(Repair::new(RepairKind::Shape, detail.clone()));
+    }
     wf.ctx.repaired(asked.call, &repairs);
     mark_defaulted(wf, asked.step, &repairs);
     let mut note = match (note_of(&repairs), dropped) {
@@ -273,8 +321,8 @@ pub async fn decompose(
     }
     let subtasks: Vec<usize> = texts
         .iter()
-        .enumerate()
-        .map(|(i, text)| wf.add_task(Some(t), text, free[i % free.len()]))
+        .zip(&solvers)
+        .map(|(s, &solver)| wf.add_task(Some(t), &s.text, solver))
         .collect();
     let ids: Vec<String> = subtasks
         .iter()
@@ -298,7 +346,7 @@ pub async fn decompose(
         let listing: String = ids
             .iter()
             .zip(&texts)
-            .map(|(id, text)| format!("- **{id}**: {text}\n"))
+            .map(|(id, s)| format!("- **{id}**: {}\n", s.text))
             .collect();
         wf.ctx.post(
             wf.agent_id(agent),

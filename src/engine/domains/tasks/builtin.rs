@@ -175,11 +175,12 @@ pub fn prompt(items: &[Item]) -> String {
     s
 }
 
-/// The built-in split: `train` (40 tasks, for learning) or `test` (20).
+/// The built-in split: `train` (40 tasks, for learning) or `test` (30,
+/// as the paper tests on).
 pub fn tasks(split: Split) -> Vec<Task> {
     let (n, base) = match split {
         Split::Train => (40, 1_000),
-        Split::Test => (20, 9_000),
+        Split::Test => (30, 9_000),
     };
     (0..n)
         .map(|i| {
@@ -314,7 +315,7 @@ mod tests {
     fn the_splits_are_deterministic_distinct_and_read_back() {
         let train = tasks(Split::Train);
         let test = tasks(Split::Test);
-        assert_eq!((train.len(), test.len()), (40, 20));
+        assert_eq!((train.len(), test.len()), (40, 30));
         assert_eq!(train, tasks(Split::Train));
         for t in train.iter().chain(&test) {
             let items = parse_items(&t.prompt);

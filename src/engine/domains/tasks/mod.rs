@@ -117,6 +117,15 @@ impl Task {
         }
     }
 
+    /// What the task is, independent of its file and position: a hash of
+    /// its set and its prompt (a pool records the keys of the tasks it
+    /// learned, so an evaluation can refuse tasks it trained on, whatever
+    /// file they came from).
+    pub fn key(&self) -> String {
+        let h = crate::engine::model::embed::fnv1a(&[self.dataset.id(), &self.prompt]);
+        format!("{h:016x}")
+    }
+
     /// The gold answer as a user reads it.
     pub fn gold_text(&self) -> String {
         match &self.gold {
@@ -125,6 +134,24 @@ impl Task {
             Gold::Concepts(c) => format!("all of: {}", c.join(", ")),
         }
     }
+}
+
+/// One split of a data set that comes as one file (CommonGen-Hard,
+/// MMLU's sample, HumanEval, an imported set): its tasks counted from 0
+/// in file order, the even ones are the training split, the odd ones the
+/// test split. Deterministic, needs no seed, and both splits sample the
+/// whole file (MMLU's rows are grouped by subject: halves would not).
+pub fn split_file(tasks: Vec<Task>, split: builtin::Split) -> Vec<Task> {
+    let keep = match split {
+        builtin::Split::Train => 0,
+        builtin::Split::Test => 1,
+    };
+    tasks
+        .into_iter()
+        .enumerate()
+        .filter(|(i, _)| i % 2 == keep)
+        .map(|(_, t)| t)
+        .collect()
 }
 
 /// A JSONL file of a set's rows as tasks; errors name the line. Empty
@@ -213,6 +240,34 @@ mod tests {
         .expect_err("bad");
         assert!(err.starts_with("f.jsonl line 2: "), "{err}");
         assert!(!err.contains("JSON"), "{err}");
+    }
+
+    #[test]
+    fn a_file_splits_into_disjoint_halves_that_sample_all_of_it() {
+        let text: String = (0..7)
+            .map(|i| format!("{{\"question\": \"q{i}\", \"answer\": \"#### {i}\"}}\n"))
+            .collect();
+        let all = parse_jsonl(Dataset::Gsm8k, &text, "f").expect("parse");
+        let train = split_file(all.clone(), builtin::Split::Train);
+        let test = split_file(all.clone(), builtin::Split::Test);
+        let prompts = |v: &[Task]| {
+            v.iter()
+                .map(|t| t.prompt.lines().next().unwrap_or("").to_string())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(prompts(&train), ["q0", "q2", "q4", "q6"]);
+        assert_eq!(prompts(&test), ["q1", "q3", "q5"]);
+        // A task's key is its content's, not its position's.
+        let moved =
+            parse_jsonl(Dataset::Gsm8k, text.lines().nth(3).unwrap_or(""), "g").expect("parse");
+        assert_eq!(moved[0].id, "gsm8k:0");
+        assert_eq!(moved[0].key(), all[3].key());
+        assert_ne!(all[0].key(), all[3].key());
+        let mmlu = Task {
+            dataset: Dataset::Mmlu,
+            ..all[3].clone()
+        };
+        assert_ne!(mmlu.key(), all[3].key(), "the set is part of the key");
     }
 
     #[test]

@@ -43,7 +43,7 @@ impl Default for EvalForm {
     fn default() -> Self {
         EvalForm {
             set: BUILTIN_TEST.into(),
-            n: 20,
+            n: 30,
             modes: Mode::ALL.to_vec(),
             variants: Vec::new(),
             sizes: "0,10,20,30".into(),

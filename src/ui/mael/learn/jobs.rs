@@ -46,7 +46,7 @@ pub fn JobsPanel() -> impl IntoView {
             <ImportTasks on_done=move |n| { lf.update(|f| f.set = n.clone()); ef.update(|f| f.set = n) } disabled=busy/>
 
             <h3 class="tp-h">"1 · Learning phase"</h3>
-            <p class="muted small">"The workflow runs over training tasks one after another; after each, the backward pass rates every step and the pool is saved. Start again later to resume: tasks the pool has learned are skipped."</p>
+            <p class="muted small">"The workflow runs over training tasks one after another; after each, the backward pass rates every step and the pool is saved. Start again later to resume: tasks the pool has learned are skipped. An imported set lends its even tasks (1st, 3rd, …) to learning and keeps its odd ones for testing."</p>
             <TaskChoice ids=("ml-learn-set", "ml-learn-n") labels=("Training tasks", "Tasks (first N)") busy=busy
                 set=Signal::derive(move || lf.with(|f| f.set.clone())) on_set=Callback::new(move |n| lf.update(|f| f.set = n))
                 n=Signal::derive(move || lf.with(|f| f.n)) on_n=Callback::new(move |n| lf.update(|f| f.n = n))>
@@ -59,7 +59,7 @@ pub fn JobsPanel() -> impl IntoView {
             <button type="button" class="button primary" disabled=busy on:click=move |_| st.learn(app)>"Start learning"</button>
 
             <h3 class="tp-h">"2 · Evaluation"</h3>
-            <p class="muted small">"The same test tasks in each mode against the pool, which is never changed; then the pool-size sweep (the pool as it was after its first N learned tasks)."</p>
+            <p class="muted small">"The same test tasks in each mode against the pool, which is never changed; then the pool-size sweep in task-wise retrieval, as the paper's Figure 3 (the pool as it was after its first N learned tasks). An imported set is tested on its odd tasks; tasks the pool learned from are refused."</p>
             <TaskChoice ids=("ml-eval-set", "ml-eval-n") labels=("Test tasks", "Tasks (first K)") busy=busy
                 set=Signal::derive(move || ef.with(|f| f.set.clone())) on_set=Callback::new(move |n| ef.update(|f| f.set = n))
                 n=Signal::derive(move || ef.with(|f| f.n)) on_n=Callback::new(move |n| ef.update(|f| f.n = n))>

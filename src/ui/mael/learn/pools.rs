@@ -164,10 +164,8 @@ pub fn reembed_pool(ui: PoolsUi, app: AppState, name: String) {
                 },
             )
             .await?;
-            // The new vectors replace the old ones (same entries, same chunks).
-            experience_store::delete(&name)
-                .await
-                .map_err(|e| e.user_message())?;
+            // The new vectors replace the old ones in one transaction (same
+            // entries, same chunks): the old pool stays until the new commits.
             experience_store::save(&name, &out, 0)
                 .await
                 .map_err(|e| e.user_message())?;

@@ -6,22 +6,24 @@
 //! variant against a pool it never changes, then the pool-size sweep).
 //! One at a time.
 
-use super::super::launch::models;
+use super::super::launch::{busy_elsewhere, models};
 use super::super::memory;
 use super::super::setup::{refresh_stored, tasks_of};
-use super::super::state::{mael_setup, MaelSetup};
+use super::super::state::{mael_setup, MaelSetup, BUILTIN_TEST, BUILTIN_TRAIN};
 use super::state::{Job, LearnState};
 use crate::engine::coordinators::mael::contract::MaelOptions;
 use crate::engine::coordinators::mael::learn::{
-    evaluation_jobs, first_tasks, learning_jobs, pending, Tag,
+    evaluation_jobs, first_tasks, learning_jobs, pending, refuse_trained, Tag,
 };
 use crate::engine::coordinators::mael::memory::Memory;
 use crate::engine::coordinators::mael::{self, ID};
-use crate::engine::domains::tasks::Task;
+use crate::engine::domains::tasks::builtin::Split;
+use crate::engine::domains::tasks::{split_file, Task};
 use crate::engine::model::ChatModel;
 use crate::engine::run::batch::{Batch, Controls, Ended, Finished, Host, Job as BatchJob};
 use crate::engine::run::{ModelSpec, RunCtx, RunStatus};
 use crate::platform::clock::BrowserClock;
+use crate::platform::locks;
 use crate::ui::state::{settings_model, Activity, AppState};
 use futures::future::LocalBoxFuture;
 use leptos::prelude::*;
@@ -102,7 +104,15 @@ impl Host<Tag> for Runs {
 }
 
 impl LearnState {
-    async fn prepare(self, app: AppState, set: &str, n: usize) -> Result<Prepared, String> {
+    /// `split`: the half of an imported set the job takes (its even tasks
+    /// learn, its odd ones test; the built-in sets are splits already).
+    async fn prepare(
+        self,
+        app: AppState,
+        set: &str,
+        n: usize,
+        split: Split,
+    ) -> Result<Prepared, String> {
         let setup = mael_setup().get_untracked();
         setup.team.validate().map_err(|e| e.user_message())?;
         if setup.pool.trim().is_empty() {
@@ -112,7 +122,11 @@ impl LearnState {
         }
         let settings = app.settings.get_untracked();
         let (spec, model) = settings_model(&settings, 0, mael::demo::answer)?;
-        let tasks: Vec<Task> = tasks_of(set).await?.into_iter().take(n.max(1)).collect();
+        let mut tasks = tasks_of(set).await?;
+        if set != BUILTIN_TRAIN && set != BUILTIN_TEST {
+            tasks = split_file(tasks, split);
+        }
+        tasks.truncate(n.max(1));
         if tasks.is_empty() {
             return Err("The task set has no task.".into());
         }
@@ -156,7 +170,11 @@ impl LearnState {
         };
         let save = self.common.with_untracked(|c| c.save);
         spawn_local(async move {
-            let p = match self.prepare(app, &form.set, form.n).await {
+            // Held until the phase ends: no other tab learns into the pool.
+            let Some(_lock) = locks::try_lock(&locks::pool_lock(&pool_name)).await else {
+                return self.run.fail(busy_elsewhere(&pool_name));
+            };
+            let p = match self.prepare(app, &form.set, form.n, Split::Train).await {
                 Ok(p) => p,
                 Err(e) => return self.run.fail(e),
             };
@@ -216,10 +234,14 @@ impl LearnState {
         self.evaluated.set(Vec::new());
         let common = self.common.get_untracked();
         spawn_local(async move {
-            let p = match self.prepare(app, &form.set, form.n).await {
+            let p = match self.prepare(app, &form.set, form.n, Split::Test).await {
                 Ok(p) => p,
                 Err(e) => return self.run.fail(e),
             };
+            let name = format!("The pool \"{pool_name}\"");
+            if let Err(e) = refuse_trained(&p.memory.pool.borrow(), &name, &p.tasks) {
+                return self.run.fail(e);
+            }
             let sizes = form.sweep_sizes();
             self.metric.set(p.tasks[0].dataset.metric().into());
             let mut sweep = HashMap::new();

@@ -103,7 +103,11 @@ impl LearnState {
 
     /// The pool-size sweep (Fig. 3), as runs end.
     pub fn sweep(self) -> Vec<(usize, f64)> {
-        self.evaluation(|v| learn::sweep(records(v)))
+        self.evaluation(|v| {
+            (learn::sweep(records(v)).into_iter())
+                .map(|(n, s)| (n, s.score))
+                .collect()
+        })
     }
 }
 

@@ -32,7 +32,7 @@ pub fn answer(req: &ChatRequest) -> Option<Reply> {
     let task = section(text, TASK_HEADING).unwrap_or_default();
     let reply = match step {
         STEP_JUDGE => judge(task),
-        STEP_DECOMPOSE => decompose(task),
+        STEP_DECOMPOSE => decompose(task, &neighbours(text)),
         STEP_SOLVE => solve(text, task),
         STEP_CRITIQUE => critique(text, task),
         STEP_AGGREGATE => aggregate(text),
@@ -76,7 +76,18 @@ fn judge(task: &str) -> String {
     serde_json::json!({"solvable": solvable, "reason": reason}).to_string()
 }
 
-fn decompose(task: &str) -> String {
+/// The ids of the neighbours a decomposition request lists (`- a2: Name`).
+fn neighbours(text: &str) -> Vec<String> {
+    section(text, NEIGHBOURS_HEADING)
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("- ")?.split_once(':'))
+        .map(|(id, _)| id.trim().to_string())
+        .collect()
+}
+
+/// Splits the task and gives the parts to the listed neighbours in turn.
+fn decompose(task: &str, neighbours: &[String]) -> String {
     let items = parse_items(task);
     let subtasks: Vec<String> = if !items.is_empty() {
         items
@@ -96,7 +107,13 @@ fn decompose(task: &str) -> String {
     } else {
         vec![task.trim().to_string()]
     };
-    serde_json::json!({"subtasks": subtasks}).to_string()
+    let subtasks: Vec<serde_json::Value> = (subtasks.iter().enumerate())
+        .map(|(i, t)| match neighbours.get(i % neighbours.len().max(1)) {
+            Some(agent) => serde_json::json!({"task": t, "agent": agent}),
+            None => serde_json::json!({ "task": t }),
+        })
+        .collect();
+    serde_json::json!({ "subtasks": subtasks }).to_string()
 }
 
 /// How the solver prices lines this time: it applies deals when the

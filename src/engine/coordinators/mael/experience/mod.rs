@@ -10,9 +10,12 @@
 //! `{"format": "roundtable.experience-pool", "version": 1,
 //!   "embedder": {"id", "dims"}, "experiences": [{"id", "agent", "step",
 //!   "task_id", "input", "output", "reward", "embedding": [..], "dataset"?,
-//!   "depth"?}]}`; imports are validated entry by entry and refused whole.
+//!   "depth"?}], "tasks"?: [{"id", "key"}]}` (`tasks`: what it learned
+//! from, see [`Learned`]; files from before it have none); imports are
+//! validated entry by entry and refused whole.
 
 use super::contract::{Polarity, Scoring, StepKind};
+use crate::engine::domains::tasks::Task;
 use crate::engine::model::embed::{dot, normalize, EmbedderId};
 use serde::{Deserialize, Serialize};
 
@@ -37,6 +40,15 @@ pub struct Experience {
     /// How deep in the task tree the step was (0 = the root task).
     #[serde(default)]
     pub depth: u32,
+}
+
+/// A task a pool learned from: its id and its content key
+/// ([`Task::key`]), so an evaluation can refuse the pool's training tasks
+/// whatever file or position they come from.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Learned {
+    pub id: String,
+    pub key: String,
 }
 
 /// A retrieval result with its score's parts.
@@ -79,6 +91,9 @@ pub struct Pool {
     pub entries: Vec<Experience>,
     /// `entries.len() × dims` floats.
     vectors: Vec<f32>,
+    /// The tasks it learned from, in order (a learning run adds its task
+    /// even when none of its steps was stored).
+    pub learned: Vec<Learned>,
 }
 
 /// The score of an entry (Table 4's variants flip either part).
@@ -108,7 +123,40 @@ impl Pool {
             embedder,
             entries: Vec::new(),
             vectors: Vec::new(),
+            learned: Vec::new(),
         }
+    }
+
+    /// Records that a run learned from `task` (once per task).
+    pub fn note_learned(&mut self, task: &Task) {
+        let key = task.key();
+        if !self.learned.iter().any(|l| l.key == key) {
+            self.learned.push(Learned {
+                id: task.id.clone(),
+                key,
+            });
+        }
+    }
+
+    /// Whether the pool learned from `task`: by its key; a pool from
+    /// before keys were kept knows only ids (its traces', `<id>@<run>`).
+    pub fn has_learned(&self, task: &Task) -> bool {
+        let key = task.key();
+        if self.learned.iter().any(|l| l.key == key) {
+            return true;
+        }
+        let prefix = format!("{}@", task.id);
+        self.learned.is_empty() && self.entries.iter().any(|e| e.task_id.starts_with(&prefix))
+    }
+
+    /// The ids of `tasks` the pool learned from (an evaluation on them
+    /// would measure recall, not learning).
+    pub fn overlap(&self, tasks: &[Task]) -> Vec<String> {
+        tasks
+            .iter()
+            .filter(|t| self.has_learned(t))
+            .map(|t| t.id.clone())
+            .collect()
     }
 
     pub fn len(&self) -> usize {
@@ -281,6 +329,11 @@ impl Pool {
             self.push(e.clone(), other.vector(i).to_vec())?;
             added += 1;
         }
+        for l in &other.learned {
+            if !self.learned.iter().any(|m| m.key == l.key) {
+                self.learned.push(l.clone());
+            }
+        }
         Ok(added)
     }
 
@@ -306,6 +359,7 @@ impl Pool {
             "version": VERSION,
             "embedder": self.embedder,
             "experiences": experiences,
+            "tasks": self.learned,
         })
         .to_string()
     }
@@ -319,6 +373,8 @@ impl Pool {
             version: u32,
             embedder: EmbedderId,
             experiences: Vec<serde_json::Value>,
+            #[serde(default)]
+            tasks: Vec<Learned>,
         }
         #[derive(Deserialize)]
         struct Entry {
@@ -353,7 +409,14 @@ impl Pool {
                 file.experiences.len()
             )));
         }
+        if file.tasks.len() > MAX_ENTRIES {
+            return Err(bad(format!(
+                "it lists {} learned tasks (at most {MAX_ENTRIES})",
+                file.tasks.len()
+            )));
+        }
         let mut pool = Pool::new(file.embedder);
+        pool.learned = file.tasks;
         let mut ids = std::collections::HashSet::new();
         for (n, v) in file.experiences.into_iter().enumerate() {
             let at = |why: String| bad(format!("experience {} {why}", n + 1));

@@ -135,10 +135,26 @@ fn traces_are_scored_by_their_root_input_and_final_reward() {
 
 #[test]
 fn files_round_trip_and_bad_ones_are_refused_whole() {
-    let p = pool();
+    let mut p = pool();
+    let task = crate::engine::domains::tasks::builtin::tasks(
+        crate::engine::domains::tasks::builtin::Split::Train,
+    )
+    .remove(0);
+    p.note_learned(&task);
+    p.note_learned(&task);
     let text = p.to_json();
     let back = Pool::from_json(&text).expect("round trip");
     assert_eq!(back.entries, p.entries);
+    assert_eq!(back.learned.len(), 1, "a task is noted once");
+    assert_eq!(back.learned, p.learned);
+    assert!(back.has_learned(&task));
+    // A file from before the learned tasks were kept still reads.
+    let mut old: serde_json::Value = serde_json::from_str(&text).expect("json");
+    old.as_object_mut().map(|o| o.remove("tasks"));
+    assert!(Pool::from_json(&old.to_string())
+        .expect("old file")
+        .learned
+        .is_empty());
     assert_eq!(back.packed().len(), p.packed().len());
     for (a, b) in back.packed().iter().zip(p.packed()) {
         assert!((a - b).abs() < 1e-6);
@@ -196,8 +212,14 @@ fn merging_adds_new_ids_and_refuses_other_embedders() {
     .expect("push");
     b.push(exp("e0", "a1", StepKind::Solve, "t1", 0.2, 1), unit(0.0))
         .expect("push");
+    let task = crate::engine::domains::tasks::builtin::tasks(
+        crate::engine::domains::tasks::builtin::Split::Train,
+    )
+    .remove(1);
+    b.note_learned(&task);
     assert_eq!(a.merge(&b), Ok(1));
     assert_eq!(a.len(), 7);
+    assert!(a.has_learned(&task), "the learned tasks are merged too");
     let c = Pool::new(EmbedderId {
         id: "other".into(),
         dims: 2,

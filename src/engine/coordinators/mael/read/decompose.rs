@@ -1,12 +1,42 @@
-//! The decomposer's reply: the subtasks, from its JSON, a bare JSON list,
-//! or its list lines.
+//! The decomposer's reply: the subtasks, each with the neighbour it is
+//! given to, from its JSON (`{"subtasks": [{"task", "agent"}]}`), or with
+//! no neighbour named from a list of texts, a bare JSON list, or its list
+//! lines (the step then assigns them round robin, flagged).
 
 use crate::engine::model::reply::{read_json, read_value, Read, Repair, RepairKind, Unreadable};
 use serde::Deserialize;
 use serde_json::Value;
 
+/// One subtask as the decomposer wrote it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Subtask {
+    pub text: String,
+    /// The neighbour it names (an id or a name, as written), if any.
+    pub agent: Option<String>,
+}
+
+impl Subtask {
+    fn text(text: &str) -> Subtask {
+        Subtask {
+            text: text.to_string(),
+            agent: None,
+        }
+    }
+}
+
+/// Where an object names its subtask's text and its neighbour.
+const TEXT_KEYS: [&str; 4] = ["task", "subtask", "description", "text"];
+const AGENT_KEYS: [&str; 6] = [
+    "agent",
+    "assignee",
+    "assign_to",
+    "to",
+    "neighbour",
+    "neighbor",
+];
+
 /// The decomposer's reply: the subtasks (possibly none).
-pub fn subtasks(reply: &str) -> Result<Read<Vec<String>>, Unreadable> {
+pub fn subtasks(reply: &str) -> Result<Read<Vec<Subtask>>, Unreadable> {
     #[derive(Deserialize)]
     struct Loose {
         subtasks: Value,
@@ -49,7 +79,7 @@ pub fn subtasks(reply: &str) -> Result<Read<Vec<String>>, Unreadable> {
         return Err(Unreadable(format!("{why}, and the text has no list lines")));
     }
     Ok(Read {
-        value: lines,
+        value: lines.iter().map(|l| Subtask::text(l)).collect(),
         repairs: vec![Repair::new(
             RepairKind::Shape,
             format!("the reply was not a JSON decomposition ({why}); its list lines were read as the subtasks"),
@@ -57,25 +87,35 @@ pub fn subtasks(reply: &str) -> Result<Read<Vec<String>>, Unreadable> {
     })
 }
 
-/// The texts of a JSON list of subtasks: strings as they are, objects by
-/// their first text field (a `Shape` repair), other items dropped (a
-/// `Shape` repair). None when `v` is not a list.
-fn texts_of(v: &Value, repairs: &mut Vec<Repair>) -> Option<Vec<String>> {
+/// The subtasks of a JSON list: strings as they are (no neighbour named),
+/// objects by their `task` and `agent` (another text field is a `Shape`
+/// repair), other items dropped (a `Shape` repair). None when `v` is not
+/// a list.
+fn texts_of(v: &Value, repairs: &mut Vec<Repair>) -> Option<Vec<Subtask>> {
     let items = v.as_array()?;
     let mut out = Vec::new();
     let (mut mapped, mut dropped) = (false, false);
     for item in items {
         match item {
-            Value::String(s) => out.push(s.clone()),
+            Value::String(s) => out.push(Subtask::text(s)),
             Value::Object(o) => {
-                let named = ["task", "subtask", "description", "text"]
-                    .iter()
-                    .find_map(|k| o.get(*k).and_then(Value::as_str));
-                match named.or_else(|| o.values().find_map(Value::as_str)) {
-                    Some(s) => {
-                        out.push(s.to_string());
-                        mapped = true;
-                    }
+                let field = |keys: &[&'static str]| {
+                    keys.iter()
+                        .find_map(|k| o.get(*k).and_then(Value::as_str).map(|v| (*k, v)))
+                };
+                let agent = field(&AGENT_KEYS);
+                let text = field(&TEXT_KEYS).map(|(_, t)| t).or_else(|| {
+                    // Another text field, not the neighbour's.
+                    mapped = true;
+                    o.iter()
+                        .filter(|(k, _)| agent.is_none_or(|(a, _)| a != k.as_str()))
+                        .find_map(|(_, v)| v.as_str())
+                });
+                match text {
+                    Some(t) => out.push(Subtask {
+                        text: t.to_string(),
+                        agent: agent.map(|(_, a)| a.trim().to_string()),
+                    }),
                     None => dropped = true,
                 }
             }
@@ -85,7 +125,7 @@ fn texts_of(v: &Value, repairs: &mut Vec<Repair>) -> Option<Vec<String>> {
     if mapped {
         repairs.push(Repair::new(
             RepairKind::Shape,
-            "subtasks given as objects were read by their text",
+            "subtasks given as objects without a \"task\" were read by another text field",
         ));
     }
     if dropped {
@@ -126,21 +166,37 @@ mod tests {
 
     #[test]
     fn subtasks_are_read_from_json_a_list_or_list_lines() {
+        let texts = |r: &Read<Vec<Subtask>>| -> Vec<String> {
+            r.value.iter().map(|s| s.text.clone()).collect()
+        };
+        let agents = |r: &Read<Vec<Subtask>>| -> Vec<Option<String>> {
+            r.value.iter().map(|s| s.agent.clone()).collect()
+        };
+        let asked = subtasks(
+            r#"{"subtasks": [{"task": "a", "agent": "a2"}, {"agent": " Bo ", "task": "b"}]}"#,
+        )
+        .expect("json");
+        assert_eq!(texts(&asked), ["a", "b"]);
+        assert_eq!(agents(&asked), [Some("a2".into()), Some("Bo".into())]);
+        assert!(!asked.repaired(), "the shape asked for");
         let fenced = subtasks("```json\n{\"subtasks\": [\"a\", \"b\"]}\n```").expect("json");
-        assert_eq!(fenced.value, ["a", "b"]);
+        assert_eq!(texts(&fenced), ["a", "b"]);
+        assert_eq!(agents(&fenced), [None, None]);
         assert_eq!(kinds(&fenced), [RepairKind::Fence]);
         let clean = subtasks(r#"{"subtasks": []}"#).expect("none");
         assert!(clean.value.is_empty() && !clean.repaired());
-        let objects = subtasks(r#"{"subtasks": [{"task": "a"}, {"x": "b"}, 3]}"#).expect("objects");
-        assert_eq!(objects.value, ["a", "b"]);
+        let objects = subtasks(r#"{"subtasks": [{"task": "a"}, {"to": "a3", "x": "b"}, 3]}"#)
+            .expect("objects");
+        assert_eq!(texts(&objects), ["a", "b"], "not the neighbour's id");
+        assert_eq!(agents(&objects), [None, Some("a3".into())]);
         assert_eq!(kinds(&objects), [RepairKind::Shape, RepairKind::Shape]);
         let bare = subtasks(r#"["a", "b"]"#).expect("list");
-        assert_eq!(bare.value, ["a", "b"]);
+        assert_eq!(texts(&bare), ["a", "b"]);
         assert_eq!(kinds(&bare), [RepairKind::Shape]);
         let lines =
             subtasks("Plan:\n1. cost of pens\n2) cost of mugs\n- tax\n1990 was a year\nthanks")
                 .expect("lines");
-        assert_eq!(lines.value, ["cost of pens", "cost of mugs", "tax"]);
+        assert_eq!(texts(&lines), ["cost of pens", "cost of mugs", "tax"]);
         assert_eq!(kinds(&lines), [RepairKind::Shape]);
         assert!(subtasks("I cannot split this.").is_err());
     }

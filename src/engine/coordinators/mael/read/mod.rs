@@ -34,7 +34,7 @@ mod score;
 mod tokens;
 
 pub use critique::critique;
-pub use decompose::subtasks;
+pub use decompose::{subtasks, Subtask};
 pub use judge::judgement;
 pub use score::rating;
 
