@@ -32,6 +32,7 @@ fn act_bank(
                 owner: id.clone(),
                 source: format!("m{}", (i + 1) % agents + 1),
                 source_name: String::new(),
+                origin: String::new(),
                 meeting: k as u32,
                 summary: format!("Topic {k} is a thing. Agent {i} learnt it."),
                 keywords: vec![format!("topic{k}"), "thing".into()],

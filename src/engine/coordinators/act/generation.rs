@@ -248,7 +248,7 @@ pub async fn expertise(
         .ask(
             id,
             STEP_EXPERTISE,
-            prompts::expertise(name, "the team", task, max),
+            prompts::expertise(name, TEAM_NAME, task, max),
         )
         .await?;
     let (mut keywords, mut repairs, why) = match read_expertise(&said.text, max) {

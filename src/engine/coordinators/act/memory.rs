@@ -63,8 +63,9 @@ impl Store {
 }
 
 /// The knowledge block of a prompt: the expertise, then the chosen entries
-/// (with their keywords unless `keywords` is off), each with its source
-/// and importance.
+/// (with their keywords unless `keywords` is off), each with the speaker it
+/// was heard from, where that speaker had it from (when another), and its
+/// importance.
 pub fn render(
     expertise: &[String],
     chosen: &[&Knowledge],
@@ -76,15 +77,21 @@ pub fn render(
         out.push_str("\n(no acquired knowledge yet)");
     }
     for k in chosen {
+        let speaker = if k.source_name.is_empty() {
+            name_of(&k.source)
+        } else {
+            k.source_name.clone()
+        };
+        let origin = k.origin.trim();
+        let via = if origin.is_empty() || origin.eq_ignore_ascii_case(&speaker) {
+            String::new()
+        } else {
+            format!(", source {origin}")
+        };
         out.push_str(&format!(
-            "\n- [{}] {} (from {}, importance {})",
+            "\n- [{}] {} (from {speaker}{via}, importance {})",
             k.id,
             k.summary.trim(),
-            if k.source_name.is_empty() {
-                name_of(&k.source)
-            } else {
-                k.source_name.clone()
-            },
             k.importance
         ));
         if keywords && !k.keywords.is_empty() {
@@ -259,6 +266,7 @@ mod tests {
             source: "a2".into(),
             meeting,
             source_name: String::new(),
+            origin: String::new(),
             summary: format!("s{id}"),
             keywords: vec!["x".into(), "y".into()],
             importance,

@@ -5,7 +5,7 @@
 
 use super::contract::*;
 use super::memory::{self, Store};
-use super::prompts::{Prompt, Speaker};
+use super::prompts::{self, Prompt, Speaker};
 use crate::engine::domains::creative::ComplexTask;
 use crate::engine::model::reply::Repair;
 use crate::engine::model::{ChatRequest, Message};
@@ -111,21 +111,21 @@ impl<'a> Act<'a> {
         self.team_task.borrow().text()
     }
 
-    /// Every member's task, as the fuse, draft and check prompts show them.
-    pub fn tasks_text(&self, initial: bool) -> String {
+    /// Every member's name and task (initial, or current), in team order.
+    pub fn tasks(&self, initial: bool) -> Vec<(String, AgentTask)> {
         self.members
             .borrow()
             .iter()
             .map(|a| {
                 let t = if initial { &a.initial } else { &a.current };
-                let mut s = format!("- {}: {}", a.name, t.subject);
-                for d in &t.details {
-                    s.push_str(&format!("\n  {d}"));
-                }
-                s
+                (a.name.clone(), t.clone())
             })
-            .collect::<Vec<_>>()
-            .join("\n")
+            .collect()
+    }
+
+    /// Every member's task, as the fuse, draft and check prompts show them.
+    pub fn tasks_text(&self, initial: bool) -> String {
+        prompts::task_list(&self.tasks(initial))
     }
 
     /// Agent `i` as a prompt for `step` shows it: its tasks and its

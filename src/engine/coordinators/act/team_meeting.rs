@@ -73,7 +73,8 @@ pub async fn team_meeting(act: &Act<'_>) -> Result<Meeting, RunError> {
 }
 
 /// G = fuse(T₁; …; T_L): the leader's request holds every member's subject
-/// and details, the opinions, the advice and its own knowledge.
+/// and details, the opinions, the advice and its own knowledge; G's
+/// subject is every member's subject with what connects them.
 pub async fn fuse(act: &Act<'_>, opinions: &str, advice: &str) -> Result<TeamTask, RunError> {
     let leader = act.leader.get();
     let s = act.speaker(leader, STEP_FUSE);
@@ -82,7 +83,7 @@ pub async fn fuse(act: &Act<'_>, opinions: &str, advice: &str) -> Result<TeamTas
         .say(
             &id,
             STEP_FUSE,
-            prompts::fuse(&s, &act.tasks_text(false), opinions, advice),
+            prompts::fuse(&s, &act.tasks(false), opinions, advice),
             Audience::Public,
         )
         .await?;
@@ -111,9 +112,9 @@ pub async fn fuse(act: &Act<'_>, opinions: &str, advice: &str) -> Result<TeamTas
     Ok(g)
 }
 
-/// The longest subject of G kept (words), and of its detail and
-/// description.
-pub const G_SUBJECT_WORDS: usize = 60;
+/// The longest subject of G kept (words: every member's subject, with what
+/// connects them), and of its detail and description.
+pub const G_SUBJECT_WORDS: usize = 150;
 const G_TEXT_WORDS: usize = 400;
 
 /// G in a fusion reply: `{"subject", "detail", "description"}` (or another

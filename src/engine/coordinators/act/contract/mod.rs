@@ -18,6 +18,11 @@ use serde::{Deserialize, Serialize};
 
 pub const ID: &str = "act";
 
+/// The team's name, in the prompts that name it (the paper's expertise and
+/// task-exploration prompts call the team by its name; neither the paper
+/// nor a task set gives one, so every ACT team here is called this).
+pub const TEAM_NAME: &str = "Roundtable";
+
 // Roles (a model can be bound to each).
 pub const ROLE_MEMBER: &str = "member";
 pub const ROLE_EXPERT: &str = "expert";
@@ -369,6 +374,7 @@ pub const H_COMPONENTS: &str = "# Expected components";
 pub const H_OUTPUT: &str = "# Output";
 pub const H_FEEDBACK: &str = "# Feedback";
 pub const H_TOOLS: &str = "# Tools";
+pub const H_EXAMPLE: &str = "# Worked example";
 
 pub use crate::engine::model::reply::section;
 

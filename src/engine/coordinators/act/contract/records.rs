@@ -119,8 +119,9 @@ pub struct Episode {
     pub flags: Vec<String>,
 }
 
-/// A knowledge entry: a brief summary with keywords, its source and the
-/// owner's importance score (0–10).
+/// A knowledge entry: a brief summary with keywords, the speaker it was
+/// heard from (`source`, the collection it is filed in), where its
+/// information came from (`origin`) and the owner's importance score (0–10).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Knowledge {
     pub id: String,
@@ -130,6 +131,11 @@ pub struct Knowledge {
     /// earlier task has left the team).
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub source_name: String,
+    /// Where the information came from, as the reply's `"source"` named it:
+    /// the speaker, or someone the speaker passed it on from. Empty when
+    /// none was named (replies and banks from before it was asked for).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub origin: String,
     pub meeting: u32,
     pub summary: String,
     pub keywords: Vec<String>,

@@ -96,6 +96,7 @@ fn term_entries(speaker: &str, said: &[&str], own: &[String]) -> Vec<Value> {
         let score = importance(&keywords, own);
         out.push(json!({
             "subject": speaker,
+            "source": speaker,
             "summary": clip(&summary, 70),
             "keywords": keywords,
             "importance": if explained { score } else { score.saturating_sub(2).min(6) },
@@ -131,6 +132,7 @@ fn task_entry(speaker: &str, said: &[&str], own: &[String]) -> Option<Value> {
     let more = sents.get(1).map(|s| format!(" {s}")).unwrap_or_default();
     Some(json!({
         "subject": speaker,
+        "source": speaker,
         "summary": clip(&format!("{speaker}'s task is to answer: {subject}.{more}"), 60),
         "importance": importance(&keywords, own),
         "keywords": keywords,
@@ -140,6 +142,7 @@ fn task_entry(speaker: &str, said: &[&str], own: &[String]) -> Option<Value> {
 /// act.acquire: for every other speaker, episodes (the first sentence of
 /// each thing it said) and knowledge entries (the terms it named, and a
 /// member's task), scored against the owner's task; never about itself.
+/// Each entry's source is its speaker (no demo agent quotes another).
 pub fn acquire(text: &str) -> String {
     let me = Me::read(text);
     let own = me.task_words();
@@ -153,7 +156,7 @@ pub fn acquire(text: &str) -> String {
     let x = number_after(instruction, "episodes of at most ")
         .unwrap_or(40)
         .max(1);
-    let n = number_after(instruction, "and up to ").unwrap_or(4);
+    let n = number_after(instruction, "keep at most ").unwrap_or(4);
     let mut known = speakers.clone();
     known.push(me.name.clone());
     let lines = utterances(last_sec(text, H_TRANSCRIPT), &known);

@@ -231,8 +231,9 @@ pub fn trivia_topic(tasks: &[(String, String, Vec<String>)]) -> Option<String> {
 /// act.team.fuse: every member's request as part of one service (or one
 /// story), with what connects them.
 pub fn fuse(text: &str) -> String {
-    let tasks = task_list(sec(text, H_TASKS));
-    let advice = utterances(last_sec(text, H_ADVICE), &[]);
+    // The tasks come last, just before the instruction; the advice before them.
+    let tasks = task_list(last_sec(text, H_TASKS));
+    let advice = utterances(sec(text, H_ADVICE), &[]);
     if let Some(topic) = trivia_topic(&tasks) {
         return json!({
             "subject": format!("One short, coherent story about {topic} that works in the answers to all {} trivia questions", tasks.len()),

@@ -19,16 +19,24 @@ pub fn meeting_name(j: u32) -> String {
     }
 }
 
-/// One knowledge card.
+/// One knowledge card (with where its information came from, when that
+/// is not its speaker).
 pub fn card(view: &ActView, k: &Knowledge, chosen: bool) -> String {
     let keywords = keyword_pills(&k.keywords, "");
+    let speaker = view.name_of(&k.source);
+    let origin = k.origin.trim();
     format!(
-        "<li class=\"act-card{}\" id=\"act-k-{}\"><p>{}</p><div class=\"small act-kws\">{keywords}</div><p class=\"small muted\"><code>{}</code> · from {} · {} · {}</p>{}</li>",
+        "<li class=\"act-card{}\" id=\"act-k-{}\"><p>{}</p><div class=\"small act-kws\">{keywords}</div><p class=\"small muted\"><code>{}</code> · from {}{} · {} · {}</p>{}</li>",
         if chosen { " act-chosen" } else { "" },
         esc(&k.id),
         esc(&k.summary),
         esc(&k.id),
-        esc(&view.name_of(&k.source)),
+        esc(&speaker),
+        if origin.is_empty() || origin.eq_ignore_ascii_case(&speaker) {
+            String::new()
+        } else {
+            format!(" (source: {})", esc(origin))
+        },
         meeting_name(k.meeting),
         importance_bar(k.importance),
         flags_html(&k.flags)

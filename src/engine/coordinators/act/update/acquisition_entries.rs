@@ -1,8 +1,9 @@
 //! The episodes and entries of an acquisition reply: each about a speaker
 //! of the meeting (self and unknown speakers dropped), capped per speaker
-//! and in length, keywords and importance repaired; every repair flagged.
+//! and in length, keywords and importance repaired, an entry's source (where
+//! its information came from) kept; every repair flagged.
 
-use super::acquisition_json::speaker_of;
+use super::acquisition_json::{speaker_key, speaker_of};
 use super::Acquired;
 use crate::engine::coordinators::act::contract::*;
 use crate::engine::coordinators::act::memory;
@@ -112,6 +113,15 @@ pub fn read_acquisition(
         }
         let (importance, imr) = memory::importance(item.get("importance"));
         kr.extend(imr);
+        let (origin, or) = origin_of(item.get("source"));
+        kr.extend(or);
+        if speaker_key(&item).is_some_and(|(k, _)| k == "source") {
+            // As such entries were read before the source was asked for
+            // apart from the speaker: kept, and now flagged.
+            kr.push(reading::shape(
+                "an entry named no speaker: its \"source\" was taken as its speaker",
+            ));
+        }
         let mut kf = reading::details(&kr);
         kf.extend(memory::few_keywords(&keywords));
         repairs.extend(kr);
@@ -120,6 +130,7 @@ pub fn read_acquisition(
             owner: owner.into(),
             source,
             source_name: String::new(),
+            origin,
             meeting,
             summary,
             keywords,
@@ -160,3 +171,110 @@ pub fn read_acquisition(
 
 /// The longest summary kept (words): a brief summary is a sentence or two.
 const SUMMARY_WORDS: usize = 120;
+
+/// The longest source kept (chars).
+const ORIGIN_CHARS: usize = 80;
+
+/// Where an entry's information came from, as its `"source"` names it (a
+/// list of texts is joined, flagged); empty when it names none, as replies
+/// from before the source was asked for do (not a repair: nothing is made
+/// up, and the speaker is the one the entry was heard from).
+fn origin_of(v: Option<&Value>) -> (String, Vec<Repair>) {
+    let mut repairs = Vec::new();
+    let text = match v {
+        None | Some(Value::Null) => String::new(),
+        Some(Value::String(s)) => s.clone(),
+        Some(Value::Array(a)) if !a.is_empty() && a.iter().all(Value::is_string) => {
+            repairs.push(reading::shape("a source was a list: joined"));
+            let names: Vec<&str> = a.iter().filter_map(Value::as_str).collect();
+            names.join(", ")
+        }
+        Some(_) => {
+            repairs.push(reading::dropped("a source that was not text was dropped"));
+            String::new()
+        }
+    };
+    let (text, cut) = reading::cap_chars(reading::visible(&text).trim(), ORIGIN_CHARS);
+    if cut {
+        repairs.push(reading::clamped(format!(
+            "a source was cut to {ORIGIN_CHARS} characters"
+        )));
+    }
+    (text, repairs)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::read_acquisition_json;
+    use super::*;
+
+    /// The entries of `reply` for owner a1 (Agent B is a2), and the repairs.
+    fn entries(reply: &str) -> (Vec<Knowledge>, Vec<Repair>) {
+        let read = read_acquisition_json(reply).expect("readable");
+        let mut repairs = read.repairs;
+        let resolve = |n: &str| match n {
+            "Agent A" => Some("a1".to_string()),
+            "Agent B" | "B" => Some("a2".to_string()),
+            _ => None,
+        };
+        let out = read_acquisition(
+            Some(&read.value),
+            "a1",
+            1,
+            &Limits::default(),
+            &resolve,
+            &mut repairs,
+        );
+        (out.knowledge, repairs)
+    }
+
+    #[test]
+    fn an_entrys_source_is_kept_apart_from_its_speaker() {
+        // As asked: filed under its speaker, its source kept, nothing repaired.
+        let (k, r) = entries(
+            r#"{"knowledge": [{"subject": "Agent B", "summary": "Sourdough is bread.", "keywords": ["bread", "sourdough"], "source": "Omar", "importance": 8}]}"#,
+        );
+        assert_eq!((k[0].source.as_str(), k[0].origin.as_str()), ("a2", "Omar"));
+        assert!(r.is_empty() && k[0].flags.is_empty(), "{r:?}");
+        // In a speaker's group, an entry's source does not move it.
+        let (k, _) = entries(
+            r#"[{"subject": "Agent B", "knowledge": [{"brief_summary": "Sourdough is bread.", "keywords": ["bread", "sourdough"], "source": "Omar", "importance": 8}]}]"#,
+        );
+        assert_eq!((k[0].source.as_str(), k[0].origin.as_str()), ("a2", "Omar"));
+        // A speaker under another key wins over the source too.
+        let (k, r) = entries(
+            r#"{"knowledge": [{"speaker": "Agent B", "summary": "Sourdough is bread.", "keywords": ["bread", "sourdough"], "source": "Omar", "importance": 8}]}"#,
+        );
+        assert_eq!((k[0].source.as_str(), k[0].origin.as_str()), ("a2", "Omar"));
+        assert!(r.is_empty(), "{r:?}");
+        // An older reply, without a source: read as before, no source, no flag.
+        let (k, r) = entries(
+            r#"{"knowledge": [{"subject": "B", "summary": "Oolong is a tea.", "keywords": ["oolong", "tea"], "importance": 6}]}"#,
+        );
+        assert_eq!((k[0].source.as_str(), k[0].origin.as_str()), ("a2", ""));
+        assert!(r.is_empty() && k[0].flags.is_empty(), "{r:?}");
+        // A source and no speaker: the source is taken as the speaker, flagged.
+        let (k, r) = entries(
+            r#"{"knowledge": [{"source": "Agent B", "summary": "Oolong is a tea.", "keywords": ["oolong", "tea"], "importance": 6}]}"#,
+        );
+        assert_eq!(
+            (k[0].source.as_str(), k[0].origin.as_str()),
+            ("a2", "Agent B")
+        );
+        assert!(
+            r.iter().any(|x| x.detail.contains("taken as its speaker")),
+            "{r:?}"
+        );
+        assert!(k[0]
+            .flags
+            .iter()
+            .any(|f| f.contains("taken as its speaker")));
+        // A source that is not text is dropped, flagged; a list is joined.
+        let (k, r) = entries(
+            r#"{"knowledge": [{"subject": "Agent B", "summary": "A is b.", "keywords": ["a", "b"], "source": 3, "importance": 6}, {"subject": "Agent B", "summary": "C is d.", "keywords": ["c", "d"], "source": ["Omar", "Mia"], "importance": 6}]}"#,
+        );
+        assert_eq!(k[0].origin, "");
+        assert_eq!(k[1].origin, "Omar, Mia");
+        assert_eq!(r.len(), 2, "{r:?}");
+    }
+}

@@ -105,23 +105,36 @@ pub fn read_acquisition_json(text: &str) -> Result<Read<Value>, Unreadable> {
     ))
 }
 
+/// The keys an item or group names its speaker under, preferred first.
+/// `"source"` comes after the keys that can only name a speaker: an
+/// entry's source is where its information came from, which may be
+/// someone the speaker quoted (it names the speaker only when nothing
+/// before it does; an entry's reader flags that).
+const SPEAKER_KEYS: [&str; 6] = ["subject", "speaker", "agent", "source", "name", "about"];
+
+/// The speaker an item or group names, and the key it is named under.
+pub(super) fn speaker_key(v: &Value) -> Option<(&'static str, String)> {
+    SPEAKER_KEYS
+        .iter()
+        .find_map(|&k| v.get(k).and_then(Value::as_str).map(|n| (k, n.to_string())))
+}
+
 /// The speaker an item or group names.
 pub(super) fn speaker_of(v: &Value) -> Option<String> {
-    ["subject", "source", "speaker", "agent", "name", "about"]
-        .iter()
-        .find_map(|k| v.get(*k).and_then(Value::as_str))
-        .map(str::to_string)
+    speaker_key(v).map(|(_, n)| n)
 }
 
 /// An episode or entry of `speaker`'s group: a text becomes the episode's
 /// text (the entry's summary); an object keeps its own speaker if it names
-/// one.
+/// one (its `"source"` is not a speaker: an entry of Mia's group whose
+/// source is Omar stays Mia's).
 fn item_of(key: &str, item: Value, speaker: &str) -> Value {
     match item {
         Value::String(t) if key == "episodes" => serde_json::json!({"subject": speaker, "text": t}),
         Value::String(t) => serde_json::json!({"subject": speaker, "summary": t}),
         Value::Object(mut o) => {
-            if speaker_of(&Value::Object(o.clone())).is_none() {
+            let own = speaker_key(&Value::Object(o.clone())).filter(|(k, _)| *k != "source");
+            if own.is_none() && !speaker.is_empty() {
                 o.insert("subject".into(), Value::String(speaker.to_string()));
             }
             Value::Object(o)

@@ -27,7 +27,13 @@ pub async fn explore_task(
         .ask(
             &act.member_id(i),
             STEP_EXPLORE,
-            prompts::explore(&s, &act.team_task_text(), transcript),
+            prompts::explore(
+                &s,
+                TEAM_NAME,
+                &act.team_task_text(),
+                &act.task.deliverable,
+                transcript,
+            ),
         )
         .await?;
     let (subject, repairs) = read_subject(&said.text, &current);

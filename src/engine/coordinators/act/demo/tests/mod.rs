@@ -73,7 +73,7 @@ fn every_act_step_gets_a_reply_of_the_shape_the_coordinator_reads() {
     assert_eq!(d["tasks"].as_array().map(Vec::len), Some(5), "{d}");
     let e = json(&ask(
         STEP_EXPERTISE,
-        prompts::expertise("Agent A", "the team", &me.initial, 3),
+        prompts::expertise("Agent A", TEAM_NAME, &me.initial, 3),
     ));
     let kws = e["expertise"].as_array().cloned().unwrap_or_default();
     assert!(!kws.is_empty() && kws.len() <= 3, "{e}");
@@ -89,14 +89,25 @@ fn every_act_step_gets_a_reply_of_the_shape_the_coordinator_reads() {
         STEP_FUSE,
         prompts::fuse(
             &me,
-            &format!("- Agent A: {RELAX}\n- Agent B: Iced teas"),
+            &[
+                ("Agent A".into(), task(RELAX, &[])),
+                ("Agent B".into(), task("Iced teas", &[])),
+            ],
             &ops,
             "Agent B: Share one space.",
         ),
     ));
-    assert!(g["subject"].as_str().is_some_and(|s| !s.is_empty()), "{g}");
+    assert!(
+        g["subject"]
+            .as_str()
+            .is_some_and(|s| s.contains("relax") && s.contains("iced teas")),
+        "{g}"
+    );
     assert!(g["detail"].is_string() && g["description"].is_string());
-    let x = json(&ask(STEP_EXPLORE, prompts::explore(&me, "G", &ops)));
+    let x = json(&ask(
+        STEP_EXPLORE,
+        prompts::explore(&me, TEAM_NAME, "G", "service proposal", &ops),
+    ));
     assert_eq!(x["task"].as_str(), Some(RELAX), "no knowledge: unchanged");
     let a = json(&ask(
         STEP_ACQUIRE,
@@ -109,6 +120,10 @@ fn every_act_step_gets_a_reply_of_the_shape_the_coordinator_reads() {
     );
     for entry in &k {
         assert_eq!(entry["subject"], "Agent B");
+        assert_eq!(
+            entry["source"], "Agent B",
+            "the demo passes on no one else's knowledge"
+        );
         let n = entry["keywords"].as_array().map_or(0, Vec::len);
         assert!((2..=4).contains(&n), "{entry}");
         assert!(entry["importance"].as_u64().is_some_and(|i| i <= 10));
