@@ -9,7 +9,7 @@
 //! and reproduces.
 
 use roundtable::engine::domains::tasks::{
-    builtin, commongen, gsm8k, mmlu, parse_jsonl, Dataset, Gold, Task,
+    builtin, commongen, gsm8k, humaneval, mmlu, parse_jsonl, Dataset, Gold, Task,
 };
 use serde_json::{json, Value};
 use std::cell::Cell;
@@ -371,6 +371,7 @@ fn task_readers_never_panic_and_give_well_formed_golds() {
                 golds.push(mmlu::task(v, i, std::slice::from_ref(v)).map(|t| t.gold));
                 golds.push(commongen::task(v, i).map(|t| t.gold));
                 golds.push(builtin::task_from_json(v, i).map(|t| t.gold));
+                golds.push(humaneval::task(v, i).map(|t| t.gold));
             }
             golds
         };
@@ -385,6 +386,12 @@ fn task_readers_never_panic_and_give_well_formed_golds() {
                 Gold::Concepts(c) => {
                     assert!(!c.is_empty() && c.iter().all(|c| !c.is_empty()))
                 }
+                Gold::Program { entry_point, .. } => assert!(
+                    entry_point
+                        .chars()
+                        .all(|c| c == '_' || c.is_ascii_alphanumeric()),
+                    "{entry_point}"
+                ),
             }
         }
     }
@@ -453,6 +460,14 @@ fn scores_of_every_gold_shape_are_within_0_and_1() {
                 s.to_bits()
             })
             .collect::<Vec<_>>()
+    });
+}
+
+#[test]
+fn the_humaneval_completion_reader_never_panics() {
+    check("humaneval::completion", 83, |t| {
+        let read = humaneval::completion("def f(x):\n    \"\"\"Doc.\"\"\"\n", "f", t);
+        read.map(|r| (r.value, r.repairs.len())).map_err(|e| e.0)
     });
 }
 

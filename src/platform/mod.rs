@@ -15,6 +15,7 @@ pub mod location;
 pub mod locks;
 pub mod model_facts;
 pub mod perf;
+pub mod python;
 pub mod recorder;
 pub mod settings;
 pub mod storage;

@@ -33,6 +33,7 @@ fn result(task_id: &str, mode: Mode) -> RunEvent {
         steps: 3,
         mode,
         learned: 0,
+        parts: Vec::new(),
     };
     RunEvent::NoteWritten {
         agent: "evaluator".into(),

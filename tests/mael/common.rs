@@ -31,6 +31,21 @@ pub fn run_with(
     model: Rc<dyn ChatModel>,
     tweak: impl FnOnce(&mut MaelOptions),
 ) -> (RunStatus, Vec<LoggedEvent>) {
+    run_attached(task, mode, model, tweak, |ctx| {
+        if let Some(m) = memory {
+            ctx.insert_resource(m);
+        }
+    })
+}
+
+/// As [`run_with`], `attach` giving the run its resources.
+pub fn run_attached(
+    task: &Task,
+    mode: Mode,
+    model: Rc<dyn ChatModel>,
+    tweak: impl FnOnce(&mut MaelOptions),
+    attach: impl FnOnce(&RunCtx),
+) -> (RunStatus, Vec<LoggedEvent>) {
     let mut config = RunConfig::new(ID, "", ModelSpec::demo());
     configure(&mut config, task.clone(), mode);
     config.run_id = format!("run-{}-{}", mode.id(), task.id);
@@ -42,9 +57,7 @@ pub fn run_with(
         ModelRouter::single(model),
         Rc::new(FakeClock::new()),
     );
-    if let Some(m) = memory {
-        ctx.insert_resource(m);
-    }
+    attach(&ctx);
     let status = block_on(coordinators::execute(&ctx));
     (status, ctx.events())
 }

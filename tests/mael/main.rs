@@ -23,6 +23,7 @@ mod batch;
 mod cli;
 mod common;
 mod datasets;
+mod humaneval;
 mod learning;
 mod replies;
 mod views;

@@ -140,6 +140,7 @@ fn reports_render_tables_charts_and_files() {
                         rounds: 1.2,
                         tasks: 20,
                         task_ids: Vec::new(),
+                        parts: Vec::new(),
                         repairs: Default::default(),
                     },
                 },

@@ -20,7 +20,7 @@ use roundtable::engine::coordinators::mael::learn::{
 use roundtable::engine::coordinators::mael::memory::Memory;
 use roundtable::engine::coordinators::mael::{self};
 use roundtable::engine::domains::tasks::builtin::Split;
-use roundtable::engine::domains::tasks::Task;
+use roundtable::engine::domains::tasks::{humaneval, Task};
 use roundtable::engine::model::ChatModel;
 use roundtable::engine::run::batch::{Controls, Finished, Host, Job};
 use roundtable::engine::run::{RunCtx, RunStatus};
@@ -39,6 +39,8 @@ struct MaelHost<'a> {
     sweep: HashMap<usize, Rc<Memory>>,
     /// Learning: where the pool is written after each task.
     save_to: Option<String>,
+    /// HumanEval's runner, one Node process for every run.
+    python: Rc<humaneval::Runner>,
     error: RefCell<Option<String>>,
 }
 
@@ -51,6 +53,7 @@ impl<'a> MaelHost<'a> {
             memory,
             sweep: HashMap::new(),
             save_to: None,
+            python: super::python(),
             error: RefCell::new(None),
         })
     }
@@ -64,6 +67,7 @@ impl Host<Tag> for MaelHost<'_> {
             None => self.memory.clone(),
         };
         ctx.insert_resource(memory);
+        ctx.insert_resource(self.python.clone());
         Ok(ctx)
     }
 
@@ -126,7 +130,7 @@ const LINES: Lines<Tag> = Lines { file, describe };
 fn row_json(r: &Row) -> serde_json::Value {
     let s = &r.summary;
     with_repairs(
-        serde_json::json!({"mode": s.mode.id(), "label": r.label, "score": s.score, "completion_tokens": s.completion_tokens, "rounds": s.rounds, "tasks": s.task_ids}),
+        serde_json::json!({"mode": s.mode.id(), "label": r.label, "score": s.score, "completion_tokens": s.completion_tokens, "rounds": s.rounds, "tasks": s.task_ids, "parts": s.parts.iter().map(|(n, v)| (n.clone(), serde_json::Value::from(*v))).collect::<serde_json::Map<String, serde_json::Value>>()}),
         &s.repairs,
     )
 }
@@ -293,6 +297,12 @@ pub fn eval(args: Vec<OsString>) -> Result<i32, String> {
                 r.summary.rounds,
                 r.summary.repairs.label()
             );
+        }
+        for r in table.iter().filter(|r| !r.summary.parts.is_empty()) {
+            let parts: Vec<String> = (r.summary.parts.iter())
+                .map(|(n, v)| format!("{n} {:.1}", v * 100.0))
+                .collect();
+            println!("  {} · composite's parts %: {}", r.label, parts.join(", "));
         }
         let columns: Vec<(&str, &RepairSum)> = table
             .iter()

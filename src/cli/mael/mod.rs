@@ -2,6 +2,7 @@
 //! pool, `run`), `mael-learn` and `mael-eval` (a learning phase, then the
 //! modes compared, `learn`), and `pool rank` / `pool merge` (`pool`).
 
+pub mod humaneval;
 pub mod learn;
 pub mod pool;
 pub mod run;
@@ -13,6 +14,7 @@ use roundtable::engine::coordinators::mael::experience::Pool;
 use roundtable::engine::coordinators::mael::memory::Memory;
 use roundtable::engine::coordinators::mael::topology::{Preset, Team};
 use roundtable::engine::domains::tasks::builtin::{self, Split};
+use roundtable::engine::domains::tasks::humaneval as humaneval_runner;
 use roundtable::engine::domains::tasks::{parse_jsonl, split_file, Dataset, Task};
 use roundtable::engine::model::embed::Embedder;
 use std::rc::Rc;
@@ -35,6 +37,10 @@ pub const CLI: CliCoordinator = CliCoordinator {
             name: "pool",
             run: pool::run,
         },
+        PaperCommand {
+            name: "humaneval-score",
+            run: humaneval::run,
+        },
     ],
     usage: USAGE,
 };
@@ -47,7 +53,9 @@ MAEL (--coordinator mael):
   roundtable pool rank --pool P.json --agent ID --step KIND --query-embedding Q.json
                        [--alpha A] [--k K] [--reward high|low] [--similarity high|low] [--json]
   roundtable pool merge A.json B.json --out C.json
-  --dataset D            builtin (default) | gsm8k | mmlu | commongen
+  roundtable humaneval-score --problems HumanEval.jsonl --samples S.jsonl [--json]
+  --dataset D            builtin (default) | gsm8k | mmlu | commongen | humaneval (its tests
+                         run in Pyodide through Node: see humaneval-score)
   --data FILE            the dataset's JSONL (needed but for builtin)
   --shots FILE           mmlu: the dev rows (mmlu_dev.jsonl), each question's 5-shot examples
   --split train|test|all the split (run and mael-eval: test, mael-learn: train); a
@@ -142,6 +150,7 @@ impl MaelArgs {
                 match d {
                     Dataset::Gsm8k => "gsm8k/test.jsonl",
                     Dataset::Mmlu => "mmlu/mmlu_sample.jsonl",
+                    Dataset::Humaneval => "humaneval/HumanEval.jsonl",
                     _ => "commongen_hard/commongen_hard.jsonl",
                 }
             )),
@@ -240,6 +249,14 @@ pub fn write_pool(path: &str, memory: &Memory) -> Result<(), String> {
     std::fs::write(&tmp, memory.pool.borrow().to_json())
         .and_then(|()| std::fs::rename(&tmp, path))
         .map_err(|e| format!("cannot write {path}: {e}"))
+}
+
+/// The Python runner a run's HumanEval answers are scored with (Node and
+/// Pyodide, started on the first program).
+pub fn python() -> Rc<humaneval_runner::Runner> {
+    Rc::new(humaneval_runner::Runner(Rc::new(
+        super::python::NodePython::default(),
+    )))
 }
 
 /// The memory of a run: the pool file (if any) with the embedder.

@@ -22,6 +22,7 @@ struct Pooled {
 impl Prepared for Pooled {
     fn attach(&self, ctx: &RunCtx) {
         ctx.insert_resource(self.memory.clone());
+        ctx.insert_resource(super::python());
     }
 
     fn finish(&self) -> Result<(), String> {

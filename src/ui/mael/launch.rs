@@ -12,7 +12,7 @@ use crate::engine::model::ChatModel;
 use crate::engine::run::config::ModelBinding;
 use crate::engine::run::fork::ForkEdit;
 use crate::engine::run::{ModelRouter, ModelSpec, RunConfig, RunCtx, RunDoc};
-use crate::platform::{keys, locks};
+use crate::platform::{keys, locks, python};
 use crate::ui::provider::LazyProvider;
 use crate::ui::state::{Activity, AppState, RunSetup};
 use leptos::prelude::*;
@@ -107,6 +107,7 @@ fn launch_with_pool(
         }
         let run_setup: RunSetup = Box::new(move |ctx: &RunCtx| {
             ctx.insert_resource(mem.clone());
+            ctx.insert_resource(python::runner());
             if learn {
                 let lock = Rc::new(RefCell::new(lock));
                 ctx.on_event(move |e| {

@@ -19,6 +19,7 @@ mod decompose;
 mod judge;
 mod odd;
 mod pool;
+mod quality;
 mod score;
 mod temperature;
 

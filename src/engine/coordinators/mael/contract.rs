@@ -21,6 +21,8 @@ pub const ID: &str = "mael";
 pub const EVALUATOR: &str = "evaluator";
 /// Who hands the root its task.
 pub const USER: &str = "user";
+/// Judges a CommonGen-Hard answer's quality (not on the graph).
+pub const JUDGE: &str = "judge";
 
 // Step tags (`ChatRequest::step`).
 pub const STEP_JUDGE: &str = "mael.judge";
@@ -29,6 +31,8 @@ pub const STEP_SOLVE: &str = "mael.solve";
 pub const STEP_CRITIQUE: &str = "mael.critique";
 pub const STEP_AGGREGATE: &str = "mael.aggregate";
 pub const STEP_EVALUATE: &str = "mael.evaluate";
+/// One criterion of CommonGen-Hard's composite, judged (`quality.rs`).
+pub const STEP_QUALITY: &str = "mael.quality";
 
 /// The decision steps that become experiences.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -254,6 +258,9 @@ pub const FEEDBACK_HEADING: &str = "# Feedback";
 pub const CHECK_HEADING: &str = "# Solution to check";
 pub const SUBSOLUTIONS_HEADING: &str = "# Sub-solutions";
 pub const RATE_HEADING: &str = "# Solution to rate";
+pub const QUALITY_HEADING: &str = "# Criterion:";
+pub const CONCEPTS_HEADING: &str = "# Concepts";
+pub const TEXT_HEADING: &str = "# Text to judge";
 pub const EXAMPLE_HEADING: &str = "# Example from your experience";
 pub const EXAMPLE_INPUT: &str = "## Input";
 pub const EXAMPLE_OUTPUT: &str = "## Your output then";
@@ -370,6 +377,11 @@ pub const STORE_RATING: &str = "rating";
 pub const STORE_EXPERIENCE: &str = "experience";
 pub const STORE_UNLEARNED: &str = "unlearned";
 pub const STORE_RESULT: &str = "result";
+/// A CommonGen-Hard answer's composite and its parts (`quality::Quality`).
+pub const STORE_QUALITY: &str = "quality";
+/// A HumanEval answer run: the completion read from it (with its repairs)
+/// and the harness's verdict (`humaneval::Checked`).
+pub const STORE_PROGRAM: &str = "program";
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TeamRecord {
@@ -512,6 +524,10 @@ pub struct ResultRecord {
     pub mode: Mode,
     /// Experiences added to the pool by the backward pass.
     pub learned: usize,
+    /// CommonGen-Hard: the composite's parts (coverage, then each judged
+    /// criterion read), by name; the score is their mean.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub parts: Vec<(String, f64)>,
 }
 
 #[cfg(test)]

@@ -227,6 +227,10 @@ pub struct ModeSummary {
     pub tasks: usize,
     /// Their ids, in the order they were run.
     pub task_ids: Vec<String>,
+    /// CommonGen-Hard: each part of the composite, mean over the tasks
+    /// that read it (coverage, then the judged criteria).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub parts: Vec<(String, f64)>,
     /// Replies and repaired (or unreadable) replies, in all and per step
     /// kind, over the row's runs the user did not stop (failed ones too:
     /// an unreadable reply may be why). In JSON `replies`, `repaired` and
@@ -275,8 +279,28 @@ pub fn summarize<'a>(
         rounds: mean(&|(_, r)| r.rounds as f64),
         tasks: done.len(),
         task_ids: done.iter().map(|(_, r)| r.task_id.clone()).collect(),
+        parts: mean_parts(done.iter().map(|(_, r)| r.parts.as_slice())),
         repairs,
     })
+}
+
+/// Each part's mean over the results that have it, in order of first sight.
+fn mean_parts<'a>(all: impl Iterator<Item = &'a [(String, f64)]>) -> Vec<(String, f64)> {
+    let mut sums: Vec<(String, f64, usize)> = Vec::new();
+    for parts in all {
+        for (name, v) in parts {
+            match sums.iter_mut().find(|(n, _, _)| n == name) {
+                Some(s) => {
+                    s.1 += v;
+                    s.2 += 1;
+                }
+                None => sums.push((name.clone(), *v, 1)),
+            }
+        }
+    }
+    sums.into_iter()
+        .map(|(n, sum, k)| (n, sum / k as f64))
+        .collect()
 }
 
 /// The runs grouped by `key` (in order of first sight; runs it gives no

@@ -22,6 +22,7 @@ pub mod learn;
 pub mod memory;
 pub mod projection;
 mod prompts;
+pub mod quality;
 mod read;
 pub mod rewards;
 pub mod setup;
@@ -30,6 +31,7 @@ pub mod topology;
 pub mod view;
 pub mod workflow;
 
+use crate::engine::domains::tasks::{humaneval, Gold, Task};
 use crate::engine::run::{Outcome, RunCtx, RunError, RunEvent};
 use contract::*;
 use memory::Recall;
@@ -56,7 +58,8 @@ pub async fn run(ctx: &RunCtx) -> Result<Outcome, RunError> {
     } = setup::prepare(ctx)?;
     let team = &options.team;
     let root = team.root();
-    add_team(ctx, team, root, options.learn);
+    let judged = matches!(options.task.gold, Gold::Concepts(_));
+    add_team(ctx, team, root, options.learn, judged);
     let recall = Recall::new(memory, mode, options.scoring, options.top_k);
     let wf = Workflow::new(ctx, &options, team, recall);
 
@@ -78,12 +81,20 @@ pub async fn run(ctx: &RunCtx) -> Result<Outcome, RunError> {
         .await?;
 
     let answer = wf.task(t0).versions.last().cloned().unwrap_or_default();
-    let score = options.task.score(&answer);
+    let (score, checked, parts) = score_answer(ctx, &options.task, &answer).await?;
+    let mut detail = serde_json::json!({"metric": options.task.dataset.metric()});
+    for (name, v) in &parts {
+        detail[name] = (*v).into();
+    }
+    if let Some(c) = &checked {
+        detail["result"] = c.verdict.result.clone().into();
+        ctx.note(&team.agents[root].id, STORE_PROGRAM, None, c);
+    }
     ctx.emit(RunEvent::ScoreComputed {
         name: "score".into(),
         value: score,
         agent: None,
-        detail: serde_json::json!({"metric": options.task.dataset.metric()}),
+        detail,
     });
     let learned = if options.learn {
         let backward = async {
@@ -109,6 +120,7 @@ pub async fn run(ctx: &RunCtx) -> Result<Outcome, RunError> {
         steps: wf.steps.borrow().len() as u32,
         mode,
         learned,
+        parts,
     };
     ctx.note(&team.agents[root].id, STORE_RESULT, None, &result);
     Ok(Outcome {
@@ -116,14 +128,48 @@ pub async fn run(ctx: &RunCtx) -> Result<Outcome, RunError> {
     })
 }
 
+/// What scoring an answer found: the score, a HumanEval answer's run,
+/// a CommonGen-Hard answer's parts.
+type Scored = (f64, Option<humaneval::Checked>, Vec<(String, f64)>);
+
+/// The final answer's score by the task's metric: a CommonGen-Hard
+/// answer's composite (`quality`), a HumanEval answer's by running its
+/// tests (the platform's [`humaneval::Runner`]), with what was read from
+/// the answer and the verdict.
+async fn score_answer(ctx: &RunCtx, task: &Task, answer: &str) -> Result<Scored, RunError> {
+    if let Some(q) = quality::judge(ctx, task, answer).await? {
+        return Ok((q.composite, None, q.parts()));
+    }
+    if !matches!(task.gold, Gold::Program { .. }) {
+        return Ok((task.score(answer), None, Vec::new()));
+    }
+    let runner = ctx.resource::<humaneval::Runner>().ok_or_else(|| {
+        RunError::new(
+            "no_python",
+            "HumanEval is scored by running the problem's tests in Python, and this run has no Python runner.",
+        )
+    })?;
+    match humaneval::check(task, answer, runner.0.as_ref()).await {
+        Some(Ok(c)) => Ok((c.score(), Some(c), Vec::new())),
+        Some(Err(e)) => Err(RunError::new(
+            "python",
+            format!("The tests could not be run: {e}"),
+        )),
+        None => Ok((task.score(answer), None, Vec::new())),
+    }
+}
+
 /// The team's agents (each its own role, so a model can be bound to it),
 /// the evaluator when the run learns, and the graph as the views need it.
-fn add_team(ctx: &RunCtx, team: &Team, root: usize, learn: bool) {
+fn add_team(ctx: &RunCtx, team: &Team, root: usize, learn: bool, judged: bool) {
     for a in &team.agents {
         ctx.add_agent(&a.id, &a.id, &a.name);
     }
     if learn {
         ctx.add_agent(EVALUATOR, EVALUATOR, "Evaluator");
+    }
+    if judged {
+        ctx.add_agent(JUDGE, JUDGE, "Judge");
     }
     ctx.note(
         &team.agents[root].id,

@@ -62,6 +62,8 @@ pub struct MaelView {
     pub retrievals: Vec<RetrievalItem>,
     pub experiences: Vec<(u64, Experience)>,
     pub result: Option<ResultRecord>,
+    /// A HumanEval answer: the completion read from it and the verdict.
+    pub program: Option<crate::engine::domains::tasks::humaneval::Checked>,
     /// The phase under way (`forward`, `backward`), none once ended.
     pub phase: Option<String>,
     pub motion: Option<(u64, Motion)>,
@@ -179,6 +181,7 @@ impl MaelView {
                     self.experiences.push((seq, e));
                 }
             }
+            STORE_PROGRAM => self.program = parse(payload),
             STORE_RESULT => {
                 if let Some(r) = parse::<ResultRecord>(payload) {
                     self.mode = Some(r.mode);

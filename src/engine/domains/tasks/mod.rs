@@ -11,6 +11,7 @@
 pub mod builtin;
 pub mod commongen;
 pub mod gsm8k;
+pub mod humaneval;
 pub mod mmlu;
 
 use serde::{Deserialize, Serialize};
@@ -23,14 +24,16 @@ pub enum Dataset {
     Gsm8k,
     Mmlu,
     Commongen,
+    Humaneval,
 }
 
 impl Dataset {
-    pub const ALL: [Dataset; 4] = [
+    pub const ALL: [Dataset; 5] = [
         Dataset::Builtin,
         Dataset::Gsm8k,
         Dataset::Mmlu,
         Dataset::Commongen,
+        Dataset::Humaneval,
     ];
 
     pub fn id(self) -> &'static str {
@@ -39,6 +42,7 @@ impl Dataset {
             Dataset::Gsm8k => "gsm8k",
             Dataset::Mmlu => "mmlu",
             Dataset::Commongen => "commongen",
+            Dataset::Humaneval => "humaneval",
         }
     }
 
@@ -48,6 +52,7 @@ impl Dataset {
             Dataset::Gsm8k => "GSM8K (grade-school math)",
             Dataset::Mmlu => "MMLU (multiple choice)",
             Dataset::Commongen => "CommonGen-Hard (concepts to text)",
+            Dataset::Humaneval => "HumanEval (Python functions)",
         }
     }
 
@@ -57,6 +62,7 @@ impl Dataset {
             Dataset::Builtin | Dataset::Gsm8k => "accuracy on the final number",
             Dataset::Mmlu => "accuracy on the letter",
             Dataset::Commongen => "concept coverage (English inflection rules, not spaCy lemmas)",
+            Dataset::Humaneval => "pass@1 (the problem's tests run in Python)",
         }
     }
 
@@ -82,6 +88,13 @@ pub enum Gold {
     Letter(String),
     /// Every concept must appear (CommonGen); there is no reference text.
     Concepts(Vec<String>),
+    /// HumanEval: the function's prompt, the tests and the name they call;
+    /// scored by running them (`humaneval::check`), never by [`Task::score`].
+    Program {
+        code: String,
+        test: String,
+        entry_point: String,
+    },
 }
 
 /// One task of a set.
@@ -114,6 +127,8 @@ impl Task {
                 }
             }
             Gold::Concepts(c) => commongen::coverage(c, answer),
+            // Needs a Python runner: callers use humaneval::check first.
+            Gold::Program { .. } => 0.0,
         }
     }
 
@@ -132,6 +147,7 @@ impl Task {
             Gold::Number(n) => gsm8k::format_number(*n),
             Gold::Letter(l) => l.clone(),
             Gold::Concepts(c) => format!("all of: {}", c.join(", ")),
+            Gold::Program { entry_point, .. } => format!("the tests of {entry_point} pass"),
         }
     }
 }
@@ -193,6 +209,7 @@ pub fn parse_jsonl(dataset: Dataset, text: &str, file: &str) -> Result<Vec<Task>
             Dataset::Gsm8k => gsm8k::task(v, out.len()),
             Dataset::Mmlu => mmlu::task(v, out.len(), &shots),
             Dataset::Commongen => commongen::task(v, out.len()),
+            Dataset::Humaneval => humaneval::task(v, out.len()),
             Dataset::Builtin => builtin::task_from_json(v, out.len()),
         }
         .map_err(|e| format!("{file} line {line}: {e}"))?;

@@ -6,7 +6,7 @@
 
 use super::state::{use_learn, Job};
 use crate::engine::coordinators::mael::html::report::{
-    bars_svg, csv, json, repairs_html, sweep_svg, table_html,
+    bars_svg, csv, json, parts_html, repairs_html, sweep_svg, table_html,
 };
 use crate::engine::coordinators::mael::learn::{result_of, ModeSummary, Tag};
 use crate::engine::views::usage::UsageView;
@@ -58,6 +58,7 @@ pub fn EvaluationResults() -> impl IntoView {
                     counts=Signal::derive(move || st.counts())
                     label=Signal::derive(move || format!("Pool \"{}\"{}", st.pool.get(), if st.job() == Job::Evaluating { " · running…" } else { "" }))/>
                 <div class="tp-table-wrap" inner_html=move || rows.with(|r| table_html(r, &st.metric.get()))></div>
+                <div class="tp-table-wrap" inner_html=move || rows.with(|r| parts_html(r))></div>
                 <div class="ml-repairs" inner_html=move || rows.with(|r| repairs_html(r))></div>
                 <div class="ml-charts">
                     <figure><div class="chart-box" inner_html=scores></div></figure>

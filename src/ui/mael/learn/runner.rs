@@ -23,7 +23,7 @@ use crate::engine::model::ChatModel;
 use crate::engine::run::batch::{Batch, Controls, Ended, Finished, Host, Job as BatchJob};
 use crate::engine::run::{ModelSpec, RunCtx, RunStatus};
 use crate::platform::clock::BrowserClock;
-use crate::platform::locks;
+use crate::platform::{locks, python};
 use crate::ui::state::{settings_model, Activity, AppState};
 use futures::future::LocalBoxFuture;
 use leptos::prelude::*;
@@ -87,6 +87,7 @@ impl Host<Tag> for Runs {
             None => self.p.memory.clone(),
         };
         ctx.insert_resource(memory);
+        ctx.insert_resource(python::runner());
         Ok(ctx)
     }
 

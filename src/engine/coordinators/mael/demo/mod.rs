@@ -37,6 +37,7 @@ pub fn answer(req: &ChatRequest) -> Option<Reply> {
         STEP_CRITIQUE => critique(text, task),
         STEP_AGGREGATE => aggregate(text),
         STEP_EVALUATE => evaluate(text, task),
+        STEP_QUALITY => quality(text),
         _ => return None,
     };
     Some(Reply::text(reply))
@@ -84,6 +85,38 @@ fn neighbours(text: &str) -> Vec<String> {
         .filter_map(|l| l.trim().strip_prefix("- ")?.split_once(':'))
         .map(|(id, _)| id.trim().to_string())
         .collect()
+}
+
+/// A CommonGen-Hard criterion, judged by simple rules on the request's
+/// text: grammar by whether sentences start and end as sentences do,
+/// relevance by the share of the concepts used, fluency and logic by
+/// fixed middling marks (the demo cannot read for sense).
+fn quality(text: &str) -> String {
+    let criterion = text
+        .lines()
+        .find_map(|l| l.strip_prefix(QUALITY_HEADING))
+        .unwrap_or_default()
+        .trim();
+    let body = section(text, TEXT_HEADING).unwrap_or_default().trim();
+    let concepts: Vec<String> = section(text, CONCEPTS_HEADING)
+        .unwrap_or_default()
+        .split(',')
+        .map(|c| c.trim().to_string())
+        .filter(|c| !c.is_empty())
+        .collect();
+    let score = match criterion {
+        "grammar" => {
+            let capital = body.chars().next().is_some_and(char::is_uppercase);
+            6 + 2 * u32::from(capital) + 2 * u32::from(body.ends_with('.'))
+        }
+        "relevance" => {
+            let c = crate::engine::domains::tasks::commongen::coverage(&concepts, body);
+            (c * 10.0).round() as u32
+        }
+        _ => 7,
+    };
+    serde_json::json!({"score": score, "reason": format!("The demo's rule for {criterion}.")})
+        .to_string()
 }
 
 /// Splits the task and gives the parts to the listed neighbours in turn.

@@ -52,6 +52,45 @@ pub fn repairs_html(rows: &[Row]) -> String {
     by_step_details_html(&columns)
 }
 
+/// CommonGen-Hard's composite, part by part (%), one row per evaluation
+/// row; empty when no row has parts.
+pub fn parts_html(rows: &[Row]) -> String {
+    let Some(first) = rows.iter().find(|r| !r.summary.parts.is_empty()) else {
+        return String::new();
+    };
+    let names: Vec<&str> = first
+        .summary
+        .parts
+        .iter()
+        .map(|(n, _)| n.as_str())
+        .collect();
+    let mut s = String::from(
+        "<table class=\"ml-report ml-parts\"><caption>The composite's parts (%): coverage computed, the rest judged</caption><thead><tr><th>row</th>",
+    );
+    for n in &names {
+        let _ = write!(s, "<th>{}</th>", esc(n));
+    }
+    s.push_str("<th>composite</th></tr></thead><tbody>");
+    for r in rows {
+        let _ = write!(s, "<tr><th>{}</th>", esc(&r.label));
+        for n in &names {
+            match r.summary.parts.iter().find(|(m, _)| m == n) {
+                Some((_, v)) => {
+                    let _ = write!(s, "<td class=\"num\">{:.1}</td>", v * 100.0);
+                }
+                None => s.push_str("<td class=\"num muted\">–</td>"),
+            }
+        }
+        let _ = write!(
+            s,
+            "<td class=\"num\">{:.1}</td></tr>",
+            r.summary.score * 100.0
+        );
+    }
+    s.push_str("</tbody></table>");
+    s
+}
+
 /// Bars of one figure per row (`pick`), scaled to its largest value.
 pub fn bars_svg(
     rows: &[Row],

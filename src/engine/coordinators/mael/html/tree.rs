@@ -152,8 +152,41 @@ pub fn tree_html(view: &MaelView, collapsed: &[String]) -> String {
             if r.learned == 1 { "" } else { "s" }
         );
     }
+    if let Some(p) = &view.program {
+        program_html(p, &mut out);
+    }
     out.push_str("<div class=\"ml-tree\">");
     task_html(view, root, collapsed, &mut out);
     out.push_str("</div>");
     out
+}
+
+/// A HumanEval answer's run: the verdict, how the completion was read
+/// (flagged when repaired), and the completion itself (as text).
+fn program_html(p: &crate::engine::domains::tasks::humaneval::Checked, out: &mut String) {
+    let _ = write!(
+        out,
+        "<div class=\"ml-program\" data-passed=\"{}\"><strong>Tests: {}</strong>",
+        p.verdict.passed,
+        esc(&p.verdict.result)
+    );
+    if let Some(why) = &p.unreadable {
+        let _ = write!(
+            out,
+            " <span class=\"repair-mark\" data-unreadable=\"1\">no code read: {}; the prompt ran alone</span>",
+            esc(why)
+        );
+    }
+    for r in &p.repairs {
+        let _ = write!(
+            out,
+            " <span class=\"repair-mark\">repaired: {}</span>",
+            esc(&r.detail)
+        );
+    }
+    let _ = write!(
+        out,
+        "<details><summary>The completion that ran</summary><pre><code>{}</code></pre></details></div>",
+        esc(&p.completion)
+    );
 }
