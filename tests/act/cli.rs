@@ -235,3 +235,73 @@ fn a_token_cap_stops_a_run_cleanly_and_a_batch_cap_is_shared() {
         "some runs finished before the cap ({scored})"
     );
 }
+
+#[test]
+fn mixed_communities_draw_each_members_task_from_another_community() {
+    use roundtable::engine::domains::creative::builtin;
+    let out = temp("mixed.json");
+    let path = out.to_string_lossy().to_string();
+    let (code, _, err) = roundtable(&[
+        "run",
+        "--coordinator",
+        "act",
+        "--variant",
+        "baseline",
+        "--task-idx",
+        "3",
+        "--mixed-communities",
+        "--quiet",
+        "--out",
+        &path,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&out).expect("run file")).expect("json");
+    let task = &doc["config"]["options"]["task"];
+    assert_eq!(task["id"], "builtin-mixed-3");
+    let items = builtin::items();
+    let mut communities: Vec<String> = task["parts"]
+        .as_array()
+        .expect("parts")
+        .iter()
+        .map(|p| {
+            items
+                .iter()
+                .find(|i| p["subject"] == i.subject.as_str())
+                .map(|i| i.community.clone())
+                .expect("a built-in item")
+        })
+        .collect();
+    assert_eq!(communities.len(), 4);
+    communities.sort();
+    communities.dedup();
+    assert_eq!(communities.len(), 4, "four communities");
+    // The same draw as the engine's, which the page can use too.
+    let drawn = builtin::draw(3, &builtin::Draw::Mixed, 4);
+    assert_eq!(
+        task["text"].as_str(),
+        Some(drawn.text.as_str()),
+        "fixed per trial"
+    );
+    // Refused with a community, with another set, or with a typed task.
+    for (args, says) in [
+        (
+            vec!["--mixed-communities", "--community", "tea"],
+            "not both",
+        ),
+        (
+            vec!["--mixed-communities", "--dataset", "trivia"],
+            "goes with the built-in set",
+        ),
+        (
+            vec!["--mixed-communities", "--task", "Design a cafe."],
+            "not both",
+        ),
+    ] {
+        let mut all = vec!["run", "--coordinator", "act", "--quiet"];
+        all.extend(args);
+        let (code, _, err) = roundtable(&all);
+        assert_eq!(code, 2, "{all:?}");
+        assert!(err.contains(says), "{all:?}: {err}");
+    }
+}

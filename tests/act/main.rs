@@ -19,6 +19,7 @@ mod run_scan;
 mod step_counts;
 
 mod batch;
+mod break_talk;
 mod cli;
 mod common;
 mod mechanisms;

@@ -143,6 +143,12 @@ fn m27_knowledge_carries_over_and_tasks_go_to_the_most_similar_agent() {
         .unwrap_or_default()
         .contains("holds a team of 4 agents; this task has 3 parts"));
     assert_eq!(*bank.data.borrow(), before);
+    // No new team is generated in its place, and nothing is assigned.
+    assert!(refused.asked(STEP_EXPERTISE).is_empty());
+    assert!(refused
+        .notes::<AssignmentRecord>(STORE_ASSIGNMENT)
+        .is_empty());
+    assert!(!refused.phases().contains(&PHASE_TEAM.to_string()));
     // Plain ACT never reads a bank.
     let plain = run_full(
         task(),
@@ -153,4 +159,119 @@ fn m27_knowledge_carries_over_and_tasks_go_to_the_most_similar_agent() {
     );
     assert!(plain.notes::<AssignmentRecord>(STORE_ASSIGNMENT).is_empty());
     assert_eq!(bank.data.borrow().trials, 2);
+}
+
+/// A bank whose agents hold `extra` more entries each, of importance 10
+/// (the rest of the bank scores lower), spread over trials 0–4 and both
+/// meetings.
+fn grown_bank(extra: u32) -> Rc<Bank> {
+    let bank = Rc::new(Bank::lexical(BankData::empty("big")));
+    let first = run_full(
+        task(),
+        Variant::ActPlus,
+        model(|_| None),
+        Some(bank.clone()),
+        |_, _| {},
+    );
+    assert_eq!(first.status, RunStatus::Finished, "{:?}", first.failure());
+    for a in bank.data.borrow_mut().agents.iter_mut() {
+        let start = a.store.next_order();
+        for n in 0..extra {
+            let order = start + n;
+            a.store.knowledge.push(Knowledge {
+                id: format!("{}.k{order}", a.id),
+                owner: a.id.clone(),
+                source: "a9".into(),
+                source_name: "Agent Z".into(),
+                origin: String::new(),
+                meeting: 1 + n % 2,
+                trial: n % 5,
+                summary: format!(
+                    "BANKED-{n} is a long note. {}",
+                    "It goes on about the practice in detail. ".repeat(15)
+                ),
+                keywords: vec!["banked".into(), "practice".into()],
+                importance: 10,
+                order,
+                flags: vec![],
+            });
+        }
+    }
+    bank.data.borrow_mut().trials = 5;
+    bank
+}
+
+#[test]
+fn a_bank_of_thousands_is_rescored_with_a_bounded_prompt_latest_first() {
+    use roundtable::engine::coordinators::act::plus::{RESCORE_ENTRIES, RESCORE_ENTRIES_CHARS};
+    for extra in [10u32, 1_000, 10_000] {
+        let bank = grown_bank(extra);
+        let r = run_full(
+            task(),
+            Variant::ActPlus,
+            model(|req| {
+                (req.step.as_deref() == Some(STEP_RESCORE)).then(|| r#"{"scores": {}}"#.to_string())
+            }),
+            Some(bank.clone()),
+            |_, _| {},
+        );
+        assert_eq!(r.status, RunStatus::Finished, "{:?}", r.failure());
+        let asked = r.asked(STEP_RESCORE);
+        assert_eq!(asked.len(), 4);
+        let longest = asked
+            .iter()
+            .map(|(_, t)| t.chars().count())
+            .max()
+            .unwrap_or(0);
+        println!("{extra} banked entries per agent: longest re-scoring prompt {longest} chars");
+        // The bank's part is bounded; the rest (who the agent is, the
+        // instruction) does not grow with the bank.
+        assert!(
+            longest <= RESCORE_ENTRIES_CHARS + 2_000,
+            "{extra}: {longest}"
+        );
+        // Ties at 10: the latest trial (4), then meeting 2, are shown.
+        let rescores = r.notes::<RescoreRecord>(STORE_RESCORE);
+        assert_eq!(rescores.len(), 4);
+        for (agent, rec) in &rescores {
+            assert!(rec.held > extra as usize, "{agent}");
+            assert_eq!(rec.scores.len(), rec.held.min(RESCORE_ENTRIES), "{agent}");
+            let text = &asked.iter().find(|(a, _)| a == agent).expect("asked").1;
+            let shown: Vec<&str> = section(text, H_ENTRIES)
+                .unwrap_or("")
+                .lines()
+                .filter(|l| l.starts_with('['))
+                .collect();
+            assert_eq!(shown.len(), rec.scores.len(), "{agent}");
+            // No top-c block besides: the entries are listed once.
+            assert!(section(text, H_KNOWLEDGE).is_some_and(|k| !k.contains("- [")));
+            if extra >= 1_000 {
+                let a = bank.data.borrow();
+                let store = &a
+                    .agents
+                    .iter()
+                    .find(|x| &x.id == agent)
+                    .expect("agent")
+                    .store;
+                for (id, _) in &rec.scores {
+                    let k = store.knowledge.iter().find(|k| &k.id == id).expect("entry");
+                    assert_eq!((k.trial, k.meeting), (4, 2), "{id}");
+                }
+            }
+        }
+        // The reply scored none: every entry keeps its score (flagged).
+        assert!(rescores.iter().all(|(_, r)| r
+            .note
+            .as_deref()
+            .is_some_and(|n| n.contains("keep their score"))));
+        let kept = bank
+            .data
+            .borrow()
+            .agents
+            .iter()
+            .flat_map(|a| a.store.knowledge.iter())
+            .filter(|k| k.summary.starts_with("BANKED-"))
+            .all(|k| k.importance == 10);
+        assert!(kept);
+    }
 }

@@ -258,3 +258,85 @@ fn evaluation_scores_rouge_and_the_judge_and_a_scoreless_judge_is_a_parse_failur
     assert_eq!(r.notes::<JudgeRecord>(STORE_JUDGE)[0].1.score, None);
     assert_eq!(r.result().judge, None);
 }
+
+#[test]
+fn a_tool_task_gets_ten_production_rounds_and_other_tasks_keep_three() {
+    // What the options configure: a task is a tool task when its options
+    // name tools.
+    let mut o = ActOptions::for_task(task());
+    assert!(!o.is_tool_task());
+    assert_eq!(o.production_rounds(), 3);
+    o.tools = vec!["calculator".into()];
+    assert!(o.is_tool_task());
+    assert_eq!(o.production_rounds(), TOOL_ROUNDS);
+    assert_eq!(TOOL_ROUNDS, 10);
+    // Options saved before the field existed get 10 for tools, 3 otherwise.
+    let mut old = serde_json::to_value(&o).expect("json");
+    old["limits"]
+        .as_object_mut()
+        .expect("limits")
+        .remove("tool_rounds");
+    let read: ActOptions = serde_json::from_value(old).expect("older options");
+    assert_eq!(read.limits.tool_rounds, 10);
+    assert_eq!(read.limits.production_rounds, 3);
+    // The run: a leader's check that never passes.
+    let never = || {
+        model(|req| {
+            (req.step.as_deref() == Some(STEP_CHECK))
+                .then(|| r#"{"ok": false, "issues": ["ISSUE: not yet"]}"#.to_string())
+        })
+    };
+    let plain = run(Variant::Act, never());
+    assert_eq!(plain.asked(STEP_DRAFT).len(), 3);
+    assert_eq!(plain.result().rounds, 3);
+    assert!(!plain.result().accepted);
+    let tools = run_with(Variant::Act, never(), |o, _| {
+        o.tools = vec!["calculator".into(), "word_count".into()]
+    });
+    assert_eq!(tools.asked(STEP_DRAFT).len(), 10);
+    assert_eq!(tools.asked(STEP_CHECK).len(), 10);
+    assert_eq!(tools.result().rounds, 10);
+    assert!(!tools.result().accepted);
+    // Up to 10: a check that passes ends the rounds early.
+    let early = run_with(Variant::Act, model(|_| None), |o, _| {
+        o.tools = vec!["calculator".into()]
+    });
+    assert_eq!(early.result().rounds, 1);
+    // The count is the options': a tool task's own cap is kept.
+    let five = run_with(Variant::Act, never(), |o, _| {
+        o.tools = vec!["calculator".into()];
+        o.limits.tool_rounds = 5;
+    });
+    assert_eq!(five.result().rounds, 5);
+}
+
+#[test]
+fn the_judge_gets_one_component_per_part_its_references_joined_by_a_bar() {
+    let mut t = task();
+    t.parts[0].references = vec![
+        "oolong and rooibos".into(),
+        "green | black blend; iced".into(),
+    ];
+    let r = run_full(t, Variant::Act, model(|_| None), None, |o, _| {
+        o.judge = true
+    });
+    let judge = r.asked(STEP_JUDGE);
+    assert_eq!(judge.len(), 1);
+    let text = &judge[0].1;
+    let components: Vec<&str> = section(text, H_COMPONENTS)
+        .unwrap_or("")
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .collect();
+    assert_eq!(
+        components,
+        [
+            "1. oolong and rooibos | green / black blend; iced",
+            "2. warm light and wood",
+            "3. a tasting flight",
+            "4. tea ceremony workshops",
+        ]
+    );
+    // The prompt names the separator it uses.
+    assert!(text.contains("separated by \" | \""));
+}

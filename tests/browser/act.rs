@@ -34,6 +34,7 @@ fn act_bank(
                 source_name: String::new(),
                 origin: String::new(),
                 meeting: k as u32,
+                trial: 0,
                 summary: format!("Topic {k} is a thing. Agent {i} learnt it."),
                 keywords: vec![format!("topic{k}"), "thing".into()],
                 importance: (3 + k as u8) % 11,

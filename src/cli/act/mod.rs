@@ -9,6 +9,7 @@ use super::coordinators::{CliCoordinator, PaperCommand};
 use super::flags::Flags;
 use roundtable::engine::coordinators::act::contract::{ActOptions, Variant};
 use roundtable::engine::coordinators::act::plus::{Bank, BankData};
+use roundtable::engine::domains::creative::builtin::Draw;
 use roundtable::engine::domains::creative::{
     builtin, parse_items, trial, trivia, ComplexTask, CreativeSet,
 };
@@ -39,6 +40,7 @@ ACT (--coordinator act):
   --dataset D            builtin (default) | trivia | FILE (JSONL: subject, details, solutions)
   --data FILE            trivia: the dataset file (default ../shared/datasets/trivia_creative_writing/…)
   --community C          builtin: tea | cafe | design | architecture | fashion (default by trial)
+  --mixed-communities    builtin: each member's task from a different community (fixed per trial)
   --task-idx N           the trial (builtin and FILE: a fixed draw of 4 tasks; trivia: the row);
                          act-batch: the first trial
   --task TEXT            instead of a set: a free task the team splits itself (not scored)
@@ -62,6 +64,7 @@ pub struct ActArgs {
     dataset: String,
     data: Option<String>,
     community: Option<String>,
+    mixed: bool,
     team_size: Option<u32>,
     judge: bool,
     stem: bool,
@@ -74,6 +77,7 @@ impl ActArgs {
             dataset: f.text("dataset")?.unwrap_or_else(|| "builtin".into()),
             data: f.text("data")?,
             community: f.text("community")?,
+            mixed: f.switch("mixed-communities")?,
             team_size: f.number("team-size")?,
             judge: f.switch("judge")?,
             stem: f.switch("stem")?,
@@ -100,9 +104,15 @@ impl ActArgs {
 
 fn task(a: &ActArgs, idx: u32) -> Result<ComplexTask, String> {
     let team = a.team_size.unwrap_or(4).clamp(2, 8) as usize;
+    if a.mixed && a.dataset != "builtin" {
+        return Err("--mixed-communities goes with the built-in set (--dataset builtin)".into());
+    }
     match a.dataset.as_str() {
         "builtin" => {
             if let Some(c) = a.community.as_deref() {
+                if a.mixed {
+                    return Err("give either --community or --mixed-communities, not both".into());
+                }
                 if !builtin::COMMUNITIES.contains(&c) {
                     return Err(format!(
                         "unknown --community \"{c}\": use {}",
@@ -110,7 +120,12 @@ fn task(a: &ActArgs, idx: u32) -> Result<ComplexTask, String> {
                     ));
                 }
             }
-            Ok(builtin::task(idx, a.community.as_deref(), team))
+            let draw = match &a.community {
+                _ if a.mixed => Draw::Mixed,
+                Some(c) => Draw::Community(c.clone()),
+                None => Draw::ByTrial,
+            };
+            Ok(builtin::draw(idx, &draw, team))
         }
         "trivia" => {
             let path = a

@@ -44,8 +44,15 @@ pub fn prepare(
     let task = if config.task.trim().is_empty() {
         a.task(task_idx.unwrap_or(0))?
     } else {
-        if f.has("dataset") || task_idx.is_some() {
-            return Err("give either --task TEXT or --dataset/--task-idx, not both".into());
+        if ["dataset", "community", "mixed-communities"]
+            .iter()
+            .any(|n| f.has(n))
+            || task_idx.is_some()
+        {
+            return Err(
+                "give either --task TEXT or a set's trial (--dataset, --task-idx, --community, --mixed-communities), not both"
+                    .into(),
+            );
         }
         ComplexTask::free(&config.task)
     };

@@ -102,3 +102,46 @@ fn demo_runs_record_no_repaired_reply() {
         assert!(steps.iter().any(|s| s == step), "no demo reply to {step}");
     }
 }
+
+/// The demo member asks a deeper question after the expert's first answer
+/// and is done after the second: two questions, ended by "done", well
+/// under the cap; every turn is posted to the pair.
+#[test]
+fn the_demo_member_asks_follow_ups_until_it_is_done() {
+    for n in [0, 1, 2] {
+        let (status, events) = demo_run(builtin::task(n, None, 4), Variant::Act, None, |_| {});
+        assert_eq!(status, RunStatus::Finished);
+        let view = <roundtable::engine::coordinators::act::view::ActView as roundtable::engine::views::Fold>::of(&events);
+        assert_eq!(view.breaks.len(), 4);
+        let talk = view
+            .meetings
+            .iter()
+            .find(|m| m.phase == PHASE_BREAK)
+            .expect("break time");
+        for b in &view.breaks {
+            assert_eq!(b.pairs, 2, "trial {n}: {b:?}");
+            assert_eq!(b.ended, "no further questions", "trial {n}: {b:?}");
+            let turns: Vec<&str> = talk
+                .lines
+                .iter()
+                .filter(|l| l.to.contains(&b.member))
+                .map(|l| l.from.as_str())
+                .collect();
+            assert_eq!(
+                turns,
+                [
+                    b.member.as_str(),
+                    b.expert.as_str(),
+                    b.member.as_str(),
+                    b.expert.as_str()
+                ],
+                "trial {n}"
+            );
+        }
+        let followups = calls(&events)
+            .into_values()
+            .filter(|(s, _)| s == STEP_FOLLOWUP)
+            .count();
+        assert_eq!(followups, 4 * 2, "a follow-up turn after each answer");
+    }
+}

@@ -2,8 +2,11 @@
 //! on the team meeting and picks knowledge to deepen; it **generates an
 //! expert** for it (the expert's initial task is that knowledge, its
 //! expertise comes from the same step as the members'); it asks, the
-//! expert answers, and it follows up until it has no further question or
-//! the cap of question / answer pairs is reached. The expert sees only its
+//! expert answers, and after each answer the member asks a further
+//! question (`{"question": …}`) or says it is done (`{"done": true}`),
+//! told how many questions the cap still allows, until it is done or the
+//! cap of question / answer pairs is reached. Every turn is posted to the
+//! pair and kept in the 1:1's transcript. The expert sees only its
 //! own task, its expertise and the 1:1 conversation. Then the member
 //! explores its task and acquires knowledge from the conversation (the
 //! expert is the source). Experts leave when break time ends.
@@ -139,7 +142,7 @@ async fn one_to_one(act: &Act<'_>, i: usize, transcript: &str) -> Result<(), Run
         }
         let (said, _) = act
             .ask_member(i, STEP_FOLLOWUP, |s| {
-                prompts::followup(s, &deepen, &act.transcript(&meeting))
+                prompts::followup(s, &deepen, &act.transcript(&meeting), cap - pairs)
             })
             .await?;
         let (next, repairs) = next_question(&said.text);

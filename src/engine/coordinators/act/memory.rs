@@ -1,7 +1,8 @@
 //! An agent's private memory (§3.2): its fixed expertise keywords, and per
 //! other speaker a collection of episodes and knowledge entries, each entry
 //! scored 0–10 by the owner. `select` is top-c retrieval: the c most
-//! important entries (ties: newer meeting first, then insertion order),
+//! important entries (ties: the later trial, then the later meeting, then
+//! insertion order),
 //! or the c most recent when the importance score is ablated. The block a
 //! prompt gets is the expertise (always, not counted in c) plus those.
 
@@ -23,14 +24,9 @@ impl Store {
     pub fn select(&self, c: usize, by_importance: bool) -> Vec<&Knowledge> {
         let mut all: Vec<&Knowledge> = self.knowledge.iter().collect();
         if by_importance {
-            all.sort_by(|a, b| {
-                b.importance
-                    .cmp(&a.importance)
-                    .then(b.meeting.cmp(&a.meeting))
-                    .then(a.order.cmp(&b.order))
-            });
+            all.sort_by(|a, b| b.importance.cmp(&a.importance).then(newer_first(a, b)));
         } else {
-            all.sort_by(|a, b| b.meeting.cmp(&a.meeting).then(b.order.cmp(&a.order)));
+            all.sort_by_key(|k| std::cmp::Reverse((k.trial, k.meeting, k.order)));
         }
         all.truncate(c);
         all
@@ -60,6 +56,16 @@ impl Store {
         }
         out
     }
+}
+
+/// Top-c's tie-break between entries of equal importance: the later
+/// trial (ACT+'s complex task) first, then the later meeting, then the
+/// earlier insertion.
+pub fn newer_first(a: &Knowledge, b: &Knowledge) -> std::cmp::Ordering {
+    b.trial
+        .cmp(&a.trial)
+        .then(b.meeting.cmp(&a.meeting))
+        .then(a.order.cmp(&b.order))
 }
 
 /// The knowledge block of a prompt: the expertise, then the chosen entries
@@ -265,6 +271,7 @@ mod tests {
             owner: "a1".into(),
             source: "a2".into(),
             meeting,
+            trial: 0,
             source_name: String::new(),
             origin: String::new(),
             summary: format!("s{id}"),

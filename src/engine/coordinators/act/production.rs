@@ -4,7 +4,8 @@
 //! deliverable and checks it (the word limit in code, the rest by the
 //! leader); when the check finds issues, every member reasserts its opinion
 //! with them and the leader drafts again, until the check passes or the
-//! round cap is reached (then the last draft is final, not accepted).
+//! round cap is reached (then the last draft is final, not accepted): 3
+//! rounds by default, 10 for a tool task (`ActOptions::production_rounds`).
 
 use super::contract::*;
 use super::prompts;
@@ -30,7 +31,7 @@ pub async fn production_meeting(act: &Act<'_>) -> Result<Production, RunError> {
     let leader_id = act.leader_id();
     let team_task = act.team_task_text();
     let deliverable = act.task.deliverable.clone();
-    let cap = act.limits().production_rounds.max(1) as u32;
+    let cap = act.options.production_rounds() as u32;
     let mut opinions: Vec<String> = join_all((0..n).map(|i| {
         let s = act.speaker(i, STEP_PROD_OPINION);
         let id = act.member_id(i);

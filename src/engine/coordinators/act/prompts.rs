@@ -177,11 +177,19 @@ pub fn reflect(s: &Speaker, team_task: &str, transcript: &str) -> Prompt {
     )
 }
 
-pub fn followup(s: &Speaker, deepen: &str, conversation: &str) -> Prompt {
+/// The member's turn after an answer in break time: one more, deeper
+/// question, or done. `left` is how many questions the cap still allows
+/// (at least one: the turn is not asked when none is left).
+pub fn followup(s: &Speaker, deepen: &str, conversation: &str, left: usize) -> Prompt {
+    let more = if left == 1 {
+        "one more question".to_string()
+    } else {
+        format!("up to {left} more questions, one at a time")
+    };
     (
         MEMBER.into(),
         format!(
-            "{}\n\n{H_DEEPEN}\n{deepen}\n\n{H_CONVERSATION}\n{conversation}\n\nDo you have a further, deeper question for the expert? Ask it, or say you have none.\nReply with JSON: {{\"question\": \"...\"}} or {{\"done\": true}}",
+            "{}\n\n{H_DEEPEN}\n{deepen}\n\n{H_CONVERSATION}\n{conversation}\n\nRead the expert's last answer. Is anything still unclear or missing for your task? If so, ask one further, deeper question that builds on the answers so far; if not, say you are done. You may ask {more}.\nReply with JSON: {{\"question\": \"...\"}} to ask, or {{\"done\": true}} when you have no further questions",
             who(s)
         ),
     )
@@ -279,11 +287,18 @@ pub fn reassert(s: &Speaker, team_task: &str, opinion: &str, draft: &str, issues
     )
 }
 
-pub fn rescore(s: &Speaker, entries: &str) -> Prompt {
+/// ACT+'s re-scoring: the `shown` entries (of the `held` the agent
+/// keeps) scored again for the new task.
+pub fn rescore(s: &Speaker, entries: &str, shown: usize, held: usize) -> Prompt {
+    let which = if shown < held {
+        format!(" These are the {shown} of your {held} entries that ranked highest so far; the rest keep their scores.")
+    } else {
+        String::new()
+    };
     (
         "You review your notes for a new task.".into(),
         format!(
-            "{}\n\n{H_ENTRIES}\n{entries}\n\nScore each stored entry again from 0 to 10 for your new task and for later reuse.\nReply with JSON: {{\"scores\": {{\"<id>\": 7}}}}",
+            "{}\n\n{H_ENTRIES}\n{entries}\n\nYou have a new task. Score each stored entry above again from 0 to 10: how much it helps your new task, and how likely you are to reuse it.{which}\nReply with JSON: {{\"scores\": {{\"<id>\": 7}}}}",
             who(s)
         ),
     )

@@ -183,7 +183,18 @@ pub fn parse_items(text: &str, file: &str) -> Result<Vec<Item>, String> {
 /// replacement by a fixed shuffle of the trial's number (the same trial is
 /// always the same task), as one complex task.
 pub fn trial(items: &[Item], set: CreativeSet, trial: u32, team: usize) -> ComplexTask {
-    let mut order: Vec<usize> = (0..items.len()).collect();
+    let parts: Vec<Part> = shuffled(items.len(), trial)
+        .into_iter()
+        .take(team.min(items.len()))
+        .map(|i| items[i].part())
+        .collect();
+    service(set, format!("{}-{trial}", set.id()), parts)
+}
+
+/// The indices `0..n` in trial `trial`'s fixed shuffle (the same trial,
+/// the same order).
+pub fn shuffled(n: usize, trial: u32) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..n).collect();
     let mut state = 0x9E37_79B9_7F4A_7C15u64 ^ u64::from(trial).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     for i in (1..order.len()).rev() {
         state ^= state << 13;
@@ -191,15 +202,16 @@ pub fn trial(items: &[Item], set: CreativeSet, trial: u32, team: usize) -> Compl
         state ^= state << 17;
         order.swap(i, (state % (i as u64 + 1)) as usize);
     }
-    let parts: Vec<Part> = order
-        .iter()
-        .take(team.min(items.len()))
-        .map(|&i| items[i].part())
-        .collect();
+    order
+}
+
+/// A complex task asking one service of these parts (a community set's
+/// trial): a service proposal of at most 450 words.
+pub fn service(set: CreativeSet, id: String, parts: Vec<Part>) -> ComplexTask {
     let subjects: Vec<String> = parts.iter().map(|p| p.subject.clone()).collect();
     ComplexTask {
         set,
-        id: format!("{}-{trial}", set.id()),
+        id,
         text: format!(
             "Design one service that brings these together: {}.",
             subjects.join("; ")

@@ -272,9 +272,22 @@ pub struct Limits {
     pub keywords: usize,
     /// Question / answer pairs in break time.
     pub break_pairs: usize,
-    /// Production rounds (drafts) before the last draft is final.
+    /// Production rounds (drafts) before the last draft is final, for a
+    /// task without tools.
     pub production_rounds: usize,
+    /// Production rounds for a tool task (one whose options name tools):
+    /// the paper lets its tool runs go on for at most 10 iterations (§4.3;
+    /// ACT_NOTES A12). Older options without it get 10.
+    #[serde(default = "ten")]
+    pub tool_rounds: usize,
 }
+
+fn ten() -> usize {
+    TOOL_ROUNDS
+}
+
+/// The production rounds of a tool task unless the options say otherwise.
+pub const TOOL_ROUNDS: usize = 10;
 
 impl Default for Limits {
     fn default() -> Self {
@@ -286,6 +299,7 @@ impl Default for Limits {
             keywords: 4,
             break_pairs: 3,
             production_rounds: 3,
+            tool_rounds: TOOL_ROUNDS,
         }
     }
 }
@@ -343,6 +357,23 @@ impl ActOptions {
             bank: None,
             task_set: None,
         }
+    }
+
+    /// A tool task: the production meeting may call tools (the options
+    /// name some).
+    pub fn is_tool_task(&self) -> bool {
+        !self.tools.is_empty()
+    }
+
+    /// The production rounds this run may hold: `tool_rounds` for a tool
+    /// task, `production_rounds` otherwise (at least one).
+    pub fn production_rounds(&self) -> usize {
+        let rounds = if self.is_tool_task() {
+            self.limits.tool_rounds
+        } else {
+            self.limits.production_rounds
+        };
+        rounds.max(1)
     }
 }
 

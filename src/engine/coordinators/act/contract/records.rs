@@ -137,6 +137,11 @@ pub struct Knowledge {
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub origin: String,
     pub meeting: u32,
+    /// The complex task (trial) it was acquired in: 0 for a team's first,
+    /// n for ACT+'s (n+1)th on one bank. Entries of banks from before it
+    /// was kept read as 0.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub trial: u32,
     pub summary: String,
     pub keywords: Vec<String>,
     pub importance: u8,
@@ -144,6 +149,10 @@ pub struct Knowledge {
     pub order: u32,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub flags: Vec<String>,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -182,7 +191,12 @@ pub struct BreakRecord {
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RescoreRecord {
+    /// The entries the prompt showed, with their scores after it (the
+    /// others keep theirs).
     pub scores: Vec<(String, u8)>,
+    /// Entries the agent held (0 in records from before it was kept).
+    #[serde(default)]
+    pub held: usize,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
 }

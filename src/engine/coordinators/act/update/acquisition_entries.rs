@@ -132,6 +132,7 @@ pub fn read_acquisition(
             source_name: String::new(),
             origin,
             meeting,
+            trial: 0,
             summary,
             keywords,
             importance,

@@ -63,6 +63,7 @@ pub async fn after_meeting(
                 let first = store.next_order();
                 for (order, mut k) in (first..).zip(acquired.knowledge) {
                     k.order = order;
+                    k.trial = act.trial.get();
                     k.id = format!("{}.k{order}", k.owner);
                     note_knowledge(act, &k);
                     store.knowledge.push(k);

@@ -140,6 +140,7 @@ fn every_act_step_gets_a_reply_of_the_shape_the_coordinator_reads() {
             &me,
             "rooibos",
             "Agent A: What is rooibos?\n\nExpert on rooibos: Rooibos is a tisane.",
+            2,
         ),
     ));
     assert!(f["question"].is_string(), "{f}");
@@ -210,7 +211,7 @@ fn every_act_step_gets_a_reply_of_the_shape_the_coordinator_reads() {
     );
     assert!(ra.contains("Issues addressed: my request"), "{ra}");
     let entries = "[a1.k0] Rooibos is a tisane. — keywords: rooibos, caffeine (was 5)\n[a1.k1] Latte art is a pattern. — keywords: latte, milk (was 9)";
-    let s = json(&ask(STEP_RESCORE, prompts::rescore(&me, entries)));
+    let s = json(&ask(STEP_RESCORE, prompts::rescore(&me, entries, 2, 2)));
     assert!(
         s["scores"]["a1.k0"].as_u64() > s["scores"]["a1.k1"].as_u64(),
         "{s}"
@@ -283,10 +284,12 @@ fn the_member_asks_one_deeper_question_then_is_done() {
     let me = speaker("Agent A", task(RELAX, &[]), NO_KNOWLEDGE);
     let one = "Agent A: What is rooibos?\n\nExpert on rooibos: Rooibos is a tisane.";
     let two = format!("{one}\n\nAgent A: How do I brew it?\n\nExpert on rooibos: Steep it long.");
-    assert!(
-        json(&ask(STEP_FOLLOWUP, prompts::followup(&me, "rooibos", one)))["question"].is_string()
-    );
-    let done = ask(STEP_FOLLOWUP, prompts::followup(&me, "rooibos", &two));
+    assert!(json(&ask(
+        STEP_FOLLOWUP,
+        prompts::followup(&me, "rooibos", one, 2)
+    ))["question"]
+        .is_string());
+    let done = ask(STEP_FOLLOWUP, prompts::followup(&me, "rooibos", &two, 1));
     assert_eq!(
         crate::engine::coordinators::act::break_time::next_question(&done),
         (None, Vec::new()),

@@ -3,18 +3,22 @@
 //! parts go one-to-one to the agents whose keyword embeddings are most
 //! similar to them (greedy on the best pair), each agent's expertise is
 //! generated again for its new task (its acquired collections stay), and
-//! it re-scores its stored entries for the new task; from then on it gets
-//! its top c as always. The embedder is the run's (the provider's, or the
-//! built-in lexical one, labelled as such).
+//! it re-scores its stored entries for the new task (`rescore`: the
+//! entries top-c ranks first, a bounded prompt however large the bank);
+//! from then on it gets its top c as always. The embedder is the run's
+//! (the provider's, or the built-in lexical one, labelled as such).
+
+mod rescore;
+
+pub use rescore::{
+    candidates, read_scores, rescore_entries, RESCORE_ENTRIES, RESCORE_ENTRIES_CHARS,
+    RESCORE_LINE_CHARS,
+};
 
 use super::contract::*;
 use super::generation;
-use super::memory;
-use super::prompts;
-use super::reading;
 use super::team::{Act, Agent};
 use crate::engine::model::embed::{dot, Embedder, LexicalEmbedder};
-use crate::engine::model::reply::{read_value, Read, RepairKind, Unreadable};
 use crate::engine::run::RunError;
 use futures::future::join_all;
 use serde::{Deserialize, Serialize};
@@ -208,7 +212,7 @@ pub async fn take_over(act: &Act<'_>, bank: &Bank, tasks: &[AgentTask]) -> Resul
         act.members.borrow_mut()[i].store.expertise = e?;
     }
     let n = act.member_count();
-    join_all((0..n).map(|i| rescore(act, i)))
+    join_all((0..n).map(|i| rescore::rescore(act, i)))
         .await
         .into_iter()
         .collect::<Result<(), _>>()?;
@@ -255,152 +259,6 @@ pub fn assign(sims: &[Vec<f64>]) -> Vec<usize> {
         }
     }
     part_of
-}
-
-/// Re-scores agent `i`'s entries for its new task (ids the reply misses
-/// keep their score, flagged).
-async fn rescore(act: &Act<'_>, i: usize) -> Result<(), RunError> {
-    let agent = act.member(i);
-    if agent.store.knowledge.is_empty() {
-        return Ok(());
-    }
-    let entries = agent
-        .store
-        .knowledge
-        .iter()
-        .map(|k| {
-            format!(
-                "[{}] {} — keywords: {} (was {})",
-                k.id,
-                k.summary,
-                k.keywords.join(", "),
-                k.importance
-            )
-        })
-        .collect::<Vec<_>>()
-        .join("\n");
-    let s = act.speaker(i, STEP_RESCORE);
-    let said = act
-        .ask(&agent.id, STEP_RESCORE, prompts::rescore(&s, &entries))
-        .await?;
-    let ids: Vec<String> = agent.store.knowledge.iter().map(|k| k.id.clone()).collect();
-    let (scores, mut repairs, read_ok) = match read_scores(&said.text, &ids) {
-        Ok(read) => (read.value, read.repairs, true),
-        Err(why) => (
-            serde_json::Map::new(),
-            vec![reading::default(format!(
-                "the scores could not be read ({why}): every entry keeps its score"
-            ))],
-            false,
-        ),
-    };
-    let mut out = Vec::new();
-    let mut missing = 0;
-    {
-        let mut members = act.members.borrow_mut();
-        for k in members[i].store.knowledge.iter_mut() {
-            match scores.get(&k.id) {
-                Some(v) => {
-                    let (score, repair) = memory::importance(Some(v));
-                    match repair {
-                        // An unreadable score keeps the old one.
-                        Some(r) if r.kind == RepairKind::Default => {
-                            repairs.push(reading::default(format!(
-                                "the score of {} could not be read: it keeps {}",
-                                k.id, k.importance
-                            )));
-                        }
-                        Some(r) => {
-                            repairs.push(r);
-                            k.importance = score;
-                        }
-                        None => k.importance = score,
-                    }
-                }
-                None => missing += 1,
-            }
-            out.push((k.id.clone(), k.importance));
-        }
-    }
-    if missing > 0 && read_ok {
-        repairs.push(reading::default(format!(
-            "{missing} entries were not re-scored and keep their score"
-        )));
-    }
-    let repairs = reading::folded(repairs);
-    act.repaired(said.call, &repairs);
-    act.ctx.note(
-        &agent.id,
-        STORE_RESCORE,
-        None,
-        &RescoreRecord {
-            scores: out,
-            note: (!repairs.is_empty()).then(|| reading::details(&repairs).join("; ")),
-        },
-    );
-    Ok(())
-}
-
-/// The scores in a re-scoring reply, by entry id: `{"scores": {"<id>": 7}}`;
-/// also the map bare or wrapped, or a list of `{"id", "score"}` objects.
-pub fn read_scores(
-    reply: &str,
-    ids: &[String],
-) -> Result<Read<serde_json::Map<String, Value>>, Unreadable> {
-    let read = read_value(reply)?;
-    let is_map_of_ids = |v: &Value| {
-        v.as_object()
-            .is_some_and(|o| !o.is_empty() && o.keys().all(|k| ids.contains(k)))
-    };
-    let fits = |v: &Value| v.get("scores").is_some_and(Value::is_object);
-    if let Ok(r) = reading::object_that(read.clone(), &fits, "\"scores\"") {
-        let map = r
-            .value
-            .get("scores")
-            .and_then(Value::as_object)
-            .cloned()
-            .unwrap_or_default();
-        return Ok(Read {
-            value: map,
-            repairs: r.repairs,
-        });
-    }
-    let Read { value, repairs } = read;
-    if is_map_of_ids(&value) {
-        let map = value.as_object().cloned().unwrap_or_default();
-        return Ok(Read {
-            value: map,
-            repairs,
-        }
-        .with(reading::shape(
-            "the scores were a bare map of ids: read as \"scores\"",
-        )));
-    }
-    let list = value
-        .get("scores")
-        .filter(|v| v.is_array())
-        .or_else(|| value.is_array().then_some(&value))
-        .and_then(Value::as_array);
-    if let Some(items) = list {
-        let mut map = serde_json::Map::new();
-        for item in items {
-            let id = item.get("id").and_then(Value::as_str);
-            let score = item.get("score").or_else(|| item.get("importance"));
-            if let (Some(id), Some(score)) = (id, score) {
-                map.insert(id.to_string(), score.clone());
-            }
-        }
-        if !map.is_empty() {
-            return Ok(Read {
-                value: map,
-                repairs,
-            }
-            .with(reading::shape(
-                "the scores were a list of {\"id\", \"score\"}: read as a map",
-            )));
-        }
-    }
-    Err(Unreadable("the JSON has no \"scores\" by entry id".into()))
 }
 
 /// After the run: the team and its stores go back to the bank.
