@@ -159,6 +159,24 @@ test('pools: learning fills one that survives a reload and resumes; bad files ar
   const grown = Number(await pools.locator('tr[data-pool="default"] td.num').innerText());
   assert.ok(grown > count);
 
+  // Another tab holding the pool's lock (as it does while it learns into
+  // it): this tab refuses to learn into the pool, and learns once it is free.
+  const other = await page.context().newPage();
+  await other.goto(env.app.url + '/');
+  await other.evaluate(() => new Promise((held) => {
+    navigator.locks.request('roundtable.pool.default', () => { held(); return new Promise((r) => { window.__release = r; }); });
+  }));
+  await page.getByLabel('Tasks (first N)').fill('9');
+  await page.getByLabel('Tasks (first N)').press('Tab');
+  await page.getByRole('button', { name: 'Start learning' }).click();
+  await job.getByText(/Another tab is learning into the pool "default"/).waitFor();
+  assert.equal(Number(await pools.locator('tr[data-pool="default"] td.num').innerText()), grown, 'nothing learned');
+  await screenshot(page, 'mael-pool-locked');
+  await other.evaluate(() => window.__release());
+  await other.close();
+  await page.getByLabel('Tasks (first N)').fill('8');
+  await page.getByLabel('Tasks (first N)').press('Tab');
+
   // Export: the documented file format.
   const [file] = await Promise.all([page.waitForEvent('download'), pools.locator('tr[data-pool="default"]').getByRole('button', { name: 'Export' }).click()]);
   const text = readFileSync(await file.path(), 'utf8');
@@ -226,6 +244,11 @@ test('pools: learning fills one that survives a reload and resumes; bad files ar
   assert.ok(lines.length >= 6, lines.join('\n'));
   assert.equal(Number(await pools.locator('tr[data-pool="default"] td.num').innerText()), grown, 'an evaluation never changes the pool');
   await screenshot(page, 'mael-learn');
+  // Evaluating on the pool's training tasks is refused, naming them.
+  await page.locator('#ml-eval-set').selectOption('builtin:train');
+  await page.getByRole('button', { name: 'Start evaluation' }).click();
+  await job.getByText(/The pool "default" learned from 4 of these 4 test tasks \(builtin:train:0, builtin:train:1, builtin:train:2, builtin:train:3\)/).waitFor();
+  await screenshot(page, 'mael-eval-refused');
   assert.deepEqual(page.errors, []);
 });
 
@@ -250,5 +273,36 @@ test('task sets import from JSONL (checked first: a bad line is refused, nothing
   await page.waitForSelector('body[data-ready="1"]');
   await chooseMael(page);
   await page.locator('#ml-set option', { hasText: 'mini-gsm8k.jsonl' }).waitFor({ state: 'attached' });
+  assert.deepEqual(page.errors, []);
+});
+
+test('HumanEval: an imported problem is scored by running its tests in Pyodide, in a worker fetched only then', async () => {
+  const page = await openApp(env);
+  await page.setViewportSize({ width: 1440, height: 1000 });
+  const fetched = [];
+  page.on('request', (r) => fetched.push(new URL(r.url()).pathname));
+  await chooseMael(page);
+  const problem = {
+    task_id: 'HumanEval/900',
+    prompt: 'def add(a, b):\n    """Add two numbers."""\n',
+    test: 'def check(candidate):\n    assert candidate(2, 3) == 5\n',
+    entry_point: 'add',
+  };
+  await page.getByLabel('Import as').selectOption('humaneval');
+  await page.getByLabel('Import tasks (JSONL)').setInputFiles({ name: 'he-one.jsonl', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(problem)) });
+  await page.waitForFunction(() => document.querySelector('#ml-set')?.value === 'he-one.jsonl');
+  assert.equal(fetched.filter((p) => p.startsWith('/pyodide/') || p.startsWith('/humaneval/')).length, 0, 'nothing of Python before a HumanEval answer is scored');
+  await run(page);
+  // The demo model cannot write code: its prose is read as the code
+  // (flagged), and Python's verdict is shown with what ran.
+  await page.getByRole('tab', { name: /Call tree/ }).click();
+  const program = page.getByRole('region', { name: 'Call tree' }).locator('.ml-program');
+  await program.waitFor();
+  assert.match(await program.innerText(), /Tests: failed: /);
+  assert.ok((await program.locator('.repair-mark').count()) >= 1, 'the reading is flagged');
+  assert.equal(await program.getAttribute('data-passed'), 'false');
+  assert.ok(fetched.includes('/humaneval/worker.mjs'), fetched.join(' '));
+  assert.ok(fetched.some((p) => p.startsWith('/pyodide/')), 'Pyodide fetched for the scoring');
+  await screenshot(page, 'mael-humaneval');
   assert.deepEqual(page.errors, []);
 });

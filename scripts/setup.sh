@@ -56,10 +56,10 @@ if ! cargo install --list | grep -qx "wasm_split_cli_support v$SPLIT_VERSION:" \
     || die "could not install wasm_split_cli_support $SPLIT_VERSION (wasm-split-cli)."
 fi
 
-# 5. npm devDependencies: binaryen (wasm-opt; Debian's is too old), playwright-core and axe-core (accessibility checks in the end-to-end tests).
+# 5. npm devDependencies: binaryen (wasm-opt; Debian's is too old), playwright-core and axe-core (accessibility checks in the end-to-end tests), pyodide (CPython in wasm: HumanEval's tests run in it, in the page and in the CLI).
 if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/playwright-core ] || [ ! -d node_modules/axe-core ] \
-  || [ package-lock.json -nt node_modules/.installed ]; then
-  say "installing npm devDependencies (binaryen, playwright-core, axe-core)"
+  || [ ! -f node_modules/pyodide/pyodide.asm.wasm ] || [ package-lock.json -nt node_modules/.installed ]; then
+  say "installing npm devDependencies (binaryen, playwright-core, axe-core, pyodide)"
   npm ci --no-audit --no-fund --loglevel=error || die "npm ci failed; check your network access to the npm registry."
   touch node_modules/.installed
 fi

@@ -70,6 +70,10 @@ step "mock LLM server tests"
 node --test e2e/mock-llm.test.mjs
 done_step "mock server tests"
 
+step "HumanEval harness (Pyodide in Node and in a Chromium worker: canonical and broken solutions, the lockdown)"
+node --test --test-concurrency=1 e2e/humaneval.test.mjs
+done_step "HumanEval harness"
+
 step "wasm tests in headless Chromium (key storage, fetch against the mock; the model worker on OPFS)"
 exec 3< <(node e2e/mock-llm.mjs --port 0 --delay 5)
 MOCK_PID=$!

@@ -89,6 +89,10 @@ pub async fn run(ctx: &RunCtx) -> Result<Outcome, RunError> {
     if let Some(c) = &checked {
         detail["result"] = c.verdict.result.clone().into();
         ctx.note(&team.agents[root].id, STORE_PROGRAM, None, c);
+        // Flagged on the reply the completion was read from.
+        if let Some(call) = wf.final_call(t0) {
+            ctx.repaired(call, &c.reading_repairs());
+        }
     }
     ctx.emit(RunEvent::ScoreComputed {
         name: "score".into(),

@@ -321,6 +321,7 @@ mod tests {
             checked: None,
             refined: None,
             defaulted: None,
+            call: None,
         }
     }
 

@@ -95,6 +95,7 @@ async fn ask(
         checked: None,
         refined: None,
         defaulted: None,
+        call: Some(call),
     });
     Ok(Asked {
         step: steps.len() - 1,

@@ -55,6 +55,8 @@ pub struct Step {
     /// the unreadable reply, no example of the step, so the backward pass
     /// never stores it.
     pub defaulted: Option<String>,
+    /// The model call that answered it.
+    pub call: Option<u32>,
 }
 
 /// One run's workflow: its options, its memory, and its record.
@@ -91,6 +93,17 @@ impl<'a> Workflow<'a> {
     }
 
     /// The agent the task came from (the user for the root).
+    /// The call whose reply is task `t`'s last solution version.
+    pub fn final_call(&self, t: usize) -> Option<u32> {
+        let last = self.tasks.borrow()[t].versions.len().checked_sub(1)? as u32;
+        let steps = self.steps.borrow();
+        steps
+            .iter()
+            .rev()
+            .find(|s| s.task == t && s.wrote == Some(last))
+            .and_then(|s| s.call)
+    }
+
     pub fn assigner(&self, t: usize) -> String {
         let tasks = self.tasks.borrow();
         match tasks[t].parent {

@@ -225,6 +225,19 @@ pub struct Checked {
 }
 
 impl Checked {
+    /// How the completion was read, as repairs of the reply it came from
+    /// (no code at all: the stated default, the prompt run alone).
+    pub fn reading_repairs(&self) -> Vec<Repair> {
+        let mut out = self.repairs.clone();
+        if let Some(why) = &self.unreadable {
+            out.push(Repair::new(
+                RepairKind::Default,
+                format!("no code could be read from the answer ({why}); the function's prompt ran alone"),
+            ));
+        }
+        out
+    }
+
     pub fn score(&self) -> f64 {
         if self.verdict.passed {
             1.0

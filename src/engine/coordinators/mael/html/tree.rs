@@ -170,18 +170,23 @@ fn program_html(p: &crate::engine::domains::tasks::humaneval::Checked, out: &mut
         p.verdict.passed,
         esc(&p.verdict.result)
     );
-    if let Some(why) = &p.unreadable {
+    let marks: Vec<String> = (p.unreadable.iter())
+        .map(|why| {
+            format!(
+                "<li class=\"repair-mark\" data-unreadable=\"1\">no code read: {}; the prompt ran alone</li>",
+                esc(why)
+            )
+        })
+        .chain(
+            (p.repairs.iter())
+                .map(|r| format!("<li class=\"repair-mark\">repaired: {}</li>", esc(&r.detail))),
+        )
+        .collect();
+    if !marks.is_empty() {
         let _ = write!(
             out,
-            " <span class=\"repair-mark\" data-unreadable=\"1\">no code read: {}; the prompt ran alone</span>",
-            esc(why)
-        );
-    }
-    for r in &p.repairs {
-        let _ = write!(
-            out,
-            " <span class=\"repair-mark\">repaired: {}</span>",
-            esc(&r.detail)
+            "<ul class=\"ml-program-reading\">{}</ul>",
+            marks.concat()
         );
     }
     let _ = write!(
