@@ -229,20 +229,22 @@ impl LearnState {
             return;
         }
         let pool_name = mael_setup().with_untracked(|s| s.pool.clone());
-        let Some(controls) = self.begin(app, Job::Evaluating, &pool_name) else {
-            return;
-        };
-        self.evaluated.set(Vec::new());
         let common = self.common.get_untracked();
         spawn_local(async move {
+            // Checked before the job begins: a refused evaluation leaves the
+            // last one's results on screen.
             let p = match self.prepare(app, &form.set, form.n, Split::Test).await {
                 Ok(p) => p,
-                Err(e) => return self.run.fail(e),
+                Err(e) => return self.run.error.set(Some(e)),
             };
             let name = format!("The pool \"{pool_name}\"");
             if let Err(e) = refuse_trained(&p.memory.pool.borrow(), &name, &p.tasks) {
-                return self.run.fail(e);
+                return self.run.error.set(Some(e));
             }
+            let Some(controls) = self.begin(app, Job::Evaluating, &pool_name) else {
+                return;
+            };
+            self.evaluated.set(Vec::new());
             let sizes = form.sweep_sizes();
             self.metric.set(p.tasks[0].dataset.metric().into());
             let mut sweep = HashMap::new();
