@@ -241,6 +241,19 @@ fn learn_then_evaluate_then_rank_and_merge() {
         read_pool(&pool).len() + read_pool(&other).len(),
         "{out}"
     );
+    // A pool file is written whole or not at all: when the new one cannot
+    // be written, the old one is left as it was.
+    let kept = tmp("mael-kept.json");
+    std::fs::write(&kept, "the old pool").expect("write");
+    let _ = std::fs::remove_dir_all(format!("{kept}.writing"));
+    std::fs::create_dir(format!("{kept}.writing")).expect("a directory in the way");
+    let (code, _, err) = cli(&["pool", "merge", &pool, &other, "--out", &kept], None);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("cannot write"), "{err}");
+    assert_eq!(
+        std::fs::read_to_string(&kept).expect("kept"),
+        "the old pool"
+    );
 }
 
 /// Learning and evaluation never share a task: a data file splits into its

@@ -242,11 +242,16 @@ pub fn read_pool(path: &str, embedder: &Rc<dyn Embedder>) -> Result<Pool, String
     }
 }
 
-/// Writes the pool whole or not at all: to a file beside it, then renamed
-/// over it (a crash mid-write leaves the old pool).
+/// Writes the pool whole or not at all (see [`write_whole`]).
 pub fn write_pool(path: &str, memory: &Memory) -> Result<(), String> {
+    write_whole(path, &memory.pool.borrow().to_json())
+}
+
+/// Writes a pool file whole or not at all: to a file beside it, then
+/// renamed over it (a crash mid-write leaves the old file).
+pub fn write_whole(path: &str, text: &str) -> Result<(), String> {
     let tmp = format!("{path}.writing");
-    std::fs::write(&tmp, memory.pool.borrow().to_json())
+    std::fs::write(&tmp, text)
         .and_then(|()| std::fs::rename(&tmp, path))
         .map_err(|e| format!("cannot write {path}: {e}"))
 }

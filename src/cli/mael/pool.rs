@@ -81,7 +81,7 @@ pub fn run(args: Vec<OsString>) -> Result<i32, String> {
         let out = a.out.as_deref().ok_or("pool merge needs --out C.json")?;
         let mut merged = read(x)?;
         let added = merged.merge(&read(y)?).map_err(|e| e.user_message())?;
-        std::fs::write(out, merged.to_json()).map_err(|e| format!("cannot write {out}: {e}"))?;
+        super::write_whole(out, &merged.to_json())?;
         println!("{out}: {} experiences ({added} from {y})", merged.len());
         return Ok(0);
     }
