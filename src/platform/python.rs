@@ -109,7 +109,7 @@ async fn start() -> Result<Live, String> {
     };
     match ready {
         Either::Left((Some(Msg::Ready), _)) => Ok(live(inbox)),
-        Either::Left((Some(Msg::Broken(why)), _)) => {
+        Either::Left((Some(Msg::Broken(why) | Msg::Fatal { message: why, .. }), _)) => {
             drop(live(inbox));
             Err(format!("Python's worker could not start: {why}"))
         }
