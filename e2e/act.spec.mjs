@@ -179,3 +179,14 @@ test('the ACT page: a bad task set is refused with nothing stored; a demo batch 
   await screenshot(page, 'act-page');
   assert.deepEqual(page.errors, []);
 });
+
+test('the built-in set can draw each member\'s task from another community (Table 6)', async () => {
+  const page = await openApp(env);
+  await chooseAct(page);
+  const preview = page.getByLabel("The agents' tasks");
+  const byTrial = await preview.innerText();
+  await page.locator('#act-community').selectOption('mixed');
+  await page.waitForFunction((t) => document.querySelector('[aria-label="The agents\' tasks"]')?.innerText !== t, byTrial);
+  assert.equal(await preview.locator('li').count(), 4, 'still one task per agent');
+  assert.deepEqual(page.errors, []);
+});

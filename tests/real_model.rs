@@ -289,6 +289,8 @@ fn real_model_mael_solves_learns_and_is_evaluated() {
             "2",
             "--modes",
             "none,task,step",
+            "--sizes",
+            "none",
             "--pool",
             &pool,
             "--out-dir",

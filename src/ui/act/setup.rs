@@ -258,6 +258,7 @@ pub fn CommunitySelect(id: &'static str, busy: Signal<bool>) -> impl IntoView {
                 on:change=move |ev| { let c = event_target_value(&ev); s.update(|x| x.community = c) }>
                 <option value="">"by trial (tea, cafe, … in turn)"</option>
                 {builtin::COMMUNITIES.iter().map(|c| view! { <option value=*c>{*c}</option> }).collect_view()}
+                <option value=builtin::MIXED>"mixed: each member's task from another community"</option>
             </select>
         </div>
     }
