@@ -166,14 +166,20 @@ impl LearnState {
             self.run.error.set(Some(format!("A run on the Run page is learning into the pool \"{pool_name}\": let it end (or stop it) first.")));
             return;
         }
-        let Some(controls) = self.begin(app, Job::Learning, &pool_name) else {
-            return;
-        };
         let save = self.common.with_untracked(|c| c.save);
         spawn_local(async move {
             // Held until the phase ends: no other tab learns into the pool.
+            // Taken before the job begins, so a refusal leaves the last
+            // job's figures on screen (a job of this tab holding it: a
+            // second click, nothing to say).
             let Some(_lock) = locks::try_lock(&locks::pool_lock(&pool_name)).await else {
-                return self.run.fail(busy_elsewhere(&pool_name));
+                if !self.run.active.get_untracked() {
+                    self.run.error.set(Some(busy_elsewhere(&pool_name)));
+                }
+                return;
+            };
+            let Some(controls) = self.begin(app, Job::Learning, &pool_name) else {
+                return;
             };
             let p = match self.prepare(app, &form.set, form.n, Split::Train).await {
                 Ok(p) => p,
