@@ -84,6 +84,16 @@ fn fail_all(why: &str) {
     }
 }
 
+/// What a worker's `error` event says. A script that cannot be fetched
+/// fires a plain Event (no message): read without assuming an ErrorEvent.
+pub fn worker_error_text(ev: &web_sys::Event) -> String {
+    js_sys::Reflect::get(ev, &"message".into())
+        .ok()
+        .and_then(|m| m.as_string())
+        .filter(|m| !m.is_empty())
+        .unwrap_or_else(|| "its code could not be loaded".to_string())
+}
+
 fn bridge() -> Result<Rc<Bridge>, String> {
     if let Some(b) = BRIDGE.with(|b| b.borrow().clone()) {
         return Ok(b);
@@ -121,15 +131,9 @@ fn bridge() -> Result<Rc<Bridge>, String> {
                 let _ = tx.unbounded_send(msg);
             }
         });
-    // A script that cannot be fetched fires a plain Event (no message): the
-    // message is read without assuming an ErrorEvent.
     let onerror = Closure::<dyn FnMut(web_sys::Event)>::new(|ev: web_sys::Event| {
         ev.prevent_default();
-        let what = js_sys::Reflect::get(&ev, &"message".into())
-            .ok()
-            .and_then(|m| m.as_string())
-            .filter(|m| !m.is_empty())
-            .unwrap_or_else(|| "its code could not be loaded".to_string());
+        let what = worker_error_text(&ev);
         fail_all(&format!(
             "The in-browser model stopped ({what}). If a model was loading or answering, it may need more memory than this tab has: try a smaller model (SmolLM2-135M or -360M). The next request starts it again."
         ));

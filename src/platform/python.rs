@@ -12,6 +12,7 @@
 //! fresh worker. A worker that dies on a program (e.g. a stack overflow
 //! in the interpreter) gives `failed: …` and is replaced the same way.
 
+use super::local_model::worker_error_text;
 use crate::engine::domains::tasks::humaneval::{PythonRunner, Runner, Verdict, TIME_LIMIT_MS};
 use futures::channel::mpsc::{unbounded, UnboundedReceiver};
 use futures::future::{select, Either, LocalBoxFuture};
@@ -91,12 +92,7 @@ async fn start() -> Result<Live, String> {
         });
     let onerror = Closure::<dyn FnMut(web_sys::Event)>::new(move |ev: web_sys::Event| {
         ev.prevent_default();
-        let what = js_sys::Reflect::get(&ev, &"message".into())
-            .ok()
-            .and_then(|m| m.as_string())
-            .filter(|m| !m.is_empty())
-            .unwrap_or_else(|| "its code could not be loaded".to_string());
-        let _ = tx.unbounded_send(Msg::Broken(what));
+        let _ = tx.unbounded_send(Msg::Broken(worker_error_text(&ev)));
     });
     worker.set_onmessage(Some(onmessage.as_ref().unchecked_ref()));
     worker.set_onerror(Some(onerror.as_ref().unchecked_ref()));
