@@ -48,12 +48,19 @@ mkdirSync('target/bench-models', { recursive: true });
 const PROMPT = 'You are the hotel expert of a travel team. Find a hotel in Boston for two nights. '.repeat(12);
 
 const models = shapes.map((shape) => ({ shape, file: `target/bench-models/${shape}.gguf`, kind: 'Q8_0' }));
+// Every quantisation the worker reads, in one shape (about 100M parameters,
+// widths K-quants take): tok/s compared with Q8_0's, same parameters.
+const QUANTS = ['q8_0', 'q4_0', 'q4_1', 'q5_0', 'q5_1', 'q3k', 'q4k', 'q5k', 'q6k'];
+if (!process.env.BENCH_NO_QUANTS) {
+  for (const q of QUANTS) models.push({ shape: 'quant-bench', dtype: q, file: `target/bench-models/quant-bench-${q}.gguf`, kind: q.toUpperCase().replace(/K$/, '_K') });
+}
+const results = [];
 const real = process.env.ROUNDTABLE_REAL_MODEL;
 if (real && existsSync(real)) models.push({ shape: 'real SmolLM2-135M-Instruct', file: real, kind: 'Q4_1', real: true });
 else console.log(`  the real model: NOT measured (ROUNDTABLE_REAL_MODEL=${real ?? 'unset'} names no file; make bench sets it)`);
 
-for (const { shape, file, kind, real: isReal } of models) {
-  if (!isReal && !existsSync(file)) execFileSync(TOOL, ['random', file, shape]);
+for (const { shape, file, kind, dtype, real: isReal } of models) {
+  if (!isReal && !existsSync(file)) execFileSync(TOOL, ['random', file, shape, ...(dtype ? [dtype] : [])]);
   const bytes = statSync(file).size;
   const ctx = await browser.newContext();
   const page = await ctx.newPage();
@@ -123,11 +130,23 @@ for (const { shape, file, kind, real: isReal } of models) {
       `prefill ${g.prompt_tokens} tokens at ${prefill.toFixed(1)} tok/s, ` +
       `decode ${g.output_tokens} tokens at ${decode.toFixed(1)} tok/s`,
   );
+  results.push({ shape, kind, prefill, decode });
   const n = r.next;
   console.log(
     `    next turn of the same conversation: ${n.prompt_tokens} prompt tokens, ${n.reused} of them reused from the cache: ` +
       `read in ${(n.prefill_ms / 1000).toFixed(1)} s instead of about ${(n.prompt_tokens / prefill).toFixed(1)} s`,
   );
+}
+// Each quantisation against Q8_0 in the same shape (goal: at least 0.8x).
+const base = results.find((r) => r.shape === 'quant-bench' && r.kind === 'Q8_0');
+if (base) {
+  console.log('  every quantisation, same shape (quant-bench, 1 worker): prefill / decode tok/s, and x Q8_0 (goal >= 0.8x):');
+  for (const r of results.filter((r) => r.shape === 'quant-bench')) {
+    const p = r.prefill / base.prefill;
+    const d = r.decode / base.decode;
+    const ok = p >= 0.8 && d >= 0.8 ? 'met' : 'NOT met';
+    console.log(`    ${r.kind.padEnd(5)} prefill ${r.prefill.toFixed(1).padStart(6)} (${p.toFixed(2)}x)  decode ${r.decode.toFixed(1).padStart(6)} (${d.toFixed(2)}x)  ${ok}`);
+  }
 }
 await browser.close();
 await app.close();

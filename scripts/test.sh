@@ -74,7 +74,7 @@ step "HumanEval harness (Pyodide in Node and in a Chromium worker: canonical and
 node --test --test-concurrency=1 e2e/humaneval.test.mjs
 done_step "HumanEval harness"
 
-step "wasm tests in headless Chromium (key storage, fetch against the mock; the model worker on OPFS)"
+step "wasm tests in headless Chromium and Node (key storage, fetch against the mock; the model worker on OPFS; the SIMD kernels)"
 exec 3< <(node e2e/mock-llm.mjs --port 0 --delay 5)
 MOCK_PID=$!
 read -r line <&3
@@ -84,6 +84,9 @@ cargo test --locked --target wasm32-unknown-unknown --test browser
 kill "$MOCK_PID" 2>/dev/null || true
 MOCK_PID=""
 worker_wasm test "${WORKER[@]}" --target wasm32-unknown-unknown --test worker_opfs
+# The quantised kernels: SIMD against scalar on random and edge blocks, in
+# wasm with simd128 (run in Node's V8; natively only the scalar code runs).
+worker_wasm test "${WORKER[@]}" --target wasm32-unknown-unknown --test kernels_legacy --test kernels_k
 done_step "wasm tests"
 
 step "release build (trunk + wasm-opt)"

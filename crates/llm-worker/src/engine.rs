@@ -2,84 +2,63 @@
 //! its message loop between steps, so a cancel lands before the next token
 //! and progress is reported during a long prefill.
 //!
-//! Prefix cache: candle keeps each layer's keys and values of the tokens
-//! fed so far, and can extend them but not cut them. The engine keeps a few
-//! copies of the model (llama weights are shared, only the caches differ),
-//! each remembering its tokens; a request whose prompt extends one of them
-//! (the same agent's next turn, whose prompt is its last prompt plus the
-//! answer and a new message) feeds only the new tokens.
+//! Prefill: the prompt is read as one batch (up to `PREFILL_BATCH` tokens),
+//! one layer per step, so every weight is read once per batch rather than
+//! once per token, and progress and cancel still land between layers.
+//!
+//! Prefix cache: the weights are shared (`model::Model`) and each slot holds
+//! one conversation's keys and values (`model::Cache`) with its tokens; a
+//! request whose prompt extends a slot's tokens (the same agent's next turn,
+//! whose prompt is its last prompt plus the answer and a new message) feeds
+//! only the new tokens.
 //!
 //! Each next token comes from `sampler` (llama.cpp's chain and defaults;
 //! greedy at temperature 0), and an answer whose tail is one block written
 //! again and again stops there (`repeat`, `Finish::Repeat`).
 
 use crate::inspect::{inspect, Meta, MEMORY_BUDGET};
+use crate::model::{Cache, Model, Pass};
 use crate::protocol::{ChatTurn, GenParams, ModelInfo};
 use crate::repeat::looping_tail;
 use crate::sampler::{Sampler, SamplerConfig};
 use crate::template::Template;
 use crate::tokenizer::Tok;
-use candle_core::{DType, Device, Tensor};
-use candle_transformers::models::{quantized_llama, quantized_qwen2};
+use candle_core::{DType, Tensor};
 use std::io::{Read, Seek};
 
 /// The longest context the worker allows (candle's rope tables are this long).
 pub const MAX_CONTEXT: usize = 4096;
-/// Prompt tokens fed per step: progress and cancel between chunks.
-pub const PREFILL_CHUNK: usize = 64;
+/// Prompt tokens read in one batch (the attention scores of a batch are
+/// batch × context floats per head).
+pub const PREFILL_BATCH: usize = 512;
 /// Default answer length when the request names none.
 pub const DEFAULT_MAX_TOKENS: u32 = 512;
-/// Caches kept at most (llama models; qwen2's candle weights cannot be
-/// copied), fewer when the memory budget holds fewer full contexts.
+/// Caches kept at most, fewer when the memory budget holds fewer full
+/// contexts.
 pub const SLOTS: usize = 4;
-/// Requests a cache serves before it starts afresh: candle keeps an
-/// attention mask per (chunk, context) size it has seen, and only a fresh
-/// copy of the weights forgets them.
-pub const MAX_SERVES: u32 = 16;
 
-enum Weights {
-    Llama(quantized_llama::ModelWeights),
-    Qwen2(quantized_qwen2::ModelWeights),
-}
-
-impl Weights {
-    fn forward(&mut self, x: &Tensor, pos: usize) -> candle_core::Result<Tensor> {
-        match self {
-            Weights::Llama(m) => m.forward(x, pos),
-            Weights::Qwen2(m) => m.forward(x, pos),
-        }
-    }
-    fn clear(&mut self) {
-        match self {
-            Weights::Llama(m) => m.clear_kv_cache(),
-            Weights::Qwen2(m) => m.clear_kv_cache(),
-        }
-    }
-    fn copy(&self) -> Option<Weights> {
-        match self {
-            Weights::Llama(m) => {
-                let mut c = m.clone();
-                c.clear_kv_cache();
-                Some(Weights::Llama(c))
-            }
-            Weights::Qwen2(_) => None,
-        }
-    }
-}
-
+#[derive(Default)]
 struct Slot {
-    weights: Weights,
-    /// The tokens whose keys and values the weights hold.
+    cache: Cache,
+    /// The tokens whose keys and values the cache holds.
     tokens: Vec<u32>,
     used: u64,
-    /// Requests served since the slot was last reset.
-    serves: u32,
+    /// A pass is extending the cache layer by layer: until it ends, the
+    /// cache's layers hold different lengths.
+    open: bool,
+}
+
+impl Slot {
+    fn reset(&mut self) {
+        self.cache.clear();
+        self.tokens.clear();
+        self.open = false;
+    }
 }
 
 pub struct Engine {
+    model: Model,
     slots: Vec<Slot>,
-    /// Unused weights to copy a fresh slot from (llama only).
-    pristine: Option<Weights>,
     max_slots: usize,
     tok: Tok,
     template: Template,
@@ -129,6 +108,8 @@ pub struct Job {
     max_new: usize,
     sampler: Sampler,
     finished: Option<Finish>,
+    /// The prompt batch being read, layer by layer.
+    pass: Option<(Pass, usize)>,
 }
 
 impl Job {
@@ -198,31 +179,13 @@ impl Engine {
         if let Some(id) = meta.u32("tokenizer.ggml.eos_token_id") {
             stops.push(id);
         }
-        let arch = info.arch.clone();
-        let device = Device::Cpu;
-        let weights = match arch.as_str() {
-            "qwen2" => Weights::Qwen2(
-                quantized_qwen2::ModelWeights::from_gguf(content, reader, &device).map_err(err)?,
-            ),
-            _ => Weights::Llama(
-                quantized_llama::ModelWeights::from_gguf(content, reader, &device).map_err(err)?,
-            ),
-        };
-        let pristine = weights.copy();
-        let max_slots = if pristine.is_some() {
-            let base = info.memory_bytes.saturating_sub(info.kv_bytes);
-            (budget.saturating_sub(base) / info.kv_bytes.max(1)).clamp(1, SLOTS as u64) as usize
-        } else {
-            1
-        };
+        let model = Model::load(&content, reader, &info.arch, MAX_CONTEXT).map_err(err)?;
+        let base = info.memory_bytes.saturating_sub(info.kv_bytes);
+        let max_slots =
+            (budget.saturating_sub(base) / info.kv_bytes.max(1)).clamp(1, SLOTS as u64) as usize;
         Ok(Engine {
-            slots: vec![Slot {
-                weights,
-                tokens: Vec::new(),
-                used: 0,
-                serves: 0,
-            }],
-            pristine,
+            model,
+            slots: vec![Slot::default()],
             max_slots,
             tok,
             template,
@@ -247,8 +210,7 @@ impl Engine {
     /// Forgets every cached prompt.
     pub fn clear_cache(&mut self) {
         for s in &mut self.slots {
-            s.weights.clear();
-            s.tokens.clear();
+            s.reset();
         }
     }
 
@@ -275,6 +237,7 @@ impl Engine {
             max_new,
             sampler: Sampler::new(SamplerConfig::from_params(params), params.seed),
             finished: None,
+            pass: None,
         })
     }
 
@@ -307,16 +270,19 @@ impl Engine {
     }
 
     /// The cache whose tokens are the longest strict prefix of `prompt`;
-    /// else a new copy while there is room; else the least recently used.
+    /// else a new one while there is room; else the least recently used.
     fn pick_slot(&mut self, prompt: &[u32]) -> (usize, usize) {
         self.clock += 1;
+        // A job dropped mid-pass (a cancel) left its cache half-extended.
+        for s in self.slots.iter_mut().filter(|s| s.open) {
+            s.reset();
+        }
         let best = self
             .slots
             .iter()
             .enumerate()
             .filter(|(_, s)| {
                 !s.tokens.is_empty()
-                    && s.serves < MAX_SERVES
                     && s.tokens.len() < prompt.len()
                     && prompt.starts_with(&s.tokens)
             })
@@ -325,22 +291,11 @@ impl Engine {
         let (i, reused) = match best {
             Some(hit) => hit,
             None => {
-                let empty = self.slots.iter().position(|s| s.tokens.is_empty());
-                let i = match empty {
+                let i = match self.slots.iter().position(|s| s.tokens.is_empty()) {
                     Some(i) => i,
                     None if self.slots.len() < self.max_slots => {
-                        match self.pristine.as_ref().and_then(Weights::copy) {
-                            Some(weights) => {
-                                self.slots.push(Slot {
-                                    weights,
-                                    tokens: Vec::new(),
-                                    used: 0,
-                                    serves: 0,
-                                });
-                                self.slots.len() - 1
-                            }
-                            None => 0,
-                        }
+                        self.slots.push(Slot::default());
+                        self.slots.len() - 1
                     }
                     None => self
                         .slots
@@ -350,39 +305,59 @@ impl Engine {
                         .map(|(i, _)| i)
                         .unwrap_or(0),
                 };
-                let fresh = self.pristine.as_ref().and_then(Weights::copy);
-                let s = &mut self.slots[i];
-                match fresh {
-                    Some(w) => s.weights = w,
-                    None => s.weights.clear(),
-                }
-                s.tokens.clear();
-                s.serves = 0;
+                self.slots[i].reset();
                 (i, 0)
             }
         };
         self.slots[i].used = self.clock;
-        self.slots[i].serves += 1;
         (i, reused)
     }
 
+    /// Runs a whole forward pass of `tokens` on a slot (a decode step).
     fn feed(&mut self, slot: usize, tokens: &[u32]) -> Result<Tensor, String> {
         let s = &mut self.slots[slot];
-        let pos = s.tokens.len();
-        let input = Tensor::new(tokens, &Device::Cpu)
-            .and_then(|t| t.unsqueeze(0))
-            .map_err(err)?;
-        // A failed forward leaves the cache in an unknown state: forget it.
-        let logits = match s.weights.forward(&input, pos) {
-            Ok(l) => l,
-            Err(e) => {
-                s.weights.clear();
-                s.tokens.clear();
-                return Err(err(e));
+        match self.model.forward(tokens, &mut s.cache) {
+            Ok(logits) => {
+                s.tokens.extend_from_slice(tokens);
+                Ok(logits)
             }
-        };
-        s.tokens.extend_from_slice(tokens);
-        logits.squeeze(0).map_err(err)
+            // A failed pass leaves the cache in an unknown state: forget it.
+            Err(e) => {
+                s.reset();
+                Err(err(e))
+            }
+        }
+    }
+
+    /// One layer of the prompt batch; the batch's logits after its last.
+    fn prefill_layer(&mut self, job: &mut Job) -> Result<Option<Tensor>, String> {
+        let s = &mut self.slots[job.slot];
+        let result = (|| {
+            let (mut pass, end) = match job.pass.take() {
+                Some(p) => p,
+                None => {
+                    let fed = s.tokens.len();
+                    let end = (fed + PREFILL_BATCH).min(job.prompt.len());
+                    s.open = true;
+                    (self.model.begin(&job.prompt[fed..end], &s.cache)?, end)
+                }
+            };
+            self.model.layer(&mut pass, &mut s.cache)?;
+            if pass.layers_done() < self.model.layers() {
+                job.pass = Some((pass, end));
+                return Ok(None);
+            }
+            let logits = self.model.finish(pass)?;
+            let fed = s.tokens.len();
+            s.tokens.extend_from_slice(&job.prompt[fed..end]);
+            s.open = false;
+            Ok(Some(logits))
+        })();
+        result.map_err(|e| {
+            s.reset();
+            job.pass = None;
+            err(e)
+        })
     }
 
     /// Reads the next chunk of the prompt, or makes the next token.
@@ -390,17 +365,24 @@ impl Engine {
         if let Some(f) = job.finished {
             return Ok(Step::Done(f));
         }
-        let fed = self.slots[job.slot].tokens.len();
         if job.next.is_none() {
-            // Prefill: the cache holds a prefix of the prompt.
-            let end = (fed + PREFILL_CHUNK).min(job.prompt.len());
-            let chunk = job.prompt[fed..end].to_vec();
-            let logits = self.feed(job.slot, &chunk)?;
-            if end == job.prompt.len() {
-                job.next = Some(sample(job, &logits)?);
+            // Prefill: the cache holds a prefix of the prompt; a batch of
+            // the rest is read one layer per step.
+            let logits = self.prefill_layer(job)?;
+            let fed = self.slots[job.slot].tokens.len();
+            let done = match (&logits, &job.pass) {
+                (None, Some((pass, end))) => {
+                    fed + (end - fed) * pass.layers_done() / self.model.layers()
+                }
+                _ => fed,
+            };
+            if let Some(logits) = logits {
+                if fed == job.prompt.len() {
+                    job.next = Some(sample(job, &logits)?);
+                }
             }
             return Ok(Step::Prefill {
-                done: end - job.reused,
+                done: done - job.reused,
                 total: job.to_prefill(),
             });
         }

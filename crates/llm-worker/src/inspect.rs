@@ -59,17 +59,10 @@ fn dtype_name(d: GgmlDType) -> &'static str {
     }
 }
 
-/// Types with wasm SIMD kernels in candle; the others run, slowly.
+/// Types with wasm SIMD kernels (candle's or `quant`'s) or unpacked to
+/// floats; the others run, slowly.
 fn fast(d: GgmlDType) -> bool {
-    matches!(
-        d,
-        GgmlDType::F32
-            | GgmlDType::F16
-            | GgmlDType::Q4_0
-            | GgmlDType::Q8_0
-            | GgmlDType::Q4K
-            | GgmlDType::Q6K
-    )
+    !matches!(d, GgmlDType::Q8_1 | GgmlDType::Q8K)
 }
 
 /// Turns candle's header errors into what the user can do about them.

@@ -6,7 +6,9 @@
 pub mod digest;
 pub mod engine;
 pub mod inspect;
+pub mod model;
 pub mod protocol;
+pub mod quant;
 pub mod repeat;
 pub mod sampler;
 pub mod template;

@@ -68,6 +68,20 @@ impl Shape {
             context: 4096,
         }
     }
+    /// About 100M parameters in widths K-quants take (blocks of 256): the
+    /// one shape every quantisation is benchmarked in.
+    pub fn quant_bench() -> Shape {
+        Shape {
+            arch: "llama",
+            hidden: 768,
+            layers: 12,
+            heads: 12,
+            kv_heads: 4,
+            ffn: 2048,
+            vocab: 32768,
+            context: 4096,
+        }
+    }
     /// SmolLM2-135M's shape (576 hidden, 30 layers, 9/3 heads, vocab 49152).
     pub fn smollm2_135m() -> Shape {
         Shape {

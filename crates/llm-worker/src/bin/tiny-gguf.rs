@@ -3,8 +3,9 @@
 //!   tiny-gguf scripted OUT.gguf "REPLY" [NAME]   answers every prompt with REPLY
 //!   tiny-gguf looping OUT.gguf "REPLY" [NAME]    writes REPLY again and again, never ending
 //!   tiny-gguf random OUT.gguf SHAPE [DTYPE]      random weights; SHAPE: tiny,
-//!                                                tiny-qwen2, medium, smollm2-135m, qwen2.5-0.5b;
-//!                                                DTYPE: q8_0 (default), q4_0, q4k, f32
+//!                                                tiny-qwen2, medium, quant-bench, smollm2-135m,
+//!                                                qwen2.5-0.5b; DTYPE: q8_0 (default), q4_0,
+//!                                                q4_1, q5_0, q5_1, q3k, q4k, q5k, q6k, f16, f32
 
 use candle_core::quantized::GgmlDType;
 use llm_worker::tiny::{looping_model, random_model, scripted_model, Shape};
@@ -32,6 +33,7 @@ fn run(args: &[String]) -> Result<(), String> {
                 Some("tiny") => Shape::tiny("llama"),
                 Some("tiny-qwen2") => Shape::tiny("qwen2"),
                 Some("medium") => Shape::medium(),
+                Some("quant-bench") => Shape::quant_bench(),
                 Some("smollm2-135m") => Shape::smollm2_135m(),
                 Some("qwen2.5-0.5b") => Shape::qwen25_05b(),
                 other => return Err(format!("unknown shape {other:?}\n{usage}")),
@@ -39,7 +41,14 @@ fn run(args: &[String]) -> Result<(), String> {
             let dtype = match args.get(3).map(String::as_str).unwrap_or("q8_0") {
                 "q8_0" => GgmlDType::Q8_0,
                 "q4_0" => GgmlDType::Q4_0,
+                "q4_1" => GgmlDType::Q4_1,
+                "q5_0" => GgmlDType::Q5_0,
+                "q5_1" => GgmlDType::Q5_1,
+                "q3k" => GgmlDType::Q3K,
                 "q4k" => GgmlDType::Q4K,
+                "q5k" => GgmlDType::Q5K,
+                "q6k" => GgmlDType::Q6K,
+                "f16" => GgmlDType::F16,
                 "f32" => GgmlDType::F32,
                 other => return Err(format!("unknown type {other}\n{usage}")),
             };

@@ -1,0 +1,433 @@
+//! K-quant kernels (256 values a block): Q3_K and Q5_K weights against
+//! activations quantised to Q8_K, with ggml's block layouts and semantics.
+//!
+//! Each block's dot product is an exact integer sum (sub-block scales
+//! applied as integers, as ggml does), scaled once in f32; the scalar and
+//! the simd128 kernels compute the same integers and add the blocks' f32
+//! terms in the same order.
+
+use super::Kernel;
+use candle_core::quantized::GgmlDType;
+use half::f16;
+
+/// Values per K-quant block.
+pub const QK_K: usize = 256;
+
+/// Q8_K: the activation type of the K-quants. `d` is the scale, `bsums`
+/// the sums of each 16 consecutive `qs`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BlockQ8K {
+    pub d: f32,
+    pub qs: [i8; QK_K],
+    pub bsums: [i16; QK_K / 16],
+}
+const _: () = assert!(size_of::<BlockQ8K>() == 292);
+
+/// Q3_K: 3-bit values (2 low bits in `qs`, the high bit in `hmask`), 16
+/// sub-blocks of 16 with 6-bit scales packed in `scales`, super-scale `d`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BlockQ3K {
+    pub hmask: [u8; QK_K / 8],
+    pub qs: [u8; QK_K / 4],
+    pub scales: [u8; 12],
+    pub d: f16,
+}
+const _: () = assert!(size_of::<BlockQ3K>() == 110);
+
+/// Q5_K: 5-bit values (4 low bits in `qs`, the high bit in `qh`), 8
+/// sub-blocks of 32 with a 6-bit scale and a 6-bit min each, packed in
+/// `scales`; super-scales `d` and `dmin`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BlockQ5K {
+    pub d: f16,
+    pub dmin: f16,
+    pub scales: [u8; 12],
+    pub qh: [u8; QK_K / 8],
+    pub qs: [u8; QK_K / 2],
+}
+const _: () = assert!(size_of::<BlockQ5K>() == 176);
+
+fn read_f16(b: &[u8], at: usize) -> f16 {
+    f16::from_bits(u16::from_le_bytes([b[at], b[at + 1]]))
+}
+
+fn copy<const N: usize>(b: &[u8], at: usize) -> [u8; N] {
+    let mut out = [0u8; N];
+    out.copy_from_slice(&b[at..at + N]);
+    out
+}
+
+impl BlockQ8K {
+    /// An all-zero block.
+    pub const ZERO: Self = Self {
+        d: 0.0,
+        qs: [0; QK_K],
+        bsums: [0; QK_K / 16],
+    };
+
+    /// One block from its 292 little-endian bytes.
+    pub fn read(bytes: &[u8]) -> Self {
+        assert_eq!(bytes.len(), size_of::<Self>(), "BlockQ8K::read");
+        let d = f32::from_le_bytes(copy::<4>(bytes, 0));
+        let qs = copy::<QK_K>(bytes, 4).map(|b| b as i8);
+        let mut bsums = [0i16; QK_K / 16];
+        for (j, s) in bsums.iter_mut().enumerate() {
+            let at = 4 + QK_K + 2 * j;
+            *s = i16::from_le_bytes([bytes[at], bytes[at + 1]]);
+        }
+        Self { d, qs, bsums }
+    }
+
+    /// ggml's `quantize_row_q8_K` as candle 0.11.1 writes it (outside
+    /// aarch64): the signed value of largest magnitude maps to -127.
+    pub fn quantize(xs: &[f32], out: &mut [Self]) {
+        assert_eq!(xs.len(), out.len() * QK_K, "quantize_row_q8_K: length");
+        for (y, xs) in out.iter_mut().zip(xs.chunks_exact(QK_K)) {
+            let mut max = 0f32;
+            let mut amax = 0f32;
+            for &x in xs {
+                if amax < x.abs() {
+                    amax = x.abs();
+                    max = x;
+                }
+            }
+            if amax == 0.0 {
+                *y = Self::ZERO;
+                continue;
+            }
+            let iscale = -127f32 / max;
+            for (q, &x) in y.qs.iter_mut().zip(xs) {
+                *q = (iscale * x).round().clamp(-128.0, 127.0) as i8;
+            }
+            for (s, qs) in y.bsums.iter_mut().zip(y.qs.chunks_exact(16)) {
+                *s = qs.iter().map(|&q| q as i16).sum();
+            }
+            y.d = 1.0 / iscale;
+        }
+    }
+}
+
+/// Q3_K's 16 sub-block scales, unpacked from 12 bytes (the low 4 bits of
+/// each in bytes 0..8, the high 2 bits in bytes 8..12) and re-centred
+/// (`- 32`), as ggml's kmask trick does.
+pub fn q3k_scales(scales: &[u8; 12]) -> [i8; 16] {
+    const KMASK1: u32 = 0x0303_0303;
+    const KMASK2: u32 = 0x0f0f_0f0f;
+    let a0 = u32::from_le_bytes(copy::<4>(scales, 0));
+    let a1 = u32::from_le_bytes(copy::<4>(scales, 4));
+    let tmp = u32::from_le_bytes(copy::<4>(scales, 8));
+    let aux = [
+        (a0 & KMASK2) | ((tmp & KMASK1) << 4),
+        (a1 & KMASK2) | (((tmp >> 2) & KMASK1) << 4),
+        ((a0 >> 4) & KMASK2) | (((tmp >> 4) & KMASK1) << 4),
+        ((a1 >> 4) & KMASK2) | (((tmp >> 6) & KMASK1) << 4),
+    ];
+    let mut out = [0i8; 16];
+    for (o, s) in out.iter_mut().zip(aux.iter().flat_map(|a| a.to_le_bytes())) {
+        *o = s as i8 - 32;
+    }
+    out
+}
+
+/// Q4_K/Q5_K's 8 (scale, min) pairs of 6 bits from 12 bytes (ggml's
+/// `get_scale_min_k4`).
+pub fn q5k_scales_mins(q: &[u8; 12]) -> ([u8; 8], [u8; 8]) {
+    let mut sc = [0u8; 8];
+    let mut mn = [0u8; 8];
+    for j in 0..8 {
+        if j < 4 {
+            sc[j] = q[j] & 63;
+            mn[j] = q[j + 4] & 63;
+        } else {
+            sc[j] = (q[j + 4] & 0xF) | ((q[j - 4] >> 6) << 4);
+            mn[j] = (q[j + 4] >> 4) | ((q[j] >> 6) << 4);
+        }
+    }
+    (sc, mn)
+}
+
+impl BlockQ3K {
+    /// Value `i` of the block as a signed 3-bit integer in -4..=3:
+    /// `(q2 | hbit << 2) - 4`.
+    #[inline]
+    fn q(&self, i: usize) -> i32 {
+        let (half, r) = (i / 128, i % 128);
+        let (shift, l) = (r / 32, r % 32);
+        let q2 = (self.qs[32 * half + l] >> (2 * shift)) & 3;
+        let h = (self.hmask[l] >> (4 * half + shift)) & 1;
+        (q2 | (h << 2)) as i32 - 4
+    }
+}
+
+impl BlockQ5K {
+    /// Value `i` of the block as an unsigned 5-bit integer.
+    #[inline]
+    fn q(&self, i: usize) -> i32 {
+        let (chunk, r) = (i / 64, i % 64);
+        let (hi, l) = (r / 32, r % 32);
+        let q4 = (self.qs[32 * chunk + l] >> (4 * hi)) & 0xF;
+        let h = (self.qh[l] >> (2 * chunk + hi)) & 1;
+        (q4 | (h << 4)) as i32
+    }
+}
+
+impl Kernel for BlockQ3K {
+    const DTYPE: GgmlDType = GgmlDType::Q3K;
+    const BLOCK: usize = QK_K;
+    const BYTES: usize = size_of::<Self>();
+    type Act = BlockQ8K;
+    const ACT_ZERO: BlockQ8K = BlockQ8K::ZERO;
+
+    fn read(bytes: &[u8]) -> Self {
+        assert_eq!(bytes.len(), Self::BYTES, "BlockQ3K::read");
+        Self {
+            hmask: copy(bytes, 0),
+            qs: copy(bytes, 32),
+            scales: copy(bytes, 96),
+            d: read_f16(bytes, 108),
+        }
+    }
+
+    fn quantize_act(xs: &[f32], out: &mut [BlockQ8K]) {
+        BlockQ8K::quantize(xs, out)
+    }
+
+    fn dot(xs: &[Self], ys: &[BlockQ8K]) -> f32 {
+        #[cfg(target_feature = "simd128")]
+        return simd::vec_dot_q3k_q8k(xs.len() * QK_K, xs, ys);
+        #[cfg(not(target_feature = "simd128"))]
+        return Self::dot_scalar(xs, ys);
+    }
+
+    fn dot_scalar(xs: &[Self], ys: &[BlockQ8K]) -> f32 {
+        assert_eq!(xs.len(), ys.len(), "vec_dot_q3k_q8k: lengths");
+        let mut sumf = 0f32;
+        for (x, y) in xs.iter().zip(ys) {
+            let scales = q3k_scales(&x.scales);
+            let mut sumi = 0i32;
+            for (j, &sc) in scales.iter().enumerate() {
+                let s: i32 = (16 * j..16 * j + 16).map(|i| x.q(i) * y.qs[i] as i32).sum();
+                sumi += sc as i32 * s;
+            }
+            sumf += x.d.to_f32() * y.d * sumi as f32;
+        }
+        sumf
+    }
+
+    fn dequantize(xs: &[Self], out: &mut [f32]) {
+        assert_eq!(out.len(), xs.len() * QK_K, "dequantize_row_q3_K: length");
+        for (x, out) in xs.iter().zip(out.chunks_exact_mut(QK_K)) {
+            let scales = q3k_scales(&x.scales);
+            let d = x.d.to_f32();
+            for (j, out) in out.chunks_exact_mut(16).enumerate() {
+                let dl = d * scales[j] as f32;
+                for (k, o) in out.iter_mut().enumerate() {
+                    *o = dl * x.q(16 * j + k) as f32;
+                }
+            }
+        }
+    }
+}
+
+impl Kernel for BlockQ5K {
+    const DTYPE: GgmlDType = GgmlDType::Q5K;
+    const BLOCK: usize = QK_K;
+    const BYTES: usize = size_of::<Self>();
+    type Act = BlockQ8K;
+    const ACT_ZERO: BlockQ8K = BlockQ8K::ZERO;
+
+    fn read(bytes: &[u8]) -> Self {
+        assert_eq!(bytes.len(), Self::BYTES, "BlockQ5K::read");
+        Self {
+            d: read_f16(bytes, 0),
+            dmin: read_f16(bytes, 2),
+            scales: copy(bytes, 4),
+            qh: copy(bytes, 16),
+            qs: copy(bytes, 48),
+        }
+    }
+
+    fn quantize_act(xs: &[f32], out: &mut [BlockQ8K]) {
+        BlockQ8K::quantize(xs, out)
+    }
+
+    fn dot(xs: &[Self], ys: &[BlockQ8K]) -> f32 {
+        #[cfg(target_feature = "simd128")]
+        return simd::vec_dot_q5k_q8k(xs.len() * QK_K, xs, ys);
+        #[cfg(not(target_feature = "simd128"))]
+        return Self::dot_scalar(xs, ys);
+    }
+
+    fn dot_scalar(xs: &[Self], ys: &[BlockQ8K]) -> f32 {
+        assert_eq!(xs.len(), ys.len(), "vec_dot_q5k_q8k: lengths");
+        let mut sumf = 0f32;
+        for (x, y) in xs.iter().zip(ys) {
+            let (scales, mins) = q5k_scales_mins(&x.scales);
+            let mut sumi = 0i32;
+            for (j, &sc) in scales.iter().enumerate() {
+                let s: i32 = (32 * j..32 * j + 32).map(|i| x.q(i) * y.qs[i] as i32).sum();
+                sumi += sc as i32 * s;
+            }
+            // Σ min·q8 over each sub-block of 32: two bsums of 16 each.
+            let summ: i32 = y
+                .bsums
+                .iter()
+                .enumerate()
+                .map(|(j, &b)| b as i32 * mins[j / 2] as i32)
+                .sum();
+            sumf += x.d.to_f32() * y.d * sumi as f32 - x.dmin.to_f32() * y.d * summ as f32;
+        }
+        sumf
+    }
+
+    fn dequantize(xs: &[Self], out: &mut [f32]) {
+        assert_eq!(out.len(), xs.len() * QK_K, "dequantize_row_q5_K: length");
+        for (x, out) in xs.iter().zip(out.chunks_exact_mut(QK_K)) {
+            let (scales, mins) = q5k_scales_mins(&x.scales);
+            let (d, dmin) = (x.d.to_f32(), x.dmin.to_f32());
+            for (j, out) in out.chunks_exact_mut(32).enumerate() {
+                let d1 = d * scales[j] as f32;
+                let m1 = dmin * mins[j] as f32;
+                for (k, o) in out.iter_mut().enumerate() {
+                    *o = d1 * x.q(32 * j + k) as f32 - m1;
+                }
+            }
+        }
+    }
+}
+
+/// The wasm simd128 kernels. Values are unpacked 16 at a time with v128
+/// shifts and masks, multiplied by the Q8_K values into i16
+/// (`i16x8_extmul_*_i8x16`), summed over a sub-block in i16, and weighted
+/// by the sub-block's scale with `i32x4_dot_i16x8`: the block's integer sum
+/// is exact, as in the scalar kernel, and scaled once in f32.
+///
+/// Bits are moved with 16-bit lane shifts (wasm has no 8-bit ones); every
+/// bit read comes from its own byte, the bits crossing bytes are masked.
+#[cfg(target_feature = "simd128")]
+pub mod simd {
+    use super::{q3k_scales, q5k_scales_mins, BlockQ3K, BlockQ5K, BlockQ8K, QK_K};
+    use core::arch::wasm32::*;
+
+    /// 16 bytes of `s` from element `at`.
+    #[inline(always)]
+    fn load<T: Copy>(s: &[T], at: usize) -> v128 {
+        let bytes = &s[at..at + 16 / size_of::<T>()];
+        // SAFETY: `bytes` spans 16 valid bytes; v128_load allows unaligned
+        // addresses.
+        unsafe { v128_load(bytes.as_ptr().cast()) }
+    }
+
+    /// The sum of the four lanes.
+    #[inline(always)]
+    fn hsum(v: v128) -> i32 {
+        i32x4_extract_lane::<0>(v)
+            + i32x4_extract_lane::<1>(v)
+            + i32x4_extract_lane::<2>(v)
+            + i32x4_extract_lane::<3>(v)
+    }
+
+    /// `a·q8` for 16 bytes of each, as the 8 i16 sums of the two halves'
+    /// products (0 ≤ a ≤ 31: each product fits i16, and so do sums of four).
+    #[inline(always)]
+    fn mul16(a: v128, q8: v128) -> v128 {
+        i16x8_add(
+            i16x8_extmul_low_i8x16(a, q8),
+            i16x8_extmul_high_i8x16(a, q8),
+        )
+    }
+
+    /// Q3_K · Q8_K over `n` values (`n / 256` blocks of each).
+    ///
+    /// Values are taken unsigned, `q2 | hbit << 2` in 0..8, and the `- 4`
+    /// applied once a block through the Q8_K sums: Σ sc·(q - 4)·q8 =
+    /// Σ sc·q·q8 - 4·Σ sc·bsum.
+    pub fn vec_dot_q3k_q8k(n: usize, xs: &[BlockQ3K], ys: &[BlockQ8K]) -> f32 {
+        debug_assert!(n % QK_K == 0, "vec_dot_q3k_q8k: {n} % {QK_K}");
+        let nb = n / QK_K;
+        let (three, four) = (u8x16_splat(3), u8x16_splat(4));
+        let mut sumf = 0f32;
+        for (x, y) in xs[..nb].iter().zip(&ys[..nb]) {
+            let scales = q3k_scales(&x.scales);
+            let sc = load(&scales, 0);
+            let offset = i32x4_add(
+                i32x4_dot_i16x8(load(&y.bsums, 0), i16x8_extend_low_i8x16(sc)),
+                i32x4_dot_i16x8(load(&y.bsums, 8), i16x8_extend_high_i8x16(sc)),
+            );
+            let mut acc = i32x4_shl(i32x4_neg(offset), 2);
+            // Value `128·half + 32·shift + l` (l < 32, in two vectors of
+            // 16, `k`): its high bit is bit `4·half + shift` of `hmask[l]`,
+            // shifted down one a step and read at bit 0; its low bits are
+            // bits `2·shift` of `qs[32·half + l]`, shifted down two a step.
+            let mut hm = [load(&x.hmask, 0), load(&x.hmask, 16)];
+            for half in 0..2 {
+                let mut q = [load(&x.qs, 32 * half), load(&x.qs, 32 * half + 16)];
+                for shift in 0..4 {
+                    for k in 0..2 {
+                        let q2 = v128_and(q[k], three);
+                        let hb = v128_and(i16x8_shl(hm[k], 2), four);
+                        let sub = 8 * half + 2 * shift + k;
+                        let p = mul16(v128_or(q2, hb), load(&y.qs, 16 * sub));
+                        let s = i16x8_splat(scales[sub] as i16);
+                        acc = i32x4_add(acc, i32x4_dot_i16x8(p, s));
+                        q[k] = u16x8_shr(q[k], 2);
+                        hm[k] = u16x8_shr(hm[k], 1);
+                    }
+                }
+            }
+            sumf += x.d.to_f32() * y.d * hsum(acc) as f32;
+        }
+        sumf
+    }
+
+    /// Q5_K · Q8_K over `n` values (`n / 256` blocks of each).
+    pub fn vec_dot_q5k_q8k(n: usize, xs: &[BlockQ5K], ys: &[BlockQ8K]) -> f32 {
+        debug_assert!(n % QK_K == 0, "vec_dot_q5k_q8k: {n} % {QK_K}");
+        let nb = n / QK_K;
+        let (low4, sixteen) = (u8x16_splat(0xF), u8x16_splat(16));
+        let mut sumf = 0f32;
+        for (x, y) in xs[..nb].iter().zip(&ys[..nb]) {
+            let (scales, mins) = q5k_scales_mins(&x.scales);
+            let m = mins.map(|m| m as i16);
+            // Σ min·q8: bsums (two per sub-block of 32) against the mins.
+            let summ = i32x4_add(
+                i32x4_dot_i16x8(
+                    load(&y.bsums, 0),
+                    i16x8(m[0], m[0], m[1], m[1], m[2], m[2], m[3], m[3]),
+                ),
+                i32x4_dot_i16x8(
+                    load(&y.bsums, 8),
+                    i16x8(m[4], m[4], m[5], m[5], m[6], m[6], m[7], m[7]),
+                ),
+            );
+            let mut acc = i32x4_splat(0);
+            // Value `64·chunk + 32·hi + l` (sub-block `2·chunk + hi`, l < 32
+            // in two vectors of 16, `k`): low bits `qs[32·chunk + l] >>
+            // 4·hi`, high bit bit `2·chunk + hi` of `qh[l]`, shifted down
+            // one a sub-block and read at bit 0.
+            let mut hm = [load(&x.qh, 0), load(&x.qh, 16)];
+            for chunk in 0..4 {
+                let q = [load(&x.qs, 32 * chunk), load(&x.qs, 32 * chunk + 16)];
+                for hi in 0..2 {
+                    let sub = 2 * chunk + hi;
+                    let mut p = i16x8_splat(0);
+                    for k in 0..2 {
+                        let q4 = if hi == 0 { q[k] } else { u16x8_shr(q[k], 4) };
+                        let hb = v128_and(i16x8_shl(hm[k], 4), sixteen);
+                        let a = v128_or(v128_and(q4, low4), hb);
+                        p = i16x8_add(p, mul16(a, load(&y.qs, 32 * sub + 16 * k)));
+                        hm[k] = u16x8_shr(hm[k], 1);
+                    }
+                    let s = i16x8_splat(scales[sub] as i16);
+                    acc = i32x4_add(acc, i32x4_dot_i16x8(p, s));
+                }
+            }
+            sumf +=
+                x.d.to_f32() * y.d * hsum(acc) as f32 - x.dmin.to_f32() * y.d * hsum(summ) as f32;
+        }
+        sumf
+    }
+}

@@ -1,0 +1,44 @@
+//! Quantised weight types and their dot-product kernels, for the types
+//! candle runs only with scalar code in wasm (Q4_1, Q5_0, Q5_1, Q3_K,
+//! Q5_K). Each type has ggml's block layout (`#[repr(C)]`, the bytes a GGUF
+//! file stores), a scalar kernel that is the reference, and a wasm
+//! `simd128` kernel used when the build enables SIMD (the worker's wasm
+//! always does). The shape is candle's and ggml's: `vec_dot(n, xs, ys)`
+//! over a weight row `xs` and the activations `ys` quantised to the type's
+//! partner (Q8_0, Q8_1 or Q8_K), so the kernels could move upstream as
+//! they are.
+//!
+//! `matmul` runs a whole matrix product with them, weight row outermost
+//! so that one row is read from memory once for every token of a batch.
+
+pub mod kquants;
+pub mod legacy;
+pub mod packed;
+
+use candle_core::quantized::GgmlDType;
+
+/// A weight block type and the kernels that read it.
+pub trait Kernel: Copy + Send + Sync + 'static {
+    const DTYPE: GgmlDType;
+    /// Values per block.
+    const BLOCK: usize;
+    /// Bytes per block as stored in a GGUF file (`size_of::<Self>()`).
+    const BYTES: usize;
+    /// One block from its stored bytes (`bytes.len() == BYTES`,
+    /// little-endian as GGUF stores them).
+    fn read(bytes: &[u8]) -> Self;
+    /// The block type activations are quantised to for `dot`.
+    type Act: Copy + Send + Sync + 'static;
+    /// An all-zero activation block (scratch buffers).
+    const ACT_ZERO: Self::Act;
+    /// Quantises `xs` (`out.len() * BLOCK` values) for `dot`.
+    fn quantize_act(xs: &[f32], out: &mut [Self::Act]);
+    /// The dot product of a weight row and quantised activations of the
+    /// same length in blocks: the SIMD kernel when the build has simd128.
+    fn dot(xs: &[Self], ys: &[Self::Act]) -> f32;
+    /// The same, in plain scalar code (the reference the SIMD kernel is
+    /// tested against).
+    fn dot_scalar(xs: &[Self], ys: &[Self::Act]) -> f32;
+    /// Unpacks blocks to floats (`out.len() == xs.len() * BLOCK`).
+    fn dequantize(xs: &[Self], out: &mut [f32]);
+}

@@ -1,0 +1,163 @@
+//! Weights of a `Kernel` type as candle tensors: `Packed` implements
+//! candle's `QuantizedType`, so a `QTensor` built on it multiplies with our
+//! kernels wherever candle's own `QMatMul` is used.
+//!
+//! The product reads each weight row once for the whole batch: activations
+//! are quantised first, then every row is multiplied with every token
+//! while it sits in cache. A prompt read as one batch costs one pass over
+//! the weights per layer, not one per token.
+
+use super::Kernel;
+use candle_core::quantized::{GgmlDType, QStorage, QTensor, QuantizedType};
+use candle_core::{CpuStorage, Result, Shape};
+use half::f16;
+
+pub struct Packed<T: Kernel> {
+    blocks: Vec<T>,
+}
+
+impl<T: Kernel> Packed<T> {
+    /// Blocks from a tensor's bytes as the GGUF file stores them.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self> {
+        if bytes.len() % T::BYTES != 0 {
+            candle_core::bail!(
+                "{:?} data of {} bytes is not a whole number of {}-byte blocks",
+                T::DTYPE,
+                bytes.len(),
+                T::BYTES
+            )
+        }
+        Ok(Packed {
+            blocks: bytes.chunks_exact(T::BYTES).map(T::read).collect(),
+        })
+    }
+
+    pub fn blocks(&self) -> &[T] {
+        &self.blocks
+    }
+}
+
+/// `dst[i][j] = Σ lhs[i][·] · rows[j][·]` for `m` tokens of `k` values
+/// and `n` weight rows (`dst` is `m × n`), with the kernel's `dot`.
+pub fn matmul<T: Kernel>(
+    (m, k, n): (usize, usize, usize),
+    lhs: &[f32],
+    rows: &[T],
+    dst: &mut [f32],
+) -> Result<()> {
+    if k % T::BLOCK != 0
+        || lhs.len() != m * k
+        || dst.len() < m * n
+        || rows.len() < n * (k / T::BLOCK)
+    {
+        candle_core::bail!(
+            "{:?} matmul of ({m}, {k}, {n}): {} input values, {} outputs, {} weight blocks",
+            T::DTYPE,
+            lhs.len(),
+            dst.len(),
+            rows.len()
+        )
+    }
+    let kb = k / T::BLOCK;
+    let mut act = vec![T::ACT_ZERO; m * kb];
+    for (x, q) in lhs.chunks_exact(k).zip(act.chunks_exact_mut(kb)) {
+        T::quantize_act(x, q);
+    }
+    for (j, row) in rows.chunks_exact(kb).take(n).enumerate() {
+        for (i, q) in act.chunks_exact(kb).enumerate() {
+            dst[i * n + j] = T::dot(row, q);
+        }
+    }
+    Ok(())
+}
+
+impl<T: Kernel> QuantizedType for Packed<T> {
+    fn dtype(&self) -> GgmlDType {
+        T::DTYPE
+    }
+    fn matmul_t(&self, mkn: (usize, usize, usize), lhs: &[f32], dst: &mut [f32]) -> Result<()> {
+        matmul(mkn, lhs, &self.blocks, dst)
+    }
+    fn matmul_t_f16(
+        &self,
+        (m, k, n): (usize, usize, usize),
+        lhs: &[f16],
+        dst: &mut [f16],
+    ) -> Result<()> {
+        let lhs: Vec<f32> = lhs.iter().map(|v| v.to_f32()).collect();
+        let mut out = vec![0f32; m * n];
+        matmul((m, k, n), &lhs, &self.blocks, &mut out)?;
+        for (d, v) in dst.iter_mut().zip(out) {
+            *d = f16::from_f32(v);
+        }
+        Ok(())
+    }
+    fn embedding(&self, ids: &[u32], rows: usize, hidden: usize) -> Result<CpuStorage> {
+        if hidden % T::BLOCK != 0 {
+            candle_core::bail!("embedding width {hidden} is not a multiple of {}", T::BLOCK)
+        }
+        let kb = hidden / T::BLOCK;
+        let mut out = vec![0f32; ids.len() * hidden];
+        for (&id, o) in ids.iter().zip(out.chunks_exact_mut(hidden)) {
+            let id = id as usize;
+            if id >= rows || (id + 1) * kb > self.blocks.len() {
+                candle_core::bail!("token {id} is outside the embedding's {rows} rows")
+            }
+            T::dequantize(&self.blocks[id * kb..(id + 1) * kb], o);
+        }
+        Ok(CpuStorage::F32(out))
+    }
+    fn dequantize(&self, elem_count: usize) -> Result<CpuStorage> {
+        let mut out = vec![0f32; self.blocks.len() * T::BLOCK];
+        T::dequantize(&self.blocks, &mut out);
+        out.truncate(elem_count);
+        Ok(CpuStorage::F32(out))
+    }
+    fn storage_size_in_bytes(&self) -> usize {
+        self.blocks.len() * T::BYTES
+    }
+    fn as_ptr(&self) -> *const u8 {
+        self.blocks.as_ptr() as *const u8
+    }
+    fn block_size(&self) -> usize {
+        T::BLOCK
+    }
+    /// Weights come from files only; quantising floats into these types is
+    /// candle's job (its own storage), never asked of this one.
+    fn from_float(&mut self, _xs: &[f32]) {
+        debug_assert!(
+            false,
+            "Packed<{:?}> is read from files, not quantised",
+            T::DTYPE
+        );
+    }
+    fn from_float_imatrix(&mut self, _xs: &[f32], _w: &[f32], _n: usize) {
+        debug_assert!(
+            false,
+            "Packed<{:?}> is read from files, not quantised",
+            T::DTYPE
+        );
+    }
+    fn size(&self) -> usize {
+        self.blocks.len() * std::mem::size_of::<T>()
+    }
+}
+
+/// A `QTensor` of `dtype` on our kernels from its stored bytes, or `None`
+/// when the type is one candle's own kernels serve.
+pub fn qtensor(dtype: GgmlDType, bytes: &[u8], shape: Shape) -> Option<Result<QTensor>> {
+    use super::kquants::{BlockQ3K, BlockQ5K};
+    use super::legacy::{BlockQ4_1, BlockQ5_0, BlockQ5_1};
+    fn make<T: Kernel>(bytes: &[u8], shape: Shape) -> Result<QTensor> {
+        let p = Packed::<T>::from_bytes(bytes)?;
+        QTensor::new(QStorage::Cpu(Box::new(p)), shape)
+    }
+    Some(match dtype {
+        GgmlDType::Q4_1 => make::<BlockQ4_1>(bytes, shape),
+        GgmlDType::Q5_0 => make::<BlockQ5_0>(bytes, shape),
+        GgmlDType::Q5_1 => make::<BlockQ5_1>(bytes, shape),
+        GgmlDType::Q3K => make::<BlockQ3K>(bytes, shape),
+        GgmlDType::Q5K => make::<BlockQ5K>(bytes, shape),
+        _ => return None,
+    })
+}

@@ -1,0 +1,642 @@
+//! The K-quant kernels (Q3_K, Q5_K against Q8_K): SIMD against scalar,
+//! scalar against candle 0.11.1, and every value position one at a time.
+//! Runs natively and in wasm (Node, simd128).
+
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+
+use candle_core::quantized::{GgmlDType, QMatMul, QTensor};
+use candle_core::{Device, Module, Tensor};
+use half::f16;
+use llm_worker::quant::kquants::{q3k_scales, q5k_scales_mins, BlockQ3K, BlockQ5K, BlockQ8K, QK_K};
+use llm_worker::quant::Kernel;
+
+/// xorshift64*: deterministic, dependency-free.
+struct Rng(u64);
+
+impl Rng {
+    fn new(seed: u64) -> Self {
+        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+    }
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+    fn byte(&mut self) -> u8 {
+        (self.next() >> 56) as u8
+    }
+    /// Uniform in [0, 1).
+    fn unit(&mut self) -> f32 {
+        (self.next() >> 40) as f32 / (1u64 << 24) as f32
+    }
+    /// Uniform in [-1, 1).
+    fn signed(&mut self) -> f32 {
+        2.0 * self.unit() - 1.0
+    }
+}
+
+/// The kinds of 256-value blocks the float tests draw from.
+#[derive(Clone, Copy, Debug)]
+enum Kind {
+    Uniform,
+    /// Magnitudes spread over six decades, both signs.
+    LargeRange,
+    Zero,
+    NegativeOnly,
+    /// Mostly zero with a few large spikes.
+    Sparse,
+}
+
+const KINDS: [Kind; 5] = [
+    Kind::Uniform,
+    Kind::LargeRange,
+    Kind::Zero,
+    Kind::NegativeOnly,
+    Kind::Sparse,
+];
+
+fn block_values(rng: &mut Rng, kind: Kind, out: &mut Vec<f32>) {
+    let scale = 10f32.powf(4.0 * rng.unit() - 2.0);
+    for _ in 0..QK_K {
+        let v = match kind {
+            Kind::Uniform => rng.signed() * scale,
+            Kind::LargeRange => rng.signed() * 10f32.powf(6.0 * rng.unit() - 3.0),
+            Kind::Zero => 0.0,
+            Kind::NegativeOnly => -(rng.unit() + 0.01) * scale,
+            Kind::Sparse => {
+                if rng.below(16) == 0 {
+                    rng.signed() * 100.0 * scale
+                } else {
+                    0.0
+                }
+            }
+        };
+        out.push(v);
+    }
+}
+
+/// `blocks` blocks of values: the first `KINDS.len()` cycle through every
+/// kind (so each kind is seen), the rest are drawn at random.
+fn values(rng: &mut Rng, blocks: usize, offset: usize) -> Vec<f32> {
+    let mut out = Vec::with_capacity(blocks * QK_K);
+    for b in 0..blocks {
+        let kind = if b + offset < KINDS.len() {
+            KINDS[(b + offset) % KINDS.len()]
+        } else {
+            KINDS[rng.below(KINDS.len() as u64) as usize]
+        };
+        block_values(rng, kind, &mut out);
+    }
+    out
+}
+
+fn f16_in(rng: &mut Rng, lo_exp: f32, hi_exp: f32) -> f16 {
+    let sign = if rng.below(2) == 0 { 1.0 } else { -1.0 };
+    f16::from_f32(sign * 10f32.powf(lo_exp + (hi_exp - lo_exp) * rng.unit()))
+}
+
+/// A Q3_K block of random bits (every bit pattern of qs/hmask/scales is a
+/// valid block).
+fn raw_q3k(rng: &mut Rng) -> BlockQ3K {
+    BlockQ3K {
+        hmask: std::array::from_fn(|_| rng.byte()),
+        qs: std::array::from_fn(|_| rng.byte()),
+        scales: std::array::from_fn(|_| rng.byte()),
+        d: f16_in(rng, -4.0, 1.0),
+    }
+}
+
+fn raw_q5k(rng: &mut Rng) -> BlockQ5K {
+    BlockQ5K {
+        d: f16_in(rng, -4.0, 1.0),
+        dmin: f16_in(rng, -4.0, 1.0),
+        scales: std::array::from_fn(|_| rng.byte()),
+        qh: std::array::from_fn(|_| rng.byte()),
+        qs: std::array::from_fn(|_| rng.byte()),
+    }
+}
+
+fn q8k_from_qs(d: f32, qs: [i8; QK_K]) -> BlockQ8K {
+    let mut bsums = [0i16; QK_K / 16];
+    for (j, s) in bsums.iter_mut().enumerate() {
+        *s = qs[16 * j..16 * j + 16].iter().map(|&q| q as i16).sum();
+    }
+    BlockQ8K { d, qs, bsums }
+}
+
+fn quantize_act<K: Kernel<Act = BlockQ8K>>(xs: &[f32]) -> Vec<BlockQ8K> {
+    let mut out = vec![K::ACT_ZERO; xs.len() / QK_K];
+    K::quantize_act(xs, &mut out);
+    out
+}
+
+/// Activations for the kernel tests: quantised floats of every kind, and
+/// raw extremes (all -128, all 127, random bytes).
+fn acts(rng: &mut Rng, blocks: usize, seed: usize) -> Vec<BlockQ8K> {
+    let mut ys = quantize_act::<BlockQ3K>(&values(rng, blocks, seed));
+    for y in ys.iter_mut() {
+        match rng.below(6) {
+            0 => *y = q8k_from_qs(rng.unit() + 1e-3, [-128; QK_K]),
+            1 => *y = q8k_from_qs(-(rng.unit() + 1e-3), [127; QK_K]),
+            2 => *y = q8k_from_qs(rng.unit(), std::array::from_fn(|_| rng.byte() as i8)),
+            _ => {}
+        }
+    }
+    ys
+}
+
+fn blocks_from_bytes<K: Kernel>(bytes: &[u8]) -> Vec<K> {
+    assert_eq!(bytes.len() % K::BYTES, 0);
+    bytes.chunks_exact(K::BYTES).map(K::read).collect()
+}
+
+fn candle_blocks<K: Kernel>(w: &[f32], rows: usize, cols: usize) -> (QTensor, Vec<K>) {
+    let t = Tensor::from_vec(w.to_vec(), (rows, cols), &Device::Cpu).unwrap();
+    let q = QTensor::quantize(&t, K::DTYPE).unwrap();
+    let blocks = blocks_from_bytes::<K>(&q.data().unwrap());
+    assert_eq!(blocks.len(), rows * cols / QK_K);
+    (q, blocks)
+}
+
+// ---------------------------------------------------------------------
+// 1. kernel == scalar
+// ---------------------------------------------------------------------
+
+/// `dot` against `dot_scalar`. In wasm with simd128 `dot` is the SIMD
+/// kernel; natively it *is* `dot_scalar`, so there this only checks the
+/// harness. Both kernels compute the same exact integer sum per block and
+/// add the same f32 terms `d·dy·sumi (- dmin·dy·summ)` in block order, so
+/// they agree bit for bit today; the tolerance, a few ulps of the sum of
+/// the blocks' magnitudes, leaves room for a kernel that adds its f32
+/// terms in another order (each addition rounds by at most half an ulp of
+/// the running magnitude) while any integer or layout mistake, which moves
+/// a block term by at least one unit of `d·dy`, fails.
+fn check_kernel_vs_scalar<K: Kernel<Act = BlockQ8K>>(xs: &[K], ys: &[BlockQ8K], what: &str) {
+    let got = K::dot(xs, ys);
+    let want = K::dot_scalar(xs, ys);
+    let mag: f32 = (0..xs.len())
+        .map(|b| K::dot_scalar(&xs[b..b + 1], &ys[b..b + 1]).abs())
+        .sum();
+    let tol = 4.0 * xs.len() as f32 * f32::EPSILON * mag + f32::MIN_POSITIVE;
+    assert!(
+        (got - want).abs() <= tol,
+        "{what}: dot {got} != dot_scalar {want} (tol {tol})"
+    );
+}
+
+fn kernel_vs_scalar<K: Kernel<Act = BlockQ8K>>(raw: fn(&mut Rng) -> K) {
+    for seed in 0..12u64 {
+        let mut rng = Rng::new(seed + 100);
+        for blocks in 1..=4 {
+            let ys = acts(&mut rng, blocks, seed as usize);
+            // Random bit patterns, including the all-zero and all-ones
+            // blocks.
+            let mut xs: Vec<K> = (0..blocks).map(|_| raw(&mut rng)).collect();
+            check_kernel_vs_scalar(&xs, &ys, &format!("seed {seed} raw {blocks}"));
+            let zero = K::read(&vec![0u8; K::BYTES]);
+            let mut ones = vec![0xFFu8; K::BYTES];
+            // Keep d (and dmin) finite: f16 0xFFFF is NaN.
+            let d = f16::from_f32(0.5).to_le_bytes();
+            for at in d_offsets::<K>() {
+                ones[at..at + 2].copy_from_slice(&d);
+            }
+            xs[0] = K::read(&ones);
+            xs[blocks - 1] = zero;
+            check_kernel_vs_scalar(&xs, &ys, &format!("seed {seed} ones/zero {blocks}"));
+            // Largest values and scales against the extreme activations
+            // (the i16 partial sums' worst case).
+            let ones = vec![K::read(&ones); blocks];
+            for q in [-128i8, 127] {
+                let ys = vec![q8k_from_qs(0.25, [q; QK_K]); blocks];
+                check_kernel_vs_scalar(&ones, &ys, &format!("seed {seed} ones x {q}"));
+            }
+            // Blocks quantised by candle from floats of every kind.
+            let w = values(&mut rng, blocks, seed as usize + 1);
+            let (_, xs) = candle_blocks::<K>(&w, 1, blocks * QK_K);
+            check_kernel_vs_scalar(&xs, &ys, &format!("seed {seed} candle {blocks}"));
+        }
+    }
+}
+
+/// Byte offsets of the f16 super-scales in a stored block.
+fn d_offsets<K: Kernel>() -> Vec<usize> {
+    match K::DTYPE {
+        GgmlDType::Q3K => vec![108],
+        GgmlDType::Q5K => vec![0, 2],
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn q3k_kernel_matches_scalar() {
+    kernel_vs_scalar::<BlockQ3K>(raw_q3k);
+}
+
+#[test]
+fn q5k_kernel_matches_scalar() {
+    kernel_vs_scalar::<BlockQ5K>(raw_q5k);
+}
+
+/// The SIMD functions called directly, so the wasm run surely exercises
+/// them (and `dot` is them, bit for bit).
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+#[test]
+fn simd_functions_are_the_kernels() {
+    use llm_worker::quant::kquants::simd::{vec_dot_q3k_q8k, vec_dot_q5k_q8k};
+    let mut rng = Rng::new(7);
+    for blocks in 1..=4 {
+        let ys = acts(&mut rng, blocks, 0);
+        let x3: Vec<BlockQ3K> = (0..blocks).map(|_| raw_q3k(&mut rng)).collect();
+        let x5: Vec<BlockQ5K> = (0..blocks).map(|_| raw_q5k(&mut rng)).collect();
+        let n = blocks * QK_K;
+        let s3 = vec_dot_q3k_q8k(n, &x3, &ys);
+        let s5 = vec_dot_q5k_q8k(n, &x5, &ys);
+        assert_eq!(s3.to_bits(), BlockQ3K::dot(&x3, &ys).to_bits());
+        assert_eq!(s5.to_bits(), BlockQ5K::dot(&x5, &ys).to_bits());
+        check_kernel_vs_scalar(&x3, &ys, "simd q3k");
+        check_kernel_vs_scalar(&x5, &ys, "simd q5k");
+    }
+}
+
+/// The wasm test build is the SIMD build (the kernels above were the SIMD
+/// ones, not the scalar fallback). Constant per build, on purpose: a wasm
+/// run without `+simd128` fails here rather than silently testing scalar
+/// code against itself.
+#[cfg(target_arch = "wasm32")]
+#[test]
+#[allow(clippy::assertions_on_constants)]
+fn wasm_build_has_simd128() {
+    assert!(cfg!(target_feature = "simd128"));
+}
+
+// ---------------------------------------------------------------------
+// 2. our scalar == candle
+// ---------------------------------------------------------------------
+
+/// Σ|w·x| over a Q3_K block: the magnitude float rounding is relative to.
+fn q3k_parts(b: &BlockQ3K, x: &[f32]) -> f32 {
+    let mut w = [0f32; QK_K];
+    BlockQ3K::dequantize(std::slice::from_ref(b), &mut w);
+    w.iter().zip(x).map(|(w, x)| (w * x).abs()).sum()
+}
+
+/// Q5_K's unsigned 5-bit value `i`, read as ggml lays it out: `chunk =
+/// i / 64`, `hi = i % 64 / 32`, `l = i % 32`; low 4 bits
+/// `qs[32·chunk + l] >> 4·hi`, high bit `qh[l] >> (2·chunk + hi)`.
+fn q5k_value(b: &BlockQ5K, i: usize) -> u8 {
+    let (chunk, hi, l) = (i / 64, i % 64 / 32, i % 32);
+    let low = (b.qs[32 * chunk + l] >> (4 * hi)) & 0xF;
+    let high = (b.qh[l] >> (2 * chunk + hi)) & 1;
+    low | (high << 4)
+}
+
+/// Σ(|d·sc·q·x| + |dmin·m·x|) over a Q5_K block: the two parts of each
+/// value are summed apart (d·Σ and dmin·Σ), and may nearly cancel, so
+/// float rounding is relative to both.
+fn q5k_parts(b: &BlockQ5K, x: &[f32]) -> f32 {
+    let (sc, mn) = q5k_scales_mins(&b.scales);
+    let (d, dmin) = (b.d.to_f32(), b.dmin.to_f32());
+    (0..QK_K)
+        .map(|i| {
+            let j = i / 32;
+            ((d * sc[j] as f32 * q5k_value(b, i) as f32).abs() + (dmin * mn[j] as f32).abs())
+                * x[i].abs()
+        })
+        .sum()
+}
+
+/// Our `dequantize` is candle's, bit for bit; our `dot_scalar` of a row
+/// and our quantised activations is candle's `QMatMul` output within
+/// 1e-4 relative, plus 1e-6 of the parts' magnitude (candle natively runs
+/// its AVX kernel, in wasm `vec_dot_unopt`; both add the same exact
+/// integer sums in other f32 orders, and Q5_K's d and dmin parts can
+/// cancel to a result far smaller than either).
+fn scalar_vs_candle<K: Kernel<Act = BlockQ8K>>(parts: fn(&K, &[f32]) -> f32) {
+    for seed in 0..6u64 {
+        let mut rng = Rng::new(seed + 200);
+        for blocks in 1..=4 {
+            let (rows, cols) = (3, blocks * QK_K);
+            let w = values(&mut rng, rows * blocks, seed as usize);
+            let x = values(&mut rng, blocks, seed as usize + 2);
+            let (q, xs) = candle_blocks::<K>(&w, rows, cols);
+
+            // dequantize: exactly candle's.
+            let mut ours = vec![0f32; rows * cols];
+            K::dequantize(&xs, &mut ours);
+            let theirs = q
+                .dequantize(&Device::Cpu)
+                .unwrap()
+                .flatten_all()
+                .unwrap()
+                .to_vec1::<f32>()
+                .unwrap();
+            for (i, (a, b)) in ours.iter().zip(&theirs).enumerate() {
+                assert_eq!(a.to_bits(), b.to_bits(), "seed {seed} dequantize [{i}]");
+            }
+
+            // The matrix-vector product.
+            let xt = Tensor::from_vec(x.clone(), (1, cols), &Device::Cpu).unwrap();
+            let mm = QMatMul::from_qtensor(q).unwrap();
+            let want = mm.forward(&xt).unwrap().flatten_all().unwrap();
+            let want = want.to_vec1::<f32>().unwrap();
+            let ys = quantize_act::<K>(&x);
+            for r in 0..rows {
+                let row = &xs[r * blocks..(r + 1) * blocks];
+                let got = K::dot_scalar(row, &ys);
+                let mag: f32 = row
+                    .iter()
+                    .zip(x.chunks_exact(QK_K))
+                    .map(|(b, x)| parts(b, x))
+                    .sum();
+                let tol = 1e-4 * want[r].abs() + 1e-6 * mag + 1e-30;
+                assert!(
+                    (got - want[r]).abs() <= tol,
+                    "seed {seed} blocks {blocks} row {r}: ours {got} candle {} (tol {tol})",
+                    want[r]
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn q3k_scalar_matches_candle() {
+    scalar_vs_candle::<BlockQ3K>(q3k_parts);
+}
+
+#[test]
+fn q5k_scalar_matches_candle() {
+    scalar_vs_candle::<BlockQ5K>(q5k_parts);
+}
+
+// ---------------------------------------------------------------------
+// 3. activations: candle's bytes
+// ---------------------------------------------------------------------
+
+#[test]
+fn q8k_activations_match_candle() {
+    for seed in 0..10u64 {
+        let mut rng = Rng::new(seed + 300);
+        for blocks in 1..=4 {
+            let mut x = values(&mut rng, blocks, seed as usize);
+            if seed == 0 {
+                // Halfway cases: with the max -127, iscale is 1 and
+                // iscale·x lands on .5 (rounded away from zero).
+                x[0] = -127.0;
+                for (i, v) in x[1..QK_K].iter_mut().enumerate() {
+                    *v = (i % 254) as f32 - 126.5;
+                }
+            }
+            let t = Tensor::from_vec(x.clone(), (1, blocks * QK_K), &Device::Cpu).unwrap();
+            let q = QTensor::quantize(&t, GgmlDType::Q8K).unwrap();
+            let bytes = q.data().unwrap();
+            assert_eq!(bytes.len(), blocks * size_of::<BlockQ8K>());
+            let theirs: Vec<BlockQ8K> = bytes
+                .chunks_exact(size_of::<BlockQ8K>())
+                .map(BlockQ8K::read)
+                .collect();
+            let ours = quantize_act::<BlockQ5K>(&x);
+            for (b, (o, t)) in ours.iter().zip(&theirs).enumerate() {
+                assert_eq!(o.d.to_bits(), t.d.to_bits(), "seed {seed} block {b}: d");
+                assert_eq!(o.qs, t.qs, "seed {seed} block {b}: qs");
+                assert_eq!(o.bsums, t.bsums, "seed {seed} block {b}: bsums");
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------
+// 4. every position, one at a time
+// ---------------------------------------------------------------------
+
+/// Q3_K's 16 6-bit scales (stored values, 0..64) packed as ggml stores
+/// them: low nibbles in bytes 0..8, high 2-bit pairs in bytes 8..12.
+fn pack_q3k_scales(s: [u8; 16]) -> [u8; 12] {
+    let mut out = [0u8; 12];
+    for (j, &v) in s.iter().enumerate() {
+        out[j % 8] |= (v & 0xF) << (4 * (j / 8));
+        out[8 + j % 4] |= (v >> 4) << (2 * (j / 4));
+    }
+    out
+}
+
+/// Q5_K's 8 6-bit (scale, min) pairs packed as `get_scale_min_k4` reads
+/// them.
+fn pack_q5k_scales(sc: [u8; 8], mn: [u8; 8]) -> [u8; 12] {
+    let mut q = [0u8; 12];
+    for j in 0..8 {
+        if j < 4 {
+            q[j] |= sc[j];
+            q[j + 4] |= mn[j];
+        } else {
+            q[j + 4] = (sc[j] & 0xF) | ((mn[j] & 0xF) << 4);
+            q[j - 4] |= (sc[j] >> 4) << 6;
+            q[j] |= (mn[j] >> 4) << 6;
+        }
+    }
+    q
+}
+
+#[test]
+fn scale_packing_round_trips() {
+    let mut rng = Rng::new(400);
+    for _ in 0..200 {
+        let s: [u8; 16] = std::array::from_fn(|_| rng.byte() & 63);
+        let got = q3k_scales(&pack_q3k_scales(s));
+        assert_eq!(got, s.map(|v| v as i8 - 32));
+        let sc: [u8; 8] = std::array::from_fn(|_| rng.byte() & 63);
+        let mn: [u8; 8] = std::array::from_fn(|_| rng.byte() & 63);
+        assert_eq!(q5k_scales_mins(&pack_q5k_scales(sc, mn)), (sc, mn));
+    }
+}
+
+/// A one-hot Q8_K block: value `v` at `p`, scale `d`.
+fn one_hot(p: usize, v: i8, d: f32) -> BlockQ8K {
+    let mut qs = [0i8; QK_K];
+    qs[p] = v;
+    q8k_from_qs(d, qs)
+}
+
+fn nonzero_i8(rng: &mut Rng) -> i8 {
+    loop {
+        let v = rng.byte() as i8;
+        if v != 0 {
+            return v;
+        }
+    }
+}
+
+/// `dot` and `dot_scalar` equal `w · a` within `tol`.
+fn check_one(got: [f32; 2], want: f32, tol: f32, what: &str) {
+    for (g, name) in got.iter().zip(["dot", "dot_scalar"]) {
+        assert!(
+            (g - want).abs() <= tol,
+            "{what}: {name} {g} != {want} (tol {tol})"
+        );
+    }
+}
+
+/// Random dense weight blocks against one-hot activations at every
+/// position: the kernels must see the value `dequantize` puts there (and
+/// `dequantize` is candle's, test 2), the Q5_K min term included.
+fn dense_weights_one_hot_acts<K: Kernel<Act = BlockQ8K>>(
+    raw: fn(&mut Rng) -> K,
+    // |terms| of the dequantised value at `p` (for cancellation).
+    mag: fn(&K, usize) -> f32,
+) {
+    let mut rng = Rng::new(500);
+    for _ in 0..6 {
+        let x = [raw(&mut rng)];
+        let mut w = vec![0f32; QK_K];
+        K::dequantize(&x, &mut w);
+        for (p, &wp) in w.iter().enumerate() {
+            let (v, d) = (nonzero_i8(&mut rng), rng.unit() + 0.01);
+            let y = [one_hot(p, v, d)];
+            let a = d * v as f32;
+            let tol = 8.0 * f32::EPSILON * mag(&x[0], p) * a.abs();
+            let got = [K::dot(&x, &y), K::dot_scalar(&x, &y)];
+            check_one(got, wp * a, tol, &format!("{:?} position {p}", K::DTYPE));
+        }
+    }
+}
+
+fn q3k_mag(x: &BlockQ3K, p: usize) -> f32 {
+    let mut w = [0f32; QK_K];
+    BlockQ3K::dequantize(std::slice::from_ref(x), &mut w);
+    w[p].abs()
+}
+
+fn q5k_mag(x: &BlockQ5K, p: usize) -> f32 {
+    let (sc, mn) = q5k_scales_mins(&x.scales);
+    let j = p / 32;
+    (x.d.to_f32() * sc[j] as f32 * q5k_value(x, p) as f32).abs()
+        + (x.dmin.to_f32() * mn[j] as f32).abs()
+}
+
+#[test]
+fn q3k_every_position_one_hot_act() {
+    dense_weights_one_hot_acts::<BlockQ3K>(raw_q3k, q3k_mag);
+}
+
+#[test]
+fn q5k_every_position_one_hot_act() {
+    dense_weights_one_hot_acts::<BlockQ5K>(raw_q5k, q5k_mag);
+}
+
+/// Q3_K blocks with a single nonzero value, written bit by bit from ggml's
+/// layout (value `i`: `half = i / 128`, `shift = i % 128 / 32`,
+/// `l = i % 32`; low bits `qs[32·half + l] >> 2·shift`, high bit
+/// `hmask[l] >> (4·half + shift)`, stored value minus 4), against dense
+/// activations.
+#[test]
+fn q3k_every_position_one_hot_weight() {
+    let mut rng = Rng::new(600);
+    let x = values(&mut rng, 1, 0);
+    let ys = quantize_act::<BlockQ3K>(&x);
+    for p in 0..QK_K {
+        // Every value 4 (= 0) but the one at p.
+        let mut b = BlockQ3K {
+            hmask: [0xFF; 32],
+            qs: [0; 64],
+            scales: [0; 12],
+            d: f16::from_f32(0.25 + rng.unit()),
+        };
+        let mut s: [u8; 16] = std::array::from_fn(|_| rng.byte() & 63);
+        if s[p / 16] == 32 {
+            s[p / 16] = 5;
+        }
+        b.scales = pack_q3k_scales(s);
+        let q = [0u8, 1, 2, 3, 5, 6, 7][rng.below(7) as usize];
+        let (half, shift, l) = (p / 128, p % 128 / 32, p % 32);
+        b.qs[32 * half + l] |= (q & 3) << (2 * shift);
+        if q & 4 == 0 {
+            b.hmask[l] &= !(1 << (4 * half + shift));
+        }
+        let mut w = vec![0f32; QK_K];
+        BlockQ3K::dequantize(&[b], &mut w);
+        let want_w = b.d.to_f32() * (s[p / 16] as f32 - 32.0) * (q as f32 - 4.0);
+        assert_eq!(w[p], want_w, "position {p}: dequantized");
+        for (i, &v) in w.iter().enumerate() {
+            assert!(i == p || v == 0.0, "position {p}: value at {i} is {v}");
+        }
+        let a = ys[0].d * ys[0].qs[p] as f32;
+        let tol = 8.0 * f32::EPSILON * (w[p] * a).abs();
+        let got = [BlockQ3K::dot(&[b], &ys), BlockQ3K::dot_scalar(&[b], &ys)];
+        check_one(got, w[p] * a, tol, &format!("Q3K one-hot weight {p}"));
+    }
+}
+
+/// Q5_K blocks with a single nonzero value (mins zero), written from
+/// ggml's layout (value `i`: `chunk = i / 64`, `hi = i % 64 / 32`,
+/// `l = i % 32`; low 4 bits `qs[32·chunk + l] >> 4·hi`, high bit
+/// `qh[l] >> (2·chunk + hi)`), against dense activations.
+#[test]
+fn q5k_every_position_one_hot_weight() {
+    let mut rng = Rng::new(700);
+    let x = values(&mut rng, 1, 0);
+    let ys = quantize_act::<BlockQ5K>(&x);
+    for p in 0..QK_K {
+        let sc: [u8; 8] = std::array::from_fn(|_| 1 + rng.byte() % 63);
+        let mut b = BlockQ5K {
+            d: f16::from_f32(0.25 + rng.unit()),
+            dmin: f16::from_f32(0.5 + rng.unit()),
+            scales: pack_q5k_scales(sc, [0; 8]),
+            qh: [0; 32],
+            qs: [0; 128],
+        };
+        let q = 1 + rng.below(31) as u8;
+        let (chunk, hi, l) = (p / 64, p % 64 / 32, p % 32);
+        b.qs[32 * chunk + l] |= (q & 0xF) << (4 * hi);
+        b.qh[l] |= (q >> 4) << (2 * chunk + hi);
+        assert_eq!(q5k_value(&b, p), q);
+        let mut w = vec![0f32; QK_K];
+        BlockQ5K::dequantize(&[b], &mut w);
+        let want_w = b.d.to_f32() * sc[p / 32] as f32 * q as f32;
+        assert_eq!(w[p], want_w, "position {p}: dequantized");
+        for (i, &v) in w.iter().enumerate() {
+            assert!(i == p || v == 0.0, "position {p}: value at {i} is {v}");
+        }
+        let a = ys[0].d * ys[0].qs[p] as f32;
+        let tol = 8.0 * f32::EPSILON * (w[p] * a).abs();
+        let got = [BlockQ5K::dot(&[b], &ys), BlockQ5K::dot_scalar(&[b], &ys)];
+        check_one(got, w[p] * a, tol, &format!("Q5K one-hot weight {p}"));
+    }
+}
+
+/// Stored bytes parse field by field (little-endian, ggml's order).
+#[test]
+fn read_parses_ggml_layout() {
+    let mut rng = Rng::new(800);
+    let b3 = raw_q3k(&mut rng);
+    let mut bytes = Vec::new();
+    bytes.extend_from_slice(&b3.hmask);
+    bytes.extend_from_slice(&b3.qs);
+    bytes.extend_from_slice(&b3.scales);
+    bytes.extend_from_slice(&b3.d.to_le_bytes());
+    assert_eq!(bytes.len(), BlockQ3K::BYTES);
+    assert_eq!(BlockQ3K::read(&bytes), b3);
+
+    let b5 = raw_q5k(&mut rng);
+    let mut bytes = Vec::new();
+    bytes.extend_from_slice(&b5.d.to_le_bytes());
+    bytes.extend_from_slice(&b5.dmin.to_le_bytes());
+    bytes.extend_from_slice(&b5.scales);
+    bytes.extend_from_slice(&b5.qh);
+    bytes.extend_from_slice(&b5.qs);
+    assert_eq!(bytes.len(), BlockQ5K::BYTES);
+    assert_eq!(BlockQ5K::read(&bytes), b5);
+
+    let y = q8k_from_qs(-0.75, std::array::from_fn(|_| rng.byte() as i8));
+    let mut bytes = Vec::new();
+    bytes.extend_from_slice(&y.d.to_le_bytes());
+    bytes.extend(y.qs.iter().map(|&q| q as u8));
+    for s in y.bsums {
+        bytes.extend_from_slice(&s.to_le_bytes());
+    }
+    assert_eq!(BlockQ8K::read(&bytes), y);
+}
