@@ -26,7 +26,7 @@ use crate::tokenizer::Tok;
 use candle_core::{DType, Tensor};
 use std::io::{Read, Seek};
 
-/// The longest context the worker allows (candle's rope tables are this long).
+/// The longest context the worker allows (`model`'s rotary tables are this long).
 pub const MAX_CONTEXT: usize = 4096;
 /// Prompt tokens read in one batch (the attention scores of a batch are
 /// batch × context floats per head).
@@ -109,7 +109,7 @@ pub struct Job {
     sampler: Sampler,
     finished: Option<Finish>,
     /// The prompt batch being read, layer by layer.
-    pass: Option<(Pass, usize)>,
+    pass: Option<Pass>,
 }
 
 impl Job {
@@ -333,22 +333,22 @@ impl Engine {
     fn prefill_layer(&mut self, job: &mut Job) -> Result<Option<Tensor>, String> {
         let s = &mut self.slots[job.slot];
         let result = (|| {
-            let (mut pass, end) = match job.pass.take() {
+            let mut pass = match job.pass.take() {
                 Some(p) => p,
                 None => {
                     let fed = s.tokens.len();
                     let end = (fed + PREFILL_BATCH).min(job.prompt.len());
                     s.open = true;
-                    (self.model.begin(&job.prompt[fed..end], &s.cache)?, end)
+                    self.model.begin(&job.prompt[fed..end], &s.cache)?
                 }
             };
             self.model.layer(&mut pass, &mut s.cache)?;
             if pass.layers_done() < self.model.layers() {
-                job.pass = Some((pass, end));
+                job.pass = Some(pass);
                 return Ok(None);
             }
+            let (fed, end) = (s.tokens.len(), pass.end());
             let logits = self.model.finish(pass)?;
-            let fed = s.tokens.len();
             s.tokens.extend_from_slice(&job.prompt[fed..end]);
             s.open = false;
             Ok(Some(logits))
@@ -371,8 +371,8 @@ impl Engine {
             let logits = self.prefill_layer(job)?;
             let fed = self.slots[job.slot].tokens.len();
             let done = match (&logits, &job.pass) {
-                (None, Some((pass, end))) => {
-                    fed + (end - fed) * pass.layers_done() / self.model.layers()
+                (None, Some(pass)) => {
+                    fed + (pass.end() - fed) * pass.layers_done() / self.model.layers()
                 }
                 _ => fed,
             };

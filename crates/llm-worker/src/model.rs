@@ -81,6 +81,10 @@ impl Pass {
     pub fn layers_done(&self) -> usize {
         self.layer
     }
+    /// The position after the pass's last token.
+    pub fn end(&self) -> usize {
+        self.pos + self.seq
+    }
 }
 
 /// Reads one tensor: ours when the type is one we have kernels for,
@@ -92,13 +96,11 @@ fn load_tensor<R: Read + Seek>(content: &Content, reader: &mut R, name: &str) ->
     let dtype = info.ggml_dtype;
     let elems = info.shape.elem_count();
     let bytes = elems / dtype.block_size() * dtype.type_size();
-    if packed::qtensor(dtype, &[], info.shape.clone()).is_some() {
+    if packed::has_kernels(dtype) {
         let mut data = vec![0u8; bytes];
         reader.seek(SeekFrom::Start(content.tensor_data_offset + info.offset))?;
         reader.read_exact(&mut data)?;
-        if let Some(t) = packed::qtensor(dtype, &data, info.shape.clone()) {
-            return t;
-        }
+        return packed::qtensor(dtype, &data, info.shape.clone());
     }
     info.read(reader, content.tensor_data_offset, &Device::Cpu)
 }
@@ -151,6 +153,11 @@ impl Model {
             .u32(&key("rope.dimension_count"))
             .map(|v| v as usize)
             .unwrap_or(head_dim);
+        if rope_dim != head_dim {
+            candle_core::bail!(
+                "rotary embeddings over {rope_dim} of each head's {head_dim} values are not supported"
+            )
+        }
         let eps = f32_of("attention.layer_norm_rms_epsilon").unwrap_or(1e-5) as f64;
         let base = f32_of("rope.freq_base").unwrap_or(10_000.0);
         let (cos, sin) = rope_tables(rope_dim, base, max_context)?;

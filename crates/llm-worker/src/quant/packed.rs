@@ -31,10 +31,6 @@ impl<T: Kernel> Packed<T> {
             blocks: bytes.chunks_exact(T::BYTES).map(T::read).collect(),
         })
     }
-
-    pub fn blocks(&self) -> &[T] {
-        &self.blocks
-    }
 }
 
 /// `dst[i][j] = Σ lhs[i][·] · rows[j][·]` for `m` tokens of `k` values
@@ -143,21 +139,29 @@ impl<T: Kernel> QuantizedType for Packed<T> {
     }
 }
 
-/// A `QTensor` of `dtype` on our kernels from its stored bytes, or `None`
-/// when the type is one candle's own kernels serve.
-pub fn qtensor(dtype: GgmlDType, bytes: &[u8], shape: Shape) -> Option<Result<QTensor>> {
+/// Whether `dtype` runs on our kernels (the others are candle's).
+pub fn has_kernels(dtype: GgmlDType) -> bool {
+    matches!(
+        dtype,
+        GgmlDType::Q4_1 | GgmlDType::Q5_0 | GgmlDType::Q5_1 | GgmlDType::Q3K | GgmlDType::Q5K
+    )
+}
+
+/// A `QTensor` of `dtype` on our kernels from its stored bytes (a type
+/// `has_kernels` names).
+pub fn qtensor(dtype: GgmlDType, bytes: &[u8], shape: Shape) -> Result<QTensor> {
     use super::kquants::{BlockQ3K, BlockQ5K};
     use super::legacy::{BlockQ4_1, BlockQ5_0, BlockQ5_1};
     fn make<T: Kernel>(bytes: &[u8], shape: Shape) -> Result<QTensor> {
         let p = Packed::<T>::from_bytes(bytes)?;
         QTensor::new(QStorage::Cpu(Box::new(p)), shape)
     }
-    Some(match dtype {
+    match dtype {
         GgmlDType::Q4_1 => make::<BlockQ4_1>(bytes, shape),
         GgmlDType::Q5_0 => make::<BlockQ5_0>(bytes, shape),
         GgmlDType::Q5_1 => make::<BlockQ5_1>(bytes, shape),
         GgmlDType::Q3K => make::<BlockQ3K>(bytes, shape),
         GgmlDType::Q5K => make::<BlockQ5K>(bytes, shape),
-        _ => return None,
-    })
+        other => candle_core::bail!("{other:?} has no kernels of ours"),
+    }
 }

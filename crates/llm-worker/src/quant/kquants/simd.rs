@@ -1,0 +1,129 @@
+//! The wasm simd128 kernels. Values are unpacked 16 at a time with v128
+//! shifts and masks, multiplied by the Q8_K values into i16
+//! (`i16x8_extmul_*_i8x16`), summed over a sub-block in i16, and weighted
+//! by the sub-block's scale with `i32x4_dot_i16x8`: the block's integer sum
+//! is exact, as in the scalar kernel, and scaled once in f32.
+//!
+//! Bits are moved with 16-bit lane shifts (wasm has no 8-bit ones); every
+//! bit read comes from its own byte, the bits crossing bytes are masked.
+
+use super::{q3k_scales, q5k_scales_mins, BlockQ3K, BlockQ5K, BlockQ8K, QK_K};
+use core::arch::wasm32::*;
+
+/// 16 bytes of `s` from element `at`.
+#[inline(always)]
+fn load<T: Copy>(s: &[T], at: usize) -> v128 {
+    let bytes = &s[at..at + 16 / size_of::<T>()];
+    // SAFETY: `bytes` spans 16 valid bytes; v128_load allows unaligned
+    // addresses.
+    unsafe { v128_load(bytes.as_ptr().cast()) }
+}
+
+/// The sum of the four lanes.
+#[inline(always)]
+fn hsum(v: v128) -> i32 {
+    i32x4_extract_lane::<0>(v)
+        + i32x4_extract_lane::<1>(v)
+        + i32x4_extract_lane::<2>(v)
+        + i32x4_extract_lane::<3>(v)
+}
+
+/// `a·q8` for 16 bytes of each, as the 8 i16 sums of the two halves'
+/// products (0 ≤ a ≤ 31: each product fits i16, and so do sums of four).
+#[inline(always)]
+fn mul16(a: v128, q8: v128) -> v128 {
+    i16x8_add(
+        i16x8_extmul_low_i8x16(a, q8),
+        i16x8_extmul_high_i8x16(a, q8),
+    )
+}
+
+/// Q3_K · Q8_K over `n` values (`n / 256` blocks of each).
+///
+/// Values are taken unsigned, `q2 | hbit << 2` in 0..8, and the `- 4`
+/// applied once a block through the Q8_K sums: Σ sc·(q - 4)·q8 =
+/// Σ sc·q·q8 - 4·Σ sc·bsum.
+pub fn vec_dot_q3k_q8k(n: usize, xs: &[BlockQ3K], ys: &[BlockQ8K]) -> f32 {
+    debug_assert!(n % QK_K == 0, "vec_dot_q3k_q8k: {n} % {QK_K}");
+    let nb = n / QK_K;
+    let (three, four) = (u8x16_splat(3), u8x16_splat(4));
+    let mut sumf = 0f32;
+    for (x, y) in xs[..nb].iter().zip(&ys[..nb]) {
+        let scales = q3k_scales(&x.scales);
+        let sc = load(&scales, 0);
+        let offset = i32x4_add(
+            i32x4_dot_i16x8(load(&y.bsums, 0), i16x8_extend_low_i8x16(sc)),
+            i32x4_dot_i16x8(load(&y.bsums, 8), i16x8_extend_high_i8x16(sc)),
+        );
+        let mut acc = i32x4_shl(i32x4_neg(offset), 2);
+        // Value `128·half + 32·shift + l` (l < 32, in two vectors of
+        // 16, `k`): its high bit is bit `4·half + shift` of `hmask[l]`,
+        // shifted down one a step and read at bit 0; its low bits are
+        // bits `2·shift` of `qs[32·half + l]`, shifted down two a step.
+        let mut hm = [load(&x.hmask, 0), load(&x.hmask, 16)];
+        for half in 0..2 {
+            let mut q = [load(&x.qs, 32 * half), load(&x.qs, 32 * half + 16)];
+            for shift in 0..4 {
+                for k in 0..2 {
+                    let q2 = v128_and(q[k], three);
+                    let hb = v128_and(i16x8_shl(hm[k], 2), four);
+                    let sub = 8 * half + 2 * shift + k;
+                    let p = mul16(v128_or(q2, hb), load(&y.qs, 16 * sub));
+                    let s = i16x8_splat(scales[sub] as i16);
+                    acc = i32x4_add(acc, i32x4_dot_i16x8(p, s));
+                    q[k] = u16x8_shr(q[k], 2);
+                    hm[k] = u16x8_shr(hm[k], 1);
+                }
+            }
+        }
+        sumf += x.d.to_f32() * y.d * hsum(acc) as f32;
+    }
+    sumf
+}
+
+/// Q5_K · Q8_K over `n` values (`n / 256` blocks of each).
+pub fn vec_dot_q5k_q8k(n: usize, xs: &[BlockQ5K], ys: &[BlockQ8K]) -> f32 {
+    debug_assert!(n % QK_K == 0, "vec_dot_q5k_q8k: {n} % {QK_K}");
+    let nb = n / QK_K;
+    let (low4, sixteen) = (u8x16_splat(0xF), u8x16_splat(16));
+    let mut sumf = 0f32;
+    for (x, y) in xs[..nb].iter().zip(&ys[..nb]) {
+        let (scales, mins) = q5k_scales_mins(&x.scales);
+        let m = mins.map(|m| m as i16);
+        // Σ min·q8: bsums (two per sub-block of 32) against the mins.
+        let summ = i32x4_add(
+            i32x4_dot_i16x8(
+                load(&y.bsums, 0),
+                i16x8(m[0], m[0], m[1], m[1], m[2], m[2], m[3], m[3]),
+            ),
+            i32x4_dot_i16x8(
+                load(&y.bsums, 8),
+                i16x8(m[4], m[4], m[5], m[5], m[6], m[6], m[7], m[7]),
+            ),
+        );
+        let mut acc = i32x4_splat(0);
+        // Value `64·chunk + 32·hi + l` (sub-block `2·chunk + hi`, l < 32
+        // in two vectors of 16, `k`): low bits `qs[32·chunk + l] >>
+        // 4·hi`, high bit bit `2·chunk + hi` of `qh[l]`, shifted down
+        // one a sub-block and read at bit 0.
+        let mut hm = [load(&x.qh, 0), load(&x.qh, 16)];
+        for chunk in 0..4 {
+            let q = [load(&x.qs, 32 * chunk), load(&x.qs, 32 * chunk + 16)];
+            for hi in 0..2 {
+                let sub = 2 * chunk + hi;
+                let mut p = i16x8_splat(0);
+                for k in 0..2 {
+                    let q4 = if hi == 0 { q[k] } else { u16x8_shr(q[k], 4) };
+                    let hb = v128_and(i16x8_shl(hm[k], 4), sixteen);
+                    let a = v128_or(v128_and(q4, low4), hb);
+                    p = i16x8_add(p, mul16(a, load(&y.qs, 32 * sub + 16 * k)));
+                    hm[k] = u16x8_shr(hm[k], 1);
+                }
+                let s = i16x8_splat(scales[sub] as i16);
+                acc = i32x4_add(acc, i32x4_dot_i16x8(p, s));
+            }
+        }
+        sumf += x.d.to_f32() * y.d * hsum(acc) as f32 - x.dmin.to_f32() * y.d * hsum(summ) as f32;
+    }
+    sumf
+}

@@ -1,0 +1,249 @@
+//! wasm `simd128` dot products, ggml-style: `vec_dot_*(n, xs, ys)` over the
+//! first `n / 32` blocks of a weight row `xs` and its activations `ys`.
+//!
+//! Each block's integer dot runs on 16-bit lanes: weights and activations
+//! widened to i16, multiplied and pair-summed by `i32x4_dot_i16x8` into
+//! four i32 partial sums (exact: |q| <= 31, |yq| <= 127). Blocks go four
+//! at a time: their sums are gathered into one i32x4, and their f16 scales
+//! (`d * yd`, and `m * s` for the types with a minimum) are converted and
+//! multiplied four at a time too; the last `nb % 4` blocks go one by one.
+//! Only the order and grouping of the float operations differ from the
+//! scalar kernels (`sum * (d * yd)` rather than `sum * d * yd`).
+
+use super::{BlockQ4_1, BlockQ5_0, BlockQ5_1, BlockQ8_0, BlockQ8_1, QK};
+use core::arch::wasm32::*;
+use half::f16;
+
+/// The four lanes of an f32x4, summed.
+#[inline(always)]
+fn hsum(v: v128) -> f32 {
+    (f32x4_extract_lane::<0>(v) + f32x4_extract_lane::<1>(v))
+        + (f32x4_extract_lane::<2>(v) + f32x4_extract_lane::<3>(v))
+}
+
+/// Four i32x4 vectors, each summed across its lanes, as one i32x4.
+#[inline(always)]
+fn sum4(s: [v128; 4]) -> v128 {
+    // [a0 + a2, b0 + b2, a1 + a3, b1 + b3], the same for c and d.
+    let ab = i32x4_add(
+        i32x4_shuffle::<0, 4, 1, 5>(s[0], s[1]),
+        i32x4_shuffle::<2, 6, 3, 7>(s[0], s[1]),
+    );
+    let cd = i32x4_add(
+        i32x4_shuffle::<0, 4, 1, 5>(s[2], s[3]),
+        i32x4_shuffle::<2, 6, 3, 7>(s[2], s[3]),
+    );
+    i32x4_add(
+        i32x4_shuffle::<0, 1, 4, 5>(ab, cd),
+        i32x4_shuffle::<2, 3, 6, 7>(ab, cd),
+    )
+}
+
+/// Four f16 values, the low 16 bits of each u32 lane (the high bits
+/// zero), as f32x4: exact for zeros, subnormals, normals and
+/// infinities, NaN for NaN (what `f16::to_f32` gives).
+#[inline(always)]
+pub fn f16_to_f32x4(h: v128) -> v128 {
+    let sign = i32x4_shl(v128_and(h, u32x4_splat(0x8000)), 16);
+    let em = v128_and(h, u32x4_splat(0x7FFF));
+    let shifted = i32x4_shl(em, 13);
+    // Exponent and mantissa moved into f32 position read as a float
+    // are the value times 2^-112, subnormals included: scale by 2^112.
+    let finite = f32x4_mul(shifted, f32x4_splat(f32::from_bits(0x7780_0000)));
+    // Exponent 31 (infinity, NaN) becomes f32's exponent 255.
+    let special = v128_or(shifted, u32x4_splat(0x7F80_0000));
+    let is_special = u32x4_ge(em, u32x4_splat(0x7C00));
+    v128_or(v128_bitselect(special, finite, is_special), sign)
+}
+
+/// The dot of 32 weights, given as i16x8 vectors of elements 0..8,
+/// 8..16, 16..24 and 24..32, with 32 activations, as four i32 partial
+/// sums.
+#[inline(always)]
+fn dot_block(x: [v128; 4], y: &[i8; QK]) -> v128 {
+    let p = y.as_ptr();
+    // SAFETY: the four loads read bytes 0..8, 8..16, 16..24 and 24..32
+    // of `y`, a 32-byte array; wasm loads need no alignment.
+    let (y0, y1, y2, y3) = unsafe {
+        (
+            i16x8_load_extend_i8x8(p),
+            i16x8_load_extend_i8x8(p.add(8)),
+            i16x8_load_extend_i8x8(p.add(16)),
+            i16x8_load_extend_i8x8(p.add(24)),
+        )
+    };
+    let s01 = i32x4_add(i32x4_dot_i16x8(x[0], y0), i32x4_dot_i16x8(x[1], y1));
+    let s23 = i32x4_add(i32x4_dot_i16x8(x[2], y2), i32x4_dot_i16x8(x[3], y3));
+    i32x4_add(s01, s23)
+}
+
+/// A 5-bit block as bytes: the nibbles of elements 0..16 and 16..32,
+/// and for each the mask of its bit 4 in `qh` (0xFF if set, else 0).
+#[inline(always)]
+fn fives(qs: &[u8; QK / 2], qh: [u8; 4]) -> [v128; 4] {
+    // SAFETY: reads the 16 bytes of `qs`; wasm loads need no alignment.
+    let q = unsafe { v128_load(qs.as_ptr() as *const v128) };
+    let lo = v128_and(q, u8x16_splat(0x0F));
+    // A 16-bit shift moves each byte's high nibble down; the bits it
+    // brings in from the next byte are masked off.
+    let hi = v128_and(u16x8_shr(q, 4), u8x16_splat(0x0F));
+    // Byte lane j of `hl` holds qh byte j / 8 (bits of elements 0..16),
+    // of `hh` qh byte 2 + j / 8 (elements 16..32); `bit` picks bit j % 8.
+    let h = u32x4_splat(u32::from_le_bytes(qh));
+    let hl = i8x16_shuffle::<0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1>(h, h);
+    let hh = i8x16_shuffle::<2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3>(h, h);
+    let bit = u8x16(1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128);
+    let hl = i8x16_eq(v128_and(hl, bit), bit);
+    let hh = i8x16_eq(v128_and(hh, bit), bit);
+    [lo, hi, hl, hh]
+}
+
+/// Integer dot of a Q4_1 block, four partial sums.
+#[inline(always)]
+fn isum_q4_1(x: &BlockQ4_1, y: &BlockQ8_1) -> v128 {
+    let p = x.qs.as_ptr();
+    // SAFETY: bytes 0..8 and 8..16 of the 16-byte `qs`; wasm loads
+    // need no alignment.
+    let (a, b) = unsafe { (u16x8_load_extend_u8x8(p), u16x8_load_extend_u8x8(p.add(8))) };
+    let mask = i16x8_splat(0x0F);
+    // Low nibbles are elements 0..16, high nibbles 16..32.
+    let q = [
+        v128_and(a, mask),
+        v128_and(b, mask),
+        u16x8_shr(a, 4),
+        u16x8_shr(b, 4),
+    ];
+    dot_block(q, &y.qs)
+}
+
+/// Integer dot of a Q5_0 block (values `q - 16`), four partial sums.
+#[inline(always)]
+fn isum_q5_0(x: &BlockQ5_0, y: &BlockQ8_0) -> v128 {
+    let [lo, hi, hl, hh] = fives(&x.qs, x.qh);
+    // q - 16, -16..=15 as an i8: the nibble itself when bit 4 is set,
+    // else the nibble minus 16, which is the nibble with bits 4..8 set.
+    let f0 = u8x16_splat(0xF0);
+    let lo = v128_or(lo, v128_andnot(f0, hl));
+    let hi = v128_or(hi, v128_andnot(f0, hh));
+    let q = [
+        i16x8_extend_low_i8x16(lo),
+        i16x8_extend_high_i8x16(lo),
+        i16x8_extend_low_i8x16(hi),
+        i16x8_extend_high_i8x16(hi),
+    ];
+    dot_block(q, &y.qs)
+}
+
+/// Integer dot of a Q5_1 block, four partial sums.
+#[inline(always)]
+fn isum_q5_1(x: &BlockQ5_1, y: &BlockQ8_1) -> v128 {
+    let [lo, hi, hl, hh] = fives(&x.qs, x.qh);
+    let five = u8x16_splat(0x10);
+    let lo = v128_or(lo, v128_and(hl, five));
+    let hi = v128_or(hi, v128_and(hh, five));
+    let q = [
+        u16x8_extend_low_u8x16(lo),
+        u16x8_extend_high_u8x16(lo),
+        u16x8_extend_low_u8x16(hi),
+        u16x8_extend_high_u8x16(hi),
+    ];
+    dot_block(q, &y.qs)
+}
+
+/// Two f16 in a u32, low half first.
+#[inline(always)]
+fn pair(lo: f16, hi: f16) -> u32 {
+    lo.to_bits() as u32 | (hi.to_bits() as u32) << 16
+}
+
+/// The f32 values of the low and the high f16 of each u32 lane.
+#[inline(always)]
+fn unpair(v: v128) -> (v128, v128) {
+    (
+        f16_to_f32x4(v128_and(v, u32x4_splat(0xFFFF))),
+        f16_to_f32x4(u32x4_shr(v, 16)),
+    )
+}
+
+/// The row loop shared by the three types: `isum(i)` is block `i`'s
+/// integer dot as four partial sums; `scales(i)` two u32, each a pair
+/// of f16 (low, high): the weights' `(d, m)` and the activations'
+/// `(yd, s)`, so that the block adds `sum * d * yd + m * s` (`MIN`
+/// false: `m` and `s` are not read).
+#[inline(always)]
+fn dot_rows<const MIN: bool>(
+    nb: usize,
+    isum: impl Fn(usize) -> v128,
+    scales: impl Fn(usize) -> [u32; 2],
+) -> f32 {
+    let mut acc = f32x4_splat(0.0);
+    let mut i = 0;
+    while i + 4 <= nb {
+        let sums = f32x4_convert_i32x4(sum4([isum(i), isum(i + 1), isum(i + 2), isum(i + 3)]));
+        let sc = [scales(i), scales(i + 1), scales(i + 2), scales(i + 3)];
+        let (d, m) = unpair(u32x4(sc[0][0], sc[1][0], sc[2][0], sc[3][0]));
+        let (yd, s) = unpair(u32x4(sc[0][1], sc[1][1], sc[2][1], sc[3][1]));
+        let mut t = f32x4_mul(sums, f32x4_mul(d, yd));
+        if MIN {
+            t = f32x4_add(t, f32x4_mul(m, s));
+        }
+        acc = f32x4_add(acc, t);
+        i += 4;
+    }
+    let mut sum = hsum(acc);
+    for i in i..nb {
+        let [xp, yp] = scales(i);
+        let half = |v: u32, k: u32| f16::from_bits((v >> k) as u16).to_f32();
+        let sums = f32x4_convert_i32x4(isum(i));
+        sum += hsum(sums) * (half(xp, 0) * half(yp, 0));
+        if MIN {
+            sum += half(xp, 16) * half(yp, 16);
+        }
+    }
+    sum
+}
+
+/// Q4_1 · Q8_1: `sum(q * yq) * d * yd + m * s` over `n / 32` blocks.
+pub fn vec_dot_q4_1_q8_1(n: usize, xs: &[BlockQ4_1], ys: &[BlockQ8_1]) -> f32 {
+    debug_assert!(
+        n % QK == 0,
+        "vec_dot_q4_1_q8_1: {n} is not divisible by {QK}"
+    );
+    let nb = n / QK;
+    let (xs, ys) = (&xs[..nb], &ys[..nb]);
+    dot_rows::<true>(
+        nb,
+        |i| isum_q4_1(&xs[i], &ys[i]),
+        |i| [pair(xs[i].d, xs[i].m), pair(ys[i].d, ys[i].s)],
+    )
+}
+
+/// Q5_0 · Q8_0: `sum((q - 16) * yq) * d * yd` over `n / 32` blocks.
+pub fn vec_dot_q5_0_q8_0(n: usize, xs: &[BlockQ5_0], ys: &[BlockQ8_0]) -> f32 {
+    debug_assert!(
+        n % QK == 0,
+        "vec_dot_q5_0_q8_0: {n} is not divisible by {QK}"
+    );
+    let nb = n / QK;
+    let (xs, ys) = (&xs[..nb], &ys[..nb]);
+    dot_rows::<false>(
+        nb,
+        |i| isum_q5_0(&xs[i], &ys[i]),
+        |i| [xs[i].d.to_bits() as u32, ys[i].d.to_bits() as u32],
+    )
+}
+
+/// Q5_1 · Q8_1: `sum(q * yq) * d * yd + m * s` over `n / 32` blocks.
+pub fn vec_dot_q5_1_q8_1(n: usize, xs: &[BlockQ5_1], ys: &[BlockQ8_1]) -> f32 {
+    debug_assert!(
+        n % QK == 0,
+        "vec_dot_q5_1_q8_1: {n} is not divisible by {QK}"
+    );
+    let nb = n / QK;
+    let (xs, ys) = (&xs[..nb], &ys[..nb]);
+    dot_rows::<true>(
+        nb,
+        |i| isum_q5_1(&xs[i], &ys[i]),
+        |i| [pair(xs[i].d, xs[i].m), pair(ys[i].d, ys[i].s)],
+    )
+}
