@@ -45,9 +45,17 @@ test('SmolLM2 added in Settings answers the single agent as it streams, then run
 
   // The single agent: the answer streams in before the run ends.
   await page.getByRole('textbox', { name: 'Task', exact: true }).fill('What is the capital of France? Answer in one sentence.');
+  // Watched from before the click: the model writes this answer in about
+  // a second, so polling for the streaming message could miss it.
+  await page.evaluate(() => {
+    window.__streamed = '';
+    new MutationObserver(() => {
+      const md = document.querySelector('.msg.streaming .md');
+      if (md && /\S/.test(md.textContent)) window.__streamed = md.textContent;
+    }).observe(document.body, { subtree: true, childList: true, characterData: true });
+  });
   await page.getByRole('button', { name: 'Run', exact: true }).click();
-  const streaming = page.locator('.msg.streaming .md');
-  await streaming.filter({ hasText: /\S/ }).waitFor({ timeout: 120_000 });
+  await page.waitForFunction(() => window.__streamed !== '', null, { timeout: 120_000 });
   await waitForStatus(page, /Finished/, 180_000);
   await screenshot(page, 'real-model-single');
   const single = await runFile(page);

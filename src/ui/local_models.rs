@@ -11,23 +11,27 @@ use leptos::task::spawn_local;
 use wasm_bindgen::JsCast;
 
 /// Models that run well here. Speeds as `make bench` measured them on 2
-/// CPU cores with a 850-token context (a laptop is faster).
+/// CPU cores, an answer after a 788-token prompt (a laptop is faster).
 const SUGGESTED: [(&str, &str, &str); 4] = [
     (
         "SmolLM2-135M-Instruct",
         "Q8_0, 145 MB",
-        "writes about 14 tokens/s; quick, but a weak planner",
+        "reads about 48 prompt tokens/s, writes about 31; quick, but a weak planner",
     ),
-    ("SmolLM2-360M-Instruct", "Q8_0, 386 MB", "about 6 tokens/s"),
+    (
+        "SmolLM2-360M-Instruct",
+        "Q8_0, 386 MB",
+        "about 2.7 times the 135M model's work per token",
+    ),
     (
         "Qwen2.5-0.5B-Instruct",
         "Q4_0, 352 MB",
-        "about 5 tokens/s; the best answers of these",
+        "in less memory than Q8_0, a little slower per token; the best answers of these",
     ),
     (
         "Qwen2.5-0.5B-Instruct",
         "Q8_0, 531 MB",
-        "about 4 tokens/s; needs about 1.2 GB of memory",
+        "reads about 15 prompt tokens/s, writes about 11; needs about 1.2 GB of memory",
     ),
 ];
 
@@ -146,7 +150,7 @@ pub fn LocalModels(
                     <li><b>{*n}</b>" · "{*q}" · "<span class="muted">{*speed}</span></li>
                 }).collect_view()}
             </ul>
-            <p class="hint">"Only llama (SmolLM2, Llama 3) and qwen2 (Qwen2.5) models with a byte-level BPE tokenizer run here. Prompts are read at about the speed answers are written, so long tasks with many agents take minutes."</p>
+            <p class="hint">"Only llama (SmolLM2, Llama 3) and qwen2 (Qwen2.5) models with a byte-level BPE tokenizer run here. Prompts are read in batches, about 1.5 times as fast as answers are written: a 1,000-token prompt takes SmolLM2-135M about 20 s."</p>
             <label class="button file-button" class:disabled=move || busy.get().is_some()>
                 "Add a model file (.gguf)…"
                 <input id="local-file" type="file" accept=".gguf" aria-label="Add a model file"
