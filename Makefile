@@ -20,7 +20,7 @@ test: setup-browser
 build: setup
 	trunk build --release
 
-## bench: print benchmark figures (bundle size, time to interactive, engine overhead, MAEL retrieval / concurrency / learning, ROUGE throughput, the in-browser model's speed), then every goal in one table
+## bench: print benchmark figures (bundle size, time to interactive, engine overhead, MAEL retrieval / concurrency / learning, ROUGE throughput, the in-browser model's speed), then every goal in one table; last, the in-browser model beside wllama (llama.cpp in wasm) and their greedy texts compared
 bench: setup-browser build
 	node e2e/bench-figures.mjs --clear
 	CARGO_TARGET_DIR=$(CURDIR)/target/llm-worker cargo build --locked --release --manifest-path crates/llm-worker/Cargo.toml --bin gguf-speed
@@ -43,6 +43,11 @@ bench: setup-browser build
 	ROUNDTABLE_REAL_MODEL="$$(bash scripts/setup.sh --model-path)" node e2e/local-bench.mjs
 	node e2e/travel-eval-wasm.mjs
 	node e2e/bench-table.mjs
+	@# wllama (llama.cpp in wasm) beside the in-page model, and the parity check (last: a difference fails the bench):
+	@# a bench-only npm package, kept out of package.json (make test never needs it)
+	v=3.8.1; [ "$$(node -p "require('./node_modules/@wllama/wllama/package.json').version" 2>/dev/null)" = "$$v" ] \
+	  || npm install --no-save --no-audit --no-fund --loglevel=error "@wllama/wllama@$$v"
+	ROUNDTABLE_REAL_MODEL="$$(bash scripts/setup.sh --model-path)" node e2e/wllama-bench.mjs
 
 ## dev: live-reloading debug build on http://127.0.0.1:$(PORT)
 dev: setup

@@ -17,7 +17,7 @@ import { startStatic } from './serve-dist.mjs';
 import { CHROMIUM, CHROMIUM_ARGS } from './harness.mjs';
 
 const TOOL = 'target/llm-worker/debug/tiny-gguf';
-const shapes = process.argv.slice(2).length ? process.argv.slice(2) : ['smollm2-135m', 'qwen2.5-0.5b'];
+const shapes = (process.argv.slice(2).length ? process.argv.slice(2) : ['smollm2-135m', 'qwen2.5-0.5b']).filter((s) => s !== 'none');
 if (!existsSync(TOOL)) throw new Error(`${TOOL} is missing: cargo build --manifest-path crates/llm-worker/Cargo.toml --bin tiny-gguf`);
 if (!existsSync('dist/llm-worker/llm_worker_bg.wasm')) throw new Error('No worker in dist/: run `make build`.');
 
@@ -26,7 +26,11 @@ const gz = gzipSync(wasm, { level: constants.Z_BEST_COMPRESSION }).length;
 console.log('in-browser model (crates/llm-worker, fetched on first use of "Local model (in this browser)")');
 console.log(`  worker wasm: ${(wasm.length / 1e6).toFixed(2)} MB raw, ${(gz / 1e6).toFixed(2)} MB gzip -9`);
 
-const app = await startStatic({ root: 'dist' });
+const app = await startStatic({ root: 'dist', isolated: false });
+// The same app cross-origin isolated: the worker splits each forward pass
+// over the machine's cores (up to 4).
+const isolatedApp = await startStatic({ root: 'dist', isolated: true });
+const SETUPS = process.env.BENCH_SETUPS ? process.env.BENCH_SETUPS.split(',') : ['1 worker', 'isolated'];
 const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
 mkdirSync('target/bench-models', { recursive: true });
 
@@ -50,7 +54,7 @@ const PROMPT = 'You are the hotel expert of a travel team. Find a hotel in Bosto
 const models = shapes.map((shape) => ({ shape, file: `target/bench-models/${shape}.gguf`, kind: 'Q8_0' }));
 // Every quantisation the worker reads, in one shape (about 100M parameters,
 // widths K-quants take): tok/s compared with Q8_0's, same parameters.
-const QUANTS = ['q8_0', 'q4_0', 'q4_1', 'q5_0', 'q5_1', 'q3k', 'q4k', 'q5k', 'q6k'];
+const QUANTS = process.env.BENCH_QUANTS ? process.env.BENCH_QUANTS.split(',') : ['q8_0', 'q4_0', 'q4_1', 'q5_0', 'q5_1', 'q3k', 'q4k', 'q5k', 'q6k'];
 if (!process.env.BENCH_NO_QUANTS) {
   for (const q of QUANTS) models.push({ shape: 'quant-bench', dtype: q, file: `target/bench-models/quant-bench-${q}.gguf`, kind: q.toUpperCase().replace(/K$/, '_K') });
 }
@@ -59,14 +63,14 @@ const real = process.env.ROUNDTABLE_REAL_MODEL;
 if (real && existsSync(real)) models.push({ shape: 'real SmolLM2-135M-Instruct', file: real, kind: 'Q4_1', real: true });
 else console.log(`  the real model: NOT measured (ROUNDTABLE_REAL_MODEL=${real ?? 'unset'} names no file; make bench sets it)`);
 
-for (const { shape, file, kind, dtype, real: isReal } of models) {
+for (const { shape, file, kind, dtype, real: isReal } of models) for (const setup of SETUPS) {
   if (!isReal && !existsSync(file)) execFileSync(TOOL, ['random', file, shape, ...(dtype ? [dtype] : [])]);
   const bytes = statSync(file).size;
   const ctx = await browser.newContext();
   const page = await ctx.newPage();
   page.on('crash', () => console.log(`  ${shape}: the page crashed`));
   page.on('console', (m) => process.env.BENCH_DEBUG && console.log('   console:', m.text()));
-  await page.goto(app.url + '/');
+  await page.goto((setup === 'isolated' ? isolatedApp : app).url + '/');
   await page.waitForSelector('body[data-ready="1"]');
   // The file goes in as the user's would: picked in a file input.
   await page.evaluate(() => {
@@ -114,7 +118,7 @@ for (const { shape, file, kind, dtype, real: isReal } of models) {
     if (turn2.type === "error") return { error: turn2.message };
     await ask({ type: 'delete', sha256: imported.model.info.sha256 });
     worker.terminate();
-    return { importMs, loadMs: loaded.ms, gen, next: turn2, params: imported.model.info.params };
+    return { importMs, loadMs: loaded.ms, gen, next: turn2, params: imported.model.info.params, workers: loaded.info.workers };
   }, { prompt: PROMPT });
   await ctx.close();
   if (r.error) {
@@ -125,23 +129,34 @@ for (const { shape, file, kind, dtype, real: isReal } of models) {
   const prefill = (g.prompt_tokens / g.prefill_ms) * 1000;
   const decode = g.output_tokens > 1 ? ((g.output_tokens - 1) / g.decode_ms) * 1000 : NaN;
   console.log(
-    `  ${shape}${isReal ? '' : ' shape'} (${(r.params / 1e6).toFixed(0)}M parameters, ${kind}, ${(bytes / 1e6).toFixed(0)} MB): ` +
+    `  ${shape}${isReal ? '' : ' shape'} (${(r.params / 1e6).toFixed(0)}M parameters, ${kind}, ${(bytes / 1e6).toFixed(0)} MB, ` +
+      `${r.workers} worker${r.workers === 1 ? '' : 's'}${setup === 'isolated' ? ', page isolated' : ''}): ` +
       `copy into OPFS ${(r.importMs / 1000).toFixed(1)} s, load ${(r.loadMs / 1000).toFixed(2)} s, ` +
       `prefill ${g.prompt_tokens} tokens at ${prefill.toFixed(1)} tok/s, ` +
       `decode ${g.output_tokens} tokens at ${decode.toFixed(1)} tok/s`,
   );
-  results.push({ shape, kind, prefill, decode });
+  if (g.exchanges) {
+    const per = g.exchange_ms / Math.max(1, g.output_tokens - 1);
+    console.log(
+      `    writing: ${g.exchanges} products exchanged between the workers, ` +
+        `${(g.exchange_ms).toFixed(0)} ms handing over and waiting: ${per.toFixed(2)} ms per token ` +
+        `(${((1000 * g.exchange_ms) / g.exchanges).toFixed(0)} us per product) of ${(g.decode_ms / Math.max(1, g.output_tokens - 1)).toFixed(2)} ms`,
+    );
+  }
+  results.push({ shape, kind, prefill, decode, workers: r.workers });
   const n = r.next;
   console.log(
     `    next turn of the same conversation: ${n.prompt_tokens} prompt tokens, ${n.reused} of them reused from the cache: ` +
       `read in ${(n.prefill_ms / 1000).toFixed(1)} s instead of about ${(n.prompt_tokens / prefill).toFixed(1)} s`,
   );
 }
-// Each quantisation against Q8_0 in the same shape (goal: at least 0.8x).
-const base = results.find((r) => r.shape === 'quant-bench' && r.kind === 'Q8_0');
-if (base) {
-  console.log('  every quantisation, same shape (quant-bench, 1 worker): prefill / decode tok/s, and x Q8_0 (goal >= 0.8x):');
-  for (const r of results.filter((r) => r.shape === 'quant-bench')) {
+// Each quantisation against Q8_0 in the same shape and setup (goal: at least 0.8x).
+for (const workers of [...new Set(results.filter((r) => r.shape === 'quant-bench').map((r) => r.workers))]) {
+  const rows = results.filter((r) => r.shape === 'quant-bench' && r.workers === workers);
+  const base = rows.find((r) => r.kind === 'Q8_0');
+  if (!base) continue;
+  console.log(`  every quantisation, same shape (quant-bench, ${workers} worker${workers === 1 ? '' : 's'}): prefill / decode tok/s, and x Q8_0 (goal >= 0.8x):`);
+  for (const r of rows) {
     const p = r.prefill / base.prefill;
     const d = r.decode / base.decode;
     const ok = p >= 0.8 && d >= 0.8 ? 'met' : 'NOT met';
@@ -150,3 +165,4 @@ if (base) {
 }
 await browser.close();
 await app.close();
+await isolatedApp.close();

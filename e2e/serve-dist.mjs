@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // Static server for the built app (dist/), bound to 127.0.0.1, with the
-// right MIME types, gzip for text assets, and index.html for unknown paths
-// (client-side routes). `make run` and the end-to-end tests use it.
+// right MIME types, gzip for text assets, index.html for unknown paths
+// (client-side routes), and the two headers that make the page
+// cross-origin isolated (the in-page model then uses every core). `make
+// run` and the end-to-end tests use it.
 import http from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import { createReadStream, realpathSync } from 'node:fs';
@@ -21,12 +23,21 @@ const TYPES = {
   '.ico': 'image/x-icon',
   '.txt': 'text/plain; charset=utf-8',
 };
+const ISOLATION = { 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' };
 const COMPRESS = new Set(['.html', '.js', '.mjs', '.css', '.wasm', '.svg', '.json', '.txt']);
 
-export async function startStatic({ root = 'dist', port = 0, host = '127.0.0.1' } = {}) {
+// `isolated` (the default) sends Cross-Origin-Opener-Policy: same-origin
+// and Cross-Origin-Embedder-Policy: require-corp on every response, so
+// pages are cross-origin isolated: SharedArrayBuffer exists, and the
+// in-page model splits its work over helper workers (wllama's threads need
+// it too). The page loads nothing from other origins, and fetches to
+// providers are CORS requests, which these headers allow. `isolated:
+// false` serves a page as a static host without them would (one worker).
+export async function startStatic({ root = 'dist', port = 0, host = '127.0.0.1', isolated = true } = {}) {
   const base = resolve(root);
   const cache = new Map();
   const server = http.createServer(async (req, res) => {
+    if (isolated) for (const [name, value] of Object.entries(ISOLATION)) res.setHeader(name, value);
     try {
       const url = new URL(req.url, 'http://x');
       let path = normalize(join(base, decodeURIComponent(url.pathname)));
@@ -66,13 +77,15 @@ if (isMain) {
   };
   const port = Number(opt('--port', '8080'));
   const root = opt('--root', 'dist');
+  // --not-isolated: without COOP/COEP, as a plain static host serves it.
+  const isolated = !args.includes('--not-isolated');
   try {
     await stat(join(root, 'index.html'));
   } catch {
     console.error(`No build in ${root}/: run \`make build\` first.`);
     process.exit(1);
   }
-  startStatic({ root, port })
+  startStatic({ root, port, isolated })
     .then((s) => console.log(`Roundtable is served at ${s.url}  (Ctrl+C stops)`))
     .catch((e) => {
       console.error(e.code === 'EADDRINUSE' ? `Port ${port} is in use: stop what runs there, or run with PORT=<other> make run.` : String(e));

@@ -85,8 +85,10 @@ kill "$MOCK_PID" 2>/dev/null || true
 MOCK_PID=""
 worker_wasm test "${WORKER[@]}" --target wasm32-unknown-unknown --test worker_opfs
 # The quantised kernels: SIMD against scalar on random and edge blocks, in
-# wasm with simd128 (run in Node's V8; natively only the scalar code runs).
-worker_wasm test "${WORKER[@]}" --target wasm32-unknown-unknown --test kernels_legacy --test kernels_k
+# wasm with simd128 (run in Node's V8; natively only the scalar code runs);
+# the attention kernel against the plain formula; a forward pass split over
+# several parts against the whole model, to the bit with the browser's kernels.
+worker_wasm test "${WORKER[@]}" --target wasm32-unknown-unknown --test kernels_legacy --test kernels_k --test attention --test split
 done_step "wasm tests"
 
 step "release build (trunk + wasm-opt)"

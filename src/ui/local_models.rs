@@ -16,7 +16,7 @@ const SUGGESTED: [(&str, &str, &str); 4] = [
     (
         "SmolLM2-135M-Instruct",
         "Q8_0, 145 MB",
-        "reads about 48 prompt tokens/s, writes about 31; quick, but a weak planner",
+        "reads about 50 prompt tokens/s on one core (60–85 on two), writes about 38; quick, but a weak planner",
     ),
     (
         "SmolLM2-360M-Instruct",
@@ -31,7 +31,7 @@ const SUGGESTED: [(&str, &str, &str); 4] = [
     (
         "Qwen2.5-0.5B-Instruct",
         "Q8_0, 531 MB",
-        "reads about 15 prompt tokens/s, writes about 11; needs about 1.2 GB of memory",
+        "reads about 13 prompt tokens/s on one core (about 22 on two), writes about 10–12; needs about 1.2 GB of memory",
     ),
 ];
 
@@ -150,7 +150,8 @@ pub fn LocalModels(
                     <li><b>{*n}</b>" · "{*q}" · "<span class="muted">{*speed}</span></li>
                 }).collect_view()}
             </ul>
-            <p class="hint">"Only llama (SmolLM2, Llama 3) and qwen2 (Qwen2.5) models with a byte-level BPE tokenizer run here. Prompts are read in batches, about 1.5 times as fast as answers are written: a 1,000-token prompt takes SmolLM2-135M about 20 s."</p>
+            <p class="hint">"Only llama (SmolLM2, Llama 3) and qwen2 (Qwen2.5) models with a byte-level BPE tokenizer run here. Prompts are read in batches: a 1,000-token prompt takes SmolLM2-135M about 20 s on one core, 12–16 s on two."</p>
+            <p class="hint" data-testid="local-cores">{cores_note()}</p>
             <label class="button file-button" class:disabled=move || busy.get().is_some()>
                 "Add a model file (.gguf)…"
                 <input id="local-file" type="file" accept=".gguf" aria-label="Add a model file"
@@ -209,5 +210,29 @@ pub fn LocalModels(
                 }.into_any(),
             }}
         </div>
+    }
+}
+
+/// The cores the in-page model may use here, in words: the worker splits
+/// each forward pass over up to 4 of them when the page is cross-origin
+/// isolated (crates/llm-worker, `worker::peers`).
+fn cores_note() -> String {
+    let window = web_sys::window();
+    let flag = |key: &str| {
+        window
+            .as_ref()
+            .and_then(|w| js_sys::Reflect::get(w, &key.into()).ok())
+    };
+    let isolated = flag("crossOriginIsolated")
+        .and_then(|v| v.as_bool())
+        .unwrap_or(false);
+    let cores = flag("navigator")
+        .and_then(|n| js_sys::Reflect::get(&n, &"hardwareConcurrency".into()).ok())
+        .and_then(|v| v.as_f64())
+        .unwrap_or(1.0) as usize;
+    match (isolated, cores.clamp(1, 4)) {
+        (false, _) => "It runs on one core here: this page is not cross-origin isolated (its server does not send the two headers that allow more; see the README).".into(),
+        (true, 1) => "It runs on this device's one core.".into(),
+        (true, n) => format!("It runs on {n} of this device's cores, each holding a share of the model."),
     }
 }

@@ -21,6 +21,7 @@ use crate::model::{Cache, Model, Pass};
 use crate::protocol::{ChatTurn, GenParams, ModelInfo};
 use crate::repeat::looping_tail;
 use crate::sampler::{Sampler, SamplerConfig};
+use crate::split::{Part, Peers};
 use crate::template::Template;
 use crate::tokenizer::Tok;
 use candle_core::{DType, Tensor};
@@ -154,6 +155,17 @@ impl Engine {
         file_bytes: u64,
         budget: u64,
     ) -> Result<Engine, String> {
+        Self::load_part(reader, file_bytes, budget, Part::WHOLE)
+    }
+
+    /// Loads the leader's share of every matrix (`part` 0 of several);
+    /// `set_peers` then gives it the workers holding the others.
+    pub fn load_part<R: Read + Seek>(
+        reader: &mut R,
+        file_bytes: u64,
+        budget: u64,
+        part: Part,
+    ) -> Result<Engine, String> {
         let (content, info) = inspect(reader, file_bytes, budget)?;
         let meta = Meta(&content.metadata);
         let tok = Tok::from_meta(&meta)?;
@@ -179,7 +191,8 @@ impl Engine {
         if let Some(id) = meta.u32("tokenizer.ggml.eos_token_id") {
             stops.push(id);
         }
-        let model = Model::load(&content, reader, &info.arch, MAX_CONTEXT).map_err(err)?;
+        let model =
+            Model::load_part(&content, reader, &info.arch, MAX_CONTEXT, part).map_err(err)?;
         let base = info.memory_bytes.saturating_sub(info.kv_bytes);
         let max_slots =
             (budget.saturating_sub(base) / info.kv_bytes.max(1)).clamp(1, SLOTS as u64) as usize;
@@ -193,6 +206,28 @@ impl Engine {
             info,
             clock: 0,
         })
+    }
+
+    /// Runs every forward pass with `peers` (the other parts' workers).
+    pub fn set_peers(&mut self, peers: Box<dyn Peers>) -> Result<(), String> {
+        self.model.set_peers(peers).map_err(err)?;
+        self.info.workers = self.model.workers() as u32;
+        Ok(())
+    }
+
+    /// Whether a worker holding part of the model stopped answering.
+    pub fn peers_broken(&self) -> bool {
+        self.model.peers_broken()
+    }
+
+    /// Products exchanged with the peers so far, and the time it took.
+    pub fn exchanged(&self) -> (u64, f64) {
+        self.model.exchanged()
+    }
+
+    /// The widest product's input and output for a batch, in floats.
+    pub fn exchange_floats(&self) -> (usize, usize) {
+        self.model.exchange_floats(PREFILL_BATCH)
     }
 
     pub fn template_source(&self) -> &str {

@@ -208,6 +208,7 @@ pub fn check(content: &Content, file_bytes: u64, budget: u64) -> Result<ModelInf
             .unwrap_or(0) as u32,
         has_template: meta.str("tokenizer.chat_template").is_some(),
         slow_types: slow.iter().map(|s| s.to_string()).collect(),
+        workers: 1,
         sha256: String::new(),
     })
 }

@@ -3,6 +3,7 @@
 //! and loop check, the header checks, the tokenizer and template, and the
 //! tiny test models are plain Rust, tested natively.
 
+pub mod attention;
 pub mod digest;
 pub mod engine;
 pub mod inspect;
@@ -11,6 +12,7 @@ pub mod protocol;
 pub mod quant;
 pub mod repeat;
 pub mod sampler;
+pub mod split;
 pub mod template;
 pub mod tiny;
 pub mod tokenizer;

@@ -7,12 +7,19 @@
 //! A forward pass runs layer by layer (`begin`, `layer`, `finish`), so the
 //! engine can read a whole prompt as one batch and still report progress
 //! and take a cancel between layers.
+//!
+//! A model may hold only a share of every matrix's rows (`split::Part`):
+//! the leader then runs each product with its `Peers`, which hold the
+//! other shares and answer through `serve`.
 
+use crate::attention::{attend, Kv};
 use crate::inspect::Meta;
 use crate::quant::packed;
+use crate::split::{Op, Part, Peers, Rows};
 use candle_core::quantized::gguf_file::Content;
-use candle_core::quantized::{QMatMul, QTensor};
+use candle_core::quantized::{QMatMul, QStorage, QTensor};
 use candle_core::{DType, Device, Module, Result, Tensor};
+use std::borrow::Cow;
 use std::io::{Read, Seek, SeekFrom};
 use std::sync::Arc;
 
@@ -31,7 +38,8 @@ struct Layer {
 }
 
 pub struct Model {
-    embed: Tensor,
+    /// The token embeddings as floats (the leader's; a peer has none).
+    embed: Option<Tensor>,
     layers: Vec<Layer>,
     norm: Tensor,
     output: QMatMul,
@@ -44,21 +52,22 @@ pub struct Model {
     sin: Tensor,
     /// Rotation of (i, i + d/2) pairs (qwen2) rather than (2i, 2i + 1).
     neox: bool,
+    /// The share of each matrix's rows held here.
+    part: Part,
+    /// The workers holding the other shares (the leader's).
+    peers: Option<Box<dyn Peers>>,
 }
 
-/// One conversation's keys and values, per layer: (1, kv_heads, t, head_dim).
-#[derive(Clone, Default)]
+/// One conversation's keys and values, per layer (`attention::Kv`).
+#[derive(Default)]
 pub struct Cache {
-    kv: Vec<Option<(Tensor, Tensor)>>,
+    kv: Vec<Kv>,
 }
 
 impl Cache {
     /// Positions held.
     pub fn len(&self) -> usize {
-        match self.kv.first() {
-            Some(Some((k, _))) => k.dim(2).unwrap_or(0),
-            _ => 0,
-        }
+        self.kv.first().map_or(0, Kv::len)
     }
     pub fn is_empty(&self) -> bool {
         self.len() == 0
@@ -74,7 +83,6 @@ pub struct Pass {
     pos: usize,
     seq: usize,
     layer: usize,
-    mask: Option<Tensor>,
 }
 
 impl Pass {
@@ -90,19 +98,79 @@ impl Pass {
 /// Reads one tensor: ours when the type is one we have kernels for,
 /// candle's otherwise.
 fn load_tensor<R: Read + Seek>(content: &Content, reader: &mut R, name: &str) -> Result<QTensor> {
+    load_rows(content, reader, name, Part::WHOLE)
+}
+
+/// Reads `part`'s rows of a matrix (each row is a contiguous run of
+/// blocks in the file).
+fn load_rows<R: Read + Seek>(
+    content: &Content,
+    reader: &mut R,
+    name: &str,
+    part: Part,
+) -> Result<QTensor> {
     let Some(info) = content.tensor_infos.get(name) else {
         candle_core::bail!("the file has no tensor {name}")
     };
     let dtype = info.ggml_dtype;
-    let elems = info.shape.elem_count();
-    let bytes = elems / dtype.block_size() * dtype.type_size();
-    if packed::has_kernels(dtype) {
-        let mut data = vec![0u8; bytes];
-        reader.seek(SeekFrom::Start(content.tensor_data_offset + info.offset))?;
-        reader.read_exact(&mut data)?;
-        return packed::qtensor(dtype, &data, info.shape.clone());
+    let dims = info.shape.dims();
+    let (rows, cols) = match dims {
+        [r, c] => (*r, *c),
+        [c] => (1, *c),
+        _ => candle_core::bail!("tensor {name} has {} dimensions", dims.len()),
+    };
+    if cols % dtype.block_size() != 0 {
+        candle_core::bail!("tensor {name}'s rows of {cols} are not whole {dtype:?} blocks")
     }
-    info.read(reader, content.tensor_data_offset, &Device::Cpu)
+    if part.is_whole() && !packed::has_kernels(dtype) {
+        return info.read(reader, content.tensor_data_offset, &Device::Cpu);
+    }
+    let row_bytes = cols / dtype.block_size() * dtype.type_size();
+    let mine = part.rows(rows);
+    let len = mine.len() * row_bytes;
+    let start = content.tensor_data_offset + info.offset + (mine.start * row_bytes) as u64;
+    reader.seek(SeekFrom::Start(start))?;
+    // candle views the bytes as blocks in place: a buffer aligned for any
+    // block type (an empty share included).
+    let mut words = vec![0u64; len.div_ceil(8)];
+    // SAFETY: a view of the buffer's first `len` bytes; any bytes are
+    // valid u64 words, and u8 needs no alignment.
+    let data = unsafe { std::slice::from_raw_parts_mut(words.as_mut_ptr() as *mut u8, len) };
+    reader.read_exact(data)?;
+    let shape = if dims.len() == 2 {
+        candle_core::Shape::from((mine.len(), cols))
+    } else {
+        info.shape.clone()
+    };
+    if packed::has_kernels(dtype) {
+        return packed::qtensor(dtype, data, shape);
+    }
+    QTensor::new(
+        QStorage::from_data(Cow::Borrowed(data), &Device::Cpu, dtype)?,
+        shape,
+    )
+}
+
+/// A matrix's (rows, columns).
+fn dims(w: &QMatMul) -> (usize, usize) {
+    let d = match w {
+        QMatMul::QTensor(t) => t.shape().dims(),
+        QMatMul::Tensor(t) | QMatMul::TensorF16(t) => t.dims(),
+    };
+    match d {
+        [r, c] => (*r, *c),
+        [c] => (1, *c),
+        _ => (0, 0),
+    }
+}
+
+/// `x` (1, m, k) times a matrix's rows; a share of no rows (a small
+/// matrix split many ways) gives no values.
+fn apply(w: &QMatMul, x: &Tensor) -> Result<Tensor> {
+    match dims(w).0 {
+        0 => Tensor::zeros((1, x.dim(1)?, 0), DType::F32, &Device::Cpu),
+        _ => w.forward(x),
+    }
 }
 
 fn floats(t: QTensor) -> Result<Tensor> {
@@ -130,6 +198,22 @@ impl Model {
         arch: &str,
         max_context: usize,
     ) -> Result<Model> {
+        Self::load_part(content, reader, arch, max_context, Part::WHOLE)
+    }
+
+    /// Loads `part`'s rows of every matrix. Part 0 (the leader) also holds
+    /// everything else: embeddings, norms, biases, rotary tables.
+    pub fn load_part<R: Read + Seek>(
+        content: &Content,
+        reader: &mut R,
+        arch: &str,
+        max_context: usize,
+        part: Part,
+    ) -> Result<Model> {
+        if part.count == 0 || part.index >= part.count {
+            candle_core::bail!("part {} of {} does not exist", part.index, part.count)
+        }
+        let leader = part.index == 0;
         let meta = Meta(&content.metadata);
         let key = |k: &str| format!("{arch}.{k}");
         let need = |k: &str| {
@@ -160,20 +244,32 @@ impl Model {
         }
         let eps = f32_of("attention.layer_norm_rms_epsilon").unwrap_or(1e-5) as f64;
         let base = f32_of("rope.freq_base").unwrap_or(10_000.0);
-        let (cos, sin) = rope_tables(rope_dim, base, max_context)?;
+        let (cos, sin) = rope_tables(rope_dim, base, if leader { max_context } else { 1 })?;
 
-        let embed_q = Arc::new(load_tensor(content, reader, "token_embd.weight")?);
-        let embed = embed_q.dequantize(&Device::Cpu)?;
-        let output = if content.tensor_infos.contains_key("output.weight") {
-            QMatMul::from_qtensor(load_tensor(content, reader, "output.weight")?)?
-        } else {
-            QMatMul::from_arc(embed_q)?
+        let tied = !content.tensor_infos.contains_key("output.weight");
+        let embed_q = leader
+            .then(|| load_tensor(content, reader, "token_embd.weight").map(Arc::new))
+            .transpose()?;
+        let embed = embed_q
+            .as_ref()
+            .map(|q| q.dequantize(&Device::Cpu))
+            .transpose()?;
+        let output = match (&embed_q, tied) {
+            (Some(q), true) if part.is_whole() => QMatMul::from_arc(q.clone())?,
+            (_, true) => {
+                QMatMul::from_qtensor(load_rows(content, reader, "token_embd.weight", part)?)?
+            }
+            (_, false) => {
+                QMatMul::from_qtensor(load_rows(content, reader, "output.weight", part)?)?
+            }
         };
         let norm = floats(load_tensor(content, reader, "output_norm.weight")?)?;
         let mut layers = Vec::with_capacity(blocks);
         for i in 0..blocks {
             let mut t = |n: &str| load_tensor(content, reader, &format!("blk.{i}.{n}"));
-            let mm = |q: QTensor| QMatMul::from_qtensor(q);
+            let mm = |n: &str, reader: &mut R| {
+                QMatMul::from_qtensor(load_rows(content, reader, &format!("blk.{i}.{n}"), part)?)
+            };
             let bias = if arch == "qwen2" {
                 Some([
                     floats(t("attn_q.bias")?)?,
@@ -183,17 +279,19 @@ impl Model {
             } else {
                 None
             };
+            let attn_norm = floats(t("attn_norm.weight")?)?;
+            let ffn_norm = floats(t("ffn_norm.weight")?)?;
             layers.push(Layer {
-                attn_norm: floats(t("attn_norm.weight")?)?,
-                q: mm(t("attn_q.weight")?)?,
-                k: mm(t("attn_k.weight")?)?,
-                v: mm(t("attn_v.weight")?)?,
-                o: mm(t("attn_output.weight")?)?,
+                attn_norm,
+                q: mm("attn_q.weight", reader)?,
+                k: mm("attn_k.weight", reader)?,
+                v: mm("attn_v.weight", reader)?,
+                o: mm("attn_output.weight", reader)?,
                 bias,
-                ffn_norm: floats(t("ffn_norm.weight")?)?,
-                gate: mm(t("ffn_gate.weight")?)?,
-                up: mm(t("ffn_up.weight")?)?,
-                down: mm(t("ffn_down.weight")?)?,
+                ffn_norm,
+                gate: mm("ffn_gate.weight", reader)?,
+                up: mm("ffn_up.weight", reader)?,
+                down: mm("ffn_down.weight", reader)?,
             });
         }
         Ok(Model {
@@ -208,7 +306,151 @@ impl Model {
             cos,
             sin,
             neox: arch == "qwen2",
+            part,
+            peers: None,
         })
+    }
+
+    /// Splits every product with `peers`, which hold the other parts.
+    pub fn set_peers(&mut self, peers: Box<dyn Peers>) -> Result<()> {
+        if self.part.index != 0 || self.part.count != peers.workers() {
+            candle_core::bail!(
+                "part {} of {} cannot lead {} workers",
+                self.part.index,
+                self.part.count,
+                peers.workers()
+            )
+        }
+        self.peers = Some(peers);
+        Ok(())
+    }
+
+    /// Bytes of this part's matrices as stored (the embedding's float copy
+    /// and the norms aside).
+    pub fn matrix_bytes(&self) -> usize {
+        let size = |w: &QMatMul| match w {
+            QMatMul::QTensor(t) => t.storage_size_in_bytes(),
+            QMatMul::Tensor(t) | QMatMul::TensorF16(t) => {
+                t.elem_count() * t.dtype().size_in_bytes()
+            }
+        };
+        let layers: usize = self
+            .layers
+            .iter()
+            .map(|l| {
+                [&l.q, &l.k, &l.v, &l.o, &l.gate, &l.up, &l.down]
+                    .map(size)
+                    .iter()
+                    .sum::<usize>()
+            })
+            .sum();
+        layers + size(&self.output)
+    }
+
+    /// The peers' products exchanged and the time spent on it (`Peers::exchanged`).
+    pub fn exchanged(&self) -> (u64, f64) {
+        self.peers.as_ref().map_or((0, 0.0), |p| p.exchanged())
+    }
+
+    /// Whether a peer stopped answering.
+    pub fn peers_broken(&self) -> bool {
+        self.peers.as_ref().is_some_and(|p| p.broken())
+    }
+
+    /// Workers a forward pass runs on.
+    pub fn workers(&self) -> usize {
+        self.peers.as_ref().map_or(1, |p| p.workers())
+    }
+
+    /// The widest input and output of any product for `m` tokens, in
+    /// floats (what a peer's exchange buffer must hold).
+    pub fn exchange_floats(&self, m: usize) -> (usize, usize) {
+        let hidden = self.heads * self.head_dim;
+        let Some(l) = self.layers.first() else {
+            return (0, 0);
+        };
+        let cols = |w: &QMatMul| dims(w).1;
+        // Rows here are this part's; a peer's share is at most one
+        // alignment step more.
+        let share = |w: &QMatMul| dims(w).0 + crate::split::ALIGN;
+        let input = m * hidden.max(cols(&l.down)).max(cols(&l.o));
+        let output = (m * (share(&l.q) + share(&l.k) + share(&l.v)))
+            .max(m * share(&l.o))
+            .max(m * (share(&l.gate) + share(&l.up)))
+            .max(m * share(&l.down))
+            .max(share(&self.output));
+        (input, output)
+    }
+
+    /// The matrices of one product, in the order they are joined.
+    fn matrices(&self, op: Op) -> Result<Vec<&QMatMul>> {
+        let layer = |i: usize| {
+            self.layers
+                .get(i)
+                .ok_or_else(|| candle_core::Error::Msg(format!("there is no layer {i}")))
+        };
+        Ok(match op {
+            Op::Qkv(i) => {
+                let l = layer(i)?;
+                vec![&l.q, &l.k, &l.v]
+            }
+            Op::O(i) => vec![&layer(i)?.o],
+            Op::GateUp(i) => {
+                let l = layer(i)?;
+                vec![&l.gate, &l.up]
+            }
+            Op::Down(i) => vec![&layer(i)?.down],
+            Op::Output => vec![&self.output],
+        })
+    }
+
+    /// A peer's side of a product: this part's rows of each matrix for `m`
+    /// tokens of `input`.
+    pub fn serve(&self, op: Op, m: usize, input: &[f32]) -> Result<Rows> {
+        if m == 0 || input.len() % m != 0 {
+            candle_core::bail!("{} input values are not {m} whole tokens", input.len())
+        }
+        let x = Tensor::from_slice(input, (1, m, input.len() / m), &Device::Cpu)?;
+        self.matrices(op)?
+            .into_iter()
+            .map(|w| apply(w, &x)?.flatten_all()?.to_vec1())
+            .collect()
+    }
+
+    /// Every matrix of `op` applied to `x` (1, m, k), all rows: the peers'
+    /// shares are computed while this worker computes its own.
+    fn products(&self, op: Op, x: &Tensor) -> Result<Vec<Tensor>> {
+        let mats = self.matrices(op)?;
+        let Some(peers) = &self.peers else {
+            return mats.into_iter().map(|w| apply(w, x)).collect();
+        };
+        let (_, m, _) = x.dims3()?;
+        let input: Vec<f32> = x.flatten_all()?.to_vec1()?;
+        peers.ask(op, m, &input)?;
+        let local = mats
+            .into_iter()
+            .map(|w| apply(w, x))
+            .collect::<Result<Vec<_>>>();
+        // Collected even when the local product failed: the exchange
+        // stays in step.
+        let remote = peers.collect()?;
+        local?
+            .into_iter()
+            .enumerate()
+            .map(|(i, own)| {
+                let mut parts = vec![own];
+                for rows in &remote {
+                    let Some(v) = rows.get(i) else {
+                        candle_core::bail!("a peer sent {} of the matrices of {op:?}", rows.len())
+                    };
+                    if v.len() % m != 0 {
+                        candle_core::bail!("a peer sent {} values for {m} tokens", v.len())
+                    }
+                    parts.push(Tensor::from_slice(v, (1, m, v.len() / m), &Device::Cpu)?);
+                }
+                Tensor::cat(&parts, 2)
+            })
+            .collect()
     }
 
     pub fn layers(&self) -> usize {
@@ -229,27 +471,25 @@ impl Model {
                 self.cos.dim(0)?
             )
         }
+        let Some(embed) = &self.embed else {
+            candle_core::bail!("part {} of the model does not run passes", self.part.index)
+        };
         let ids = Tensor::new(tokens, &Device::Cpu)?;
-        let x = self.embed.index_select(&ids, 0)?.unsqueeze(0)?;
-        // Causal mask: token i sees the cache and tokens 0..=i.
-        let mask = (seq > 1)
-            .then(|| {
-                let t = pos + seq;
-                let m: Vec<f32> = (0..seq)
-                    .flat_map(|i| {
-                        (0..t).map(move |j| if j > pos + i { f32::NEG_INFINITY } else { 0.0 })
-                    })
-                    .collect();
-                Tensor::from_vec(m, (seq, t), &Device::Cpu)
-            })
-            .transpose()?;
+        let x = embed.index_select(&ids, 0)?.unsqueeze(0)?;
         Ok(Pass {
             x,
             pos,
             seq,
             layer: 0,
-            mask,
         })
+    }
+
+    /// A product of one matrix (`products`).
+    fn product(&self, op: Op, x: &Tensor) -> Result<Tensor> {
+        match self.products(op, x)?.pop() {
+            Some(t) => Ok(t),
+            None => candle_core::bail!("{op:?} has no matrix"),
+        }
     }
 
     fn rope(&self, x: &Tensor, pos: usize, seq: usize) -> Result<Tensor> {
@@ -271,7 +511,10 @@ impl Model {
         let (h, kvh) = (self.heads, self.kv_heads);
         let x = &pass.x;
         let n = candle_nn::ops::rms_norm(x, &l.attn_norm, self.eps as f32)?;
-        let (mut q, mut k, mut v) = (l.q.forward(&n)?, l.k.forward(&n)?, l.v.forward(&n)?);
+        let [mut q, mut k, mut v]: [Tensor; 3] = self
+            .products(Op::Qkv(pass.layer), &n)?
+            .try_into()
+            .map_err(|_| candle_core::Error::Msg("query, key and value expected".into()))?;
         if let Some([bq, bk, bv]) = &l.bias {
             q = q.broadcast_add(bq)?;
             k = k.broadcast_add(bk)?;
@@ -282,35 +525,22 @@ impl Model {
         let k = self.rope(&heads(k, kvh)?, pos, seq)?;
         let v = heads(v, kvh)?;
         if cache.kv.len() < self.layers.len() {
-            cache.kv.resize(self.layers.len(), None);
+            cache.kv.resize_with(self.layers.len(), Kv::default);
         }
-        let (k, v) = match cache.kv[pass.layer].take() {
-            Some((ck, cv)) => (Tensor::cat(&[&ck, &k], 2)?, Tensor::cat(&[&cv, &v], 2)?),
-            None => (k, v),
-        };
-        cache.kv[pass.layer] = Some((k.clone(), v.clone()));
-        let t = k.dim(2)?;
-        // Grouped-query attention without copying keys: the query heads that
-        // share a key head are stacked as rows of one product.
-        let rep = h / kvh;
-        let q = q.reshape((1, kvh, rep * seq, hd))?;
-        let scores = (q.matmul(&k.t()?)? / (hd as f64).sqrt())?;
-        let scores = match &pass.mask {
-            Some(m) => scores
-                .reshape((1, kvh, rep, seq, t))?
-                .broadcast_add(m)?
-                .reshape((1, kvh, rep * seq, t))?,
-            None => scores,
-        };
-        let att = candle_nn::ops::softmax_last_dim(&scores)?.matmul(&v)?;
-        let att = att
-            .reshape((1, h, seq, hd))?
-            .transpose(1, 2)?
-            .reshape((1, seq, h * hd))?;
-        let x = (l.o.forward(&att)? + x)?;
+        let kv = &mut cache.kv[pass.layer];
+        let rows = |t: Tensor| t.flatten_all()?.to_vec1::<f32>();
+        kv.append(kvh, hd, seq, &rows(k)?, &rows(v)?);
+        let mut att = vec![0f32; seq * h * hd];
+        attend(&rows(q)?, h, seq, kv, &mut att);
+        let att = Tensor::from_vec(att, (1, seq, h * hd), &Device::Cpu)?;
+        let x = (self.product(Op::O(pass.layer), &att)? + x)?;
         let n = candle_nn::ops::rms_norm(&x, &l.ffn_norm, self.eps as f32)?;
-        let ff = (candle_nn::ops::silu(&l.gate.forward(&n)?)? * l.up.forward(&n)?)?;
-        pass.x = (l.down.forward(&ff)? + x)?;
+        let [gate, up]: [Tensor; 2] = self
+            .products(Op::GateUp(pass.layer), &n)?
+            .try_into()
+            .map_err(|_| candle_core::Error::Msg("gate and up expected".into()))?;
+        let ff = (candle_nn::ops::silu(&gate)? * up)?;
+        pass.x = (self.product(Op::Down(pass.layer), &ff)? + x)?;
         pass.layer += 1;
         Ok(())
     }
@@ -326,7 +556,9 @@ impl Model {
         }
         let x = pass.x.narrow(1, pass.seq - 1, 1)?;
         let x = candle_nn::ops::rms_norm(&x, &self.norm, self.eps as f32)?;
-        self.output.forward(&x)?.flatten_all()?.to_dtype(DType::F32)
+        self.product(Op::Output, &x)?
+            .flatten_all()?
+            .to_dtype(DType::F32)
     }
 
     /// A whole forward pass.

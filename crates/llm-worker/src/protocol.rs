@@ -31,6 +31,9 @@ pub struct ModelInfo {
     pub slow_types: Vec<String>,
     /// SHA-256 of the file, hex; the id of a stored model.
     pub sha256: String,
+    /// Workers (cores) a forward pass runs on once loaded: more than one
+    /// when the page is cross-origin isolated (0 in a stored record).
+    pub workers: u32,
 }
 
 /// A stored model: its header facts and when it was added.
@@ -248,6 +251,13 @@ pub enum FromWorker {
         finish: String,
         prefill_ms: f64,
         decode_ms: f64,
+        /// While writing (after the first token), with the model on several
+        /// workers: the products exchanged, and the time the leader spent
+        /// handing them over and waiting for the others' rows.
+        #[serde(default)]
+        exchanges: u64,
+        #[serde(default)]
+        exchange_ms: f64,
     },
     Error {
         id: u32,

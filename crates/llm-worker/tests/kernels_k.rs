@@ -8,7 +8,9 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 use candle_core::quantized::{GgmlDType, QMatMul, QTensor};
 use candle_core::{Device, Module, Tensor};
 use half::f16;
-use llm_worker::quant::kquants::{q3k_scales, q5k_scales_mins, BlockQ3K, BlockQ5K, BlockQ8K, QK_K};
+use llm_worker::quant::kquants::{
+    q3k_scales, q5k_scales_mins, BlockQ3K, BlockQ5K, BlockQ6K, BlockQ8K, QK_K,
+};
 use llm_worker::quant::Kernel;
 
 mod support;
@@ -31,6 +33,14 @@ use support::{quantize_act, Rng};
 fn check_kernel_vs_scalar<K: Kernel<Act = BlockQ8K>>(xs: &[K], ys: &[BlockQ8K], what: &str) {
     let got = K::dot(xs, ys);
     let want = K::dot_scalar(xs, ys);
+    // The unpacked rows batches use: the scalar kernel's value, to the bit.
+    let wide: Vec<K::Wide> = xs.iter().map(|x| x.widen()).collect();
+    let unpacked = K::dot_wide(&wide, ys);
+    assert_eq!(
+        unpacked.to_bits(),
+        want.to_bits(),
+        "{what}: dot_wide {unpacked} != dot_scalar {want}"
+    );
     let mag: f32 = (0..xs.len())
         .map(|b| K::dot_scalar(&xs[b..b + 1], &ys[b..b + 1]).abs())
         .sum();
@@ -80,6 +90,7 @@ fn d_offsets<K: Kernel>() -> Vec<usize> {
     match K::DTYPE {
         GgmlDType::Q3K => vec![108],
         GgmlDType::Q5K => vec![0, 2],
+        GgmlDType::Q6K => vec![208],
         other => panic!("{other:?}"),
     }
 }
@@ -94,18 +105,27 @@ fn q5k_kernel_matches_scalar() {
     kernel_vs_scalar::<BlockQ5K>(raw_q5k);
 }
 
+#[test]
+fn q6k_kernel_matches_scalar() {
+    kernel_vs_scalar::<BlockQ6K>(raw_q6k);
+}
+
 /// The SIMD functions called directly, so the wasm run surely exercises
 /// them (and `dot` is them, bit for bit).
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 #[test]
 fn simd_functions_are_the_kernels() {
-    use llm_worker::quant::kquants::simd::{vec_dot_q3k_q8k, vec_dot_q5k_q8k};
+    use llm_worker::quant::kquants::simd::{vec_dot_q3k_q8k, vec_dot_q5k_q8k, vec_dot_q6k_q8k};
     let mut rng = Rng::new(7);
     for blocks in 1..=4 {
         let ys = acts(&mut rng, blocks, 0);
         let x3: Vec<BlockQ3K> = (0..blocks).map(|_| raw_q3k(&mut rng)).collect();
         let x5: Vec<BlockQ5K> = (0..blocks).map(|_| raw_q5k(&mut rng)).collect();
+        let x6: Vec<BlockQ6K> = (0..blocks).map(|_| raw_q6k(&mut rng)).collect();
         let n = blocks * QK_K;
+        let s6 = vec_dot_q6k_q8k(n, &x6, &ys);
+        assert_eq!(s6.to_bits(), BlockQ6K::dot(&x6, &ys).to_bits());
+        check_kernel_vs_scalar(&x6, &ys, "simd q6k");
         let s3 = vec_dot_q3k_q8k(n, &x3, &ys);
         let s5 = vec_dot_q5k_q8k(n, &x5, &ys);
         assert_eq!(s3.to_bits(), BlockQ3K::dot(&x3, &ys).to_bits());
@@ -224,6 +244,18 @@ fn q3k_scalar_matches_candle() {
 #[test]
 fn q5k_scalar_matches_candle() {
     scalar_vs_candle::<BlockQ5K>(q5k_parts);
+}
+
+/// Σ|w·x| over a Q6_K block.
+fn q6k_parts(b: &BlockQ6K, x: &[f32]) -> f32 {
+    let mut w = [0f32; QK_K];
+    BlockQ6K::dequantize(std::slice::from_ref(b), &mut w);
+    w.iter().zip(x).map(|(w, x)| (w * x).abs()).sum()
+}
+
+#[test]
+fn q6k_scalar_matches_candle() {
+    scalar_vs_candle::<BlockQ6K>(q6k_parts);
 }
 
 // ---------------------------------------------------------------------
@@ -380,6 +412,61 @@ fn q5k_every_position_one_hot_act() {
     dense_weights_one_hot_acts::<BlockQ5K>(raw_q5k, q5k_mag);
 }
 
+fn q6k_mag(x: &BlockQ6K, p: usize) -> f32 {
+    let mut w = [0f32; QK_K];
+    BlockQ6K::dequantize(std::slice::from_ref(x), &mut w);
+    w[p].abs()
+}
+
+#[test]
+fn q6k_every_position_one_hot_act() {
+    dense_weights_one_hot_acts::<BlockQ6K>(raw_q6k, q6k_mag);
+}
+
+/// Q6_K blocks with a single nonzero value, written bit by bit from
+/// ggml's `dequantize_row_q6_K` (value `i`: `half = i / 128`,
+/// `group = i % 128 / 32`, `l = i % 32`; low nibble of
+/// `ql[64·half + l + 32·(group & 1)]`, the high one for groups 2 and 3;
+/// bits `2·group` of `qh[32·half + l]` on top; minus 32; scale
+/// `scales[i / 16]`), against dense activations.
+#[test]
+fn q6k_every_position_one_hot_weight() {
+    let mut rng = Rng::new(800);
+    let x = values(&mut rng, 1, 0);
+    let ys = quantize_act::<BlockQ6K>(&x);
+    for p in 0..QK_K {
+        // Every value 32 (= 0) but the one at p: low nibbles 0, high bits 2.
+        let mut b = BlockQ6K {
+            ql: [0; 128],
+            qh: [0xAA; 64],
+            scales: std::array::from_fn(|_| rng.byte() as i8 | 1),
+            d: f16::from_f32(0.25 + rng.unit()),
+        };
+        let q = loop {
+            let q = rng.byte() & 63;
+            if q != 32 {
+                break q;
+            }
+        };
+        let (half, group, l) = (p / 128, p % 128 / 32, p % 32);
+        let at = 64 * half + l + 32 * (group & 1);
+        b.ql[at] |= (q & 0xF) << if group >= 2 { 4 } else { 0 };
+        let h = &mut b.qh[32 * half + l];
+        *h = (*h & !(3 << (2 * group))) | ((q >> 4) << (2 * group));
+        let mut w = vec![0f32; QK_K];
+        BlockQ6K::dequantize(&[b], &mut w);
+        let want_w = b.d.to_f32() * b.scales[p / 16] as f32 * (q as f32 - 32.0);
+        assert_eq!(w[p], want_w, "position {p}: dequantized");
+        for (i, &v) in w.iter().enumerate() {
+            assert!(i == p || v == 0.0, "position {p}: value at {i} is {v}");
+        }
+        let a = ys[0].d * ys[0].qs[p] as f32;
+        let tol = 8.0 * f32::EPSILON * (w[p] * a).abs();
+        let got = [BlockQ6K::dot(&[b], &ys), BlockQ6K::dot_scalar(&[b], &ys)];
+        check_one(got, w[p] * a, tol, &format!("Q6K one-hot weight {p}"));
+    }
+}
+
 /// Q3_K blocks with a single nonzero value, written bit by bit from ggml's
 /// layout (value `i`: `half = i / 128`, `shift = i % 128 / 32`,
 /// `l = i % 32`; low bits `qs[32·half + l] >> 2·shift`, high bit
@@ -491,4 +578,45 @@ fn read_parses_ggml_layout() {
         bytes.extend_from_slice(&s.to_le_bytes());
     }
     assert_eq!(BlockQ8K::read(&bytes), y);
+}
+
+/// A product over a batch (rows unpacked once) and over one token (packed
+/// rows) give each element the scalar kernel's value.
+fn batch_products<K: Kernel<Act = BlockQ8K>>(raw: fn(&mut Rng) -> K) {
+    let mut rng = Rng::new(5);
+    let (kb, n) = (2, 3);
+    let rows: Vec<K> = (0..kb * n).map(|_| raw(&mut rng)).collect();
+    for m in [1, K::WIDEN_FROM, 21] {
+        let lhs = values(&mut rng, m * kb, 2);
+        let mut dst = vec![f32::NAN; m * n];
+        llm_worker::quant::packed::matmul((m, kb * QK_K, n), &lhs, &rows, &mut dst)
+            .expect("matmul");
+        for i in 0..m {
+            let ys = quantize_act::<K>(&lhs[i * kb * QK_K..(i + 1) * kb * QK_K]);
+            for j in 0..n {
+                let want = K::dot_scalar(&rows[j * kb..(j + 1) * kb], &ys);
+                let got = dst[i * n + j];
+                let tol = 1e-5 * want.abs().max(1.0);
+                assert!(
+                    (got - want).abs() <= tol,
+                    "{m} tokens, ({i}, {j}): {got} vs {want}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn q3k_batch_products() {
+    batch_products::<BlockQ3K>(raw_q3k);
+}
+
+#[test]
+fn q5k_batch_products() {
+    batch_products::<BlockQ5K>(raw_q5k);
+}
+
+#[test]
+fn q6k_batch_products() {
+    batch_products::<BlockQ6K>(raw_q6k);
 }

@@ -43,6 +43,14 @@ fn kernel_matches_scalar<T: Case>(name: &str) {
             for xs in &weights {
                 let scalar = T::dot_scalar(xs, &acts);
                 let kernel = T::dot(xs, &acts);
+                // The unpacked rows batches use: the scalar kernel's value, to the bit.
+                let wide: Vec<T::Wide> = xs.iter().map(|x| x.widen()).collect();
+                let unpacked = T::dot_wide(&wide, &acts);
+                assert_eq!(
+                    unpacked.to_bits(),
+                    scalar.to_bits(),
+                    "{name} seed {seed} blocks {nb}: dot_wide {unpacked} vs dot_scalar {scalar}"
+                );
                 let (exact, mag) = reference(xs, &acts);
                 let tol = 1e-5 * mag;
                 let what = format!("{name} seed {seed} blocks {nb}");
@@ -78,7 +86,8 @@ fn kernel_matches_scalar_q5_1() {
 /// activations equal candle's `QMatMul` (the same arithmetic in candle's
 /// scalar `vec_dot_unopt`, so any difference is summation order) within
 /// 1e-4 relative plus 1e-5 of the magnitude (for results that cancel to
-/// near zero).
+/// near zero), plus, for Q4_1 and Q5_1, what candle's rounding of the
+/// activations' sums moves (case 3).
 ///
 /// Rows are an even number of blocks: candle's scalar kernels for these
 /// types `debug_assert!` that (ggml's unrolled-by-two legacy).
@@ -107,10 +116,25 @@ fn matches_candle<T: Case>(name: &str) {
             let out = QMatMul::from_qtensor(q).unwrap().forward(&xt).unwrap();
             let out = out.flatten_all().unwrap().to_vec1::<f32>().unwrap();
             assert_eq!(out.len(), rows);
+            // Our Q8_1 sums are ggml's, `f16(sum * d)`; candle's are
+            // `f16(sum) * f16(d)` in f16. Where the weights have a minimum,
+            // each block's `m * s` term moves by `m` times that difference.
+            let candle_s: Vec<f32> = candle_bytes(
+                &xt.flatten_all().unwrap().to_vec1().unwrap(),
+                GgmlDType::Q8_1,
+            )
+            .chunks_exact(36)
+            .map(|b| BlockQ8_1::read(b).s.to_f32())
+            .collect();
             for (r, &c) in out.iter().enumerate() {
                 let row = &blocks[r * nb..(r + 1) * nb];
                 let (_, mag) = reference(row, &acts);
-                let tol = 1e-4 * c.abs() as f64 + 1e-5 * mag;
+                let s_moved: f64 = (0..nb)
+                    .map(|b| {
+                        (row[b].dm().1 as f64 * (T::act(&acts[b]).1 - candle_s[b]) as f64).abs()
+                    })
+                    .sum();
+                let tol = 1e-4 * c.abs() as f64 + 1e-5 * mag + 1.0001 * s_moved;
                 let what = format!("{name} seed {seed} blocks {nb} row {r}");
                 close(
                     T::dot_scalar(row, &acts),
@@ -150,7 +174,7 @@ fn candle_bytes(xs: &[f32], dtype: GgmlDType) -> Vec<u8> {
 }
 
 /// Case 3: `quantize_act` gives candle's Q8_0 / Q8_1 bytes, field by field
-/// (f16 fields compared by bits).
+/// (f16 fields compared by bits), but for Q8_1's `s`, which is ggml's.
 #[test]
 fn activations_match_candle() {
     for seed in 0..8u64 {
@@ -178,8 +202,14 @@ fn activations_match_candle() {
                 assert_eq!(ours.len(), theirs.len());
                 for (b, (a, c)) in ours.iter().zip(&theirs).enumerate() {
                     assert_eq!(a.d.to_bits(), c.d.to_bits(), "Q8_1 d, {what}, block {b}");
-                    assert_eq!(a.s.to_bits(), c.s.to_bits(), "Q8_1 s, {what}, block {b}");
                     assert_eq!(a.qs, c.qs, "Q8_1 qs, {what}, block {b}");
+                    // `s` as ggml stores it (`quantize_row_q8_1`): the sum
+                    // times the unrounded scale, rounded once to f16.
+                    let block = &x[b * QK..(b + 1) * QK];
+                    let d = block.iter().fold(0f32, |m, v| m.max(v.abs())) / 127.0;
+                    let sum: i32 = c.qs.iter().map(|&q| q as i32).sum();
+                    let want = f16::from_f32(sum as f32 * d);
+                    assert_eq!(a.s.to_bits(), want.to_bits(), "Q8_1 s, {what}, block {b}");
                 }
             }
         }
@@ -378,4 +408,47 @@ fn simd_f16_conversion_is_exact() {
             }
         }
     }
+}
+
+/// A product over a batch (unpacked rows) and over one token (packed
+/// rows) give each element the scalar kernel's value.
+fn batch_products<T: Case>(name: &str) {
+    let mut rng = Rng::new(77);
+    let (k, n) = (4 * 32, 5);
+    let rows: Vec<T> = (0..n)
+        .flat_map(|_| random_blocks::<T>(&mut rng, k / 32, 0))
+        .collect();
+    for m in [1, T::WIDEN_FROM, 9] {
+        let lhs: Vec<f32> = (0..m).flat_map(|_| floats(&mut rng, k / 32, 1)).collect();
+        let mut dst = vec![f32::NAN; m * n];
+        llm_worker::quant::packed::matmul((m, k, n), &lhs, &rows, &mut dst).expect("matmul");
+        for i in 0..m {
+            let acts = quantize_act::<T>(&lhs[i * k..(i + 1) * k]);
+            for j in 0..n {
+                let want = T::dot_scalar(&rows[j * 4..(j + 1) * 4], &acts);
+                let tol = 1e-5 * want.abs().max(1.0) as f64;
+                close(
+                    dst[i * n + j],
+                    want,
+                    tol,
+                    &format!("{name}: {m} tokens, element ({i}, {j})"),
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn batch_products_q4_1() {
+    batch_products::<BlockQ4_1>("Q4_1");
+}
+
+#[test]
+fn batch_products_q5_0() {
+    batch_products::<BlockQ5_0>("Q5_0");
+}
+
+#[test]
+fn batch_products_q5_1() {
+    batch_products::<BlockQ5_1>("Q5_1");
 }

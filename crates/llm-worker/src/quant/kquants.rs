@@ -1,4 +1,4 @@
-//! K-quant kernels (256 values a block): Q3_K and Q5_K weights against
+//! K-quant kernels (256 values a block): Q3_K, Q5_K and Q6_K weights against
 //! activations quantised to Q8_K, with ggml's block layouts and semantics.
 //!
 //! Each block's dot product is an exact integer sum (sub-block scales
@@ -6,6 +6,7 @@
 //! the simd128 kernels compute the same integers and add the blocks' f32
 //! terms in the same order.
 
+use super::wide::{self, Wide16, Wide32m};
 use super::Kernel;
 use candle_core::quantized::GgmlDType;
 use half::f16;
@@ -49,6 +50,19 @@ pub struct BlockQ5K {
     pub qs: [u8; QK_K / 2],
 }
 const _: () = assert!(size_of::<BlockQ5K>() == 176);
+
+/// Q6_K: 6-bit values (4 low bits in `ql`, 2 high bits in `qh`), 16
+/// sub-blocks of 16 with signed 8-bit scales, super-scale `d`;
+/// `x = d * scales[i / 16] * (q - 32)`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BlockQ6K {
+    pub ql: [u8; QK_K / 2],
+    pub qh: [u8; QK_K / 4],
+    pub scales: [i8; QK_K / 16],
+    pub d: f16,
+}
+const _: () = assert!(size_of::<BlockQ6K>() == 210);
 
 fn read_f16(b: &[u8], at: usize) -> f16 {
     f16::from_bits(u16::from_le_bytes([b[at], b[at + 1]]))
@@ -174,6 +188,100 @@ impl BlockQ5K {
     }
 }
 
+impl BlockQ6K {
+    /// Value `i` of the block, signed (q - 32). Of each half of 128
+    /// values, groups of 32 take the low nibbles of `ql[0..32]`, of
+    /// `ql[32..64]`, then their high nibbles, and bits 0-1, 2-3, 4-5, 6-7
+    /// of `qh[0..32]`.
+    #[inline]
+    fn q(&self, i: usize) -> i32 {
+        let (half, r) = (i / 128, i % 128);
+        let (group, l) = (r / 32, r % 32);
+        let byte = self.ql[64 * half + l + 32 * (group & 1)];
+        let low = if group >= 2 { byte >> 4 } else { byte & 0xF };
+        let high = (self.qh[32 * half + l] >> (2 * group)) & 3;
+        (low | (high << 4)) as i32 - 32
+    }
+}
+
+impl Kernel for BlockQ6K {
+    const DTYPE: GgmlDType = GgmlDType::Q6K;
+    const BLOCK: usize = QK_K;
+    const BYTES: usize = size_of::<Self>();
+    type Act = BlockQ8K;
+    const ACT_ZERO: BlockQ8K = BlockQ8K::ZERO;
+
+    fn read(bytes: &[u8]) -> Self {
+        assert_eq!(bytes.len(), Self::BYTES, "BlockQ6K::read");
+        Self {
+            ql: copy(bytes, 0),
+            qh: copy(bytes, 128),
+            scales: copy::<16>(bytes, 192).map(|b| b as i8),
+            d: read_f16(bytes, 208),
+        }
+    }
+
+    fn quantize_act(xs: &[f32], out: &mut [BlockQ8K]) {
+        BlockQ8K::quantize(xs, out)
+    }
+
+    fn dot(xs: &[Self], ys: &[BlockQ8K]) -> f32 {
+        #[cfg(target_feature = "simd128")]
+        return simd::vec_dot_q6k_q8k(xs.len() * QK_K, xs, ys);
+        #[cfg(not(target_feature = "simd128"))]
+        return Self::dot_scalar(xs, ys);
+    }
+
+    /// Per block `d * yd * Σ_j scales[j] · Σ_16 (q - 32)·yq`, the integer
+    /// sum exact (ggml sums it in eight f32 lanes instead).
+    fn dot_scalar(xs: &[Self], ys: &[BlockQ8K]) -> f32 {
+        assert_eq!(xs.len(), ys.len(), "vec_dot_q6k_q8k: lengths");
+        let mut sumf = 0f32;
+        for (x, y) in xs.iter().zip(ys) {
+            let mut sumi = 0i32;
+            for (j, &sc) in x.scales.iter().enumerate() {
+                let s: i32 = (16 * j..16 * j + 16).map(|i| x.q(i) * y.qs[i] as i32).sum();
+                sumi += sc as i32 * s;
+            }
+            sumf += x.d.to_f32() * y.d * sumi as f32;
+        }
+        sumf
+    }
+
+    fn dequantize(xs: &[Self], out: &mut [f32]) {
+        assert_eq!(out.len(), xs.len() * QK_K, "dequantize_row_q6_K: length");
+        for (x, out) in xs.iter().zip(out.chunks_exact_mut(QK_K)) {
+            let d = x.d.to_f32();
+            for (j, out) in out.chunks_exact_mut(16).enumerate() {
+                let dl = d * x.scales[j] as f32;
+                for (k, o) in out.iter_mut().enumerate() {
+                    *o = dl * x.q(16 * j + k) as f32;
+                }
+            }
+        }
+    }
+
+    type Wide = Wide16;
+    const WIDE_ZERO: Wide16 = Wide16::ZERO;
+    const WIDEN_FROM: usize = 16;
+
+    fn widen(&self) -> Wide16 {
+        let mut qs = [0i8; QK_K];
+        for (i, q) in qs.iter_mut().enumerate() {
+            *q = self.q(i) as i8;
+        }
+        Wide16 {
+            d: self.d.to_f32(),
+            scales: self.scales,
+            qs,
+        }
+    }
+
+    fn dot_wide(xs: &[Wide16], ys: &[BlockQ8K]) -> f32 {
+        wide::dot16(xs, ys)
+    }
+}
+
 impl Kernel for BlockQ3K {
     const DTYPE: GgmlDType = GgmlDType::Q3K;
     const BLOCK: usize = QK_K;
@@ -229,6 +337,26 @@ impl Kernel for BlockQ3K {
                 }
             }
         }
+    }
+
+    type Wide = Wide16;
+    const WIDE_ZERO: Wide16 = Wide16::ZERO;
+    const WIDEN_FROM: usize = 16;
+
+    fn widen(&self) -> Wide16 {
+        let mut qs = [0i8; QK_K];
+        for (i, q) in qs.iter_mut().enumerate() {
+            *q = self.q(i) as i8;
+        }
+        Wide16 {
+            d: self.d.to_f32(),
+            scales: q3k_scales(&self.scales),
+            qs,
+        }
+    }
+
+    fn dot_wide(xs: &[Wide16], ys: &[BlockQ8K]) -> f32 {
+        wide::dot16(xs, ys)
     }
 }
 
@@ -296,6 +424,29 @@ impl Kernel for BlockQ5K {
                 }
             }
         }
+    }
+
+    type Wide = Wide32m;
+    const WIDE_ZERO: Wide32m = Wide32m::ZERO;
+    const WIDEN_FROM: usize = 16;
+
+    fn widen(&self) -> Wide32m {
+        let (scales, mins) = q5k_scales_mins(&self.scales);
+        let mut qs = [0i8; QK_K];
+        for (i, q) in qs.iter_mut().enumerate() {
+            *q = self.q(i) as i8;
+        }
+        Wide32m {
+            d: self.d.to_f32(),
+            dmin: self.dmin.to_f32(),
+            scales,
+            mins,
+            qs,
+        }
+    }
+
+    fn dot_wide(xs: &[Wide32m], ys: &[BlockQ8K]) -> f32 {
+        wide::dot32m(xs, ys)
     }
 }
 

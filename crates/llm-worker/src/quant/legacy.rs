@@ -5,6 +5,7 @@
 //! ggml's as candle 0.11.1 has them (`k_quants.rs`), so that bytes and
 //! results match candle's; `simd` holds the wasm `simd128` kernels.
 
+use super::wide::{self, Wide8, Wide8m};
 use super::Kernel;
 use candle_core::quantized::GgmlDType;
 use half::f16;
@@ -149,9 +150,10 @@ pub fn quantize_row_q8_0(xs: &[f32], ys: &mut [BlockQ8_0]) {
     }
 }
 
-/// ggml's `quantize_row_q8_1` (candle's `BlockQ8_1::from_float`):
-/// `xs.len() == ys.len() * 32`. `s` is `f16(sum) * d` in f16 arithmetic,
-/// as candle stores it.
+/// ggml's `quantize_row_q8_1`: `xs.len() == ys.len() * 32`. `s` is
+/// `f16(sum * d)` with the unrounded scale, as ggml stores it (candle's
+/// `from_float` rounds the sum and the scale to f16 first and multiplies
+/// in f16, which moves every Q4_1 and Q5_1 product's minimum term).
 pub fn quantize_row_q8_1(xs: &[f32], ys: &mut [BlockQ8_1]) {
     debug_assert_eq!(xs.len(), ys.len() * QK, "quantize_row_q8_1: size mismatch");
     for (y, xs) in ys.iter_mut().zip(xs.chunks_exact(QK)) {
@@ -162,7 +164,7 @@ pub fn quantize_row_q8_1(xs: &[f32], ys: &mut [BlockQ8_1]) {
             *q = f32::round(x * id) as i8;
             sum += *q as i32;
         }
-        y.s = f16::from_f32(sum as f32) * y.d;
+        y.s = f16::from_f32(sum as f32 * d);
     }
 }
 
@@ -181,6 +183,18 @@ fn fives(qs: &[u8; QK / 2], qh: u32, j: usize) -> (i32, i32) {
     let h0 = ((qh >> j) & 1) << 4;
     let h1 = ((qh >> (j + 16)) & 1) << 4;
     (lo | h0 as i32, hi | h1 as i32)
+}
+
+/// A block's 32 values as bytes, in element order, `offset` added; `pair`
+/// gives elements `j` and `j + 16`.
+#[inline(always)]
+fn unpack(pair: impl Fn(usize) -> (i32, i32), offset: i32) -> [i8; QK] {
+    let mut qs = [0i8; QK];
+    for j in 0..QK / 2 {
+        let (v0, v1) = pair(j);
+        (qs[j], qs[j + QK / 2]) = ((v0 + offset) as i8, (v1 + offset) as i8);
+    }
+    qs
 }
 
 impl Kernel for BlockQ4_1 {
@@ -245,6 +259,22 @@ impl Kernel for BlockQ4_1 {
                 out[j + QK / 2] = v1 as f32 * d + m;
             }
         }
+    }
+
+    type Wide = Wide8m;
+    const WIDE_ZERO: Wide8m = Wide8m::ZERO;
+    const WIDEN_FROM: usize = 4;
+
+    fn widen(&self) -> Wide8m {
+        Wide8m {
+            d: self.d.to_f32(),
+            m: self.m.to_f32(),
+            qs: unpack(|j| nibbles(&self.qs, j), 0),
+        }
+    }
+
+    fn dot_wide(xs: &[Wide8m], ys: &[BlockQ8_1]) -> f32 {
+        wide::dot8m(xs, ys)
     }
 }
 
@@ -311,6 +341,22 @@ impl Kernel for BlockQ5_0 {
                 out[j + QK / 2] = (v1 - 16) as f32 * d;
             }
         }
+    }
+
+    type Wide = Wide8;
+    const WIDE_ZERO: Wide8 = Wide8::ZERO;
+    const WIDEN_FROM: usize = 4;
+
+    fn widen(&self) -> Wide8 {
+        let qh = u32::from_le_bytes(self.qh);
+        Wide8 {
+            d: self.d.to_f32(),
+            qs: unpack(|j| fives(&self.qs, qh, j), -16),
+        }
+    }
+
+    fn dot_wide(xs: &[Wide8], ys: &[BlockQ8_0]) -> f32 {
+        wide::dot8(xs, ys)
     }
 }
 
@@ -379,6 +425,23 @@ impl Kernel for BlockQ5_1 {
                 out[j + QK / 2] = v1 as f32 * d + m;
             }
         }
+    }
+
+    type Wide = Wide8m;
+    const WIDE_ZERO: Wide8m = Wide8m::ZERO;
+    const WIDEN_FROM: usize = 4;
+
+    fn widen(&self) -> Wide8m {
+        let qh = u32::from_le_bytes(self.qh);
+        Wide8m {
+            d: self.d.to_f32(),
+            m: self.m.to_f32(),
+            qs: unpack(|j| fives(&self.qs, qh, j), 0),
+        }
+    }
+
+    fn dot_wide(xs: &[Wide8m], ys: &[BlockQ8_1]) -> f32 {
+        wide::dot8m(xs, ys)
     }
 }
 

@@ -1,6 +1,6 @@
 //! Quantised weight types and their dot-product kernels, for the types
-//! candle runs only with scalar code in wasm (Q4_1, Q5_0, Q5_1, Q3_K,
-//! Q5_K). Each type has ggml's block layout (`#[repr(C)]`, the bytes a GGUF
+//! candle runs only with scalar (or slow) code in wasm (Q4_1, Q5_0, Q5_1,
+//! Q3_K, Q5_K, Q6_K). Each type has ggml's block layout (`#[repr(C)]`, the bytes a GGUF
 //! file stores), a scalar kernel that is the reference, and a wasm
 //! `simd128` kernel used when the build enables SIMD (the worker's wasm
 //! always does). The shape is candle's and ggml's: `vec_dot(n, xs, ys)`
@@ -8,12 +8,14 @@
 //! partner (Q8_0, Q8_1 or Q8_K), so the kernels could move upstream as
 //! they are.
 //!
-//! `matmul` runs a whole matrix product with them, weight row outermost
-//! so that one row is read from memory once for every token of a batch.
+//! `packed::matmul` runs a whole matrix product with them, weight row
+//! outermost so that one row is read from memory once for every token of
+//! a batch; for a batch the row is first unpacked to bytes (`wide`).
 
 pub mod kquants;
 pub mod legacy;
 pub mod packed;
+pub mod wide;
 
 use candle_core::quantized::GgmlDType;
 
@@ -41,4 +43,13 @@ pub trait Kernel: Copy + Send + Sync + 'static {
     fn dot_scalar(xs: &[Self], ys: &[Self::Act]) -> f32;
     /// Unpacks blocks to floats (`out.len() == xs.len() * BLOCK`).
     fn dequantize(xs: &[Self], out: &mut [f32]);
+    /// The block with its values unpacked to bytes (`wide`).
+    type Wide: Copy + Send + Sync + 'static;
+    const WIDE_ZERO: Self::Wide;
+    /// Batches of at least this many tokens unpack each weight row once
+    /// and use `dot_wide` (unpacking costs a few products).
+    const WIDEN_FROM: usize;
+    fn widen(&self) -> Self::Wide;
+    /// `dot` over unpacked blocks: the same value as `dot_scalar`, to the bit.
+    fn dot_wide(xs: &[Self::Wide], ys: &[Self::Act]) -> f32;
 }

@@ -59,6 +59,19 @@ pub fn matmul<T: Kernel>(
     for (x, q) in lhs.chunks_exact(k).zip(act.chunks_exact_mut(kb)) {
         T::quantize_act(x, q);
     }
+    if m >= T::WIDEN_FROM {
+        // A batch: each row unpacked once, then plain 8-bit products.
+        let mut wide = vec![T::WIDE_ZERO; kb];
+        for (j, row) in rows.chunks_exact(kb).take(n).enumerate() {
+            for (w, x) in wide.iter_mut().zip(row) {
+                *w = x.widen();
+            }
+            for (i, q) in act.chunks_exact(kb).enumerate() {
+                dst[i * n + j] = T::dot_wide(&wide, q);
+            }
+        }
+        return Ok(());
+    }
     for (j, row) in rows.chunks_exact(kb).take(n).enumerate() {
         for (i, q) in act.chunks_exact(kb).enumerate() {
             dst[i * n + j] = T::dot(row, q);
@@ -143,14 +156,19 @@ impl<T: Kernel> QuantizedType for Packed<T> {
 pub fn has_kernels(dtype: GgmlDType) -> bool {
     matches!(
         dtype,
-        GgmlDType::Q4_1 | GgmlDType::Q5_0 | GgmlDType::Q5_1 | GgmlDType::Q3K | GgmlDType::Q5K
+        GgmlDType::Q4_1
+            | GgmlDType::Q5_0
+            | GgmlDType::Q5_1
+            | GgmlDType::Q3K
+            | GgmlDType::Q5K
+            | GgmlDType::Q6K
     )
 }
 
 /// A `QTensor` of `dtype` on our kernels from its stored bytes (a type
 /// `has_kernels` names).
 pub fn qtensor(dtype: GgmlDType, bytes: &[u8], shape: Shape) -> Result<QTensor> {
-    use super::kquants::{BlockQ3K, BlockQ5K};
+    use super::kquants::{BlockQ3K, BlockQ5K, BlockQ6K};
     use super::legacy::{BlockQ4_1, BlockQ5_0, BlockQ5_1};
     fn make<T: Kernel>(bytes: &[u8], shape: Shape) -> Result<QTensor> {
         let p = Packed::<T>::from_bytes(bytes)?;
@@ -162,6 +180,7 @@ pub fn qtensor(dtype: GgmlDType, bytes: &[u8], shape: Shape) -> Result<QTensor> 
         GgmlDType::Q5_1 => make::<BlockQ5_1>(bytes, shape),
         GgmlDType::Q3K => make::<BlockQ3K>(bytes, shape),
         GgmlDType::Q5K => make::<BlockQ5K>(bytes, shape),
+        GgmlDType::Q6K => make::<BlockQ6K>(bytes, shape),
         other => candle_core::bail!("{other:?} has no kernels of ours"),
     }
 }

@@ -5,12 +5,15 @@
 //! before the next token or prompt chunk: the loop yields to the event loop
 //! after every step.
 
+pub mod peers;
 pub mod reader;
 pub mod store;
 pub mod store_idb;
 
 use crate::engine::{Engine, Step};
+use crate::inspect::MEMORY_BUDGET;
 use crate::protocol::{ChatTurn, FromWorker, GenParams, ToWorker};
+use crate::split::Part;
 use std::cell::RefCell;
 use std::collections::{HashSet, VecDeque};
 use std::rc::Rc;
@@ -29,6 +32,9 @@ pub struct State {
     queue: VecDeque<(ToWorker, Option<Blob>)>,
     busy: bool,
     post: Post,
+    /// Workers holding other shares of the model (a cross-origin isolated
+    /// page only).
+    helpers: peers::Helpers,
 }
 
 pub type Shared = Rc<RefCell<State>>;
@@ -41,6 +47,7 @@ pub fn new_state(post: Post) -> Shared {
         queue: VecDeque::new(),
         busy: false,
         post,
+        helpers: peers::Helpers::default(),
     }))
 }
 
@@ -86,6 +93,9 @@ async fn yield_now() {
 /// wasm is instantiated.
 #[wasm_bindgen]
 pub fn start() {
+    if scope().name() == peers::HELPER_NAME {
+        return peers::start_helper();
+    }
     let state = new_state(Rc::new(post_to_page));
     let onmessage = Closure::<dyn FnMut(MessageEvent)>::new(move |ev: MessageEvent| {
         let data = ev.data();
@@ -207,11 +217,18 @@ async fn load(state: &Shared, id: u32, sha256: &str) -> Result<FromWorker, Strin
         .borrow()
         .engine
         .as_ref()
-        .map(|(s, e)| (s.clone(), e.info.clone()));
-    if let Some((s, info)) = loaded {
-        if s == sha256 {
+        .map(|(s, e)| (s.clone(), e.info.clone(), e.peers_broken()));
+    match loaded {
+        Some((s, info, false)) if s == sha256 => {
             return Ok(FromWorker::Loaded { id, info, ms: 0.0 });
         }
+        // A helper stopped answering: new helpers, the model again.
+        Some((_, _, true)) => {
+            let mut s = state.borrow_mut();
+            s.engine = None;
+            s.helpers.reset();
+        }
+        _ => {}
     }
     // Free the old model first: two may not fit.
     state.borrow_mut().engine = None;
@@ -226,8 +243,27 @@ async fn load(state: &Shared, id: u32, sha256: &str) -> Result<FromWorker, Strin
             total: size,
         },
     );
-    let mut engine = Engine::load(&mut reader, size)?;
+    // Every core the page may use: the leader loads its share of the
+    // rows, then each helper its own (one at a time: a stored file opens
+    // for one reader).
+    let count = peers::available();
+    let part = Part { index: 0, count };
+    let mut engine = Engine::load_part(&mut reader, size, MEMORY_BUDGET, part)?;
     drop(reader);
+    if count > 1 {
+        let mut helpers = std::mem::take(&mut state.borrow_mut().helpers);
+        let linked = helpers
+            .link(sha256, count, engine.exchange_floats())
+            .await
+            .and_then(|p| engine.set_peers(Box::new(p)));
+        state.borrow_mut().helpers = helpers;
+        if let Err(why) = linked {
+            // One worker, then, with every row.
+            web_sys::console::warn_1(&format!("The model runs on one core: {why}").into());
+            let (mut reader, size) = store::open(sha256).await?;
+            engine = Engine::load(&mut reader, size)?;
+        }
+    }
     engine.info.sha256 = sha256.to_string();
     let info = engine.info.clone();
     state.borrow_mut().engine = Some((sha256.to_string(), engine));
@@ -262,9 +298,16 @@ async fn generate(
     );
     let t0 = now();
     let mut first_token: Option<f64> = None;
-    let done = |job: &crate::engine::Job, finish: &str, first: Option<f64>| {
+    // The exchanges with helper workers when the first token came.
+    let mut at_first = (0u64, 0.0f64);
+    let exchanged = |state: &Shared| {
+        let s = state.borrow();
+        s.engine.as_ref().map_or((0, 0.0), |(_, e)| e.exchanged())
+    };
+    let done = |job: &crate::engine::Job, finish: &str, first: Option<f64>, from: (u64, f64)| {
         let end = now();
         let first = first.unwrap_or(end);
+        let (n, ms) = exchanged(state);
         FromWorker::Done {
             id,
             prompt_tokens: job.prompt_tokens() as u32,
@@ -273,11 +316,13 @@ async fn generate(
             finish: finish.into(),
             prefill_ms: first - t0,
             decode_ms: end - first,
+            exchanges: n.saturating_sub(from.0),
+            exchange_ms: ms - from.1,
         }
     };
     loop {
         if state.borrow_mut().cancelled.remove(&id) {
-            return Ok(done(&job, "cancelled", first_token));
+            return Ok(done(&job, "cancelled", first_token, at_first));
         }
         let step = {
             let mut s = state.borrow_mut();
@@ -295,12 +340,15 @@ async fn generate(
                 },
             ),
             Step::Token { text } => {
-                first_token.get_or_insert_with(now);
+                if first_token.is_none() {
+                    first_token = Some(now());
+                    at_first = exchanged(state);
+                }
                 if !text.is_empty() {
                     send(state, &FromWorker::Delta { id, text });
                 }
             }
-            Step::Done(f) => return Ok(done(&job, f.as_str(), first_token)),
+            Step::Done(f) => return Ok(done(&job, f.as_str(), first_token, at_first)),
         }
         yield_now().await;
     }

@@ -5,7 +5,7 @@ use super::{blocks_from_bytes, quantize_act, Rng};
 use candle_core::quantized::QTensor;
 use candle_core::{Device, Tensor};
 use half::f16;
-use llm_worker::quant::kquants::{BlockQ3K, BlockQ5K, BlockQ8K, QK_K};
+use llm_worker::quant::kquants::{BlockQ3K, BlockQ5K, BlockQ6K, BlockQ8K, QK_K};
 use llm_worker::quant::Kernel;
 
 /// The kinds of 256-value blocks the float tests draw from.
@@ -86,6 +86,15 @@ pub fn raw_q5k(rng: &mut Rng) -> BlockQ5K {
         scales: std::array::from_fn(|_| rng.byte()),
         qh: std::array::from_fn(|_| rng.byte()),
         qs: std::array::from_fn(|_| rng.byte()),
+    }
+}
+
+pub fn raw_q6k(rng: &mut Rng) -> BlockQ6K {
+    BlockQ6K {
+        ql: std::array::from_fn(|_| rng.byte()),
+        qh: std::array::from_fn(|_| rng.byte()),
+        scales: std::array::from_fn(|_| rng.byte() as i8),
+        d: f16_in(rng, -4.0, 1.0),
     }
 }
 

@@ -7,7 +7,7 @@
 //! Bits are moved with 16-bit lane shifts (wasm has no 8-bit ones); every
 //! bit read comes from its own byte, the bits crossing bytes are masked.
 
-use super::{q3k_scales, q5k_scales_mins, BlockQ3K, BlockQ5K, BlockQ8K, QK_K};
+use super::{q3k_scales, q5k_scales_mins, BlockQ3K, BlockQ5K, BlockQ6K, BlockQ8K, QK_K};
 use core::arch::wasm32::*;
 
 /// 16 bytes of `s` from element `at`.
@@ -29,7 +29,7 @@ fn hsum(v: v128) -> i32 {
 }
 
 /// `a·q8` for 16 bytes of each, as the 8 i16 sums of the two halves'
-/// products (0 ≤ a ≤ 31: each product fits i16, and so do sums of four).
+/// products (|a| ≤ 32: each product fits i16, and so do sums of four).
 #[inline(always)]
 fn mul16(a: v128, q8: v128) -> v128 {
     i16x8_add(
@@ -124,6 +124,46 @@ pub fn vec_dot_q5k_q8k(n: usize, xs: &[BlockQ5K], ys: &[BlockQ8K]) -> f32 {
             }
         }
         sumf += x.d.to_f32() * y.d * hsum(acc) as f32 - x.dmin.to_f32() * y.d * hsum(summ) as f32;
+    }
+    sumf
+}
+
+/// Q6_K · Q8_K over `n` values (`n / 256` blocks of each). Values are
+/// rebuilt signed (`low | high << 4`, minus 32: -32..31, so two products
+/// with a Q8_K value still fit i16) and weighted by their signed scales.
+pub fn vec_dot_q6k_q8k(n: usize, xs: &[BlockQ6K], ys: &[BlockQ8K]) -> f32 {
+    debug_assert!(n % QK_K == 0, "vec_dot_q6k_q8k: {n} % {QK_K}");
+    let nb = n / QK_K;
+    let (low4, three, k32) = (u8x16_splat(0xF), u8x16_splat(3), i8x16_splat(32));
+    let mut sumf = 0f32;
+    for (x, y) in xs[..nb].iter().zip(&ys[..nb]) {
+        let mut acc = i32x4_splat(0);
+        // Value `128·half + 32·group + l` (l < 32, in two vectors of 16,
+        // `k`): low nibble of `ql[64·half + l]` (groups 0, 2: low, high)
+        // or of `ql[64·half + 32 + l]` (groups 1, 3); high bits `2·group`
+        // of `qh[32·half + l]`; scale `8·half + 2·group + k`.
+        for half in 0..2 {
+            for k in 0..2 {
+                let qa = load(&x.ql, 64 * half + 16 * k);
+                let qb = load(&x.ql, 64 * half + 32 + 16 * k);
+                let h = load(&x.qh, 32 * half + 16 * k);
+                let lows = [
+                    v128_and(qa, low4),
+                    v128_and(qb, low4),
+                    v128_and(u16x8_shr(qa, 4), low4),
+                    v128_and(u16x8_shr(qb, 4), low4),
+                ];
+                for (group, low) in lows.into_iter().enumerate() {
+                    let high = v128_and(u16x8_shr(h, 2 * group as u32), three);
+                    let q = i8x16_sub(v128_or(low, i16x8_shl(high, 4)), k32);
+                    let sub = 8 * half + 2 * group + k;
+                    let p = mul16(q, load(&y.qs, 16 * sub));
+                    let s = i16x8_splat(x.scales[sub] as i16);
+                    acc = i32x4_add(acc, i32x4_dot_i16x8(p, s));
+                }
+            }
+        }
+        sumf += x.d.to_f32() * y.d * hsum(acc) as f32;
     }
     sumf
 }

@@ -1,0 +1,200 @@
+//! Weight blocks with their values unpacked to bytes, for products over a
+//! batch of tokens: a packed block (4, 5 or 3 bits a value, high bits in
+//! separate masks) costs more to unpack than to multiply, so a row is
+//! unpacked once (`Kernel::widen`) and then dotted with every token's
+//! activations as plain 8-bit products.
+//!
+//! Each dot product computes every block's integer sum exactly and then
+//! the float formula of the packed type's own scalar kernel, in the same
+//! order: the results are the scalar kernel's to the bit.
+
+use super::kquants::BlockQ8K;
+use super::legacy::{BlockQ8_0, BlockQ8_1, QK};
+
+/// Q5_0 unpacked: `x = d * q`, q in -16..15.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Wide8 {
+    pub d: f32,
+    pub qs: [i8; QK],
+}
+
+/// Q4_1 and Q5_1 unpacked: `x = d * q + m`, q in 0..31.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Wide8m {
+    pub d: f32,
+    pub m: f32,
+    pub qs: [i8; QK],
+}
+
+/// Q3_K unpacked: 16 sub-blocks of 16, `x = d * scales[j] * q`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Wide16 {
+    pub d: f32,
+    pub scales: [i8; 16],
+    pub qs: [i8; 256],
+}
+
+/// Q5_K unpacked: 8 sub-blocks of 32, `x = d * scales[j] * q - dmin * mins[j]`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Wide32m {
+    pub d: f32,
+    pub dmin: f32,
+    pub scales: [u8; 8],
+    pub mins: [u8; 8],
+    pub qs: [i8; 256],
+}
+
+impl Wide8 {
+    pub const ZERO: Self = Wide8 {
+        d: 0.0,
+        qs: [0; QK],
+    };
+}
+impl Wide8m {
+    pub const ZERO: Self = Wide8m {
+        d: 0.0,
+        m: 0.0,
+        qs: [0; QK],
+    };
+}
+impl Wide16 {
+    pub const ZERO: Self = Wide16 {
+        d: 0.0,
+        scales: [0; 16],
+        qs: [0; 256],
+    };
+}
+impl Wide32m {
+    pub const ZERO: Self = Wide32m {
+        d: 0.0,
+        dmin: 0.0,
+        scales: [0; 8],
+        mins: [0; 8],
+        qs: [0; 256],
+    };
+}
+
+/// The four i32 lanes of Σ a·b over 16 values (their sum is the dot).
+#[cfg(target_feature = "simd128")]
+#[inline(always)]
+fn lanes16(a: &[i8], b: &[i8]) -> core::arch::wasm32::v128 {
+    use core::arch::wasm32::*;
+    debug_assert!(a.len() >= 16 && b.len() >= 16);
+    // SAFETY: both slices hold at least 16 values; loads are unaligned.
+    let (va, vb) = unsafe {
+        (
+            v128_load(a.as_ptr() as *const v128),
+            v128_load(b.as_ptr() as *const v128),
+        )
+    };
+    let lo = i32x4_extadd_pairwise_i16x8(i16x8_extmul_low_i8x16(va, vb));
+    let hi = i32x4_extadd_pairwise_i16x8(i16x8_extmul_high_i8x16(va, vb));
+    i32x4_add(lo, hi)
+}
+
+#[cfg(target_feature = "simd128")]
+#[inline(always)]
+fn hsum(v: core::arch::wasm32::v128) -> i32 {
+    use core::arch::wasm32::*;
+    i32x4_extract_lane::<0>(v)
+        + i32x4_extract_lane::<1>(v)
+        + i32x4_extract_lane::<2>(v)
+        + i32x4_extract_lane::<3>(v)
+}
+
+/// Σ a·b over 32 values.
+#[inline(always)]
+fn isum32(a: &[i8], b: &[i8]) -> i32 {
+    #[cfg(target_feature = "simd128")]
+    {
+        use core::arch::wasm32::*;
+        hsum(i32x4_add(lanes16(a, b), lanes16(&a[16..], &b[16..])))
+    }
+    #[cfg(not(target_feature = "simd128"))]
+    {
+        isum_scalar(&a[..32], &b[..32])
+    }
+}
+
+/// Σ_j scales[j] · Σ a·b over the `scales.len()` sub-blocks of `width`
+/// values (16 or 32) of a 256-value block.
+#[inline(always)]
+fn isum_scaled<const W: usize>(scales: &[i32], a: &[i8], b: &[i8]) -> i32 {
+    #[cfg(target_feature = "simd128")]
+    {
+        use core::arch::wasm32::*;
+        let mut acc = i32x4_splat(0);
+        for (j, &sc) in scales.iter().enumerate() {
+            let mut part = lanes16(&a[W * j..], &b[W * j..]);
+            if W == 32 {
+                part = i32x4_add(part, lanes16(&a[W * j + 16..], &b[W * j + 16..]));
+            }
+            acc = i32x4_add(acc, i32x4_mul(part, i32x4_splat(sc)));
+        }
+        hsum(acc)
+    }
+    #[cfg(not(target_feature = "simd128"))]
+    {
+        scales
+            .iter()
+            .enumerate()
+            .map(|(j, &sc)| sc * isum_scalar(&a[W * j..W * (j + 1)], &b[W * j..W * (j + 1)]))
+            .sum()
+    }
+}
+
+/// Σ a·b in plain code.
+#[cfg(not(target_feature = "simd128"))]
+#[inline(always)]
+fn isum_scalar(a: &[i8], b: &[i8]) -> i32 {
+    a.iter().zip(b).map(|(&x, &y)| x as i32 * y as i32).sum()
+}
+
+/// Q5_0's product: per block `sumi * d * yd`.
+pub fn dot8(xs: &[Wide8], ys: &[BlockQ8_0]) -> f32 {
+    debug_assert_eq!(xs.len(), ys.len());
+    let mut sumf = 0f32;
+    for (x, y) in xs.iter().zip(ys) {
+        sumf += isum32(&x.qs, &y.qs) as f32 * x.d * y.d.to_f32();
+    }
+    sumf
+}
+
+/// Q4_1's and Q5_1's product: per block `sumi * d * yd + m * ys`.
+pub fn dot8m(xs: &[Wide8m], ys: &[BlockQ8_1]) -> f32 {
+    debug_assert_eq!(xs.len(), ys.len());
+    let mut sumf = 0f32;
+    for (x, y) in xs.iter().zip(ys) {
+        sumf += isum32(&x.qs, &y.qs) as f32 * x.d * y.d.to_f32() + x.m * y.s.to_f32();
+    }
+    sumf
+}
+
+/// Q3_K's and Q6_K's product: per block `d * yd * Σ_j scales[j] · Σ_16 q·yq`.
+pub fn dot16(xs: &[Wide16], ys: &[BlockQ8K]) -> f32 {
+    debug_assert_eq!(xs.len(), ys.len());
+    let mut sumf = 0f32;
+    for (x, y) in xs.iter().zip(ys) {
+        let sumi = isum_scaled::<16>(&x.scales.map(|s| s as i32), &x.qs, &y.qs);
+        sumf += x.d * y.d * sumi as f32;
+    }
+    sumf
+}
+
+/// Q5_K's product: per block `d * yd * Σ_j scales[j] · Σ_32 q·yq -
+/// dmin * yd * Σ_j mins[j] · (the activations' sum over sub-block j)`.
+pub fn dot32m(xs: &[Wide32m], ys: &[BlockQ8K]) -> f32 {
+    debug_assert_eq!(xs.len(), ys.len());
+    let mut sumf = 0f32;
+    for (x, y) in xs.iter().zip(ys) {
+        let sumi = isum_scaled::<32>(&x.scales.map(|s| s as i32), &x.qs, &y.qs);
+        let summ: i32 = y
+            .bsums
+            .iter()
+            .enumerate()
+            .map(|(j, &b)| b as i32 * x.mins[j / 2] as i32)
+            .sum();
+        sumf += x.d * y.d * sumi as f32 - x.dmin * y.d * summ as f32;
+    }
+    sumf
+}
