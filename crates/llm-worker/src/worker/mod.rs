@@ -96,6 +96,7 @@ pub fn start() {
     if scope().name() == peers::HELPER_NAME {
         return peers::start_helper();
     }
+    peers::set_script(scope().location().href());
     let state = new_state(Rc::new(post_to_page));
     let onmessage = Closure::<dyn FnMut(MessageEvent)>::new(move |ev: MessageEvent| {
         let data = ev.data();

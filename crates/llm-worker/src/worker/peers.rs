@@ -54,9 +54,25 @@ fn text(e: JsValue) -> String {
     store::text(e)
 }
 
-/// Workers this page can run the model on: 1 unless it is cross-origin
-/// isolated and has more than one core.
+thread_local! {
+    /// The script helpers are started from: this worker's own, when the
+    /// page started it through `worker::start` (a test harness that runs
+    /// the message loop itself has none, and gets no helpers).
+    static SCRIPT: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Records this worker's script (`worker::start`): helpers may be started.
+pub fn set_script(url: String) {
+    SCRIPT.with(|s| *s.borrow_mut() = Some(url));
+}
+
+/// Workers this page can run the model on: 1 unless this worker was
+/// started as the model's worker, the page is cross-origin isolated and it
+/// has more than one core.
 pub fn available() -> usize {
+    if SCRIPT.with(|s| s.borrow().is_none()) {
+        return 1;
+    }
     let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
     let isolated = js_sys::Reflect::get(&scope, &"crossOriginIsolated".into())
         .ok()
@@ -250,13 +266,22 @@ impl Drop for WorkerPeers {
     }
 }
 
-/// The next message a helper worker posts (its `data`, a JSON string).
-async fn reply(worker: &Worker) -> Result<serde_json::Value, String> {
-    let promise = js_sys::Promise::new(&mut |resolve, reject| {
+/// The next message a helper worker posts (its `data`, a JSON string),
+/// within `timeout_ms`.
+async fn reply(worker: &Worker, timeout_ms: i32) -> Result<serde_json::Value, String> {
+    let answer = js_sys::Promise::new(&mut |resolve, reject| {
         worker.set_onmessage(Some(&resolve));
         worker.set_onerror(Some(&reject));
     });
+    let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
+    let late = js_sys::Promise::new(&mut |_, reject| {
+        let _ = scope.set_timeout_with_callback_and_timeout_and_arguments_0(&reject, timeout_ms);
+    });
+    let promise = js_sys::Promise::race(&js_sys::Array::of2(&answer, &late));
     let ev = JsFuture::from(promise).await.map_err(|e| {
+        if e.is_undefined() {
+            return format!("no answer within {} s", timeout_ms / 1000);
+        }
         let msg = js_sys::Reflect::get(&e, &"message".into())
             .ok()
             .and_then(|m| m.as_string())
@@ -351,7 +376,8 @@ impl Helpers {
 }
 
 async fn reply_to(worker: &Worker, post: &js_sys::Object) -> Result<serde_json::Value, String> {
-    let answer = reply(worker);
+    // Loading a share reads a few hundred MB at most.
+    let answer = reply(worker, 300_000);
     worker
         .post_message(post)
         .map_err(|e| format!("cannot reach the helper worker: {}", text(e)))?;
@@ -360,14 +386,21 @@ async fn reply_to(worker: &Worker, post: &js_sys::Object) -> Result<serde_json::
 
 /// Starts a helper: this worker's own script, under `HELPER_NAME`.
 async fn spawn() -> Result<Worker, String> {
-    let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
-    let url = scope.location().href();
+    let Some(url) = SCRIPT.with(|s| s.borrow().clone()) else {
+        return Err("this worker was not started as the model's worker".into());
+    };
     let opts = WorkerOptions::new();
     opts.set_type(WorkerType::Module);
     opts.set_name(HELPER_NAME);
     let worker = Worker::new_with_options(&url, &opts)
         .map_err(|e| format!("the browser would not start a helper worker: {}", text(e)))?;
-    let hello = reply(&worker).await?;
+    let hello = match reply(&worker, 60_000).await {
+        Ok(h) => h,
+        Err(e) => {
+            worker.terminate();
+            return Err(e);
+        }
+    };
     if hello.get("helper").and_then(|h| h.as_str()) != Some("started") {
         worker.terminate();
         return Err(format!("the helper worker said {hello}"));
