@@ -30,10 +30,22 @@ test('a MAEL run opened from History shows its own setup, read-only until edited
   const page = await openApp(env);
   await page.setViewportSize({ width: 1440, height: 1000 });
   await page.getByLabel('Coordinator').selectOption('mael');
-  await page.locator('#ml-mode').selectOption('none');
-  await page.locator('#ml-size').fill('2');
-  await page.locator('#ml-size').press('Tab');
-  await page.locator('#ml-learn').uncheck();
+  // The panel may still be adopting its saved setup when it first shows (a
+  // loaded machine took long enough that it reset the size typed here):
+  // set the form until it holds what the run is meant to use.
+  for (let tries = 0; ; tries++) {
+    await page.locator('#ml-mode').selectOption('none');
+    await page.locator('#ml-size').fill('2');
+    await page.locator('#ml-size').press('Tab');
+    await page.locator('#ml-learn').uncheck();
+    await page.waitForTimeout(300);
+    const held =
+      (await page.locator('#ml-mode').inputValue()) === 'none' &&
+      (await page.locator('#ml-size').inputValue()) === '2' &&
+      !(await page.locator('#ml-learn').isChecked());
+    if (held) break;
+    assert.ok(tries < 10, 'the MAEL form keeps losing what was typed into it');
+  }
   const before = await status(page);
   await page.getByRole('button', { name: 'Run', exact: true }).click();
   await page.waitForFunction((b) => document.querySelector('[data-testid="run-status"]')?.innerText !== b, before);
