@@ -88,7 +88,7 @@ worker_wasm test "${WORKER[@]}" --target wasm32-unknown-unknown --test worker_op
 # wasm with simd128 (run in Node's V8; natively only the scalar code runs);
 # the attention kernel against the plain formula; a forward pass split over
 # several parts against the whole model, to the bit with the browser's kernels.
-worker_wasm test "${WORKER[@]}" --target wasm32-unknown-unknown --test kernels_legacy --test kernels_k --test attention --test split
+worker_wasm test "${WORKER[@]}" --target wasm32-unknown-unknown --test kernels_legacy --test kernels_k --test kernels_batch --test attention --test split
 done_step "wasm tests"
 
 step "release build (trunk + wasm-opt)"
