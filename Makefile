@@ -43,11 +43,13 @@ bench: setup-browser build
 	ROUNDTABLE_REAL_MODEL="$$(bash scripts/setup.sh --model-path)" node e2e/local-bench.mjs
 	node e2e/travel-eval-wasm.mjs
 	node e2e/bench-table.mjs
-	@# wllama (llama.cpp in wasm) beside the in-page model, and the parity check (last: a difference fails the bench):
+	@# wllama (llama.cpp in wasm) beside the in-page model; llama.cpp's answers must still be the stored reference,
+	@# and the forward pass must follow them token by token (last: a difference fails the bench):
 	@# a bench-only npm package, kept out of package.json (make test never needs it)
 	v=3.8.1; [ "$$(node -p "require('./node_modules/@wllama/wllama/package.json').version" 2>/dev/null)" = "$$v" ] \
 	  || npm install --no-save --no-audit --no-fund --loglevel=error "@wllama/wllama@$$v"
 	ROUNDTABLE_REAL_MODEL="$$(bash scripts/setup.sh --model-path)" node e2e/wllama-bench.mjs
+	ROUNDTABLE_REAL_MODEL="$$(bash scripts/setup.sh --model-path)" cargo test --locked --test llama_cpp_reference -- --nocapture
 
 ## dev: live-reloading debug build on http://127.0.0.1:$(PORT)
 dev: setup

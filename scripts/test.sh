@@ -55,10 +55,10 @@ else
 fi
 done_step "native tests"
 
-step "real-model suite (SmolLM2-135M-Instruct Q4_1 in-process: every coordinator through the CLI)"
+step "real-model suite (SmolLM2-135M-Instruct Q4_1 in-process: every coordinator through the CLI; the forward pass against llama.cpp's)"
 # The file scripts/setup.sh --browser fetched (make test runs it first).
 ROUNDTABLE_REAL_MODEL="$(bash scripts/setup.sh --model-path)" \
-  cargo test --locked --test real_model -- --test-threads 1 --nocapture
+  cargo test --locked --test real_model --test llama_cpp_reference -- --test-threads 1 --nocapture
 done_step "real-model suite"
 
 step "native tests of the in-browser model (GGUF models written by the tests, candle, tokenizer, template)"

@@ -192,6 +192,17 @@ fn rope_tables(dim: usize, base: f32, len: usize) -> Result<(Tensor, Tensor)> {
 }
 
 impl Model {
+    /// Reads a GGUF file's header, then its whole model (tests and tools;
+    /// the engine reads the header once for its checks and calls `load`).
+    pub fn read<R: Read + Seek>(reader: &mut R, max_context: usize) -> Result<Model> {
+        let content = Content::read(reader)?;
+        let arch = match content.metadata.get("general.architecture") {
+            Some(v) => v.to_string()?.clone(),
+            None => candle_core::bail!("the file names no architecture"),
+        };
+        Self::load(&content, reader, &arch, max_context)
+    }
+
     pub fn load<R: Read + Seek>(
         content: &Content,
         reader: &mut R,
