@@ -19,17 +19,19 @@ import { CHROMIUM, CHROMIUM_ARGS } from './harness.mjs';
 const TOOL = 'target/llm-worker/debug/tiny-gguf';
 const shapes = (process.argv.slice(2).length ? process.argv.slice(2) : ['smollm2-135m', 'qwen2.5-0.5b']).filter((s) => s !== 'none');
 if (!existsSync(TOOL)) throw new Error(`${TOOL} is missing: cargo build --manifest-path crates/llm-worker/Cargo.toml --bin tiny-gguf`);
-if (!existsSync('dist/llm-worker/llm_worker_bg.wasm')) throw new Error('No worker in dist/: run `make build`.');
+/** Another build of the app than dist/ (ROUNDTABLE_DIST=dir: experiments side by side). */
+const DIST = process.env.ROUNDTABLE_DIST || 'dist';
+if (!existsSync(`${DIST}/llm-worker/llm_worker_bg.wasm`)) throw new Error(`No worker in ${DIST}/: run \`make build\`.`);
 
-const wasm = readFileSync('dist/llm-worker/llm_worker_bg.wasm');
+const wasm = readFileSync(`${DIST}/llm-worker/llm_worker_bg.wasm`);
 const gz = gzipSync(wasm, { level: constants.Z_BEST_COMPRESSION }).length;
 console.log('in-browser model (crates/llm-worker, fetched on first use of "Local model (in this browser)")');
 console.log(`  worker wasm: ${(wasm.length / 1e6).toFixed(2)} MB raw, ${(gz / 1e6).toFixed(2)} MB gzip -9`);
 
-const app = await startStatic({ root: 'dist', isolated: false });
+const app = await startStatic({ root: DIST, isolated: false });
 // The same app cross-origin isolated: the worker splits each forward pass
 // over the machine's cores (up to 4).
-const isolatedApp = await startStatic({ root: 'dist', isolated: true });
+const isolatedApp = await startStatic({ root: DIST, isolated: true });
 const SETUPS = process.env.BENCH_SETUPS ? process.env.BENCH_SETUPS.split(',') : ['1 worker', 'isolated'];
 const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
 mkdirSync('target/bench-models', { recursive: true });

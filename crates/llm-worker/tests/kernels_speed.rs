@@ -1,4 +1,4 @@
-//! How fast the legacy kernels are, per block (no assertion on it; ignored
+//! How fast the kernels are, per block (no assertion on it; ignored
 //! by default): `cargo test --release --target wasm32-unknown-unknown
 //! --test kernels_speed -- --include-ignored --nocapture`.
 
@@ -6,7 +6,10 @@
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
 mod support;
+use llm_worker::quant::kquants::{BlockQ8K, QK_K};
 use llm_worker::quant::legacy::{BlockQ4_1, BlockQ5_0, BlockQ5_1, QK};
+use llm_worker::quant::Kernel;
+use support::kquants::{raw_q3k, raw_q5k, raw_q6k, values};
 use support::legacy::*;
 use support::{quantize_act, Rng};
 
@@ -68,25 +71,54 @@ fn bench_dots() {
         T::VecDotType::from_float(&floats(&mut rng, N / QK, 0), &mut ys);
         ns_per_block(candle::<T>, &xs, &ys)
     }
-    /// Ours for `T`, and candle's for its type `C`.
+    /// Two rows of `xs` (its halves) with the same `ys`, by `dot2`.
+    fn two<T: Case>(xs: &[T], ys: &[T::Act]) -> f32 {
+        let (a, b) = xs.split_at(xs.len() / 2);
+        let [p, q] = T::dot2(a, b, ys);
+        p + q
+    }
+    /// Ours for `T` (one row at a time, and two), and candle's for its type `C`.
     fn time<T: Case, C: GgmlType>(name: &str) -> String {
         let mut rng = Rng::new(7);
-        let xs = random_blocks::<T>(&mut rng, N / QK, 0);
+        let xs = random_blocks::<T>(&mut rng, 2 * N / QK, 0);
         let ys = quantize_act::<T>(&floats(&mut rng, N / QK, 0));
         format!(
-            "{name}: dot {:.2} ns/block, dot_scalar {:.2}, candle's {:.2}",
-            ns_per_block(T::dot, &xs, &ys),
-            ns_per_block(T::dot_scalar, &xs, &ys),
+            "{name}: dot {:.2} ns/block, two rows by dot2 {:.2}, dot_scalar {:.2}, candle's {:.2}",
+            ns_per_block(T::dot, &xs[..N / QK], &ys),
+            ns_per_block(two::<T>, &xs, &ys),
+            ns_per_block(T::dot_scalar, &xs[..N / QK], &ys),
             candle_ns::<C>(),
         )
     }
+    /// A K type's `dot` and two rows by `dot2`, per 32 values (Q8_0's
+    /// block) to compare with the legacy types'.
+    fn time_k<K: Kernel<Act = BlockQ8K>>(name: &str, raw: fn(&mut Rng) -> K) -> String {
+        let mut rng = Rng::new(7);
+        let xs: Vec<K> = (0..2 * N / QK_K).map(|_| raw(&mut rng)).collect();
+        let ys = quantize_act::<K>(&values(&mut rng, N / QK_K, 2));
+        let per32 = (QK_K / QK) as f64;
+        format!(
+            "{name}: dot {:.2} ns per 32 values, two rows by dot2 {:.2}",
+            ns_per_block(K::dot, &xs[..N / QK_K], &ys) / per32,
+            ns_per_block(two_k::<K>, &xs, &ys) / per32,
+        )
+    }
+    fn two_k<K: Kernel>(xs: &[K], ys: &[K::Act]) -> f32 {
+        let (a, b) = xs.split_at(xs.len() / 2);
+        let [p, q] = K::dot2(a, b, ys);
+        p + q
+    }
     for line in [
+        time_k("Q3_K", raw_q3k),
+        time_k("Q5_K", raw_q5k),
+        time_k("Q6_K", raw_q6k),
         time::<BlockQ4_1, ck::BlockQ4_1>("Q4_1"),
         time::<BlockQ5_0, ck::BlockQ5_0>("Q5_0"),
         time::<BlockQ5_1, ck::BlockQ5_1>("Q5_1"),
         format!(
-            "Q4_0: candle's {:.2} ns/block",
-            candle_ns::<ck::BlockQ4_0>()
+            "Q4_0: candle's {:.2} ns/block; Q8_0: candle's {:.2}",
+            candle_ns::<ck::BlockQ4_0>(),
+            candle_ns::<ck::BlockQ8_0>()
         ),
     ] {
         #[cfg(target_arch = "wasm32")]

@@ -38,6 +38,12 @@ pub trait Kernel: Copy + Send + Sync + 'static {
     /// The dot product of a weight row and quantised activations of the
     /// same length in blocks: the SIMD kernel when the build has simd128.
     fn dot(xs: &[Self], ys: &[Self::Act]) -> f32;
+    /// Two weight rows with the same activations: `[dot(a), dot(b)]` to
+    /// the bit. Kernels that load the activations once for both override
+    /// it; a product of few tokens reads its rows two at a time.
+    fn dot2(a: &[Self], b: &[Self], ys: &[Self::Act]) -> [f32; 2] {
+        [Self::dot(a, ys), Self::dot(b, ys)]
+    }
     /// The same, in plain scalar code (the reference the SIMD kernel is
     /// tested against).
     fn dot_scalar(xs: &[Self], ys: &[Self::Act]) -> f32;

@@ -72,9 +72,20 @@ pub fn matmul<T: Kernel>(
         }
         return Ok(());
     }
-    for (j, row) in rows.chunks_exact(kb).take(n).enumerate() {
+    // A few tokens: two rows at a time, each token's activations loaded
+    // once for both; an odd last row alone.
+    for (p, two) in rows.chunks_exact(2 * kb).take(n / 2).enumerate() {
+        let (a, b) = two.split_at(kb);
         for (i, q) in act.chunks_exact(kb).enumerate() {
-            dst[i * n + j] = T::dot(row, q);
+            let [x, y] = T::dot2(a, b, q);
+            dst[i * n + 2 * p] = x;
+            dst[i * n + 2 * p + 1] = y;
+        }
+    }
+    if n % 2 == 1 {
+        let row = &rows[(n - 1) * kb..n * kb];
+        for (i, q) in act.chunks_exact(kb).enumerate() {
+            dst[i * n + n - 1] = T::dot(row, q);
         }
     }
     Ok(())

@@ -56,24 +56,30 @@ pub fn f16_to_f32x4(h: v128) -> v128 {
     v128_or(v128_bitselect(special, finite, is_special), sign)
 }
 
-/// The dot of 32 weights, given as i16x8 vectors of elements 0..8,
-/// 8..16, 16..24 and 24..32, with 32 activations, as four i32 partial
-/// sums.
+/// A block's 32 activations as i16x8 vectors of elements 0..8, 8..16,
+/// 16..24 and 24..32 (loaded once for the two rows of `dot2`).
 #[inline(always)]
-fn dot_block(x: [v128; 4], y: &[i8; QK]) -> v128 {
+fn y_lanes(y: &[i8; QK]) -> [v128; 4] {
     let p = y.as_ptr();
     // SAFETY: the four loads read bytes 0..8, 8..16, 16..24 and 24..32
     // of `y`, a 32-byte array; wasm loads need no alignment.
-    let (y0, y1, y2, y3) = unsafe {
-        (
+    unsafe {
+        [
             i16x8_load_extend_i8x8(p),
             i16x8_load_extend_i8x8(p.add(8)),
             i16x8_load_extend_i8x8(p.add(16)),
             i16x8_load_extend_i8x8(p.add(24)),
-        )
-    };
-    let s01 = i32x4_add(i32x4_dot_i16x8(x[0], y0), i32x4_dot_i16x8(x[1], y1));
-    let s23 = i32x4_add(i32x4_dot_i16x8(x[2], y2), i32x4_dot_i16x8(x[3], y3));
+        ]
+    }
+}
+
+/// The dot of 32 weights, given as i16x8 vectors of elements 0..8,
+/// 8..16, 16..24 and 24..32, with 32 activations (`y_lanes`), as four
+/// i32 partial sums.
+#[inline(always)]
+fn dot_block(x: [v128; 4], y: [v128; 4]) -> v128 {
+    let s01 = i32x4_add(i32x4_dot_i16x8(x[0], y[0]), i32x4_dot_i16x8(x[1], y[1]));
+    let s23 = i32x4_add(i32x4_dot_i16x8(x[2], y[2]), i32x4_dot_i16x8(x[3], y[3]));
     i32x4_add(s01, s23)
 }
 
@@ -98,56 +104,53 @@ fn fives(qs: &[u8; QK / 2], qh: [u8; 4]) -> [v128; 4] {
     [lo, hi, hl, hh]
 }
 
-/// Integer dot of a Q4_1 block, four partial sums.
+/// A Q4_1 block's values as i16x8 lanes (`dot_block`'s order).
 #[inline(always)]
-fn isum_q4_1(x: &BlockQ4_1, y: &BlockQ8_1) -> v128 {
+fn lanes_q4_1(x: &BlockQ4_1) -> [v128; 4] {
     let p = x.qs.as_ptr();
     // SAFETY: bytes 0..8 and 8..16 of the 16-byte `qs`; wasm loads
     // need no alignment.
     let (a, b) = unsafe { (u16x8_load_extend_u8x8(p), u16x8_load_extend_u8x8(p.add(8))) };
     let mask = i16x8_splat(0x0F);
     // Low nibbles are elements 0..16, high nibbles 16..32.
-    let q = [
+    [
         v128_and(a, mask),
         v128_and(b, mask),
         u16x8_shr(a, 4),
         u16x8_shr(b, 4),
-    ];
-    dot_block(q, &y.qs)
+    ]
 }
 
-/// Integer dot of a Q5_0 block (values `q - 16`), four partial sums.
+/// A Q5_0 block's values (`q - 16`) as i16x8 lanes.
 #[inline(always)]
-fn isum_q5_0(x: &BlockQ5_0, y: &BlockQ8_0) -> v128 {
+fn lanes_q5_0(x: &BlockQ5_0) -> [v128; 4] {
     let [lo, hi, hl, hh] = fives(&x.qs, x.qh);
     // q - 16, -16..=15 as an i8: the nibble itself when bit 4 is set,
     // else the nibble minus 16, which is the nibble with bits 4..8 set.
     let f0 = u8x16_splat(0xF0);
     let lo = v128_or(lo, v128_andnot(f0, hl));
     let hi = v128_or(hi, v128_andnot(f0, hh));
-    let q = [
+    [
         i16x8_extend_low_i8x16(lo),
         i16x8_extend_high_i8x16(lo),
         i16x8_extend_low_i8x16(hi),
         i16x8_extend_high_i8x16(hi),
-    ];
-    dot_block(q, &y.qs)
+    ]
 }
 
-/// Integer dot of a Q5_1 block, four partial sums.
+/// A Q5_1 block's values as i16x8 lanes.
 #[inline(always)]
-fn isum_q5_1(x: &BlockQ5_1, y: &BlockQ8_1) -> v128 {
+fn lanes_q5_1(x: &BlockQ5_1) -> [v128; 4] {
     let [lo, hi, hl, hh] = fives(&x.qs, x.qh);
     let five = u8x16_splat(0x10);
     let lo = v128_or(lo, v128_and(hl, five));
     let hi = v128_or(hi, v128_and(hh, five));
-    let q = [
+    [
         u16x8_extend_low_u8x16(lo),
         u16x8_extend_high_u8x16(lo),
         u16x8_extend_low_u8x16(hi),
         u16x8_extend_high_u8x16(hi),
-    ];
-    dot_block(q, &y.qs)
+    ]
 }
 
 /// Two f16 in a u32, low half first.
@@ -165,39 +168,52 @@ fn unpair(v: v128) -> (v128, v128) {
     )
 }
 
-/// The row loop shared by the three types: `isum(i)` is block `i`'s
-/// integer dot as four partial sums; `scales(i)` two u32, each a pair
-/// of f16 (low, high): the weights' `(d, m)` and the activations'
-/// `(yd, s)`, so that the block adds `sum * d * yd + m * s` (`MIN`
-/// false: `m` and `s` are not read).
+/// The row loop shared by the three types, over `R` weight rows (1, or
+/// 2 for `dot2`) against the same activations: `isum(i)` is each row's
+/// block `i` integer dot as four partial sums; `scales(i)` the rows'
+/// `(d, m)` and the activations' `(yd, s)`, each a pair of f16 (low,
+/// high) in a u32, so that the block adds `sum * d * yd + m * s` (`MIN`
+/// false: `m` and `s` are not read). Each row's float operations are the
+/// same whatever `R`, so `dot2` gives `dot`'s values to the bit.
 #[inline(always)]
-fn dot_rows<const MIN: bool>(
+fn dot_rows<const MIN: bool, const R: usize>(
     nb: usize,
-    isum: impl Fn(usize) -> v128,
-    scales: impl Fn(usize) -> [u32; 2],
-) -> f32 {
-    let mut acc = f32x4_splat(0.0);
+    isum: impl Fn(usize) -> [v128; R],
+    scales: impl Fn(usize) -> ([u32; R], u32),
+) -> [f32; R] {
+    let mut acc = [f32x4_splat(0.0); R];
     let mut i = 0;
     while i + 4 <= nb {
-        let sums = f32x4_convert_i32x4(sum4([isum(i), isum(i + 1), isum(i + 2), isum(i + 3)]));
+        let blocks = [isum(i), isum(i + 1), isum(i + 2), isum(i + 3)];
         let sc = [scales(i), scales(i + 1), scales(i + 2), scales(i + 3)];
-        let (d, m) = unpair(u32x4(sc[0][0], sc[1][0], sc[2][0], sc[3][0]));
-        let (yd, s) = unpair(u32x4(sc[0][1], sc[1][1], sc[2][1], sc[3][1]));
-        let mut t = f32x4_mul(sums, f32x4_mul(d, yd));
-        if MIN {
-            t = f32x4_add(t, f32x4_mul(m, s));
+        let (yd, s) = unpair(u32x4(sc[0].1, sc[1].1, sc[2].1, sc[3].1));
+        for r in 0..R {
+            let sums = f32x4_convert_i32x4(sum4([
+                blocks[0][r],
+                blocks[1][r],
+                blocks[2][r],
+                blocks[3][r],
+            ]));
+            let (d, m) = unpair(u32x4(sc[0].0[r], sc[1].0[r], sc[2].0[r], sc[3].0[r]));
+            let mut t = f32x4_mul(sums, f32x4_mul(d, yd));
+            if MIN {
+                t = f32x4_add(t, f32x4_mul(m, s));
+            }
+            acc[r] = f32x4_add(acc[r], t);
         }
-        acc = f32x4_add(acc, t);
         i += 4;
     }
-    let mut sum = hsum(acc);
+    let mut sum = acc.map(hsum);
+    let half = |v: u32, k: u32| f16::from_bits((v >> k) as u16).to_f32();
     for i in i..nb {
-        let [xp, yp] = scales(i);
-        let half = |v: u32, k: u32| f16::from_bits((v >> k) as u16).to_f32();
-        let sums = f32x4_convert_i32x4(isum(i));
-        sum += hsum(sums) * (half(xp, 0) * half(yp, 0));
-        if MIN {
-            sum += half(xp, 16) * half(yp, 16);
+        let (xp, yp) = scales(i);
+        let blocks = isum(i);
+        for r in 0..R {
+            let sums = f32x4_convert_i32x4(blocks[r]);
+            sum[r] += hsum(sums) * (half(xp[r], 0) * half(yp, 0));
+            if MIN {
+                sum[r] += half(xp[r], 16) * half(yp, 16);
+            }
         }
     }
     sum
@@ -205,45 +221,89 @@ fn dot_rows<const MIN: bool>(
 
 /// Q4_1 · Q8_1: `sum(q * yq) * d * yd + m * s` over `n / 32` blocks.
 pub fn vec_dot_q4_1_q8_1(n: usize, xs: &[BlockQ4_1], ys: &[BlockQ8_1]) -> f32 {
+    let [a] = vec_dot2_q4_1_q8_1(n, [xs], ys);
+    a
+}
+
+/// Q5_0 · Q8_0: `sum((q - 16) * yq) * d * yd` over `n / 32` blocks.
+pub fn vec_dot_q5_0_q8_0(n: usize, xs: &[BlockQ5_0], ys: &[BlockQ8_0]) -> f32 {
+    let [a] = vec_dot2_q5_0_q8_0(n, [xs], ys);
+    a
+}
+
+/// Q5_1 · Q8_1: `sum(q * yq) * d * yd + m * s` over `n / 32` blocks.
+pub fn vec_dot_q5_1_q8_1(n: usize, xs: &[BlockQ5_1], ys: &[BlockQ8_1]) -> f32 {
+    let [a] = vec_dot2_q5_1_q8_1(n, [xs], ys);
+    a
+}
+
+/// `vec_dot_q4_1_q8_1` of `R` rows with the same activations, loaded once.
+pub fn vec_dot2_q4_1_q8_1<const R: usize>(
+    n: usize,
+    xs: [&[BlockQ4_1]; R],
+    ys: &[BlockQ8_1],
+) -> [f32; R] {
     debug_assert!(
         n % QK == 0,
         "vec_dot_q4_1_q8_1: {n} is not divisible by {QK}"
     );
     let nb = n / QK;
-    let (xs, ys) = (&xs[..nb], &ys[..nb]);
-    dot_rows::<true>(
+    let (xs, ys) = (xs.map(|x| &x[..nb]), &ys[..nb]);
+    dot_rows::<true, R>(
         nb,
-        |i| isum_q4_1(&xs[i], &ys[i]),
-        |i| [pair(xs[i].d, xs[i].m), pair(ys[i].d, ys[i].s)],
+        |i| {
+            let y = y_lanes(&ys[i].qs);
+            xs.map(|x| dot_block(lanes_q4_1(&x[i]), y))
+        },
+        |i| (xs.map(|x| pair(x[i].d, x[i].m)), pair(ys[i].d, ys[i].s)),
     )
 }
 
-/// Q5_0 · Q8_0: `sum((q - 16) * yq) * d * yd` over `n / 32` blocks.
-pub fn vec_dot_q5_0_q8_0(n: usize, xs: &[BlockQ5_0], ys: &[BlockQ8_0]) -> f32 {
+/// `vec_dot_q5_0_q8_0` of `R` rows with the same activations, loaded once.
+pub fn vec_dot2_q5_0_q8_0<const R: usize>(
+    n: usize,
+    xs: [&[BlockQ5_0]; R],
+    ys: &[BlockQ8_0],
+) -> [f32; R] {
     debug_assert!(
         n % QK == 0,
         "vec_dot_q5_0_q8_0: {n} is not divisible by {QK}"
     );
     let nb = n / QK;
-    let (xs, ys) = (&xs[..nb], &ys[..nb]);
-    dot_rows::<false>(
+    let (xs, ys) = (xs.map(|x| &x[..nb]), &ys[..nb]);
+    dot_rows::<false, R>(
         nb,
-        |i| isum_q5_0(&xs[i], &ys[i]),
-        |i| [xs[i].d.to_bits() as u32, ys[i].d.to_bits() as u32],
+        |i| {
+            let y = y_lanes(&ys[i].qs);
+            xs.map(|x| dot_block(lanes_q5_0(&x[i]), y))
+        },
+        |i| {
+            (
+                xs.map(|x| x[i].d.to_bits() as u32),
+                ys[i].d.to_bits() as u32,
+            )
+        },
     )
 }
 
-/// Q5_1 · Q8_1: `sum(q * yq) * d * yd + m * s` over `n / 32` blocks.
-pub fn vec_dot_q5_1_q8_1(n: usize, xs: &[BlockQ5_1], ys: &[BlockQ8_1]) -> f32 {
+/// `vec_dot_q5_1_q8_1` of `R` rows with the same activations, loaded once.
+pub fn vec_dot2_q5_1_q8_1<const R: usize>(
+    n: usize,
+    xs: [&[BlockQ5_1]; R],
+    ys: &[BlockQ8_1],
+) -> [f32; R] {
     debug_assert!(
         n % QK == 0,
         "vec_dot_q5_1_q8_1: {n} is not divisible by {QK}"
     );
     let nb = n / QK;
-    let (xs, ys) = (&xs[..nb], &ys[..nb]);
-    dot_rows::<true>(
+    let (xs, ys) = (xs.map(|x| &x[..nb]), &ys[..nb]);
+    dot_rows::<true, R>(
         nb,
-        |i| isum_q5_1(&xs[i], &ys[i]),
-        |i| [pair(xs[i].d, xs[i].m), pair(ys[i].d, ys[i].s)],
+        |i| {
+            let y = y_lanes(&ys[i].qs);
+            xs.map(|x| dot_block(lanes_q5_1(&x[i]), y))
+        },
+        |i| (xs.map(|x| pair(x[i].d, x[i].m)), pair(ys[i].d, ys[i].s)),
     )
 }
