@@ -35,6 +35,8 @@
 //! which the main native step skips); without `ROUNDTABLE_REAL_MODEL` it
 //! says loudly that it did not run.
 
+#![cfg(not(target_arch = "wasm32"))]
+
 use llm_worker::engine::Engine;
 use llm_worker::model::{Cache, Model};
 use llm_worker::protocol::ChatTurn;

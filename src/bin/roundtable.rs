@@ -23,6 +23,7 @@ fn main() {
         Ok(Command::LessonQuestions { run, from }) => exit_code(cli::lesson_cmd::list(&run, from)),
         Ok(Command::LessonMake { spec, out }) => exit_code(cli::lesson_cmd::make(&spec, &out)),
         Ok(Command::Run(args)) => exit_code(cli::run_cmd::run(args)),
+        Ok(Command::Serve(args)) => exit_code(cli::serve::run(args)),
         Ok(Command::Paper(c, args)) => exit_code((c.run)(args)),
         Ok(Command::Rouge { cases, json }) => exit_code(cli::rouge_cmd::run(&cases, json)),
         Err(e) => {

@@ -16,6 +16,8 @@ USAGE:
   roundtable lesson questions RUN.json [--from N]   the predict-next questions a run offers
   roundtable lesson make SPEC.json --out FILE        a lesson file from a spec (see lessons/)
   roundtable rouge --cases FILE.jsonl [--json]
+  roundtable serve [--port 8080] [--host ADDR] [--dist DIR]
+                                         the built app and live classes (see below)
   roundtable help
 
 RUN OPTIONS:
@@ -29,9 +31,10 @@ RUN OPTIONS:
 /// each coordinator's commands and options.
 pub fn usage() -> String {
     let mut out = format!(
-        "{USAGE}\n\n{}\n\n{}",
+        "{USAGE}\n\n{}\n\n{}\n\n{}",
         super::common::USAGE,
-        super::batch::USAGE
+        super::batch::USAGE,
+        super::serve::USAGE
     );
     for c in super::coordinators::CLIS {
         out.push_str("\n\n");
@@ -44,6 +47,8 @@ pub fn usage() -> String {
 pub enum Command {
     /// `run`: its options, read by the common part and the coordinator's row.
     Run(Vec<OsString>),
+    /// `serve`: its options, read by `serve`.
+    Serve(Vec<OsString>),
     Coordinators,
     /// A command of a coordinator's own (`travel-batch`, `mael-learn`…), with its arguments.
     Paper(&'static super::coordinators::PaperCommand, Vec<OsString>),
@@ -131,6 +136,9 @@ pub fn parse(args: impl IntoIterator<Item = std::ffi::OsString>) -> Result<Comma
             p.raw_args().map_err(|e| e.to_string())?.collect(),
         )),
         "rouge" => parse_rouge(&mut p),
+        "serve" => Ok(Command::Serve(
+            p.raw_args().map_err(|e| e.to_string())?.collect(),
+        )),
         other => match super::coordinators::command(other) {
             Some(c) => Ok(Command::Paper(
                 c,

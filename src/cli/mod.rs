@@ -15,5 +15,6 @@ pub mod mael;
 pub mod python;
 pub mod rouge_cmd;
 pub mod run_cmd;
+pub mod serve;
 pub mod share_cmd;
 pub mod travel;

@@ -5,6 +5,7 @@ pub mod base;
 pub mod coordinators;
 pub mod domains;
 pub mod lesson;
+pub mod live;
 pub mod model;
 pub mod run;
 pub mod share;

@@ -1,0 +1,116 @@
+//! `roundtable serve`: the built app's files and live classes on one port.
+//! The files go out as `make run` served them (cross-origin isolated, so
+//! the in-page model uses every core); `/live` is the relay's WebSocket
+//! (`hub`, `socket`), whose rules are `engine::live`. Classes live in this
+//! process's memory only.
+
+mod files;
+mod hub;
+mod socket;
+
+use axum::routing::get;
+use axum::Router;
+use lexopt::prelude::*;
+use roundtable::engine::live::protocol::Limits;
+use std::ffi::OsString;
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+pub const USAGE: &str = "\
+SERVE OPTIONS (roundtable serve):
+  --port N               port to listen on (default 8080; 0 = any free port)
+  --host ADDR            address to listen on (default 127.0.0.1; 0.0.0.0 lets
+                         a classroom's devices join over the local network)
+  --dist DIR             the built app (default dist, what `make build` writes)
+  --not-isolated         serve without COOP/COEP (as a plain static host would)";
+
+struct Options {
+    port: u16,
+    host: String,
+    dist: PathBuf,
+    isolated: bool,
+}
+
+fn parse(args: Vec<OsString>) -> Result<Options, String> {
+    let mut o = Options {
+        port: 8080,
+        host: "127.0.0.1".into(),
+        dist: PathBuf::from("dist"),
+        isolated: true,
+    };
+    let mut p = lexopt::Parser::from_args(args);
+    let value = |p: &mut lexopt::Parser| -> Result<String, String> {
+        p.value()
+            .map_err(|e| e.to_string())?
+            .string()
+            .map_err(|e| e.to_string())
+    };
+    while let Some(arg) = p.next().map_err(|e| e.to_string())? {
+        match arg {
+            Long("port") => {
+                let v = value(&mut p)?;
+                o.port = v
+                    .parse()
+                    .map_err(|_| format!("--port {v:?}: a port number (0–65535)"))?;
+            }
+            Long("host") => o.host = value(&mut p)?,
+            Long("dist") => o.dist = PathBuf::from(value(&mut p)?),
+            Long("not-isolated") => o.isolated = false,
+            other => return Err(format!("serve: {}", other.unexpected())),
+        }
+    }
+    Ok(o)
+}
+
+/// Runs the server until the process is stopped.
+pub fn run(args: Vec<OsString>) -> Result<i32, String> {
+    let o = parse(args)?;
+    if !o.dist.join("index.html").is_file() {
+        return Err(format!(
+            "{} has no index.html: build the app first (`make build`), or name it with --dist",
+            o.dist.display()
+        ));
+    }
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the server's runtime: {e}"))?;
+    runtime.block_on(serve(o))
+}
+
+async fn serve(o: Options) -> Result<i32, String> {
+    let listener = tokio::net::TcpListener::bind((o.host.as_str(), o.port))
+        .await
+        .map_err(|e| format!("cannot listen on {}:{}: {e}", o.host, o.port))?;
+    let addr = listener
+        .local_addr()
+        .map_err(|e| format!("no local address: {e}"))?;
+    let hub = Arc::new(hub::Hub::new(Limits::default()));
+    tokio::spawn(hub::sweep_every(
+        hub.clone(),
+        std::time::Duration::from_secs(5),
+    ));
+    let files = Arc::new(files::Files::new(o.dist.clone(), o.isolated));
+    let app = Router::new()
+        .route("/live", get(socket::upgrade).with_state(hub))
+        .fallback(get(files::serve).with_state(files));
+    // The first line is for scripts (the tests read the port from it). A
+    // reader that has gone (`| head -1`) does not stop the server.
+    let mut out = std::io::stdout();
+    let _ = writeln!(out, "SERVING http://{addr}");
+    let _ = writeln!(
+        out,
+        "Roundtable on http://{addr} ({}); live classes at ws://{addr}/live",
+        if o.isolated {
+            "cross-origin isolated"
+        } else {
+            "not isolated: the in-page model uses one core"
+        }
+    );
+    let _ = out.flush();
+    axum::serve(listener, app)
+        .await
+        .map_err(|e| format!("the server stopped: {e}"))?;
+    Ok(0)
+}

@@ -1,0 +1,485 @@
+//! A live class as the relay holds it, and the relay's classes: pure
+//! state machines (no I/O, no clock, no randomness: the server passes the
+//! time and the codes in), so every rule is tested without a network.
+//! Each call returns the frames to send and to whom (`Out`), or `Close`
+//! when the frame breaks the protocol.
+
+use super::protocol::{
+    check_question, clean_name, Close, Down, Limits, Question, Revealed, Snapshot, StudentView, Up,
+};
+use std::collections::BTreeMap;
+
+/// Whom a frame goes to.
+#[derive(Clone, Debug, PartialEq)]
+pub enum To {
+    Teacher,
+    Student(String),
+    /// Every student connected.
+    Students,
+}
+
+pub type Out = Vec<(To, Down)>;
+
+struct Seat {
+    name: Option<String>,
+    connected: bool,
+}
+
+pub struct Class {
+    pub code: String,
+    token: String,
+    state: Snapshot,
+    log_bytes: usize,
+    students: BTreeMap<String, Seat>,
+    next_student: u64,
+    /// When the teacher's connection went away (None while connected).
+    teacher_away_since: Option<u64>,
+    /// Events the teacher may still send now, and when that was counted.
+    allowance: (f64, u64),
+}
+
+/// Byte strings equal, in time that does not depend on where they differ.
+fn same_secret(a: &str, b: &str) -> bool {
+    a.len() == b.len() && a.bytes().zip(b.bytes()).fold(0u8, |d, (x, y)| d | (x ^ y)) == 0
+}
+
+fn json_len(v: &serde_json::Value) -> usize {
+    serde_json::to_string(v).map_or(0, |s| s.len())
+}
+
+impl Class {
+    fn new(code: String, token: String, state: Snapshot, now: u64, limits: &Limits) -> Class {
+        let log_bytes = state.events.iter().map(json_len).sum();
+        let students = state
+            .answers
+            .keys()
+            .map(|id| {
+                let seat = Seat {
+                    name: None,
+                    connected: false,
+                };
+                (id.clone(), seat)
+            })
+            .collect();
+        Class {
+            code,
+            token,
+            state,
+            log_bytes,
+            students,
+            next_student: 1,
+            teacher_away_since: None,
+            allowance: (limits.events_per_second as f64, now),
+        }
+    }
+
+    /// The state the teacher's tab keeps (to restore the class elsewhere).
+    pub fn snapshot(&self) -> &Snapshot {
+        &self.state
+    }
+
+    pub fn students_connected(&self) -> usize {
+        self.students.values().filter(|s| s.connected).count()
+    }
+
+    fn roster(&self) -> Down {
+        Down::Roster {
+            students: self
+                .students
+                .iter()
+                .map(|(id, s)| StudentView {
+                    id: id.clone(),
+                    name: s.name.clone(),
+                    connected: s.connected,
+                })
+                .collect(),
+        }
+    }
+
+    fn counts(&self, q: &Question) -> Vec<u32> {
+        let mut counts = vec![0u32; q.choices.len()];
+        for &c in self.state.answers.values() {
+            if let Some(n) = counts.get_mut(c) {
+                *n += 1;
+            }
+        }
+        counts
+    }
+
+    fn tally(&self) -> Option<Down> {
+        let q = self.state.question.as_ref()?;
+        Some(Down::Tally {
+            id: q.id.clone(),
+            counts: self.counts(q),
+            answered: self.state.answers.len() as u32,
+        })
+    }
+
+    /// What the teacher's page needs on (re)connecting.
+    fn teacher_welcome(&self) -> Out {
+        let mut out = vec![
+            (
+                To::Teacher,
+                Down::Opened {
+                    code: self.code.clone(),
+                    token: self.token.clone(),
+                },
+            ),
+            (To::Teacher, self.roster()),
+        ];
+        out.extend(self.tally().map(|t| (To::Teacher, t)));
+        out
+    }
+
+    /// A frame from the teacher's connection.
+    pub fn teacher(&mut self, up: Up, now: u64, limits: &Limits) -> Result<Out, Close> {
+        match up {
+            Up::Show { show } => {
+                if json_len(&show) > limits.teacher_frame {
+                    return Err(Close::too_big("what is shown is too large"));
+                }
+                self.state = Snapshot {
+                    show: show.clone(),
+                    ..Snapshot::default()
+                };
+                self.log_bytes = 0;
+                Ok(vec![(To::Students, Down::Show { show })])
+            }
+            Up::Events { from, events } => self.events(from, events, now, limits),
+            Up::Step { step } => {
+                self.state.step = step;
+                Ok(vec![(To::Students, Down::Step { step })])
+            }
+            Up::Ask { question } => {
+                check_question(&question, limits)?;
+                self.state.question = Some(question.clone());
+                self.state.answers.clear();
+                self.state.revealed = None;
+                let mut out = vec![(To::Students, Down::Ask { question })];
+                out.extend(self.tally().map(|t| (To::Teacher, t)));
+                Ok(out)
+            }
+            Up::Reveal { id, answer } => {
+                let Some(q) = self.state.question.as_ref().filter(|q| q.id == id) else {
+                    return Ok(vec![(
+                        To::Teacher,
+                        Down::Notice {
+                            message: format!("question {id:?} is not the open one"),
+                        },
+                    )]);
+                };
+                if answer >= q.choices.len() {
+                    return Err(Close::policy(format!(
+                        "the answer {answer} is not one of the question's {} choices",
+                        q.choices.len()
+                    )));
+                }
+                let revealed = Revealed {
+                    id,
+                    answer,
+                    counts: self.counts(q),
+                };
+                self.state.revealed = Some(revealed.clone());
+                Ok(vec![
+                    (
+                        To::Students,
+                        Down::Reveal {
+                            revealed: revealed.clone(),
+                        },
+                    ),
+                    (To::Teacher, Down::Reveal { revealed }),
+                ])
+            }
+            Up::Open | Up::Reopen { .. } => Err(Close::policy(
+                "this connection already drives a class: open another one for a new class",
+            )),
+            Up::End => Err(Close::policy("End is the relay's to handle")),
+            Up::Join { .. } | Up::Answer { .. } => Err(Close::policy(
+                "a teacher's connection cannot join or answer",
+            )),
+        }
+    }
+
+    fn events(
+        &mut self,
+        from: u64,
+        events: Vec<serde_json::Value>,
+        now: u64,
+        limits: &Limits,
+    ) -> Result<Out, Close> {
+        let have = self.state.events.len() as u64;
+        if from > have {
+            return Err(Close::policy(format!(
+                "events from {from}, but the class has {have}: send from {have}"
+            )));
+        }
+        let fresh: Vec<_> = events.into_iter().skip((have - from) as usize).collect();
+        if fresh.is_empty() {
+            return Ok(Vec::new());
+        }
+        let notice = |message: String| Ok(vec![(To::Teacher, Down::Notice { message })]);
+        // The allowance refills at events_per_second, up to one second's.
+        let rate = limits.events_per_second as f64;
+        let (left, at) = self.allowance;
+        let left = (left + now.saturating_sub(at) as f64 * rate / 1000.0).min(rate);
+        if (fresh.len() as f64) > left {
+            self.allowance = (left, now);
+            return notice(format!(
+                "more than {} events a second: events from {have} not sent on; send them again shortly",
+                limits.events_per_second
+            ));
+        }
+        let bytes: usize = fresh.iter().map(json_len).sum();
+        if self.state.events.len() + fresh.len() > limits.log_events
+            || self.log_bytes + bytes > limits.log_bytes
+        {
+            return notice(format!(
+                "the class's log is full ({} events or {} MB at most): the class sees the run up to event {have}",
+                limits.log_events,
+                limits.log_bytes >> 20
+            ));
+        }
+        self.allowance = (left - fresh.len() as f64, now);
+        self.log_bytes += bytes;
+        self.state.events.extend(fresh.iter().cloned());
+        Ok(vec![(
+            To::Students,
+            Down::Events {
+                from: have,
+                events: fresh,
+            },
+        )])
+    }
+
+    /// A student joins or rejoins; returns their id.
+    pub fn join(
+        &mut self,
+        name: Option<&str>,
+        since: u64,
+        student: Option<&str>,
+        limits: &Limits,
+    ) -> Result<(String, Out), Close> {
+        let name = clean_name(name, limits.name_chars);
+        let id = match student.filter(|id| self.students.contains_key(*id)) {
+            Some(id) => id.to_string(),
+            None => {
+                if self.students.len() >= limits.students_per_class {
+                    return Err(Close::policy(format!(
+                        "the class is full ({} students)",
+                        limits.students_per_class
+                    )));
+                }
+                let id = format!("s{}", self.next_student);
+                self.next_student += 1;
+                id
+            }
+        };
+        let seat = self.students.entry(id.clone()).or_insert(Seat {
+            name: None,
+            connected: true,
+        });
+        seat.connected = true;
+        if name.is_some() {
+            seat.name = name;
+        }
+        let from = since.min(self.state.events.len() as u64);
+        let welcome = Down::Welcome {
+            student: id.clone(),
+            name: seat.name.clone(),
+            show: self.state.show.clone(),
+            from,
+            events: self.state.events[from as usize..].to_vec(),
+            step: self.state.step,
+            question: self.state.question.clone(),
+            answered: self.state.answers.get(&id).copied(),
+            revealed: self.state.revealed.clone(),
+        };
+        let out = vec![
+            (To::Student(id.clone()), welcome),
+            (To::Teacher, self.roster()),
+        ];
+        Ok((id, out))
+    }
+
+    /// A student's answer to the open question (each once).
+    pub fn answer(&mut self, student: &str, id: &str, choice: usize) -> Result<Out, Close> {
+        let notice = |message: &str| {
+            Ok(vec![(
+                To::Student(student.to_string()),
+                Down::Notice {
+                    message: message.to_string(),
+                },
+            )])
+        };
+        let Some(q) = self.state.question.as_ref().filter(|q| q.id == id) else {
+            return notice("that question is no longer open");
+        };
+        if choice >= q.choices.len() {
+            return Err(Close::policy(format!(
+                "choice {choice} is not one of the question's {}",
+                q.choices.len()
+            )));
+        }
+        if self.state.revealed.is_some() {
+            return notice("the answer has been revealed: answers are closed");
+        }
+        if self.state.answers.contains_key(student) {
+            return notice("you already answered this question");
+        }
+        self.state.answers.insert(student.to_string(), choice);
+        let mut out = vec![(
+            To::Student(student.to_string()),
+            Down::Answered {
+                id: id.to_string(),
+                choice,
+            },
+        )];
+        out.extend(self.tally().map(|t| (To::Teacher, t)));
+        Ok(out)
+    }
+
+    pub fn student_left(&mut self, student: &str) -> Out {
+        match self.students.get_mut(student) {
+            Some(seat) if seat.connected => {
+                seat.connected = false;
+                vec![(To::Teacher, self.roster())]
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    pub fn teacher_left(&mut self, now: u64) {
+        self.teacher_away_since.get_or_insert(now);
+    }
+
+    /// Whether the teacher has been away longer than the limit.
+    pub fn expired(&self, now: u64, limits: &Limits) -> bool {
+        self.teacher_away_since
+            .is_some_and(|t| now.saturating_sub(t) > limits.teacher_away_ms)
+    }
+}
+
+/// Every class of a relay, by join code.
+#[derive(Default)]
+pub struct Relay {
+    classes: BTreeMap<String, Class>,
+    pub limits: Limits,
+}
+
+impl Relay {
+    pub fn new(limits: Limits) -> Relay {
+        Relay {
+            classes: BTreeMap::new(),
+            limits,
+        }
+    }
+
+    pub fn has(&self, code: &str) -> bool {
+        self.classes.contains_key(code)
+    }
+
+    pub fn class(&mut self, code: &str) -> Option<&mut Class> {
+        self.classes.get_mut(code)
+    }
+
+    pub fn len(&self) -> usize {
+        self.classes.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.classes.is_empty()
+    }
+
+    /// A new class under `code` (unused: the caller draws it) and
+    /// `token` (secret: only it drives the class).
+    pub fn open(&mut self, code: String, token: String, now: u64) -> Result<Out, Close> {
+        if self.classes.len() >= self.limits.classes {
+            return Err(Close::policy(format!(
+                "this relay holds {} classes, its limit: try again later",
+                self.limits.classes
+            )));
+        }
+        let class = Class::new(code.clone(), token, Snapshot::default(), now, &self.limits);
+        let out = class.teacher_welcome();
+        self.classes.insert(code, class);
+        Ok(out)
+    }
+
+    /// The teacher takes the class back: with its token, or, if the relay
+    /// no longer has the class, from the state the teacher's tab kept.
+    pub fn reopen(
+        &mut self,
+        code: &str,
+        token: &str,
+        state: Snapshot,
+        now: u64,
+    ) -> Result<Out, Close> {
+        if let Some(class) = self.classes.get_mut(code) {
+            if !same_secret(&class.token, token) {
+                return Err(Close::policy("this is not the class's teacher token"));
+            }
+            class.teacher_away_since = None;
+            return Ok(class.teacher_welcome());
+        }
+        let limits = &self.limits;
+        if code.is_empty() || code.len() > 16 || token.len() < 16 || token.len() > 128 {
+            return Err(Close::policy("a class code and teacher token are needed"));
+        }
+        if state.events.len() > limits.log_events
+            || state.events.iter().map(json_len).sum::<usize>() > limits.log_bytes
+        {
+            return Err(Close::policy(
+                "the saved class is larger than this relay's limits",
+            ));
+        }
+        if let Some(q) = &state.question {
+            check_question(q, limits)?;
+            if state.answers.values().any(|&c| c >= q.choices.len())
+                || state.answers.len() > limits.students_per_class
+            {
+                return Err(Close::policy(
+                    "the saved answers do not fit the saved question",
+                ));
+            }
+        }
+        if self.classes.len() >= limits.classes {
+            return Err(Close::policy(format!(
+                "this relay holds {} classes, its limit: try again later",
+                limits.classes
+            )));
+        }
+        let class = Class::new(code.to_string(), token.to_string(), state, now, limits);
+        let out = class.teacher_welcome();
+        self.classes.insert(code.to_string(), class);
+        Ok(out)
+    }
+
+    /// The teacher ends the class: every student is told.
+    pub fn end(&mut self, code: &str, reason: &str) -> Out {
+        match self.classes.remove(code) {
+            Some(_) => vec![(
+                To::Students,
+                Down::Ended {
+                    reason: reason.to_string(),
+                },
+            )],
+            None => Vec::new(),
+        }
+    }
+
+    /// Ends the classes whose teacher stayed away too long.
+    pub fn sweep(&mut self, now: u64) -> Vec<(String, Out)> {
+        let gone: Vec<String> = self
+            .classes
+            .values()
+            .filter(|c| c.expired(now, &self.limits))
+            .map(|c| c.code.clone())
+            .collect();
+        gone.into_iter()
+            .map(|code| {
+                let out = self.end(&code, "the teacher left: the class is over");
+                (code, out)
+            })
+            .collect()
+    }
+}

@@ -1,0 +1,282 @@
+//! The frames of a live class, as JSON text over a WebSocket: what pages
+//! send the relay (`Up`) and what it sends them (`Down`). Every frame from
+//! a page is untrusted: `parse_up` reads it with limits and says what is
+//! wrong, and a page that sends a malformed frame is disconnected with
+//! that reason (`Close`).
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+/// What a page sends.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Up {
+    /// A teacher opens a new class.
+    Open,
+    /// A teacher takes its class back after a lost connection; if the
+    /// relay no longer has it (restarted), `state` restores it.
+    Reopen {
+        code: String,
+        token: String,
+        state: Snapshot,
+    },
+    /// What the class is shown: a lesson or a run (the page's own
+    /// description; the relay only forwards it). Clears the log.
+    Show { show: Value },
+    /// Events of the run being shown, the first at sequence `from`.
+    /// Events the relay already has are skipped (a resend after a
+    /// reconnect), so each is in the log once.
+    Events { from: u64, events: Vec<Value> },
+    /// The step the teacher is on.
+    Step { step: u64 },
+    /// A question for the class (one open at a time).
+    Ask { question: Question },
+    /// The open question's answer, shown to everyone with the counts.
+    Reveal { id: String, answer: usize },
+    /// Ends the class for everyone.
+    End,
+    /// A student joins (or rejoins: `student` is the id the relay gave,
+    /// `since` the number of events the page already has).
+    Join {
+        code: String,
+        #[serde(default)]
+        name: Option<String>,
+        #[serde(default)]
+        since: u64,
+        #[serde(default)]
+        student: Option<String>,
+    },
+    /// A student's answer to the open question.
+    Answer { id: String, choice: usize },
+}
+
+/// What the relay sends.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Down {
+    /// To the teacher: the class is open (or taken back).
+    Opened {
+        code: String,
+        token: String,
+    },
+    /// To a student who joined: everything shown so far from `from` on.
+    Welcome {
+        student: String,
+        name: Option<String>,
+        show: Value,
+        from: u64,
+        events: Vec<Value>,
+        step: u64,
+        question: Option<Question>,
+        answered: Option<usize>,
+        revealed: Option<Revealed>,
+    },
+    Show {
+        show: Value,
+    },
+    Events {
+        from: u64,
+        events: Vec<Value>,
+    },
+    Step {
+        step: u64,
+    },
+    Ask {
+        question: Question,
+    },
+    /// To a student: the answer was counted.
+    Answered {
+        id: String,
+        choice: usize,
+    },
+    Reveal {
+        revealed: Revealed,
+    },
+    /// To the teacher: who is in the class.
+    Roster {
+        students: Vec<StudentView>,
+    },
+    /// To the teacher: the open question's answers so far.
+    Tally {
+        id: String,
+        counts: Vec<u32>,
+        answered: u32,
+    },
+    /// Something refused that does not end the connection (a limit, an
+    /// answer given twice): the page shows it.
+    Notice {
+        message: String,
+    },
+    /// The class is over.
+    Ended {
+        reason: String,
+    },
+}
+
+/// A multiple-choice question.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Question {
+    pub id: String,
+    pub prompt: String,
+    pub choices: Vec<String>,
+}
+
+/// A question's answer and how the class answered.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Revealed {
+    pub id: String,
+    pub answer: usize,
+    pub counts: Vec<u32>,
+}
+
+/// A student as the teacher's panel lists them.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct StudentView {
+    pub id: String,
+    pub name: Option<String>,
+    pub connected: bool,
+}
+
+/// A class's state as the teacher's tab keeps it, to restore the class on
+/// a relay that lost it. Answers are by student id.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Snapshot {
+    #[serde(default)]
+    pub show: Value,
+    #[serde(default)]
+    pub events: Vec<Value>,
+    #[serde(default)]
+    pub step: u64,
+    #[serde(default)]
+    pub question: Option<Question>,
+    #[serde(default)]
+    pub answers: BTreeMap<String, usize>,
+    #[serde(default)]
+    pub revealed: Option<Revealed>,
+}
+
+/// Why a connection is closed: a WebSocket close code and a reason the
+/// page shows (at most 123 bytes, the protocol's limit).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Close {
+    pub code: u16,
+    pub reason: String,
+}
+
+impl Close {
+    /// A frame that breaks the protocol (1008, policy violation).
+    pub fn policy(reason: impl Into<String>) -> Close {
+        Close {
+            code: 1008,
+            reason: clip(reason.into(), 123),
+        }
+    }
+    /// A frame over the size limit (1009).
+    pub fn too_big(reason: impl Into<String>) -> Close {
+        Close {
+            code: 1009,
+            reason: clip(reason.into(), 123),
+        }
+    }
+}
+
+fn clip(mut s: String, max: usize) -> String {
+    if s.len() > max {
+        let mut end = max;
+        while !s.is_char_boundary(end) {
+            end -= 1;
+        }
+        s.truncate(end);
+    }
+    s
+}
+
+/// The limits every frame and class is held to.
+#[derive(Clone, Debug)]
+pub struct Limits {
+    /// Bytes of one frame from a teacher (events come in batches).
+    pub teacher_frame: usize,
+    /// Bytes of one frame from a student (a join or an answer).
+    pub student_frame: usize,
+    pub students_per_class: usize,
+    pub classes: usize,
+    /// Events in a class's log.
+    pub log_events: usize,
+    /// Bytes of a class's log.
+    pub log_bytes: usize,
+    /// Events a teacher may send per second (a burst of as many).
+    pub events_per_second: u32,
+    /// Characters of a display name.
+    pub name_chars: usize,
+    /// A class whose teacher has been away this long ends (ms).
+    pub teacher_away_ms: u64,
+    /// Choices of a question, characters of a prompt or choice.
+    pub choices: usize,
+    pub text_chars: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            teacher_frame: 1 << 20,
+            student_frame: 1 << 10,
+            students_per_class: 300,
+            classes: 200,
+            log_events: 20_000,
+            log_bytes: 16 << 20,
+            events_per_second: 500,
+            name_chars: 40,
+            teacher_away_ms: 10 * 60 * 1000,
+            choices: 12,
+            text_chars: 500,
+        }
+    }
+}
+
+/// Reads a page's frame: JSON of a known type within `max` bytes.
+pub fn parse_up(text: &str, max: usize) -> Result<Up, Close> {
+    if text.len() > max {
+        return Err(Close::too_big(format!(
+            "a frame of {} bytes; the limit is {max}",
+            text.len()
+        )));
+    }
+    serde_json::from_str(text).map_err(|e| Close::policy(format!("not a frame of this relay: {e}")))
+}
+
+/// A display name as shown: control characters dropped, spaces trimmed,
+/// at most `max` characters; empty is anonymous. Shown as text, never markup.
+pub fn clean_name(name: Option<&str>, max: usize) -> Option<String> {
+    let name: String = name?
+        .chars()
+        .filter(|c| !c.is_control())
+        .collect::<String>()
+        .trim()
+        .chars()
+        .take(max)
+        .collect();
+    let name = name.trim().to_string();
+    (!name.is_empty()).then_some(name)
+}
+
+/// A question within the limits: an id, a prompt, 2.. choices.
+pub fn check_question(q: &Question, limits: &Limits) -> Result<(), Close> {
+    let text_ok = |s: &str| s.chars().count() <= limits.text_chars;
+    if q.id.is_empty() || q.id.len() > 64 {
+        return Err(Close::policy("a question needs an id of 1 to 64 bytes"));
+    }
+    if q.choices.len() < 2 || q.choices.len() > limits.choices {
+        return Err(Close::policy(format!(
+            "a question needs 2 to {} choices",
+            limits.choices
+        )));
+    }
+    if !text_ok(&q.prompt) || !q.choices.iter().all(|c| text_ok(c)) {
+        return Err(Close::policy(format!(
+            "a question's prompt and choices are at most {} characters",
+            limits.text_chars
+        )));
+    }
+    Ok(())
+}

@@ -1,0 +1,512 @@
+//! The relay's rules without a network: joining and resuming, the log's
+//! order with resends, answers once each, reveals with counts, the
+//! teacher's token, limits, a class restored from the teacher's tab, and
+//! expiry. The server's own tests (tests/live_relay.rs) run the same over
+//! real WebSockets.
+
+use super::class::{Out, Relay, To};
+use super::protocol::{parse_up, Close, Down, Limits, Question, Snapshot, Up};
+use serde_json::json;
+
+const TOKEN: &str = "0123456789abcdef0123456789abcdef";
+
+fn relay() -> Relay {
+    let mut r = Relay::new(Limits::default());
+    r.open("ABC234".into(), TOKEN.into(), 0).expect("opens");
+    r
+}
+
+fn to(out: &Out, who: &To) -> Vec<Down> {
+    out.iter()
+        .filter(|(t, _)| t == who)
+        .map(|(_, d)| d.clone())
+        .collect()
+}
+
+fn events(n: std::ops::Range<u64>) -> Vec<serde_json::Value> {
+    n.map(|i| json!({"seq": i, "kind": "message"})).collect()
+}
+
+fn question() -> Question {
+    Question {
+        id: "q1".into(),
+        prompt: "Who acts next?".into(),
+        choices: vec!["Planner".into(), "Critic".into(), "Summarizer".into()],
+    }
+}
+
+fn send(r: &mut Relay, up: Up, now: u64) -> Result<Out, Close> {
+    let limits = r.limits.clone();
+    r.class("ABC234").expect("class").teacher(up, now, &limits)
+}
+
+#[test]
+fn a_late_student_gets_the_log_so_far_and_then_each_event_once() {
+    let mut r = relay();
+    let out = send(
+        &mut r,
+        Up::Events {
+            from: 0,
+            events: events(0..3),
+        },
+        1,
+    )
+    .expect("events");
+    assert_eq!(
+        to(&out, &To::Students),
+        vec![Down::Events {
+            from: 0,
+            events: events(0..3)
+        }]
+    );
+    // A resend overlapping what the relay has: only the new ones go on.
+    let out = send(
+        &mut r,
+        Up::Events {
+            from: 1,
+            events: events(1..5),
+        },
+        2,
+    )
+    .expect("events");
+    assert_eq!(
+        to(&out, &To::Students),
+        vec![Down::Events {
+            from: 3,
+            events: events(3..5)
+        }]
+    );
+    // All known already: nothing is sent.
+    assert!(send(
+        &mut r,
+        Up::Events {
+            from: 0,
+            events: events(0..2)
+        },
+        3
+    )
+    .expect("events")
+    .is_empty());
+    // A gap is refused, with where to resume.
+    let gap = send(
+        &mut r,
+        Up::Events {
+            from: 9,
+            events: events(9..10),
+        },
+        4,
+    )
+    .unwrap_err();
+    assert_eq!(gap.code, 1008);
+    assert!(gap.reason.contains("send from 5"), "{}", gap.reason);
+
+    let limits = r.limits.clone();
+    let class = r.class("ABC234").expect("class");
+    let (id, out) = class.join(Some("Ada"), 0, None, &limits).expect("joins");
+    match &to(&out, &To::Student(id.clone()))[..] {
+        [Down::Welcome {
+            from: 0,
+            events: got,
+            name,
+            ..
+        }] => {
+            assert_eq!(got, &events(0..5));
+            assert_eq!(name.as_deref(), Some("Ada"));
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(
+        matches!(&to(&out, &To::Teacher)[..], [Down::Roster { students }] if students.len() == 1)
+    );
+    // Reconnecting with 4 events seen: the fifth only, under the same id.
+    class.student_left(&id);
+    let (again, out) = class.join(None, 4, Some(&id), &limits).expect("rejoins");
+    assert_eq!(again, id);
+    match &to(&out, &To::Student(id))[..] {
+        [Down::Welcome {
+            from: 4,
+            events: got,
+            name,
+            ..
+        }] => {
+            assert_eq!(got, &events(4..5));
+            assert_eq!(name.as_deref(), Some("Ada"), "the name is kept");
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn answers_count_once_and_the_reveal_carries_the_counts() {
+    let mut r = relay();
+    let limits = r.limits.clone();
+    let out = send(
+        &mut r,
+        Up::Ask {
+            question: question(),
+        },
+        1,
+    )
+    .expect("asks");
+    assert!(matches!(&to(&out, &To::Students)[..], [Down::Ask { .. }]));
+    assert_eq!(
+        to(&out, &To::Teacher),
+        vec![Down::Tally {
+            id: "q1".into(),
+            counts: vec![0, 0, 0],
+            answered: 0
+        }]
+    );
+    let class = r.class("ABC234").expect("class");
+    let ids: Vec<String> = (0..3)
+        .map(|_| class.join(None, 0, None, &limits).expect("joins").0)
+        .collect();
+    class.answer(&ids[0], "q1", 1).expect("answers");
+    class.answer(&ids[1], "q1", 1).expect("answers");
+    let out = class.answer(&ids[2], "q1", 0).expect("answers");
+    assert_eq!(
+        to(&out, &To::Student(ids[2].clone())),
+        vec![Down::Answered {
+            id: "q1".into(),
+            choice: 0
+        }]
+    );
+    assert_eq!(
+        to(&out, &To::Teacher),
+        vec![Down::Tally {
+            id: "q1".into(),
+            counts: vec![1, 2, 0],
+            answered: 3
+        }]
+    );
+    // A second answer is refused, and counts stay.
+    let out = class.answer(&ids[0], "q1", 2).expect("a notice");
+    assert!(
+        matches!(&to(&out, &To::Student(ids[0].clone()))[..], [Down::Notice { message }] if message.contains("already"))
+    );
+    assert!(to(&out, &To::Teacher).is_empty());
+    // An answer to another question, or a choice that does not exist.
+    let out = class.answer(&ids[0], "q9", 0).expect("a notice");
+    assert!(matches!(&out[..], [(_, Down::Notice { .. })]));
+    assert_eq!(class.answer(&ids[0], "q1", 3).unwrap_err().code, 1008);
+
+    let out = send(
+        &mut r,
+        Up::Reveal {
+            id: "q1".into(),
+            answer: 1,
+        },
+        2,
+    )
+    .expect("reveals");
+    let revealed = super::protocol::Revealed {
+        id: "q1".into(),
+        answer: 1,
+        counts: vec![1, 2, 0],
+    };
+    assert_eq!(
+        to(&out, &To::Students),
+        vec![Down::Reveal {
+            revealed: revealed.clone()
+        }]
+    );
+    assert_eq!(
+        to(&out, &To::Teacher),
+        vec![Down::Reveal {
+            revealed: revealed.clone()
+        }]
+    );
+    // A student joining after the reveal sees it; answers are closed.
+    let class = r.class("ABC234").expect("class");
+    let (late, out) = class.join(None, 0, None, &limits).expect("joins");
+    assert!(
+        matches!(&to(&out, &To::Student(late.clone()))[..], [Down::Welcome { revealed: Some(x), answered: None, .. }] if *x == revealed)
+    );
+    let out = class.answer(&late, "q1", 1).expect("a notice");
+    assert!(matches!(&out[..], [(_, Down::Notice { message })] if message.contains("revealed")));
+    // A rejoining student sees their own answer.
+    let (_, out) = class
+        .join(None, 0, Some(&ids[1]), &limits)
+        .expect("rejoins");
+    assert!(matches!(
+        &to(&out, &To::Student(ids[1].clone()))[..],
+        [Down::Welcome {
+            answered: Some(1),
+            ..
+        }]
+    ));
+}
+
+#[test]
+fn only_the_token_takes_a_class_back_and_a_restarted_relay_restores_it() {
+    let mut r = relay();
+    send(
+        &mut r,
+        Up::Events {
+            from: 0,
+            events: events(0..4),
+        },
+        1,
+    )
+    .expect("events");
+    send(
+        &mut r,
+        Up::Ask {
+            question: question(),
+        },
+        1,
+    )
+    .expect("asks");
+    let limits = r.limits.clone();
+    let class = r.class("ABC234").expect("class");
+    let (ada, _) = class.join(Some("Ada"), 0, None, &limits).expect("joins");
+    class.answer(&ada, "q1", 2).expect("answers");
+    let saved = class.snapshot().clone();
+
+    let wrong = r.reopen(
+        "ABC234",
+        "not-the-token-at-all-0000",
+        Snapshot::default(),
+        2,
+    );
+    assert_eq!(wrong.unwrap_err().code, 1008);
+    let out = r
+        .reopen("ABC234", TOKEN, Snapshot::default(), 2)
+        .expect("the teacher is back");
+    assert!(matches!(&out[0], (To::Teacher, Down::Opened { code, .. }) if code == "ABC234"));
+    assert_eq!(
+        r.class("ABC234").expect("kept").snapshot(),
+        &saved,
+        "the relay's own state is kept"
+    );
+
+    // A new relay (restarted): the teacher's saved state restores it.
+    let mut fresh = Relay::new(Limits::default());
+    let out = fresh
+        .reopen("ABC234", TOKEN, saved.clone(), 3)
+        .expect("restored");
+    assert!(
+        matches!(&to(&out, &To::Teacher)[..], [Down::Opened { .. }, Down::Roster { .. }, Down::Tally { counts, .. }] if counts == &vec![0, 0, 1])
+    );
+    let class = fresh.class("ABC234").expect("restored");
+    let (again, out) = class.join(None, 4, Some(&ada), &limits).expect("rejoins");
+    assert_eq!(again, ada, "the student keeps their id");
+    assert!(
+        matches!(&to(&out, &To::Student(ada.clone()))[..], [Down::Welcome { from: 4, events, answered: Some(2), .. }] if events.is_empty())
+    );
+    assert!(
+        matches!(
+            &class.answer(&ada, "q1", 0).expect("a notice")[..],
+            [(_, Down::Notice { .. })]
+        ),
+        "still answered once"
+    );
+    // A saved state that breaks the limits is refused.
+    let mut bad = saved;
+    bad.answers.insert("s9".into(), 7);
+    let mut other = Relay::new(Limits::default());
+    assert_eq!(
+        other.reopen("XYZ234", TOKEN, bad, 0).unwrap_err().code,
+        1008
+    );
+}
+
+#[test]
+fn limits_say_what_was_refused() {
+    let limits = Limits {
+        students_per_class: 2,
+        events_per_second: 10,
+        log_events: 15,
+        classes: 1,
+        ..Limits::default()
+    };
+    let mut r = Relay::new(limits.clone());
+    r.open("ABC234".into(), TOKEN.into(), 0).expect("opens");
+    assert!(r
+        .open("DEF567".into(), TOKEN.into(), 0)
+        .unwrap_err()
+        .reason
+        .contains("1 classes"));
+    let class = r.class("ABC234").expect("class");
+    let (a, _) = class.join(None, 0, None, &limits).expect("joins");
+    class.join(None, 0, None, &limits).expect("joins");
+    let full = class.join(None, 0, None, &limits).unwrap_err();
+    assert!(full.reason.contains("full (2 students)"), "{}", full.reason);
+    class
+        .join(None, 0, Some(&a), &limits)
+        .expect("a known student rejoins a full class");
+
+    // Ten events a second: eleven at once are refused, nothing appended.
+    let out = class
+        .teacher(
+            Up::Events {
+                from: 0,
+                events: events(0..11),
+            },
+            1000,
+            &limits,
+        )
+        .expect("a notice");
+    assert!(
+        matches!(&out[..], [(To::Teacher, Down::Notice { message })] if message.contains("10 events a second"))
+    );
+    assert!(class.snapshot().events.is_empty());
+    class
+        .teacher(
+            Up::Events {
+                from: 0,
+                events: events(0..10),
+            },
+            1000,
+            &limits,
+        )
+        .expect("ten");
+    // Half a second later five more fit, a sixth not.
+    let out = class
+        .teacher(
+            Up::Events {
+                from: 10,
+                events: events(10..16),
+            },
+            1500,
+            &limits,
+        )
+        .expect("notice");
+    assert!(matches!(&out[..], [(To::Teacher, Down::Notice { .. })]));
+    let out = class
+        .teacher(
+            Up::Events {
+                from: 10,
+                events: events(10..15),
+            },
+            1500,
+            &limits,
+        )
+        .expect("five");
+    assert!(matches!(
+        &out[..],
+        [(To::Students, Down::Events { from: 10, .. })]
+    ));
+    // The log holds 15: one more is refused with the reason.
+    let out = class
+        .teacher(
+            Up::Events {
+                from: 15,
+                events: events(15..16),
+            },
+            9000,
+            &limits,
+        )
+        .expect("notice");
+    assert!(
+        matches!(&out[..], [(To::Teacher, Down::Notice { message })] if message.contains("log is full"))
+    );
+    assert_eq!(class.snapshot().events.len(), 15);
+
+    // A question must have 2.. choices and short texts.
+    let mut q = question();
+    q.choices.truncate(1);
+    assert_eq!(
+        class
+            .teacher(Up::Ask { question: q }, 9000, &limits)
+            .unwrap_err()
+            .code,
+        1008
+    );
+    // A teacher's connection does not answer.
+    let answer = Up::Answer {
+        id: "q1".into(),
+        choice: 0,
+    };
+    assert_eq!(class.teacher(answer, 9000, &limits).unwrap_err().code, 1008);
+}
+
+#[test]
+fn names_are_plain_short_text() {
+    let limits = Limits::default();
+    let mut r = relay();
+    let class = r.class("ABC234").expect("class");
+    let (_, out) = class
+        .join(Some("  <b>Bo</b>\u{0}\u{7}\n  "), 0, None, &limits)
+        .expect("joins");
+    assert!(
+        matches!(&out[0].1, Down::Welcome { name: Some(n), .. } if n == "<b>Bo</b>"),
+        "{out:?}"
+    );
+    let (_, out) = class
+        .join(Some(&"é".repeat(100)), 0, None, &limits)
+        .expect("joins");
+    assert!(matches!(&out[0].1, Down::Welcome { name: Some(n), .. } if n.chars().count() == 40));
+    let (_, out) = class.join(Some(" \t "), 0, None, &limits).expect("joins");
+    assert!(
+        matches!(&out[0].1, Down::Welcome { name: None, .. }),
+        "blank is anonymous"
+    );
+}
+
+#[test]
+fn a_class_ends_when_its_teacher_stays_away() {
+    let mut r = relay();
+    let away = r.limits.teacher_away_ms;
+    r.class("ABC234").expect("class").teacher_left(1_000);
+    assert!(r.sweep(1_000 + away).is_empty(), "not yet");
+    // Back in time: the clock restarts.
+    r.reopen("ABC234", TOKEN, Snapshot::default(), 1_000 + away)
+        .expect("back");
+    assert!(r.sweep(2_000 + 2 * away).is_empty());
+    r.class("ABC234")
+        .expect("class")
+        .teacher_left(5_000 + 2 * away);
+    let gone = r.sweep(5_001 + 3 * away);
+    assert_eq!(gone.len(), 1);
+    assert!(
+        matches!(&gone[0].1[..], [(To::Students, Down::Ended { reason })] if reason.contains("teacher left"))
+    );
+    assert!(!r.has("ABC234"));
+}
+
+#[test]
+fn malformed_frames_are_refused_with_a_reason() {
+    let max = 100;
+    let e = parse_up("not json", max).unwrap_err();
+    assert_eq!(e.code, 1008);
+    assert!(
+        e.reason.starts_with("not a frame of this relay"),
+        "{}",
+        e.reason
+    );
+    assert!(e.reason.len() <= 123);
+    assert_eq!(parse_up(r#"{"type":"dance"}"#, max).unwrap_err().code, 1008);
+    assert_eq!(
+        parse_up(r#"{"type":"answer","id":"q1"}"#, max)
+            .unwrap_err()
+            .code,
+        1008
+    );
+    assert_eq!(
+        parse_up(r#"{"type":"answer","id":"q1","choice":-1}"#, max)
+            .unwrap_err()
+            .code,
+        1008
+    );
+    assert_eq!(
+        parse_up(
+            &format!(r#"{{"type":"join","code":"{}"}}"#, "A".repeat(200)),
+            max
+        )
+        .unwrap_err()
+        .code,
+        1009
+    );
+    assert_eq!(
+        parse_up(r#"{"type":"join","code":"ABC234","name":"Ada"}"#, max),
+        Ok(Up::Join {
+            code: "ABC234".into(),
+            name: Some("Ada".into()),
+            since: 0,
+            student: None
+        })
+    );
+    // A reason cut at 123 bytes stays whole characters.
+    assert!(Close::policy("é".repeat(100)).reason.len() <= 123);
+}

@@ -1,0 +1,401 @@
+//! `roundtable serve` as a process, over real sockets on 127.0.0.1: the
+//! app's files (isolated, nothing outside the folder) and live classes
+//! over WebSockets (tungstenite clients): a teacher and three students,
+//! events each once and in order across a student's reconnect, answers
+//! and tallies, the teacher-only rules and malformed frames closing only
+//! their own connection with a reason, and a class taken back by a
+//! restarted relay from the teacher's saved state. The rules in detail
+//! are `src/engine/live/tests.rs`.
+
+#![cfg(not(target_arch = "wasm32"))]
+
+use serde_json::{json, Value};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+use tungstenite::stream::MaybeTlsStream;
+use tungstenite::{Message, WebSocket};
+
+struct Server {
+    child: Child,
+    addr: String,
+    /// Kept open: the server may print more.
+    _stdout: BufReader<std::process::ChildStdout>,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A folder with an index.html, as the built app's.
+fn dist() -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("rt-live-dist-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("assets")).expect("a scratch dist");
+    std::fs::write(
+        dir.join("index.html"),
+        "<!doctype html><title>Roundtable</title>",
+    )
+    .expect("index");
+    std::fs::write(dir.join("assets/app.js"), "export {};").expect("a script");
+    dir
+}
+
+fn start() -> Server {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_roundtable"))
+        .args(["serve", "--port", "0", "--dist"])
+        .arg(dist())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("the server starts");
+    let mut line = String::new();
+    let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
+    stdout
+        .read_line(&mut line)
+        .expect("the server says where it listens");
+    let addr = line
+        .trim()
+        .strip_prefix("SERVING http://")
+        .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
+        .to_string();
+    Server {
+        child,
+        addr,
+        _stdout: stdout,
+    }
+}
+
+struct Page(WebSocket<MaybeTlsStream<TcpStream>>);
+
+impl Page {
+    fn open(server: &Server) -> Page {
+        let (ws, _) = tungstenite::connect(format!("ws://{}/live", server.addr)).expect("connects");
+        if let MaybeTlsStream::Plain(s) = ws.get_ref() {
+            s.set_read_timeout(Some(Duration::from_secs(10)))
+                .expect("timeout");
+        }
+        Page(ws)
+    }
+    fn send(&mut self, v: Value) {
+        self.0.send(Message::text(v.to_string())).expect("sends");
+    }
+    fn send_raw(&mut self, m: Message) {
+        self.0.send(m).expect("sends");
+    }
+    /// The next frame, which must be JSON text.
+    fn next(&mut self) -> Value {
+        loop {
+            match self.0.read().expect("a frame") {
+                Message::Text(t) => return serde_json::from_str(t.as_str()).expect("JSON"),
+                Message::Close(c) => panic!("closed: {c:?}"),
+                _ => continue,
+            }
+        }
+    }
+    /// The next frame of `kind`, skipping others (rosters, tallies).
+    fn next_of(&mut self, kind: &str) -> Value {
+        loop {
+            let v = self.next();
+            if v["type"] == kind {
+                return v;
+            }
+        }
+    }
+    /// The close frame that must come next (text frames before it skipped).
+    fn closed(&mut self) -> (u16, String) {
+        loop {
+            match self.0.read() {
+                Ok(Message::Close(Some(c))) => return (u16::from(c.code), c.reason.to_string()),
+                Ok(Message::Close(None)) => return (0, String::new()),
+                Ok(_) => continue,
+                Err(e) => panic!("no close frame: {e}"),
+            }
+        }
+    }
+}
+
+fn events(range: std::ops::Range<u64>) -> Vec<Value> {
+    range
+        .map(|i| json!({"seq": i, "kind": "message", "text": format!("event {i}")}))
+        .collect()
+}
+
+fn get(server: &Server, path: &str) -> String {
+    let mut s = TcpStream::connect(&server.addr).expect("connects");
+    write!(
+        s,
+        "GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+    )
+    .expect("asks");
+    let mut out = String::new();
+    s.read_to_string(&mut out).expect("an answer");
+    out.to_lowercase()
+}
+
+#[test]
+fn serves_the_app_isolated_and_nothing_outside_it() {
+    let server = start();
+    let index = get(&server, "/");
+    assert!(index.starts_with("http/1.1 200"), "{index}");
+    assert!(index.contains("cross-origin-opener-policy: same-origin"));
+    assert!(index.contains("cross-origin-embedder-policy: require-corp"));
+    assert!(index.contains("content-type: text/html"));
+    let js = get(&server, "/assets/app.js");
+    assert!(js.contains("content-type: text/javascript") && js.ends_with("export {};"));
+    // The app's own routes, and every way out of the folder: index.html.
+    for path in [
+        "/compare/x",
+        "/../Cargo.toml",
+        "/%2e%2e/Cargo.toml",
+        "/assets/../../Cargo.toml",
+    ] {
+        let r = get(&server, path);
+        assert!(
+            r.ends_with("<!doctype html><title>roundtable</title>"),
+            "{path}: {r}"
+        );
+    }
+}
+
+#[test]
+fn a_class_followed_by_three_students_each_event_once() {
+    let server = start();
+    let mut teacher = Page::open(&server);
+    teacher.send(json!({"type": "open"}));
+    let opened = teacher.next_of("opened");
+    let code = opened["code"].as_str().expect("a code").to_string();
+    assert_eq!(code.len(), 6);
+    assert!(opened["token"].as_str().expect("a token").len() >= 32);
+    teacher.send(json!({"type": "show", "show": {"lesson": "built-in: the travel planner"}}));
+    teacher.send(json!({"type": "events", "from": 0, "events": events(0..5)}));
+
+    let mut students: Vec<(Page, String, Vec<Value>)> = ["Ada", "Bo", "<i>Cy</i>"]
+        .iter()
+        .map(|name| {
+            let mut p = Page::open(&server);
+            p.send(json!({"type": "join", "code": code, "name": name}));
+            let w = p.next_of("welcome");
+            assert_eq!(w["name"], *name, "names are text as given");
+            assert_eq!(w["show"]["lesson"], "built-in: the travel planner");
+            let id = w["student"].as_str().expect("an id").to_string();
+            let log = w["events"].as_array().expect("events").clone();
+            assert_eq!(w["from"], 0);
+            (p, id, log)
+        })
+        .collect();
+    let roster = loop {
+        let r = teacher.next_of("roster");
+        if r["students"].as_array().map_or(0, Vec::len) == 3 {
+            break r;
+        }
+    };
+    assert!(roster["students"]
+        .as_array()
+        .expect("list")
+        .iter()
+        .all(|s| s["connected"] == true));
+
+    // Events in batches; one student leaves mid-run and comes back.
+    teacher.send(json!({"type": "events", "from": 5, "events": events(5..12)}));
+    teacher.send(json!({"type": "step", "step": 7}));
+    for (p, _, log) in students.iter_mut() {
+        let e = p.next_of("events");
+        assert_eq!(e["from"], log.len());
+        log.extend(e["events"].as_array().expect("events").iter().cloned());
+        assert_eq!(p.next_of("step")["step"], 7);
+    }
+    let (gone, id, mut log) = students.remove(1);
+    drop(gone);
+    teacher.send(json!({"type": "events", "from": 12, "events": events(12..20)}));
+    // A resend of what the relay has already goes to no one twice.
+    teacher.send(json!({"type": "events", "from": 10, "events": events(10..21)}));
+    let mut back = Page::open(&server);
+    back.send(json!({"type": "join", "code": code, "since": log.len(), "student": id}));
+    let w = back.next_of("welcome");
+    assert_eq!(w["student"], id.as_str(), "the same student");
+    assert_eq!(w["from"], log.len());
+    assert_eq!(w["step"], 7);
+    log.extend(w["events"].as_array().expect("events").iter().cloned());
+    students.insert(1, (back, id, log));
+    let want = events(0..21);
+    for (p, id, log) in students.iter_mut() {
+        while log.len() < want.len() {
+            let e = p.next_of("events");
+            assert_eq!(e["from"], log.len(), "{id}: no gap, no repeat");
+            log.extend(e["events"].as_array().expect("events").iter().cloned());
+        }
+        assert_eq!(log, &want, "{id}: the teacher's log, event by event");
+    }
+
+    // A question: answers arrive as tallies; the reveal has the counts.
+    let q = json!({"id": "q1", "prompt": "Who acts next?", "choices": ["Planner", "Critic"]});
+    teacher.send(json!({"type": "ask", "question": q}));
+    for (i, (p, _, _)) in students.iter_mut().enumerate() {
+        assert_eq!(p.next_of("ask")["question"], q);
+        p.send(json!({"type": "answer", "id": "q1", "choice": usize::from(i > 0)}));
+        assert_eq!(p.next_of("answered")["id"], "q1");
+    }
+    let tally = loop {
+        let t = teacher.next_of("tally");
+        if t["answered"] == 3 {
+            break t;
+        }
+    };
+    assert_eq!(tally["counts"], json!([1, 2]));
+    students[0]
+        .0
+        .send(json!({"type": "answer", "id": "q1", "choice": 1}));
+    assert!(students[0].0.next_of("notice")["message"]
+        .as_str()
+        .expect("text")
+        .contains("already"));
+    teacher.send(json!({"type": "reveal", "id": "q1", "answer": 1}));
+    for (p, _, _) in students.iter_mut() {
+        let r = p.next_of("reveal");
+        assert_eq!(
+            r["revealed"],
+            json!({"id": "q1", "answer": 1, "counts": [1, 2]})
+        );
+    }
+
+    teacher.send(json!({"type": "end"}));
+    for (p, _, _) in students.iter_mut() {
+        assert!(p.next_of("ended")["reason"]
+            .as_str()
+            .expect("why")
+            .contains("ended"));
+        assert_eq!(p.closed().0, 1000);
+    }
+    assert_eq!(teacher.closed().0, 1000);
+    let mut late = Page::open(&server);
+    late.send(json!({"type": "join", "code": code}));
+    let (c, reason) = late.closed();
+    assert_eq!(c, 1008);
+    assert!(reason.contains("no class"), "{reason}");
+}
+
+#[test]
+fn only_the_teacher_drives_and_a_bad_frame_closes_only_its_own_connection() {
+    let server = start();
+    let mut teacher = Page::open(&server);
+    teacher.send(json!({"type": "open"}));
+    let code = teacher.next_of("opened")["code"]
+        .as_str()
+        .expect("code")
+        .to_string();
+    let join = |server: &Server| {
+        let mut p = Page::open(server);
+        p.send(json!({"type": "join", "code": code}));
+        p.next_of("welcome");
+        p
+    };
+    let mut good = join(&server);
+    let cases: Vec<(Message, u16, &str)> = vec![
+        (
+            Message::text(json!({"type": "show", "show": {}}).to_string()),
+            1008,
+            "answers only",
+        ),
+        (
+            Message::text(json!({"type": "events", "from": 0, "events": []}).to_string()),
+            1008,
+            "answers only",
+        ),
+        (Message::text("{not json"), 1008, "not a frame"),
+        (
+            Message::text(json!({"type": "answer", "id": "q1", "choice": -1}).to_string()),
+            1008,
+            "not a frame",
+        ),
+        (
+            Message::text(
+                json!({"type": "answer", "id": "x".repeat(2000), "choice": 0}).to_string(),
+            ),
+            1009,
+            "limit is 1024",
+        ),
+        (Message::binary(vec![1u8, 2, 3]), 1003, "JSON text"),
+    ];
+    for (frame, code_want, words) in cases {
+        let mut bad = join(&server);
+        bad.send_raw(frame);
+        let (c, reason) = bad.closed();
+        assert_eq!(c, code_want, "{reason}");
+        assert!(reason.contains(words), "{reason:?} should say {words:?}");
+    }
+    // Nobody else noticed: the class goes on for the others.
+    teacher.send(json!({"type": "events", "from": 0, "events": events(0..2)}));
+    assert_eq!(good.next_of("events")["events"], json!(events(0..2)));
+    // A page that is no teacher cannot take the class.
+    let mut thief = Page::open(&server);
+    thief.send(json!({"type": "reopen", "code": code, "token": "0".repeat(32), "state": {}}));
+    let (c, reason) = thief.closed();
+    assert_eq!(
+        (c, reason.contains("teacher token")),
+        (1008, true),
+        "{reason}"
+    );
+    // A first frame that is neither opening nor joining.
+    let mut lost = Page::open(&server);
+    lost.send(json!({"type": "answer", "id": "q1", "choice": 0}));
+    assert_eq!(lost.closed().0, 1008);
+    teacher.send(json!({"type": "step", "step": 3}));
+    assert_eq!(good.next_of("step")["step"], 3);
+}
+
+#[test]
+fn a_restarted_relay_takes_the_class_back_from_the_teachers_state() {
+    let first = start();
+    let mut teacher = Page::open(&first);
+    teacher.send(json!({"type": "open"}));
+    let opened = teacher.next_of("opened");
+    let (code, token) = (opened["code"].clone(), opened["token"].clone());
+    let q = json!({"id": "q1", "prompt": "Who acts next?", "choices": ["Planner", "Critic", "Critic's critic"]});
+    teacher.send(json!({"type": "show", "show": {"run": "demo"}}));
+    teacher.send(json!({"type": "events", "from": 0, "events": events(0..6)}));
+    teacher.send(json!({"type": "ask", "question": q}));
+    let mut student = Page::open(&first);
+    student.send(json!({"type": "join", "code": code, "name": "Ada"}));
+    let w = student.next_of("welcome");
+    let id = w["student"].as_str().expect("id").to_string();
+    let mut log = w["events"].as_array().expect("events").clone();
+    while log.len() < 6 {
+        log.extend(
+            student.next_of("events")["events"]
+                .as_array()
+                .expect("events")
+                .iter()
+                .cloned(),
+        );
+    }
+    student.send(json!({"type": "answer", "id": "q1", "choice": 2}));
+    student.next_of("answered");
+    drop(first); // the relay dies
+
+    // What the teacher's tab kept: what it showed, sent, asked, and the answers it saw.
+    let second = start();
+    let mut teacher = Page::open(&second);
+    let state = json!({"show": {"run": "demo"}, "events": events(0..6), "step": 0, "question": q, "answers": {id.clone(): 2}});
+    teacher.send(json!({"type": "reopen", "code": code, "token": token, "state": state}));
+    assert_eq!(teacher.next_of("opened")["code"], code);
+    assert_eq!(teacher.next_of("tally")["counts"], json!([0, 0, 1]));
+    teacher.send(json!({"type": "events", "from": 6, "events": events(6..9)}));
+    let mut back = Page::open(&second);
+    back.send(json!({"type": "join", "code": code, "since": log.len(), "student": id}));
+    let w = back.next_of("welcome");
+    assert_eq!(
+        (w["student"].as_str(), w["answered"].as_u64()),
+        (Some(id.as_str()), Some(2))
+    );
+    log.extend(w["events"].as_array().expect("events").iter().cloned());
+    assert_eq!(
+        log,
+        events(0..9),
+        "no event lost or doubled across the restart"
+    );
+}
