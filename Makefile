@@ -34,6 +34,7 @@ bench: setup-browser build
 	cargo bench --locked --bench mael_bench
 	cargo bench --locked --bench rouge_bench
 	cargo bench --locked --bench act_bench
+	cargo bench --locked --bench live_bench
 	CHROMEDRIVER=/usr/bin/chromedriver WASM_BINDGEN_TEST_TIMEOUT=300 cargo test --release --locked --target wasm32-unknown-unknown --test retrieval_wasm -- --nocapture
 	CHROMEDRIVER=/usr/bin/chromedriver WASM_BINDGEN_TEST_TIMEOUT=300 cargo test --release --locked --target wasm32-unknown-unknown --test rouge_wasm -- --nocapture
 	cargo build --locked --release --bin roundtable
