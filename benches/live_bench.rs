@@ -93,7 +93,10 @@ mod native {
         let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
         let mut line = String::new();
         stdout.read_line(&mut line).expect("where it listens");
-        let addr = line.trim().trim_start_matches("SERVING http://").to_string();
+        let addr = line
+            .trim()
+            .trim_start_matches("SERVING http://")
+            .to_string();
         let (_, _, cpu0) = usage(pid);
         let (rss0, _, _) = usage(pid);
 
@@ -124,7 +127,8 @@ mod native {
                     .stack_size(256 << 10)
                     .spawn(move || {
                         let mut ws = connect(&addr, TIMEOUT);
-                        let join = json!({"type": "join", "code": code, "name": format!("student {i}")});
+                        let join =
+                            json!({"type": "join", "code": code, "name": format!("student {i}")});
                         ws.send(Message::text(join.to_string())).expect("joins");
                         loop {
                             if next(&mut ws)["type"] == "welcome" {
@@ -207,7 +211,11 @@ mod native {
         );
         println!(
             "  every event exactly once and in order: {all_once} of {STUDENTS} students ({})",
-            if all_once == STUDENTS { "met" } else { "NOT met" }
+            if all_once == STUDENTS {
+                "met"
+            } else {
+                "NOT met"
+            }
         );
         println!(
             "  relay memory: {rss0:.1} MB idle, {joined_rss:.1} MB with the class joined, {rss:.1} MB after the run (peak {peak:.1} MB); CPU {:.2} s for the joins and the run",
