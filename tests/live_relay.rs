@@ -399,3 +399,71 @@ fn a_restarted_relay_takes_the_class_back_from_the_teachers_state() {
         "no event lost or doubled across the restart"
     );
 }
+
+/// The body of a GET (after the headers).
+fn body(response: &str) -> &str {
+    response.split_once("\r\n\r\n").map_or("", |(_, b)| b)
+}
+
+#[test]
+fn the_join_links_qr_code_reads_back_as_the_link() {
+    let server = start();
+    let link = "http://192.168.1.20:8080/?live=K7Q2PX";
+    let escaped: String = link
+        .bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'.' | b'-' => (b as char).to_string(),
+            _ => format!("%{b:02X}"),
+        })
+        .collect();
+    let mut s = TcpStream::connect(&server.addr).expect("connects");
+    write!(
+        s,
+        "GET /live/qr.svg?text={escaped} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+    )
+    .expect("asks");
+    let mut response = String::new();
+    s.read_to_string(&mut response).expect("an answer");
+    assert!(response.starts_with("HTTP/1.1 200"), "{response}");
+    assert!(response
+        .to_lowercase()
+        .contains("content-type: image/svg+xml"));
+    let svg = body(&response);
+    // The modules from the path (`Mx yh1v1h-1z` each), drawn 4 pixels a
+    // module, then read by another crate's decoder.
+    let size: usize = svg
+        .split("viewBox=\"0 0 ")
+        .nth(1)
+        .and_then(|v| v.split(' ').next())
+        .and_then(|v| v.parse().ok())
+        .expect("a viewBox");
+    let path = svg.split(" d=\"").nth(1).expect("a path");
+    let mut dark = vec![false; size * size];
+    for m in path.split('M').skip(1) {
+        let xy: Vec<usize> = m
+            .trim_end_matches(|c: char| !c.is_ascii_digit())
+            .split(['h', ' '])
+            .take(2)
+            .map(|v| v.parse().expect("a coordinate"))
+            .collect();
+        dark[xy[1] * size + xy[0]] = true;
+    }
+    const PX: usize = 4;
+    let mut image = rqrr::PreparedImage::prepare_from_greyscale(size * PX, size * PX, |x, y| {
+        if dark[(y / PX) * size + x / PX] {
+            0
+        } else {
+            255
+        }
+    });
+    let grids = image.detect_grids();
+    assert_eq!(grids.len(), 1, "one code in the picture");
+    let (_, text) = grids[0].decode().expect("the code decodes");
+    assert_eq!(text, link);
+    // Too long for a join link: a clear refusal.
+    let long = get(&server, &format!("/live/qr.svg?text={}", "a".repeat(600)));
+    assert!(
+        long.starts_with("http/1.1 400") && long.contains("512 bytes"),
+        "{long}"
+    );
+}

@@ -1,11 +1,13 @@
 //! `roundtable serve`: the built app's files and live classes on one port.
 //! The files go out as `make run` served them (cross-origin isolated, so
 //! the in-page model uses every core); `/live` is the relay's WebSocket
-//! (`hub`, `socket`), whose rules are `engine::live`. Classes live in this
+//! (`hub`, `socket`), whose rules are `engine::live`; `/live/qr.svg` draws
+//! a join link's QR code (`qr`). Classes live in this
 //! process's memory only.
 
 mod files;
 mod hub;
+mod qr;
 mod socket;
 
 use axum::routing::get;
@@ -94,6 +96,7 @@ async fn serve(o: Options) -> Result<i32, String> {
     let files = Arc::new(files::Files::new(o.dist.clone(), o.isolated));
     let app = Router::new()
         .route("/live", get(socket::upgrade).with_state(hub))
+        .route("/live/qr.svg", get(qr::serve))
         .fallback(get(files::serve).with_state(files));
     // The first line is for scripts (the tests read the port from it). A
     // reader that has gone (`| head -1`) does not stop the server.
