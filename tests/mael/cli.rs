@@ -83,6 +83,8 @@ fn learn_then_evaluate_then_rank_and_merge() {
         let sum: u64 = steps.values().filter_map(|c| c["replies"].as_u64()).sum();
         assert_eq!(sum, replies, "{r}");
         assert!(steps.values().all(|c| c["repaired"] == 0), "{r}");
+        // The built-in tasks have no composite score: no empty "parts".
+        assert!(r.get("parts").is_none(), "{r}");
     }
 
     // The pool-size sweep (Fig. 3) in step mode: an empty pool is no

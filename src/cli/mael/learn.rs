@@ -125,14 +125,20 @@ fn file(t: &Tag) -> String {
 
 const LINES: Lines<Tag> = Lines { file, describe };
 
-/// An evaluation row as a JSON line.
-/// An evaluation row as a JSON line (`tasks`: the ids it scored).
+/// An evaluation row as a JSON line (`tasks`: the ids it scored;
+/// `parts`: a composite score's parts, only for tasks scored so).
 fn row_json(r: &Row) -> serde_json::Value {
     let s = &r.summary;
-    with_repairs(
-        serde_json::json!({"mode": s.mode.id(), "label": r.label, "score": s.score, "completion_tokens": s.completion_tokens, "rounds": s.rounds, "tasks": s.task_ids, "parts": s.parts.iter().map(|(n, v)| (n.clone(), serde_json::Value::from(*v))).collect::<serde_json::Map<String, serde_json::Value>>()}),
-        &s.repairs,
-    )
+    let mut row = serde_json::json!({"mode": s.mode.id(), "label": r.label, "score": s.score, "completion_tokens": s.completion_tokens, "rounds": s.rounds, "tasks": s.task_ids});
+    if !s.parts.is_empty() {
+        row["parts"] = s
+            .parts
+            .iter()
+            .map(|(n, v)| (n.clone(), serde_json::Value::from(*v)))
+            .collect::<serde_json::Map<String, serde_json::Value>>()
+            .into();
+    }
+    with_repairs(row, &s.repairs)
 }
 
 /// The breakdown by step kind, when some run got a reply.
