@@ -159,7 +159,11 @@ impl Class {
                 out.extend(self.tally().map(|t| (To::Teacher, t)));
                 Ok(out)
             }
-            Up::Reveal { id, answer } => {
+            Up::Reveal {
+                id,
+                answer,
+                explain,
+            } => {
                 let Some(q) = self.state.question.as_ref().filter(|q| q.id == id) else {
                     return Ok(vec![(
                         To::Teacher,
@@ -174,10 +178,20 @@ impl Class {
                         q.choices.len()
                     )));
                 }
+                if explain
+                    .as_ref()
+                    .is_some_and(|e| e.chars().count() > limits.text_chars)
+                {
+                    return Err(Close::policy(format!(
+                        "an explanation is at most {} characters",
+                        limits.text_chars
+                    )));
+                }
                 let revealed = Revealed {
                     id,
                     answer,
                     counts: self.counts(q),
+                    explain,
                 };
                 self.state.revealed = Some(revealed.clone());
                 Ok(vec![

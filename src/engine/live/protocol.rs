@@ -32,8 +32,14 @@ pub enum Up {
     Step { step: u64 },
     /// A question for the class (one open at a time).
     Ask { question: Question },
-    /// The open question's answer, shown to everyone with the counts.
-    Reveal { id: String, answer: usize },
+    /// The open question's answer, shown to everyone with the counts
+    /// (and the lesson's explanation, if it has one).
+    Reveal {
+        id: String,
+        answer: usize,
+        #[serde(default)]
+        explain: Option<String>,
+    },
     /// Ends the class for everyone.
     End,
     /// A student joins (or rejoins: `student` is the id the relay gave,
@@ -128,6 +134,8 @@ pub struct Revealed {
     pub id: String,
     pub answer: usize,
     pub counts: Vec<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub explain: Option<String>,
 }
 
 /// A student as the teacher's panel lists them.
@@ -211,7 +219,9 @@ pub struct Limits {
     pub name_chars: usize,
     /// A class whose teacher has been away this long ends (ms).
     pub teacher_away_ms: u64,
-    /// Choices of a question, characters of a prompt or choice.
+    /// Choices of a question, characters of a prompt, choice or
+    /// explanation: a lesson's own limits (`engine::lesson`), so every
+    /// lesson question can be asked live.
     pub choices: usize,
     pub text_chars: usize,
 }
@@ -228,8 +238,8 @@ impl Default for Limits {
             events_per_second: 500,
             name_chars: 40,
             teacher_away_ms: 10 * 60 * 1000,
-            choices: 12,
-            text_chars: 500,
+            choices: crate::engine::lesson::MAX_CHOICES,
+            text_chars: crate::engine::lesson::MAX_TEXT,
         }
     }
 }

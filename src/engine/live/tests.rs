@@ -195,6 +195,7 @@ fn answers_count_once_and_the_reveal_carries_the_counts() {
         Up::Reveal {
             id: "q1".into(),
             answer: 1,
+            explain: Some("The critic reviews every plan.".into()),
         },
         2,
     )
@@ -203,6 +204,7 @@ fn answers_count_once_and_the_reveal_carries_the_counts() {
         id: "q1".into(),
         answer: 1,
         counts: vec![1, 2, 0],
+        explain: Some("The critic reviews every plan.".into()),
     };
     assert_eq!(
         to(&out, &To::Students),
@@ -403,7 +405,27 @@ fn limits_say_what_was_refused() {
     );
     assert_eq!(class.snapshot().events.len(), 15);
 
-    // A question must have 2.. choices and short texts.
+    // A lesson's longest prompt is asked; longer is refused.
+    let mut q = question();
+    q.prompt = "x".repeat(crate::engine::lesson::MAX_TEXT);
+    class
+        .teacher(
+            Up::Ask {
+                question: q.clone(),
+            },
+            9000,
+            &limits,
+        )
+        .expect("a lesson's prompt");
+    q.prompt.push('x');
+    assert_eq!(
+        class
+            .teacher(Up::Ask { question: q }, 9000, &limits)
+            .unwrap_err()
+            .code,
+        1008
+    );
+    // A question must have 2.. choices.
     let mut q = question();
     q.choices.truncate(1);
     assert_eq!(
