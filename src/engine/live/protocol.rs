@@ -9,6 +9,9 @@ use serde_json::Value;
 use std::collections::BTreeMap;
 
 /// What a page sends.
+// A frame lives from its parse to its handling: its size in memory does not
+// matter, and boxing the class snapshot would only add noise.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Up {
@@ -58,6 +61,8 @@ pub enum Up {
 }
 
 /// What the relay sends.
+// Serialized as soon as it is made: the welcome's size does not matter.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Down {
