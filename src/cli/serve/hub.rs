@@ -6,7 +6,7 @@
 
 use axum::extract::ws::Utf8Bytes;
 use roundtable::engine::live::class::{Out, Relay, To};
-use roundtable::engine::live::protocol::{parse_up, Close, Limits, Up};
+use roundtable::engine::live::protocol::{codes, parse_up, Close, Limits, Up};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
@@ -157,9 +157,7 @@ impl Hub {
             ) => {
                 let limits = inner.relay.limits.clone();
                 let Some(class) = inner.relay.class(&code) else {
-                    return Err(Close::policy(format!(
-                        "there is no class {code:?} here: check the code (the class may have ended)"
-                    )));
+                    return Err(Close::no_class(&code));
                 };
                 let (id, out) = class.join(name.as_deref(), since, student.as_deref(), &limits)?;
                 inner.seat_student(&code, &id, conn, tx.take());
@@ -264,7 +262,7 @@ impl Inner {
         let room = self.rooms.entry(code.to_string()).or_default();
         if let Some(old) = room.teacher.replace(Peer { conn, tx }) {
             let _ = old.tx.try_send(Frame::Close(
-                4001,
+                codes::DRIVEN_ELSEWHERE,
                 "the class is driven from another tab now".into(),
             ));
         }
@@ -274,9 +272,10 @@ impl Inner {
         let Some(tx) = tx else { return };
         let room = self.rooms.entry(code.to_string()).or_default();
         if let Some(old) = room.students.insert(id.to_string(), Peer { conn, tx }) {
-            let _ = old
-                .tx
-                .try_send(Frame::Close(4000, "you joined again in another tab".into()));
+            let _ = old.tx.try_send(Frame::Close(
+                codes::JOINED_ELSEWHERE,
+                "you joined again in another tab".into(),
+            ));
         }
     }
 

@@ -61,13 +61,20 @@ impl Class {
                 (id.clone(), seat)
             })
             .collect();
+        // Ids handed out from here on are new to the restored answers.
+        let next_student = state
+            .answers
+            .keys()
+            .filter_map(|id| id.strip_prefix('s')?.parse::<u64>().ok())
+            .max()
+            .map_or(1, |n| n.saturating_add(1));
         Class {
             code,
             token,
             state,
             log_bytes,
             students,
-            next_student: 1,
+            next_student,
             teacher_away_since: None,
             allowance: (limits.events_per_second as f64, now),
         }
@@ -112,6 +119,7 @@ impl Class {
             id: q.id.clone(),
             counts: self.counts(q),
             answered: self.state.answers.len() as u32,
+            answers: self.state.answers.clone(),
         })
     }
 
@@ -283,7 +291,11 @@ impl Class {
                         limits.students_per_class
                     )));
                 }
-                let id = format!("s{}", self.next_student);
+                let mut id = format!("s{}", self.next_student);
+                while self.students.contains_key(&id) {
+                    self.next_student += 1;
+                    id = format!("s{}", self.next_student);
+                }
                 self.next_student += 1;
                 id
             }

@@ -108,11 +108,15 @@ pub enum Down {
     Roster {
         students: Vec<StudentView>,
     },
-    /// To the teacher: the open question's answers so far.
+    /// To the teacher: the open question's answers so far, and each
+    /// student's (kept in the teacher's tab, to restore the class on a
+    /// relay that lost it).
     Tally {
         id: String,
         counts: Vec<u32>,
         answered: u32,
+        #[serde(default)]
+        answers: BTreeMap<String, usize>,
     },
     /// Something refused that does not end the connection (a limit, an
     /// answer given twice): the page shows it.
@@ -177,7 +181,30 @@ pub struct Close {
     pub reason: String,
 }
 
+/// The relay's own close codes (4000–4999 are the application's).
+pub mod codes {
+    /// The same student joined again in another tab.
+    pub const JOINED_ELSEWHERE: u16 = 4000;
+    /// Another tab took the class over with its teacher token.
+    pub const DRIVEN_ELSEWHERE: u16 = 4001;
+    /// No class under that code here (mistyped, ended, or not restored yet
+    /// by its teacher after a relay restart).
+    pub const NO_CLASS: u16 = 4004;
+}
+
 impl Close {
+    /// No class under `code` here.
+    pub fn no_class(code: &str) -> Close {
+        Close {
+            code: codes::NO_CLASS,
+            reason: clip(
+                format!(
+                    "there is no class {code:?} here: check the code (the class may have ended)"
+                ),
+                123,
+            ),
+        }
+    }
     /// A frame that breaks the protocol (1008, policy violation).
     pub fn policy(reason: impl Into<String>) -> Close {
         Close {

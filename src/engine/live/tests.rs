@@ -154,7 +154,8 @@ fn answers_count_once_and_the_reveal_carries_the_counts() {
         vec![Down::Tally {
             id: "q1".into(),
             counts: vec![0, 0, 0],
-            answered: 0
+            answered: 0,
+            answers: Default::default(),
         }]
     );
     let class = r.class("ABC234").expect("class");
@@ -176,7 +177,8 @@ fn answers_count_once_and_the_reveal_carries_the_counts() {
         vec![Down::Tally {
             id: "q1".into(),
             counts: vec![1, 2, 0],
-            answered: 3
+            answered: 3,
+            answers: ids.iter().cloned().zip([1, 1, 0]).collect(),
         }]
     );
     // A second answer is refused, and counts stay.
@@ -303,6 +305,18 @@ fn only_the_token_takes_a_class_back_and_a_restarted_relay_restores_it() {
         ),
         "still answered once"
     );
+    // Someone new never takes the seat (and the answer) of a restored student.
+    let (newcomer, _) = class
+        .join(Some("Newcomer"), 0, None, &limits)
+        .expect("joins");
+    assert_ne!(newcomer, ada);
+    assert!(matches!(
+        &class.answer(&newcomer, "q1", 0).expect("answers")[..],
+        [
+            (_, Down::Answered { .. }),
+            (To::Teacher, Down::Tally { answered: 2, .. })
+        ]
+    ));
     // A saved state that breaks the limits is refused.
     let mut bad = saved;
     bad.answers.insert("s9".into(), 7);
