@@ -8,9 +8,10 @@ export TRUNK_SKIP_VERSION_CHECK := true
 
 .PHONY: run test build bench dev setup setup-browser clean
 
-## run: install what is missing, build the release app, serve it on http://127.0.0.1:$(PORT)
+## run: install what is missing, build the release app, serve it on http://127.0.0.1:$(PORT) with the live-class relay (`roundtable serve`)
 run: build
-	node e2e/serve-dist.mjs --port $(PORT)
+	cargo build --locked --bin roundtable
+	target/debug/roundtable serve --port $(PORT) --dist dist
 
 ## test: install what is missing, then lint + native + wasm-in-Chromium + end-to-end tests
 test: setup-browser

@@ -18,6 +18,7 @@ pub mod perf;
 pub mod python;
 pub mod recorder;
 pub mod settings;
+pub mod socket;
 pub mod storage;
 pub mod task_sets;
 pub mod travel_store;

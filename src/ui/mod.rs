@@ -99,6 +99,22 @@ mod parts {
     }
 }
 
+/// A tab that was in a live class (reloaded) goes back into it, as the
+/// same student, with the class's log from the start.
+fn rejoin_class(app: AppState) {
+    let in_class = web_sys::window()
+        .and_then(|w| w.session_storage().ok().flatten())
+        .and_then(|s| s.get_item(classroom::SEAT_KEY).ok().flatten())
+        .is_some();
+    if in_class {
+        leptos::task::spawn_local(async move {
+            if let Err(e) = classroom::rejoin_live_class(app).await {
+                app.warn(e.message("the live class"), false);
+            }
+        });
+    }
+}
+
 /// Goes to the path the app state asks for (state code has no router).
 #[component]
 fn Navigator() -> impl IntoView {
@@ -145,6 +161,7 @@ pub fn App(link: Option<Result<link::Opened, String>>) -> impl IntoView {
     let hashchange = window_event_listener(leptos::ev::hashchange, move |_| link::open(app));
     on_cleanup(move || hashchange.remove());
     install_drop(app);
+    rejoin_class(app);
     view! {
         <Router>
             <Navigator/>
@@ -154,6 +171,8 @@ pub fn App(link: Option<Result<link::Opened, String>>) -> impl IntoView {
                 <Route path=path!("/history") view=|| lazy::lazy_view("the History page", parts::history)/>
                 <Route path=path!("/compare") view=|| lazy::lazy_view("the comparison", classroom::compare_page)/>
                 <Route path=path!("/lessons") view=|| lazy::lazy_view("the lessons", classroom::lessons_page)/>
+                <Route path=path!("/join") view=|| lazy::lazy_view("the join page", classroom::join_page)/>
+                <Route path=path!("/join/:code") view=|| lazy::lazy_view("the join page", classroom::join_page)/>
                 <Route path=path!("/:page") view=CoordinatorPage/>
             </Routes>
             {lazy::lazy_dialog("Settings", move || app.settings_open.get(), parts::settings)}

@@ -10,7 +10,7 @@ use super::graph::AgentGraphPanel;
 use super::lazy::lazy_view;
 use super::replay::ReplayBar;
 use super::run_tabs::{RunTabs, Tab};
-use super::state::{use_app, Activity};
+use super::state::{use_app, Activity, ClassRole};
 use super::toolbar::RunToolbar;
 use super::transcript::TranscriptPanel;
 use super::usage::UsagePanel;
@@ -65,6 +65,9 @@ pub fn RunPage() -> impl IntoView {
         app.lesson
             .with(|l| l.as_ref().is_some_and(|l| l.bundle.runs.len() == 1))
     };
+    // A live class's panel heads the column; a student's takes it all.
+    let in_class = move || app.class.with(Option::is_some);
+    let student = move || app.class.get() == Some(ClassRole::Student);
     let replayable =
         move || app.activity.get() == Activity::Idle && app.events.with(|e| !e.is_empty());
     let tab_button = move |t: Tab, label: &'static str, id: String| {
@@ -85,10 +88,15 @@ pub fn RunPage() -> impl IntoView {
         ui().tabs.iter().find(|t| t.id == id)
     };
     view! {
-        <main class="run-page" class:with-lesson=in_lesson>
-            <section class="column left" aria-label=move || if in_lesson() { "Teaching" } else { "Run setup" }>
-                <Show when=in_lesson fallback=|| view! { <TaskPanel/> }>
-                    {lazy_view("the lesson", crate::ui::classroom::lesson_panel)}
+        <main class="run-page" class:with-lesson=move || in_lesson() || in_class()>
+            <section class="column left" aria-label=move || if in_lesson() || in_class() { "Teaching" } else { "Run setup" }>
+                <Show when=in_class>
+                    {lazy_view("the live class", crate::ui::classroom::live_panel)}
+                </Show>
+                <Show when=move || !student()>
+                    <Show when=in_lesson fallback=|| view! { <TaskPanel/> }>
+                        {lazy_view("the lesson", crate::ui::classroom::lesson_panel)}
+                    </Show>
                 </Show>
             </section>
             <section class="column center">

@@ -196,6 +196,14 @@ fn TeachMenu() -> impl IntoView {
         close_teach();
         start_lesson(app);
     };
+    let live_class = move |_| {
+        close_teach();
+        leptos::task::spawn_local(async move {
+            if let Err(e) = crate::ui::classroom::start_live_class(app).await {
+                app.warn(e.message("the live class"), false);
+            }
+        });
+    };
     view! {
                     <details class="menu" node_ref=teach>
                         <summary class="button small">"Compare & teach"</summary>
@@ -203,6 +211,7 @@ fn TeachMenu() -> impl IntoView {
                             <button role="menuitem" disabled=move || !idle() on:click=add_compare>"Add to comparison"</button>
                             <button role="menuitem" disabled=move || !idle() on:click=variant>"Run a variant of this…"</button>
                             <button role="menuitem" disabled=move || !idle() || !has_calls() on:click=write_lesson>"Write a lesson on this run"</button>
+                            <button role="menuitem" disabled=move || app.class.get().is_some() on:click=live_class>"Start a live class"</button>
                         </div>
                     </details>
     }

@@ -1,7 +1,8 @@
 //! Live classes: a teacher's page drives a class whose students follow it
 //! on their own devices through a relay (`roundtable serve`). This is the
 //! relay's protocol and its rules, pure Rust: the frames (`protocol`) and
-//! the classes as state machines (`class`). The server (`src/cli/serve`)
+//! the classes as state machines (`class`); and what a class is shown, as
+//! the pages write and read it (`show`). The server (`src/cli/serve`)
 //! only moves frames between WebSockets and these.
 //!
 //! A class holds in memory, never on disk: what is shown, the run's event
@@ -10,6 +11,9 @@
 
 pub mod class;
 pub mod protocol;
+pub mod show;
 
+#[cfg(test)]
+mod show_tests;
 #[cfg(test)]
 mod tests;

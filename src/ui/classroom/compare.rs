@@ -72,6 +72,7 @@ pub fn ComparePage() -> impl IntoView {
     let lesson_here = move || super::editor::is_multi(app);
     view! {
         <main class="compare-page">
+            <super::live::ClassPanel page=super::live::state::Page::Compare/>
             <Show when=lesson_here>
                 <LessonPanel/>
             </Show>
@@ -247,6 +248,10 @@ fn CompareHead(
                 <button class="button small" on:click=move |_| export("svg")>"Chart (.svg)"</button>
                 <Show when=move || !in_lesson()>
                     <button class="button small primary" on:click=write_lesson>"Write a lesson on this"</button>
+                </Show>
+                <Show when=move || app.class.get().is_none()>
+                    <button class="button small" title="Students follow this comparison on their own devices"
+                        on:click=move |_| super::live::start(app)>"Start a live class"</button>
                 </Show>
                 <button class="button small danger" on:click=move |_| { app.lesson.set(None); app.compare.set(Vec::new()); }>"Clear"</button>
             </div>

@@ -1,5 +1,5 @@
 //! The classroom: runs side by side (Compare), lessons (play, present,
-//! write), the Lessons page, and "Run a variant of this". All of it loads
+//! write), the Lessons page, "Run a variant of this", and live classes. All of it loads
 //! on first use with the run views (the `run_view` chunk: a lesson or a
 //! comparison shows runs, and as a chunk of its own it shared so much with
 //! them that the split made twice the files and a shared run opened ~10%
@@ -11,10 +11,14 @@ mod compare_diff;
 mod editor;
 mod editor_steps;
 mod lessons_page;
+pub(crate) mod live;
 mod player;
 mod variant;
 
 use super::lazy::{lazy_part, ViewFn};
+
+/// Where a tab in a live class keeps its seat (session storage).
+pub const SEAT_KEY: &str = "roundtable.live.seat";
 use leptos::prelude::*;
 
 lazy_part! { run_view:
@@ -29,5 +33,17 @@ lazy_part! { run_view:
     }
     pub fn variant_dialog() -> ViewFn {
         || view! { <variant::VariantDialog/> }.into_any()
+    }
+    pub fn live_panel() -> ViewFn {
+        || view! { <live::ClassPanel page=live::state::Page::Run/> }.into_any()
+    }
+    pub fn join_page() -> ViewFn {
+        || view! { <live::JoinPage/> }.into_any()
+    }
+    pub fn start_live_class(app: crate::ui::state::AppState) {
+        live::start(app)
+    }
+    pub fn rejoin_live_class(app: crate::ui::state::AppState) {
+        live::rejoin(app)
     }
 }

@@ -344,6 +344,12 @@ fn Player() -> impl IntoView {
                                 {move || if app.presenter.get() { "Leave presenter mode" } else { "Present" }}
                             </button>
                             <button class="button small" title="Key F" on:click=move |_| fullscreen()>"Fullscreen"</button>
+                            {(!preview).then(|| view! {
+                                <Show when=move || app.class.get().is_none()>
+                                    <button class="button small" title="Students follow this lesson on their own devices and answer its questions"
+                                        on:click=move |_| super::live::start(app)>"Teach live"</button>
+                                </Show>
+                            })}
                             {preview.then(|| view! { <button class="button small" on:click=to_editor>"Back to editing"</button> })}
                             <button class="button small" on:click=close>"Close lesson"</button>
                         </div>

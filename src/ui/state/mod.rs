@@ -26,6 +26,15 @@ use std::rc::Rc;
 mod classroom;
 pub use classroom::{LessonMode, LessonSession};
 
+/// This tab's part in a live class (`ui::classroom::live` holds the rest).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ClassRole {
+    /// Drives a class: what it shows goes to the students.
+    Teacher,
+    /// Follows a teacher's class.
+    Student,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Activity {
     Idle,
@@ -112,6 +121,8 @@ pub struct AppState {
     pub setup_unlocked: RwSignal<bool>,
     /// A path the router should go to (set outside the router's context).
     pub goto: RwSignal<Option<String>>,
+    /// This tab's part in a live class, if it is in one.
+    pub class: RwSignal<Option<ClassRole>>,
     /// The run a variant was started from and the variant asked for: the
     /// next run launched, if it is that variant of that task, is compared
     /// with it when it ends (any launch clears it).
@@ -197,6 +208,7 @@ impl AppState {
             variant_open: RwSignal::new(false),
             setup_unlocked: RwSignal::new(false),
             goto: RwSignal::new(None),
+            class: RwSignal::new(None),
             then_compare: StoredValue::new(None),
             run_serial: StoredValue::new(0),
             live: StoredValue::new_local(None),
@@ -526,6 +538,23 @@ impl AppState {
     fn replace_events(self, events: Vec<LoggedEvent>) {
         self.run_serial.update_value(|n| *n += 1);
         self.events.set(events);
+    }
+
+    /// Adds events to the shown run (a live class's run, as the teacher's
+    /// run makes them); the view follows when the replay is at the end.
+    pub fn append_events(self, new: Vec<LoggedEvent>) {
+        if new.is_empty() {
+            return;
+        }
+        let following = self.cursor.get_untracked().is_none();
+        if following {
+            self.view.update(|v| {
+                for e in &new {
+                    v.apply(e);
+                }
+            });
+        }
+        self.events.update(|v| v.extend(new));
     }
 
     /// Which shown run the events belong to (changes with every run shown).

@@ -1,0 +1,510 @@
+//! The teacher's side of a live class. *Start a live class* connects this
+//! tab to the relay, which gives a code and a token (kept in this tab's
+//! memory only). From then on what the tab shows goes to the class: the
+//! run (its events as they come, paced under the relay's rate), the
+//! lesson or the comparison; the replay position or lesson step; a
+//! lesson's questions when its step is reached, and their reveal once the
+//! teacher moves on or presses Reveal. If the connection drops, the tab
+//! connects again and takes the class back, restoring it from what it
+//! kept if the relay lost it (restarted).
+
+use super::state::{backlog, disconnect, send, Tally, NO_RELAY};
+use super::state::{class_state, closed_why, connect, retry, should_retry, ClassState, Link, Page};
+use crate::engine::coordinators::question_roles;
+use crate::engine::lesson::{questions, Bundle};
+use crate::engine::live::protocol::{Down, Limits, Question, Snapshot, Up};
+use crate::engine::live::show::{self, Shown, FOLLOW};
+use crate::platform::socket::SocketEvent;
+use crate::ui::state::{AppState, ClassRole, LessonMode};
+use gloo_timers::future::TimeoutFuture;
+use leptos::prelude::*;
+use serde_json::Value;
+use std::cell::RefCell;
+
+/// Events in one frame at most, and the pause between frames: 400 events
+/// a second, under the relay's 500.
+const BATCH: usize = 100;
+const PACE_MS: u32 = 250;
+/// Bytes of events in one frame at most (the relay takes 1 MB).
+const BATCH_BYTES: usize = 256 << 10;
+
+/// A question asked about a run (not a lesson's): its answer, explanation
+/// and the number of events that show it.
+#[derive(Clone, Debug)]
+struct RunQuestion {
+    id: String,
+    answer: usize,
+    explain: String,
+    reveal: usize,
+}
+
+#[derive(Default)]
+struct Teacher {
+    app: Option<AppState>,
+    code: String,
+    token: String,
+    /// What the class has, to restore it on a relay that lost it.
+    kept: Snapshot,
+    /// What is shown, as a key (changes when something else is shown).
+    key: String,
+    run_question: Option<RunQuestion>,
+    attempts: u32,
+    opened: bool,
+    pumping: bool,
+}
+
+thread_local! {
+    static TEACHER: RefCell<Option<Teacher>> = const { RefCell::new(None) };
+}
+
+fn with<T>(f: impl FnOnce(&mut Teacher) -> T) -> Option<T> {
+    TEACHER.with(|t| t.borrow_mut().as_mut().map(f))
+}
+
+/// Starts a class on what this tab shows (the panel appears at once).
+pub fn start(app: AppState) {
+    match app.class.get_untracked() {
+        Some(ClassRole::Student) => {
+            return app.warn(
+                "This tab follows a live class: leave it before starting one.",
+                false,
+            )
+        }
+        Some(ClassRole::Teacher) => return,
+        None => {}
+    }
+    let s = class_state();
+    s.clear();
+    s.link.set(Link::Connecting);
+    TEACHER.with(|t| {
+        *t.borrow_mut() = Some(Teacher {
+            app: Some(app),
+            ..Teacher::default()
+        })
+    });
+    app.class.set(Some(ClassRole::Teacher));
+    connect(on_socket);
+}
+
+/// Ends the class for everyone.
+pub fn end(app: AppState) {
+    send(&Up::End);
+    leave(app);
+}
+
+/// Leaves this tab's class part (the class itself ends if it was open).
+fn leave(app: AppState) {
+    TEACHER.with(|t| t.borrow_mut().take());
+    disconnect();
+    class_state().clear();
+    app.class.set(None);
+}
+
+fn on_socket(ev: SocketEvent) {
+    let s = class_state();
+    match ev {
+        SocketEvent::Open => {
+            let Some((code, token, kept)) =
+                with(|t| (t.code.clone(), t.token.clone(), t.kept.clone()))
+            else {
+                return;
+            };
+            if code.is_empty() {
+                send(&Up::Open);
+            } else {
+                send(&Up::Reopen {
+                    code,
+                    token,
+                    state: kept,
+                });
+            }
+        }
+        SocketEvent::Text(text) => match serde_json::from_str::<Down>(&text) {
+            Ok(down) => on_frame(s, down),
+            Err(e) => s
+                .notice
+                .set(Some(format!("The relay sent something unreadable ({e}).",))),
+        },
+        SocketEvent::Closed {
+            code,
+            reason,
+            opened,
+        } => {
+            let Some((attempts, ever)) = with(|t| {
+                t.attempts += 1;
+                t.pumping = false;
+                (t.attempts, t.opened || opened)
+            }) else {
+                return;
+            };
+            if !ever {
+                s.link.set(Link::Over(NO_RELAY.into()));
+                disconnect();
+            } else if should_retry(code) {
+                s.link
+                    .set(Link::Retrying(attempts, closed_why(code, &reason)));
+                retry(attempts - 1);
+            } else {
+                s.link.set(Link::Over(closed_why(code, &reason)));
+                disconnect();
+            }
+        }
+    }
+}
+
+fn on_frame(s: ClassState, down: Down) {
+    match down {
+        Down::Opened { code, token } => {
+            with(|t| {
+                t.code = code.clone();
+                t.token = token;
+                t.attempts = 0;
+                t.opened = true;
+            });
+            s.code.set(code);
+            s.link.set(Link::Open);
+            // The sync effect runs on the change of link; if the link was
+            // open already (a quick retry), push what changed anyway.
+            if let Some(app) = with(|t| t.app).flatten() {
+                sync(app, s);
+            }
+        }
+        Down::Roster { students } => s.roster.set(students),
+        Down::Tally {
+            id,
+            counts,
+            answered,
+            answers,
+        } => {
+            with(|t| {
+                if t.kept.question.as_ref().is_some_and(|q| q.id == id) {
+                    t.kept.answers = answers;
+                }
+            });
+            s.tally.set(Some(Tally {
+                id,
+                counts,
+                answered,
+            }));
+        }
+        Down::Reveal { revealed } => {
+            with(|t| t.kept.revealed = Some(revealed.clone()));
+            s.revealed.set(Some(revealed));
+        }
+        Down::Notice { message } => s.notice.set(Some(message)),
+        Down::Ended { reason } => {
+            s.link.set(Link::Over(reason));
+            TEACHER.with(|t| t.borrow_mut().take());
+            disconnect();
+        }
+        // A student's frames.
+        _ => {}
+    }
+}
+
+/// What this tab shows, as a key that changes when something else is.
+fn shown_key(app: AppState, page: Page) -> String {
+    let lesson = app.lesson.with(|l| {
+        l.as_ref().filter(|l| l.mode != LessonMode::Edit).map(|l| {
+            let ids: Vec<&str> = l
+                .bundle
+                .runs
+                .iter()
+                .map(|r| r.config.run_id.as_str())
+                .collect();
+            format!("lesson:{}:{}", l.bundle.title, ids.join(","))
+        })
+    });
+    if let Some(k) = lesson {
+        return k;
+    }
+    if page == Page::Compare {
+        let ids = app.compare.with(|runs| {
+            (runs.len() >= 2).then(|| {
+                runs.iter()
+                    .map(|r| r.config.run_id.clone())
+                    .collect::<Vec<_>>()
+                    .join(",")
+            })
+        });
+        if let Some(ids) = ids {
+            return format!("compare:{ids}");
+        }
+    }
+    app.shown.with(|s| {
+        s.as_ref().map_or(String::new(), |s| {
+            format!("run:{}:{}", app.run_serial(), s.config.run_id)
+        })
+    })
+}
+
+/// What this tab shows, for the class.
+fn current(app: AppState, page: Page) -> Option<Shown> {
+    if let Some(b) = app.lesson.with_untracked(|l| {
+        l.as_ref()
+            .filter(|l| l.mode != LessonMode::Edit)
+            .map(|l| l.bundle.clone())
+    }) {
+        return Some(Shown::Lesson(b));
+    }
+    if page == Page::Compare && app.compare.with_untracked(Vec::len) >= 2 {
+        let runs = app.compare.get_untracked();
+        return Some(Shown::Compare(Bundle::comparison("Comparison", runs)));
+    }
+    app.shown
+        .with_untracked(|s| s.as_ref().map(|s| Shown::Run(s.config.clone())))
+}
+
+/// The class's step for what is shown.
+fn current_step(app: AppState, shown: &Option<Shown>) -> u64 {
+    match shown {
+        Some(Shown::Lesson(_)) => app.lesson.with(|l| {
+            l.as_ref().map_or(0, |l| {
+                if l.finished {
+                    l.bundle.lesson.as_ref().map_or(0, |x| x.steps.len()) as u64
+                } else {
+                    l.step as u64
+                }
+            })
+        }),
+        Some(Shown::Compare(_)) => show::pack(&app.compare_pos.get()),
+        Some(Shown::Run(_)) => app.cursor.get().map_or(FOLLOW, |k| k as u64),
+        None => 0,
+    }
+}
+
+/// Sends the class what changed: what is shown, new events, the step, a
+/// lesson's question and its reveal. Reads (and so follows) the app's
+/// signals.
+fn sync(app: AppState, s: ClassState) {
+    if app.class.get() != Some(ClassRole::Teacher) || s.link.get() != Link::Open {
+        return;
+    }
+    let page = s.page.get();
+    let key = shown_key(app, page);
+    let changed = with(|t| t.key != key).unwrap_or(false);
+    if changed {
+        let shown = current(app, page);
+        let value = shown.as_ref().map_or(Value::Null, Shown::to_value);
+        let frame = Up::Show {
+            show: value.clone(),
+        };
+        let size = serde_json::to_string(&frame).map_or(0, |t| t.len());
+        let limit = Limits::default().teacher_frame;
+        if size > limit {
+            s.notice.set(Some(format!(
+                "This is too large to show live ({:.1} MB; the relay takes {} MB at once). Show a shorter run or lesson.",
+                size as f64 / 1e6,
+                limit >> 20
+            )));
+            return;
+        }
+        if !send(&frame) {
+            return;
+        }
+        with(|t| {
+            t.key = key;
+            t.kept = Snapshot {
+                show: value,
+                ..Snapshot::default()
+            };
+            t.run_question = None;
+        });
+        s.shown.set(shown);
+        s.sent.set(0);
+        s.question.set(None);
+        s.tally.set(None);
+        s.revealed.set(None);
+    }
+    let shown = s.shown.get_untracked();
+    let step = current_step(app, &shown);
+    if with(|t| t.kept.step != step || changed).unwrap_or(false) && send(&Up::Step { step }) {
+        with(|t| t.kept.step = step);
+        s.step.set(step);
+    }
+    match &shown {
+        Some(Shown::Run(_)) => {
+            // Follow the run's events (tracked, so new ones come here).
+            app.events.with(Vec::len);
+            pump(app, s);
+        }
+        Some(Shown::Lesson(b)) => lesson_question(app, s, b, step as usize),
+        _ => {}
+    }
+}
+
+/// A lesson's question goes to the class when its step is reached, and
+/// its answer once the teacher's lesson shows it.
+fn lesson_question(app: AppState, s: ClassState, b: &Bundle, step: usize) {
+    let Some((q, answer, explain)) = show::lesson_question(b, step) else {
+        return;
+    };
+    let asked = with(|t| t.kept.question.as_ref().map(|q| q.id.clone())).flatten();
+    if asked.as_deref() != Some(q.id.as_str()) {
+        ask(s, q.clone());
+    }
+    let answered_here = app.lesson.with(|l| {
+        l.as_ref()
+            .and_then(|l| l.answered)
+            .is_some_and(|(st, _)| st == step)
+    });
+    let revealed =
+        with(|t| t.kept.revealed.as_ref().is_some_and(|r| r.id == q.id)).unwrap_or(false);
+    if answered_here && !revealed {
+        send(&Up::Reveal {
+            id: q.id,
+            answer,
+            explain: (!explain.is_empty()).then_some(explain),
+        });
+    }
+}
+
+fn ask(s: ClassState, q: Question) {
+    if send(&Up::Ask {
+        question: q.clone(),
+    }) {
+        with(|t| {
+            t.kept.question = Some(q.clone());
+            t.kept.answers.clear();
+            t.kept.revealed = None;
+        });
+        s.question.set(Some(q));
+        s.revealed.set(None);
+        s.tally.set(None);
+    }
+}
+
+/// Sends the shown run's events the class does not have yet, a batch at
+/// a time at a pace under the relay's limit, until it has them all.
+fn pump(app: AppState, s: ClassState) {
+    let start = with(|t| !std::mem::replace(&mut t.pumping, true)).unwrap_or(false);
+    if !start {
+        return;
+    }
+    leptos::task::spawn_local(async move {
+        loop {
+            let serial = app.run_serial();
+            let sent = s.sent.get_untracked();
+            let batch: Vec<Value> = app.events.with_untracked(|e| {
+                let mut bytes = 0;
+                e.iter()
+                    .skip(sent)
+                    .take(BATCH)
+                    .map_while(|ev| {
+                        let v = serde_json::to_value(ev).ok()?;
+                        bytes += serde_json::to_string(&v).map_or(0, |t| t.len());
+                        (bytes <= BATCH_BYTES || bytes == 0).then_some(v)
+                    })
+                    .collect()
+            });
+            let keep_on = with(|t| t.pumping).unwrap_or(false)
+                && s.link.get_untracked() == Link::Open
+                && matches!(s.shown.get_untracked(), Some(Shown::Run(_)));
+            if batch.is_empty() || !keep_on {
+                break;
+            }
+            let n = batch.len();
+            let frame = Up::Events {
+                from: sent as u64,
+                events: batch.clone(),
+            };
+            if !send(&frame) {
+                break;
+            }
+            with(|t| t.kept.events.extend(batch));
+            s.sent.set(sent + n);
+            TimeoutFuture::new(PACE_MS).await;
+            // The browser still has much to send: wait for the wire.
+            while backlog() > (BATCH_BYTES as u32) * 2 {
+                TimeoutFuture::new(PACE_MS).await;
+            }
+            if app.run_serial() != serial {
+                break;
+            }
+        }
+        with(|t| t.pumping = false);
+        // Events that came while the last batch was out.
+        let more = app.events.with_untracked(Vec::len) > s.sent.get_untracked();
+        if more && s.link.get_untracked() == Link::Open {
+            pump(app, s);
+        }
+    });
+}
+
+/// Keeps the class in step with the tab (made once, with the class state).
+pub fn install(s: ClassState) {
+    let Some(app) = use_context::<AppState>() else {
+        return;
+    };
+    Effect::new(move |_| sync(app, s));
+}
+
+/// The questions the class can be asked at the run's replay position
+/// (what the run does next, which the class has not seen yet).
+pub fn run_questions(app: AppState) -> Vec<crate::engine::lesson::Question> {
+    let at = app.position();
+    app.events.with(|events| {
+        let roles = app
+            .shown
+            .with(|s| s.as_ref().map(|s| question_roles(&s.config.coordinator)))
+            .unwrap_or_default();
+        questions::at(events, &roles, 0, at)
+    })
+}
+
+/// Asks the class one of [`run_questions`].
+pub fn ask_run_question(q: crate::engine::lesson::Question) {
+    let s = class_state();
+    let id = format!("run-{}-{}", q.at, q.prompt.len());
+    with(|t| {
+        t.run_question = Some(RunQuestion {
+            id: id.clone(),
+            answer: q.answer,
+            explain: q.explain.clone(),
+            reveal: q.reveal,
+        })
+    });
+    ask(
+        s,
+        Question {
+            id,
+            prompt: q.prompt,
+            choices: q.choices,
+        },
+    );
+}
+
+/// Reveals the open question: a lesson's moves its step on to the answer
+/// (the lesson's own reveal), a run's moves the replay to where it shows.
+pub fn reveal(app: AppState) {
+    let s = class_state();
+    let Some(q) = s.question.get_untracked() else {
+        return;
+    };
+    if let Some(step) = show::step_of(&q.id) {
+        app.lesson.update(|l| {
+            if let Some(l) = l {
+                if l.step == step && l.answered.is_none_or(|(st, _)| st != step) {
+                    l.answered = Some((step, usize::MAX));
+                }
+            }
+        });
+        return;
+    }
+    let Some(rq) = with(|t| t.run_question.clone()).flatten() else {
+        return;
+    };
+    if rq.id == q.id {
+        send(&Up::Reveal {
+            id: rq.id,
+            answer: rq.answer,
+            explain: (!rq.explain.is_empty()).then_some(rq.explain),
+        });
+        app.set_cursor(rq.reveal);
+    }
+}
+
+/// The join link of the class with `code`.
+pub fn join_link(code: &str) -> String {
+    crate::platform::location::url_with_fragment(&format!("join/{code}"))
+}
