@@ -150,6 +150,8 @@ test('a teacher and three students (one on a phone) follow a lesson, answer, sur
   // An answer is given once: the buttons are done.
   assert.ok(await studentPanel(ada).locator('.live-q .choice').nth(1).isDisabled());
   await screenshot(teacher, 'live-teacher-answers');
+  // The README's picture: the teacher's panel alone.
+  await panel.screenshot({ path: 'e2e/screenshots/live-teacher-panel.png' });
   await accessible(teacher, 'the teacher with the class answering');
 
   // The relay dies mid-question and comes back on the same port.
@@ -228,6 +230,43 @@ test('a live demo-model run streams to a student; reloaded mid-run, the student 
   mine.events.forEach((e, i) => assert.deepEqual(e, theirs.events[i], `event ${i}`));
   assert.equal(mine.config.task, theirs.config.task);
   await screenshot(student, 'live-student-run');
+  await panel.getByRole('button', { name: 'End class' }).click();
+  await studentPanel(student).getByText(/the teacher ended the class/).waitFor();
+  assert.deepEqual(errors(teacher), []);
+  assert.deepEqual(errors(student), []);
+  await teacher.context().close();
+  await student.context().close();
+});
+
+test('a two-run lesson and then a plain comparison, taught live: the student sees both runs where the teacher has them', async () => {
+  const teacher = await openOnRelay();
+  await teacher.goto(relay.url + '/lessons');
+  await teacher.getByRole('button', { name: /^Start “Orchestrator or fixed workflow/ }).click();
+  await teacher.waitForURL(/\/compare$/);
+  const lesson = teacher.getByRole('region', { name: 'Lesson', exact: true });
+  await lesson.getByRole('button', { name: 'Teach live' }).click();
+  const panel = teacherPanel(teacher);
+  await panel.locator('.live-code').waitFor({ timeout: 15000 });
+  const code = (await panel.locator('.live-code').innerText()).trim();
+  const student = await join(code, 'Dee');
+  await student.waitForURL(/\/compare$/);
+  await eventually(async () => (await student.locator('.cmp-col').count()) === 2);
+  const transcripts = (p) => p.locator('.cmp-transcript').allInnerTexts();
+  const same = async () => JSON.stringify(await transcripts(student)) === JSON.stringify(await transcripts(teacher));
+  await lesson.getByRole('button', { name: /Next/ }).click();
+  await lesson.getByRole('button', { name: /Next|Skip/ }).click();
+  const step = (await lesson.locator('.lesson-count').innerText()).match(/Step (\d+) of (\d+)/);
+  await studentPanel(student).getByText(`Step ${step[1]} of ${step[2]}`).waitFor();
+  await eventually(same, { timeout: 10000 });
+  // The lesson closed, the comparison stays: the class sees it plainly,
+  // and follows the teacher's timeline.
+  await lesson.getByRole('button', { name: 'Close lesson' }).click();
+  await studentPanel(student).getByText('2 runs side by side').waitFor();
+  await teacher.locator('.cmp-phases .chip').nth(2).click();
+  await eventually(same, { timeout: 10000 });
+  await screenshot(student, 'live-student-comparison');
+  await screenshot(teacher, 'live-teacher-comparison');
+  assert.ok((await transcripts(student)).some((t) => t.trim().length > 0), 'the columns show messages');
   await panel.getByRole('button', { name: 'End class' }).click();
   await studentPanel(student).getByText(/the teacher ended the class/).waitFor();
   assert.deepEqual(errors(teacher), []);

@@ -183,6 +183,8 @@ pub fn LessonsPage() -> impl IntoView {
             <div class="history-head">
                 <h1>"Lessons"</h1>
                 <p class="muted">"A lesson replays a run step by step with the teacher's notes and asks students to predict what the agents do next. Present one to a class (large type, keyboard only), or share its link: it opens anywhere, with no key."</p>
+                <p class="muted">"Teach it live: press "<strong>"Teach live"</strong>" in a lesson (or "<em>"Start a live class"</em>" on any run or comparison), and students follow it on their own devices and answer together. "
+                    <a href="/join">"Join a live class"</a>" with a code from your teacher."</p>
             </div>
             <Notices error info/>
             <BuiltInLessons error/>

@@ -14,6 +14,16 @@ pub fn TeacherPanel() -> impl IntoView {
     let app = use_app();
     let s = class_state();
     let copied = RwSignal::new(false);
+    // The join code large (with its QR code) until the first student is
+    // in; then a line, to leave the room for the class's answers.
+    let big = RwSignal::new(true);
+    let shrunk = StoredValue::new(false);
+    Effect::new(move |_| {
+        if !shrunk.get_value() && s.roster.with(|r| !r.is_empty()) {
+            shrunk.set_value(true);
+            big.set(false);
+        }
+    });
     let code = move || s.code.get();
     let link = move || teacher::join_link(&s.code.get());
     let copy = move |_| {
@@ -36,6 +46,14 @@ pub fn TeacherPanel() -> impl IntoView {
                         <button class="button small" on:click=move |_| teacher::end(app)>"Close"</button></div>
                 }.into_any(),
                 _ if code().is_empty() => view! { <p class="muted">"Opening a class on the relay…"</p> }.into_any(),
+                _ if !big.get() => view! {
+                    <p class="live-joinline small">
+                        "Code "<strong class="live-code-small" aria-label="Class code">{code}</strong>" · "
+                        <a href=link target="_blank" rel="noopener">{link}</a>" "
+                        <button class="button small" on:click=copy>{move || if copied.get() { "Copied ✓" } else { "Copy link" }}</button>" "
+                        <button class="button small" on:click=move |_| big.set(true)>"Show the QR code"</button>
+                    </p>
+                }.into_any(),
                 _ => view! {
                     <div class="live-join">
                         <img class="live-qr" src=move || qr_url(&link()) width="132" height="132"
@@ -44,9 +62,12 @@ pub fn TeacherPanel() -> impl IntoView {
                             <p class="small muted">"Students open the link or scan the code:"</p>
                             <p class="live-code" aria-label="Class code">{code}</p>
                             <p class="live-link"><a href=link target="_blank" rel="noopener">{link}</a></p>
-                            <button class="button small" on:click=copy>
-                                {move || if copied.get() { "Copied ✓" } else { "Copy link" }}
-                            </button>
+                            <p class="live-join-actions">
+                                <button class="button small" on:click=copy>
+                                    {move || if copied.get() { "Copied ✓" } else { "Copy link" }}
+                                </button>
+                                <button class="button small" on:click=move |_| big.set(false)>"Make this smaller"</button>
+                            </p>
                         </div>
                     </div>
                     {on_loopback().then(|| view! {
