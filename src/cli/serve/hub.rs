@@ -44,6 +44,8 @@ struct Room {
 
 pub struct Hub {
     inner: Mutex<Inner>,
+    /// The relay's limits (never change: read without the lock).
+    limits: Limits,
     started: Instant,
 }
 
@@ -81,10 +83,11 @@ impl Hub {
     pub fn new(limits: Limits) -> Hub {
         Hub {
             inner: Mutex::new(Inner {
-                relay: Relay::new(limits),
+                relay: Relay::new(limits.clone()),
                 rooms: HashMap::new(),
                 next_conn: 1,
             }),
+            limits,
             started: Instant::now(),
         }
     }
@@ -107,7 +110,7 @@ impl Hub {
 
     /// The largest frame a connection in `role` may send.
     pub fn max_frame(&self, role: Option<&Role>) -> usize {
-        let limits = &self.lock().relay.limits;
+        let limits = &self.limits;
         match role {
             // The first frame may be a teacher's Reopen with the whole class.
             None => limits.log_bytes + limits.teacher_frame,
@@ -155,11 +158,11 @@ impl Hub {
                     student,
                 },
             ) => {
-                let limits = inner.relay.limits.clone();
+                let limits = &self.limits;
                 let Some(class) = inner.relay.class(&code) else {
                     return Err(Close::no_class(&code));
                 };
-                let (id, out) = class.join(name.as_deref(), since, student.as_deref(), &limits)?;
+                let (id, out) = class.join(name.as_deref(), since, student.as_deref(), limits)?;
                 inner.seat_student(&code, &id, conn, tx.take());
                 *role = Some(Role::Student(code.clone(), id));
                 inner.dispatch(&code, out);
@@ -179,11 +182,11 @@ impl Hub {
                 });
             }
             (Some(Role::Teacher(code)), up) => {
-                let limits = inner.relay.limits.clone();
+                let limits = &self.limits;
                 let Some(class) = inner.relay.class(&code) else {
                     return Err(Close::policy("the class has ended"));
                 };
-                let out = class.teacher(up, now, &limits)?;
+                let out = class.teacher(up, now, limits)?;
                 inner.dispatch(&code, out);
             }
             (Some(Role::Student(code, id)), Up::Answer { id: q, choice }) => {
@@ -324,6 +327,9 @@ impl Inner {
                 }
             }
         }
+        // The class counts the fallen gone; the teacher hears it as any
+        // roster change (a teacher that fell behind too is only dropped).
+        let mut left = Out::new();
         for who in fallen {
             match who {
                 None => {
@@ -332,16 +338,13 @@ impl Inner {
                 Some(id) => {
                     room.students.remove(&id);
                     if let Some(class) = self.relay.class(code) {
-                        let roster = class.student_left(&id);
-                        for (_, down) in roster {
-                            if let (Some(p), Ok(t)) = (&room.teacher, serde_json::to_string(&down))
-                            {
-                                let _ = p.tx.try_send(Frame::Text(t.into()));
-                            }
-                        }
+                        left.extend(class.student_left(&id));
                     }
                 }
             }
+        }
+        if !left.is_empty() {
+            self.dispatch(code, left);
         }
     }
 }
