@@ -47,7 +47,10 @@ fn content_type(path: &Path) -> &'static str {
 }
 
 pub async fn serve(State(files): State<Arc<Files>>, uri: Uri) -> Response {
-    let decoded = percent_decode(uri.path());
+    let decoded = percent_encoding::percent_decode_str(uri.path())
+        .decode_utf8()
+        .ok()
+        .map(|p| p.into_owned());
     let path = decoded
         .as_deref()
         .and_then(|p| files.file(p))
@@ -79,22 +82,4 @@ pub async fn serve(State(files): State<Arc<Files>>, uri: Uri) -> Response {
         );
     }
     response
-}
-
-/// `%XX` escapes decoded; None when they do not make UTF-8.
-fn percent_decode(path: &str) -> Option<String> {
-    let bytes = path.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' && i + 2 < bytes.len() {
-            let hex = std::str::from_utf8(&bytes[i + 1..i + 3]).ok()?;
-            out.push(u8::from_str_radix(hex, 16).ok()?);
-            i += 3;
-        } else {
-            out.push(bytes[i]);
-            i += 1;
-        }
-    }
-    String::from_utf8(out).ok()
 }
