@@ -235,7 +235,7 @@ impl Kernel for BlockQ4_1 {
     /// unpacking is the cost, and two rows' of it crowd the registers).
     #[cfg(target_feature = "simd128")]
     fn dot2(a: &[Self], b: &[Self], ys: &[BlockQ8_1]) -> [f32; 2] {
-        simd::vec_dot2_q4_1_q8_1(a.len() * QK, [a, b], ys)
+        simd::vec_dot_rows_q4_1_q8_1(a.len() * QK, [a, b], ys)
     }
 
     /// ggml's `ggml_vec_dot_q4_1_q8_1`: per block
