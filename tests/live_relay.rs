@@ -22,6 +22,7 @@ struct Server {
     child: Child,
     addr: String,
     /// Kept open: the server may print more.
+    dist: PathBuf,
     _stdout: BufReader<std::process::ChildStdout>,
 }
 
@@ -29,12 +30,16 @@ impl Drop for Server {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+        let _ = std::fs::remove_dir_all(&self.dist);
     }
 }
 
-/// A folder with an index.html, as the built app's.
+/// A folder of its own with an index.html, as the built app's (removed
+/// with its server).
 fn dist() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("rt-live-dist-{}", std::process::id()));
+    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("rt-live-dist-{}-{n}", std::process::id()));
     std::fs::create_dir_all(dir.join("assets")).expect("a scratch dist");
     std::fs::write(
         dir.join("index.html"),
@@ -46,9 +51,10 @@ fn dist() -> PathBuf {
 }
 
 fn start() -> Server {
+    let dist = dist();
     let mut child = Command::new(env!("CARGO_BIN_EXE_roundtable"))
         .args(["serve", "--port", "0", "--dist"])
-        .arg(dist())
+        .arg(&dist)
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
         .spawn()
@@ -66,6 +72,7 @@ fn start() -> Server {
     Server {
         child,
         addr,
+        dist,
         _stdout: stdout,
     }
 }
