@@ -72,6 +72,15 @@ fn new_code() -> String {
         .collect()
 }
 
+/// A student's id: not guessable, so no page can take another's seat.
+fn new_student_id() -> String {
+    let hex: String = random_bytes::<8>()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    format!("s{hex}")
+}
+
 fn new_token() -> String {
     random_bytes::<16>()
         .iter()
@@ -162,7 +171,13 @@ impl Hub {
                 let Some(class) = inner.relay.class(&code) else {
                     return Err(Close::no_class(&code));
                 };
-                let (id, out) = class.join(name.as_deref(), since, student.as_deref(), limits)?;
+                let (id, out) = class.join(
+                    name.as_deref(),
+                    since,
+                    student.as_deref(),
+                    new_student_id(),
+                    limits,
+                )?;
                 inner.seat_student(&code, &id, conn, tx.take());
                 *role = Some(Role::Student(code.clone(), id));
                 inner.dispatch(&code, out);

@@ -10,7 +10,10 @@ use std::sync::Arc;
 use tokio::sync::mpsc;
 
 pub async fn upgrade(ws: WebSocketUpgrade, State(hub): State<Arc<Hub>>) -> Response {
+    // A teacher's Reopen with the whole class is the largest frame, and a
+    // browser sends a message as one frame.
     ws.max_message_size(hub.max_frame(None))
+        .max_frame_size(hub.max_frame(None))
         .on_upgrade(move |socket| run(socket, hub))
 }
 

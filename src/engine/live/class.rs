@@ -5,7 +5,8 @@
 //! when the frame breaks the protocol.
 
 use super::protocol::{
-    check_question, clean_name, Close, Down, Limits, Question, Revealed, Snapshot, StudentView, Up,
+    check_question, clean_name, is_student_id, Close, Down, Limits, Question, Revealed, Snapshot,
+    StudentView, Up,
 };
 use std::collections::BTreeMap;
 
@@ -23,6 +24,8 @@ pub type Out = Vec<(To, Down)>;
 struct Seat {
     name: Option<String>,
     connected: bool,
+    /// When the student first sat down (the roster's order).
+    order: u64,
 }
 
 pub struct Class {
@@ -31,7 +34,8 @@ pub struct Class {
     state: Snapshot,
     log_bytes: usize,
     students: BTreeMap<String, Seat>,
-    next_student: u64,
+    /// Seats taken so far (the next seat's `order`).
+    seated: u64,
     /// When the teacher's connection went away (None while connected).
     teacher_away_since: Option<u64>,
     /// Events the teacher may still send now, and when that was counted.
@@ -53,28 +57,24 @@ impl Class {
         let students = state
             .answers
             .keys()
-            .map(|id| {
+            .enumerate()
+            .map(|(i, id)| {
                 let seat = Seat {
                     name: None,
                     connected: false,
+                    order: i as u64,
                 };
                 (id.clone(), seat)
             })
-            .collect();
-        // Ids handed out from here on are new to the restored answers.
-        let next_student = state
-            .answers
-            .keys()
-            .filter_map(|id| id.strip_prefix('s')?.parse::<u64>().ok())
-            .max()
-            .map_or(1, |n| n.saturating_add(1));
+            .collect::<BTreeMap<_, _>>();
+        let seated = students.len() as u64;
         Class {
             code,
             token,
             state,
             log_bytes,
             students,
-            next_student,
+            seated,
             teacher_away_since: None,
             allowance: (limits.events_per_second as f64, now),
         }
@@ -89,11 +89,13 @@ impl Class {
         self.students.values().filter(|s| s.connected).count()
     }
 
+    /// Who is in the class, in the order they came.
     fn roster(&self) -> Down {
+        let mut seats: Vec<_> = self.students.iter().collect();
+        seats.sort_by_key(|(_, s)| s.order);
         Down::Roster {
-            students: self
-                .students
-                .iter()
+            students: seats
+                .into_iter()
                 .map(|(id, s)| StudentView {
                     id: id.clone(),
                     name: s.name.clone(),
@@ -131,6 +133,7 @@ impl Class {
                 Down::Opened {
                     code: self.code.clone(),
                     token: self.token.clone(),
+                    have: self.state.events.len() as u64,
                 },
             ),
             (To::Teacher, self.roster()),
@@ -239,27 +242,42 @@ impl Class {
         if fresh.is_empty() {
             return Ok(Vec::new());
         }
-        let notice = |message: String| Ok(vec![(To::Teacher, Down::Notice { message })]);
+        let refused = |retry: bool, message: String| {
+            Ok(vec![(
+                To::Teacher,
+                Down::Refused {
+                    have,
+                    retry,
+                    message,
+                },
+            )])
+        };
         // The allowance refills at events_per_second, up to one second's.
         let rate = limits.events_per_second as f64;
         let (left, at) = self.allowance;
         let left = (left + now.saturating_sub(at) as f64 * rate / 1000.0).min(rate);
         if (fresh.len() as f64) > left {
             self.allowance = (left, now);
-            return notice(format!(
-                "more than {} events a second: events from {have} not sent on; send them again shortly",
-                limits.events_per_second
-            ));
+            return refused(
+                true,
+                format!(
+                    "more than {} events a second: events from {have} not sent on; send them again shortly",
+                    limits.events_per_second
+                ),
+            );
         }
         let bytes: usize = fresh.iter().map(json_len).sum();
         if self.state.events.len() + fresh.len() > limits.log_events
             || self.log_bytes + bytes > limits.log_bytes
         {
-            return notice(format!(
-                "the class's log is full ({} events or {} MB at most): the class sees the run up to event {have}",
-                limits.log_events,
-                limits.log_bytes >> 20
-            ));
+            return refused(
+                false,
+                format!(
+                    "the class's log is full ({} events or {} MB at most): the class sees the run up to event {have}",
+                    limits.log_events,
+                    limits.log_bytes >> 20
+                ),
+            );
         }
         self.allowance = (left - fresh.len() as f64, now);
         self.log_bytes += bytes;
@@ -273,37 +291,46 @@ impl Class {
         )])
     }
 
-    /// A student joins or rejoins; returns their id.
+    /// A student joins or rejoins; returns their id. A page that had an
+    /// id keeps it: its seat here, or (the class restored on a relay that
+    /// restarted) a seat made for it. Anyone else gets `fresh`, an id the
+    /// caller drew (random: ids are not guessable, so no page can take
+    /// another's seat).
     pub fn join(
         &mut self,
         name: Option<&str>,
         since: u64,
         student: Option<&str>,
+        fresh: String,
         limits: &Limits,
     ) -> Result<(String, Out), Close> {
         let name = clean_name(name, limits.name_chars);
-        let id = match student.filter(|id| self.students.contains_key(*id)) {
-            Some(id) => id.to_string(),
-            None => {
+        let claimed = student.filter(|id| is_student_id(id));
+        let id = match claimed {
+            Some(id) if self.students.contains_key(id) => id.to_string(),
+            _ => {
                 if self.students.len() >= limits.students_per_class {
                     return Err(Close::policy(format!(
                         "the class is full ({} students)",
                         limits.students_per_class
                     )));
                 }
-                let mut id = format!("s{}", self.next_student);
-                while self.students.contains_key(&id) {
-                    self.next_student += 1;
-                    id = format!("s{}", self.next_student);
+                match claimed {
+                    Some(id) => id.to_string(),
+                    None if is_student_id(&fresh) && !self.students.contains_key(&fresh) => fresh,
+                    None => return Err(Close::policy("the relay could not seat this page")),
                 }
-                self.next_student += 1;
-                id
             }
         };
-        let seat = self.students.entry(id.clone()).or_insert(Seat {
+        let order = self.seated;
+        let seat = self.students.entry(id.clone()).or_insert_with(|| Seat {
             name: None,
             connected: true,
+            order,
         });
+        if seat.order == order {
+            self.seated += 1;
+        }
         seat.connected = true;
         if name.is_some() {
             seat.name = name;
@@ -458,15 +485,27 @@ impl Relay {
                 "the saved class is larger than this relay's limits",
             ));
         }
+        let fits = |q: Option<&Question>| {
+            let choices = q.map_or(0, |q| q.choices.len());
+            state.answers.len() <= limits.students_per_class
+                && state.answers.keys().all(|id| is_student_id(id))
+                && state.answers.values().all(|&c| c < choices)
+                && state.revealed.as_ref().is_none_or(|r| {
+                    q.is_some_and(|q| q.id == r.id)
+                        && r.answer < choices
+                        && r.counts.len() == choices
+                        && r.explain
+                            .as_ref()
+                            .is_none_or(|e| e.chars().count() <= limits.text_chars)
+                })
+        };
         if let Some(q) = &state.question {
             check_question(q, limits)?;
-            if state.answers.values().any(|&c| c >= q.choices.len())
-                || state.answers.len() > limits.students_per_class
-            {
-                return Err(Close::policy(
-                    "the saved answers do not fit the saved question",
-                ));
-            }
+        }
+        if !fits(state.question.as_ref()) {
+            return Err(Close::policy(
+                "the saved answers do not fit the saved question",
+            ));
         }
         if self.classes.len() >= limits.classes {
             return Err(Close::policy(format!(

@@ -66,10 +66,13 @@ pub enum Up {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Down {
-    /// To the teacher: the class is open (or taken back).
+    /// To the teacher: the class is open (or taken back), with the number
+    /// of events its log has (the teacher sends on from there).
     Opened {
         code: String,
         token: String,
+        #[serde(default)]
+        have: u64,
     },
     /// To a student who joined: everything shown so far from `from` on.
     Welcome {
@@ -121,6 +124,14 @@ pub enum Down {
     /// Something refused that does not end the connection (a limit, an
     /// answer given twice): the page shows it.
     Notice {
+        message: String,
+    },
+    /// To the teacher: events from `have` on were not taken. With `retry`
+    /// they came too fast (send them again shortly); without, the log is
+    /// full (the class sees the run up to `have`).
+    Refused {
+        have: u64,
+        retry: bool,
         message: String,
     },
     /// The class is over.
@@ -261,7 +272,7 @@ pub struct Limits {
 impl Default for Limits {
     fn default() -> Limits {
         Limits {
-            teacher_frame: 1 << 20,
+            teacher_frame: 4 << 20,
             student_frame: 1 << 10,
             students_per_class: 300,
             classes: 200,
@@ -285,6 +296,16 @@ pub fn parse_up(text: &str, max: usize) -> Result<Up, Close> {
         )));
     }
     serde_json::from_str(text).map_err(|e| Close::policy(format!("not a frame of this relay: {e}")))
+}
+
+/// A student id as the relay draws them (`s` and up to 32 letters or
+/// digits): one a page claims on rejoining a restored class is taken as
+/// its seat.
+pub fn is_student_id(id: &str) -> bool {
+    id.len() > 1
+        && id.len() <= 33
+        && id.starts_with('s')
+        && id[1..].bytes().all(|b| b.is_ascii_alphanumeric())
 }
 
 /// A display name as shown: control characters dropped, spaces trimmed,

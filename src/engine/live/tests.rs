@@ -10,6 +10,15 @@ use serde_json::json;
 
 const TOKEN: &str = "0123456789abcdef0123456789abcdef";
 
+/// A student id as the relay draws one (random there; distinct here).
+fn new_id() -> String {
+    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    format!(
+        "s{:x}",
+        0xabc0 + NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+    )
+}
+
 fn relay() -> Relay {
     let mut r = Relay::new(Limits::default());
     r.open("ABC234".into(), TOKEN.into(), 0).expect("opens");
@@ -102,7 +111,9 @@ fn a_late_student_gets_the_log_so_far_and_then_each_event_once() {
 
     let limits = r.limits.clone();
     let class = r.class("ABC234").expect("class");
-    let (id, out) = class.join(Some("Ada"), 0, None, &limits).expect("joins");
+    let (id, out) = class
+        .join(Some("Ada"), 0, None, new_id(), &limits)
+        .expect("joins");
     match &to(&out, &To::Student(id.clone()))[..] {
         [Down::Welcome {
             from: 0,
@@ -120,7 +131,9 @@ fn a_late_student_gets_the_log_so_far_and_then_each_event_once() {
     );
     // Reconnecting with 4 events seen: the fifth only, under the same id.
     class.student_left(&id);
-    let (again, out) = class.join(None, 4, Some(&id), &limits).expect("rejoins");
+    let (again, out) = class
+        .join(None, 4, Some(&id), new_id(), &limits)
+        .expect("rejoins");
     assert_eq!(again, id);
     match &to(&out, &To::Student(id))[..] {
         [Down::Welcome {
@@ -160,7 +173,12 @@ fn answers_count_once_and_the_reveal_carries_the_counts() {
     );
     let class = r.class("ABC234").expect("class");
     let ids: Vec<String> = (0..3)
-        .map(|_| class.join(None, 0, None, &limits).expect("joins").0)
+        .map(|_| {
+            class
+                .join(None, 0, None, new_id(), &limits)
+                .expect("joins")
+                .0
+        })
         .collect();
     class.answer(&ids[0], "q1", 1).expect("answers");
     class.answer(&ids[1], "q1", 1).expect("answers");
@@ -222,7 +240,7 @@ fn answers_count_once_and_the_reveal_carries_the_counts() {
     );
     // A student joining after the reveal sees it; answers are closed.
     let class = r.class("ABC234").expect("class");
-    let (late, out) = class.join(None, 0, None, &limits).expect("joins");
+    let (late, out) = class.join(None, 0, None, new_id(), &limits).expect("joins");
     assert!(
         matches!(&to(&out, &To::Student(late.clone()))[..], [Down::Welcome { revealed: Some(x), answered: None, .. }] if *x == revealed)
     );
@@ -230,7 +248,7 @@ fn answers_count_once_and_the_reveal_carries_the_counts() {
     assert!(matches!(&out[..], [(_, Down::Notice { message })] if message.contains("revealed")));
     // A rejoining student sees their own answer.
     let (_, out) = class
-        .join(None, 0, Some(&ids[1]), &limits)
+        .join(None, 0, Some(&ids[1]), new_id(), &limits)
         .expect("rejoins");
     assert!(matches!(
         &to(&out, &To::Student(ids[1].clone()))[..],
@@ -263,7 +281,12 @@ fn only_the_token_takes_a_class_back_and_a_restarted_relay_restores_it() {
     .expect("asks");
     let limits = r.limits.clone();
     let class = r.class("ABC234").expect("class");
-    let (ada, _) = class.join(Some("Ada"), 0, None, &limits).expect("joins");
+    let (ada, _) = class
+        .join(Some("Ada"), 0, None, new_id(), &limits)
+        .expect("joins");
+    let (quiet, _) = class
+        .join(Some("Quiet"), 0, None, new_id(), &limits)
+        .expect("joins");
     class.answer(&ada, "q1", 2).expect("answers");
     let saved = class.snapshot().clone();
 
@@ -277,7 +300,10 @@ fn only_the_token_takes_a_class_back_and_a_restarted_relay_restores_it() {
     let out = r
         .reopen("ABC234", TOKEN, Snapshot::default(), 2)
         .expect("the teacher is back");
-    assert!(matches!(&out[0], (To::Teacher, Down::Opened { code, .. }) if code == "ABC234"));
+    assert!(
+        matches!(&out[0], (To::Teacher, Down::Opened { code, have: 4, .. }) if code == "ABC234"),
+        "the teacher learns how many events the class has: {out:?}"
+    );
     assert_eq!(
         r.class("ABC234").expect("kept").snapshot(),
         &saved,
@@ -293,7 +319,9 @@ fn only_the_token_takes_a_class_back_and_a_restarted_relay_restores_it() {
         matches!(&to(&out, &To::Teacher)[..], [Down::Opened { .. }, Down::Roster { .. }, Down::Tally { counts, .. }] if counts == &vec![0, 0, 1])
     );
     let class = fresh.class("ABC234").expect("restored");
-    let (again, out) = class.join(None, 4, Some(&ada), &limits).expect("rejoins");
+    let (again, out) = class
+        .join(None, 4, Some(&ada), new_id(), &limits)
+        .expect("rejoins");
     assert_eq!(again, ada, "the student keeps their id");
     assert!(
         matches!(&to(&out, &To::Student(ada.clone()))[..], [Down::Welcome { from: 4, events, answered: Some(2), .. }] if events.is_empty())
@@ -305,9 +333,19 @@ fn only_the_token_takes_a_class_back_and_a_restarted_relay_restores_it() {
         ),
         "still answered once"
     );
+    // A student who had not answered keeps their id too; a malformed
+    // claimed id is not taken.
+    let (back, _) = class
+        .join(None, 0, Some(&quiet), new_id(), &limits)
+        .expect("rejoins");
+    assert_eq!(back, quiet);
+    let (other, _) = class
+        .join(None, 0, Some("<script>"), new_id(), &limits)
+        .expect("joins");
+    assert_ne!(other, "<script>");
     // Someone new never takes the seat (and the answer) of a restored student.
     let (newcomer, _) = class
-        .join(Some("Newcomer"), 0, None, &limits)
+        .join(Some("Newcomer"), 0, None, new_id(), &limits)
         .expect("joins");
     assert_ne!(newcomer, ada);
     assert!(matches!(
@@ -317,14 +355,26 @@ fn only_the_token_takes_a_class_back_and_a_restarted_relay_restores_it() {
             (To::Teacher, Down::Tally { answered: 2, .. })
         ]
     ));
-    // A saved state that breaks the limits is refused.
-    let mut bad = saved;
+    // A saved state that breaks the limits is refused: an answer out of
+    // range, answers with no question, a reveal of another question.
+    let mut bad = saved.clone();
     bad.answers.insert("s9".into(), 7);
-    let mut other = Relay::new(Limits::default());
-    assert_eq!(
-        other.reopen("XYZ234", TOKEN, bad, 0).unwrap_err().code,
-        1008
-    );
+    let mut no_question = saved.clone();
+    no_question.question = None;
+    let mut other_reveal = saved;
+    other_reveal.revealed = Some(crate::engine::live::protocol::Revealed {
+        id: "q9".into(),
+        answer: 0,
+        counts: vec![0, 0, 0],
+        explain: None,
+    });
+    for bad in [bad, no_question, other_reveal] {
+        let mut other = Relay::new(Limits::default());
+        assert_eq!(
+            other.reopen("XYZ234", TOKEN, bad, 0).unwrap_err().code,
+            1008
+        );
+    }
 }
 
 #[test]
@@ -344,12 +394,12 @@ fn limits_say_what_was_refused() {
         .reason
         .contains("1 classes"));
     let class = r.class("ABC234").expect("class");
-    let (a, _) = class.join(None, 0, None, &limits).expect("joins");
-    class.join(None, 0, None, &limits).expect("joins");
-    let full = class.join(None, 0, None, &limits).unwrap_err();
+    let (a, _) = class.join(None, 0, None, new_id(), &limits).expect("joins");
+    class.join(None, 0, None, new_id(), &limits).expect("joins");
+    let full = class.join(None, 0, None, new_id(), &limits).unwrap_err();
     assert!(full.reason.contains("full (2 students)"), "{}", full.reason);
     class
-        .join(None, 0, Some(&a), &limits)
+        .join(None, 0, Some(&a), new_id(), &limits)
         .expect("a known student rejoins a full class");
 
     // Ten events a second: eleven at once are refused, nothing appended.
@@ -364,7 +414,7 @@ fn limits_say_what_was_refused() {
         )
         .expect("a notice");
     assert!(
-        matches!(&out[..], [(To::Teacher, Down::Notice { message })] if message.contains("10 events a second"))
+        matches!(&out[..], [(To::Teacher, Down::Refused { retry: true, message, .. })] if message.contains("10 events a second"))
     );
     assert!(class.snapshot().events.is_empty());
     class
@@ -388,7 +438,17 @@ fn limits_say_what_was_refused() {
             &limits,
         )
         .expect("notice");
-    assert!(matches!(&out[..], [(To::Teacher, Down::Notice { .. })]));
+    assert!(matches!(
+        &out[..],
+        [(
+            To::Teacher,
+            Down::Refused {
+                have: 10,
+                retry: true,
+                ..
+            }
+        )]
+    ));
     let out = class
         .teacher(
             Up::Events {
@@ -415,7 +475,7 @@ fn limits_say_what_was_refused() {
         )
         .expect("notice");
     assert!(
-        matches!(&out[..], [(To::Teacher, Down::Notice { message })] if message.contains("log is full"))
+        matches!(&out[..], [(To::Teacher, Down::Refused { retry: false, message, .. })] if message.contains("log is full"))
     );
     assert_eq!(class.snapshot().events.len(), 15);
 
@@ -463,17 +523,25 @@ fn names_are_plain_short_text() {
     let mut r = relay();
     let class = r.class("ABC234").expect("class");
     let (_, out) = class
-        .join(Some("  <b>Bo</b>\u{0}\u{7}\n  "), 0, None, &limits)
+        .join(
+            Some("  <b>Bo</b>\u{0}\u{7}\n  "),
+            0,
+            None,
+            new_id(),
+            &limits,
+        )
         .expect("joins");
     assert!(
         matches!(&out[0].1, Down::Welcome { name: Some(n), .. } if n == "<b>Bo</b>"),
         "{out:?}"
     );
     let (_, out) = class
-        .join(Some(&"é".repeat(100)), 0, None, &limits)
+        .join(Some(&"é".repeat(100)), 0, None, new_id(), &limits)
         .expect("joins");
     assert!(matches!(&out[0].1, Down::Welcome { name: Some(n), .. } if n.chars().count() == 40));
-    let (_, out) = class.join(Some(" \t "), 0, None, &limits).expect("joins");
+    let (_, out) = class
+        .join(Some(" \t "), 0, None, new_id(), &limits)
+        .expect("joins");
     assert!(
         matches!(&out[0].1, Down::Welcome { name: None, .. }),
         "blank is anonymous"
