@@ -230,6 +230,13 @@ test('a live demo-model run streams to a student; reloaded mid-run, the student 
   mine.events.forEach((e, i) => assert.deepEqual(e, theirs.events[i], `event ${i}`));
   assert.equal(mine.config.task, theirs.config.task);
   await screenshot(student, 'live-student-run');
+  // The teacher's tab reloaded: it takes its class back (the token is kept
+  // in the tab), the student still in it.
+  await teacher.reload();
+  await teacher.waitForSelector('body[data-ready="1"]');
+  await panel.locator('.live-state.open').waitFor({ timeout: 15000 });
+  await panel.getByText('1 student connected').waitFor();
+  assert.equal((await panel.locator('.live-code, .live-code-small').first().innerText()).trim(), code);
   await panel.getByRole('button', { name: 'End class' }).click();
   await studentPanel(student).getByText(/the teacher ended the class/).waitFor();
   assert.deepEqual(errors(teacher), []);

@@ -99,13 +99,16 @@ mod parts {
     }
 }
 
-/// A tab that was in a live class (reloaded) goes back into it, as the
-/// same student, with the class's log from the start.
+/// A tab that was in a live class (reloaded) goes back into it: as the
+/// same student, with the class's log from the start, or as its teacher.
 fn rejoin_class(app: AppState) {
-    let in_class = web_sys::window()
-        .and_then(|w| w.session_storage().ok().flatten())
-        .and_then(|s| s.get_item(classroom::SEAT_KEY).ok().flatten())
-        .is_some();
+    let session = web_sys::window().and_then(|w| w.session_storage().ok().flatten());
+    let in_class = [classroom::SEAT_KEY, classroom::TEACH_KEY].iter().any(|k| {
+        session
+            .as_ref()
+            .and_then(|s| s.get_item(k).ok().flatten())
+            .is_some()
+    });
     if in_class {
         leptos::task::spawn_local(async move {
             if let Err(e) = classroom::rejoin_live_class(app).await {

@@ -19,6 +19,9 @@ use super::lazy::{lazy_part, ViewFn};
 
 /// Where a tab in a live class keeps its seat (session storage).
 pub const SEAT_KEY: &str = "roundtable.live.seat";
+/// Where a teaching tab keeps its class's code and teacher token (session
+/// storage: this tab only, so a reload takes the class back).
+pub const TEACH_KEY: &str = "roundtable.live.teach";
 use leptos::prelude::*;
 
 lazy_part! { run_view:
@@ -44,6 +47,7 @@ lazy_part! { run_view:
         live::start(app)
     }
     pub fn rejoin_live_class(app: crate::ui::state::AppState) {
-        live::rejoin(app)
+        live::rejoin(app);
+        live::resume(app);
     }
 }

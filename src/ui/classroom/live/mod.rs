@@ -12,7 +12,7 @@ mod teacher_panel;
 
 pub use join_page::JoinPage;
 pub use student::rejoin;
-pub use teacher::start;
+pub use teacher::{resume, start};
 
 use crate::ui::state::{use_app, ClassRole};
 use leptos::prelude::*;

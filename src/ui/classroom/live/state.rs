@@ -57,6 +57,9 @@ pub struct ClassState {
     pub page: RwSignal<Page>,
     /// The teacher's: events the class has of the shown run.
     pub sent: RwSignal<usize>,
+    /// The teacher's tab took its class back after a reload (the class
+    /// still sees what the tab showed before).
+    pub resumed: RwSignal<bool>,
 }
 
 pub fn class_state() -> ClassState {
@@ -75,6 +78,7 @@ pub fn class_state() -> ClassState {
             name: RwSignal::new(None),
             page: RwSignal::new(Page::Run),
             sent: RwSignal::new(0),
+            resumed: RwSignal::new(false),
         };
         super::teacher::install(s);
         s
@@ -94,6 +98,7 @@ impl ClassState {
         self.shown.set(None);
         self.step.set(0);
         self.sent.set(0);
+        self.resumed.set(false);
     }
 }
 

@@ -76,7 +76,17 @@ struct Student {
     /// An event could not be read: the run stops there (said in the panel).
     broken: bool,
     attempts: u32,
+    /// What the class showed when this page last heard (to see, on
+    /// rejoining, whether the teacher has moved on to something else).
+    show: Value,
+    /// Since when the relay has had no such class (ms): the teacher's tab
+    /// brings it back after a restart, or it has ended.
+    missing_since: Option<f64>,
 }
+
+/// How long a page waits for its teacher's tab to bring a class back
+/// to a restarted relay before it says the class is gone.
+const WAIT_FOR_TEACHER_MS: f64 = 120_000.0;
 
 thread_local! {
     static STUDENT: RefCell<Option<Student>> = const { RefCell::new(None) };
@@ -124,6 +134,8 @@ pub fn join(app: AppState, code: &str, name: Option<String>) {
             welcomed: false,
             broken: false,
             attempts: 0,
+            show: Value::Null,
+            missing_since: None,
         })
     });
     app.class.set(Some(ClassRole::Student));
@@ -193,7 +205,7 @@ fn on_socket(ev: SocketEvent) {
             if !opened && !welcomed && attempts == 1 {
                 s.link.set(Link::Over(super::state::NO_RELAY.into()));
                 disconnect();
-            } else if code == codes::NO_CLASS && welcomed {
+            } else if code == codes::NO_CLASS && welcomed && !waited_too_long() {
                 // The relay restarted: the teacher's tab brings the class back.
                 s.link.set(Link::Retrying(
                     attempts,
@@ -214,6 +226,12 @@ fn on_socket(ev: SocketEvent) {
     }
 }
 
+/// Marks when the class went missing; whether that was too long ago.
+fn waited_too_long() -> bool {
+    let now = js_sys::Date::now();
+    with(|t| now - *t.missing_since.get_or_insert(now) > WAIT_FOR_TEACHER_MS).unwrap_or(true)
+}
+
 fn on_frame(s: ClassState, down: Down) {
     let Some(app) = with(|t| t.app) else { return };
     match down {
@@ -228,20 +246,27 @@ fn on_frame(s: ClassState, down: Down) {
             answered,
             revealed,
         } => {
-            let seat = with(|t| {
+            let Some((seat, same_show)) = with(|t| {
                 t.seat.student = Some(student);
                 t.seat.name = name.clone();
                 t.welcomed = true;
                 t.attempts = 0;
-                t.seat.clone()
-            });
-            if let Some(seat) = seat {
-                save_seat(&seat);
-            }
+                t.missing_since = None;
+                (t.seat.clone(), t.show == show)
+            }) else {
+                return;
+            };
+            save_seat(&seat);
             s.name.set(name);
+            if !same_show && from > 0 {
+                // The teacher showed something else while this page was
+                // away: its events from the start.
+                with(|t| t.have = 0);
+                connect(on_socket);
+                return;
+            }
             // A page that has nothing yet (or another show) starts over.
-            let fresh = from == 0 || s.shown.get_untracked().is_none();
-            if fresh {
+            if from == 0 || !same_show || s.shown.get_untracked().is_none() {
                 show_it(app, s, &show);
             }
             if s.shown.get_untracked().is_none() {
@@ -288,7 +313,7 @@ fn on_frame(s: ClassState, down: Down) {
             disconnect();
         }
         // The teacher's frames.
-        Down::Opened { .. } | Down::Roster { .. } | Down::Tally { .. } => {}
+        Down::Opened { .. } | Down::Roster { .. } | Down::Tally { .. } | Down::Refused { .. } => {}
     }
 }
 
@@ -298,6 +323,7 @@ fn show_it(app: AppState, s: ClassState, value: &Value) {
         t.have = 0;
         t.last_seq = None;
         t.broken = false;
+        t.show = value.clone();
     });
     s.question.set(None);
     s.mine.set(None);
@@ -356,7 +382,9 @@ fn take_events(app: AppState, s: ClassState, from: u64, events: Vec<Value>) {
                 t.have += n;
                 t.last_seq = seq.or(t.last_seq);
             });
-            app.append_events(list);
+            if on_class_run(app, s) {
+                app.append_events(list);
+            }
         }
         Err(e) => {
             with(|t| t.broken = true);
@@ -371,9 +399,40 @@ fn disconnect_and_rejoin() {
     connect(on_socket);
 }
 
+/// Whether the page shows the class's run (the student may have opened
+/// another one: the class's frames are counted, not shown, until "Back
+/// to the class").
+pub fn on_class_run(app: AppState, s: ClassState) -> bool {
+    let class_run = s.shown.with(|shown| match shown {
+        Some(Shown::Run(c)) => Some(c.run_id.clone()),
+        Some(Shown::Lesson(b)) if b.runs.len() == 1 => Some(b.runs[0].config.run_id.clone()),
+        _ => None,
+    });
+    match class_run {
+        Some(id) => app
+            .shown
+            .with(|x| x.as_ref().is_some_and(|x| x.config.run_id == id)),
+        None => true,
+    }
+}
+
+/// Shows the class again from its start (after the student opened
+/// another run).
+pub fn back_to_class() {
+    with(|t| {
+        t.have = 0;
+        t.show = Value::Null;
+    });
+    class_state().shown.set(None);
+    connect(on_socket);
+}
+
 /// Moves the page to the teacher's step.
 fn go_to(app: AppState, s: ClassState, step: u64) {
     s.step.set(step);
+    if !on_class_run(app, s) {
+        return;
+    }
     match s.shown.get_untracked() {
         Some(Shown::Run(_)) => {
             let len = app.events.with_untracked(Vec::len);

@@ -15,11 +15,13 @@ use crate::engine::lesson::{questions, Bundle};
 use crate::engine::live::protocol::{Down, Limits, Question, Snapshot, Up};
 use crate::engine::live::show::{self, Shown, FOLLOW};
 use crate::platform::socket::SocketEvent;
+use crate::ui::classroom::TEACH_KEY;
 use crate::ui::state::{AppState, ClassRole, LessonMode};
 use gloo_timers::future::TimeoutFuture;
 use leptos::prelude::*;
 use serde_json::Value;
 use std::cell::RefCell;
+use std::collections::HashSet;
 
 /// Events in one frame at most, and the pause between frames: 400 events
 /// a second, under the relay's 500.
@@ -48,9 +50,19 @@ struct Teacher {
     /// What is shown, as a key (changes when something else is shown).
     key: String,
     run_question: Option<RunQuestion>,
+    /// Lesson questions revealed since the lesson was shown (going back
+    /// to one does not ask the class again).
+    revealed_ids: HashSet<String>,
     attempts: u32,
     opened: bool,
-    pumping: bool,
+    /// The loop sending the run's events, if one runs (its number).
+    pump: Option<u64>,
+    pumps: u64,
+    /// The class's log takes no more of this run (full, or an event too
+    /// large to send).
+    full: bool,
+    /// End pressed while the relay was away: sent once it is back.
+    ending: bool,
 }
 
 thread_local! {
@@ -86,14 +98,82 @@ pub fn start(app: AppState) {
     connect(on_socket);
 }
 
-/// Ends the class for everyone.
+fn session() -> Option<web_sys::Storage> {
+    web_sys::window()?.session_storage().ok().flatten()
+}
+
+#[derive(serde::Serialize, serde::Deserialize)]
+struct Kept {
+    code: String,
+    token: String,
+}
+
+/// Takes back the class this tab taught before it was reloaded (what it
+/// showed is gone: the class keeps seeing it until the tab shows another).
+pub fn resume(app: AppState) {
+    let Some(kept) = session()
+        .and_then(|s| s.get_item(TEACH_KEY).ok().flatten())
+        .and_then(|t| serde_json::from_str::<Kept>(&t).ok())
+    else {
+        return;
+    };
+    if app.class.get_untracked().is_some() {
+        return;
+    }
+    let s = class_state();
+    s.clear();
+    s.resumed.set(true);
+    s.link.set(Link::Connecting);
+    TEACHER.with(|t| {
+        *t.borrow_mut() = Some(Teacher {
+            app: Some(app),
+            code: kept.code,
+            token: kept.token,
+            // Taken back before: a refusal now is not "no relay".
+            opened: true,
+            ..Teacher::default()
+        })
+    });
+    app.class.set(Some(ClassRole::Teacher));
+    connect(on_socket);
+}
+
+fn keep_token(code: &str, token: &str) {
+    let text = serde_json::to_string(&Kept {
+        code: code.into(),
+        token: token.into(),
+    });
+    if let (Some(st), Ok(text)) = (session(), text) {
+        let _ = st.set_item(TEACH_KEY, &text);
+    }
+}
+
+fn forget_token() {
+    if let Some(st) = session() {
+        let _ = st.remove_item(TEACH_KEY);
+    }
+}
+
+/// Ends the class for everyone (once the relay is there to hear it).
 pub fn end(app: AppState) {
-    send(&Up::End);
-    leave(app);
+    let again = with(|t| t.ending).unwrap_or(true);
+    if again || send(&Up::End) || class_state().link.get_untracked() == Link::Connecting {
+        return leave(app);
+    }
+    match class_state().link.get_untracked() {
+        Link::Over(_) => leave(app),
+        _ => {
+            with(|t| t.ending = true);
+            class_state().notice.set(Some(
+                "The relay is away: the class ends for everyone as soon as it is back (press End class again to leave it now).".into(),
+            ));
+        }
+    }
 }
 
 /// Leaves this tab's class part (the class itself ends if it was open).
 fn leave(app: AppState) {
+    forget_token();
     TEACHER.with(|t| t.borrow_mut().take());
     disconnect();
     class_state().clear();
@@ -132,7 +212,7 @@ fn on_socket(ev: SocketEvent) {
         } => {
             let Some((attempts, ever)) = with(|t| {
                 t.attempts += 1;
-                t.pumping = false;
+                t.pump = None;
                 (t.attempts, t.opened || opened)
             }) else {
                 return;
@@ -146,6 +226,7 @@ fn on_socket(ev: SocketEvent) {
                 retry(attempts - 1);
             } else {
                 s.link.set(Link::Over(closed_why(code, &reason)));
+                forget_token();
                 disconnect();
             }
         }
@@ -154,13 +235,27 @@ fn on_socket(ev: SocketEvent) {
 
 fn on_frame(s: ClassState, down: Down) {
     match down {
-        Down::Opened { code, token } => {
-            with(|t| {
+        Down::Opened { code, token, have } => {
+            keep_token(&code, &token);
+            let ending = with(|t| {
                 t.code = code.clone();
                 t.token = token;
                 t.attempts = 0;
                 t.opened = true;
+                // The class has what the relay says (a frame in flight when
+                // the connection dropped was lost): send on from there.
+                let have = (have as usize).min(t.kept.events.len());
+                t.kept.events.truncate(have);
+                s.sent.set(have);
+                t.ending
             });
+            if ending == Some(true) {
+                send(&Up::End);
+                if let Some(app) = with(|t| t.app).flatten() {
+                    leave(app);
+                }
+                return;
+            }
             s.code.set(code);
             s.link.set(Link::Open);
             // The sync effect runs on the change of link; if the link was
@@ -188,11 +283,31 @@ fn on_frame(s: ClassState, down: Down) {
             }));
         }
         Down::Reveal { revealed } => {
-            with(|t| t.kept.revealed = Some(revealed.clone()));
+            with(|t| {
+                t.revealed_ids.insert(revealed.id.clone());
+                t.kept.revealed = Some(revealed.clone());
+            });
             s.revealed.set(Some(revealed));
         }
         Down::Notice { message } => s.notice.set(Some(message)),
+        Down::Refused {
+            have,
+            retry,
+            message,
+        } => {
+            with(|t| {
+                let have = (have as usize).min(t.kept.events.len());
+                t.kept.events.truncate(have);
+                s.sent.set(have);
+                t.full |= !retry;
+            });
+            // Too fast: the pump sends them again after its pause.
+            if !retry {
+                s.notice.set(Some(message));
+            }
+        }
         Down::Ended { reason } => {
+            forget_token();
             s.link.set(Link::Over(reason));
             TEACHER.with(|t| t.borrow_mut().take());
             disconnect();
@@ -309,8 +424,11 @@ fn sync(app: AppState, s: ClassState) {
                 ..Snapshot::default()
             };
             t.run_question = None;
+            t.revealed_ids.clear();
+            t.full = false;
         });
         s.shown.set(shown);
+        s.resumed.set(false);
         s.sent.set(0);
         s.question.set(None);
         s.tally.set(None);
@@ -340,7 +458,12 @@ fn lesson_question(app: AppState, s: ClassState, b: &Bundle, step: usize) {
         return;
     };
     let asked = with(|t| t.kept.question.as_ref().map(|q| q.id.clone())).flatten();
+    let done_before = with(|t| t.revealed_ids.contains(&q.id)).unwrap_or(false);
     if asked.as_deref() != Some(q.id.as_str()) {
+        if done_before {
+            // Back at a question the class has answered: not asked again.
+            return;
+        }
         ask(s, q.clone());
     }
     let answered_here = app.lesson.with(|l| {
@@ -375,32 +498,45 @@ fn ask(s: ClassState, q: Question) {
 }
 
 /// Sends the shown run's events the class does not have yet, a batch at
-/// a time at a pace under the relay's limit, until it has them all.
+/// a time at a pace under the relay's limit, until it has them all (one
+/// loop at a time; a loop left over from a lost connection stops).
 fn pump(app: AppState, s: ClassState) {
-    let start = with(|t| !std::mem::replace(&mut t.pumping, true)).unwrap_or(false);
-    if !start {
+    let Some(me) = with(|t| {
+        if t.pump.is_some() || t.full {
+            return None;
+        }
+        t.pumps += 1;
+        t.pump = Some(t.pumps);
+        Some(t.pumps)
+    })
+    .flatten() else {
         return;
-    }
+    };
+    let mine = move || with(|t| t.pump == Some(me)).unwrap_or(false);
     leptos::task::spawn_local(async move {
+        let serial = app.run_serial();
         loop {
-            let serial = app.run_serial();
-            let sent = s.sent.get_untracked();
-            let batch: Vec<Value> = app.events.with_untracked(|e| {
-                let mut bytes = 0;
-                e.iter()
-                    .skip(sent)
-                    .take(BATCH)
-                    .map_while(|ev| {
-                        let v = serde_json::to_value(ev).ok()?;
-                        bytes += serde_json::to_string(&v).map_or(0, |t| t.len());
-                        (bytes <= BATCH_BYTES || bytes == 0).then_some(v)
-                    })
-                    .collect()
-            });
-            let keep_on = with(|t| t.pumping).unwrap_or(false)
+            let on = mine()
+                && app.run_serial() == serial
                 && s.link.get_untracked() == Link::Open
-                && matches!(s.shown.get_untracked(), Some(Shown::Run(_)));
-            if batch.is_empty() || !keep_on {
+                && matches!(s.shown.get_untracked(), Some(Shown::Run(_)))
+                && !with(|t| t.full).unwrap_or(true);
+            if !on {
+                break;
+            }
+            let sent = s.sent.get_untracked();
+            let Some(batch) = app
+                .events
+                .with_untracked(|e| next_batch(&e[sent.min(e.len())..]))
+            else {
+                // One event larger than a frame: the class stops before it.
+                with(|t| t.full = true);
+                s.notice.set(Some(format!(
+                    "Event {sent} of this run is too large to send live: the class sees the run up to there."
+                )));
+                break;
+            };
+            if batch.is_empty() {
                 break;
             }
             let n = batch.len();
@@ -415,20 +551,37 @@ fn pump(app: AppState, s: ClassState) {
             s.sent.set(sent + n);
             TimeoutFuture::new(PACE_MS).await;
             // The browser still has much to send: wait for the wire.
-            while backlog() > (BATCH_BYTES as u32) * 2 {
+            while mine() && backlog() > (BATCH_BYTES as u32) * 2 {
                 TimeoutFuture::new(PACE_MS).await;
             }
-            if app.run_serial() != serial {
-                break;
+        }
+        with(|t| {
+            if t.pump == Some(me) {
+                t.pump = None;
             }
-        }
-        with(|t| t.pumping = false);
-        // Events that came while the last batch was out.
-        let more = app.events.with_untracked(Vec::len) > s.sent.get_untracked();
-        if more && s.link.get_untracked() == Link::Open {
-            pump(app, s);
-        }
+        });
     });
+}
+
+/// The next frame's events: up to `BATCH` of them and `BATCH_BYTES`
+/// (at least one, unless that one alone is over a frame: `None`).
+fn next_batch(events: &[crate::engine::run::event::LoggedEvent]) -> Option<Vec<Value>> {
+    let limit = Limits::default().teacher_frame - 1024;
+    let mut bytes = 0;
+    let mut out = Vec::new();
+    for ev in events.iter().take(BATCH) {
+        let v = serde_json::to_value(ev).unwrap_or(Value::Null);
+        let len = serde_json::to_string(&v).map_or(0, |t| t.len());
+        if out.is_empty() && len > limit {
+            return None;
+        }
+        if !out.is_empty() && bytes + len > BATCH_BYTES {
+            break;
+        }
+        bytes += len;
+        out.push(v);
+    }
+    Some(out)
 }
 
 /// Keeps the class in step with the tab (made once, with the class state).

@@ -121,8 +121,13 @@ fn Roster(s: ClassState) -> impl IntoView {
                 n => format!("{n} students connected"),
             }}</h3>
             <ul class="live-names" aria-label="Students">
-                {move || s.roster.get().into_iter().map(|st| {
-                    let name = st.name.clone().unwrap_or_else(|| format!("Anonymous ({})", st.id));
+                {move || s.roster.get().into_iter().scan(0, |anon, st| {
+                    let name = st.name.clone().unwrap_or_else(|| {
+                        *anon += 1;
+                        format!("Anonymous {anon}")
+                    });
+                    Some((st, name))
+                }).map(|(st, name)| {
                     view! {
                         <li class="chip" class:away=!st.connected
                             title=if st.connected { "connected" } else { "disconnected" }>{name}</li>
@@ -139,6 +144,7 @@ fn Shows(s: ClassState) -> impl IntoView {
     let app = use_app();
     move || {
         let text = match s.shown.get() {
+            None if s.resumed.get() => "Class taken back after the reload. It still sees what you showed before: open a run, a lesson or a comparison to show it something new.".to_string(),
             None => "The class sees nothing yet: open a run, a lesson or a comparison.".to_string(),
             Some(Shown::Run(_)) => {
                 let total = app.events.with(Vec::len);
