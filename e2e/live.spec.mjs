@@ -77,6 +77,7 @@ async function join(code, name, opts = {}) {
   await card.waitFor();
   assert.equal(await page.getByLabel('Class code').inputValue(), code, 'the link fills the code in');
   if (name) await page.getByLabel(/Your name/).fill(name);
+  if (opts.phone) await screenshot(page, 'live-join-phone');
   await page.getByRole('button', { name: 'Join', exact: true }).click();
   await studentPanel(page).locator('.live-state.open').waitFor({ timeout: 15000 });
   return page;
@@ -300,6 +301,7 @@ test('without the relay (a static host), Teach live says what it needs and the l
   await page.waitForSelector('body[data-ready="1"]');
   await page.getByRole('button', { name: 'Join', exact: true }).click();
   await page.getByRole('alert').filter({ hasText: /roundtable serve/ }).waitFor({ timeout: 15000 });
+  await screenshot(page, 'live-join-no-relay');
   await accessible(page, 'the join page');
   assert.deepEqual(errors(page), []);
   await page.context().close();
