@@ -143,7 +143,9 @@ test('a teacher and three students (one on a phone) follow a lesson, answer, sur
     await studentPanel(s).getByText('Answer sent ✓').waitFor();
   };
   await answer(ada, 0);
-  await answer(ben, 1);
+  // Ben with the keyboard: the number key answers.
+  await ben.keyboard.press('2');
+  await studentPanel(ben).getByText('Answer sent ✓').waitFor();
   await phone.locator('.live-q .choice').first().tap();
   await studentPanel(phone).getByText('Answer sent ✓').waitFor();
   await panel.getByText('3 of 3 answered').waitFor();

@@ -196,7 +196,10 @@ pub fn retry(attempt: u32) {
 }
 
 /// What the page says when it cannot reach the relay at all.
-pub const NO_RELAY: &str = "Live classes need Roundtable's relay: serve the app with `roundtable serve` (as `make run` does), then open it from there. Everything else works without it.";
+pub const NO_RELAY: &str = "Live classes need Roundtable's relay: serve the app with roundtable serve (as make run does), then open it from there. Everything else works without it.";
+
+/// What a student's page says when it cannot reach the relay.
+pub const NO_RELAY_STUDENT: &str = "This page cannot reach a live-class relay. Open the link or QR code your teacher shows (it points to the computer that serves the class), or ask your teacher to start Roundtable with roundtable serve.";
 
 /// Why a connection closed, in words for the panel.
 pub fn closed_why(code: u16, reason: &str) -> String {

@@ -203,7 +203,8 @@ fn on_socket(ev: SocketEvent) {
             };
             let why = closed_why(code, &reason);
             if !opened && !welcomed && attempts == 1 {
-                s.link.set(Link::Over(super::state::NO_RELAY.into()));
+                s.link
+                    .set(Link::Over(super::state::NO_RELAY_STUDENT.into()));
                 disconnect();
             } else if code == codes::NO_CLASS && welcomed && !waited_too_long() {
                 // The relay restarted: the teacher's tab brings the class back.

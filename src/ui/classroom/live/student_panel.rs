@@ -112,8 +112,40 @@ fn Where(s: ClassState) -> impl IntoView {
     }
 }
 
+/// Keys 1–9 answer the open question (a laptop in class), unless the
+/// student is typing.
+fn install_keys(s: ClassState) {
+    let handle =
+        window_event_listener(leptos::ev::keydown, move |ev: leptos::ev::KeyboardEvent| {
+            if ev.ctrl_key() || ev.meta_key() || ev.alt_key() {
+                return;
+            }
+            let tag = crate::ui::controls::target_tag(&ev);
+            if matches!(tag.as_str(), "input" | "textarea" | "select") {
+                return;
+            }
+            let Some(n) = ev
+                .key()
+                .parse::<usize>()
+                .ok()
+                .filter(|n| (1..=9).contains(n))
+            else {
+                return;
+            };
+            let open = s
+                .question
+                .with_untracked(|q| q.as_ref().is_some_and(|q| n <= q.choices.len()));
+            if open {
+                student::answer(n - 1);
+                ev.prevent_default();
+            }
+        });
+    on_cleanup(move || handle.remove());
+}
+
 #[component]
 fn Ask(s: ClassState, q: Question) -> impl IntoView {
+    install_keys(s);
     let id = q.id.clone();
     let revealed = Memo::new(move |_| s.revealed.get().filter(|r| r.id == id));
     let choices = q.choices.clone();
@@ -137,6 +169,7 @@ fn Ask(s: ClassState, q: Question) -> impl IntoView {
                         view! {
                             <li>
                                 <button class=format!("choice {state}") disabled=mine.is_some() || rev.is_some()
+                                    aria-keyshortcuts=(i + 1).to_string()
                                     aria-pressed=(mine.map(|m| m.0) == Some(i)).to_string()
                                     on:click=move |_| student::answer(i)>
                                     <span class="choice-key" aria-hidden="true">{(i + 1).to_string()}</span>
@@ -165,7 +198,7 @@ fn Ask(s: ClassState, q: Question) -> impl IntoView {
                     }
                     (None, Some((_, true))) => view! { <p class="lesson-feedback live-sent" role="status">"Answer sent ✓ Waiting for the teacher to reveal it."</p> }.into_any(),
                     (None, Some((_, false))) => view! { <p class="lesson-feedback" role="status">"Sending your answer…"</p> }.into_any(),
-                    (None, None) => view! { <p class="small muted">{format!("Pick one of the {n} answers; you answer once.")}</p> }.into_any(),
+                    (None, None) => view! { <p class="small muted">{format!("Pick one of the {n} answers (or press its number); you answer once.")}</p> }.into_any(),
                 }
             }}
         </div>
