@@ -16,7 +16,7 @@ USAGE:
   roundtable lesson questions RUN.json [--from N]   the predict-next questions a run offers
   roundtable lesson make SPEC.json --out FILE        a lesson file from a spec (see lessons/)
   roundtable rouge --cases FILE.jsonl [--json]
-  roundtable serve [--port 8080] [--host ADDR] [--dist DIR]
+  roundtable serve [--port 8080] [--host ADDR] [--dist DIR] [--events-per-second N]
                                          the built app and live classes (see below)
   roundtable help
 

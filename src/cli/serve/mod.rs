@@ -25,13 +25,16 @@ SERVE OPTIONS (roundtable serve):
   --host ADDR            address to listen on (default 127.0.0.1; 0.0.0.0 lets
                          a classroom's devices join over the local network)
   --dist DIR             the built app (default dist, what `make build` writes)
-  --not-isolated         serve without COOP/COEP (as a plain static host would)";
+  --not-isolated         serve without COOP/COEP (as a plain static host would)
+  --events-per-second N  a live class's event rate (default 500; events over it
+                         are refused and the teacher's page sends them again)";
 
 struct Options {
     port: u16,
     host: String,
     dist: PathBuf,
     isolated: bool,
+    limits: Limits,
 }
 
 fn parse(args: Vec<OsString>) -> Result<Options, String> {
@@ -40,6 +43,7 @@ fn parse(args: Vec<OsString>) -> Result<Options, String> {
         host: "127.0.0.1".into(),
         dist: PathBuf::from("dist"),
         isolated: true,
+        limits: Limits::default(),
     };
     let mut p = lexopt::Parser::from_args(args);
     let value = |p: &mut lexopt::Parser| -> Result<String, String> {
@@ -59,6 +63,13 @@ fn parse(args: Vec<OsString>) -> Result<Options, String> {
             Long("host") => o.host = value(&mut p)?,
             Long("dist") => o.dist = PathBuf::from(value(&mut p)?),
             Long("not-isolated") => o.isolated = false,
+            Long("events-per-second") => {
+                let v = value(&mut p)?;
+                o.limits.events_per_second =
+                    v.parse().ok().filter(|n| *n > 0).ok_or_else(|| {
+                        format!("--events-per-second {v:?}: a number of events, 1 or more")
+                    })?;
+            }
             other => return Err(format!("serve: {}", other.unexpected())),
         }
     }
@@ -88,7 +99,7 @@ async fn serve(o: Options) -> Result<i32, String> {
     let addr = listener
         .local_addr()
         .map_err(|e| format!("no local address: {e}"))?;
-    let hub = Arc::new(hub::Hub::new(Limits::default()));
+    let hub = Arc::new(hub::Hub::new(o.limits.clone()));
     tokio::spawn(hub::sweep_every(
         hub.clone(),
         std::time::Duration::from_secs(5),

@@ -5,8 +5,8 @@
 //! when the frame breaks the protocol.
 
 use super::protocol::{
-    check_question, clean_name, is_student_id, Close, Down, Limits, Question, Revealed, Snapshot,
-    StudentView, Up,
+    check_question, clean_name, digest, is_student_id, Close, Down, Limits, Question, Revealed,
+    Snapshot, StudentView, Up,
 };
 use std::collections::BTreeMap;
 
@@ -134,6 +134,7 @@ impl Class {
                     code: self.code.clone(),
                     token: self.token.clone(),
                     have: self.state.events.len() as u64,
+                    shown: digest(&self.state.show),
                 },
             ),
             (To::Teacher, self.roster()),
@@ -233,15 +234,6 @@ impl Class {
         limits: &Limits,
     ) -> Result<Out, Close> {
         let have = self.state.events.len() as u64;
-        if from > have {
-            return Err(Close::policy(format!(
-                "events from {from}, but the class has {have}: send from {have}"
-            )));
-        }
-        let fresh: Vec<_> = events.into_iter().skip((have - from) as usize).collect();
-        if fresh.is_empty() {
-            return Ok(Vec::new());
-        }
         let refused = |retry: bool, message: String| {
             Ok(vec![(
                 To::Teacher,
@@ -252,6 +244,18 @@ impl Class {
                 },
             )])
         };
+        // Frames sent on after a refused one: refused too, with where to
+        // resume (the teacher's page sends again from there).
+        if from > have {
+            return refused(
+                true,
+                format!("events from {from}, but the class has {have}: send from {have}"),
+            );
+        }
+        let fresh: Vec<_> = events.into_iter().skip((have - from) as usize).collect();
+        if fresh.is_empty() {
+            return Ok(Vec::new());
+        }
         // The allowance refills at events_per_second, up to one second's.
         let rate = limits.events_per_second as f64;
         let (left, at) = self.allowance;

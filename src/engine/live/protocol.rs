@@ -73,6 +73,10 @@ pub enum Down {
         token: String,
         #[serde(default)]
         have: u64,
+        /// `digest` of what the class is shown (a teacher whose last Show
+        /// was lost in a dropped connection sees it differs).
+        #[serde(default)]
+        shown: u64,
     },
     /// To a student who joined: everything shown so far from `from` on.
     Welcome {
@@ -296,6 +300,17 @@ pub fn parse_up(text: &str, max: usize) -> Result<Up, Close> {
         )));
     }
     serde_json::from_str(text).map_err(|e| Close::policy(format!("not a frame of this relay: {e}")))
+}
+
+/// A digest of what a class is shown (FNV-1a over its JSON text: the
+/// teacher's page and the relay write the same text for the same value).
+pub fn digest(show: &Value) -> u64 {
+    serde_json::to_string(show)
+        .unwrap_or_default()
+        .bytes()
+        .fold(0xcbf2_9ce4_8422_2325, |h, b| {
+            (h ^ b as u64).wrapping_mul(0x0100_0000_01b3)
+        })
 }
 
 /// A student id as the relay draws them (`s` and up to 32 letters or

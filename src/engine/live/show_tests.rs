@@ -33,6 +33,11 @@ fn a_run_a_lesson_and_a_comparison_read_back_as_sent() {
             "{}",
             shown.label()
         );
+        // The relay's digest of what it got is the teacher's of what it sent.
+        assert_eq!(
+            crate::engine::live::protocol::digest(&back),
+            crate::engine::live::protocol::digest(&v)
+        );
     }
     assert_eq!(Shown::read(&serde_json::Value::Null), Ok(None));
 }
