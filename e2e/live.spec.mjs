@@ -17,9 +17,9 @@ import { setup, openApp, screenshot, eventually, waitForStatus } from './harness
 const RELAY = ['target/debug/roundtable', 'target/release/roundtable'].find((p) => existsSync(p));
 
 /** Starts `roundtable serve` on `port` (0: any free one). */
-async function startRelay(port = 0) {
+async function startRelay(port = 0, extra = []) {
   assert.ok(RELAY, 'the roundtable binary is built (cargo test or cargo build builds target/debug/roundtable)');
-  const proc = spawn(RELAY, ['serve', '--port', String(port), '--dist', 'dist'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const proc = spawn(RELAY, ['serve', '--port', String(port), '--dist', 'dist', ...extra], { stdio: ['ignore', 'pipe', 'inherit'] });
   const lines = createInterface({ input: proc.stdout });
   const url = await new Promise((resolve, reject) => {
     proc.once('exit', (code) => reject(new Error(`roundtable serve exited (${code}) before serving`)));
@@ -59,13 +59,13 @@ async function accessible(page, label) {
 }
 
 /** The app from the relay, in a fresh context (`phone`: 390×844, touch). */
-async function openOnRelay({ phone = false, path = '/' } = {}) {
+async function openOnRelay({ phone = false, path = '/', url = relay.url } = {}) {
   const context = await env.browser.newContext(
     phone ? { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true } : { viewport: { width: 1440, height: 1000 } },
   );
-  const page = await openApp({ ...env, app: { url: relay.url } }, { context });
+  const page = await openApp({ ...env, app: { url } }, { context });
   if (path !== '/') {
-    await page.goto(relay.url + path);
+    await page.goto(url + path);
     await page.waitForSelector('body[data-ready="1"]');
   }
   return page;
@@ -283,6 +283,43 @@ test('a two-run lesson and then a plain comparison, taught live: the student see
   assert.deepEqual(errors(student), []);
   await teacher.context().close();
   await student.context().close();
+});
+
+test('a relay with a lower event rate: refused events are sent again, slower, until the student has the whole run', async () => {
+  const slow = await startRelay(0, ['--events-per-second', '10']);
+  try {
+    const teacher = await openOnRelay({ url: slow.url });
+    await teacher.getByRole('button', { name: 'Settings', exact: true }).click();
+    const dialog = teacher.getByRole('dialog', { name: 'Settings' });
+    await dialog.getByLabel("Demo model's streaming pace").selectOption('0');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await teacher.getByRole('textbox', { name: 'Task', exact: true }).fill('Name three rivers');
+    await teacher.getByRole('button', { name: 'Run', exact: true }).click();
+    await waitForStatus(teacher, /Finished/, 60000);
+    const events = async (p) => Number(await p.getByRole('tab', { name: /Events/ }).locator('.tab-count').innerText());
+    const total = await events(teacher);
+    // More than the relay takes in a second: the first frame is refused.
+    assert.ok(total > 10, `${total} events`);
+    await teacher.locator('.run-toolbar summary', { hasText: 'Compare & teach' }).click();
+    await teacher.getByRole('menuitem', { name: 'Start a live class' }).click();
+    const panel = teacherPanel(teacher);
+    await panel.locator('.live-code').waitFor({ timeout: 15000 });
+    const code = (await panel.locator('.live-code').innerText()).trim();
+    const student = await join(code, 'Eve', { url: slow.url });
+    await eventually(async () => (await panel.innerText()).includes(`${total} of ${total} events sent`), { timeout: 60000 });
+    await eventually(async () => (await events(student)) === total, { timeout: 30000 });
+    assert.equal(await panel.getByRole('alert').count(), 0, 'the class goes on');
+    await panel.locator('.live-state.open').waitFor();
+    await panel.getByRole('button', { name: 'End class' }).click();
+    await studentPanel(student).getByText(/the teacher ended the class/).waitFor();
+    assert.deepEqual(errors(teacher), []);
+    assert.deepEqual(errors(student), []);
+    await teacher.context().close();
+    await student.context().close();
+  } finally {
+    await slow.kill();
+  }
 });
 
 test('without the relay (a static host), Teach live says what it needs and the lesson goes on', async () => {

@@ -120,6 +120,9 @@ pub fn join(app: AppState, code: &str, name: Option<String>) {
         student: None,
         name: name.filter(|n| !n.trim().is_empty()),
     });
+    // A tab that had a seat was in the class (reloaded while the relay was
+    // restarting: it waits for the teacher's tab like any other).
+    let welcomed = seat.student.is_some();
     let s = class_state();
     s.clear();
     s.code.set(seat.code.clone());
@@ -131,7 +134,7 @@ pub fn join(app: AppState, code: &str, name: Option<String>) {
             seat,
             have: 0,
             last_seq: None,
-            welcomed: false,
+            welcomed,
             broken: false,
             attempts: 0,
             show: Value::Null,
@@ -420,12 +423,14 @@ pub fn on_class_run(app: AppState, s: ClassState) -> bool {
 /// Shows the class again from its start (after the student opened
 /// another run).
 pub fn back_to_class() {
-    with(|t| {
+    let in_class = with(|t| {
         t.have = 0;
         t.show = Value::Null;
     });
-    class_state().shown.set(None);
-    connect(on_socket);
+    if in_class.is_some() {
+        class_state().shown.set(None);
+        connect(on_socket);
+    }
 }
 
 /// Moves the page to the teacher's step.

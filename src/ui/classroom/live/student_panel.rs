@@ -31,7 +31,7 @@ pub fn StudentPanel() -> impl IntoView {
                 Link::Over(why) => Some(view! { <div class="notice error" role="alert"><p>{format!("The class is over for this page: {why}")}</p></div> }),
                 _ => None,
             }}
-            {move || (!student::on_class_run(app, s)).then(|| view! {
+            {move || (!student::on_class_run(app, s) && !matches!(s.link.get(), Link::Over(_))).then(|| view! {
                 <div class="notice info" role="status"><p>"You are looking at another run. The class goes on without you seeing it."</p>
                     <button class="button small primary" on:click=move |_| student::back_to_class()>"Back to the class"</button></div>
             })}

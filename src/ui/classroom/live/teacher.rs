@@ -12,7 +12,7 @@ use super::state::{backlog, disconnect, send, Tally, NO_RELAY};
 use super::state::{class_state, closed_why, connect, retry, should_retry, ClassState, Link, Page};
 use crate::engine::coordinators::question_roles;
 use crate::engine::lesson::{questions, Bundle};
-use crate::engine::live::protocol::{Down, Limits, Question, Snapshot, Up};
+use crate::engine::live::protocol::{digest, Down, Limits, Question, Snapshot, Up};
 use crate::engine::live::show::{self, Shown, FOLLOW};
 use crate::platform::socket::SocketEvent;
 use crate::ui::classroom::TEACH_KEY;
@@ -63,6 +63,13 @@ struct Teacher {
     full: bool,
     /// End pressed while the relay was away: sent once it is back.
     ending: bool,
+    /// Send the step again (after a reconnect: the last may be lost).
+    step_again: bool,
+    /// Events a frame (at most `BATCH`; halved, once a second at most,
+    /// while the relay refuses them as too fast: a relay with a lower
+    /// rate than 400 a second is still fed), and when it last was.
+    batch: usize,
+    halved_at: f64,
 }
 
 thread_local! {
@@ -91,6 +98,7 @@ pub fn start(app: AppState) {
     TEACHER.with(|t| {
         *t.borrow_mut() = Some(Teacher {
             app: Some(app),
+            batch: BATCH,
             ..Teacher::default()
         })
     });
@@ -131,6 +139,7 @@ pub fn resume(app: AppState) {
             token: kept.token,
             // Taken back before: a refusal now is not "no relay".
             opened: true,
+            batch: BATCH,
             ..Teacher::default()
         })
     });
@@ -156,8 +165,8 @@ fn forget_token() {
 
 /// Ends the class for everyone (once the relay is there to hear it).
 pub fn end(app: AppState) {
-    let again = with(|t| t.ending).unwrap_or(true);
-    if again || send(&Up::End) || class_state().link.get_untracked() == Link::Connecting {
+    let (again, had_class) = with(|t| (t.ending, !t.code.is_empty())).unwrap_or((true, false));
+    if again || send(&Up::End) || !had_class {
         return leave(app);
     }
     match class_state().link.get_untracked() {
@@ -235,18 +244,31 @@ fn on_socket(ev: SocketEvent) {
 
 fn on_frame(s: ClassState, down: Down) {
     match down {
-        Down::Opened { code, token, have } => {
+        Down::Opened {
+            code,
+            token,
+            have,
+            shown,
+        } => {
             keep_token(&code, &token);
             let ending = with(|t| {
                 t.code = code.clone();
                 t.token = token;
                 t.attempts = 0;
                 t.opened = true;
+                t.pump = None;
+                if shown != digest(&t.kept.show) && !t.key.is_empty() {
+                    // The last Show was lost with the connection: show
+                    // it again (the sync below sends it, from event 0).
+                    t.key.clear();
+                }
                 // The class has what the relay says (a frame in flight when
                 // the connection dropped was lost): send on from there.
                 let have = (have as usize).min(t.kept.events.len());
                 t.kept.events.truncate(have);
                 s.sent.set(have);
+                // A step lost the same way: sent again by the sync.
+                t.step_again = true;
                 t.ending
             });
             if ending == Some(true) {
@@ -295,15 +317,34 @@ fn on_frame(s: ClassState, down: Down) {
             retry,
             message,
         } => {
-            with(|t| {
-                let have = (have as usize).min(t.kept.events.len());
-                t.kept.events.truncate(have);
-                s.sent.set(have);
-                t.full |= !retry;
+            // A refusal of more events than this show has sent is about
+            // an earlier show's: not this one's business.
+            let ours = with(|t| {
+                let ours = have as usize <= t.kept.events.len();
+                if ours {
+                    t.kept.events.truncate(have as usize);
+                    s.sent.set(have as usize);
+                    t.full |= !retry;
+                }
+                ours
             });
-            // Too fast: the pump sends them again after its pause.
-            if !retry {
-                s.notice.set(Some(message));
+            match ours {
+                Some(true) if retry => {
+                    // Too fast (or after a refused frame): sent again, at a
+                    // slower pace.
+                    let now = js_sys::Date::now();
+                    with(|t| {
+                        if now - t.halved_at > 1000.0 {
+                            t.batch = (t.batch.min(BATCH) / 2).max(1);
+                            t.halved_at = now;
+                        }
+                    });
+                    if let Some(app) = with(|t| t.app).flatten() {
+                        pump(app, s);
+                    }
+                }
+                Some(true) => s.notice.set(Some(message)),
+                _ => {}
             }
         }
         Down::Ended { reason } => {
@@ -426,6 +467,9 @@ fn sync(app: AppState, s: ClassState) {
             t.run_question = None;
             t.revealed_ids.clear();
             t.full = false;
+            // A loop still sending the last run's events stops; the next
+            // one sends this run's.
+            t.pump = None;
         });
         s.shown.set(shown);
         s.resumed.set(false);
@@ -436,8 +480,13 @@ fn sync(app: AppState, s: ClassState) {
     }
     let shown = s.shown.get_untracked();
     let step = current_step(app, &shown);
-    if with(|t| t.kept.step != step || changed).unwrap_or(false) && send(&Up::Step { step }) {
-        with(|t| t.kept.step = step);
+    if with(|t| t.kept.step != step || changed || t.step_again).unwrap_or(false)
+        && send(&Up::Step { step })
+    {
+        with(|t| {
+            t.kept.step = step;
+            t.step_again = false;
+        });
         s.step.set(step);
     }
     match &shown {
@@ -525,9 +574,10 @@ fn pump(app: AppState, s: ClassState) {
                 break;
             }
             let sent = s.sent.get_untracked();
+            let most = with(|t| t.batch).unwrap_or(BATCH);
             let Some(batch) = app
                 .events
-                .with_untracked(|e| next_batch(&e[sent.min(e.len())..]))
+                .with_untracked(|e| next_batch(&e[sent.min(e.len())..], most))
             else {
                 // One event larger than a frame: the class stops before it.
                 with(|t| t.full = true);
@@ -563,13 +613,16 @@ fn pump(app: AppState, s: ClassState) {
     });
 }
 
-/// The next frame's events: up to `BATCH` of them and `BATCH_BYTES`
+/// The next frame's events: up to `most` of them and `BATCH_BYTES`
 /// (at least one, unless that one alone is over a frame: `None`).
-fn next_batch(events: &[crate::engine::run::event::LoggedEvent]) -> Option<Vec<Value>> {
+fn next_batch(
+    events: &[crate::engine::run::event::LoggedEvent],
+    most: usize,
+) -> Option<Vec<Value>> {
     let limit = Limits::default().teacher_frame - 1024;
     let mut bytes = 0;
     let mut out = Vec::new();
-    for ev in events.iter().take(BATCH) {
+    for ev in events.iter().take(most.max(1)) {
         let v = serde_json::to_value(ev).unwrap_or(Value::Null);
         let len = serde_json::to_string(&v).map_or(0, |t| t.len());
         if out.is_empty() && len > limit {
