@@ -90,6 +90,16 @@ const errors = (page) => page.errors.filter((e) => !/^WebSocket connection to .*
 const studentPanel = (page) => page.locator('.live-panel.student');
 const teacherPanel = (page) => page.locator('.live-panel.teacher');
 
+/** End class: over on every student's page; no console errors; the pages closed. */
+async function endClass(teacher, students) {
+  await teacherPanel(teacher).getByRole('button', { name: 'End class' }).click();
+  for (const s of students) await studentPanel(s).getByText(/the teacher ended the class/).waitFor();
+  for (const p of [teacher, ...students]) {
+    assert.deepEqual(errors(p), []);
+    await p.context().close();
+  }
+}
+
 async function counts(teacher) {
   return (await teacherPanel(teacher).locator('.live-bar-n').allInnerTexts()).map(Number);
 }
@@ -240,12 +250,7 @@ test('a live demo-model run streams to a student; reloaded mid-run, the student 
   await panel.locator('.live-state.open').waitFor({ timeout: 15000 });
   await panel.getByText('1 student connected').waitFor();
   assert.equal((await panel.locator('.live-code, .live-code-small').first().innerText()).trim(), code);
-  await panel.getByRole('button', { name: 'End class' }).click();
-  await studentPanel(student).getByText(/the teacher ended the class/).waitFor();
-  assert.deepEqual(errors(teacher), []);
-  assert.deepEqual(errors(student), []);
-  await teacher.context().close();
-  await student.context().close();
+  await endClass(teacher, [student]);
 });
 
 test('a two-run lesson and then a plain comparison, taught live: the student sees both runs where the teacher has them', async () => {
@@ -277,12 +282,7 @@ test('a two-run lesson and then a plain comparison, taught live: the student see
   await screenshot(student, 'live-student-comparison');
   await screenshot(teacher, 'live-teacher-comparison');
   assert.ok((await transcripts(student)).some((t) => t.trim().length > 0), 'the columns show messages');
-  await panel.getByRole('button', { name: 'End class' }).click();
-  await studentPanel(student).getByText(/the teacher ended the class/).waitFor();
-  assert.deepEqual(errors(teacher), []);
-  assert.deepEqual(errors(student), []);
-  await teacher.context().close();
-  await student.context().close();
+  await endClass(teacher, [student]);
 });
 
 test('a relay with a lower event rate: refused events are sent again, slower, until the student has the whole run', async () => {
@@ -311,12 +311,7 @@ test('a relay with a lower event rate: refused events are sent again, slower, un
     await eventually(async () => (await events(student)) === total, { timeout: 30000 });
     assert.equal(await panel.getByRole('alert').count(), 0, 'the class goes on');
     await panel.locator('.live-state.open').waitFor();
-    await panel.getByRole('button', { name: 'End class' }).click();
-    await studentPanel(student).getByText(/the teacher ended the class/).waitFor();
-    assert.deepEqual(errors(teacher), []);
-    assert.deepEqual(errors(student), []);
-    await teacher.context().close();
-    await student.context().close();
+    await endClass(teacher, [student]);
   } finally {
     await slow.kill();
   }

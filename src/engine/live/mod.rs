@@ -14,6 +14,8 @@ pub mod protocol;
 pub mod show;
 
 #[cfg(test)]
+mod limit_tests;
+#[cfg(test)]
 mod show_tests;
 #[cfg(test)]
 mod tests;

@@ -4,11 +4,13 @@
 //! they carry are `engine::live`. All of it is in the classroom's chunk.
 
 mod join_page;
+mod pump;
 pub mod state;
 mod student;
 mod student_panel;
 mod teacher;
 mod teacher_panel;
+mod teacher_shown;
 
 pub use join_page::JoinPage;
 pub use student::rejoin;

@@ -8,27 +8,21 @@
 //! connects again and takes the class back, restoring it from what it
 //! kept if the relay lost it (restarted).
 
-use super::state::{backlog, disconnect, send, Tally, NO_RELAY};
-use super::state::{class_state, closed_why, connect, retry, should_retry, ClassState, Link, Page};
+use super::pump::{pump, BATCH};
+use super::state::{class_state, closed_why, connect, retry, should_retry, ClassState, Link};
+use super::state::{disconnect, send, Tally, NO_RELAY};
+use super::teacher_shown::{current, current_step, shown_key};
 use crate::engine::coordinators::question_roles;
 use crate::engine::lesson::{questions, Bundle};
 use crate::engine::live::protocol::{digest, Down, Limits, Question, Snapshot, Up};
-use crate::engine::live::show::{self, Shown, FOLLOW};
+use crate::engine::live::show::{self, Shown};
 use crate::platform::socket::SocketEvent;
 use crate::ui::classroom::TEACH_KEY;
-use crate::ui::state::{AppState, ClassRole, LessonMode};
-use gloo_timers::future::TimeoutFuture;
+use crate::ui::state::{AppState, ClassRole};
 use leptos::prelude::*;
 use serde_json::Value;
 use std::cell::RefCell;
 use std::collections::HashSet;
-
-/// Events in one frame at most, and the pause between frames: 400 events
-/// a second, under the relay's 500.
-const BATCH: usize = 100;
-const PACE_MS: u32 = 250;
-/// Bytes of events in one frame at most (the relay takes 1 MB).
-const BATCH_BYTES: usize = 256 << 10;
 
 /// A question asked about a run (not a lesson's): its answer, explanation
 /// and the number of events that show it.
@@ -41,42 +35,42 @@ struct RunQuestion {
 }
 
 #[derive(Default)]
-struct Teacher {
-    app: Option<AppState>,
-    code: String,
-    token: String,
+pub(super) struct Teacher {
+    pub(super) app: Option<AppState>,
+    pub(super) code: String,
+    pub(super) token: String,
     /// What the class has, to restore it on a relay that lost it.
-    kept: Snapshot,
+    pub(super) kept: Snapshot,
     /// What is shown, as a key (changes when something else is shown).
-    key: String,
+    pub(super) key: String,
     run_question: Option<RunQuestion>,
     /// Lesson questions revealed since the lesson was shown (going back
     /// to one does not ask the class again).
-    revealed_ids: HashSet<String>,
-    attempts: u32,
-    opened: bool,
+    pub(super) revealed_ids: HashSet<String>,
+    pub(super) attempts: u32,
+    pub(super) opened: bool,
     /// The loop sending the run's events, if one runs (its number).
-    pump: Option<u64>,
-    pumps: u64,
+    pub(super) pump: Option<u64>,
+    pub(super) pumps: u64,
     /// The class's log takes no more of this run (full, or an event too
     /// large to send).
-    full: bool,
+    pub(super) full: bool,
     /// End pressed while the relay was away: sent once it is back.
-    ending: bool,
+    pub(super) ending: bool,
     /// Send the step again (after a reconnect: the last may be lost).
-    step_again: bool,
+    pub(super) step_again: bool,
     /// Events a frame (at most `BATCH`; halved, once a second at most,
     /// while the relay refuses them as too fast: a relay with a lower
     /// rate than 400 a second is still fed), and when it last was.
-    batch: usize,
-    halved_at: f64,
+    pub(super) batch: usize,
+    pub(super) halved_at: f64,
 }
 
 thread_local! {
     static TEACHER: RefCell<Option<Teacher>> = const { RefCell::new(None) };
 }
 
-fn with<T>(f: impl FnOnce(&mut Teacher) -> T) -> Option<T> {
+pub(super) fn with<T>(f: impl FnOnce(&mut Teacher) -> T) -> Option<T> {
     TEACHER.with(|t| t.borrow_mut().as_mut().map(f))
 }
 
@@ -358,77 +352,6 @@ fn on_frame(s: ClassState, down: Down) {
     }
 }
 
-/// What this tab shows, as a key that changes when something else is.
-fn shown_key(app: AppState, page: Page) -> String {
-    let lesson = app.lesson.with(|l| {
-        l.as_ref().filter(|l| l.mode != LessonMode::Edit).map(|l| {
-            let ids: Vec<&str> = l
-                .bundle
-                .runs
-                .iter()
-                .map(|r| r.config.run_id.as_str())
-                .collect();
-            format!("lesson:{}:{}", l.bundle.title, ids.join(","))
-        })
-    });
-    if let Some(k) = lesson {
-        return k;
-    }
-    if page == Page::Compare {
-        let ids = app.compare.with(|runs| {
-            (runs.len() >= 2).then(|| {
-                runs.iter()
-                    .map(|r| r.config.run_id.clone())
-                    .collect::<Vec<_>>()
-                    .join(",")
-            })
-        });
-        if let Some(ids) = ids {
-            return format!("compare:{ids}");
-        }
-    }
-    app.shown.with(|s| {
-        s.as_ref().map_or(String::new(), |s| {
-            format!("run:{}:{}", app.run_serial(), s.config.run_id)
-        })
-    })
-}
-
-/// What this tab shows, for the class.
-fn current(app: AppState, page: Page) -> Option<Shown> {
-    if let Some(b) = app.lesson.with_untracked(|l| {
-        l.as_ref()
-            .filter(|l| l.mode != LessonMode::Edit)
-            .map(|l| l.bundle.clone())
-    }) {
-        return Some(Shown::Lesson(b));
-    }
-    if page == Page::Compare && app.compare.with_untracked(Vec::len) >= 2 {
-        let runs = app.compare.get_untracked();
-        return Some(Shown::Compare(Bundle::comparison("Comparison", runs)));
-    }
-    app.shown
-        .with_untracked(|s| s.as_ref().map(|s| Shown::Run(s.config.clone())))
-}
-
-/// The class's step for what is shown.
-fn current_step(app: AppState, shown: &Option<Shown>) -> u64 {
-    match shown {
-        Some(Shown::Lesson(_)) => app.lesson.with(|l| {
-            l.as_ref().map_or(0, |l| {
-                if l.finished {
-                    l.bundle.lesson.as_ref().map_or(0, |x| x.steps.len()) as u64
-                } else {
-                    l.step as u64
-                }
-            })
-        }),
-        Some(Shown::Compare(_)) => show::pack(&app.compare_pos.get()),
-        Some(Shown::Run(_)) => app.cursor.get().map_or(FOLLOW, |k| k as u64),
-        None => 0,
-    }
-}
-
 /// Sends the class what changed: what is shown, new events, the step, a
 /// lesson's question and its reveal. Reads (and so follows) the app's
 /// signals.
@@ -544,97 +467,6 @@ fn ask(s: ClassState, q: Question) {
         s.revealed.set(None);
         s.tally.set(None);
     }
-}
-
-/// Sends the shown run's events the class does not have yet, a batch at
-/// a time at a pace under the relay's limit, until it has them all (one
-/// loop at a time; a loop left over from a lost connection stops).
-fn pump(app: AppState, s: ClassState) {
-    let Some(me) = with(|t| {
-        if t.pump.is_some() || t.full {
-            return None;
-        }
-        t.pumps += 1;
-        t.pump = Some(t.pumps);
-        Some(t.pumps)
-    })
-    .flatten() else {
-        return;
-    };
-    let mine = move || with(|t| t.pump == Some(me)).unwrap_or(false);
-    leptos::task::spawn_local(async move {
-        let serial = app.run_serial();
-        loop {
-            let on = mine()
-                && app.run_serial() == serial
-                && s.link.get_untracked() == Link::Open
-                && matches!(s.shown.get_untracked(), Some(Shown::Run(_)))
-                && !with(|t| t.full).unwrap_or(true);
-            if !on {
-                break;
-            }
-            let sent = s.sent.get_untracked();
-            let most = with(|t| t.batch).unwrap_or(BATCH);
-            let Some(batch) = app
-                .events
-                .with_untracked(|e| next_batch(&e[sent.min(e.len())..], most))
-            else {
-                // One event larger than a frame: the class stops before it.
-                with(|t| t.full = true);
-                s.notice.set(Some(format!(
-                    "Event {sent} of this run is too large to send live: the class sees the run up to there."
-                )));
-                break;
-            };
-            if batch.is_empty() {
-                break;
-            }
-            let n = batch.len();
-            let frame = Up::Events {
-                from: sent as u64,
-                events: batch.clone(),
-            };
-            if !send(&frame) {
-                break;
-            }
-            with(|t| t.kept.events.extend(batch));
-            s.sent.set(sent + n);
-            TimeoutFuture::new(PACE_MS).await;
-            // The browser still has much to send: wait for the wire.
-            while mine() && backlog() > (BATCH_BYTES as u32) * 2 {
-                TimeoutFuture::new(PACE_MS).await;
-            }
-        }
-        with(|t| {
-            if t.pump == Some(me) {
-                t.pump = None;
-            }
-        });
-    });
-}
-
-/// The next frame's events: up to `most` of them and `BATCH_BYTES`
-/// (at least one, unless that one alone is over a frame: `None`).
-fn next_batch(
-    events: &[crate::engine::run::event::LoggedEvent],
-    most: usize,
-) -> Option<Vec<Value>> {
-    let limit = Limits::default().teacher_frame - 1024;
-    let mut bytes = 0;
-    let mut out = Vec::new();
-    for ev in events.iter().take(most.max(1)) {
-        let v = serde_json::to_value(ev).unwrap_or(Value::Null);
-        let len = serde_json::to_string(&v).map_or(0, |t| t.len());
-        if out.is_empty() && len > limit {
-            return None;
-        }
-        if !out.is_empty() && bytes + len > BATCH_BYTES {
-            break;
-        }
-        bytes += len;
-        out.push(v);
-    }
-    Some(out)
 }
 
 /// Keeps the class in step with the tab (made once, with the class state).

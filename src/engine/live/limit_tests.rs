@@ -1,0 +1,245 @@
+//! The relay's limits without a network: rate, log, class and relay
+//! caps said in words; names as plain short text; expiry when the teacher
+//! stays away; malformed frames refused with a reason.
+
+use super::class::{Relay, To};
+use super::protocol::{parse_up, Close, Down, Limits, Snapshot, Up};
+use super::tests::{events, new_id, question, relay, TOKEN};
+
+#[test]
+fn limits_say_what_was_refused() {
+    let limits = Limits {
+        students_per_class: 2,
+        events_per_second: 10,
+        log_events: 15,
+        classes: 1,
+        ..Limits::default()
+    };
+    let mut r = Relay::new(limits.clone());
+    r.open("ABC234".into(), TOKEN.into(), 0).expect("opens");
+    assert!(r
+        .open("DEF567".into(), TOKEN.into(), 0)
+        .unwrap_err()
+        .reason
+        .contains("1 classes"));
+    let class = r.class("ABC234").expect("class");
+    let (a, _) = class.join(None, 0, None, new_id(), &limits).expect("joins");
+    class.join(None, 0, None, new_id(), &limits).expect("joins");
+    let full = class.join(None, 0, None, new_id(), &limits).unwrap_err();
+    assert!(full.reason.contains("full (2 students)"), "{}", full.reason);
+    class
+        .join(None, 0, Some(&a), new_id(), &limits)
+        .expect("a known student rejoins a full class");
+
+    // Ten events a second: eleven at once are refused, nothing appended.
+    let out = class
+        .teacher(
+            Up::Events {
+                from: 0,
+                events: events(0..11),
+            },
+            1000,
+            &limits,
+        )
+        .expect("a notice");
+    assert!(
+        matches!(&out[..], [(To::Teacher, Down::Refused { retry: true, message, .. })] if message.contains("10 events a second"))
+    );
+    assert!(class.snapshot().events.is_empty());
+    class
+        .teacher(
+            Up::Events {
+                from: 0,
+                events: events(0..10),
+            },
+            1000,
+            &limits,
+        )
+        .expect("ten");
+    // Half a second later five more fit, a sixth not.
+    let out = class
+        .teacher(
+            Up::Events {
+                from: 10,
+                events: events(10..16),
+            },
+            1500,
+            &limits,
+        )
+        .expect("notice");
+    assert!(matches!(
+        &out[..],
+        [(
+            To::Teacher,
+            Down::Refused {
+                have: 10,
+                retry: true,
+                ..
+            }
+        )]
+    ));
+    let out = class
+        .teacher(
+            Up::Events {
+                from: 10,
+                events: events(10..15),
+            },
+            1500,
+            &limits,
+        )
+        .expect("five");
+    assert!(matches!(
+        &out[..],
+        [(To::Students, Down::Events { from: 10, .. })]
+    ));
+    // The log holds 15: one more is refused with the reason.
+    let out = class
+        .teacher(
+            Up::Events {
+                from: 15,
+                events: events(15..16),
+            },
+            9000,
+            &limits,
+        )
+        .expect("notice");
+    assert!(
+        matches!(&out[..], [(To::Teacher, Down::Refused { retry: false, message, .. })] if message.contains("log is full"))
+    );
+    assert_eq!(class.snapshot().events.len(), 15);
+
+    // A lesson's longest prompt is asked; longer is refused.
+    let mut q = question();
+    q.prompt = "x".repeat(crate::engine::lesson::MAX_TEXT);
+    class
+        .teacher(
+            Up::Ask {
+                question: q.clone(),
+            },
+            9000,
+            &limits,
+        )
+        .expect("a lesson's prompt");
+    q.prompt.push('x');
+    assert_eq!(
+        class
+            .teacher(Up::Ask { question: q }, 9000, &limits)
+            .unwrap_err()
+            .code,
+        1008
+    );
+    // A question must have 2.. choices.
+    let mut q = question();
+    q.choices.truncate(1);
+    assert_eq!(
+        class
+            .teacher(Up::Ask { question: q }, 9000, &limits)
+            .unwrap_err()
+            .code,
+        1008
+    );
+    // A teacher's connection does not answer.
+    let answer = Up::Answer {
+        id: "q1".into(),
+        choice: 0,
+    };
+    assert_eq!(class.teacher(answer, 9000, &limits).unwrap_err().code, 1008);
+}
+
+#[test]
+fn names_are_plain_short_text() {
+    let limits = Limits::default();
+    let mut r = relay();
+    let class = r.class("ABC234").expect("class");
+    let (_, out) = class
+        .join(
+            Some("  <b>Bo</b>\u{0}\u{7}\n  "),
+            0,
+            None,
+            new_id(),
+            &limits,
+        )
+        .expect("joins");
+    assert!(
+        matches!(&out[0].1, Down::Welcome { name: Some(n), .. } if n == "<b>Bo</b>"),
+        "{out:?}"
+    );
+    let (_, out) = class
+        .join(Some(&"é".repeat(100)), 0, None, new_id(), &limits)
+        .expect("joins");
+    assert!(matches!(&out[0].1, Down::Welcome { name: Some(n), .. } if n.chars().count() == 40));
+    let (_, out) = class
+        .join(Some(" \t "), 0, None, new_id(), &limits)
+        .expect("joins");
+    assert!(
+        matches!(&out[0].1, Down::Welcome { name: None, .. }),
+        "blank is anonymous"
+    );
+}
+
+#[test]
+fn a_class_ends_when_its_teacher_stays_away() {
+    let mut r = relay();
+    let away = r.limits.teacher_away_ms;
+    r.class("ABC234").expect("class").teacher_left(1_000);
+    assert!(r.sweep(1_000 + away).is_empty(), "not yet");
+    // Back in time: the clock restarts.
+    r.reopen("ABC234", TOKEN, Snapshot::default(), 1_000 + away)
+        .expect("back");
+    assert!(r.sweep(2_000 + 2 * away).is_empty());
+    r.class("ABC234")
+        .expect("class")
+        .teacher_left(5_000 + 2 * away);
+    let gone = r.sweep(5_001 + 3 * away);
+    assert_eq!(gone.len(), 1);
+    assert!(
+        matches!(&gone[0].1[..], [(To::Students, Down::Ended { reason })] if reason.contains("teacher left"))
+    );
+    assert!(!r.has("ABC234"));
+}
+
+#[test]
+fn malformed_frames_are_refused_with_a_reason() {
+    let max = 100;
+    let e = parse_up("not json", max).unwrap_err();
+    assert_eq!(e.code, 1008);
+    assert!(
+        e.reason.starts_with("not a frame of this relay"),
+        "{}",
+        e.reason
+    );
+    assert!(e.reason.len() <= 123);
+    assert_eq!(parse_up(r#"{"type":"dance"}"#, max).unwrap_err().code, 1008);
+    assert_eq!(
+        parse_up(r#"{"type":"answer","id":"q1"}"#, max)
+            .unwrap_err()
+            .code,
+        1008
+    );
+    assert_eq!(
+        parse_up(r#"{"type":"answer","id":"q1","choice":-1}"#, max)
+            .unwrap_err()
+            .code,
+        1008
+    );
+    assert_eq!(
+        parse_up(
+            &format!(r#"{{"type":"join","code":"{}"}}"#, "A".repeat(200)),
+            max
+        )
+        .unwrap_err()
+        .code,
+        1009
+    );
+    assert_eq!(
+        parse_up(r#"{"type":"join","code":"ABC234","name":"Ada"}"#, max),
+        Ok(Up::Join {
+            code: "ABC234".into(),
+            name: Some("Ada".into()),
+            since: 0,
+            student: None
+        })
+    );
+    // A reason cut at 123 bytes stays whole characters.
+    assert!(Close::policy("é".repeat(100)).reason.len() <= 123);
+}
