@@ -23,16 +23,22 @@ if (!existsSync(TOOL)) throw new Error(`${TOOL} is missing: cargo build --manife
 const DIST = process.env.ROUNDTABLE_DIST || 'dist';
 if (!existsSync(`${DIST}/llm-worker/llm_worker_bg.wasm`)) throw new Error(`No worker in ${DIST}/: run \`make build\`.`);
 
-const wasm = readFileSync(`${DIST}/llm-worker/llm_worker_bg.wasm`);
-const gz = gzipSync(wasm, { level: constants.Z_BEST_COMPRESSION }).length;
 console.log('in-browser model (crates/llm-worker, fetched on first use of "Local model (in this browser)")');
-console.log(`  worker wasm: ${(wasm.length / 1e6).toFixed(2)} MB raw, ${(gz / 1e6).toFixed(2)} MB gzip -9`);
+// Two builds; a page fetches one (worker.js picks it).
+for (const [build, path] of [['simd128', 'llm-worker'], ['relaxed-simd', 'llm-worker/relaxed']]) {
+  const wasm = readFileSync(`${DIST}/${path}/llm_worker_bg.wasm`);
+  const gz = gzipSync(wasm, { level: constants.Z_BEST_COMPRESSION }).length;
+  console.log(`  worker wasm, ${build} build: ${(wasm.length / 1e6).toFixed(2)} MB raw, ${(gz / 1e6).toFixed(2)} MB gzip -9 (goal <= 1.8: ${gz <= 1.8e6 ? 'met' : 'NOT met'})`);
+}
 
 const app = await startStatic({ root: DIST, isolated: false });
 // The same app cross-origin isolated: the worker splits each forward pass
 // over the machine's cores (up to 4).
 const isolatedApp = await startStatic({ root: DIST, isolated: true });
 const SETUPS = process.env.BENCH_SETUPS ? process.env.BENCH_SETUPS.split(',') : ['1 worker', 'isolated'];
+// The worker build this browser picks (relaxed SIMD in Chromium), and the
+// simd128 build every browser can run, forced (quant-bench files only).
+const BUILDS = process.env.BENCH_BUILDS ? process.env.BENCH_BUILDS.split(',') : ['picked', 'simd128'];
 const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
 mkdirSync('target/bench-models', { recursive: true });
 
@@ -65,7 +71,9 @@ const real = process.env.ROUNDTABLE_REAL_MODEL;
 if (real && existsSync(real)) models.push({ shape: 'real SmolLM2-135M-Instruct', file: real, kind: 'Q4_1', real: true });
 else console.log(`  the real model: NOT measured (ROUNDTABLE_REAL_MODEL=${real ?? 'unset'} names no file; make bench sets it)`);
 
-for (const { shape, file, kind, dtype, real: isReal } of models) for (const setup of SETUPS) {
+for (const { shape, file, kind, dtype, real: isReal } of models) for (const setup of SETUPS) for (const build of BUILDS) {
+  if (build !== 'picked' && shape !== 'quant-bench') continue;
+  const script = '/llm-worker/worker.js' + (build === 'picked' ? '' : `?simd=${build}`);
   if (!isReal && !existsSync(file)) execFileSync(TOOL, ['random', file, shape, ...(dtype ? [dtype] : [])]);
   const bytes = statSync(file).size;
   const ctx = await browser.newContext();
@@ -82,8 +90,8 @@ for (const { shape, file, kind, dtype, real: isReal } of models) for (const setu
     document.body.appendChild(input);
   });
   await page.locator('#bench-file').setInputFiles(file);
-  const r = await page.evaluate(async ({ prompt }) => {
-    const worker = new Worker('/llm-worker/worker.js', { type: 'module' });
+  const r = await page.evaluate(async ({ prompt, script }) => {
+    const worker = new Worker(script, { type: 'module' });
     const waiting = new Map();
     let ready;
     let text = '';
@@ -120,8 +128,8 @@ for (const { shape, file, kind, dtype, real: isReal } of models) for (const setu
     if (turn2.type === "error") return { error: turn2.message };
     await ask({ type: 'delete', sha256: imported.model.info.sha256 });
     worker.terminate();
-    return { importMs, loadMs: loaded.ms, gen, next: turn2, params: imported.model.info.params, workers: loaded.info.workers };
-  }, { prompt: PROMPT });
+    return { importMs, loadMs: loaded.ms, gen, next: turn2, params: imported.model.info.params, workers: loaded.info.workers, simd: loaded.info.simd };
+  }, { prompt: PROMPT, script });
   await ctx.close();
   if (r.error) {
     console.log(`  ${shape}: ${r.error}`);
@@ -132,7 +140,7 @@ for (const { shape, file, kind, dtype, real: isReal } of models) for (const setu
   const decode = g.output_tokens > 1 ? ((g.output_tokens - 1) / g.decode_ms) * 1000 : NaN;
   console.log(
     `  ${shape}${isReal ? '' : ' shape'} (${(r.params / 1e6).toFixed(0)}M parameters, ${kind}, ${(bytes / 1e6).toFixed(0)} MB, ` +
-      `${r.workers} worker${r.workers === 1 ? '' : 's'}${setup === 'isolated' ? ', page isolated' : ''}): ` +
+      `${r.workers} worker${r.workers === 1 ? '' : 's'}${setup === 'isolated' ? ', page isolated' : ''}, ${r.simd} build): ` +
       `copy into OPFS ${(r.importMs / 1000).toFixed(1)} s, load ${(r.loadMs / 1000).toFixed(2)} s, ` +
       `prefill ${g.prompt_tokens} tokens at ${prefill.toFixed(1)} tok/s, ` +
       `decode ${g.output_tokens} tokens at ${decode.toFixed(1)} tok/s`,
@@ -145,19 +153,20 @@ for (const { shape, file, kind, dtype, real: isReal } of models) for (const setu
         `(${((1000 * g.exchange_ms) / g.exchanges).toFixed(0)} us per product) of ${(g.decode_ms / Math.max(1, g.output_tokens - 1)).toFixed(2)} ms`,
     );
   }
-  results.push({ shape, kind, prefill, decode, workers: r.workers });
+  results.push({ shape, kind, prefill, decode, workers: r.workers, simd: r.simd });
   const n = r.next;
   console.log(
     `    next turn of the same conversation: ${n.prompt_tokens} prompt tokens, ${n.reused} of them reused from the cache: ` +
       `read in ${(n.prefill_ms / 1000).toFixed(1)} s instead of about ${(n.prompt_tokens / prefill).toFixed(1)} s`,
   );
 }
-// Each quantisation against Q8_0 in the same shape and setup (goal: at least 0.8x).
-for (const workers of [...new Set(results.filter((r) => r.shape === 'quant-bench').map((r) => r.workers))]) {
-  const rows = results.filter((r) => r.shape === 'quant-bench' && r.workers === workers);
+// Each quantisation against Q8_0 in the same shape, setup and build (goal: at least 0.8x).
+const runs = [...new Set(results.filter((r) => r.shape === 'quant-bench').map((r) => `${r.workers}|${r.simd}`))];
+for (const [workers, simd] of runs.map((k) => k.split('|')).map(([w, b]) => [Number(w), b])) {
+  const rows = results.filter((r) => r.shape === 'quant-bench' && r.workers === workers && r.simd === simd);
   const base = rows.find((r) => r.kind === 'Q8_0');
   if (!base) continue;
-  console.log(`  every quantisation, same shape (quant-bench, ${workers} worker${workers === 1 ? '' : 's'}): prefill / decode tok/s, and x Q8_0 (goal >= 0.8x):`);
+  console.log(`  every quantisation, same shape (quant-bench, ${workers} worker${workers === 1 ? '' : 's'}, ${simd} build): prefill / decode tok/s, and x Q8_0 (goal >= 0.8x):`);
   for (const r of rows) {
     const p = r.prefill / base.prefill;
     const d = r.decode / base.decode;

@@ -75,19 +75,40 @@ printf '[build-wasm] %s: core + %d chunks in %s\n' "$PROFILE" $(( ${#modules[@]}
 # app's relocations, kept for its split, were 2.3 MB of this wasm; the
 # per-target variable would be merged with them, not replace them), and no
 # wasm-opt (measured: the same size gzipped, ten minutes on 2 cores).
-WORKER_TARGET="$TARGET_DIR/llm-worker"
-CARGO_TARGET_DIR="$WORKER_TARGET" RUSTFLAGS="-Ctarget-feature=+simd128" \
-  cargo rustc --locked --manifest-path crates/llm-worker/Cargo.toml --lib --target wasm32-unknown-unknown --release \
-  --crate-type cdylib
-rm -rf "$OUT/llm-worker" && mkdir -p "$OUT/llm-worker"
-wasm-bindgen --target web --no-typescript --remove-name-section --remove-producers-section \
-  --out-dir "$OUT/llm-worker" --out-name llm_worker "$WORKER_TARGET/wasm32-unknown-unknown/release/llm_worker.wasm"
+#
+# Two builds: simd128 for every browser, and one that also uses relaxed
+# SIMD (its byte dot products, x86's pmaddubsw: the 5-bit and K-quant
+# kernels) for browsers that have it (Chromium 114+). worker.js picks one
+# with WebAssembly.validate; `?simd=simd128` on its URL forces the first
+# (the bench times both). Each build has its own target directory, so
+# neither rebuilds the other.
+build_worker() { # target dir, rustflags, output dir
+  CARGO_TARGET_DIR="$1" RUSTFLAGS="$2" \
+    cargo rustc --locked --manifest-path crates/llm-worker/Cargo.toml --lib --target wasm32-unknown-unknown --release \
+    --crate-type cdylib
+  wasm-bindgen --target web --no-typescript --remove-name-section --remove-producers-section \
+    --out-dir "$3" --out-name llm_worker "$1/wasm32-unknown-unknown/release/llm_worker.wasm"
+}
+rm -rf "$OUT/llm-worker" && mkdir -p "$OUT/llm-worker/relaxed"
+build_worker "$TARGET_DIR/llm-worker" "-Ctarget-feature=+simd128" "$OUT/llm-worker"
+build_worker "$TARGET_DIR/llm-worker-relaxed" "-Ctarget-feature=+simd128,+relaxed-simd" "$OUT/llm-worker/relaxed"
 cat > "$OUT/llm-worker/worker.js" <<'JS'
 // The in-browser model's worker: loads its wasm, whose start function
 // installs the message loop and posts "ready" (platform::local_model).
-import init, { start } from "./llm_worker.js";
-await init({ module_or_path: new URL("./llm_worker_bg.wasm", import.meta.url) });
+// The relaxed-SIMD build where the browser validates a module using
+// i32x4.relaxed_dot_i8x16_i7x16_add_s, else the simd128 one; helper
+// workers load this same URL, so they get the same build.
+const v128 = [0xfd, 0x0c, ...new Array(16).fill(0)];
+const body = [0, ...v128, ...v128, ...v128, 0xfd, 0x93, 0x02, 0x0b];
+const probe = new Uint8Array([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0, 1, 5, 1, 0x60, 0, 1, 0x7b, 3, 2, 1, 0,
+  10, body.length + 2, 1, body.length, ...body]);
+const forced = new URL(import.meta.url).searchParams.get("simd");
+const relaxed = forced ? forced === "relaxed" : WebAssembly.validate(probe);
+const dir = relaxed ? "./relaxed/" : "./";
+const { default: init, start } = await import(dir + "llm_worker.js");
+await init({ module_or_path: new URL(dir + "llm_worker_bg.wasm", import.meta.url) });
 start();
 JS
-printf '[build-wasm] model worker: %s KB in %s/llm-worker\n' \
-  $(( $(stat -c %s "$OUT/llm-worker/llm_worker_bg.wasm") / 1024 )) "$OUT"
+printf '[build-wasm] model worker: %s KB, relaxed SIMD %s KB, in %s/llm-worker\n' \
+  $(( $(stat -c %s "$OUT/llm-worker/llm_worker_bg.wasm") / 1024 )) \
+  $(( $(stat -c %s "$OUT/llm-worker/relaxed/llm_worker_bg.wasm") / 1024 )) "$OUT"

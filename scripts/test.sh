@@ -15,6 +15,10 @@ export CARGO_INCREMENTAL=0
 WORKER=(--manifest-path crates/llm-worker/Cargo.toml --locked)
 worker_cargo() { CARGO_TARGET_DIR="$PWD/target/llm-worker" cargo "$@"; }
 worker_wasm() { RUSTFLAGS="-Ctarget-feature=+simd128" worker_cargo "$@"; }
+# Its second build, with relaxed SIMD too: a target directory of its own.
+worker_relaxed() {
+  CARGO_TARGET_DIR="$PWD/target/llm-worker-relaxed" RUSTFLAGS="-Ctarget-feature=+simd128,+relaxed-simd" cargo "$@"
+}
 
 step() { printf '\n\033[1;34m━━ %s\033[0m\n' "$*"; STEP_NAME="$*"; STEP_START=$(date +%s); }
 done_step() { printf '\033[0;32m✓ %s (%ss)\033[0m\n' "$1" $(( $(date +%s) - STEP_START )); }
@@ -42,6 +46,7 @@ cargo clippy --target wasm32-unknown-unknown --all-targets --features app --lock
 cargo fmt --check --manifest-path crates/llm-worker/Cargo.toml
 worker_cargo clippy "${WORKER[@]}" --all-targets -- -D warnings
 worker_wasm clippy "${WORKER[@]}" --target wasm32-unknown-unknown --all-targets -- -D warnings
+worker_relaxed clippy "${WORKER[@]}" --target wasm32-unknown-unknown --all-targets -- -D warnings
 done_step lint
 
 step "native tests (engine, providers' wire formats, CLI over HTTP, share links, TravelPlanner)"
@@ -74,7 +79,7 @@ step "HumanEval harness (Pyodide in Node and in a Chromium worker: canonical and
 node --test --test-concurrency=1 e2e/humaneval.test.mjs
 done_step "HumanEval harness"
 
-step "wasm tests in headless Chromium and Node (key storage, fetch against the mock; the model worker on OPFS; the SIMD kernels)"
+step "wasm tests in headless Chromium and Node (key storage, fetch against the mock; the model worker on OPFS; the SIMD kernels, simd128 and relaxed)"
 exec 3< <(node e2e/mock-llm.mjs --port 0 --delay 5)
 MOCK_PID=$!
 read -r line <&3
@@ -89,6 +94,10 @@ worker_wasm test "${WORKER[@]}" --target wasm32-unknown-unknown --test worker_op
 # the attention kernel against the plain formula; a forward pass split over
 # several parts against the whole model, to the bit with the browser's kernels.
 worker_wasm test "${WORKER[@]}" --target wasm32-unknown-unknown --test kernels_legacy --test kernels_k --test kernels_batch --test attention --test split
+# The same kernel tests in the worker's relaxed-SIMD build (its own target
+# directory; Node 20 runs relaxed SIMD behind a V8 flag, Chromium has it).
+NODE_ARGS=--experimental-wasm-relaxed-simd \
+  worker_relaxed test "${WORKER[@]}" --target wasm32-unknown-unknown --test kernels_legacy --test kernels_k --test kernels_batch
 done_step "wasm tests"
 
 step "release build (trunk + wasm-opt)"

@@ -209,6 +209,7 @@ pub fn check(content: &Content, file_bytes: u64, budget: u64) -> Result<ModelInf
         has_template: meta.str("tokenizer.chat_template").is_some(),
         slow_types: slow.iter().map(|s| s.to_string()).collect(),
         workers: 1,
+        simd: crate::quant::BUILD.to_string(),
         sha256: String::new(),
     })
 }

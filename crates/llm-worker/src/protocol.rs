@@ -34,6 +34,9 @@ pub struct ModelInfo {
     /// Workers (cores) a forward pass runs on once loaded: more than one
     /// when the page is cross-origin isolated (0 in a stored record).
     pub workers: u32,
+    /// The worker build whose kernels run: `relaxed-simd`, `simd128` or
+    /// `scalar` (`quant::BUILD`; empty in records of older versions).
+    pub simd: String,
 }
 
 /// A stored model: its header facts and when it was added.

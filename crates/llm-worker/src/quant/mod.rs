@@ -19,6 +19,17 @@ pub mod wide;
 
 use candle_core::quantized::GgmlDType;
 
+/// Which kernels this build runs: `relaxed-simd` (the worker's build for
+/// browsers with relaxed SIMD), `simd128` (its build for every other), or
+/// `scalar` (native code, tests).
+pub const BUILD: &str = if cfg!(target_feature = "relaxed-simd") {
+    "relaxed-simd"
+} else if cfg!(target_feature = "simd128") {
+    "simd128"
+} else {
+    "scalar"
+};
+
 /// A weight block type and the kernels that read it.
 pub trait Kernel: Copy + Send + Sync + 'static {
     const DTYPE: GgmlDType;

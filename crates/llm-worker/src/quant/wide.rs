@@ -160,12 +160,39 @@ pub fn dot8(xs: &[Wide8], ys: &[BlockQ8_0]) -> f32 {
     sumf
 }
 
+/// Σ a·b over 32 values with every `a` in 0..128: with relaxed SIMD two
+/// `i32x4_relaxed_dot_i8x16_i7x16_add` (x86's `pmaddubsw`), whose result
+/// is the same on every platform for such `a` (each i16 pair sum is at
+/// most 2·127·128); else `isum32`.
+#[inline(always)]
+fn isum32u(a: &[i8], b: &[i8]) -> i32 {
+    #[cfg(target_feature = "relaxed-simd")]
+    {
+        use core::arch::wasm32::*;
+        debug_assert!(a.len() >= 32 && b.len() >= 32);
+        // SAFETY: both slices hold at least 32 values; loads are unaligned.
+        let [a0, a1, b0, b1] = unsafe {
+            [
+                a.as_ptr(),
+                a.as_ptr().add(16),
+                b.as_ptr(),
+                b.as_ptr().add(16),
+            ]
+            .map(|p| v128_load(p as *const v128))
+        };
+        let acc = i32x4_relaxed_dot_i8x16_i7x16_add(b0, a0, i32x4_splat(0));
+        hsum(i32x4_relaxed_dot_i8x16_i7x16_add(b1, a1, acc))
+    }
+    #[cfg(not(target_feature = "relaxed-simd"))]
+    isum32(a, b)
+}
+
 /// Q4_1's and Q5_1's product: per block `sumi * d * yd + m * ys`.
 pub fn dot8m(xs: &[Wide8m], ys: &[BlockQ8_1]) -> f32 {
     debug_assert_eq!(xs.len(), ys.len());
     let mut sumf = 0f32;
     for (x, y) in xs.iter().zip(ys) {
-        sumf += isum32(&x.qs, &y.qs) as f32 * x.d * y.d.to_f32() + x.m * y.s.to_f32();
+        sumf += isum32u(&x.qs, &y.qs) as f32 * x.d * y.d.to_f32() + x.m * y.s.to_f32();
     }
     sumf
 }

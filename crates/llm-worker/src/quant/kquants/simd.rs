@@ -30,12 +30,25 @@ fn hsum(v: v128) -> i32 {
 
 /// `a·q8` for 16 bytes of each, as the 8 i16 sums of the two halves'
 /// products (|a| ≤ 32: each product fits i16, and so do sums of four).
+#[cfg(not(target_feature = "relaxed-simd"))]
 #[inline(always)]
 fn mul16(a: v128, q8: v128) -> v128 {
     i16x8_add(
         i16x8_extmul_low_i8x16(a, q8),
         i16x8_extmul_high_i8x16(a, q8),
     )
+}
+
+/// `mul16` for `a` in 0..128, whose pairs may be summed in another
+/// order: with relaxed SIMD one `i16x8_relaxed_dot_i8x16_i7x16` (x86's
+/// `pmaddubsw`), exact and the same on every platform for such `a`, as
+/// long as the later sums fit i16 (|a| <= 31 here: four products).
+#[inline(always)]
+fn mul16u(a: v128, q8: v128) -> v128 {
+    #[cfg(target_feature = "relaxed-simd")]
+    return i16x8_relaxed_dot_i8x16_i7x16(q8, a);
+    #[cfg(not(target_feature = "relaxed-simd"))]
+    mul16(a, q8)
 }
 
 /// Q3_K · Q8_K over `n` values (`n / 256` blocks of each).
@@ -68,7 +81,7 @@ pub fn vec_dot_q3k_q8k(n: usize, xs: &[BlockQ3K], ys: &[BlockQ8K]) -> f32 {
                     let q2 = v128_and(q[k], three);
                     let hb = v128_and(i16x8_shl(hm[k], 2), four);
                     let sub = 8 * half + 2 * shift + k;
-                    let p = mul16(v128_or(q2, hb), load(&y.qs, 16 * sub));
+                    let p = mul16u(v128_or(q2, hb), load(&y.qs, 16 * sub));
                     let s = i16x8_splat(scales[sub] as i16);
                     acc = i32x4_add(acc, i32x4_dot_i16x8(p, s));
                     q[k] = u16x8_shr(q[k], 2);
@@ -116,7 +129,7 @@ pub fn vec_dot_q5k_q8k(n: usize, xs: &[BlockQ5K], ys: &[BlockQ8K]) -> f32 {
                     let q4 = if hi == 0 { q[k] } else { u16x8_shr(q[k], 4) };
                     let hb = v128_and(i16x8_shl(hm[k], 4), sixteen);
                     let a = v128_or(v128_and(q4, low4), hb);
-                    p = i16x8_add(p, mul16(a, load(&y.qs, 32 * sub + 16 * k)));
+                    p = i16x8_add(p, mul16u(a, load(&y.qs, 32 * sub + 16 * k)));
                     hm[k] = u16x8_shr(hm[k], 1);
                 }
                 let s = i16x8_splat(scales[sub] as i16);
@@ -129,14 +142,28 @@ pub fn vec_dot_q5k_q8k(n: usize, xs: &[BlockQ5K], ys: &[BlockQ8K]) -> f32 {
 }
 
 /// Q6_K · Q8_K over `n` values (`n / 256` blocks of each). Values are
-/// rebuilt signed (`low | high << 4`, minus 32: -32..31, so two products
-/// with a Q8_K value still fit i16) and weighted by their signed scales.
+/// rebuilt (`low | high << 4`), made signed in the simd128 build (minus
+/// 32: -32..31, so two products with a Q8_K value still fit i16), and
+/// weighted by their signed scales.
 pub fn vec_dot_q6k_q8k(n: usize, xs: &[BlockQ6K], ys: &[BlockQ8K]) -> f32 {
     debug_assert!(n % QK_K == 0, "vec_dot_q6k_q8k: {n} % {QK_K}");
     let nb = n / QK_K;
-    let (low4, three, k32) = (u8x16_splat(0xF), u8x16_splat(3), i8x16_splat(32));
+    let (low4, three) = (u8x16_splat(0xF), u8x16_splat(3));
     let mut sumf = 0f32;
     for (x, y) in xs[..nb].iter().zip(&ys[..nb]) {
+        // With relaxed SIMD the values are taken unsigned (0..64, as its
+        // dot needs) and the `- 32` applied once a block through the Q8_K
+        // sums, as for Q3_K: Σ sc·(q - 32)·q8 = Σ sc·q·q8 - 32·Σ sc·bsum.
+        #[cfg(target_feature = "relaxed-simd")]
+        let mut acc = {
+            let sc = load(&x.scales, 0);
+            let offset = i32x4_add(
+                i32x4_dot_i16x8(load(&y.bsums, 0), i16x8_extend_low_i8x16(sc)),
+                i32x4_dot_i16x8(load(&y.bsums, 8), i16x8_extend_high_i8x16(sc)),
+            );
+            i32x4_shl(i32x4_neg(offset), 5)
+        };
+        #[cfg(not(target_feature = "relaxed-simd"))]
         let mut acc = i32x4_splat(0);
         // Value `128·half + 32·group + l` (l < 32, in two vectors of 16,
         // `k`): low nibble of `ql[64·half + l]` (groups 0, 2: low, high)
@@ -155,9 +182,13 @@ pub fn vec_dot_q6k_q8k(n: usize, xs: &[BlockQ6K], ys: &[BlockQ8K]) -> f32 {
                 ];
                 for (group, low) in lows.into_iter().enumerate() {
                     let high = v128_and(u16x8_shr(h, 2 * group as u32), three);
-                    let q = i8x16_sub(v128_or(low, i16x8_shl(high, 4)), k32);
+                    let q = v128_or(low, i16x8_shl(high, 4));
                     let sub = 8 * half + 2 * group + k;
-                    let p = mul16(q, load(&y.qs, 16 * sub));
+                    // One product pair, at most 2·128·63, per i16 lane.
+                    #[cfg(target_feature = "relaxed-simd")]
+                    let p = i16x8_relaxed_dot_i8x16_i7x16(load(&y.qs, 16 * sub), q);
+                    #[cfg(not(target_feature = "relaxed-simd"))]
+                    let p = mul16(i8x16_sub(q, i8x16_splat(32)), load(&y.qs, 16 * sub));
                     let s = i16x8_splat(x.scales[sub] as i16);
                     acc = i32x4_add(acc, i32x4_dot_i16x8(p, s));
                 }

@@ -9,6 +9,12 @@
 //! multiplied four at a time too; the last `nb % 4` blocks go one by one.
 //! Only the order and grouping of the float operations differ from the
 //! scalar kernels (`sum * (d * yd)` rather than `sum * d * yd`).
+//!
+//! A build with relaxed SIMD (`+relaxed-simd`, the worker's second build,
+//! for browsers that have it) does the integer dots on bytes instead,
+//! with `i16x8_relaxed_dot_i8x16_i7x16` (x86's `pmaddubsw`): the weights
+//! unsigned and below 128, where every platform's result is the same and
+//! no sum can saturate. Sums, and so results, equal the simd128 ones.
 
 use super::{BlockQ4_1, BlockQ5_0, BlockQ5_1, BlockQ8_0, BlockQ8_1, QK};
 use core::arch::wasm32::*;
@@ -56,10 +62,17 @@ pub fn f16_to_f32x4(h: v128) -> v128 {
     v128_or(v128_bitselect(special, finite, is_special), sign)
 }
 
-/// A block's 32 activations as i16x8 vectors of elements 0..8, 8..16,
-/// 16..24 and 24..32 (loaded once for the two rows of `dot2`).
+/// A block's 32 activations loaded for its integer dots (once for the
+/// rows of `dot2`): i16x8 vectors of elements 0..8, 8..16, 16..24 and
+/// 24..32; with relaxed SIMD, the bytes of elements 0..16 and 16..32.
+#[cfg(not(target_feature = "relaxed-simd"))]
+type Ys = [v128; 4];
+#[cfg(target_feature = "relaxed-simd")]
+type Ys = [v128; 2];
+
+#[cfg(not(target_feature = "relaxed-simd"))]
 #[inline(always)]
-fn y_lanes(y: &[i8; QK]) -> [v128; 4] {
+fn load_ys(y: &[i8; QK]) -> Ys {
     let p = y.as_ptr();
     // SAFETY: the four loads read bytes 0..8, 8..16, 16..24 and 24..32
     // of `y`, a 32-byte array; wasm loads need no alignment.
@@ -73,9 +86,24 @@ fn y_lanes(y: &[i8; QK]) -> [v128; 4] {
     }
 }
 
+#[cfg(target_feature = "relaxed-simd")]
+#[inline(always)]
+fn load_ys(y: &[i8; QK]) -> Ys {
+    let p = y.as_ptr();
+    // SAFETY: bytes 0..16 and 16..32 of the 32-byte `y`; wasm loads need
+    // no alignment.
+    unsafe {
+        [
+            v128_load(p as *const v128),
+            v128_load(p.add(16) as *const v128),
+        ]
+    }
+}
+
 /// The dot of 32 weights, given as i16x8 vectors of elements 0..8,
-/// 8..16, 16..24 and 24..32, with 32 activations (`y_lanes`), as four
+/// 8..16, 16..24 and 24..32, with 32 activations (`load_ys`), as four
 /// i32 partial sums.
+#[cfg(not(target_feature = "relaxed-simd"))]
 #[inline(always)]
 fn dot_block(x: [v128; 4], y: [v128; 4]) -> v128 {
     let s01 = i32x4_add(i32x4_dot_i16x8(x[0], y[0]), i32x4_dot_i16x8(x[1], y[1]));
@@ -83,28 +111,45 @@ fn dot_block(x: [v128; 4], y: [v128; 4]) -> v128 {
     i32x4_add(s01, s23)
 }
 
-/// A 5-bit block as bytes: the nibbles of elements 0..16 and 16..32,
-/// and for each the mask of its bit 4 in `qh` (0xFF if set, else 0).
+/// Byte `k` of entry `b` is 16 if bit `k` of `b` is set, else 0: eight
+/// fifth bits of a 5-bit block spread to their bytes in one load.
+static SPREAD: [u64; 256] = {
+    let mut t = [0u64; 256];
+    let mut b = 0;
+    while b < 256 {
+        let mut k = 0;
+        while k < 8 {
+            if b >> k & 1 == 1 {
+                t[b] |= 0x10 << (8 * k);
+            }
+            k += 1;
+        }
+        b += 1;
+    }
+    t
+};
+
+/// A 5-bit block's unsigned values (0..32) as bytes: elements 0..16 and
+/// 16..32, the nibble with 16 added where its bit 4 in `qh` is set.
 #[inline(always)]
-fn fives(qs: &[u8; QK / 2], qh: [u8; 4]) -> [v128; 4] {
+fn fives_u8(qs: &[u8; QK / 2], qh: [u8; 4]) -> [v128; 2] {
     // SAFETY: reads the 16 bytes of `qs`; wasm loads need no alignment.
     let q = unsafe { v128_load(qs.as_ptr() as *const v128) };
     let lo = v128_and(q, u8x16_splat(0x0F));
     // A 16-bit shift moves each byte's high nibble down; the bits it
     // brings in from the next byte are masked off.
     let hi = v128_and(u16x8_shr(q, 4), u8x16_splat(0x0F));
-    // Byte lane j of `hl` holds qh byte j / 8 (bits of elements 0..16),
-    // of `hh` qh byte 2 + j / 8 (elements 16..32); `bit` picks bit j % 8.
-    let h = u32x4_splat(u32::from_le_bytes(qh));
-    let hl = i8x16_shuffle::<0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1>(h, h);
-    let hh = i8x16_shuffle::<2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3>(h, h);
-    let bit = u8x16(1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128);
-    let hl = i8x16_eq(v128_and(hl, bit), bit);
-    let hh = i8x16_eq(v128_and(hh, bit), bit);
-    [lo, hi, hl, hh]
+    // qh byte k holds bit 4 of elements 8k..8k + 8: a table entry each
+    // (four scalar loads took fewer instructions than shuffling, masking
+    // and comparing a splat of qh).
+    let spread = |k: usize| SPREAD[qh[k] as usize];
+    let hl = u64x2(spread(0), spread(1));
+    let hh = u64x2(spread(2), spread(3));
+    [v128_or(lo, hl), v128_or(hi, hh)]
 }
 
 /// A Q4_1 block's values as i16x8 lanes (`dot_block`'s order).
+#[cfg(not(target_feature = "relaxed-simd"))]
 #[inline(always)]
 fn lanes_q4_1(x: &BlockQ4_1) -> [v128; 4] {
     let p = x.qs.as_ptr();
@@ -121,36 +166,84 @@ fn lanes_q4_1(x: &BlockQ4_1) -> [v128; 4] {
     ]
 }
 
-/// A Q5_0 block's values (`q - 16`) as i16x8 lanes.
+/// A 4-bit block's values as bytes: elements 0..16 (low nibbles) and
+/// 16..32 (high nibbles).
+#[cfg(target_feature = "relaxed-simd")]
 #[inline(always)]
-fn lanes_q5_0(x: &BlockQ5_0) -> [v128; 4] {
-    let [lo, hi, hl, hh] = fives(&x.qs, x.qh);
-    // q - 16, -16..=15 as an i8: the nibble itself when bit 4 is set,
-    // else the nibble minus 16, which is the nibble with bits 4..8 set.
-    let f0 = u8x16_splat(0xF0);
-    let lo = v128_or(lo, v128_andnot(f0, hl));
-    let hi = v128_or(hi, v128_andnot(f0, hh));
-    [
-        i16x8_extend_low_i8x16(lo),
-        i16x8_extend_high_i8x16(lo),
-        i16x8_extend_low_i8x16(hi),
-        i16x8_extend_high_i8x16(hi),
-    ]
+fn fours_u8(qs: &[u8; QK / 2]) -> [v128; 2] {
+    // SAFETY: reads the 16 bytes of `qs`; wasm loads need no alignment.
+    let q = unsafe { v128_load(qs.as_ptr() as *const v128) };
+    let mask = u8x16_splat(0x0F);
+    [v128_and(q, mask), v128_and(u16x8_shr(q, 4), mask)]
 }
 
-/// A Q5_1 block's values as i16x8 lanes.
+/// Relaxed SIMD: 32 weights below 128 (elements 0..16 and 16..32, as
+/// bytes) times 32 activations, as eight i16 sums of four products each.
+/// The weights are the operand `relaxed_dot` may read signed or unsigned,
+/// the same value either way below 128; |sum| <= 4 * 128 * 31 (5-bit
+/// weights) fits i16, so no platform saturates or wraps.
+#[cfg(target_feature = "relaxed-simd")]
 #[inline(always)]
-fn lanes_q5_1(x: &BlockQ5_1) -> [v128; 4] {
-    let [lo, hi, hl, hh] = fives(&x.qs, x.qh);
-    let five = u8x16_splat(0x10);
-    let lo = v128_or(lo, v128_and(hl, five));
-    let hi = v128_or(hi, v128_and(hh, five));
-    [
-        u16x8_extend_low_u8x16(lo),
-        u16x8_extend_high_u8x16(lo),
-        u16x8_extend_low_u8x16(hi),
-        u16x8_extend_high_u8x16(hi),
-    ]
+fn dot_u8(x: [v128; 2], y: Ys) -> v128 {
+    i16x8_add(
+        i16x8_relaxed_dot_i8x16_i7x16(y[0], x[0]),
+        i16x8_relaxed_dot_i8x16_i7x16(y[1], x[1]),
+    )
+}
+
+/// Q4_1 · Q8_1, one block: the integer dot as four i32 partial sums.
+#[inline(always)]
+fn isum_q4_1(x: &BlockQ4_1, y: Ys) -> v128 {
+    #[cfg(target_feature = "relaxed-simd")]
+    return i32x4_extadd_pairwise_i16x8(dot_u8(fours_u8(&x.qs), y));
+    #[cfg(not(target_feature = "relaxed-simd"))]
+    dot_block(lanes_q4_1(x), y)
+}
+
+/// Q5_1 · Q8_1, one block, as `isum_q4_1`.
+#[inline(always)]
+fn isum_q5_1(x: &BlockQ5_1, y: Ys) -> v128 {
+    let [lo, hi] = fives_u8(&x.qs, x.qh);
+    #[cfg(target_feature = "relaxed-simd")]
+    return i32x4_extadd_pairwise_i16x8(dot_u8([lo, hi], y));
+    #[cfg(not(target_feature = "relaxed-simd"))]
+    dot_block(
+        [
+            u16x8_extend_low_u8x16(lo),
+            u16x8_extend_high_u8x16(lo),
+            u16x8_extend_low_u8x16(hi),
+            u16x8_extend_high_u8x16(hi),
+        ],
+        y,
+    )
+}
+
+/// Q5_0 · Q8_0, one block: `sum((q - 16) * yq)` as four i32 partial sums.
+/// With relaxed SIMD, `sum(q * yq) - 16 * sum(yq)` (its dot needs the
+/// weights unsigned), each i16 lane within ±(15872 + 16 * 512).
+#[inline(always)]
+fn isum_q5_0(x: &BlockQ5_0, y: Ys) -> v128 {
+    #[cfg(target_feature = "relaxed-simd")]
+    {
+        let qy = dot_u8(fives_u8(&x.qs, x.qh), y);
+        let sy = dot_u8([i8x16_splat(1); 2], y);
+        i32x4_extadd_pairwise_i16x8(i16x8_sub(qy, i16x8_shl(sy, 4)))
+    }
+    #[cfg(not(target_feature = "relaxed-simd"))]
+    {
+        // q - 16, -16..=15 as an i8.
+        let sixteen = i8x16_splat(16);
+        let [lo, hi] = fives_u8(&x.qs, x.qh).map(|q| i8x16_sub(q, sixteen));
+        dot_block(
+            [
+                i16x8_extend_low_i8x16(lo),
+                i16x8_extend_high_i8x16(lo),
+                i16x8_extend_low_i8x16(hi),
+                i16x8_extend_high_i8x16(hi),
+            ],
+            y,
+        )
+    }
 }
 
 /// Two f16 in a u32, low half first.
@@ -252,8 +345,8 @@ pub fn vec_dot_rows_q4_1_q8_1<const R: usize>(
     dot_rows::<true, R>(
         nb,
         |i| {
-            let y = y_lanes(&ys[i].qs);
-            xs.map(|x| dot_block(lanes_q4_1(&x[i]), y))
+            let y = load_ys(&ys[i].qs);
+            xs.map(|x| isum_q4_1(&x[i], y))
         },
         |i| (xs.map(|x| pair(x[i].d, x[i].m)), pair(ys[i].d, ys[i].s)),
     )
@@ -276,8 +369,8 @@ pub fn vec_dot_rows_q5_0_q8_0<const R: usize>(
     dot_rows::<false, R>(
         nb,
         |i| {
-            let y = y_lanes(&ys[i].qs);
-            xs.map(|x| dot_block(lanes_q5_0(&x[i]), y))
+            let y = load_ys(&ys[i].qs);
+            xs.map(|x| isum_q5_0(&x[i], y))
         },
         |i| {
             (
@@ -304,8 +397,8 @@ pub fn vec_dot_rows_q5_1_q8_1<const R: usize>(
     dot_rows::<true, R>(
         nb,
         |i| {
-            let y = y_lanes(&ys[i].qs);
-            xs.map(|x| dot_block(lanes_q5_1(&x[i]), y))
+            let y = load_ys(&ys[i].qs);
+            xs.map(|x| isum_q5_1(&x[i], y))
         },
         |i| (xs.map(|x| pair(x[i].d, x[i].m)), pair(ys[i].d, ys[i].s)),
     )
