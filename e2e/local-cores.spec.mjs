@@ -44,13 +44,21 @@ after(async () => {
 
 /** Stores `file` through the worker's protocol, loads it, and writes a
  * greedy answer; returns the worker count and build, the answer and the
- * timings. `script`: the worker's URL (`?simd=simd128` forces that build). */
-async function answer(app, file, script = '/llm-worker/worker.js') {
+ * timings. `script`: the worker's URL (`?simd=simd128` forces that build);
+ * `blocked`: requests to fail (a host without a file). */
+async function answer(app, file, script = '/llm-worker/worker.js', blocked = null) {
   const ctx = await browser.newContext();
   const page = await ctx.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
   await ctx.route(/^(?!https?:\/\/127\.0\.0\.1[:/]).*/, (route) => route.abort());
+  const failed = [];
+  if (blocked) {
+    await ctx.route(blocked, (route) => {
+      failed.push(route.request().url());
+      return route.fulfill({ status: 404, body: 'not here' });
+    });
+  }
   await page.goto(app.url + '/');
   await page.waitForSelector('body[data-ready="1"]');
   await page.evaluate(() => {
@@ -101,7 +109,7 @@ async function answer(app, file, script = '/llm-worker/worker.js') {
   await ctx.close();
   assert.deepEqual(errors, []);
   if (r.error) throw new Error(r.error);
-  return { ...r, cores };
+  return { ...r, cores, failed };
 }
 
 test('an isolated page splits the model over its cores and writes what one worker writes', async () => {
@@ -144,6 +152,13 @@ test('Chromium runs the relaxed-SIMD build, which writes what the simd128 build 
         `simd128 ${simd.first.prefill_ms.toFixed(0)} + ${simd.first.decode_ms.toFixed(0)} ms`,
     );
   }
+});
+
+test('a host without the relaxed-SIMD build still runs the model, on the simd128 one', async () => {
+  const r = await answer(plain, files.q4_1, '/llm-worker/worker.js', /\/llm-worker\/relaxed\//);
+  assert.ok(r.failed.some((u) => u.includes('/llm-worker/relaxed/')), 'the relaxed build was asked for and not found');
+  assert.equal(r.simd, 'simd128');
+  assert.ok(r.first.output_tokens > 0, 'an answer');
 });
 
 test('Settings says how many cores the model runs on', async () => {

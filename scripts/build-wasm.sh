@@ -103,11 +103,22 @@ const body = [0, ...v128, ...v128, ...v128, 0xfd, 0x93, 0x02, 0x0b];
 const probe = new Uint8Array([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0, 1, 5, 1, 0x60, 0, 1, 0x7b, 3, 2, 1, 0,
   10, body.length + 2, 1, body.length, ...body]);
 const forced = new URL(import.meta.url).searchParams.get("simd");
-const relaxed = forced ? forced === "relaxed" : WebAssembly.validate(probe);
-const dir = relaxed ? "./relaxed/" : "./";
-const { default: init, start } = await import(dir + "llm_worker.js");
-await init({ module_or_path: new URL(dir + "llm_worker_bg.wasm", import.meta.url) });
-start();
+async function load(dir) {
+  const build = await import(dir + "llm_worker.js");
+  await build.default({ module_or_path: new URL(dir + "llm_worker_bg.wasm", import.meta.url) });
+  return build;
+}
+let build;
+if (forced) build = await load(forced === "relaxed" ? "./relaxed/" : "./");
+else if (WebAssembly.validate(probe)) {
+  // A host that left the relaxed build out, or a browser that validates
+  // but cannot compile it, still gets the model.
+  build = await load("./relaxed/").catch((e) => {
+    console.warn("the relaxed-SIMD model worker did not load, using the simd128 one:", e);
+    return load("./");
+  });
+} else build = await load("./");
+build.start();
 JS
 printf '[build-wasm] model worker: %s KB, relaxed SIMD %s KB, in %s/llm-worker\n' \
   $(( $(stat -c %s "$OUT/llm-worker/llm_worker_bg.wasm") / 1024 )) \
