@@ -4,7 +4,7 @@
 
 use super::class::{Relay, To};
 use super::protocol::{parse_up, Close, Down, Limits, Snapshot, Up};
-use super::tests::{events, new_id, question, relay, TOKEN};
+use super::tests::{events_up, new_id, question, relay, TOKEN};
 
 #[test]
 fn limits_say_what_was_refused() {
@@ -33,39 +33,16 @@ fn limits_say_what_was_refused() {
 
     // Ten events a second: eleven at once are refused, nothing appended.
     let out = class
-        .teacher(
-            Up::Events {
-                from: 0,
-                events: events(0..11),
-            },
-            1000,
-            &limits,
-        )
+        .teacher(events_up(0..11), 1000, &limits)
         .expect("a notice");
     assert!(
         matches!(&out[..], [(To::Teacher, Down::Refused { retry: true, message, .. })] if message.contains("10 events a second"))
     );
     assert!(class.snapshot().events.is_empty());
-    class
-        .teacher(
-            Up::Events {
-                from: 0,
-                events: events(0..10),
-            },
-            1000,
-            &limits,
-        )
-        .expect("ten");
+    class.teacher(events_up(0..10), 1000, &limits).expect("ten");
     // Half a second later five more fit, a sixth not.
     let out = class
-        .teacher(
-            Up::Events {
-                from: 10,
-                events: events(10..16),
-            },
-            1500,
-            &limits,
-        )
+        .teacher(events_up(10..16), 1500, &limits)
         .expect("notice");
     assert!(matches!(
         &out[..],
@@ -79,14 +56,7 @@ fn limits_say_what_was_refused() {
         )]
     ));
     let out = class
-        .teacher(
-            Up::Events {
-                from: 10,
-                events: events(10..15),
-            },
-            1500,
-            &limits,
-        )
+        .teacher(events_up(10..15), 1500, &limits)
         .expect("five");
     assert!(matches!(
         &out[..],
@@ -94,14 +64,7 @@ fn limits_say_what_was_refused() {
     ));
     // The log holds 15: one more is refused with the reason.
     let out = class
-        .teacher(
-            Up::Events {
-                from: 15,
-                events: events(15..16),
-            },
-            9000,
-            &limits,
-        )
+        .teacher(events_up(15..16), 9000, &limits)
         .expect("notice");
     assert!(
         matches!(&out[..], [(To::Teacher, Down::Refused { retry: false, message, .. })] if message.contains("log is full"))

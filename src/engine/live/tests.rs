@@ -36,6 +36,14 @@ pub(super) fn events(n: std::ops::Range<u64>) -> Vec<serde_json::Value> {
     n.map(|i| json!({"seq": i, "kind": "message"})).collect()
 }
 
+/// The teacher's frame sending events `n` (numbered from `n.start`).
+pub(super) fn events_up(n: std::ops::Range<u64>) -> Up {
+    Up::Events {
+        from: n.start,
+        events: events(n),
+    }
+}
+
 pub(super) fn question() -> Question {
     Question {
         id: "q1".into(),
@@ -52,15 +60,7 @@ pub(super) fn send(r: &mut Relay, up: Up, now: u64) -> Result<Out, Close> {
 #[test]
 fn a_late_student_gets_the_log_so_far_and_then_each_event_once() {
     let mut r = relay();
-    let out = send(
-        &mut r,
-        Up::Events {
-            from: 0,
-            events: events(0..3),
-        },
-        1,
-    )
-    .expect("events");
+    let out = send(&mut r, events_up(0..3), 1).expect("events");
     assert_eq!(
         to(&out, &To::Students),
         vec![Down::Events {
@@ -69,15 +69,7 @@ fn a_late_student_gets_the_log_so_far_and_then_each_event_once() {
         }]
     );
     // A resend overlapping what the relay has: only the new ones go on.
-    let out = send(
-        &mut r,
-        Up::Events {
-            from: 1,
-            events: events(1..5),
-        },
-        2,
-    )
-    .expect("events");
+    let out = send(&mut r, events_up(1..5), 2).expect("events");
     assert_eq!(
         to(&out, &To::Students),
         vec![Down::Events {
@@ -86,27 +78,10 @@ fn a_late_student_gets_the_log_so_far_and_then_each_event_once() {
         }]
     );
     // All known already: nothing is sent.
-    assert!(send(
-        &mut r,
-        Up::Events {
-            from: 0,
-            events: events(0..2)
-        },
-        3
-    )
-    .expect("events")
-    .is_empty());
+    assert!(send(&mut r, events_up(0..2), 3).expect("events").is_empty());
     // A gap (frames after a refused one) is refused too, with where to
     // resume; the connection stays.
-    let gap = send(
-        &mut r,
-        Up::Events {
-            from: 9,
-            events: events(9..10),
-        },
-        4,
-    )
-    .expect("a refusal");
+    let gap = send(&mut r, events_up(9..10), 4).expect("a refusal");
     assert!(
         matches!(&gap[..], [(To::Teacher, Down::Refused { have: 5, retry: true, message })] if message.contains("send from 5")),
         "{gap:?}"
@@ -265,15 +240,7 @@ fn answers_count_once_and_the_reveal_carries_the_counts() {
 #[test]
 fn only_the_token_takes_a_class_back_and_a_restarted_relay_restores_it() {
     let mut r = relay();
-    send(
-        &mut r,
-        Up::Events {
-            from: 0,
-            events: events(0..4),
-        },
-        1,
-    )
-    .expect("events");
+    send(&mut r, events_up(0..4), 1).expect("events");
     send(
         &mut r,
         Up::Ask {
