@@ -161,12 +161,13 @@ for (const { shape, file, kind, dtype, real: isReal } of models) for (const setu
   );
 }
 // Each quantisation against Q8_0 in the same shape, setup and build (goal: at least 0.8x).
-const runs = [...new Set(results.filter((r) => r.shape === 'quant-bench').map((r) => `${r.workers}|${r.simd}`))];
-for (const [workers, simd] of runs.map((k) => k.split('|')).map(([w, b]) => [Number(w), b])) {
-  const rows = results.filter((r) => r.shape === 'quant-bench' && r.workers === workers && r.simd === simd);
+const quants = results.filter((r) => r.shape === 'quant-bench');
+const run = (r) => `${r.workers} worker${r.workers === 1 ? '' : 's'}, ${r.simd} build`;
+for (const label of new Set(quants.map(run))) {
+  const rows = quants.filter((r) => run(r) === label);
   const base = rows.find((r) => r.kind === 'Q8_0');
   if (!base) continue;
-  console.log(`  every quantisation, same shape (quant-bench, ${workers} worker${workers === 1 ? '' : 's'}, ${simd} build): prefill / decode tok/s, and x Q8_0 (goal >= 0.8x):`);
+  console.log(`  every quantisation, same shape (quant-bench, ${label}): prefill / decode tok/s, and x Q8_0 (goal >= 0.8x):`);
   for (const r of rows) {
     const p = r.prefill / base.prefill;
     const d = r.decode / base.decode;

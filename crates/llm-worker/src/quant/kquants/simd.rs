@@ -1,6 +1,7 @@
 //! The wasm simd128 kernels. Values are unpacked 16 at a time with v128
-//! shifts and masks, multiplied by the Q8_K values into i16
-//! (`i16x8_extmul_*_i8x16`), summed over a sub-block in i16, and weighted
+//! shifts and masks, taken unsigned, multiplied by the Q8_K values into
+//! i16 (`mul16u`: `i16x8_extmul_*_i8x16`, or one relaxed-SIMD dot in the
+//! worker's relaxed build), summed over a sub-block in i16, and weighted
 //! by the sub-block's scale with `i32x4_dot_i16x8`: the block's integer sum
 //! is exact, as in the scalar kernel, and scaled once in f32.
 //!
@@ -28,27 +29,32 @@ fn hsum(v: v128) -> i32 {
         + i32x4_extract_lane::<3>(v)
 }
 
-/// `a·q8` for 16 bytes of each, as the 8 i16 sums of the two halves'
-/// products (|a| ≤ 32: each product fits i16, and so do sums of four).
-#[cfg(not(target_feature = "relaxed-simd"))]
+/// `a·q8` for 16 bytes of each, `a` unsigned and below 64: eight i16
+/// sums of two products each, every lane at most 2·63·128 in size.
+/// simd128 adds the two halves' products (`i16x8_extmul_*_i8x16`);
+/// relaxed SIMD pairs neighbours with one `i16x8_relaxed_dot_i8x16_i7x16`
+/// (x86's `pmaddubsw`), the same value on every platform for such `a`.
+/// Callers only sum the lanes, so the pairing does not matter.
 #[inline(always)]
-fn mul16(a: v128, q8: v128) -> v128 {
+fn mul16u(a: v128, q8: v128) -> v128 {
+    #[cfg(target_feature = "relaxed-simd")]
+    return i16x8_relaxed_dot_i8x16_i7x16(q8, a);
+    #[cfg(not(target_feature = "relaxed-simd"))]
     i16x8_add(
         i16x8_extmul_low_i8x16(a, q8),
         i16x8_extmul_high_i8x16(a, q8),
     )
 }
 
-/// `mul16` for `a` in 0..128, whose pairs may be summed in another
-/// order: with relaxed SIMD one `i16x8_relaxed_dot_i8x16_i7x16` (x86's
-/// `pmaddubsw`), exact and the same on every platform for such `a`, as
-/// long as the later sums fit i16 (|a| <= 31 here: four products).
+/// Σ_j sc[j]·bsums[j] over a block's 16 sub-blocks of 16 (`sc`: 16 i8
+/// scales), as four i32 partial sums: the offset of types whose values
+/// are taken unsigned (Q3_K, Q6_K).
 #[inline(always)]
-fn mul16u(a: v128, q8: v128) -> v128 {
-    #[cfg(target_feature = "relaxed-simd")]
-    return i16x8_relaxed_dot_i8x16_i7x16(q8, a);
-    #[cfg(not(target_feature = "relaxed-simd"))]
-    mul16(a, q8)
+fn scaled_bsums(y: &BlockQ8K, sc: v128) -> v128 {
+    i32x4_add(
+        i32x4_dot_i16x8(load(&y.bsums, 0), i16x8_extend_low_i8x16(sc)),
+        i32x4_dot_i16x8(load(&y.bsums, 8), i16x8_extend_high_i8x16(sc)),
+    )
 }
 
 /// Q3_K · Q8_K over `n` values (`n / 256` blocks of each).
@@ -63,11 +69,7 @@ pub fn vec_dot_q3k_q8k(n: usize, xs: &[BlockQ3K], ys: &[BlockQ8K]) -> f32 {
     let mut sumf = 0f32;
     for (x, y) in xs[..nb].iter().zip(&ys[..nb]) {
         let scales = q3k_scales(&x.scales);
-        let sc = load(&scales, 0);
-        let offset = i32x4_add(
-            i32x4_dot_i16x8(load(&y.bsums, 0), i16x8_extend_low_i8x16(sc)),
-            i32x4_dot_i16x8(load(&y.bsums, 8), i16x8_extend_high_i8x16(sc)),
-        );
+        let offset = scaled_bsums(y, load(&scales, 0));
         let mut acc = i32x4_shl(i32x4_neg(offset), 2);
         // Value `128·half + 32·shift + l` (l < 32, in two vectors of
         // 16, `k`): its high bit is bit `4·half + shift` of `hmask[l]`,
@@ -129,6 +131,7 @@ pub fn vec_dot_q5k_q8k(n: usize, xs: &[BlockQ5K], ys: &[BlockQ8K]) -> f32 {
                     let q4 = if hi == 0 { q[k] } else { u16x8_shr(q[k], 4) };
                     let hb = v128_and(i16x8_shl(hm[k], 4), sixteen);
                     let a = v128_or(v128_and(q4, low4), hb);
+                    // a <= 31: two of these sum to at most 4·31·128 a lane.
                     p = i16x8_add(p, mul16u(a, load(&y.qs, 32 * sub + 16 * k)));
                     hm[k] = u16x8_shr(hm[k], 1);
                 }
@@ -142,29 +145,17 @@ pub fn vec_dot_q5k_q8k(n: usize, xs: &[BlockQ5K], ys: &[BlockQ8K]) -> f32 {
 }
 
 /// Q6_K · Q8_K over `n` values (`n / 256` blocks of each). Values are
-/// rebuilt (`low | high << 4`), made signed in the simd128 build (minus
-/// 32: -32..31, so two products with a Q8_K value still fit i16), and
-/// weighted by their signed scales.
+/// rebuilt unsigned (`low | high << 4`, 0..64) and weighted by their
+/// signed scales; the `- 32` is applied once a block through the Q8_K
+/// sums, as for Q3_K: Σ sc·(q - 32)·q8 = Σ sc·q·q8 - 32·Σ sc·bsum.
 pub fn vec_dot_q6k_q8k(n: usize, xs: &[BlockQ6K], ys: &[BlockQ8K]) -> f32 {
     debug_assert!(n % QK_K == 0, "vec_dot_q6k_q8k: {n} % {QK_K}");
     let nb = n / QK_K;
     let (low4, three) = (u8x16_splat(0xF), u8x16_splat(3));
     let mut sumf = 0f32;
     for (x, y) in xs[..nb].iter().zip(&ys[..nb]) {
-        // With relaxed SIMD the values are taken unsigned (0..64, as its
-        // dot needs) and the `- 32` applied once a block through the Q8_K
-        // sums, as for Q3_K: Σ sc·(q - 32)·q8 = Σ sc·q·q8 - 32·Σ sc·bsum.
-        #[cfg(target_feature = "relaxed-simd")]
-        let mut acc = {
-            let sc = load(&x.scales, 0);
-            let offset = i32x4_add(
-                i32x4_dot_i16x8(load(&y.bsums, 0), i16x8_extend_low_i8x16(sc)),
-                i32x4_dot_i16x8(load(&y.bsums, 8), i16x8_extend_high_i8x16(sc)),
-            );
-            i32x4_shl(i32x4_neg(offset), 5)
-        };
-        #[cfg(not(target_feature = "relaxed-simd"))]
-        let mut acc = i32x4_splat(0);
+        let offset = scaled_bsums(y, load(&x.scales, 0));
+        let mut acc = i32x4_shl(i32x4_neg(offset), 5);
         // Value `128·half + 32·group + l` (l < 32, in two vectors of 16,
         // `k`): low nibble of `ql[64·half + l]` (groups 0, 2: low, high)
         // or of `ql[64·half + 32 + l]` (groups 1, 3); high bits `2·group`
@@ -184,11 +175,7 @@ pub fn vec_dot_q6k_q8k(n: usize, xs: &[BlockQ6K], ys: &[BlockQ8K]) -> f32 {
                     let high = v128_and(u16x8_shr(h, 2 * group as u32), three);
                     let q = v128_or(low, i16x8_shl(high, 4));
                     let sub = 8 * half + 2 * group + k;
-                    // One product pair, at most 2·128·63, per i16 lane.
-                    #[cfg(target_feature = "relaxed-simd")]
-                    let p = i16x8_relaxed_dot_i8x16_i7x16(load(&y.qs, 16 * sub), q);
-                    #[cfg(not(target_feature = "relaxed-simd"))]
-                    let p = mul16(i8x16_sub(q, i8x16_splat(32)), load(&y.qs, 16 * sub));
+                    let p = mul16u(q, load(&y.qs, 16 * sub));
                     let s = i16x8_splat(x.scales[sub] as i16);
                     acc = i32x4_add(acc, i32x4_dot_i16x8(p, s));
                 }
