@@ -242,6 +242,11 @@ impl Engine {
         &self.tok
     }
 
+    /// The tokens that end an answer.
+    pub fn stops(&self) -> &[u32] {
+        &self.stops
+    }
+
     /// Forgets every cached prompt.
     pub fn clear_cache(&mut self) {
         for s in &mut self.slots {

@@ -93,6 +93,28 @@ impl Pass {
     pub fn end(&self) -> usize {
         self.pos + self.seq
     }
+
+    /// Moves every hidden value one ulp away from zero: a rounding as
+    /// good as the one the pass made. Tests measure with it how far
+    /// rounding alone moves the model's output (`tests/llama_cpp_reference.rs`).
+    pub fn nudge(&mut self) -> Result<()> {
+        let dims = self.x.dims().to_vec();
+        let xs: Vec<f32> = self
+            .x
+            .flatten_all()?
+            .to_vec1::<f32>()?
+            .into_iter()
+            .map(|x| {
+                if x == 0.0 {
+                    x
+                } else {
+                    f32::from_bits(x.to_bits() + 1)
+                }
+            })
+            .collect();
+        self.x = Tensor::from_vec(xs, dims, &Device::Cpu)?;
+        Ok(())
+    }
 }
 
 /// Reads one tensor: ours when the type is one we have kernels for,
