@@ -11,7 +11,7 @@
 // for token, in every quantisation whose kernels differ between them.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { chromium } from 'playwright-core';
 import { startStatic } from './serve-dist.mjs';
@@ -45,8 +45,9 @@ after(async () => {
 /** Stores `file` through the worker's protocol, loads it, and writes a
  * greedy answer; returns the worker count and build, the answer and the
  * timings. `script`: the worker's URL (`?simd=simd128` forces that build);
- * `blocked`: requests to fail (a host without a file). */
-async function answer(app, file, script = '/llm-worker/worker.js', blocked = null) {
+ * `blocked`: requests to fail (a host without a file); `probe`: another
+ * simd-probe.mjs to serve (a browser whose relaxed SIMD sums otherwise). */
+async function answer(app, file, script = '/llm-worker/worker.js', blocked = null, probe = null) {
   const ctx = await browser.newContext();
   const page = await ctx.newPage();
   const errors = [];
@@ -57,6 +58,13 @@ async function answer(app, file, script = '/llm-worker/worker.js', blocked = nul
     await ctx.route(blocked, (route) => {
       failed.push(route.request().url());
       return route.fulfill({ status: 404, body: 'not here' });
+    });
+  }
+  const probed = [];
+  if (probe) {
+    await ctx.route(/\/llm-worker\/simd-probe\.mjs$/, (route) => {
+      probed.push(route.request().url());
+      return route.fulfill({ status: 200, contentType: 'text/javascript', body: probe });
     });
   }
   await page.goto(app.url + '/');
@@ -109,7 +117,7 @@ async function answer(app, file, script = '/llm-worker/worker.js', blocked = nul
   await ctx.close();
   assert.deepEqual(errors, []);
   if (r.error) throw new Error(r.error);
-  return { ...r, cores, failed };
+  return { ...r, cores, failed, probed };
 }
 
 test('an isolated page splits the model over its cores and writes what one worker writes', async () => {
@@ -157,6 +165,20 @@ test('Chromium runs the relaxed-SIMD build, which writes what the simd128 build 
 test('a host without the relaxed-SIMD build still runs the model, on the simd128 one', async () => {
   const r = await answer(plain, files.q4_1, '/llm-worker/worker.js', /\/llm-worker\/relaxed\//);
   assert.ok(r.failed.some((u) => u.includes('/llm-worker/relaxed/')), 'the relaxed build was asked for and not found');
+  assert.equal(r.simd, 'simd128');
+  assert.ok(r.first.output_tokens > 0, 'an answer');
+});
+
+test('a browser whose relaxed dot products sum wrong gets the simd128 build', async () => {
+  // Node 20's V8 on AVX-VNNI CPUs validates relaxed SIMD and returns twice
+  // the sum from i32x4.relaxed_dot_i8x16_i7x16_add_s. Chromium sums right,
+  // so the probe is served expecting other sums: to it, Chromium is such
+  // an engine.
+  const real = readFileSync('web/llm-worker/simd-probe.mjs', 'utf8');
+  const probe = real.replace('exports.add(-3, 5) === -60', 'exports.add(-3, 5) === -120');
+  assert.notEqual(probe, real, 'the probe still checks four products of -3 * 5');
+  const r = await answer(plain, files.q4_1, '/llm-worker/worker.js', null, probe);
+  assert.equal(r.probed.length, 1, 'the worker ran the probe');
   assert.equal(r.simd, 'simd128');
   assert.ok(r.first.output_tokens > 0, 'an answer');
 });

@@ -79,8 +79,10 @@ printf '[build-wasm] %s: core + %d chunks in %s\n' "$PROFILE" $(( ${#modules[@]}
 # Two builds: simd128 for every browser, and one that also uses relaxed
 # SIMD (its byte dot products, x86's pmaddubsw: the 5-bit and K-quant
 # kernels) for browsers that have it (Chromium 114+). worker.js picks one
-# with WebAssembly.validate; `?simd=simd128` on its URL forces the first
-# (the bench times both). Each build has its own target directory, so
+# with web/llm-worker/simd-probe.mjs (copied beside it), which runs the two
+# relaxed dot products on known sums rather than only validating them (an
+# engine may validate them and sum wrong); `?simd=simd128` on its URL
+# forces the first (the bench times both). Each build has its own target directory, so
 # neither rebuilds the other.
 build_worker() { # target dir, rustflags, output dir
   CARGO_TARGET_DIR="$1" RUSTFLAGS="$2" \
@@ -92,16 +94,14 @@ build_worker() { # target dir, rustflags, output dir
 rm -rf "$OUT/llm-worker" && mkdir -p "$OUT/llm-worker/relaxed"
 build_worker "$TARGET_DIR/llm-worker" "-Ctarget-feature=+simd128" "$OUT/llm-worker"
 build_worker "$TARGET_DIR/llm-worker-relaxed" "-Ctarget-feature=+simd128,+relaxed-simd" "$OUT/llm-worker/relaxed"
+cp web/llm-worker/simd-probe.mjs "$OUT/llm-worker/simd-probe.mjs"
 cat > "$OUT/llm-worker/worker.js" <<'JS'
 // The in-browser model's worker: loads its wasm, whose start function
 // installs the message loop and posts "ready" (platform::local_model).
-// The relaxed-SIMD build where the browser validates a module using
-// i32x4.relaxed_dot_i8x16_i7x16_add_s, else the simd128 one; helper
-// workers load this same URL, so they get the same build.
-const v128 = [0xfd, 0x0c, ...new Array(16).fill(0)];
-const body = [0, ...v128, ...v128, ...v128, 0xfd, 0x93, 0x02, 0x0b];
-const probe = new Uint8Array([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0, 1, 5, 1, 0x60, 0, 1, 0x7b, 3, 2, 1, 0,
-  10, body.length + 2, 1, body.length, ...body]);
+// The relaxed-SIMD build where the browser's relaxed dot products give
+// the right sums (simd-probe.mjs), else the simd128 one; helper workers
+// load this same URL, so they get the same build.
+import { relaxedSimd } from "./simd-probe.mjs";
 const forced = new URL(import.meta.url).searchParams.get("simd");
 async function load(dir) {
   const build = await import(dir + "llm_worker.js");
@@ -110,14 +110,20 @@ async function load(dir) {
 }
 let build;
 if (forced) build = await load(forced === "relaxed" ? "./relaxed/" : "./");
-else if (WebAssembly.validate(probe)) {
-  // A host that left the relaxed build out, or a browser that validates
-  // but cannot compile it, still gets the model.
-  build = await load("./relaxed/").catch((e) => {
-    console.warn("the relaxed-SIMD model worker did not load, using the simd128 one:", e);
-    return load("./");
-  });
-} else build = await load("./");
+else {
+  const simd = relaxedSimd();
+  if (simd === "relaxed") {
+    // A host that left the relaxed build out, or a browser that validates
+    // but cannot compile it, still gets the model.
+    build = await load("./relaxed/").catch((e) => {
+      console.warn("the relaxed-SIMD model worker did not load, using the simd128 one:", e);
+      return load("./");
+    });
+  } else {
+    if (simd === "wrong") console.warn("this browser's relaxed-SIMD dot products sum wrong; the model worker uses its simd128 build");
+    build = await load("./");
+  }
+}
 build.start();
 JS
 printf '[build-wasm] model worker: %s KB, relaxed SIMD %s KB, in %s/llm-worker\n' \
