@@ -169,6 +169,13 @@ test('a host without the relaxed-SIMD build still runs the model, on the simd128
   assert.ok(r.first.output_tokens > 0, 'an answer');
 });
 
+test('a host without the SIMD probe still runs the model, on the simd128 build', async () => {
+  const r = await answer(plain, files.q4_1, '/llm-worker/worker.js', /\/llm-worker\/simd-probe\.mjs$/);
+  assert.ok(r.failed.some((u) => u.includes('/llm-worker/simd-probe.mjs')), 'the probe was asked for and not found');
+  assert.equal(r.simd, 'simd128');
+  assert.ok(r.first.output_tokens > 0, 'an answer');
+});
+
 test('a browser whose relaxed dot products sum wrong gets the simd128 build', async () => {
   // Node 20's V8 on AVX-VNNI CPUs validates relaxed SIMD and returns twice
   // the sum from i32x4.relaxed_dot_i8x16_i7x16_add_s. Chromium sums right,

@@ -3,6 +3,7 @@
 // (stand-in engines here; real Chromium in e2e/local-cores.spec.mjs).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { PROBE, relaxedSimd } from '../web/llm-worker/simd-probe.mjs';
 
 /** A stand-in WebAssembly namespace whose module exports `add` and `dot`. */
@@ -59,4 +60,19 @@ test('the probe is a well-formed module (decoded by hand: two functions, add and
   // The two opcodes under test: 0xfd 0x93 0x02 (i32x4 dot with add), 0xfd 0x92 0x02 (i16x8 dot).
   const has = (seq) => bytes.some((_, i) => seq.every((b, j) => bytes[i + j] === b));
   assert.ok(has([0xfd, 0x93, 0x02]) && has([0xfd, 0x92, 0x02]));
+});
+
+test("Node's V8 validates the probe with relaxed SIMD on (its sums are another matter)", () => {
+  // Node 20 has relaxed SIMD behind a flag; a Node that has it on and
+  // dropped the flag is asked without it.
+  const code = `import { PROBE } from ${JSON.stringify(new URL('../web/llm-worker/simd-probe.mjs', import.meta.url).href)};
+    console.log(WebAssembly.validate(PROBE));`;
+  const run = (flags) => execFileSync(process.execPath, [...flags, '--input-type=module', '-e', code], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+  let out;
+  try {
+    out = run(['--experimental-wasm-relaxed-simd']);
+  } catch {
+    out = run([]);
+  }
+  assert.equal(out, 'true');
 });

@@ -101,7 +101,6 @@ cat > "$OUT/llm-worker/worker.js" <<'JS'
 // The relaxed-SIMD build where the browser's relaxed dot products give
 // the right sums (simd-probe.mjs), else the simd128 one; helper workers
 // load this same URL, so they get the same build.
-import { relaxedSimd } from "./simd-probe.mjs";
 const forced = new URL(import.meta.url).searchParams.get("simd");
 async function load(dir) {
   const build = await import(dir + "llm_worker.js");
@@ -111,7 +110,11 @@ async function load(dir) {
 let build;
 if (forced) build = await load(forced === "relaxed" ? "./relaxed/" : "./");
 else {
-  const simd = relaxedSimd();
+  // A host that left the probe out still gets the model, on simd128.
+  const simd = await import("./simd-probe.mjs").then((p) => p.relaxedSimd(), (e) => {
+    console.warn("the model worker's SIMD probe did not load, using the simd128 build:", e);
+    return "unknown";
+  });
   if (simd === "relaxed") {
     // A host that left the relaxed build out, or a browser that validates
     // but cannot compile it, still gets the model.

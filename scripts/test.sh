@@ -76,7 +76,7 @@ node --test e2e/mock-llm.test.mjs
 # The model worker's pick of its build (stand-in engines; Chromium's own
 # in e2e/local-cores.spec.mjs).
 node --test e2e/simd-probe.test.mjs
-done_step "mock server tests"
+done_step "mock server tests; the SIMD probe"
 
 step "HumanEval harness (Pyodide in Node and in a Chromium worker: canonical and broken solutions, the lockdown)"
 node --test --test-concurrency=1 e2e/humaneval.test.mjs

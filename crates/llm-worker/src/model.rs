@@ -94,9 +94,9 @@ impl Pass {
         self.pos + self.seq
     }
 
-    /// Moves every hidden value one ulp away from zero: a rounding as
-    /// good as the one the pass made. Tests measure with it how far
-    /// rounding alone moves the model's output (`tests/llama_cpp_reference.rs`).
+    /// Moves every hidden value one ulp away from zero: a change the size
+    /// of one rounding. Tests measure with it how far rounding alone moves
+    /// the model's output (`tests/llama_cpp_reference.rs`).
     pub fn nudge(&mut self) -> Result<()> {
         let dims = self.x.dims().to_vec();
         let xs: Vec<f32> = self
