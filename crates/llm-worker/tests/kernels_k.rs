@@ -339,6 +339,37 @@ fn scale_packing_round_trips() {
     }
 }
 
+/// The simd128 kernels' decoders of packed scales against the scalar
+/// ones, on any 12 bytes (all bits clear, all set, and random).
+#[cfg(target_feature = "simd128")]
+#[test]
+fn simd_scale_decoders() {
+    use core::arch::wasm32::{v128, v128_store};
+    use llm_worker::quant::kquants::simd::{q3k_scales_v, q5k_scales_mins_v};
+    fn lanes(v: v128) -> [u8; 16] {
+        let mut out = [0u8; 16];
+        // SAFETY: `out` has the 16 bytes stored; wasm stores need no alignment.
+        unsafe { v128_store(out.as_mut_ptr().cast(), v) };
+        out
+    }
+    let mut rng = Rng::new(401);
+    for i in 0..2000 {
+        let b: [u8; 12] = match i {
+            0 => [0; 12],
+            1 => [0xFF; 12],
+            _ => std::array::from_fn(|_| rng.byte()),
+        };
+        assert_eq!(
+            lanes(q3k_scales_v(&b)).map(|v| v as i8),
+            q3k_scales(&b),
+            "{b:?}"
+        );
+        let sm = lanes(q5k_scales_mins_v(&b));
+        let (sc, mn) = q5k_scales_mins(&b);
+        assert_eq!((&sm[..8], &sm[8..]), (&sc[..], &mn[..]), "{b:?}");
+    }
+}
+
 /// A one-hot Q8_K block: value `v` at `p`, scale `d`.
 fn one_hot(p: usize, v: i8, d: f32) -> BlockQ8K {
     let mut qs = [0i8; QK_K];

@@ -285,6 +285,10 @@ impl Kernel for BlockQ4_1 {
     fn dot_wide(xs: &[Wide8m], ys: &[BlockQ8_1]) -> f32 {
         wide::dot8m(xs, ys)
     }
+
+    fn dot_wide4(xs: &[Wide8m], ys: [&[BlockQ8_1]; 4]) -> [f32; 4] {
+        wide::dot8m_4(xs, ys)
+    }
 }
 
 impl Kernel for BlockQ5_0 {
@@ -366,6 +370,10 @@ impl Kernel for BlockQ5_0 {
 
     fn dot_wide(xs: &[Wide8], ys: &[BlockQ8_0]) -> f32 {
         wide::dot8(xs, ys)
+    }
+
+    fn dot_wide4(xs: &[Wide8], ys: [&[BlockQ8_0]; 4]) -> [f32; 4] {
+        wide::dot8_4(xs, ys)
     }
 }
 
@@ -451,6 +459,10 @@ impl Kernel for BlockQ5_1 {
 
     fn dot_wide(xs: &[Wide8m], ys: &[BlockQ8_1]) -> f32 {
         wide::dot8m(xs, ys)
+    }
+
+    fn dot_wide4(xs: &[Wide8m], ys: [&[BlockQ8_1]; 4]) -> [f32; 4] {
+        wide::dot8m_4(xs, ys)
     }
 }
 

@@ -69,4 +69,10 @@ pub trait Kernel: Copy + Send + Sync + 'static {
     fn widen(&self) -> Self::Wide;
     /// `dot` over unpacked blocks: the same value as `dot_scalar`, to the bit.
     fn dot_wide(xs: &[Self::Wide], ys: &[Self::Act]) -> f32;
+    /// `dot_wide` for four tokens: `ys.map(|y| dot_wide(xs, y))` to the
+    /// bit. A batch runs its tokens four at a time; kernels that load the
+    /// row once for all four and scale their sums in one vector override it.
+    fn dot_wide4(xs: &[Self::Wide], ys: [&[Self::Act]; 4]) -> [f32; 4] {
+        ys.map(|y| Self::dot_wide(xs, y))
+    }
 }

@@ -62,11 +62,20 @@ pub fn matmul<T: Kernel>(
     if m >= T::WIDEN_FROM {
         // A batch: each row unpacked once, then plain 8-bit products.
         let mut wide = vec![T::WIDE_ZERO; kb];
+        // Tokens four at a time, the last `m % 4` one by one.
+        let quads = m / 4 * 4;
         for (j, row) in rows.chunks_exact(kb).take(n).enumerate() {
             for (w, x) in wide.iter_mut().zip(row) {
                 *w = x.widen();
             }
-            for (i, q) in act.chunks_exact(kb).enumerate() {
+            for (t, four) in act.chunks_exact(4 * kb).enumerate() {
+                let q = |i: usize| &four[i * kb..(i + 1) * kb];
+                let sums = T::dot_wide4(&wide, [q(0), q(1), q(2), q(3)]);
+                for (i, s) in sums.into_iter().enumerate() {
+                    dst[(4 * t + i) * n + j] = s;
+                }
+            }
+            for (i, q) in act.chunks_exact(kb).enumerate().skip(quads) {
                 dst[i * n + j] = T::dot_wide(&wide, q);
             }
         }

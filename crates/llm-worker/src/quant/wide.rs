@@ -6,7 +6,11 @@
 //!
 //! Each dot product computes every block's integer sum exactly and then
 //! the float formula of the packed type's own scalar kernel, in the same
-//! order: the results are the scalar kernel's to the bit.
+//! order: the results are the scalar kernel's to the bit. The 32-value
+//! types also run four tokens at once (`dot8_4`, `dot8m_4`): the row's
+//! bytes are loaded once for the four, their integer sums gathered into
+//! one vector, and the formula run on its four lanes, which is each
+//! token's own formula, operation for operation.
 
 use super::kquants::BlockQ8K;
 use super::legacy::{BlockQ8_0, BlockQ8_1, QK};
@@ -107,13 +111,19 @@ fn hsum(v: core::arch::wasm32::v128) -> i32 {
 fn isum32(a: &[i8], b: &[i8]) -> i32 {
     #[cfg(target_feature = "simd128")]
     {
-        use core::arch::wasm32::*;
-        hsum(i32x4_add(lanes16(a, b), lanes16(&a[16..], &b[16..])))
+        hsum(lanes32(a, b))
     }
     #[cfg(not(target_feature = "simd128"))]
     {
         isum_scalar(&a[..32], &b[..32])
     }
+}
+
+/// The four i32 lanes of Σ a·b over 32 values.
+#[cfg(target_feature = "simd128")]
+#[inline(always)]
+fn lanes32(a: &[i8], b: &[i8]) -> core::arch::wasm32::v128 {
+    core::arch::wasm32::i32x4_add(lanes16(a, b), lanes16(&a[16..], &b[16..]))
 }
 
 /// Σ_j scales[j] · Σ a·b over the `scales.len()` sub-blocks of `width`
@@ -160,12 +170,24 @@ pub fn dot8(xs: &[Wide8], ys: &[BlockQ8_0]) -> f32 {
     sumf
 }
 
-/// Σ a·b over 32 values with every `a` in 0..128: with relaxed SIMD two
-/// `i32x4_relaxed_dot_i8x16_i7x16_add` (x86's `pmaddubsw`), whose result
-/// is the same on every platform for such `a` (each i16 pair sum is at
-/// most 2·127·128); else `isum32`.
+/// Σ a·b over 32 values with every `a` in 0..128 (`lanes32u`'s sum).
 #[inline(always)]
 fn isum32u(a: &[i8], b: &[i8]) -> i32 {
+    #[cfg(target_feature = "simd128")]
+    {
+        hsum(lanes32u(a, b))
+    }
+    #[cfg(not(target_feature = "simd128"))]
+    isum32(a, b)
+}
+
+/// The four i32 lanes of Σ a·b over 32 values with every `a` in 0..128:
+/// with relaxed SIMD two `i32x4_relaxed_dot_i8x16_i7x16_add` (x86's
+/// `pmaddubsw`), whose result is the same on every platform for such `a`
+/// (each i16 pair sum is at most 2·127·128); else `lanes32`.
+#[cfg(target_feature = "simd128")]
+#[inline(always)]
+fn lanes32u(a: &[i8], b: &[i8]) -> core::arch::wasm32::v128 {
     #[cfg(target_feature = "relaxed-simd")]
     {
         use core::arch::wasm32::*;
@@ -181,10 +203,10 @@ fn isum32u(a: &[i8], b: &[i8]) -> i32 {
             .map(|p| v128_load(p as *const v128))
         };
         let acc = i32x4_relaxed_dot_i8x16_i7x16_add(b0, a0, i32x4_splat(0));
-        hsum(i32x4_relaxed_dot_i8x16_i7x16_add(b1, a1, acc))
+        i32x4_relaxed_dot_i8x16_i7x16_add(b1, a1, acc)
     }
     #[cfg(not(target_feature = "relaxed-simd"))]
-    isum32(a, b)
+    lanes32(a, b)
 }
 
 /// Q4_1's and Q5_1's product: per block `sumi * d * yd + m * ys`.
@@ -195,6 +217,72 @@ pub fn dot8m(xs: &[Wide8m], ys: &[BlockQ8_1]) -> f32 {
         sumf += isum32u(&x.qs, &y.qs) as f32 * x.d * y.d.to_f32() + x.m * y.s.to_f32();
     }
     sumf
+}
+
+/// `dot8` for four tokens, to the bit: the row's bytes loaded once for
+/// all four, their four integer sums gathered into one vector and the
+/// float formula run on its lanes (the same operations, in the same
+/// order, as `dot8`'s for each token).
+pub fn dot8_4(xs: &[Wide8], ys: [&[BlockQ8_0]; 4]) -> [f32; 4] {
+    #[cfg(target_feature = "simd128")]
+    {
+        use super::legacy::simd::{f16_to_f32x4, sum4};
+        use core::arch::wasm32::*;
+        let ys = ys.map(|y| &y[..xs.len()]);
+        let mut acc = f32x4_splat(0.0);
+        for (b, x) in xs.iter().enumerate() {
+            let y = ys.map(|y| &y[b]);
+            let sums = f32x4_convert_i32x4(sum4(y.map(|y| lanes32(&x.qs, &y.qs))));
+            let yd = f16_to_f32x4(u32x4_from(y.map(|y| y.d.to_bits())));
+            acc = f32x4_add(acc, f32x4_mul(f32x4_mul(sums, f32x4_splat(x.d)), yd));
+        }
+        lanes_f32(acc)
+    }
+    #[cfg(not(target_feature = "simd128"))]
+    ys.map(|y| dot8(xs, y))
+}
+
+/// `dot8m` for four tokens, to the bit, as `dot8_4` does `dot8`.
+pub fn dot8m_4(xs: &[Wide8m], ys: [&[BlockQ8_1]; 4]) -> [f32; 4] {
+    #[cfg(target_feature = "simd128")]
+    {
+        use super::legacy::simd::{f16_to_f32x4, sum4};
+        use core::arch::wasm32::*;
+        let ys = ys.map(|y| &y[..xs.len()]);
+        let mut acc = f32x4_splat(0.0);
+        for (b, x) in xs.iter().enumerate() {
+            let y = ys.map(|y| &y[b]);
+            let sums = f32x4_convert_i32x4(sum4(y.map(|y| lanes32u(&x.qs, &y.qs))));
+            let yd = f16_to_f32x4(u32x4_from(y.map(|y| y.d.to_bits())));
+            let ysum = f16_to_f32x4(u32x4_from(y.map(|y| y.s.to_bits())));
+            let scaled = f32x4_mul(f32x4_mul(sums, f32x4_splat(x.d)), yd);
+            let term = f32x4_add(scaled, f32x4_mul(f32x4_splat(x.m), ysum));
+            acc = f32x4_add(acc, term);
+        }
+        lanes_f32(acc)
+    }
+    #[cfg(not(target_feature = "simd128"))]
+    ys.map(|y| dot8m(xs, y))
+}
+
+/// Four f16 bit patterns, each in the low half of a u32 lane.
+#[cfg(target_feature = "simd128")]
+#[inline(always)]
+fn u32x4_from(h: [u16; 4]) -> core::arch::wasm32::v128 {
+    core::arch::wasm32::u32x4(h[0] as u32, h[1] as u32, h[2] as u32, h[3] as u32)
+}
+
+/// The four lanes of an f32x4.
+#[cfg(target_feature = "simd128")]
+#[inline(always)]
+fn lanes_f32(v: core::arch::wasm32::v128) -> [f32; 4] {
+    use core::arch::wasm32::*;
+    [
+        f32x4_extract_lane::<0>(v),
+        f32x4_extract_lane::<1>(v),
+        f32x4_extract_lane::<2>(v),
+        f32x4_extract_lane::<3>(v),
+    ]
 }
 
 /// Q3_K's and Q6_K's product: per block `d * yd * Σ_j scales[j] · Σ_16 q·yq`.

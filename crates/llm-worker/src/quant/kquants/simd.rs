@@ -5,10 +5,13 @@
 //! by the sub-block's scale with `i32x4_dot_i16x8`: the block's integer sum
 //! is exact, as in the scalar kernel, and scaled once in f32.
 //!
-//! Bits are moved with 16-bit lane shifts (wasm has no 8-bit ones); every
-//! bit read comes from its own byte, the bits crossing bytes are masked.
+//! Bits are moved with 16-bit lane shifts (wasm's 8-bit ones are several
+//! instructions on x86); every bit read comes from its own byte, the bits
+//! crossing bytes are masked. A block's packed 6-bit scales are unpacked
+//! in one vector (`q3k_scales_v`, `q5k_scales_mins_v`), and each
+//! sub-block's scale is taken from its lane by a shuffle.
 
-use super::{q3k_scales, q5k_scales_mins, BlockQ3K, BlockQ5K, BlockQ6K, BlockQ8K, QK_K};
+use super::{BlockQ3K, BlockQ5K, BlockQ6K, BlockQ8K, QK_K};
 use core::arch::wasm32::*;
 
 /// 16 bytes of `s` from element `at`.
@@ -57,6 +60,100 @@ fn scaled_bsums(y: &BlockQ8K, sc: v128) -> v128 {
     )
 }
 
+/// The 12 packed scale bytes of a K block: bytes 0..12 of the vector,
+/// the rest zero (two loads: a 16-byte load would read past the block).
+#[inline(always)]
+fn load12(b: &[u8; 12]) -> v128 {
+    let p = b.as_ptr();
+    // SAFETY: bytes 0..8 and 8..12 of the 12-byte `b`; wasm loads need no
+    // alignment.
+    unsafe {
+        let lo = v128_load64_zero(p.cast());
+        v128_load32_lane::<2>(lo, p.add(8).cast())
+    }
+}
+
+/// Q3_K's 16 signed scales (`q3k_scales`) in the 16 i8 lanes: the low
+/// nibbles of bytes 0..8 for scales 0..8, their high nibbles for 8..16;
+/// the two high bits of scale `j` are bits `2·(j / 4)` of byte `8 + j % 4`.
+#[inline(always)]
+pub fn q3k_scales_v(b: &[u8; 12]) -> v128 {
+    let v = load12(b);
+    let low4 = u8x16_splat(0xF);
+    let twice = i8x16_shuffle::<0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7>(v, v);
+    let nibbles = i8x16_shuffle::<0, 1, 2, 3, 4, 5, 6, 7, 24, 25, 26, 27, 28, 29, 30, 31>(
+        v128_and(twice, low4),
+        v128_and(u8x16_shr(twice, 4), low4),
+    );
+    // Bytes 8..12 four times, the k-th copy shifted down 2·k.
+    let t = i8x16_shuffle::<8, 9, 10, 11, 8, 9, 10, 11, 8, 9, 10, 11, 8, 9, 10, 11>(v, v);
+    let t01 =
+        i8x16_shuffle::<0, 1, 2, 3, 20, 21, 22, 23, 0, 0, 0, 0, 0, 0, 0, 0>(t, u8x16_shr(t, 2));
+    let t23 = i8x16_shuffle::<0, 1, 2, 3, 20, 21, 22, 23, 0, 0, 0, 0, 0, 0, 0, 0>(
+        u8x16_shr(t, 4),
+        u8x16_shr(t, 6),
+    );
+    let tops = i8x16_shuffle::<0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23>(t01, t23);
+    let high = i8x16_shl(v128_and(tops, u8x16_splat(3)), 4);
+    i8x16_sub(v128_or(nibbles, high), i8x16_splat(32))
+}
+
+/// Q4_K/Q5_K's 8 scales (lanes 0..8) and 8 mins (lanes 8..16) as
+/// `q5k_scales_mins` reads them: pairs `j < 4` are the low six bits of
+/// bytes `j` and `j + 4`; pairs `j >= 4` take byte `j + 4`'s low and high
+/// nibbles, with bits 6..8 of bytes `j - 4` and `j` above them.
+#[inline(always)]
+pub fn q5k_scales_mins_v(b: &[u8; 12]) -> v128 {
+    let v = load12(b);
+    // Low parts: q[0..4] & 63, q[8..12] & 15 | q[4..8] & 63, q[8..12] >> 4.
+    let lows = i8x16_shuffle::<0, 1, 2, 3, 8, 9, 10, 11, 4, 5, 6, 7, 8, 9, 10, 11>(v, v);
+    let masked = v128_and(
+        lows,
+        u8x16(
+            63, 63, 63, 63, 15, 15, 15, 15, 63, 63, 63, 63, 255, 255, 255, 255,
+        ),
+    );
+    let low = i8x16_shuffle::<0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 28, 29, 30, 31>(
+        masked,
+        u8x16_shr(lows, 4),
+    );
+    // High parts of pairs 4..8: q[0..4] >> 6 (scales), q[4..8] >> 6 (mins).
+    let tops =
+        i8x16_shuffle::<16, 16, 16, 16, 0, 1, 2, 3, 16, 16, 16, 16, 4, 5, 6, 7>(v, i8x16_splat(0));
+    v128_or(low, i8x16_shl(u8x16_shr(tops, 6), 4))
+}
+
+/// Lane `L` of eight i16 lanes, in all eight.
+#[inline(always)]
+fn splat16<const L: usize>(v: v128) -> v128 {
+    match L {
+        0 => i16x8_shuffle::<0, 0, 0, 0, 0, 0, 0, 0>(v, v),
+        1 => i16x8_shuffle::<1, 1, 1, 1, 1, 1, 1, 1>(v, v),
+        2 => i16x8_shuffle::<2, 2, 2, 2, 2, 2, 2, 2>(v, v),
+        3 => i16x8_shuffle::<3, 3, 3, 3, 3, 3, 3, 3>(v, v),
+        4 => i16x8_shuffle::<4, 4, 4, 4, 4, 4, 4, 4>(v, v),
+        5 => i16x8_shuffle::<5, 5, 5, 5, 5, 5, 5, 5>(v, v),
+        6 => i16x8_shuffle::<6, 6, 6, 6, 6, 6, 6, 6>(v, v),
+        _ => i16x8_shuffle::<7, 7, 7, 7, 7, 7, 7, 7>(v, v),
+    }
+}
+
+/// Lane `l` (< 8, a constant once the caller's loops are unrolled) of
+/// eight i16 lanes, in all eight.
+#[inline(always)]
+fn splat16_at(v: v128, l: usize) -> v128 {
+    match l {
+        0 => splat16::<0>(v),
+        1 => splat16::<1>(v),
+        2 => splat16::<2>(v),
+        3 => splat16::<3>(v),
+        4 => splat16::<4>(v),
+        5 => splat16::<5>(v),
+        6 => splat16::<6>(v),
+        _ => splat16::<7>(v),
+    }
+}
+
 /// Q3_K · Q8_K over `n` values (`n / 256` blocks of each).
 ///
 /// Values are taken unsigned, `q2 | hbit << 2` in 0..8, and the `- 4`
@@ -68,15 +165,20 @@ pub fn vec_dot_q3k_q8k(n: usize, xs: &[BlockQ3K], ys: &[BlockQ8K]) -> f32 {
     let (three, four) = (u8x16_splat(3), u8x16_splat(4));
     let mut sumf = 0f32;
     for (x, y) in xs[..nb].iter().zip(&ys[..nb]) {
-        let scales = q3k_scales(&x.scales);
-        let offset = scaled_bsums(y, load(&scales, 0));
+        let scales = q3k_scales_v(&x.scales);
+        // The scales as i16: sub-blocks 0..8, then 8..16.
+        let sc16 = [
+            i16x8_extend_low_i8x16(scales),
+            i16x8_extend_high_i8x16(scales),
+        ];
+        let offset = scaled_bsums(y, scales);
         let mut acc = i32x4_shl(i32x4_neg(offset), 2);
         // Value `128·half + 32·shift + l` (l < 32, in two vectors of
         // 16, `k`): its high bit is bit `4·half + shift` of `hmask[l]`,
         // shifted down one a step and read at bit 0; its low bits are
         // bits `2·shift` of `qs[32·half + l]`, shifted down two a step.
         let mut hm = [load(&x.hmask, 0), load(&x.hmask, 16)];
-        for half in 0..2 {
+        for (half, &sc) in sc16.iter().enumerate() {
             let mut q = [load(&x.qs, 32 * half), load(&x.qs, 32 * half + 16)];
             for shift in 0..4 {
                 for k in 0..2 {
@@ -84,7 +186,7 @@ pub fn vec_dot_q3k_q8k(n: usize, xs: &[BlockQ3K], ys: &[BlockQ8K]) -> f32 {
                     let hb = v128_and(i16x8_shl(hm[k], 2), four);
                     let sub = 8 * half + 2 * shift + k;
                     let p = mul16u(v128_or(q2, hb), load(&y.qs, 16 * sub));
-                    let s = i16x8_splat(scales[sub] as i16);
+                    let s = splat16_at(sc, 2 * shift + k);
                     acc = i32x4_add(acc, i32x4_dot_i16x8(p, s));
                     q[k] = u16x8_shr(q[k], 2);
                     hm[k] = u16x8_shr(hm[k], 1);
@@ -103,18 +205,15 @@ pub fn vec_dot_q5k_q8k(n: usize, xs: &[BlockQ5K], ys: &[BlockQ8K]) -> f32 {
     let (low4, sixteen) = (u8x16_splat(0xF), u8x16_splat(16));
     let mut sumf = 0f32;
     for (x, y) in xs[..nb].iter().zip(&ys[..nb]) {
-        let (scales, mins) = q5k_scales_mins(&x.scales);
-        let m = mins.map(|m| m as i16);
+        let sm = q5k_scales_mins_v(&x.scales);
+        // The scales as i16 (all below 64), and the mins each twice.
+        let scales = i16x8_extend_low_u8x16(sm);
+        let mins2 =
+            i8x16_shuffle::<8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13, 14, 14, 15, 15>(sm, sm);
         // Σ min·q8: bsums (two per sub-block of 32) against the mins.
         let summ = i32x4_add(
-            i32x4_dot_i16x8(
-                load(&y.bsums, 0),
-                i16x8(m[0], m[0], m[1], m[1], m[2], m[2], m[3], m[3]),
-            ),
-            i32x4_dot_i16x8(
-                load(&y.bsums, 8),
-                i16x8(m[4], m[4], m[5], m[5], m[6], m[6], m[7], m[7]),
-            ),
+            i32x4_dot_i16x8(load(&y.bsums, 0), i16x8_extend_low_u8x16(mins2)),
+            i32x4_dot_i16x8(load(&y.bsums, 8), i16x8_extend_high_u8x16(mins2)),
         );
         let mut acc = i32x4_splat(0);
         // Value `64·chunk + 32·hi + l` (sub-block `2·chunk + hi`, l < 32
@@ -135,7 +234,7 @@ pub fn vec_dot_q5k_q8k(n: usize, xs: &[BlockQ5K], ys: &[BlockQ8K]) -> f32 {
                     p = i16x8_add(p, mul16u(a, load(&y.qs, 32 * sub + 16 * k)));
                     hm[k] = u16x8_shr(hm[k], 1);
                 }
-                let s = i16x8_splat(scales[sub] as i16);
+                let s = splat16_at(scales, sub);
                 acc = i32x4_add(acc, i32x4_dot_i16x8(p, s));
             }
         }
@@ -154,13 +253,19 @@ pub fn vec_dot_q6k_q8k(n: usize, xs: &[BlockQ6K], ys: &[BlockQ8K]) -> f32 {
     let (low4, three) = (u8x16_splat(0xF), u8x16_splat(3));
     let mut sumf = 0f32;
     for (x, y) in xs[..nb].iter().zip(&ys[..nb]) {
-        let offset = scaled_bsums(y, load(&x.scales, 0));
+        let scales = load(&x.scales, 0);
+        // The scales as i16: sub-blocks 0..8, then 8..16.
+        let sc16 = [
+            i16x8_extend_low_i8x16(scales),
+            i16x8_extend_high_i8x16(scales),
+        ];
+        let offset = scaled_bsums(y, scales);
         let mut acc = i32x4_shl(i32x4_neg(offset), 5);
         // Value `128·half + 32·group + l` (l < 32, in two vectors of 16,
         // `k`): low nibble of `ql[64·half + l]` (groups 0, 2: low, high)
         // or of `ql[64·half + 32 + l]` (groups 1, 3); high bits `2·group`
         // of `qh[32·half + l]`; scale `8·half + 2·group + k`.
-        for half in 0..2 {
+        for (half, &sc) in sc16.iter().enumerate() {
             for k in 0..2 {
                 let qa = load(&x.ql, 64 * half + 16 * k);
                 let qb = load(&x.ql, 64 * half + 32 + 16 * k);
@@ -176,7 +281,7 @@ pub fn vec_dot_q6k_q8k(n: usize, xs: &[BlockQ6K], ys: &[BlockQ8K]) -> f32 {
                     let q = v128_or(low, i16x8_shl(high, 4));
                     let sub = 8 * half + 2 * group + k;
                     let p = mul16u(q, load(&y.qs, 16 * sub));
-                    let s = i16x8_splat(x.scales[sub] as i16);
+                    let s = splat16_at(sc, 2 * group + k);
                     acc = i32x4_add(acc, i32x4_dot_i16x8(p, s));
                 }
             }

@@ -29,7 +29,7 @@ fn hsum(v: v128) -> f32 {
 
 /// Four i32x4 vectors, each summed across its lanes, as one i32x4.
 #[inline(always)]
-fn sum4(s: [v128; 4]) -> v128 {
+pub(crate) fn sum4(s: [v128; 4]) -> v128 {
     // [a0 + a2, b0 + b2, a1 + a3, b1 + b3], the same for c and d.
     let ab = i32x4_add(
         i32x4_shuffle::<0, 4, 1, 5>(s[0], s[1]),
