@@ -7,12 +7,12 @@
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
-use llm_worker::quant::kquants::{BlockQ3K, BlockQ5K, BlockQ6K, BlockQ8K, QK_K};
+use llm_worker::quant::kquants::{BlockQ3K, BlockQ4K, BlockQ5K, BlockQ6K, BlockQ8K, QK_K};
 use llm_worker::quant::legacy::{BlockQ4_1, BlockQ5_0, BlockQ5_1};
 use llm_worker::quant::Kernel;
 
 mod support;
-use support::kquants::{raw_q3k, raw_q5k, raw_q6k, values};
+use support::kquants::{raw_q3k, raw_q4k, raw_q5k, raw_q6k, values};
 use support::legacy::{close, floats, random_blocks, Case};
 use support::{quantize_act, Rng};
 
@@ -114,6 +114,11 @@ fn k_batch<K: Kernel<Act = BlockQ8K>>(raw: fn(&mut Rng) -> K) {
 #[test]
 fn q3k_batch_products() {
     k_batch::<BlockQ3K>(raw_q3k);
+}
+
+#[test]
+fn q4k_batch_products() {
+    k_batch::<BlockQ4K>(raw_q4k);
 }
 
 #[test]

@@ -1,4 +1,4 @@
-//! The K-quant kernels (Q3_K, Q5_K against Q8_K): SIMD against scalar,
+//! The K-quant kernels (Q3_K, Q4_K, Q5_K, Q6_K against Q8_K): SIMD against scalar,
 //! scalar against candle 0.11.1, and every value position one at a time.
 //! Runs natively and in wasm (Node, simd128).
 
@@ -9,7 +9,7 @@ use candle_core::quantized::{GgmlDType, QMatMul, QTensor};
 use candle_core::{Device, Module, Tensor};
 use half::f16;
 use llm_worker::quant::kquants::{
-    q3k_scales, q5k_scales_mins, BlockQ3K, BlockQ5K, BlockQ6K, BlockQ8K, QK_K,
+    q3k_scales, q5k_scales_mins, BlockQ3K, BlockQ4K, BlockQ5K, BlockQ6K, BlockQ8K, QK_K,
 };
 use llm_worker::quant::Kernel;
 
@@ -89,7 +89,7 @@ fn kernel_vs_scalar<K: Kernel<Act = BlockQ8K>>(raw: fn(&mut Rng) -> K) {
 fn d_offsets<K: Kernel>() -> Vec<usize> {
     match K::DTYPE {
         GgmlDType::Q3K => vec![108],
-        GgmlDType::Q5K => vec![0, 2],
+        GgmlDType::Q4K | GgmlDType::Q5K => vec![0, 2],
         GgmlDType::Q6K => vec![208],
         other => panic!("{other:?}"),
     }
@@ -98,6 +98,11 @@ fn d_offsets<K: Kernel>() -> Vec<usize> {
 #[test]
 fn q3k_kernel_matches_scalar() {
     kernel_vs_scalar::<BlockQ3K>(raw_q3k);
+}
+
+#[test]
+fn q4k_kernel_matches_scalar() {
+    kernel_vs_scalar::<BlockQ4K>(raw_q4k);
 }
 
 #[test]
@@ -115,10 +120,16 @@ fn q6k_kernel_matches_scalar() {
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 #[test]
 fn simd_functions_are_the_kernels() {
-    use llm_worker::quant::kquants::simd::{vec_dot_q3k_q8k, vec_dot_q5k_q8k, vec_dot_q6k_q8k};
+    use llm_worker::quant::kquants::simd::{
+        vec_dot_q3k_q8k, vec_dot_q4k_q8k, vec_dot_q5k_q8k, vec_dot_q6k_q8k,
+    };
     let mut rng = Rng::new(7);
     for blocks in 1..=4 {
         let ys = acts(&mut rng, blocks, 0);
+        let x4: Vec<BlockQ4K> = (0..blocks).map(|_| raw_q4k(&mut rng)).collect();
+        let s4 = vec_dot_q4k_q8k(blocks * QK_K, &x4, &ys);
+        assert_eq!(s4.to_bits(), BlockQ4K::dot(&x4, &ys).to_bits());
+        check_kernel_vs_scalar(&x4, &ys, "simd q4k");
         let x3: Vec<BlockQ3K> = (0..blocks).map(|_| raw_q3k(&mut rng)).collect();
         let x5: Vec<BlockQ5K> = (0..blocks).map(|_| raw_q5k(&mut rng)).collect();
         let x6: Vec<BlockQ6K> = (0..blocks).map(|_| raw_q6k(&mut rng)).collect();
@@ -239,6 +250,31 @@ fn scalar_vs_candle<K: Kernel<Act = BlockQ8K>>(parts: fn(&K, &[f32]) -> f32) {
 #[test]
 fn q3k_scalar_matches_candle() {
     scalar_vs_candle::<BlockQ3K>(q3k_parts);
+}
+
+/// Σ(|d·sc·q·x| + |dmin·m·x|) over a Q4_K block, as `q5k_parts`.
+fn q4k_parts(b: &BlockQ4K, x: &[f32]) -> f32 {
+    let (sc, mn) = q5k_scales_mins(&b.scales);
+    let (d, dmin) = (b.d.to_f32(), b.dmin.to_f32());
+    (0..QK_K)
+        .map(|i| {
+            let j = i / 32;
+            ((d * sc[j] as f32 * q4k_value(b, i) as f32).abs() + (dmin * mn[j] as f32).abs())
+                * x[i].abs()
+        })
+        .sum()
+}
+
+/// Q4_K's 4-bit value `i`, as ggml lays it out: `qs[32·chunk + l] >>
+/// 4·hi` with `chunk = i / 64`, `hi = i % 64 / 32`, `l = i % 32`.
+fn q4k_value(b: &BlockQ4K, i: usize) -> u8 {
+    let (chunk, hi, l) = (i / 64, i % 64 / 32, i % 32);
+    (b.qs[32 * chunk + l] >> (4 * hi)) & 0xF
+}
+
+#[test]
+fn q4k_scalar_matches_candle() {
+    scalar_vs_candle::<BlockQ4K>(q4k_parts);
 }
 
 #[test]
@@ -438,6 +474,18 @@ fn q3k_every_position_one_hot_act() {
     dense_weights_one_hot_acts::<BlockQ3K>(raw_q3k, q3k_mag);
 }
 
+fn q4k_mag(x: &BlockQ4K, p: usize) -> f32 {
+    let (sc, mn) = q5k_scales_mins(&x.scales);
+    let j = p / 32;
+    (x.d.to_f32() * sc[j] as f32 * q4k_value(x, p) as f32).abs()
+        + (x.dmin.to_f32() * mn[j] as f32).abs()
+}
+
+#[test]
+fn q4k_every_position_one_hot_act() {
+    dense_weights_one_hot_acts::<BlockQ4K>(raw_q4k, q4k_mag);
+}
+
 #[test]
 fn q5k_every_position_one_hot_act() {
     dense_weights_one_hot_acts::<BlockQ5K>(raw_q5k, q5k_mag);
@@ -578,6 +626,39 @@ fn q5k_every_position_one_hot_weight() {
     }
 }
 
+/// Q4_K blocks with a single nonzero value (mins zero), written from
+/// ggml's layout (`q4k_value`), against dense activations.
+#[test]
+fn q4k_every_position_one_hot_weight() {
+    let mut rng = Rng::new(701);
+    let x = values(&mut rng, 1, 0);
+    let ys = quantize_act::<BlockQ4K>(&x);
+    for p in 0..QK_K {
+        let sc: [u8; 8] = std::array::from_fn(|_| 1 + rng.byte() % 63);
+        let mut b = BlockQ4K {
+            d: f16::from_f32(0.25 + rng.unit()),
+            dmin: f16::from_f32(0.5 + rng.unit()),
+            scales: pack_q5k_scales(sc, [0; 8]),
+            qs: [0; 128],
+        };
+        let q = 1 + rng.below(15) as u8;
+        let (chunk, hi, l) = (p / 64, p % 64 / 32, p % 32);
+        b.qs[32 * chunk + l] |= q << (4 * hi);
+        assert_eq!(q4k_value(&b, p), q);
+        let mut w = vec![0f32; QK_K];
+        BlockQ4K::dequantize(&[b], &mut w);
+        let want_w = b.d.to_f32() * sc[p / 32] as f32 * q as f32;
+        assert_eq!(w[p], want_w, "position {p}: dequantized");
+        for (i, &v) in w.iter().enumerate() {
+            assert!(i == p || v == 0.0, "position {p}: value at {i} is {v}");
+        }
+        let a = ys[0].d * ys[0].qs[p] as f32;
+        let tol = 8.0 * f32::EPSILON * (w[p] * a).abs();
+        let got = [BlockQ4K::dot(&[b], &ys), BlockQ4K::dot_scalar(&[b], &ys)];
+        check_one(got, w[p] * a, tol, &format!("Q4K one-hot weight {p}"));
+    }
+}
+
 /// Stored bytes parse field by field (little-endian, ggml's order).
 #[test]
 fn read_parses_ggml_layout() {
@@ -590,6 +671,15 @@ fn read_parses_ggml_layout() {
     bytes.extend_from_slice(&b3.d.to_le_bytes());
     assert_eq!(bytes.len(), BlockQ3K::BYTES);
     assert_eq!(BlockQ3K::read(&bytes), b3);
+
+    let b4 = raw_q4k(&mut rng);
+    let mut bytes = Vec::new();
+    bytes.extend_from_slice(&b4.d.to_le_bytes());
+    bytes.extend_from_slice(&b4.dmin.to_le_bytes());
+    bytes.extend_from_slice(&b4.scales);
+    bytes.extend_from_slice(&b4.qs);
+    assert_eq!(bytes.len(), BlockQ4K::BYTES);
+    assert_eq!(BlockQ4K::read(&bytes), b4);
 
     let b5 = raw_q5k(&mut rng);
     let mut bytes = Vec::new();

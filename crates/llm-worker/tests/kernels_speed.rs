@@ -9,7 +9,7 @@ mod support;
 use llm_worker::quant::kquants::{BlockQ8K, QK_K};
 use llm_worker::quant::legacy::{BlockQ4_1, BlockQ5_0, BlockQ5_1, QK};
 use llm_worker::quant::Kernel;
-use support::kquants::{raw_q3k, raw_q5k, raw_q6k, values};
+use support::kquants::{raw_q3k, raw_q4k, raw_q5k, raw_q6k, values};
 use support::legacy::*;
 use support::{quantize_act, Rng};
 
@@ -110,15 +110,17 @@ fn bench_dots() {
     }
     for line in [
         time_k("Q3_K", raw_q3k),
+        time_k("Q4_K", raw_q4k),
         time_k("Q5_K", raw_q5k),
         time_k("Q6_K", raw_q6k),
         time::<BlockQ4_1, ck::BlockQ4_1>("Q4_1"),
         time::<BlockQ5_0, ck::BlockQ5_0>("Q5_0"),
         time::<BlockQ5_1, ck::BlockQ5_1>("Q5_1"),
         format!(
-            "Q4_0: candle's {:.2} ns/block; Q8_0: candle's {:.2}",
+            "Q4_0: candle's {:.2} ns/block; Q8_0: candle's {:.2}; Q4_K: candle's {:.2} ns per 32 values",
             candle_ns::<ck::BlockQ4_0>(),
-            candle_ns::<ck::BlockQ8_0>()
+            candle_ns::<ck::BlockQ8_0>(),
+            candle_ns::<ck::BlockQ4K>() / (QK_K / QK) as f64,
         ),
     ] {
         #[cfg(target_arch = "wasm32")]

@@ -1,4 +1,4 @@
-//! K-quant kernels (256 values a block): Q3_K, Q5_K and Q6_K weights against
+//! K-quant kernels (256 values a block): Q3_K, Q4_K, Q5_K and Q6_K weights against
 //! activations quantised to Q8_K, with ggml's block layouts and semantics.
 //!
 //! Each block's dot product is an exact integer sum (sub-block scales
@@ -6,7 +6,7 @@
 //! the simd128 kernels compute the same integers and add the blocks' f32
 //! terms in the same order.
 
-use super::wide::{self, Wide16, Wide32m};
+use super::wide::{self, Wide16};
 use super::Kernel;
 use candle_core::quantized::GgmlDType;
 use half::f16;
@@ -36,6 +36,19 @@ pub struct BlockQ3K {
     pub d: f16,
 }
 const _: () = assert!(size_of::<BlockQ3K>() == 110);
+
+/// Q4_K: 4-bit values in `qs`, 8 sub-blocks of 32 with a 6-bit scale and
+/// a 6-bit min each, packed in `scales` as Q5_K's; super-scales `d` and
+/// `dmin`. `x = d * scale * q - dmin * min`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BlockQ4K {
+    pub d: f16,
+    pub dmin: f16,
+    pub scales: [u8; 12],
+    pub qs: [u8; QK_K / 2],
+}
+const _: () = assert!(size_of::<BlockQ4K>() == 144);
 
 /// Q5_K: 5-bit values (4 low bits in `qs`, the high bit in `qh`), 8
 /// sub-blocks of 32 with a 6-bit scale and a 6-bit min each, packed in
@@ -173,18 +186,6 @@ impl BlockQ3K {
         let q2 = (self.qs[32 * half + l] >> (2 * shift)) & 3;
         let h = (self.hmask[l] >> (4 * half + shift)) & 1;
         (q2 | (h << 2)) as i32 - 4
-    }
-}
-
-impl BlockQ5K {
-    /// Value `i` of the block as an unsigned 5-bit integer.
-    #[inline]
-    fn q(&self, i: usize) -> i32 {
-        let (chunk, r) = (i / 64, i % 64);
-        let (hi, l) = (r / 32, r % 32);
-        let q4 = (self.qs[32 * chunk + l] >> (4 * hi)) & 0xF;
-        let h = (self.qh[l] >> (2 * chunk + hi)) & 1;
-        (q4 | (h << 4)) as i32
     }
 }
 
@@ -360,95 +361,8 @@ impl Kernel for BlockQ3K {
     }
 }
 
-impl Kernel for BlockQ5K {
-    const DTYPE: GgmlDType = GgmlDType::Q5K;
-    const BLOCK: usize = QK_K;
-    const BYTES: usize = size_of::<Self>();
-    type Act = BlockQ8K;
-    const ACT_ZERO: BlockQ8K = BlockQ8K::ZERO;
-
-    fn read(bytes: &[u8]) -> Self {
-        assert_eq!(bytes.len(), Self::BYTES, "BlockQ5K::read");
-        Self {
-            d: read_f16(bytes, 0),
-            dmin: read_f16(bytes, 2),
-            scales: copy(bytes, 4),
-            qh: copy(bytes, 16),
-            qs: copy(bytes, 48),
-        }
-    }
-
-    fn quantize_act(xs: &[f32], out: &mut [BlockQ8K]) {
-        BlockQ8K::quantize(xs, out)
-    }
-
-    fn dot(xs: &[Self], ys: &[BlockQ8K]) -> f32 {
-        #[cfg(target_feature = "simd128")]
-        return simd::vec_dot_q5k_q8k(xs.len() * QK_K, xs, ys);
-        #[cfg(not(target_feature = "simd128"))]
-        return Self::dot_scalar(xs, ys);
-    }
-
-    fn dot_scalar(xs: &[Self], ys: &[BlockQ8K]) -> f32 {
-        assert_eq!(xs.len(), ys.len(), "vec_dot_q5k_q8k: lengths");
-        let mut sumf = 0f32;
-        for (x, y) in xs.iter().zip(ys) {
-            let (scales, mins) = q5k_scales_mins(&x.scales);
-            let mut sumi = 0i32;
-            for (j, &sc) in scales.iter().enumerate() {
-                let s: i32 = (32 * j..32 * j + 32).map(|i| x.q(i) * y.qs[i] as i32).sum();
-                sumi += sc as i32 * s;
-            }
-            // Σ min·q8 over each sub-block of 32: two bsums of 16 each.
-            let summ: i32 = y
-                .bsums
-                .iter()
-                .enumerate()
-                .map(|(j, &b)| b as i32 * mins[j / 2] as i32)
-                .sum();
-            sumf += x.d.to_f32() * y.d * sumi as f32 - x.dmin.to_f32() * y.d * summ as f32;
-        }
-        sumf
-    }
-
-    fn dequantize(xs: &[Self], out: &mut [f32]) {
-        assert_eq!(out.len(), xs.len() * QK_K, "dequantize_row_q5_K: length");
-        for (x, out) in xs.iter().zip(out.chunks_exact_mut(QK_K)) {
-            let (scales, mins) = q5k_scales_mins(&x.scales);
-            let (d, dmin) = (x.d.to_f32(), x.dmin.to_f32());
-            for (j, out) in out.chunks_exact_mut(32).enumerate() {
-                let d1 = d * scales[j] as f32;
-                let m1 = dmin * mins[j] as f32;
-                for (k, o) in out.iter_mut().enumerate() {
-                    *o = d1 * x.q(32 * j + k) as f32 - m1;
-                }
-            }
-        }
-    }
-
-    type Wide = Wide32m;
-    const WIDE_ZERO: Wide32m = Wide32m::ZERO;
-    const WIDEN_FROM: usize = 16;
-
-    fn widen(&self) -> Wide32m {
-        let (scales, mins) = q5k_scales_mins(&self.scales);
-        let mut qs = [0i8; QK_K];
-        for (i, q) in qs.iter_mut().enumerate() {
-            *q = self.q(i) as i8;
-        }
-        Wide32m {
-            d: self.d.to_f32(),
-            dmin: self.dmin.to_f32(),
-            scales,
-            mins,
-            qs,
-        }
-    }
-
-    fn dot_wide(xs: &[Wide32m], ys: &[BlockQ8K]) -> f32 {
-        wide::dot32m(xs, ys)
-    }
-}
+/// Q4_K and Q5_K, whose kernels differ only in how a value is read.
+mod scale_min;
 
 /// The `simd128` kernels (`simd.rs`).
 #[cfg(target_feature = "simd128")]

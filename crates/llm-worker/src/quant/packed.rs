@@ -180,6 +180,7 @@ pub fn has_kernels(dtype: GgmlDType) -> bool {
             | GgmlDType::Q5_0
             | GgmlDType::Q5_1
             | GgmlDType::Q3K
+            | GgmlDType::Q4K
             | GgmlDType::Q5K
             | GgmlDType::Q6K
     )
@@ -188,7 +189,7 @@ pub fn has_kernels(dtype: GgmlDType) -> bool {
 /// A `QTensor` of `dtype` on our kernels from its stored bytes (a type
 /// `has_kernels` names).
 pub fn qtensor(dtype: GgmlDType, bytes: &[u8], shape: Shape) -> Result<QTensor> {
-    use super::kquants::{BlockQ3K, BlockQ5K, BlockQ6K};
+    use super::kquants::{BlockQ3K, BlockQ4K, BlockQ5K, BlockQ6K};
     use super::legacy::{BlockQ4_1, BlockQ5_0, BlockQ5_1};
     fn make<T: Kernel>(bytes: &[u8], shape: Shape) -> Result<QTensor> {
         let p = Packed::<T>::from_bytes(bytes)?;
@@ -199,6 +200,7 @@ pub fn qtensor(dtype: GgmlDType, bytes: &[u8], shape: Shape) -> Result<QTensor> 
         GgmlDType::Q5_0 => make::<BlockQ5_0>(bytes, shape),
         GgmlDType::Q5_1 => make::<BlockQ5_1>(bytes, shape),
         GgmlDType::Q3K => make::<BlockQ3K>(bytes, shape),
+        GgmlDType::Q4K => make::<BlockQ4K>(bytes, shape),
         GgmlDType::Q5K => make::<BlockQ5K>(bytes, shape),
         GgmlDType::Q6K => make::<BlockQ6K>(bytes, shape),
         other => candle_core::bail!("{other:?} has no kernels of ours"),

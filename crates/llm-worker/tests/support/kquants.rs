@@ -5,7 +5,7 @@ use super::{blocks_from_bytes, quantize_act, Rng};
 use candle_core::quantized::QTensor;
 use candle_core::{Device, Tensor};
 use half::f16;
-use llm_worker::quant::kquants::{BlockQ3K, BlockQ5K, BlockQ6K, BlockQ8K, QK_K};
+use llm_worker::quant::kquants::{BlockQ3K, BlockQ4K, BlockQ5K, BlockQ6K, BlockQ8K, QK_K};
 use llm_worker::quant::Kernel;
 
 /// The kinds of 256-value blocks the float tests draw from.
@@ -76,6 +76,15 @@ pub fn raw_q3k(rng: &mut Rng) -> BlockQ3K {
         qs: std::array::from_fn(|_| rng.byte()),
         scales: std::array::from_fn(|_| rng.byte()),
         d: f16_in(rng, -4.0, 1.0),
+    }
+}
+
+pub fn raw_q4k(rng: &mut Rng) -> BlockQ4K {
+    BlockQ4K {
+        d: f16_in(rng, -4.0, 1.0),
+        dmin: f16_in(rng, -4.0, 1.0),
+        scales: std::array::from_fn(|_| rng.byte()),
+        qs: std::array::from_fn(|_| rng.byte()),
     }
 }
 

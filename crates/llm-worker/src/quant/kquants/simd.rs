@@ -11,7 +11,7 @@
 //! in one vector (`q3k_scales_v`, `q5k_scales_mins_v`), and each
 //! sub-block's scale is taken from its lane by a shuffle.
 
-use super::{BlockQ3K, BlockQ5K, BlockQ6K, BlockQ8K, QK_K};
+use super::{BlockQ3K, BlockQ4K, BlockQ5K, BlockQ6K, BlockQ8K, QK_K};
 use core::arch::wasm32::*;
 
 /// 16 bytes of `s` from element `at`.
@@ -198,49 +198,76 @@ pub fn vec_dot_q3k_q8k(n: usize, xs: &[BlockQ3K], ys: &[BlockQ8K]) -> f32 {
     sumf
 }
 
+/// Q4_K · Q8_K over `n` values (`n / 256` blocks of each).
+pub fn vec_dot_q4k_q8k(n: usize, xs: &[BlockQ4K], ys: &[BlockQ8K]) -> f32 {
+    debug_assert!(n % QK_K == 0, "vec_dot_q4k_q8k: {n} % {QK_K}");
+    let nb = n / QK_K;
+    let mut sumf = 0f32;
+    for (x, y) in xs[..nb].iter().zip(&ys[..nb]) {
+        let (sumi, summ) = scale_min_sums(&x.scales, None, &x.qs, y);
+        sumf += x.d.to_f32() * y.d * sumi as f32 - x.dmin.to_f32() * y.d * summ as f32;
+    }
+    sumf
+}
+
 /// Q5_K · Q8_K over `n` values (`n / 256` blocks of each).
 pub fn vec_dot_q5k_q8k(n: usize, xs: &[BlockQ5K], ys: &[BlockQ8K]) -> f32 {
     debug_assert!(n % QK_K == 0, "vec_dot_q5k_q8k: {n} % {QK_K}");
     let nb = n / QK_K;
-    let (low4, sixteen) = (u8x16_splat(0xF), u8x16_splat(16));
     let mut sumf = 0f32;
     for (x, y) in xs[..nb].iter().zip(&ys[..nb]) {
-        let sm = q5k_scales_mins_v(&x.scales);
-        // The scales as i16 (all below 64), and the mins each twice.
-        let scales = i16x8_extend_low_u8x16(sm);
-        let mins2 =
-            i8x16_shuffle::<8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13, 14, 14, 15, 15>(sm, sm);
-        // Σ min·q8: bsums (two per sub-block of 32) against the mins.
-        let summ = i32x4_add(
-            i32x4_dot_i16x8(load(&y.bsums, 0), i16x8_extend_low_u8x16(mins2)),
-            i32x4_dot_i16x8(load(&y.bsums, 8), i16x8_extend_high_u8x16(mins2)),
-        );
-        let mut acc = i32x4_splat(0);
-        // Value `64·chunk + 32·hi + l` (sub-block `2·chunk + hi`, l < 32
-        // in two vectors of 16, `k`): low bits `qs[32·chunk + l] >>
-        // 4·hi`, high bit bit `2·chunk + hi` of `qh[l]`, shifted down
-        // one a sub-block and read at bit 0.
-        let mut hm = [load(&x.qh, 0), load(&x.qh, 16)];
-        for chunk in 0..4 {
-            let q = [load(&x.qs, 32 * chunk), load(&x.qs, 32 * chunk + 16)];
-            for hi in 0..2 {
-                let sub = 2 * chunk + hi;
-                let mut p = i16x8_splat(0);
-                for k in 0..2 {
-                    let q4 = if hi == 0 { q[k] } else { u16x8_shr(q[k], 4) };
-                    let hb = v128_and(i16x8_shl(hm[k], 4), sixteen);
-                    let a = v128_or(v128_and(q4, low4), hb);
-                    // a <= 31: two of these sum to at most 4·31·128 a lane.
-                    p = i16x8_add(p, mul16u(a, load(&y.qs, 32 * sub + 16 * k)));
-                    hm[k] = u16x8_shr(hm[k], 1);
-                }
-                let s = splat16_at(scales, sub);
-                acc = i32x4_add(acc, i32x4_dot_i16x8(p, s));
-            }
-        }
-        sumf += x.d.to_f32() * y.d * hsum(acc) as f32 - x.dmin.to_f32() * y.d * hsum(summ) as f32;
+        let (sumi, summ) = scale_min_sums(&x.scales, Some(&x.qh), &x.qs, y);
+        sumf += x.d.to_f32() * y.d * sumi as f32 - x.dmin.to_f32() * y.d * summ as f32;
     }
     sumf
+}
+
+/// A Q4_K block (`qh` None) or a Q5_K one against a Q8_K block: the
+/// integer sums `Σ_j scale_j · Σ q·q8` and `Σ_j min_j · Σ q8` over its 8
+/// sub-blocks of 32, as the scalar kernel computes them.
+#[inline(always)]
+fn scale_min_sums(
+    packed: &[u8; 12],
+    qh: Option<&[u8; QK_K / 8]>,
+    qs: &[u8; QK_K / 2],
+    y: &BlockQ8K,
+) -> (i32, i32) {
+    let (low4, sixteen) = (u8x16_splat(0xF), u8x16_splat(16));
+    let sm = q5k_scales_mins_v(packed);
+    // The scales as i16 (all below 64), and the mins each twice.
+    let scales = i16x8_extend_low_u8x16(sm);
+    let mins2 = i8x16_shuffle::<8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13, 14, 14, 15, 15>(sm, sm);
+    // Σ min·q8: bsums (two per sub-block of 32) against the mins.
+    let summ = i32x4_add(
+        i32x4_dot_i16x8(load(&y.bsums, 0), i16x8_extend_low_u8x16(mins2)),
+        i32x4_dot_i16x8(load(&y.bsums, 8), i16x8_extend_high_u8x16(mins2)),
+    );
+    let mut acc = i32x4_splat(0);
+    // Value `64·chunk + 32·hi + l` (sub-block `2·chunk + hi`, l < 32 in
+    // two vectors of 16, `k`): low bits `qs[32·chunk + l] >> 4·hi`; for
+    // Q5_K, high bit bit `2·chunk + hi` of `qh[l]`, shifted down one a
+    // sub-block and read at bit 0.
+    let mut hm = qh.map(|h| [load(h, 0), load(h, 16)]);
+    for chunk in 0..4 {
+        let q = [load(qs, 32 * chunk), load(qs, 32 * chunk + 16)];
+        for hi in 0..2 {
+            let sub = 2 * chunk + hi;
+            let mut p = i16x8_splat(0);
+            for k in 0..2 {
+                let q4 = if hi == 0 { q[k] } else { u16x8_shr(q[k], 4) };
+                let mut a = v128_and(q4, low4);
+                if let Some(hm) = hm.as_mut() {
+                    a = v128_or(a, v128_and(i16x8_shl(hm[k], 4), sixteen));
+                    hm[k] = u16x8_shr(hm[k], 1);
+                }
+                // a <= 31: two of these sum to at most 4·31·128 a lane.
+                p = i16x8_add(p, mul16u(a, load(&y.qs, 32 * sub + 16 * k)));
+            }
+            let s = splat16_at(scales, sub);
+            acc = i32x4_add(acc, i32x4_dot_i16x8(p, s));
+        }
+    }
+    (hsum(acc), hsum(summ))
 }
 
 /// Q6_K · Q8_K over `n` values (`n / 256` blocks of each). Values are
