@@ -173,32 +173,38 @@ fn q3k_parts(b: &BlockQ3K, x: &[f32]) -> f32 {
 /// `qs[32·chunk + l] >> 4·hi`, high bit `qh[l] >> (2·chunk + hi)`.
 fn q5k_value(b: &BlockQ5K, i: usize) -> u8 {
     let (chunk, hi, l) = (i / 64, i % 64 / 32, i % 32);
-    let low = (b.qs[32 * chunk + l] >> (4 * hi)) & 0xF;
     let high = (b.qh[l] >> (2 * chunk + hi)) & 1;
-    low | (high << 4)
+    low_nibble(&b.qs, i) | (high << 4)
+}
+
+/// The low four bits of Q4_K's or Q5_K's value `i`: `qs[32·chunk + l] >>
+/// 4·hi` with `chunk = i / 64`, `hi = i % 64 / 32`, `l = i % 32`.
+fn low_nibble(qs: &[u8; 128], i: usize) -> u8 {
+    let (chunk, hi, l) = (i / 64, i % 64 / 32, i % 32);
+    (qs[32 * chunk + l] >> (4 * hi)) & 0xF
+}
+
+/// |d·sc·q| + |dmin·m| of value `i` of a Q4_K or Q5_K block (its two
+/// parts, which may nearly cancel), given how to read its value.
+fn scale_min_mag(packed: &[u8; 12], d: f16, dmin: f16, q: u8, i: usize) -> f32 {
+    let (sc, mn) = q5k_scales_mins(packed);
+    let j = i / 32;
+    (d.to_f32() * sc[j] as f32 * q as f32).abs() + (dmin.to_f32() * mn[j] as f32).abs()
 }
 
 /// Σ(|d·sc·q·x| + |dmin·m·x|) over a Q5_K block: the two parts of each
 /// value are summed apart (d·Σ and dmin·Σ), and may nearly cancel, so
 /// float rounding is relative to both.
 fn q5k_parts(b: &BlockQ5K, x: &[f32]) -> f32 {
-    let (sc, mn) = q5k_scales_mins(&b.scales);
-    let (d, dmin) = (b.d.to_f32(), b.dmin.to_f32());
-    (0..QK_K)
-        .map(|i| {
-            let j = i / 32;
-            ((d * sc[j] as f32 * q5k_value(b, i) as f32).abs() + (dmin * mn[j] as f32).abs())
-                * x[i].abs()
-        })
-        .sum()
+    (0..QK_K).map(|i| q5k_mag(b, i) * x[i].abs()).sum()
 }
 
 /// Our `dequantize` is candle's, bit for bit; our `dot_scalar` of a row
 /// and our quantised activations is candle's `QMatMul` output within
 /// 1e-4 relative, plus 1e-6 of the parts' magnitude (candle natively runs
-/// its AVX kernel, in wasm `vec_dot_unopt`; both add the same exact
-/// integer sums in other f32 orders, and Q5_K's d and dmin parts can
-/// cancel to a result far smaller than either).
+/// its AVX kernel, in wasm its simd128 one or `vec_dot_unopt`; all add
+/// the same exact integer sums in other f32 orders, and Q4_K's and Q5_K's
+/// d and dmin parts can cancel to a result far smaller than either).
 fn scalar_vs_candle<K: Kernel<Act = BlockQ8K>>(parts: fn(&K, &[f32]) -> f32) {
     for seed in 0..6u64 {
         let mut rng = Rng::new(seed + 200);
@@ -254,22 +260,12 @@ fn q3k_scalar_matches_candle() {
 
 /// Σ(|d·sc·q·x| + |dmin·m·x|) over a Q4_K block, as `q5k_parts`.
 fn q4k_parts(b: &BlockQ4K, x: &[f32]) -> f32 {
-    let (sc, mn) = q5k_scales_mins(&b.scales);
-    let (d, dmin) = (b.d.to_f32(), b.dmin.to_f32());
-    (0..QK_K)
-        .map(|i| {
-            let j = i / 32;
-            ((d * sc[j] as f32 * q4k_value(b, i) as f32).abs() + (dmin * mn[j] as f32).abs())
-                * x[i].abs()
-        })
-        .sum()
+    (0..QK_K).map(|i| q4k_mag(b, i) * x[i].abs()).sum()
 }
 
-/// Q4_K's 4-bit value `i`, as ggml lays it out: `qs[32·chunk + l] >>
-/// 4·hi` with `chunk = i / 64`, `hi = i % 64 / 32`, `l = i % 32`.
+/// Q4_K's 4-bit value `i`, as ggml lays it out (`low_nibble`).
 fn q4k_value(b: &BlockQ4K, i: usize) -> u8 {
-    let (chunk, hi, l) = (i / 64, i % 64 / 32, i % 32);
-    (b.qs[32 * chunk + l] >> (4 * hi)) & 0xF
+    low_nibble(&b.qs, i)
 }
 
 #[test]
@@ -463,10 +459,7 @@ fn q3k_mag(x: &BlockQ3K, p: usize) -> f32 {
 }
 
 fn q5k_mag(x: &BlockQ5K, p: usize) -> f32 {
-    let (sc, mn) = q5k_scales_mins(&x.scales);
-    let j = p / 32;
-    (x.d.to_f32() * sc[j] as f32 * q5k_value(x, p) as f32).abs()
-        + (x.dmin.to_f32() * mn[j] as f32).abs()
+    scale_min_mag(&x.scales, x.d, x.dmin, q5k_value(x, p), p)
 }
 
 #[test]
@@ -475,10 +468,7 @@ fn q3k_every_position_one_hot_act() {
 }
 
 fn q4k_mag(x: &BlockQ4K, p: usize) -> f32 {
-    let (sc, mn) = q5k_scales_mins(&x.scales);
-    let j = p / 32;
-    (x.d.to_f32() * sc[j] as f32 * q4k_value(x, p) as f32).abs()
-        + (x.dmin.to_f32() * mn[j] as f32).abs()
+    scale_min_mag(&x.scales, x.d, x.dmin, q4k_value(x, p), p)
 }
 
 #[test]

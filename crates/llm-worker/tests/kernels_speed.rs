@@ -51,7 +51,8 @@ fn ns_per_block<X, Y>(f: fn(&[X], &[Y]) -> f32, xs: &[X], ys: &[Y]) -> f64 {
 
 /// Timing, no assertion on it: nanoseconds per block of `dot` and
 /// `dot_scalar` over a 4096-value row, and of candle's own `vec_dot` for
-/// the same type and for Q4_0 (which candle has a simd128 kernel for).
+/// the same type, and for Q4_0, Q8_0 and Q4_K (which candle has simd128
+/// kernels for).
 /// Ignored by default; run it in a release build, e.g. `cargo test
 /// --release ... -- --include-ignored --nocapture bench`.
 #[test]

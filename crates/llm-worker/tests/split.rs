@@ -81,8 +81,9 @@ fn split(bytes: &Arc<Vec<u8>>, count: usize) -> Model {
 /// and shares start at multiples of 32 rows, so each row meets the same
 /// kernel. Float matrices go through a general matrix product, and on x86
 /// candle repacks Q4_K and Q8_0 rows in tiles whose arithmetic depends on
-/// the matrix's width: there, within a few ulps. In wasm (the browser's
-/// case) every type is exact.
+/// the matrix's width (Q4_K too though our kernels hold it: candle's
+/// product picks its tiles by the type): there, within a few ulps. In
+/// wasm (the browser's case) every type is exact.
 fn exact(dtype: GgmlDType) -> bool {
     let repacked =
         cfg!(target_arch = "x86_64") && matches!(dtype, GgmlDType::Q4K | GgmlDType::Q8_0);

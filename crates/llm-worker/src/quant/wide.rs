@@ -38,7 +38,7 @@ pub struct Wide16 {
     pub qs: [i8; 256],
 }
 
-/// Q5_K unpacked: 8 sub-blocks of 32, `x = d * scales[j] * q - dmin * mins[j]`.
+/// Q4_K and Q5_K unpacked: 8 sub-blocks of 32, `x = d * scales[j] * q - dmin * mins[j]`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Wide32m {
     pub d: f32,
@@ -296,7 +296,7 @@ pub fn dot16(xs: &[Wide16], ys: &[BlockQ8K]) -> f32 {
     sumf
 }
 
-/// Q5_K's product: per block `d * yd * Σ_j scales[j] · Σ_32 q·yq -
+/// Q4_K's and Q5_K's product: per block `d * yd * Σ_j scales[j] · Σ_32 q·yq -
 /// dmin * yd * Σ_j mins[j] · (the activations' sum over sub-block j)`.
 pub fn dot32m(xs: &[Wide32m], ys: &[BlockQ8K]) -> f32 {
     debug_assert_eq!(xs.len(), ys.len());

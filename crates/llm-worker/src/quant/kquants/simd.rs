@@ -5,11 +5,12 @@
 //! by the sub-block's scale with `i32x4_dot_i16x8`: the block's integer sum
 //! is exact, as in the scalar kernel, and scaled once in f32.
 //!
-//! Bits are moved with 16-bit lane shifts (wasm's 8-bit ones are several
-//! instructions on x86); every bit read comes from its own byte, the bits
-//! crossing bytes are masked. A block's packed 6-bit scales are unpacked
-//! in one vector (`q3k_scales_v`, `q5k_scales_mins_v`), and each
-//! sub-block's scale is taken from its lane by a shuffle.
+//! Values' bits are moved with 16-bit lane shifts (wasm's 8-bit ones are
+//! several instructions on x86); every bit read comes from its own byte,
+//! the bits crossing bytes are masked. A block's packed 6-bit scales are
+//! unpacked once a block in one vector (`q3k_scales_v`,
+//! `q5k_scales_mins_v`: there 8-bit shifts are clearer and cost little),
+//! and each sub-block's scale is taken from its lane by a shuffle.
 
 use super::{BlockQ3K, BlockQ4K, BlockQ5K, BlockQ6K, BlockQ8K, QK_K};
 use core::arch::wasm32::*;
