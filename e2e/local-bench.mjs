@@ -61,8 +61,10 @@ const PROMPT = 'You are the hotel expert of a travel team. Find a hotel in Bosto
 
 const models = shapes.map((shape) => ({ shape, file: `target/bench-models/${shape}.gguf`, kind: 'Q8_0' }));
 // Every quantisation the worker reads, in one shape (about 100M parameters,
-// widths K-quants take): tok/s compared with Q8_0's, same parameters.
-const QUANTS = process.env.BENCH_QUANTS ? process.env.BENCH_QUANTS.split(',') : ['q8_0', 'q4_0', 'q4_1', 'q5_0', 'q5_1', 'q3k', 'q4k', 'q5k', 'q6k'];
+// widths K-quants take): tok/s compared with Q8_0's, same parameters. F16
+// too, though not a quantisation: unpacked to f32, it reads four bytes a
+// parameter where Q8_0 reads one, and writing (bound by memory) shows it.
+const QUANTS = process.env.BENCH_QUANTS ? process.env.BENCH_QUANTS.split(',') : ['q8_0', 'q4_0', 'q4_1', 'q5_0', 'q5_1', 'q2k', 'q3k', 'q4k', 'q5k', 'q6k', 'f16'];
 if (!process.env.BENCH_NO_QUANTS) {
   for (const q of QUANTS) models.push({ shape: 'quant-bench', dtype: q, file: `target/bench-models/quant-bench-${q}.gguf`, kind: q.toUpperCase().replace(/K$/, '_K') });
 }

@@ -8,7 +8,7 @@
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use llm_worker::quant::kquants::{BlockQ3K, BlockQ4K, BlockQ5K, BlockQ6K, BlockQ8K, QK_K};
-use llm_worker::quant::legacy::{BlockQ4_1, BlockQ5_0, BlockQ5_1};
+use llm_worker::quant::legacy::{BlockQ4_0, BlockQ4_1, BlockQ5_0, BlockQ5_1};
 use llm_worker::quant::Kernel;
 
 mod support;
@@ -54,6 +54,11 @@ fn legacy_batch<T: Case>(name: &str) {
             }
         }
     }
+}
+
+#[test]
+fn batch_products_q4_0() {
+    legacy_batch::<BlockQ4_0>("Q4_0");
 }
 
 #[test]

@@ -1,4 +1,4 @@
-//! The legacy kernels (Q4_1, Q5_0, Q5_1 and their Q8_0 / Q8_1 activations)
+//! The legacy kernels (Q4_0, Q4_1, Q5_0, Q5_1 and their Q8_0 / Q8_1 activations)
 //! against an exact f64 reference, their scalar code, and candle 0.11.1's
 //! own quantisation, dequantisation and matmul.
 //!
@@ -12,7 +12,9 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 use candle_core::quantized::{GgmlDType, QMatMul, QTensor};
 use candle_core::{Device, Module, Tensor};
 use half::f16;
-use llm_worker::quant::legacy::{BlockQ4_1, BlockQ5_0, BlockQ5_1, BlockQ8_0, BlockQ8_1, QK};
+use llm_worker::quant::legacy::{
+    BlockQ4_0, BlockQ4_1, BlockQ5_0, BlockQ5_1, BlockQ8_0, BlockQ8_1, QK,
+};
 use llm_worker::quant::Kernel;
 
 mod support;
@@ -64,6 +66,11 @@ fn kernel_matches_scalar<T: Case>(name: &str) {
             }
         }
     }
+}
+
+#[test]
+fn kernel_matches_scalar_q4_0() {
+    kernel_matches_scalar::<BlockQ4_0>("Q4_0");
 }
 
 #[test]
@@ -146,6 +153,11 @@ fn matches_candle<T: Case>(name: &str) {
             }
         }
     }
+}
+
+#[test]
+fn scalar_matches_candle_q4_0() {
+    matches_candle::<BlockQ4_0>("Q4_0");
 }
 
 #[test]
@@ -279,6 +291,11 @@ fn one_hot<T: Case>(name: &str) {
 }
 
 #[test]
+fn one_hot_q4_0() {
+    one_hot::<BlockQ4_0>("Q4_0");
+}
+
+#[test]
 fn one_hot_q4_1() {
     one_hot::<BlockQ4_1>("Q4_1");
 }
@@ -298,18 +315,36 @@ fn one_hot_q5_1() {
 #[test]
 fn read_layout() {
     assert_eq!(
-        (BlockQ4_1::BYTES, BlockQ5_0::BYTES, BlockQ5_1::BYTES),
-        (20, 22, 24)
+        (
+            BlockQ4_0::BYTES,
+            BlockQ4_1::BYTES,
+            BlockQ5_0::BYTES,
+            BlockQ5_1::BYTES
+        ),
+        (18, 20, 22, 24)
     );
     assert_eq!(
-        (BlockQ4_1::BLOCK, BlockQ5_0::BLOCK, BlockQ5_1::BLOCK),
-        (32, 32, 32)
+        (
+            BlockQ4_0::BLOCK,
+            BlockQ4_1::BLOCK,
+            BlockQ5_0::BLOCK,
+            BlockQ5_1::BLOCK
+        ),
+        (32, 32, 32, 32)
     );
     let bytes: Vec<u8> = (1..=36).collect();
     let f = |i: usize| f16::from_bits(u16::from_le_bytes([bytes[i], bytes[i + 1]]));
     let arr = |i: usize| -> [u8; 16] { bytes[i..i + 16].try_into().unwrap() };
     let qh = |i: usize| -> [u8; 4] { bytes[i..i + 4].try_into().unwrap() };
 
+    let b = BlockQ4_0::read(&bytes[..18]);
+    assert_eq!(
+        b,
+        BlockQ4_0 {
+            d: f(0),
+            qs: arr(2)
+        }
+    );
     let b = BlockQ4_1::read(&bytes[..20]);
     assert_eq!(
         b,
@@ -373,6 +408,7 @@ fn simd_kernels_are_used() {
             }
         }
     }
+    check::<BlockQ4_0>("Q4_0", simd::vec_dot_q4_0_q8_0);
     check::<BlockQ4_1>("Q4_1", simd::vec_dot_q4_1_q8_1);
     check::<BlockQ5_0>("Q5_0", simd::vec_dot_q5_0_q8_0);
     check::<BlockQ5_1>("Q5_1", simd::vec_dot_q5_1_q8_1);

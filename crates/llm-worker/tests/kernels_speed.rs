@@ -7,7 +7,7 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 
 mod support;
 use llm_worker::quant::kquants::{BlockQ8K, QK_K};
-use llm_worker::quant::legacy::{BlockQ4_1, BlockQ5_0, BlockQ5_1, QK};
+use llm_worker::quant::legacy::{BlockQ4_0, BlockQ4_1, BlockQ5_0, BlockQ5_1, QK};
 use llm_worker::quant::Kernel;
 use support::kquants::{raw_q3k, raw_q4k, raw_q5k, raw_q6k, values};
 use support::legacy::*;
@@ -51,7 +51,7 @@ fn ns_per_block<X, Y>(f: fn(&[X], &[Y]) -> f32, xs: &[X], ys: &[Y]) -> f64 {
 
 /// Timing, no assertion on it: nanoseconds per block of `dot` and
 /// `dot_scalar` over a 4096-value row, and of candle's own `vec_dot` for
-/// the same type, and for Q4_0, Q8_0 and Q4_K (which candle has simd128
+/// the same type, and for Q8_0 and Q4_K (which candle has simd128
 /// kernels for).
 /// Ignored by default; run it in a release build, e.g. `cargo test
 /// --release ... -- --include-ignored --nocapture bench`.
@@ -114,12 +114,12 @@ fn bench_dots() {
         time_k("Q4_K", raw_q4k),
         time_k("Q5_K", raw_q5k),
         time_k("Q6_K", raw_q6k),
+        time::<BlockQ4_0, ck::BlockQ4_0>("Q4_0"),
         time::<BlockQ4_1, ck::BlockQ4_1>("Q4_1"),
         time::<BlockQ5_0, ck::BlockQ5_0>("Q5_0"),
         time::<BlockQ5_1, ck::BlockQ5_1>("Q5_1"),
         format!(
-            "Q4_0: candle's {:.2} ns/block; Q8_0: candle's {:.2}; Q4_K: candle's {:.2} ns per 32 values",
-            candle_ns::<ck::BlockQ4_0>(),
+            "Q8_0: candle's {:.2} ns/block; Q4_K: candle's {:.2} ns per 32 values",
             candle_ns::<ck::BlockQ8_0>(),
             candle_ns::<ck::BlockQ4K>() / (QK_K / QK) as f64,
         ),

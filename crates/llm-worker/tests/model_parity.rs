@@ -56,7 +56,8 @@ fn max_rel_diff(a: &[f32], b: &[f32]) -> f32 {
 /// their type, whatever their storage: both passes run candle's there.
 fn tolerance(dtype: GgmlDType) -> f32 {
     match dtype {
-        GgmlDType::Q4_1
+        GgmlDType::Q4_0
+        | GgmlDType::Q4_1
         | GgmlDType::Q5_0
         | GgmlDType::Q5_1
         | GgmlDType::Q3K

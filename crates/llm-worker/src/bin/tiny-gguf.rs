@@ -5,7 +5,7 @@
 //!   tiny-gguf random OUT.gguf SHAPE [DTYPE]      random weights; SHAPE: tiny,
 //!                                                tiny-qwen2, medium, quant-bench, smollm2-135m,
 //!                                                qwen2.5-0.5b; DTYPE: q8_0 (default), q4_0,
-//!                                                q4_1, q5_0, q5_1, q3k, q4k, q5k, q6k, f16, f32
+//!                                                q4_1, q5_0, q5_1, q2k, q3k, q4k, q5k, q6k, f16, f32
 
 use candle_core::quantized::GgmlDType;
 use llm_worker::tiny::{looping_model, random_model, scripted_model, Shape};
@@ -44,6 +44,7 @@ fn run(args: &[String]) -> Result<(), String> {
                 "q4_1" => GgmlDType::Q4_1,
                 "q5_0" => GgmlDType::Q5_0,
                 "q5_1" => GgmlDType::Q5_1,
+                "q2k" => GgmlDType::Q2K,
                 "q3k" => GgmlDType::Q3K,
                 "q4k" => GgmlDType::Q4K,
                 "q5k" => GgmlDType::Q5K,

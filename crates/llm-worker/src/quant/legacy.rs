@@ -1,5 +1,5 @@
-//! ggml's legacy 32-value block types Q4_1, Q5_0 and Q5_1, and their
-//! activation partners Q8_0 and Q8_1.
+//! ggml's legacy 32-value block types Q4_0 (`q4_0.rs`), Q4_1, Q5_0 and
+//! Q5_1, and their activation partners Q8_0 and Q8_1.
 //!
 //! Layouts, quantisation of activations and the scalar dot products are
 //! ggml's as candle 0.11.1 has them (`k_quants.rs`), so that bytes and
@@ -469,3 +469,6 @@ impl Kernel for BlockQ5_1 {
 /// The `simd128` kernels (`simd.rs`).
 #[cfg(target_feature = "simd128")]
 pub mod simd;
+
+mod q4_0;
+pub use q4_0::BlockQ4_0;

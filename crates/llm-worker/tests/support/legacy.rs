@@ -6,7 +6,9 @@ use super::Rng;
 use candle_core::quantized::QTensor;
 use candle_core::{Device, Tensor};
 use half::f16;
-use llm_worker::quant::legacy::{BlockQ4_1, BlockQ5_0, BlockQ5_1, BlockQ8_0, BlockQ8_1, QK};
+use llm_worker::quant::legacy::{
+    BlockQ4_0, BlockQ4_1, BlockQ5_0, BlockQ5_1, BlockQ8_0, BlockQ8_1, QK,
+};
 use llm_worker::quant::Kernel;
 
 /// Kinds of 32-value blocks the float generator cycles through.
@@ -88,6 +90,29 @@ pub fn unpack(qs: &[u8; QK / 2], qh: Option<[u8; 4]>) -> [u8; QK] {
 
 pub fn q8_1_parts(a: &BlockQ8_1) -> (f32, f32, [i8; QK]) {
     (a.d.to_f32(), a.s.to_f32(), a.qs)
+}
+
+impl Case for BlockQ4_0 {
+    const MAX_CODE: u8 = 15;
+    const ZERO_CODE: u8 = 8;
+    fn pack(codes: [u8; QK], d: f32, _m: f32) -> Self {
+        BlockQ4_0 {
+            d: f16::from_f32(d),
+            qs: pack_low(&codes),
+        }
+    }
+    fn codes(&self) -> [u8; QK] {
+        unpack(&self.qs, None)
+    }
+    fn dm(&self) -> (f32, f32) {
+        (self.d.to_f32(), 0.0)
+    }
+    fn int(code: u8) -> i32 {
+        code as i32 - 8
+    }
+    fn act(a: &BlockQ8_0) -> (f32, f32, [i8; QK]) {
+        (a.d.to_f32(), 0.0, a.qs)
+    }
 }
 
 impl Case for BlockQ4_1 {

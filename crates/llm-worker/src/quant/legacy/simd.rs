@@ -16,7 +16,7 @@
 //! unsigned and below 128, where every platform's result is the same and
 //! no sum can saturate. Sums, and so results, equal the simd128 ones.
 
-use super::{BlockQ4_1, BlockQ5_0, BlockQ5_1, BlockQ8_0, BlockQ8_1, QK};
+use super::{BlockQ4_0, BlockQ4_1, BlockQ5_0, BlockQ5_1, BlockQ8_0, BlockQ8_1, QK};
 use core::arch::wasm32::*;
 use half::f16;
 
@@ -148,11 +148,11 @@ fn fives_u8(qs: &[u8; QK / 2], qh: [u8; 4]) -> [v128; 2] {
     [v128_or(lo, hl), v128_or(hi, hh)]
 }
 
-/// A Q4_1 block's values as i16x8 lanes (`dot_block`'s order).
+/// A 4-bit block's values (0..16) as i16x8 lanes (`dot_block`'s order).
 #[cfg(not(target_feature = "relaxed-simd"))]
 #[inline(always)]
-fn lanes_q4_1(x: &BlockQ4_1) -> [v128; 4] {
-    let p = x.qs.as_ptr();
+fn lanes_4bit(qs: &[u8; QK / 2]) -> [v128; 4] {
+    let p = qs.as_ptr();
     // SAFETY: bytes 0..8 and 8..16 of the 16-byte `qs`; wasm loads
     // need no alignment.
     let (a, b) = unsafe { (u16x8_load_extend_u8x8(p), u16x8_load_extend_u8x8(p.add(8))) };
@@ -197,7 +197,7 @@ fn isum_q4_1(x: &BlockQ4_1, y: Ys) -> v128 {
     #[cfg(target_feature = "relaxed-simd")]
     return i32x4_extadd_pairwise_i16x8(dot_u8(fours_u8(&x.qs), y));
     #[cfg(not(target_feature = "relaxed-simd"))]
-    dot_block(lanes_q4_1(x), y)
+    dot_block(lanes_4bit(&x.qs), y)
 }
 
 /// Q5_1 · Q8_1, one block, as `isum_q4_1`.
@@ -216,6 +216,24 @@ fn isum_q5_1(x: &BlockQ5_1, y: Ys) -> v128 {
         ],
         y,
     )
+}
+
+/// Q4_0 · Q8_0, one block: `sum((q - 8) * yq)` as four i32 partial sums.
+/// With relaxed SIMD, `sum(q * yq) - 8 * sum(yq)` (its dot needs the
+/// weights unsigned), each i16 lane within ±(7680 + 8 * 512).
+#[inline(always)]
+fn isum_q4_0(x: &BlockQ4_0, y: Ys) -> v128 {
+    #[cfg(target_feature = "relaxed-simd")]
+    {
+        let qy = dot_u8(fours_u8(&x.qs), y);
+        let sy = dot_u8([i8x16_splat(1); 2], y);
+        i32x4_extadd_pairwise_i16x8(i16x8_sub(qy, i16x8_shl(sy, 3)))
+    }
+    #[cfg(not(target_feature = "relaxed-simd"))]
+    {
+        let eight = i16x8_splat(8);
+        dot_block(lanes_4bit(&x.qs).map(|v| i16x8_sub(v, eight)), y)
+    }
 }
 
 /// Q5_0 · Q8_0, one block: `sum((q - 16) * yq)` as four i32 partial sums.
@@ -310,6 +328,39 @@ fn dot_rows<const MIN: bool, const R: usize>(
         }
     }
     sum
+}
+
+/// Q4_0 · Q8_0: `sum((q - 8) * yq) * d * yd` over `n / 32` blocks.
+pub fn vec_dot_q4_0_q8_0(n: usize, xs: &[BlockQ4_0], ys: &[BlockQ8_0]) -> f32 {
+    let [a] = vec_dot_rows_q4_0_q8_0(n, [xs], ys);
+    a
+}
+
+/// `vec_dot_q4_0_q8_0` of `R` rows with the same activations, loaded once.
+pub fn vec_dot_rows_q4_0_q8_0<const R: usize>(
+    n: usize,
+    xs: [&[BlockQ4_0]; R],
+    ys: &[BlockQ8_0],
+) -> [f32; R] {
+    debug_assert!(
+        n % QK == 0,
+        "vec_dot_q4_0_q8_0: {n} is not divisible by {QK}"
+    );
+    let nb = n / QK;
+    let (xs, ys) = (xs.map(|x| &x[..nb]), &ys[..nb]);
+    dot_rows::<false, R>(
+        nb,
+        |i| {
+            let y = load_ys(&ys[i].qs);
+            xs.map(|x| isum_q4_0(&x[i], y))
+        },
+        |i| {
+            (
+                xs.map(|x| x[i].d.to_bits() as u32),
+                ys[i].d.to_bits() as u32,
+            )
+        },
+    )
 }
 
 /// Q4_1 · Q8_1: `sum(q * yq) * d * yd + m * s` over `n / 32` blocks.
