@@ -173,7 +173,8 @@ for (const label of new Set(quants.map(run))) {
   for (const r of rows) {
     const p = r.prefill / base.prefill;
     const d = r.decode / base.decode;
-    const ok = p >= 0.8 && d >= 0.8 ? 'met' : 'NOT met';
+    // F16 is not a quantisation: its figures are shown, no goal applies.
+    const ok = r.kind === 'F16' ? 'no goal (floats, 4 bytes a parameter)' : p >= 0.8 && d >= 0.8 ? 'met' : 'NOT met';
     console.log(`    ${r.kind.padEnd(5)} prefill ${r.prefill.toFixed(1).padStart(6)} (${p.toFixed(2)}x)  decode ${r.decode.toFixed(1).padStart(6)} (${d.toFixed(2)}x)  ${ok}`);
   }
 }

@@ -77,8 +77,8 @@ printf '[build-wasm] %s: core + %d chunks in %s\n' "$PROFILE" $(( ${#modules[@]}
 # wasm-opt (measured: the same size gzipped, ten minutes on 2 cores).
 #
 # Two builds: simd128 for every browser, and one that also uses relaxed
-# SIMD (its byte dot products, x86's pmaddubsw: the 5-bit and K-quant
-# kernels) for browsers that have it (Chromium 114+). worker.js picks one
+# SIMD (its byte dot products, x86's pmaddubsw: the 4-, 5- and 6-bit
+# legacy and K-quant kernels) for browsers that have it (Chromium 114+). worker.js picks one
 # with web/llm-worker/simd-probe.mjs (copied beside it), which runs the two
 # relaxed dot products on known sums rather than only validating them (an
 # engine may validate them and sum wrong); `?simd=simd128` on its URL

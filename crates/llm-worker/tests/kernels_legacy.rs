@@ -250,7 +250,7 @@ fn one_hot<T: Case>(name: &str) {
     let codes: &[u8] = if T::MAX_CODE == 31 {
         &[3, 21, 31, 0]
     } else {
-        &[1, 9, 15]
+        &[1, 9, 15, 0]
     };
     let d = 0.5;
     let mut deq = vec![0f32; n];

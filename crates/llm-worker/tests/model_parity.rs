@@ -51,19 +51,13 @@ fn max_rel_diff(a: &[f32], b: &[f32]) -> f32 {
 /// Logits may differ by this share of the largest. Where both passes use
 /// candle's kernels only the attention's sums differ in order (ours runs
 /// over the cache's buffers, candle's through a matrix product): a few
-/// ulps. Q4_K runs on our kernels in wasm, but natively (where this test
-/// runs) candle's x86 product repacks Q4_K rows into its own tiles by
-/// their type, whatever their storage: both passes run candle's there.
+/// ulps. Where ours run (`has_kernels`, which natively leaves Q4_0 and
+/// Q4_K to candle), what the module's doc says.
 fn tolerance(dtype: GgmlDType) -> f32 {
-    match dtype {
-        GgmlDType::Q4_0
-        | GgmlDType::Q4_1
-        | GgmlDType::Q5_0
-        | GgmlDType::Q5_1
-        | GgmlDType::Q3K
-        | GgmlDType::Q5K
-        | GgmlDType::Q6K => 3e-2,
-        _ => 1e-5,
+    if llm_worker::quant::packed::has_kernels(dtype) {
+        3e-2
+    } else {
+        1e-5
     }
 }
 

@@ -80,10 +80,10 @@ fn split(bytes: &Arc<Vec<u8>>, count: usize) -> Model {
 /// Quantised products are one dot product per row, whoever computes it,
 /// and shares start at multiples of 32 rows, so each row meets the same
 /// kernel. Float matrices go through a general matrix product, and on x86
-/// candle repacks Q4_K and Q8_0 rows in tiles whose arithmetic depends on
-/// the matrix's width (Q4_K too though our kernels hold it: candle's
-/// product picks its tiles by the type): there, within a few ulps. In
-/// wasm (the browser's case) every type is exact.
+/// candle repacks Q4_K and Q8_0 rows (natively candle's types) in tiles
+/// whose arithmetic depends on the matrix's width: there, within a few
+/// ulps. In wasm (the browser's case, where Q4_K is ours) every type is
+/// exact.
 fn exact(dtype: GgmlDType) -> bool {
     let repacked =
         cfg!(target_arch = "x86_64") && matches!(dtype, GgmlDType::Q4K | GgmlDType::Q8_0);

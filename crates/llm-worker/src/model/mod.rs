@@ -1,6 +1,6 @@
 //! The transformer itself (llama and qwen2 layouts), on candle tensors:
-//! weights of the types candle has wasm SIMD kernels for are candle's own
-//! `QTensor`s, the others are `quant::packed` ones on our kernels. The
+//! weights of the types `quant::packed::has_kernels` names are
+//! `quant::packed` ones on our kernels, the others candle's own `QTensor`s. The
 //! weights are shared; each conversation's keys and values live in a
 //! `Cache` of its own.
 //!

@@ -14,7 +14,7 @@ use half::f16;
 pub const QK: usize = 32;
 
 /// Q8_0: 32 signed 8-bit values and one scale, `x = d * q`. The activation
-/// type of Q5_0.
+/// type of Q4_0 and Q5_0.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct BlockQ8_0 {

@@ -172,19 +172,22 @@ impl<T: Kernel> QuantizedType for Packed<T> {
     }
 }
 
-/// Whether `dtype` runs on our kernels (the others are candle's).
+/// Whether `dtype` runs on our kernels (the others are candle's). Q4_0
+/// and Q4_K only in wasm: natively candle's kernels for them have AVX and
+/// NEON code and use every core, where ours are scalar code on one (the
+/// native CLI keeps a large model's weights quantised).
 pub fn has_kernels(dtype: GgmlDType) -> bool {
-    matches!(
+    let everywhere = matches!(
         dtype,
-        GgmlDType::Q4_0
-            | GgmlDType::Q4_1
+        GgmlDType::Q4_1
             | GgmlDType::Q5_0
             | GgmlDType::Q5_1
             | GgmlDType::Q3K
-            | GgmlDType::Q4K
             | GgmlDType::Q5K
             | GgmlDType::Q6K
-    )
+    );
+    let in_wasm = matches!(dtype, GgmlDType::Q4_0 | GgmlDType::Q4K);
+    everywhere || (cfg!(target_arch = "wasm32") && in_wasm)
 }
 
 /// A `QTensor` of `dtype` on our kernels from its stored bytes (a type

@@ -15,7 +15,7 @@
 use super::kquants::BlockQ8K;
 use super::legacy::{BlockQ8_0, BlockQ8_1, QK};
 
-/// Q5_0 unpacked: `x = d * q`, q in -16..15.
+/// Q4_0 and Q5_0 unpacked: `x = d * q`, q in -8..7 or -16..15.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Wide8 {
     pub d: f32,
@@ -160,7 +160,7 @@ fn isum_scalar(a: &[i8], b: &[i8]) -> i32 {
     a.iter().zip(b).map(|(&x, &y)| x as i32 * y as i32).sum()
 }
 
-/// Q5_0's product: per block `sumi * d * yd`.
+/// Q4_0's and Q5_0's product: per block `sumi * d * yd`.
 pub fn dot8(xs: &[Wide8], ys: &[BlockQ8_0]) -> f32 {
     debug_assert_eq!(xs.len(), ys.len());
     let mut sumf = 0f32;

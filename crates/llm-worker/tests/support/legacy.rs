@@ -49,11 +49,11 @@ pub trait Case: Kernel {
     /// The code whose value is 0 when `m == 0`.
     const ZERO_CODE: u8;
     /// A block from its 32 codes (element order), scale and minimum (the
-    /// minimum is ignored by Q5_0).
+    /// minimum is ignored by Q4_0 and Q5_0).
     fn pack(codes: [u8; QK], d: f32, m: f32) -> Self;
     /// The 32 codes of a block, in element order.
     fn codes(&self) -> [u8; QK];
-    /// Scale and minimum (0 for Q5_0).
+    /// Scale and minimum (0 for Q4_0 and Q5_0).
     fn dm(&self) -> (f32, f32);
     /// What a code multiplies the activation by, before scaling.
     fn int(code: u8) -> i32;

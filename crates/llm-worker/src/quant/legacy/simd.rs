@@ -279,7 +279,7 @@ fn unpair(v: v128) -> (v128, v128) {
     )
 }
 
-/// The row loop shared by the three types, over `R` weight rows (1, or
+/// The row loop shared by the four types, over `R` weight rows (1, or
 /// 2 for `dot2`) against the same activations: `isum(i)` is each row's
 /// block `i` integer dot as four partial sums; `scales(i)` the rows'
 /// `(d, m)` and the activations' `(yd, s)`, each a pair of f16 (low,
