@@ -226,17 +226,17 @@ pub fn dot8m(xs: &[Wide8m], ys: &[BlockQ8_1]) -> f32 {
 pub fn dot8_4(xs: &[Wide8], ys: [&[BlockQ8_0]; 4]) -> [f32; 4] {
     #[cfg(target_feature = "simd128")]
     {
-        use super::legacy::simd::{f16_to_f32x4, sum4};
+        use super::legacy::simd::f16_to_f32x4;
         use core::arch::wasm32::*;
-        let ys = ys.map(|y| &y[..xs.len()]);
-        let mut acc = f32x4_splat(0.0);
-        for (b, x) in xs.iter().enumerate() {
-            let y = ys.map(|y| &y[b]);
-            let sums = f32x4_convert_i32x4(sum4(y.map(|y| lanes32(&x.qs, &y.qs))));
-            let yd = f16_to_f32x4(u32x4_from(y.map(|y| y.d.to_bits())));
-            acc = f32x4_add(acc, f32x4_mul(f32x4_mul(sums, f32x4_splat(x.d)), yd));
-        }
-        lanes_f32(acc)
+        four(
+            xs,
+            ys,
+            |x, y| lanes32(&x.qs, &y.qs),
+            |x, y, sums| {
+                let yd = f16_to_f32x4(u32x4_from(y.map(|y| y.d.to_bits())));
+                f32x4_mul(f32x4_mul(sums, f32x4_splat(x.d)), yd)
+            },
+        )
     }
     #[cfg(not(target_feature = "simd128"))]
     ys.map(|y| dot8(xs, y))
@@ -246,23 +246,45 @@ pub fn dot8_4(xs: &[Wide8], ys: [&[BlockQ8_0]; 4]) -> [f32; 4] {
 pub fn dot8m_4(xs: &[Wide8m], ys: [&[BlockQ8_1]; 4]) -> [f32; 4] {
     #[cfg(target_feature = "simd128")]
     {
-        use super::legacy::simd::{f16_to_f32x4, sum4};
+        use super::legacy::simd::f16_to_f32x4;
         use core::arch::wasm32::*;
-        let ys = ys.map(|y| &y[..xs.len()]);
-        let mut acc = f32x4_splat(0.0);
-        for (b, x) in xs.iter().enumerate() {
-            let y = ys.map(|y| &y[b]);
-            let sums = f32x4_convert_i32x4(sum4(y.map(|y| lanes32u(&x.qs, &y.qs))));
-            let yd = f16_to_f32x4(u32x4_from(y.map(|y| y.d.to_bits())));
-            let ysum = f16_to_f32x4(u32x4_from(y.map(|y| y.s.to_bits())));
-            let scaled = f32x4_mul(f32x4_mul(sums, f32x4_splat(x.d)), yd);
-            let term = f32x4_add(scaled, f32x4_mul(f32x4_splat(x.m), ysum));
-            acc = f32x4_add(acc, term);
-        }
-        lanes_f32(acc)
+        four(
+            xs,
+            ys,
+            |x, y| lanes32u(&x.qs, &y.qs),
+            |x, y, sums| {
+                let yd = f16_to_f32x4(u32x4_from(y.map(|y| y.d.to_bits())));
+                let ysum = f16_to_f32x4(u32x4_from(y.map(|y| y.s.to_bits())));
+                let scaled = f32x4_mul(f32x4_mul(sums, f32x4_splat(x.d)), yd);
+                f32x4_add(scaled, f32x4_mul(f32x4_splat(x.m), ysum))
+            },
+        )
     }
     #[cfg(not(target_feature = "simd128"))]
     ys.map(|y| dot8m(xs, y))
+}
+
+/// The loop `dot8_4` and `dot8m_4` share: per block, the four tokens'
+/// integer lanes (`lanes`) summed into one vector as floats, and the
+/// block's term (`term`, each lane one token's) added to the total.
+#[cfg(target_feature = "simd128")]
+#[inline(always)]
+fn four<X, Y>(
+    xs: &[X],
+    ys: [&[Y]; 4],
+    lanes: impl Fn(&X, &Y) -> core::arch::wasm32::v128,
+    term: impl Fn(&X, [&Y; 4], core::arch::wasm32::v128) -> core::arch::wasm32::v128,
+) -> [f32; 4] {
+    use super::legacy::simd::sum4;
+    use core::arch::wasm32::*;
+    let ys = ys.map(|y| &y[..xs.len()]);
+    let mut acc = f32x4_splat(0.0);
+    for (b, x) in xs.iter().enumerate() {
+        let y = ys.map(|y| &y[b]);
+        let sums = f32x4_convert_i32x4(sum4(y.map(|y| lanes(x, y))));
+        acc = f32x4_add(acc, term(x, y, sums));
+    }
+    lanes_f32(acc)
 }
 
 /// Four f16 bit patterns, each in the low half of a u32 lane.

@@ -13,7 +13,13 @@ use half::f16;
 /// Q4_K and Q5_K: 8 sub-blocks of 32 values, each with a 6-bit scale and
 /// min, `x = d * scale * q - dmin * min`; their kernels differ only in
 /// how a value is read.
-trait ScaleMin {
+trait ScaleMin: Sized {
+    const DTYPE: GgmlDType;
+    /// The block from its stored bytes (their count already checked).
+    fn parse(bytes: &[u8]) -> Self;
+    /// The simd128 kernel.
+    #[cfg(target_feature = "simd128")]
+    fn simd_dot(n: usize, xs: &[Self], ys: &[BlockQ8K]) -> f32;
     fn d(&self) -> f16;
     fn dmin(&self) -> f16;
     fn packed(&self) -> &[u8; 12];
@@ -30,6 +36,19 @@ fn low4(qs: &[u8; QK_K / 2], i: usize) -> u8 {
 }
 
 impl ScaleMin for BlockQ4K {
+    const DTYPE: GgmlDType = GgmlDType::Q4K;
+    fn parse(bytes: &[u8]) -> Self {
+        Self {
+            d: read_f16(bytes, 0),
+            dmin: read_f16(bytes, 2),
+            scales: copy(bytes, 4),
+            qs: copy(bytes, 16),
+        }
+    }
+    #[cfg(target_feature = "simd128")]
+    fn simd_dot(n: usize, xs: &[Self], ys: &[BlockQ8K]) -> f32 {
+        simd::vec_dot_q4k_q8k(n, xs, ys)
+    }
     fn d(&self) -> f16 {
         self.d
     }
@@ -46,6 +65,20 @@ impl ScaleMin for BlockQ4K {
 }
 
 impl ScaleMin for BlockQ5K {
+    const DTYPE: GgmlDType = GgmlDType::Q5K;
+    fn parse(bytes: &[u8]) -> Self {
+        Self {
+            d: read_f16(bytes, 0),
+            dmin: read_f16(bytes, 2),
+            scales: copy(bytes, 4),
+            qh: copy(bytes, 16),
+            qs: copy(bytes, 48),
+        }
+    }
+    #[cfg(target_feature = "simd128")]
+    fn simd_dot(n: usize, xs: &[Self], ys: &[BlockQ8K]) -> f32 {
+        simd::vec_dot_q5k_q8k(n, xs, ys)
+    }
     fn d(&self) -> f16 {
         self.d
     }
@@ -122,101 +155,55 @@ fn scale_min_widen<B: ScaleMin>(x: &B) -> Wide32m {
     }
 }
 
-impl Kernel for BlockQ4K {
-    const DTYPE: GgmlDType = GgmlDType::Q4K;
-    const BLOCK: usize = QK_K;
-    const BYTES: usize = size_of::<Self>();
-    type Act = BlockQ8K;
-    const ACT_ZERO: BlockQ8K = BlockQ8K::ZERO;
+/// The `Kernel` of a `ScaleMin` type: everything but reading a value is
+/// shared.
+macro_rules! scale_min_kernel {
+    ($t:ty) => {
+        impl Kernel for $t {
+            const DTYPE: GgmlDType = <$t as ScaleMin>::DTYPE;
+            const BLOCK: usize = QK_K;
+            const BYTES: usize = size_of::<Self>();
+            type Act = BlockQ8K;
+            const ACT_ZERO: BlockQ8K = BlockQ8K::ZERO;
 
-    fn read(bytes: &[u8]) -> Self {
-        assert_eq!(bytes.len(), Self::BYTES, "BlockQ4K::read");
-        Self {
-            d: read_f16(bytes, 0),
-            dmin: read_f16(bytes, 2),
-            scales: copy(bytes, 4),
-            qs: copy(bytes, 16),
+            fn read(bytes: &[u8]) -> Self {
+                assert_eq!(bytes.len(), Self::BYTES, concat!(stringify!($t), "::read"));
+                Self::parse(bytes)
+            }
+
+            fn quantize_act(xs: &[f32], out: &mut [BlockQ8K]) {
+                BlockQ8K::quantize(xs, out)
+            }
+
+            fn dot(xs: &[Self], ys: &[BlockQ8K]) -> f32 {
+                #[cfg(target_feature = "simd128")]
+                return Self::simd_dot(xs.len() * QK_K, xs, ys);
+                #[cfg(not(target_feature = "simd128"))]
+                return Self::dot_scalar(xs, ys);
+            }
+
+            fn dot_scalar(xs: &[Self], ys: &[BlockQ8K]) -> f32 {
+                scale_min_dot(xs, ys)
+            }
+
+            fn dequantize(xs: &[Self], out: &mut [f32]) {
+                scale_min_dequantize(xs, out)
+            }
+
+            type Wide = Wide32m;
+            const WIDE_ZERO: Wide32m = Wide32m::ZERO;
+            const WIDEN_FROM: usize = 16;
+
+            fn widen(&self) -> Wide32m {
+                scale_min_widen(self)
+            }
+
+            fn dot_wide(xs: &[Wide32m], ys: &[BlockQ8K]) -> f32 {
+                wide::dot32m(xs, ys)
+            }
         }
-    }
-
-    fn quantize_act(xs: &[f32], out: &mut [BlockQ8K]) {
-        BlockQ8K::quantize(xs, out)
-    }
-
-    fn dot(xs: &[Self], ys: &[BlockQ8K]) -> f32 {
-        #[cfg(target_feature = "simd128")]
-        return simd::vec_dot_q4k_q8k(xs.len() * QK_K, xs, ys);
-        #[cfg(not(target_feature = "simd128"))]
-        return Self::dot_scalar(xs, ys);
-    }
-
-    fn dot_scalar(xs: &[Self], ys: &[BlockQ8K]) -> f32 {
-        scale_min_dot(xs, ys)
-    }
-
-    fn dequantize(xs: &[Self], out: &mut [f32]) {
-        scale_min_dequantize(xs, out)
-    }
-
-    type Wide = Wide32m;
-    const WIDE_ZERO: Wide32m = Wide32m::ZERO;
-    const WIDEN_FROM: usize = 16;
-
-    fn widen(&self) -> Wide32m {
-        scale_min_widen(self)
-    }
-
-    fn dot_wide(xs: &[Wide32m], ys: &[BlockQ8K]) -> f32 {
-        wide::dot32m(xs, ys)
-    }
+    };
 }
 
-impl Kernel for BlockQ5K {
-    const DTYPE: GgmlDType = GgmlDType::Q5K;
-    const BLOCK: usize = QK_K;
-    const BYTES: usize = size_of::<Self>();
-    type Act = BlockQ8K;
-    const ACT_ZERO: BlockQ8K = BlockQ8K::ZERO;
-
-    fn read(bytes: &[u8]) -> Self {
-        assert_eq!(bytes.len(), Self::BYTES, "BlockQ5K::read");
-        Self {
-            d: read_f16(bytes, 0),
-            dmin: read_f16(bytes, 2),
-            scales: copy(bytes, 4),
-            qh: copy(bytes, 16),
-            qs: copy(bytes, 48),
-        }
-    }
-
-    fn quantize_act(xs: &[f32], out: &mut [BlockQ8K]) {
-        BlockQ8K::quantize(xs, out)
-    }
-
-    fn dot(xs: &[Self], ys: &[BlockQ8K]) -> f32 {
-        #[cfg(target_feature = "simd128")]
-        return simd::vec_dot_q5k_q8k(xs.len() * QK_K, xs, ys);
-        #[cfg(not(target_feature = "simd128"))]
-        return Self::dot_scalar(xs, ys);
-    }
-
-    fn dot_scalar(xs: &[Self], ys: &[BlockQ8K]) -> f32 {
-        scale_min_dot(xs, ys)
-    }
-
-    fn dequantize(xs: &[Self], out: &mut [f32]) {
-        scale_min_dequantize(xs, out)
-    }
-
-    type Wide = Wide32m;
-    const WIDE_ZERO: Wide32m = Wide32m::ZERO;
-    const WIDEN_FROM: usize = 16;
-
-    fn widen(&self) -> Wide32m {
-        scale_min_widen(self)
-    }
-
-    fn dot_wide(xs: &[Wide32m], ys: &[BlockQ8K]) -> f32 {
-        wide::dot32m(xs, ys)
-    }
-}
+scale_min_kernel!(BlockQ4K);
+scale_min_kernel!(BlockQ5K);

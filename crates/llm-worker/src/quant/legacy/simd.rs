@@ -330,6 +330,66 @@ fn dot_rows<const MIN: bool, const R: usize>(
     sum
 }
 
+/// `R` rows of a type with a scale only (Q4_0, Q5_0) against Q8_0
+/// activations: `isum` is a block's integer dot, `d` its scale.
+#[inline(always)]
+fn rows_q8_0<X, const R: usize>(
+    n: usize,
+    xs: [&[X]; R],
+    ys: &[BlockQ8_0],
+    isum: impl Fn(&X, Ys) -> v128,
+    d: impl Fn(&X) -> f16,
+) -> [f32; R] {
+    debug_assert!(n % QK == 0, "{n} is not divisible by {QK}");
+    let nb = n / QK;
+    let (xs, ys) = (xs.map(|x| &x[..nb]), &ys[..nb]);
+    dot_rows::<false, R>(
+        nb,
+        |i| {
+            let y = load_ys(&ys[i].qs);
+            xs.map(|x| isum(&x[i], y))
+        },
+        |i| {
+            (
+                xs.map(|x| d(&x[i]).to_bits() as u32),
+                ys[i].d.to_bits() as u32,
+            )
+        },
+    )
+}
+
+/// `R` rows of a type with a scale and a minimum (Q4_1, Q5_1) against
+/// Q8_1 activations: `isum` is a block's integer dot, `dm` its scale and
+/// minimum.
+#[inline(always)]
+fn rows_q8_1<X, const R: usize>(
+    n: usize,
+    xs: [&[X]; R],
+    ys: &[BlockQ8_1],
+    isum: impl Fn(&X, Ys) -> v128,
+    dm: impl Fn(&X) -> (f16, f16),
+) -> [f32; R] {
+    debug_assert!(n % QK == 0, "{n} is not divisible by {QK}");
+    let nb = n / QK;
+    let (xs, ys) = (xs.map(|x| &x[..nb]), &ys[..nb]);
+    dot_rows::<true, R>(
+        nb,
+        |i| {
+            let y = load_ys(&ys[i].qs);
+            xs.map(|x| isum(&x[i], y))
+        },
+        |i| {
+            (
+                xs.map(|x| {
+                    let (d, m) = dm(&x[i]);
+                    pair(d, m)
+                }),
+                pair(ys[i].d, ys[i].s),
+            )
+        },
+    )
+}
+
 /// Q4_0 · Q8_0: `sum((q - 8) * yq) * d * yd` over `n / 32` blocks.
 pub fn vec_dot_q4_0_q8_0(n: usize, xs: &[BlockQ4_0], ys: &[BlockQ8_0]) -> f32 {
     let [a] = vec_dot_rows_q4_0_q8_0(n, [xs], ys);
@@ -342,25 +402,7 @@ pub fn vec_dot_rows_q4_0_q8_0<const R: usize>(
     xs: [&[BlockQ4_0]; R],
     ys: &[BlockQ8_0],
 ) -> [f32; R] {
-    debug_assert!(
-        n % QK == 0,
-        "vec_dot_q4_0_q8_0: {n} is not divisible by {QK}"
-    );
-    let nb = n / QK;
-    let (xs, ys) = (xs.map(|x| &x[..nb]), &ys[..nb]);
-    dot_rows::<false, R>(
-        nb,
-        |i| {
-            let y = load_ys(&ys[i].qs);
-            xs.map(|x| isum_q4_0(&x[i], y))
-        },
-        |i| {
-            (
-                xs.map(|x| x[i].d.to_bits() as u32),
-                ys[i].d.to_bits() as u32,
-            )
-        },
-    )
+    rows_q8_0(n, xs, ys, isum_q4_0, |x| x.d)
 }
 
 /// Q4_1 · Q8_1: `sum(q * yq) * d * yd + m * s` over `n / 32` blocks.
@@ -387,20 +429,7 @@ pub fn vec_dot_rows_q4_1_q8_1<const R: usize>(
     xs: [&[BlockQ4_1]; R],
     ys: &[BlockQ8_1],
 ) -> [f32; R] {
-    debug_assert!(
-        n % QK == 0,
-        "vec_dot_q4_1_q8_1: {n} is not divisible by {QK}"
-    );
-    let nb = n / QK;
-    let (xs, ys) = (xs.map(|x| &x[..nb]), &ys[..nb]);
-    dot_rows::<true, R>(
-        nb,
-        |i| {
-            let y = load_ys(&ys[i].qs);
-            xs.map(|x| isum_q4_1(&x[i], y))
-        },
-        |i| (xs.map(|x| pair(x[i].d, x[i].m)), pair(ys[i].d, ys[i].s)),
-    )
+    rows_q8_1(n, xs, ys, isum_q4_1, |x| (x.d, x.m))
 }
 
 /// `vec_dot_q5_0_q8_0` of `R` rows with the same activations, loaded once.
@@ -411,25 +440,7 @@ pub fn vec_dot_rows_q5_0_q8_0<const R: usize>(
     xs: [&[BlockQ5_0]; R],
     ys: &[BlockQ8_0],
 ) -> [f32; R] {
-    debug_assert!(
-        n % QK == 0,
-        "vec_dot_q5_0_q8_0: {n} is not divisible by {QK}"
-    );
-    let nb = n / QK;
-    let (xs, ys) = (xs.map(|x| &x[..nb]), &ys[..nb]);
-    dot_rows::<false, R>(
-        nb,
-        |i| {
-            let y = load_ys(&ys[i].qs);
-            xs.map(|x| isum_q5_0(&x[i], y))
-        },
-        |i| {
-            (
-                xs.map(|x| x[i].d.to_bits() as u32),
-                ys[i].d.to_bits() as u32,
-            )
-        },
-    )
+    rows_q8_0(n, xs, ys, isum_q5_0, |x| x.d)
 }
 
 /// `vec_dot_q5_1_q8_1` of `R` rows with the same activations, loaded once.
@@ -439,18 +450,5 @@ pub fn vec_dot_rows_q5_1_q8_1<const R: usize>(
     xs: [&[BlockQ5_1]; R],
     ys: &[BlockQ8_1],
 ) -> [f32; R] {
-    debug_assert!(
-        n % QK == 0,
-        "vec_dot_q5_1_q8_1: {n} is not divisible by {QK}"
-    );
-    let nb = n / QK;
-    let (xs, ys) = (xs.map(|x| &x[..nb]), &ys[..nb]);
-    dot_rows::<true, R>(
-        nb,
-        |i| {
-            let y = load_ys(&ys[i].qs);
-            xs.map(|x| isum_q5_1(&x[i], y))
-        },
-        |i| (xs.map(|x| pair(x[i].d, x[i].m)), pair(ys[i].d, ys[i].s)),
-    )
+    rows_q8_1(n, xs, ys, isum_q5_1, |x| (x.d, x.m))
 }
