@@ -59,7 +59,10 @@ const RUNS = 2;
 const SETTLE_MS = 1000;
 
 // The parity chats: short and varied (a question; a system turn; a
-// conversation with an assistant turn; numbers and punctuation).
+// conversation with an assistant turn; numbers and punctuation), and the
+// speed prompt, whose 259 tokens llama.cpp reads in 64-key tiles and whose
+// answer it writes over two halves of 512 keys (its other two attention
+// paths).
 const PARITY_TOKENS = 48;
 /** llama.cpp's answers to the parity chats, as the real-model suite reads them. */
 const REFERENCE = 'tests/fixtures/llama_cpp_smollm2_q4_1.json';
@@ -77,6 +80,7 @@ const CHATS = [
     { role: 'user', content: 'Another one, please.' },
   ],
   [{ role: 'user', content: 'Compute 12 * 7 + 3.5 - (4 / 2), step by step; then say "done!"' }],
+  [{ role: 'user', content: PROMPT }],
 ];
 
 // ---- What must be there --------------------------------------------------

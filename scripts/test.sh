@@ -104,7 +104,7 @@ worker_wasm test "${WORKER[@]}" --target wasm32-unknown-unknown --test kernels_l
 # the same CPU sums right; the worker's simd-probe.mjs keeps such engines
 # on the simd128 build).
 WASM_BINDGEN_USE_BROWSER=1 WASM_BINDGEN_TEST_WEBDRIVER_JSON="$PWD/webdriver.json" \
-  worker_relaxed test "${WORKER[@]}" --target wasm32-unknown-unknown --test kernels_legacy --test kernels_k --test kernels_batch
+  worker_relaxed test "${WORKER[@]}" --target wasm32-unknown-unknown --test kernels_legacy --test kernels_k --test kernels_batch --test attention
 done_step "wasm tests"
 
 step "release build (trunk + wasm-opt)"

@@ -7,6 +7,7 @@ pub mod attention;
 pub mod digest;
 pub mod engine;
 pub mod inspect;
+pub mod mathf;
 pub mod model;
 pub mod protocol;
 pub mod quant;

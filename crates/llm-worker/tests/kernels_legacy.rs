@@ -21,17 +21,15 @@ mod support;
 use support::legacy::*;
 use support::{quantize_act, Rng};
 
-/// Case 1: `dot` equals `dot_scalar`, and both the exact f64 dot, within
-/// 1e-5 of the magnitude of the products summed.
+/// Case 1: `dot` (and `dot2`, and the unpacked rows' `dot_wide`) equal
+/// `dot_scalar` to the bit, and that the exact f64 dot within 1e-5 of the
+/// magnitude of the products summed.
 ///
 /// Natively `dot` *is* `dot_scalar` and this compares it with itself (the
-/// f64 check still counts); in wasm it is the SIMD kernel. The two sum the
-/// same exact integer block dots (|sum| < 2^24, exact in f32) but add the
-/// scaled terms in different orders (the SIMD kernel per lane, the minima
-/// apart). Each f32 sum of at most 8 blocks * 4 lanes + 2 terms is off the
-/// exact value by well under 40 * 2^-24 (2.4e-6) of that magnitude, so
-/// 1e-5 holds for any order, while one misread element moves the result by
-/// about 1/(32 * blocks) of it: 4e-3 or more.
+/// f64 check still counts); in wasm it is the SIMD kernel, which computes
+/// four blocks' terms at once but adds them one block at a time, as ggml's
+/// generic kernel (llama.cpp's wasm build) does. One misread element moves
+/// the result by about 1/(32 * blocks) of it: 4e-3 or more.
 fn kernel_matches_scalar<T: Case>(name: &str) {
     for seed in 0..8u64 {
         let mut rng = Rng::new(seed);
@@ -56,7 +54,17 @@ fn kernel_matches_scalar<T: Case>(name: &str) {
                 let (exact, mag) = reference(xs, &acts);
                 let tol = 1e-5 * mag;
                 let what = format!("{name} seed {seed} blocks {nb}");
-                close(kernel, scalar, tol, &format!("{what}: dot vs dot_scalar"));
+                assert_eq!(
+                    kernel.to_bits(),
+                    scalar.to_bits(),
+                    "{what}: dot {kernel} vs dot_scalar {scalar}"
+                );
+                let [a, b] = T::dot2(xs, xs, &acts);
+                assert_eq!(
+                    [a.to_bits(), b.to_bits()],
+                    [scalar.to_bits(); 2],
+                    "{what}: dot2 {a} {b} vs dot_scalar {scalar}"
+                );
                 close(
                     scalar,
                     exact as f32,
@@ -86,6 +94,11 @@ fn kernel_matches_scalar_q5_0() {
 #[test]
 fn kernel_matches_scalar_q5_1() {
     kernel_matches_scalar::<BlockQ5_1>("Q5_1");
+}
+
+#[test]
+fn kernel_matches_scalar_q8_0() {
+    kernel_matches_scalar::<BlockQ8_0>("Q8_0");
 }
 
 /// Case 2: weights quantised by candle, parsed with `read`: `dequantize`
@@ -173,6 +186,11 @@ fn scalar_matches_candle_q5_0() {
 #[test]
 fn scalar_matches_candle_q5_1() {
     matches_candle::<BlockQ5_1>("Q5_1");
+}
+
+#[test]
+fn scalar_matches_candle_q8_0() {
+    matches_candle::<BlockQ8_0>("Q8_0");
 }
 
 /// Candle's bytes for `xs` quantised to `dtype`.
@@ -303,6 +321,11 @@ fn one_hot_q4_1() {
 #[test]
 fn one_hot_q5_0() {
     one_hot::<BlockQ5_0>("Q5_0");
+}
+
+#[test]
+fn one_hot_q8_0() {
+    one_hot::<BlockQ8_0>("Q8_0");
 }
 
 #[test]

@@ -3,8 +3,9 @@
 //! a prompt read as one batch and after each next token, for every
 //! quantisation the worker reads (candle's kernels and ours).
 //!
-//! Where both run candle's kernels the logits agree to a few ulps (the
-//! attention sums in another order). Where ours run, each dot product
+//! Our pass rounds as llama.cpp's does, not as candle's: keys and values
+//! in f16 inside attention, sums in llama.cpp's order. With float weights
+//! the logits agree to the f16 rounding of keys and values (`FLOAT_TOL`). With quantised weights, each dot product
 //! is as close to the exact one as candle's (tests/kernels_*.rs), but a
 //! last-bit difference can flip the rounding of an activation when it is
 //! quantised for the next product (a step of 1/127 of the row's largest
@@ -48,16 +49,19 @@ fn max_rel_diff(a: &[f32], b: &[f32]) -> f32 {
         / scale
 }
 
-/// Logits may differ by this share of the largest. Where both passes use
-/// candle's kernels only the attention's sums differ in order (ours runs
-/// over the cache's buffers, candle's through a matrix product): a few
-/// ulps. Where ours run (`has_kernels`, which natively leaves Q4_0 and
-/// Q4_K to candle), what the module's doc says.
+/// Logits may differ by this share of the largest with float weights:
+/// our keys and values are rounded to f16, as llama.cpp's flash attention
+/// has them.
+const FLOAT_TOL: f32 = 5e-3;
+
+/// With quantised weights, whoever's kernels run, what the module's doc
+/// says: the passes' other roundings differ, and each difference can flip
+/// an activation's 8-bit step.
 fn tolerance(dtype: GgmlDType) -> f32 {
-    if llm_worker::quant::packed::has_kernels(dtype) {
+    if dtype.block_size() > 1 {
         3e-2
     } else {
-        1e-5
+        FLOAT_TOL
     }
 }
 
@@ -177,7 +181,8 @@ fn the_cache_keeps_its_past_as_it_grows() {
             .expect("ours");
         let b = reference.forward(batch, pos);
         let d = max_rel_diff(&a, &b);
-        assert!(d <= 1e-5, "after {} positions: {d}", pos + len);
+        let tol = tolerance(GgmlDType::Q8_0);
+        assert!(d <= tol, "after {} positions: {d}", pos + len);
         pos += len;
         assert_eq!(cache.len(), pos);
     }

@@ -13,11 +13,13 @@
 //! other shares and answer through `serve`. `tensors` reads the weights
 //! (a share of each matrix's rows, or all of them) from the file.
 
+mod arith;
 mod tensors;
 
 use crate::attention::{attend, Kv};
 use crate::inspect::Meta;
 use crate::split::{Op, Part, Peers, Rows};
+use arith::{rms_norm, swiglu, Rope};
 use candle_core::quantized::gguf_file::Content;
 use candle_core::quantized::{QMatMul, QTensor};
 use candle_core::{DType, Device, Module, Result, Tensor};
@@ -26,14 +28,14 @@ use std::sync::Arc;
 use tensors::{load_rows, load_tensor};
 
 struct Layer {
-    attn_norm: Tensor,
+    attn_norm: Vec<f32>,
     q: QMatMul,
     k: QMatMul,
     v: QMatMul,
     o: QMatMul,
     /// qwen2's attention biases.
     bias: Option<[Tensor; 3]>,
-    ffn_norm: Tensor,
+    ffn_norm: Vec<f32>,
     gate: QMatMul,
     up: QMatMul,
     down: QMatMul,
@@ -43,17 +45,14 @@ pub struct Model {
     /// The token embeddings as floats (the leader's; a peer has none).
     embed: Option<Tensor>,
     layers: Vec<Layer>,
-    norm: Tensor,
+    norm: Vec<f32>,
     output: QMatMul,
-    eps: f64,
+    eps: f32,
     heads: usize,
     kv_heads: usize,
     head_dim: usize,
-    /// Rotary tables, one row per position (`max_context` × rope_dim/2).
-    cos: Tensor,
-    sin: Tensor,
-    /// Rotation of (i, i + d/2) pairs (qwen2) rather than (2i, 2i + 1).
-    neox: bool,
+    /// Rotary tables, one row per position (`max_context`).
+    rope: Rope,
     /// The share of each matrix's rows held here.
     part: Part,
     /// The workers holding the other shares (the leader's).
@@ -141,22 +140,13 @@ fn apply(w: &QMatMul, x: &Tensor) -> Result<Tensor> {
     }
 }
 
-fn floats(t: QTensor) -> Result<Tensor> {
-    t.dequantize(&Device::Cpu)
+/// The width of a product's input: the down projection's columns.
+fn ff_len(w: &QMatMul) -> usize {
+    dims(w).1
 }
 
-fn rope_tables(dim: usize, base: f32, len: usize) -> Result<(Tensor, Tensor)> {
-    let inv: Vec<f32> = (0..dim)
-        .step_by(2)
-        .map(|i| 1f32 / base.powf(i as f32 / dim as f32))
-        .collect();
-    let half = inv.len();
-    let inv = Tensor::from_vec(inv, (1, half), &Device::Cpu)?;
-    let pos = Tensor::arange(0u32, len as u32, &Device::Cpu)?
-        .to_dtype(DType::F32)?
-        .reshape((len, 1))?;
-    let angles = pos.matmul(&inv)?;
-    Ok((angles.cos()?, angles.sin()?))
+fn floats(t: QTensor) -> Result<Tensor> {
+    t.dequantize(&Device::Cpu)
 }
 
 impl Model {
@@ -221,9 +211,14 @@ impl Model {
                 "rotary embeddings over {rope_dim} of each head's {head_dim} values are not supported"
             )
         }
-        let eps = f32_of("attention.layer_norm_rms_epsilon").unwrap_or(1e-5) as f64;
+        let eps = f32_of("attention.layer_norm_rms_epsilon").unwrap_or(1e-5);
         let base = f32_of("rope.freq_base").unwrap_or(10_000.0);
-        let (cos, sin) = rope_tables(rope_dim, base, if leader { max_context } else { 1 })?;
+        let rope = Rope::new(
+            rope_dim,
+            base,
+            if leader { max_context } else { 1 },
+            arch == "qwen2",
+        );
 
         let tied = !content.tensor_infos.contains_key("output.weight");
         let embed_q = leader
@@ -243,6 +238,7 @@ impl Model {
             }
         };
         let norm = floats(load_tensor(content, reader, "output_norm.weight")?)?;
+        let norm = norm.flatten_all()?.to_vec1::<f32>()?;
         let mut layers = Vec::with_capacity(blocks);
         for i in 0..blocks {
             let mut t = |n: &str| load_tensor(content, reader, &format!("blk.{i}.{n}"));
@@ -258,8 +254,8 @@ impl Model {
             } else {
                 None
             };
-            let attn_norm = floats(t("attn_norm.weight")?)?;
-            let ffn_norm = floats(t("ffn_norm.weight")?)?;
+            let attn_norm = floats(t("attn_norm.weight")?)?.to_vec1::<f32>()?;
+            let ffn_norm = floats(t("ffn_norm.weight")?)?.to_vec1::<f32>()?;
             layers.push(Layer {
                 attn_norm,
                 q: mm("attn_q.weight", reader)?,
@@ -282,9 +278,7 @@ impl Model {
             heads,
             kv_heads,
             head_dim,
-            cos,
-            sin,
-            neox: arch == "qwen2",
+            rope,
             part,
             peers: None,
         })
@@ -443,11 +437,11 @@ impl Model {
             candle_core::bail!("a forward pass needs at least one token")
         }
         let pos = cache.len();
-        if pos + seq > self.cos.dim(0)? {
+        if pos + seq > self.rope.len() {
             candle_core::bail!(
                 "{} positions exceed the context of {}",
                 pos + seq,
-                self.cos.dim(0)?
+                self.rope.len()
             )
         }
         let Some(embed) = &self.embed else {
@@ -471,13 +465,18 @@ impl Model {
         }
     }
 
-    fn rope(&self, x: &Tensor, pos: usize, seq: usize) -> Result<Tensor> {
-        let cos = self.cos.narrow(0, pos, seq)?;
-        let sin = self.sin.narrow(0, pos, seq)?;
-        if self.neox {
-            candle_nn::rotary_emb::rope(x, &cos, &sin)
-        } else {
-            candle_nn::rotary_emb::rope_i(x, &cos, &sin)
+    /// RMS norm of each token's row of `x` (1, seq, hidden), times `w`.
+    fn norm(&self, x: &Tensor, w: &[f32]) -> Result<Tensor> {
+        let dims = x.dims().to_vec();
+        let n = rms_norm(&x.flatten_all()?.to_vec1::<f32>()?, w, self.eps);
+        Tensor::from_vec(n, dims, &Device::Cpu)
+    }
+
+    /// Rotates each of the `heads` heads of each token of `x` (seq,
+    /// heads, head_dim), the first token at position `pos`.
+    fn rotate(&self, x: &mut [f32], heads: usize, pos: usize) {
+        for (r, head) in x.chunks_exact_mut(self.head_dim).enumerate() {
+            self.rope.rotate(head, pos + r / heads);
         }
     }
 
@@ -489,7 +488,7 @@ impl Model {
         let (seq, pos, hd) = (pass.seq, pass.pos, self.head_dim);
         let (h, kvh) = (self.heads, self.kv_heads);
         let x = &pass.x;
-        let n = candle_nn::ops::rms_norm(x, &l.attn_norm, self.eps as f32)?;
+        let n = self.norm(x, &l.attn_norm)?;
         let [mut q, mut k, mut v]: [Tensor; 3] = self
             .products(Op::Qkv(pass.layer), &n)?
             .try_into()
@@ -499,26 +498,26 @@ impl Model {
             k = k.broadcast_add(bk)?;
             v = v.broadcast_add(bv)?;
         }
-        let heads = |t: Tensor, n: usize| t.reshape((1, seq, n, hd))?.transpose(1, 2)?.contiguous();
-        let q = self.rope(&heads(q, h)?, pos, seq)?;
-        let k = self.rope(&heads(k, kvh)?, pos, seq)?;
-        let v = heads(v, kvh)?;
+        let rows = |t: Tensor| t.flatten_all()?.to_vec1::<f32>();
+        let (mut q, mut k, v) = (rows(q)?, rows(k)?, rows(v)?);
+        self.rotate(&mut q, h, pos);
+        self.rotate(&mut k, kvh, pos);
         if cache.kv.len() < self.layers.len() {
             cache.kv.resize_with(self.layers.len(), Kv::default);
         }
         let kv = &mut cache.kv[pass.layer];
-        let rows = |t: Tensor| t.flatten_all()?.to_vec1::<f32>();
-        kv.append(kvh, hd, seq, &rows(k)?, &rows(v)?);
+        kv.append(kvh, hd, seq, &k, &v);
         let mut att = vec![0f32; seq * h * hd];
-        attend(&rows(q)?, h, seq, kv, &mut att);
+        attend(&q, h, seq, kv, &mut att);
         let att = Tensor::from_vec(att, (1, seq, h * hd), &Device::Cpu)?;
         let x = (self.product(Op::O(pass.layer), &att)? + x)?;
-        let n = candle_nn::ops::rms_norm(&x, &l.ffn_norm, self.eps as f32)?;
+        let n = self.norm(&x, &l.ffn_norm)?;
         let [gate, up]: [Tensor; 2] = self
             .products(Op::GateUp(pass.layer), &n)?
             .try_into()
             .map_err(|_| candle_core::Error::Msg("gate and up expected".into()))?;
-        let ff = (candle_nn::ops::silu(&gate)? * up)?;
+        let ff = swiglu(&rows(gate)?, &rows(up)?);
+        let ff = Tensor::from_vec(ff, (1, seq, ff_len(&l.down)), &Device::Cpu)?;
         pass.x = (self.product(Op::Down(pass.layer), &ff)? + x)?;
         pass.layer += 1;
         Ok(())
@@ -534,7 +533,7 @@ impl Model {
             )
         }
         let x = pass.x.narrow(1, pass.seq - 1, 1)?;
-        let x = candle_nn::ops::rms_norm(&x, &self.norm, self.eps as f32)?;
+        let x = self.norm(&x, &self.norm)?;
         self.product(Op::Output, &x)?
             .flatten_all()?
             .to_dtype(DType::F32)

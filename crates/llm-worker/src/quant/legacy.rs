@@ -238,8 +238,8 @@ impl Kernel for BlockQ4_1 {
         simd::vec_dot_rows_q4_1_q8_1(a.len() * QK, [a, b], ys)
     }
 
-    /// ggml's `ggml_vec_dot_q4_1_q8_1`: per block
-    /// `sum(q * yq) * d * yd + m * ys`.
+    /// ggml's `ggml_vec_dot_q4_1_q8_1` (its generic code, which llama.cpp's
+    /// wasm build runs): per block `(d * yd) * sum(q * yq) + m * ys`.
     fn dot_scalar(xs: &[Self], ys: &[BlockQ8_1]) -> f32 {
         debug_assert_eq!(xs.len(), ys.len(), "vec_dot_q4_1_q8_1: size mismatch");
         let mut sumf = 0f32;
@@ -249,7 +249,7 @@ impl Kernel for BlockQ4_1 {
                 let (v0, v1) = nibbles(&x.qs, j);
                 sumi += v0 * y.qs[j] as i32 + v1 * y.qs[j + QK / 2] as i32;
             }
-            sumf += sumi as f32 * x.d.to_f32() * y.d.to_f32() + x.m.to_f32() * y.s.to_f32();
+            sumf += (x.d.to_f32() * y.d.to_f32()) * sumi as f32 + x.m.to_f32() * y.s.to_f32();
         }
         sumf
     }
@@ -323,7 +323,8 @@ impl Kernel for BlockQ5_0 {
         }
     }
 
-    /// ggml's `ggml_vec_dot_q5_0_q8_0`: per block `sum((q - 16) * yq) * d * yd`.
+    /// ggml's `ggml_vec_dot_q5_0_q8_0` (its generic code): per block
+    /// `(d * yd) * sum((q - 16) * yq)`.
     fn dot_scalar(xs: &[Self], ys: &[BlockQ8_0]) -> f32 {
         debug_assert_eq!(xs.len(), ys.len(), "vec_dot_q5_0_q8_0: size mismatch");
         let mut sumf = 0f32;
@@ -334,7 +335,7 @@ impl Kernel for BlockQ5_0 {
                 let (v0, v1) = fives(&x.qs, qh, j);
                 sumi += (v0 - 16) * y.qs[j] as i32 + (v1 - 16) * y.qs[j + QK / 2] as i32;
             }
-            sumf += sumi as f32 * x.d.to_f32() * y.d.to_f32();
+            sumf += (x.d.to_f32() * y.d.to_f32()) * sumi as f32;
         }
         sumf
     }
@@ -369,11 +370,11 @@ impl Kernel for BlockQ5_0 {
     }
 
     fn dot_wide(xs: &[Wide8], ys: &[BlockQ8_0]) -> f32 {
-        wide::dot8(xs, ys)
+        wide::dot8_scaled(xs, ys)
     }
 
     fn dot_wide4(xs: &[Wide8], ys: [&[BlockQ8_0]; 4]) -> [f32; 4] {
-        wide::dot8_4(xs, ys)
+        wide::dot8_scaled_4(xs, ys)
     }
 }
 
@@ -410,8 +411,8 @@ impl Kernel for BlockQ5_1 {
         }
     }
 
-    /// ggml's `ggml_vec_dot_q5_1_q8_1`: per block
-    /// `sum(q * yq) * d * yd + m * ys`.
+    /// ggml's `ggml_vec_dot_q5_1_q8_1` (its generic code, which llama.cpp's
+    /// wasm build runs): per block `(d * yd) * sum(q * yq) + m * ys`.
     fn dot_scalar(xs: &[Self], ys: &[BlockQ8_1]) -> f32 {
         debug_assert_eq!(xs.len(), ys.len(), "vec_dot_q5_1_q8_1: size mismatch");
         let mut sumf = 0f32;
@@ -422,7 +423,7 @@ impl Kernel for BlockQ5_1 {
                 let (v0, v1) = fives(&x.qs, qh, j);
                 sumi += v0 * y.qs[j] as i32 + v1 * y.qs[j + QK / 2] as i32;
             }
-            sumf += sumi as f32 * x.d.to_f32() * y.d.to_f32() + x.m.to_f32() * y.s.to_f32();
+            sumf += (x.d.to_f32() * y.d.to_f32()) * sumi as f32 + x.m.to_f32() * y.s.to_f32();
         }
         sumf
     }
@@ -471,4 +472,5 @@ impl Kernel for BlockQ5_1 {
 pub mod simd;
 
 mod q4_0;
+mod q8_0;
 pub use q4_0::BlockQ4_0;

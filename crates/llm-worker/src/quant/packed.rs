@@ -179,7 +179,8 @@ impl<T: Kernel> QuantizedType for Packed<T> {
 pub fn has_kernels(dtype: GgmlDType) -> bool {
     let everywhere = matches!(
         dtype,
-        GgmlDType::Q4_1
+        GgmlDType::Q8_0
+            | GgmlDType::Q4_1
             | GgmlDType::Q5_0
             | GgmlDType::Q5_1
             | GgmlDType::Q3K
@@ -194,12 +195,13 @@ pub fn has_kernels(dtype: GgmlDType) -> bool {
 /// `has_kernels` names).
 pub fn qtensor(dtype: GgmlDType, bytes: &[u8], shape: Shape) -> Result<QTensor> {
     use super::kquants::{BlockQ3K, BlockQ4K, BlockQ5K, BlockQ6K};
-    use super::legacy::{BlockQ4_0, BlockQ4_1, BlockQ5_0, BlockQ5_1};
+    use super::legacy::{BlockQ4_0, BlockQ4_1, BlockQ5_0, BlockQ5_1, BlockQ8_0};
     fn make<T: Kernel>(bytes: &[u8], shape: Shape) -> Result<QTensor> {
         let p = Packed::<T>::from_bytes(bytes)?;
         QTensor::new(QStorage::Cpu(Box::new(p)), shape)
     }
     match dtype {
+        GgmlDType::Q8_0 => make::<BlockQ8_0>(bytes, shape),
         GgmlDType::Q4_0 => make::<BlockQ4_0>(bytes, shape),
         GgmlDType::Q4_1 => make::<BlockQ4_1>(bytes, shape),
         GgmlDType::Q5_0 => make::<BlockQ5_0>(bytes, shape),

@@ -108,7 +108,7 @@ fn hsum(v: core::arch::wasm32::v128) -> i32 {
 
 /// Σ a·b over 32 values.
 #[inline(always)]
-fn isum32(a: &[i8], b: &[i8]) -> i32 {
+pub fn isum32(a: &[i8], b: &[i8]) -> i32 {
     #[cfg(target_feature = "simd128")]
     {
         hsum(lanes32(a, b))
@@ -160,12 +160,23 @@ fn isum_scalar(a: &[i8], b: &[i8]) -> i32 {
     a.iter().zip(b).map(|(&x, &y)| x as i32 * y as i32).sum()
 }
 
-/// Q4_0's and Q5_0's product: per block `sumi * d * yd`.
+/// Q4_0's product: per block `(sumi * d) * yd` (ggml's order for Q4_0).
 pub fn dot8(xs: &[Wide8], ys: &[BlockQ8_0]) -> f32 {
     debug_assert_eq!(xs.len(), ys.len());
     let mut sumf = 0f32;
     for (x, y) in xs.iter().zip(ys) {
         sumf += isum32(&x.qs, &y.qs) as f32 * x.d * y.d.to_f32();
+    }
+    sumf
+}
+
+/// Q5_0's and Q8_0's product: per block `(d * yd) * sumi` (ggml's order
+/// for them; `d * yd` is exact, two f16 significands).
+pub fn dot8_scaled(xs: &[Wide8], ys: &[BlockQ8_0]) -> f32 {
+    debug_assert_eq!(xs.len(), ys.len());
+    let mut sumf = 0f32;
+    for (x, y) in xs.iter().zip(ys) {
+        sumf += isum32(&x.qs, &y.qs) as f32 * (x.d * y.d.to_f32());
     }
     sumf
 }
@@ -209,12 +220,13 @@ fn lanes32u(a: &[i8], b: &[i8]) -> core::arch::wasm32::v128 {
     lanes32(a, b)
 }
 
-/// Q4_1's and Q5_1's product: per block `sumi * d * yd + m * ys`.
+/// Q4_1's and Q5_1's product: per block `(d * yd) * sumi + m * ys`
+/// (ggml's order).
 pub fn dot8m(xs: &[Wide8m], ys: &[BlockQ8_1]) -> f32 {
     debug_assert_eq!(xs.len(), ys.len());
     let mut sumf = 0f32;
     for (x, y) in xs.iter().zip(ys) {
-        sumf += isum32u(&x.qs, &y.qs) as f32 * x.d * y.d.to_f32() + x.m * y.s.to_f32();
+        sumf += (x.d * y.d.to_f32()) * isum32u(&x.qs, &y.qs) as f32 + x.m * y.s.to_f32();
     }
     sumf
 }
@@ -242,6 +254,26 @@ pub fn dot8_4(xs: &[Wide8], ys: [&[BlockQ8_0]; 4]) -> [f32; 4] {
     ys.map(|y| dot8(xs, y))
 }
 
+/// `dot8_scaled` for four tokens, to the bit, as `dot8_4` does `dot8`.
+pub fn dot8_scaled_4(xs: &[Wide8], ys: [&[BlockQ8_0]; 4]) -> [f32; 4] {
+    #[cfg(target_feature = "simd128")]
+    {
+        use super::legacy::simd::f16_to_f32x4;
+        use core::arch::wasm32::*;
+        four(
+            xs,
+            ys,
+            |x, y| lanes32(&x.qs, &y.qs),
+            |x, y, sums| {
+                let yd = f16_to_f32x4(u32x4_from(y.map(|y| y.d.to_bits())));
+                f32x4_mul(f32x4_mul(f32x4_splat(x.d), yd), sums)
+            },
+        )
+    }
+    #[cfg(not(target_feature = "simd128"))]
+    ys.map(|y| dot8_scaled(xs, y))
+}
+
 /// `dot8m` for four tokens, to the bit, as `dot8_4` does `dot8`.
 pub fn dot8m_4(xs: &[Wide8m], ys: [&[BlockQ8_1]; 4]) -> [f32; 4] {
     #[cfg(target_feature = "simd128")]
@@ -255,7 +287,7 @@ pub fn dot8m_4(xs: &[Wide8m], ys: [&[BlockQ8_1]; 4]) -> [f32; 4] {
             |x, y, sums| {
                 let yd = f16_to_f32x4(u32x4_from(y.map(|y| y.d.to_bits())));
                 let ysum = f16_to_f32x4(u32x4_from(y.map(|y| y.s.to_bits())));
-                let scaled = f32x4_mul(f32x4_mul(sums, f32x4_splat(x.d)), yd);
+                let scaled = f32x4_mul(f32x4_mul(f32x4_splat(x.d), yd), sums);
                 f32x4_add(scaled, f32x4_mul(f32x4_splat(x.m), ysum))
             },
         )

@@ -249,3 +249,27 @@ pub fn close(a: f32, b: f32, tol: f64, what: &str) {
     let diff = (a as f64 - b as f64).abs();
     assert!(diff <= tol, "{what}: {a} vs {b} (diff {diff:e} > {tol:e})");
 }
+
+/// Q8_0 weights: codes 0..=255 stand for the bytes -128..=127.
+impl Case for BlockQ8_0 {
+    const MAX_CODE: u8 = 255;
+    const ZERO_CODE: u8 = 128;
+    fn pack(codes: [u8; QK], d: f32, _m: f32) -> Self {
+        BlockQ8_0 {
+            d: f16::from_f32(d),
+            qs: codes.map(|c| (c as i32 - 128) as i8),
+        }
+    }
+    fn codes(&self) -> [u8; QK] {
+        self.qs.map(|q| (q as i32 + 128) as u8)
+    }
+    fn dm(&self) -> (f32, f32) {
+        (self.d.to_f32(), 0.0)
+    }
+    fn int(code: u8) -> i32 {
+        code as i32 - 128
+    }
+    fn act(a: &BlockQ8_0) -> (f32, f32, [i8; QK]) {
+        (a.d.to_f32(), 0.0, a.qs)
+    }
+}

@@ -279,20 +279,39 @@ fn unpair(v: v128) -> (v128, v128) {
     )
 }
 
+/// How a block's integer sum becomes its term, in ggml's order for each
+/// type (its generic kernels, which llama.cpp's wasm build runs).
+#[derive(Clone, Copy, PartialEq)]
+enum Term {
+    /// `(sum * d) * yd` (Q4_0).
+    SumFirst,
+    /// `(d * yd) * sum` (Q5_0).
+    ScaleFirst,
+    /// `(d * yd) * sum + m * s` (Q4_1, Q5_1).
+    WithMin,
+}
+
 /// The row loop shared by the four types, over `R` weight rows (1, or
 /// 2 for `dot2`) against the same activations: `isum(i)` is each row's
 /// block `i` integer dot as four partial sums; `scales(i)` the rows'
 /// `(d, m)` and the activations' `(yd, s)`, each a pair of f16 (low,
-/// high) in a u32, so that the block adds `sum * d * yd + m * s` (`MIN`
-/// false: `m` and `s` are not read). Each row's float operations are the
-/// same whatever `R`, so `dot2` gives `dot`'s values to the bit.
+/// high) in a u32. Four blocks' terms (`TERM`) are computed at once, a
+/// block a lane, then added to the row's sum one block at a time, in
+/// order: the scalar kernel's operations, so `dot` is `dot_scalar` to the
+/// bit. Each row's float operations are the same whatever `R`, so `dot2`
+/// gives `dot`'s values to the bit.
 #[inline(always)]
-fn dot_rows<const MIN: bool, const R: usize>(
+fn dot_rows<const TERM: u8, const R: usize>(
     nb: usize,
     isum: impl Fn(usize) -> [v128; R],
     scales: impl Fn(usize) -> ([u32; R], u32),
 ) -> [f32; R] {
-    let mut acc = [f32x4_splat(0.0); R];
+    let term = match TERM {
+        0 => Term::SumFirst,
+        1 => Term::ScaleFirst,
+        _ => Term::WithMin,
+    };
+    let mut sum = [0f32; R];
     let mut i = 0;
     while i + 4 <= nb {
         let blocks = [isum(i), isum(i + 1), isum(i + 2), isum(i + 3)];
@@ -306,25 +325,30 @@ fn dot_rows<const MIN: bool, const R: usize>(
                 blocks[3][r],
             ]));
             let (d, m) = unpair(u32x4(sc[0].0[r], sc[1].0[r], sc[2].0[r], sc[3].0[r]));
-            let mut t = f32x4_mul(sums, f32x4_mul(d, yd));
-            if MIN {
-                t = f32x4_add(t, f32x4_mul(m, s));
-            }
-            acc[r] = f32x4_add(acc[r], t);
+            let t = match term {
+                Term::SumFirst => f32x4_mul(f32x4_mul(sums, d), yd),
+                Term::ScaleFirst => f32x4_mul(f32x4_mul(d, yd), sums),
+                Term::WithMin => f32x4_add(f32x4_mul(f32x4_mul(d, yd), sums), f32x4_mul(m, s)),
+            };
+            sum[r] += f32x4_extract_lane::<0>(t);
+            sum[r] += f32x4_extract_lane::<1>(t);
+            sum[r] += f32x4_extract_lane::<2>(t);
+            sum[r] += f32x4_extract_lane::<3>(t);
         }
         i += 4;
     }
-    let mut sum = acc.map(hsum);
     let half = |v: u32, k: u32| f16::from_bits((v >> k) as u16).to_f32();
     for i in i..nb {
         let (xp, yp) = scales(i);
         let blocks = isum(i);
         for r in 0..R {
-            let sums = f32x4_convert_i32x4(blocks[r]);
-            sum[r] += hsum(sums) * (half(xp[r], 0) * half(yp, 0));
-            if MIN {
-                sum[r] += half(xp[r], 16) * half(yp, 16);
-            }
+            let si = hsum(f32x4_convert_i32x4(blocks[r]));
+            let (d, yd) = (half(xp[r], 0), half(yp, 0));
+            sum[r] += match term {
+                Term::SumFirst => (si * d) * yd,
+                Term::ScaleFirst => (d * yd) * si,
+                Term::WithMin => (d * yd) * si + half(xp[r], 16) * half(yp, 16),
+            };
         }
     }
     sum
@@ -333,7 +357,7 @@ fn dot_rows<const MIN: bool, const R: usize>(
 /// `R` rows of a type with a scale only (Q4_0, Q5_0) against Q8_0
 /// activations: `isum` is a block's integer dot, `d` its scale.
 #[inline(always)]
-fn rows_q8_0<X, const R: usize>(
+fn rows_q8_0<const TERM: u8, X, const R: usize>(
     n: usize,
     xs: [&[X]; R],
     ys: &[BlockQ8_0],
@@ -343,7 +367,7 @@ fn rows_q8_0<X, const R: usize>(
     debug_assert!(n % QK == 0, "{n} is not divisible by {QK}");
     let nb = n / QK;
     let (xs, ys) = (xs.map(|x| &x[..nb]), &ys[..nb]);
-    dot_rows::<false, R>(
+    dot_rows::<TERM, R>(
         nb,
         |i| {
             let y = load_ys(&ys[i].qs);
@@ -372,7 +396,7 @@ fn rows_q8_1<X, const R: usize>(
     debug_assert!(n % QK == 0, "{n} is not divisible by {QK}");
     let nb = n / QK;
     let (xs, ys) = (xs.map(|x| &x[..nb]), &ys[..nb]);
-    dot_rows::<true, R>(
+    dot_rows::<2, R>(
         nb,
         |i| {
             let y = load_ys(&ys[i].qs);
@@ -402,7 +426,7 @@ pub fn vec_dot_rows_q4_0_q8_0<const R: usize>(
     xs: [&[BlockQ4_0]; R],
     ys: &[BlockQ8_0],
 ) -> [f32; R] {
-    rows_q8_0(n, xs, ys, isum_q4_0, |x| x.d)
+    rows_q8_0::<0, _, R>(n, xs, ys, isum_q4_0, |x| x.d)
 }
 
 /// Q4_1 · Q8_1: `sum(q * yq) * d * yd + m * s` over `n / 32` blocks.
@@ -440,7 +464,7 @@ pub fn vec_dot_rows_q5_0_q8_0<const R: usize>(
     xs: [&[BlockQ5_0]; R],
     ys: &[BlockQ8_0],
 ) -> [f32; R] {
-    rows_q8_0(n, xs, ys, isum_q5_0, |x| x.d)
+    rows_q8_0::<1, _, R>(n, xs, ys, isum_q5_0, |x| x.d)
 }
 
 /// `vec_dot_q5_1_q8_1` of `R` rows with the same activations, loaded once.

@@ -1,0 +1,234 @@
+//! Attention's inner loops, in plain code (`Scalar`) and with wasm
+//! `simd128` (`Simd`): the same float operations on the same values in
+//! the same order, lane for lane, so both give the same bits (tested in
+//! wasm, `tests/attention.rs`). The order is llama.cpp's: its f16 dot
+//! product sums in four accumulators of four lanes, its tiles sum each
+//! score and each weighted value one key at a time.
+
+use super::TILE;
+
+/// The f32 nearest to `x` that an f16 holds (ties to even), or ±inf
+/// beyond f16's range: what rounding to f16 and back gives.
+#[inline(always)]
+pub fn round_f16(x: f32) -> f32 {
+    let a = x.abs();
+    if a < SMALLEST_NORMAL {
+        // f16's subnormals are multiples of 2^-24: 0.75 + x has that
+        // spacing, so the sum rounds x to one.
+        (x + 0.75) - 0.75
+    } else if a < OVERFLOW {
+        f32::from_bits(round_bits(x.to_bits()))
+    } else if x.is_nan() {
+        x
+    } else {
+        f32::INFINITY.copysign(x)
+    }
+}
+
+/// f16's smallest normal value, 2^-14.
+const SMALLEST_NORMAL: f32 = 6.103_515_6e-5;
+/// Where f16 overflows: halfway between its largest value and 2^16.
+const OVERFLOW: f32 = 65520.0;
+
+/// A normal f32's significand rounded to f16's 11 bits, ties to even (a
+/// carry moves the exponent, as it should).
+#[inline(always)]
+fn round_bits(b: u32) -> u32 {
+    (b + 0x0FFF + ((b >> 13) & 1)) & !0x1FFF
+}
+
+/// The inner loops.
+pub trait Lanes {
+    /// Σ x·y as llama.cpp's `ggml_vec_dot_f16` sums it: accumulator j lane
+    /// l takes values 16i + 4j + l; then (0+2, 1+3), (0+1), lanes
+    /// ((0+1)+2)+3; the values past a multiple of 16 added in double.
+    fn dot(x: &[f32], y: &[f32]) -> f32;
+    /// acc = f16(acc · s), value by value.
+    fn scale_f16(acc: &mut [f32], s: f32);
+    /// acc = f16(acc + v · s), value by value.
+    fn mad_f16(acc: &mut [f32], v: &[f32], s: f32);
+    /// out[k] = Σ_d q[d] · kt[d·TILE + k], one d at a time from 0.
+    fn scores(q: &[f32], kt: &[f32], out: &mut [f32; TILE]);
+    /// acc[d] += p[k] · v[k·dim + d], one k at a time, every k of the tile.
+    fn weigh(acc: &mut [f32], p: &[f32; TILE], v: &[f32]);
+}
+
+/// Plain code: the reference, and what native builds run.
+pub struct Scalar;
+
+impl Lanes for Scalar {
+    fn dot(x: &[f32], y: &[f32]) -> f32 {
+        let n = x.len();
+        let np = n & !15;
+        let mut acc = [[0f32; 4]; 4];
+        for i in (0..np).step_by(16) {
+            for (j, acc) in acc.iter_mut().enumerate() {
+                for (l, a) in acc.iter_mut().enumerate() {
+                    *a += x[i + 4 * j + l] * y[i + 4 * j + l];
+                }
+            }
+        }
+        let add = |a: [f32; 4], b: [f32; 4]| std::array::from_fn::<f32, 4, _>(|l| a[l] + b[l]);
+        let a = add(add(acc[0], acc[2]), add(acc[1], acc[3]));
+        let mut sum = (((a[0] + a[1]) + a[2]) + a[3]) as f64;
+        for i in np..n {
+            sum += (x[i] * y[i]) as f64;
+        }
+        sum as f32
+    }
+
+    fn scale_f16(acc: &mut [f32], s: f32) {
+        for a in acc {
+            *a = round_f16(*a * s);
+        }
+    }
+
+    fn mad_f16(acc: &mut [f32], v: &[f32], s: f32) {
+        for (a, v) in acc.iter_mut().zip(v) {
+            *a = round_f16(*a + v * s);
+        }
+    }
+
+    fn scores(q: &[f32], kt: &[f32], out: &mut [f32; TILE]) {
+        out.fill(0.0);
+        for (d, &q) in q.iter().enumerate() {
+            for (o, &k) in out.iter_mut().zip(&kt[d * TILE..][..TILE]) {
+                *o += q * k;
+            }
+        }
+    }
+
+    fn weigh(acc: &mut [f32], p: &[f32; TILE], v: &[f32]) {
+        let dim = acc.len();
+        for (k, &p) in p.iter().enumerate() {
+            for (a, &v) in acc.iter_mut().zip(&v[k * dim..][..dim]) {
+                *a += p * v;
+            }
+        }
+    }
+}
+
+/// wasm `simd128`: four values at a time.
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+pub struct Simd;
+
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+mod simd {
+    use super::{round_f16, Lanes, Simd, OVERFLOW, SMALLEST_NORMAL, TILE};
+    use core::arch::wasm32::*;
+
+    #[inline(always)]
+    fn load(x: &[f32], i: usize) -> v128 {
+        assert!(i + 4 <= x.len());
+        // SAFETY: four values from i, within x (checked above).
+        unsafe { v128_load(x.as_ptr().add(i) as *const v128) }
+    }
+
+    #[inline(always)]
+    fn store(x: &mut [f32], i: usize, v: v128) {
+        assert!(i + 4 <= x.len());
+        // SAFETY: as `load`.
+        unsafe { v128_store(x.as_mut_ptr().add(i) as *mut v128, v) }
+    }
+
+    /// `round_f16` on four lanes.
+    #[inline(always)]
+    fn round4(x: v128) -> v128 {
+        let a = f32x4_abs(x);
+        let c = f32x4_splat(0.75);
+        let small = f32x4_sub(f32x4_add(x, c), c);
+        let odd = v128_and(u32x4_shr(x, 13), u32x4_splat(1));
+        let normal = v128_and(
+            i32x4_add(i32x4_add(x, u32x4_splat(0x0FFF)), odd),
+            u32x4_splat(!0x1FFF),
+        );
+        let inf = v128_or(
+            v128_and(x, u32x4_splat(0x8000_0000)),
+            f32x4_splat(f32::INFINITY),
+        );
+        let big = f32x4_ge(a, f32x4_splat(OVERFLOW));
+        // NaN compares false everywhere: kept as it is.
+        let nan = f32x4_ne(x, x);
+        let r = v128_bitselect(small, normal, f32x4_lt(a, f32x4_splat(SMALLEST_NORMAL)));
+        let r = v128_bitselect(inf, r, big);
+        v128_bitselect(x, r, nan)
+    }
+
+    impl Lanes for Simd {
+        fn dot(x: &[f32], y: &[f32]) -> f32 {
+            let n = x.len();
+            let np = n & !15;
+            let mut acc = [f32x4_splat(0.0); 4];
+            for i in (0..np).step_by(16) {
+                for (j, acc) in acc.iter_mut().enumerate() {
+                    let at = i + 4 * j;
+                    *acc = f32x4_add(*acc, f32x4_mul(load(x, at), load(y, at)));
+                }
+            }
+            let a = f32x4_add(f32x4_add(acc[0], acc[2]), f32x4_add(acc[1], acc[3]));
+            let mut sum = (((f32x4_extract_lane::<0>(a) + f32x4_extract_lane::<1>(a))
+                + f32x4_extract_lane::<2>(a))
+                + f32x4_extract_lane::<3>(a)) as f64;
+            for i in np..n {
+                sum += (x[i] * y[i]) as f64;
+            }
+            sum as f32
+        }
+
+        fn scale_f16(acc: &mut [f32], s: f32) {
+            let n = acc.len() / 4 * 4;
+            let vs = f32x4_splat(s);
+            for i in (0..n).step_by(4) {
+                store(acc, i, round4(f32x4_mul(load(acc, i), vs)));
+            }
+            for a in &mut acc[n..] {
+                *a = round_f16(*a * s);
+            }
+        }
+
+        fn mad_f16(acc: &mut [f32], v: &[f32], s: f32) {
+            let n = acc.len() / 4 * 4;
+            let vs = f32x4_splat(s);
+            for i in (0..n).step_by(4) {
+                let r = f32x4_add(load(acc, i), f32x4_mul(load(v, i), vs));
+                store(acc, i, round4(r));
+            }
+            for (a, v) in acc[n..].iter_mut().zip(&v[n..]) {
+                *a = round_f16(*a + v * s);
+            }
+        }
+
+        fn scores(q: &[f32], kt: &[f32], out: &mut [f32; TILE]) {
+            let mut acc = [f32x4_splat(0.0); TILE / 4];
+            for (d, &q) in q.iter().enumerate() {
+                let vq = f32x4_splat(q);
+                let row = &kt[d * TILE..][..TILE];
+                for (r, acc) in acc.iter_mut().enumerate() {
+                    *acc = f32x4_add(*acc, f32x4_mul(vq, load(row, 4 * r)));
+                }
+            }
+            for (r, acc) in acc.iter().enumerate() {
+                store(out, 4 * r, *acc);
+            }
+        }
+
+        fn weigh(acc: &mut [f32], p: &[f32; TILE], v: &[f32]) {
+            let dim = acc.len();
+            let n = dim / 4 * 4;
+            for i in (0..n).step_by(4) {
+                let mut a = load(acc, i);
+                for (k, &p) in p.iter().enumerate() {
+                    a = f32x4_add(a, f32x4_mul(f32x4_splat(p), load(v, k * dim + i)));
+                }
+                store(acc, i, a);
+            }
+            for i in n..dim {
+                let mut a = acc[i];
+                for (k, &p) in p.iter().enumerate() {
+                    a += p * v[k * dim + i];
+                }
+                acc[i] = a;
+            }
+        }
+    }
+}

@@ -1,0 +1,88 @@
+//! Q8_0 weights (32 signed bytes and one scale, `x = d * q`) with Q8_0
+//! activations, as llama.cpp's wasm build multiplies them: per block the
+//! integer sum, then `sumf += sumi * (d * yd)` in block order (ggml's
+//! generic kernel, which its wasm build runs). candle's kernels sum in
+//! another order (`(sumi * d) * yd`, or in four lanes with SIMD), which
+//! moves the model's logits by an ulp now and then.
+
+use super::super::wide::{self, Wide8};
+use super::super::Kernel;
+use super::{quantize_row_q8_0, BlockQ8_0, QK};
+use candle_core::quantized::GgmlDType;
+
+impl Kernel for BlockQ8_0 {
+    const DTYPE: GgmlDType = GgmlDType::Q8_0;
+    const BLOCK: usize = QK;
+    const BYTES: usize = size_of::<Self>();
+
+    fn read(bytes: &[u8]) -> Self {
+        BlockQ8_0::read(bytes)
+    }
+
+    type Act = BlockQ8_0;
+    const ACT_ZERO: BlockQ8_0 = BlockQ8_0::ZERO;
+
+    fn quantize_act(xs: &[f32], out: &mut [BlockQ8_0]) {
+        quantize_row_q8_0(xs, out)
+    }
+
+    /// The integer sums with simd128 when the build has it; the same
+    /// float formula either way.
+    fn dot(xs: &[Self], ys: &[BlockQ8_0]) -> f32 {
+        debug_assert_eq!(xs.len(), ys.len(), "vec_dot_q8_0_q8_0: size mismatch");
+        let mut sumf = 0f32;
+        for (x, y) in xs.iter().zip(ys) {
+            sumf += wide::isum32(&x.qs, &y.qs) as f32 * (x.d.to_f32() * y.d.to_f32());
+        }
+        sumf
+    }
+
+    /// ggml's `ggml_vec_dot_q8_0_q8_0_generic`: per block `sumi * (d * yd)`.
+    fn dot_scalar(xs: &[Self], ys: &[BlockQ8_0]) -> f32 {
+        debug_assert_eq!(xs.len(), ys.len(), "vec_dot_q8_0_q8_0: size mismatch");
+        let mut sumf = 0f32;
+        for (x, y) in xs.iter().zip(ys) {
+            let sumi: i32 =
+                x.qs.iter()
+                    .zip(&y.qs)
+                    .map(|(&a, &b)| a as i32 * b as i32)
+                    .sum();
+            sumf += sumi as f32 * (x.d.to_f32() * y.d.to_f32());
+        }
+        sumf
+    }
+
+    fn dequantize(xs: &[Self], out: &mut [f32]) {
+        debug_assert_eq!(
+            out.len(),
+            xs.len() * QK,
+            "dequantize_row_q8_0: size mismatch"
+        );
+        for (x, out) in xs.iter().zip(out.chunks_exact_mut(QK)) {
+            let d = x.d.to_f32();
+            for (o, &q) in out.iter_mut().zip(&x.qs) {
+                *o = q as f32 * d;
+            }
+        }
+    }
+
+    type Wide = Wide8;
+    const WIDE_ZERO: Wide8 = Wide8::ZERO;
+    /// Already bytes: a row is "unpacked" only to hold its scale as a float.
+    const WIDEN_FROM: usize = 4;
+
+    fn widen(&self) -> Wide8 {
+        Wide8 {
+            d: self.d.to_f32(),
+            qs: self.qs,
+        }
+    }
+
+    fn dot_wide(xs: &[Wide8], ys: &[BlockQ8_0]) -> f32 {
+        wide::dot8_scaled(xs, ys)
+    }
+
+    fn dot_wide4(xs: &[Wide8], ys: [&[BlockQ8_0]; 4]) -> [f32; 4] {
+        wide::dot8_scaled_4(xs, ys)
+    }
+}
