@@ -46,7 +46,7 @@ bench: setup-browser build
 	node e2e/travel-eval-wasm.mjs
 	node e2e/bench-table.mjs
 	@# wllama (llama.cpp in wasm) beside the in-page model; llama.cpp's answers must still be the stored reference,
-	@# and the forward pass must follow them token by token (last: a difference fails the bench):
+	@# the page must write its text, and the forward pass must follow it token by token (a difference fails the bench):
 	@# a bench-only npm package, kept out of package.json (make test never needs it)
 	v=3.8.1; [ "$$(node -p "require('./node_modules/@wllama/wllama/package.json').version" 2>/dev/null)" = "$$v" ] \
 	  || npm install --no-save --no-audit --no-fund --loglevel=error "@wllama/wllama@$$v"

@@ -27,8 +27,8 @@ const files = {};
 before(async () => {
   if (!existsSync(TOOL)) throw new Error(`${TOOL} is missing: scripts/test.sh builds it.`);
   mkdirSync(DIR, { recursive: true });
-  // Candle's kernels (Q8_0) and ours (the rest).
-  for (const q of ['q8_0', 'q4_0', 'q4_1', 'q5_0', 'q5_1', 'q3k', 'q4k', 'q5k', 'q6k']) {
+  // Every type with kernels of ours.
+  for (const q of ['q8_0', 'q4_0', 'q4_1', 'q5_0', 'q5_1', 'q2k', 'q3k', 'q4k', 'q5k', 'q6k']) {
     files[q] = `${DIR}/cores-medium-${q}.gguf`;
     execFileSync(TOOL, ['random', files[q], 'medium', q]);
   }
@@ -146,7 +146,7 @@ test('an isolated page splits the model over its cores and writes what one worke
 });
 
 test('Chromium runs the relaxed-SIMD build, which writes what the simd128 build writes', async () => {
-  for (const q of ['q4_0', 'q4_1', 'q5_0', 'q5_1', 'q3k', 'q4k', 'q5k', 'q6k']) {
+  for (const q of ['q4_0', 'q4_1', 'q5_0', 'q5_1', 'q2k', 'q3k', 'q4k', 'q5k', 'q6k']) {
     const relaxed = await answer(plain, files[q]);
     const simd = await answer(plain, files[q], '/llm-worker/worker.js?simd=simd128');
     assert.equal(relaxed.simd, 'relaxed-simd', `${q}: Chromium picks the relaxed-SIMD build`);

@@ -240,6 +240,21 @@ fn simd_loops_give_the_plain_ones_bits() {
             assert_eq!(bits(&a), bits(&b), "scale {n} {s}");
         }
     }
+    // Rounding to f16 over a spread of every bit pattern (x + 0·0 is x,
+    // but for -0, which both make +0).
+    let xs: Vec<f32> = (0..=u32::MAX / 4099)
+        .map(|i| f32::from_bits(i * 4099))
+        .collect();
+    let zeros = vec![0f32; xs.len()];
+    let (mut a, mut b) = (xs.clone(), xs.clone());
+    Simd::mad_f16(&mut a, &zeros, 0.0);
+    Scalar::mad_f16(&mut b, &zeros, 0.0);
+    for ((x, a), b) in xs.iter().zip(&a).zip(&b) {
+        assert!(
+            a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan()),
+            "f16 rounding of {x:e}: {a:e} vs {b:e}"
+        );
+    }
     let q = noise(64, 5, 1.0);
     let kt = noise(64 * 64, 6, 1.0);
     let (mut a, mut b) = ([0f32; 64], [0f32; 64]);

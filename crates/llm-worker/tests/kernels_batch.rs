@@ -7,12 +7,14 @@
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
-use llm_worker::quant::kquants::{BlockQ3K, BlockQ4K, BlockQ5K, BlockQ6K, BlockQ8K, QK_K};
+use llm_worker::quant::kquants::{
+    BlockQ2K, BlockQ3K, BlockQ4K, BlockQ5K, BlockQ6K, BlockQ8K, QK_K,
+};
 use llm_worker::quant::legacy::{BlockQ4_0, BlockQ4_1, BlockQ5_0, BlockQ5_1};
 use llm_worker::quant::Kernel;
 
 mod support;
-use support::kquants::{raw_q3k, raw_q4k, raw_q5k, raw_q6k, values};
+use support::kquants::{raw_q2k, raw_q3k, raw_q4k, raw_q5k, raw_q6k, values};
 use support::legacy::{close, floats, random_blocks, Case};
 use support::{quantize_act, Rng};
 
@@ -114,6 +116,11 @@ fn k_batch<K: Kernel<Act = BlockQ8K>>(raw: fn(&mut Rng) -> K) {
             }
         }
     }
+}
+
+#[test]
+fn q2k_batch_products() {
+    k_batch::<BlockQ2K>(raw_q2k);
 }
 
 #[test]

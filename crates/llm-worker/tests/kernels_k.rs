@@ -1,4 +1,4 @@
-//! The K-quant kernels (Q3_K, Q4_K, Q5_K, Q6_K against Q8_K): SIMD against scalar,
+//! The K-quant kernels (Q2_K, Q3_K, Q4_K, Q5_K, Q6_K against Q8_K): SIMD against scalar,
 //! scalar against candle 0.11.1, and every value position one at a time.
 //! Runs natively and in wasm (Node, simd128).
 
@@ -9,7 +9,7 @@ use candle_core::quantized::{GgmlDType, QMatMul, QTensor};
 use candle_core::{Device, Module, Tensor};
 use half::f16;
 use llm_worker::quant::kquants::{
-    q3k_scales, q5k_scales_mins, BlockQ3K, BlockQ4K, BlockQ5K, BlockQ6K, BlockQ8K, QK_K,
+    q3k_scales, q5k_scales_mins, BlockQ2K, BlockQ3K, BlockQ4K, BlockQ5K, BlockQ6K, BlockQ8K, QK_K,
 };
 use llm_worker::quant::Kernel;
 
@@ -90,11 +90,17 @@ fn kernel_vs_scalar<K: Kernel<Act = BlockQ8K>>(raw: fn(&mut Rng) -> K) {
 /// Byte offsets of the f16 super-scales in a stored block.
 fn d_offsets<K: Kernel>() -> Vec<usize> {
     match K::DTYPE {
+        GgmlDType::Q2K => vec![80, 82],
         GgmlDType::Q3K => vec![108],
         GgmlDType::Q4K | GgmlDType::Q5K => vec![0, 2],
         GgmlDType::Q6K => vec![208],
         other => panic!("{other:?}"),
     }
+}
+
+#[test]
+fn q2k_kernel_matches_scalar() {
+    kernel_vs_scalar::<BlockQ2K>(raw_q2k);
 }
 
 #[test]
@@ -261,6 +267,55 @@ fn scalar_vs_candle<K: Kernel<Act = BlockQ8K>>(parts: fn(&K, &[f32]) -> f32) {
             }
         }
     }
+}
+
+/// Q2_K's value `i` as ggml lays it out: byte `32·(i / 128) + i % 32`,
+/// bits `2·(i % 128 / 32)`.
+fn q2k_value(b: &BlockQ2K, i: usize) -> u8 {
+    (b.qs[32 * (i / 128) + i % 32] >> (2 * (i % 128 / 32))) & 3
+}
+
+/// |d·sc·q·x| + |dmin·m·x| over a Q2_K block (the two parts may cancel).
+fn q2k_parts(b: &BlockQ2K, x: &[f32]) -> f32 {
+    (0..QK_K)
+        .map(|i| {
+            let sc = b.scales[i / 16];
+            let w = (b.d.to_f32() * (sc & 0xF) as f32 * q2k_value(b, i) as f32).abs()
+                + (b.dmin.to_f32() * (sc >> 4) as f32).abs();
+            w * x[i].abs()
+        })
+        .sum()
+}
+
+#[test]
+fn q2k_scalar_matches_candle() {
+    scalar_vs_candle::<BlockQ2K>(q2k_parts);
+}
+
+#[test]
+fn q2k_reads_values_where_ggml_puts_them() {
+    let mut rng = Rng::new(9);
+    for _ in 0..20 {
+        let b = raw_q2k(&mut rng);
+        for i in 0..QK_K {
+            assert_eq!(b.q(i), q2k_value(&b, i), "value {i}");
+        }
+        let w = b.widen();
+        for i in 0..QK_K {
+            assert_eq!(w.qs[i], q2k_value(&b, i) as i8, "unpacked value {i}");
+        }
+        assert_eq!(w.scales, b.scales.map(|s| s & 0xF));
+        assert_eq!(w.mins, b.scales.map(|s| s >> 4));
+    }
+    let mut bytes = vec![0u8; 84];
+    for (i, x) in bytes.iter_mut().enumerate() {
+        *x = i as u8;
+    }
+    let b = BlockQ2K::read(&bytes);
+    assert_eq!(b.scales[0], 0);
+    assert_eq!(b.qs[0], 16);
+    assert_eq!(b.d.to_bits(), u16::from_le_bytes([80, 81]));
+    assert_eq!(b.dmin.to_bits(), u16::from_le_bytes([82, 83]));
 }
 
 #[test]

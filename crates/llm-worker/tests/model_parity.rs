@@ -147,6 +147,7 @@ fn k_types_give_the_references_logits() {
             ..Shape::tiny(arch)
         };
         for dtype in [
+            GgmlDType::Q2K,
             GgmlDType::Q3K,
             GgmlDType::Q4K,
             GgmlDType::Q5K,

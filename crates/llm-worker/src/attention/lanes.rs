@@ -114,7 +114,7 @@ pub struct Simd;
 
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 mod simd {
-    use super::{round_f16, Lanes, Simd, OVERFLOW, SMALLEST_NORMAL, TILE};
+    use super::{round_f16, Lanes, Simd, OVERFLOW, TILE};
     use core::arch::wasm32::*;
 
     #[inline(always)]
@@ -131,27 +131,27 @@ mod simd {
         unsafe { v128_store(x.as_mut_ptr().add(i) as *mut v128, v) }
     }
 
-    /// `round_f16` on four lanes.
+    /// `round_f16` on four lanes: x + c - c with c = 1.5 · 2^(e + 13)
+    /// for x's exponent e (at least f16's smallest, -14) has the spacing
+    /// of f16's values at e, so the sum rounds x to one, ties to even (c
+    /// is an even multiple of that spacing); past f16's range, ±inf.
     #[inline(always)]
     fn round4(x: v128) -> v128 {
-        let a = f32x4_abs(x);
-        let c = f32x4_splat(0.75);
-        let small = f32x4_sub(f32x4_add(x, c), c);
-        let odd = v128_and(u32x4_shr(x, 13), u32x4_splat(1));
-        let normal = v128_and(
-            i32x4_add(i32x4_add(x, u32x4_splat(0x0FFF)), odd),
-            u32x4_splat(!0x1FFF),
+        let e = u32x4_max(
+            v128_and(x, u32x4_splat(0x7F80_0000)),
+            u32x4_splat(0x3880_0000),
         );
+        let c = v128_or(
+            i32x4_add(e, u32x4_splat(13 << 23)),
+            u32x4_splat(0x0040_0000),
+        );
+        let r = f32x4_sub(f32x4_add(x, c), c);
         let inf = v128_or(
             v128_and(x, u32x4_splat(0x8000_0000)),
             f32x4_splat(f32::INFINITY),
         );
-        let big = f32x4_ge(a, f32x4_splat(OVERFLOW));
-        // NaN compares false everywhere: kept as it is.
-        let nan = f32x4_ne(x, x);
-        let r = v128_bitselect(small, normal, f32x4_lt(a, f32x4_splat(SMALLEST_NORMAL)));
-        let r = v128_bitselect(inf, r, big);
-        v128_bitselect(x, r, nan)
+        // NaN compares false: x + c - c keeps it NaN.
+        v128_bitselect(inf, r, f32x4_ge(f32x4_abs(x), f32x4_splat(OVERFLOW)))
     }
 
     impl Lanes for Simd {

@@ -1,4 +1,4 @@
-//! K-quant kernels (256 values a block): Q3_K, Q4_K, Q5_K and Q6_K weights against
+//! K-quant kernels (256 values a block): Q2_K (`q2k.rs`), Q3_K, Q4_K, Q5_K and Q6_K weights against
 //! activations quantised to Q8_K, with ggml's block layouts and semantics.
 //!
 //! Each block's dot product is an exact integer sum (sub-block scales
@@ -363,6 +363,9 @@ impl Kernel for BlockQ3K {
 
 /// Q4_K and Q5_K, whose kernels differ only in how a value is read.
 mod scale_min;
+
+mod q2k;
+pub use q2k::BlockQ2K;
 
 /// The `simd128` kernels (`simd.rs`).
 #[cfg(target_feature = "simd128")]

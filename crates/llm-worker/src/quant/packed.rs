@@ -183,6 +183,7 @@ pub fn has_kernels(dtype: GgmlDType) -> bool {
             | GgmlDType::Q4_1
             | GgmlDType::Q5_0
             | GgmlDType::Q5_1
+            | GgmlDType::Q2K
             | GgmlDType::Q3K
             | GgmlDType::Q5K
             | GgmlDType::Q6K
@@ -194,7 +195,7 @@ pub fn has_kernels(dtype: GgmlDType) -> bool {
 /// A `QTensor` of `dtype` on our kernels from its stored bytes (a type
 /// `has_kernels` names).
 pub fn qtensor(dtype: GgmlDType, bytes: &[u8], shape: Shape) -> Result<QTensor> {
-    use super::kquants::{BlockQ3K, BlockQ4K, BlockQ5K, BlockQ6K};
+    use super::kquants::{BlockQ2K, BlockQ3K, BlockQ4K, BlockQ5K, BlockQ6K};
     use super::legacy::{BlockQ4_0, BlockQ4_1, BlockQ5_0, BlockQ5_1, BlockQ8_0};
     fn make<T: Kernel>(bytes: &[u8], shape: Shape) -> Result<QTensor> {
         let p = Packed::<T>::from_bytes(bytes)?;
@@ -206,6 +207,7 @@ pub fn qtensor(dtype: GgmlDType, bytes: &[u8], shape: Shape) -> Result<QTensor> 
         GgmlDType::Q4_1 => make::<BlockQ4_1>(bytes, shape),
         GgmlDType::Q5_0 => make::<BlockQ5_0>(bytes, shape),
         GgmlDType::Q5_1 => make::<BlockQ5_1>(bytes, shape),
+        GgmlDType::Q2K => make::<BlockQ2K>(bytes, shape),
         GgmlDType::Q3K => make::<BlockQ3K>(bytes, shape),
         GgmlDType::Q4K => make::<BlockQ4K>(bytes, shape),
         GgmlDType::Q5K => make::<BlockQ5K>(bytes, shape),

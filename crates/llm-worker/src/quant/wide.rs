@@ -38,6 +38,16 @@ pub struct Wide16 {
     pub qs: [i8; 256],
 }
 
+/// Q2_K unpacked: 16 sub-blocks of 16, `x = d * scales[j] * q - dmin * mins[j]`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Wide16m {
+    pub d: f32,
+    pub dmin: f32,
+    pub scales: [u8; 16],
+    pub mins: [u8; 16],
+    pub qs: [i8; 256],
+}
+
 /// Q4_K and Q5_K unpacked: 8 sub-blocks of 32, `x = d * scales[j] * q - dmin * mins[j]`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Wide32m {
@@ -65,6 +75,15 @@ impl Wide16 {
     pub const ZERO: Self = Wide16 {
         d: 0.0,
         scales: [0; 16],
+        qs: [0; 256],
+    };
+}
+impl Wide16m {
+    pub const ZERO: Self = Wide16m {
+        d: 0.0,
+        dmin: 0.0,
+        scales: [0; 16],
+        mins: [0; 16],
         qs: [0; 256],
     };
 }
@@ -348,6 +367,30 @@ pub fn dot16(xs: &[Wide16], ys: &[BlockQ8K]) -> f32 {
         sumf += x.d * y.d * sumi as f32;
     }
     sumf
+}
+
+/// Q2_K's product: the sum of each block's `term16m`.
+pub fn dot16m(xs: &[Wide16m], ys: &[BlockQ8K]) -> f32 {
+    debug_assert_eq!(xs.len(), ys.len());
+    let mut sumf = 0f32;
+    for (x, y) in xs.iter().zip(ys) {
+        sumf += term16m(x, y);
+    }
+    sumf
+}
+
+/// A Q2_K block's term, ggml's: `(yd * d) * Σ_j scales[j] · Σ_16 q·yq -
+/// (yd * dmin) * Σ_j mins[j] · (the activations' sum over sub-block j)`.
+#[inline(always)]
+pub fn term16m(x: &Wide16m, y: &BlockQ8K) -> f32 {
+    let isum = isum_scaled::<16>(&x.scales.map(|s| s as i32), &x.qs, &y.qs);
+    let summs: i32 = y
+        .bsums
+        .iter()
+        .zip(&x.mins)
+        .map(|(&b, &m)| b as i32 * m as i32)
+        .sum();
+    (y.d * x.d) * isum as f32 - (y.d * x.dmin) * summs as f32
 }
 
 /// Q4_K's and Q5_K's product: per block `d * yd * Σ_j scales[j] · Σ_32 q·yq -

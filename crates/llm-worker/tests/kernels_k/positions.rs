@@ -62,6 +62,17 @@ fn q3k_mag(x: &BlockQ3K, p: usize) -> f32 {
     w[p].abs()
 }
 
+fn q2k_mag(x: &BlockQ2K, p: usize) -> f32 {
+    let sc = x.scales[p / 16];
+    (x.d.to_f32() * (sc & 0xF) as f32 * x.q(p) as f32).abs()
+        + (x.dmin.to_f32() * (sc >> 4) as f32).abs()
+}
+
+#[test]
+fn q2k_every_position_one_hot_act() {
+    dense_weights_one_hot_acts::<BlockQ2K>(raw_q2k, q2k_mag);
+}
+
 #[test]
 fn q3k_every_position_one_hot_act() {
     dense_weights_one_hot_acts::<BlockQ3K>(raw_q3k, q3k_mag);

@@ -5,7 +5,9 @@ use super::{blocks_from_bytes, quantize_act, Rng};
 use candle_core::quantized::QTensor;
 use candle_core::{Device, Tensor};
 use half::f16;
-use llm_worker::quant::kquants::{BlockQ3K, BlockQ4K, BlockQ5K, BlockQ6K, BlockQ8K, QK_K};
+use llm_worker::quant::kquants::{
+    BlockQ2K, BlockQ3K, BlockQ4K, BlockQ5K, BlockQ6K, BlockQ8K, QK_K,
+};
 use llm_worker::quant::Kernel;
 
 /// The kinds of 256-value blocks the float tests draw from.
@@ -66,6 +68,16 @@ pub fn values(rng: &mut Rng, blocks: usize, offset: usize) -> Vec<f32> {
 pub fn f16_in(rng: &mut Rng, lo_exp: f32, hi_exp: f32) -> f16 {
     let sign = if rng.below(2) == 0 { 1.0 } else { -1.0 };
     f16::from_f32(sign * 10f32.powf(lo_exp + (hi_exp - lo_exp) * rng.unit()))
+}
+
+/// A Q2_K block of random bits (every pattern of scales and qs is valid).
+pub fn raw_q2k(rng: &mut Rng) -> BlockQ2K {
+    BlockQ2K {
+        scales: std::array::from_fn(|_| rng.byte()),
+        qs: std::array::from_fn(|_| rng.byte()),
+        d: f16_in(rng, -4.0, 1.0),
+        dmin: f16_in(rng, -4.0, 1.0),
+    }
 }
 
 /// A Q3_K block of random bits (every bit pattern of qs/hmask/scales is a

@@ -1,6 +1,6 @@
 //! Q8_0 weights (32 signed bytes and one scale, `x = d * q`) with Q8_0
 //! activations, as llama.cpp's wasm build multiplies them: per block the
-//! integer sum, then `sumf += sumi * (d * yd)` in block order (ggml's
+//! integer sum, then `sumf += (d * yd) * sumi` in block order (ggml's
 //! generic kernel, which its wasm build runs). candle's kernels sum in
 //! another order (`(sumi * d) * yd`, or in four lanes with SIMD), which
 //! moves the model's logits by an ulp now and then.
@@ -32,9 +32,21 @@ impl Kernel for BlockQ8_0 {
         debug_assert_eq!(xs.len(), ys.len(), "vec_dot_q8_0_q8_0: size mismatch");
         let mut sumf = 0f32;
         for (x, y) in xs.iter().zip(ys) {
-            sumf += wide::isum32(&x.qs, &y.qs) as f32 * (x.d.to_f32() * y.d.to_f32());
+            sumf += (x.d.to_f32() * y.d.to_f32()) * wide::isum32(&x.qs, &y.qs) as f32;
         }
         sumf
+    }
+
+    /// `dot` of two rows, each activation scale converted once for both.
+    fn dot2(a: &[Self], b: &[Self], ys: &[BlockQ8_0]) -> [f32; 2] {
+        debug_assert_eq!(a.len(), b.len(), "vec_dot_q8_0_q8_0: rows differ");
+        let (mut s0, mut s1) = (0f32, 0f32);
+        for ((x0, x1), y) in a.iter().zip(b).zip(ys) {
+            let yd = y.d.to_f32();
+            s0 += (x0.d.to_f32() * yd) * wide::isum32(&x0.qs, &y.qs) as f32;
+            s1 += (x1.d.to_f32() * yd) * wide::isum32(&x1.qs, &y.qs) as f32;
+        }
+        [s0, s1]
     }
 
     /// ggml's `ggml_vec_dot_q8_0_q8_0_generic`: per block `sumi * (d * yd)`.
@@ -47,7 +59,7 @@ impl Kernel for BlockQ8_0 {
                     .zip(&y.qs)
                     .map(|(&a, &b)| a as i32 * b as i32)
                     .sum();
-            sumf += sumi as f32 * (x.d.to_f32() * y.d.to_f32());
+            sumf += (x.d.to_f32() * y.d.to_f32()) * sumi as f32;
         }
         sumf
     }
