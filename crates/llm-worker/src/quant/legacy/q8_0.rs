@@ -37,18 +37,6 @@ impl Kernel for BlockQ8_0 {
         sumf
     }
 
-    /// `dot` of two rows, each activation scale converted once for both.
-    fn dot2(a: &[Self], b: &[Self], ys: &[BlockQ8_0]) -> [f32; 2] {
-        debug_assert_eq!(a.len(), b.len(), "vec_dot_q8_0_q8_0: rows differ");
-        let (mut s0, mut s1) = (0f32, 0f32);
-        for ((x0, x1), y) in a.iter().zip(b).zip(ys) {
-            let yd = y.d.to_f32();
-            s0 += (x0.d.to_f32() * yd) * wide::isum32(&x0.qs, &y.qs) as f32;
-            s1 += (x1.d.to_f32() * yd) * wide::isum32(&x1.qs, &y.qs) as f32;
-        }
-        [s0, s1]
-    }
-
     /// ggml's `ggml_vec_dot_q8_0_q8_0_generic`: per block `sumi * (d * yd)`.
     fn dot_scalar(xs: &[Self], ys: &[BlockQ8_0]) -> f32 {
         debug_assert_eq!(xs.len(), ys.len(), "vec_dot_q8_0_q8_0: size mismatch");
