@@ -41,7 +41,7 @@ bench: setup-browser build
 	cargo build --locked --release --bin roundtable
 	node e2e/share-bench.mjs
 	node e2e/bench.mjs
-	CARGO_TARGET_DIR=$(CURDIR)/target/llm-worker cargo build --locked --manifest-path crates/llm-worker/Cargo.toml --bin tiny-gguf
+	CARGO_TARGET_DIR=$(CURDIR)/target/llm-worker cargo build --locked --manifest-path crates/llm-worker/Cargo.toml --features fixtures --bin tiny-gguf
 	ROUNDTABLE_REAL_MODEL="$$(bash scripts/setup.sh --model-path)" node e2e/local-bench.mjs
 	node e2e/travel-eval-wasm.mjs
 	node e2e/bench-table.mjs

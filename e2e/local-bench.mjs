@@ -18,7 +18,7 @@ import { CHROMIUM, CHROMIUM_ARGS } from './harness.mjs';
 
 const TOOL = 'target/llm-worker/debug/tiny-gguf';
 const shapes = (process.argv.slice(2).length ? process.argv.slice(2) : ['smollm2-135m', 'qwen2.5-0.5b']).filter((s) => s !== 'none');
-if (!existsSync(TOOL)) throw new Error(`${TOOL} is missing: cargo build --manifest-path crates/llm-worker/Cargo.toml --bin tiny-gguf`);
+if (!existsSync(TOOL)) throw new Error(`${TOOL} is missing: cargo build --manifest-path crates/llm-worker/Cargo.toml --features fixtures --bin tiny-gguf`);
 /** Another build of the app than dist/ (ROUNDTABLE_DIST=dir: experiments side by side). */
 const DIST = process.env.ROUNDTABLE_DIST || 'dist';
 if (!existsSync(`${DIST}/llm-worker/llm_worker_bg.wasm`)) throw new Error(`No worker in ${DIST}/: run \`make build\`.`);

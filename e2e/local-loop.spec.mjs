@@ -21,7 +21,7 @@ let env;
 
 before(async () => {
   if (!existsSync(TOOL)) {
-    throw new Error(`${TOOL} is missing: scripts/test.sh builds it (cargo build --manifest-path crates/llm-worker/Cargo.toml --bin tiny-gguf).`);
+    throw new Error(`${TOOL} is missing: scripts/test.sh builds it (cargo build --manifest-path crates/llm-worker/Cargo.toml --features fixtures --bin tiny-gguf).`);
   }
   mkdirSync(DIR, { recursive: true });
   execFileSync(TOOL, ['looping', FILE, SENTENCE, 'Tiny looping']);

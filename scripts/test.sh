@@ -68,7 +68,7 @@ done_step "real-model suite"
 
 step "native tests of the in-browser model (GGUF models written by the tests, candle, tokenizer, template)"
 worker_cargo test "${WORKER[@]}"
-worker_cargo build "${WORKER[@]}" --bin tiny-gguf
+worker_cargo build "${WORKER[@]}" --features fixtures --bin tiny-gguf
 done_step "model tests"
 
 step "mock LLM server tests; the model worker's SIMD probe"

@@ -1,7 +1,8 @@
 //! Imports point down: every `crate::`, `super::` and `roundtable::` path in
 //! `src/` is checked against the layer table and the slice table of
 //! ARCHITECTURE.md (this test reads them there, so the map and the rule
-//! are one text). A file may import its own layer and the layers its row
+//! are one text), and every `crate::` and `super::` path of the model
+//! worker's crate (`crates/llm-worker/src`) against its own layer table. A file may import its own layer and the layers its row
 //! names; a paper's places name no other paper; code outside every paper
 //! names a paper only in a registry. Test modules (`tests.rs`, and an
 //! inline `#[cfg(test)] mod tests { … }` with what follows it) may put
@@ -48,16 +49,28 @@ fn list(cell: &str) -> Vec<String> {
         .collect()
 }
 
-fn rules() -> (Vec<Layer>, Vec<Slice>) {
+/// The app's crate and the model worker's, with their layer tables.
+const APP: (&str, &str) = ("src/", "<!-- layers: read by tests/layers.rs -->");
+const WORKER: (&str, &str) = (
+    "crates/llm-worker/src/",
+    "<!-- worker layers: read by tests/layers.rs -->",
+);
+
+fn layers(root: &str, marker: &str) -> Vec<Layer> {
     let doc = std::fs::read_to_string("ARCHITECTURE.md").expect("ARCHITECTURE.md");
-    let layers = table(&doc, "<!-- layers: read by tests/layers.rs -->")
+    table(&doc, marker)
         .into_iter()
         .map(|r| Layer {
             name: r[0].clone(),
-            folder: r[1].clone(),
+            folder: r[1].trim_start_matches(root).to_string(),
             may: list(&r[2]),
         })
-        .collect();
+        .collect()
+}
+
+fn rules() -> (Vec<Layer>, Vec<Slice>) {
+    let doc = std::fs::read_to_string("ARCHITECTURE.md").expect("ARCHITECTURE.md");
+    let layers = layers(APP.0, APP.1);
     let slices = table(&doc, "<!-- slices: read by tests/layers.rs -->")
         .into_iter()
         .map(|r| Slice {
@@ -79,9 +92,13 @@ fn files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// A file's module path under `src` (`src/engine/run/mod.rs` → engine, run).
+/// A file's module path under its crate's root (`src/engine/run/mod.rs` →
+/// engine, run).
 fn module_of(file: &str) -> Vec<String> {
-    let rel = file.trim_start_matches("src/").trim_end_matches(".rs");
+    let rel = file
+        .trim_start_matches(WORKER.0)
+        .trim_start_matches(APP.0)
+        .trim_end_matches(".rs");
     let mut parts: Vec<String> = rel.split('/').map(str::to_string).collect();
     if parts.last().is_some_and(|l| l == "mod") {
         parts.pop();
@@ -201,7 +218,7 @@ fn statements(text: &str) -> Vec<(usize, String)> {
 }
 
 fn folder_matches(module: &[String], place: &str) -> bool {
-    let place = place.trim_start_matches("src/").trim_end_matches(".rs");
+    let place = place.trim_start_matches(APP.0).trim_end_matches(".rs");
     let want: Vec<&str> = place.split('/').collect();
     module.len() >= want.len() && module.iter().zip(&want).all(|(a, b)| a == b)
 }
@@ -357,5 +374,49 @@ fn the_checker_reads_a_use_over_several_lines_and_code_after_a_test_only_item() 
             ),
             (6, vec![names(&["ui", "X"])]),
         ]
+    );
+}
+
+/// The model worker's crate: its folders import only the layers below
+/// them, so no file of one folder imports a file of another in a circle.
+#[test]
+fn the_model_workers_imports_point_down() {
+    let layers = layers(WORKER.0, WORKER.1);
+    assert!(layers.len() >= 5, "the worker's table was read");
+    let mut all = Vec::new();
+    files(Path::new(WORKER.0), &mut all);
+    let mut broken: BTreeSet<String> = BTreeSet::new();
+    let mut checked = 0;
+    for path in all {
+        let file = path.to_string_lossy().replace('\\', "/");
+        let module = module_of(&file);
+        let Some(layer) = layer_of(&module, &layers) else {
+            continue; // lib.rs and bin/: the roots put everything together.
+        };
+        let text = std::fs::read_to_string(&path).expect("read");
+        for (n, line) in statements(&text) {
+            for target in paths(&line, &module) {
+                let Some(to) = layer_of(&target, &layers) else {
+                    continue;
+                };
+                checked += 1;
+                if to.name != layer.name && !layer.may.contains(&to.name) {
+                    broken.insert(format!(
+                        "{file}:{}: the {} layer imports {} ({})",
+                        n + 1,
+                        layer.name,
+                        to.name,
+                        target.join("::")
+                    ));
+                }
+            }
+        }
+    }
+    assert!(checked > 100, "paths were found ({checked})");
+    assert!(
+        broken.is_empty(),
+        "{} imports break ARCHITECTURE.md's worker layer table:\n{}",
+        broken.len(),
+        broken.into_iter().collect::<Vec<_>>().join("\n")
     );
 }

@@ -28,7 +28,7 @@
 
 #![cfg(not(target_arch = "wasm32"))]
 
-use llm_worker::engine::Engine;
+use llm_worker::generate::engine::Engine;
 use llm_worker::model::{Cache, Model};
 use llm_worker::protocol::ChatTurn;
 use serde::Deserialize;

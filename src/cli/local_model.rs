@@ -6,8 +6,8 @@
 //! wait); candle spreads each matrix product over the CPU's cores. A
 //! cancelled call stops before the model's next token or prompt chunk.
 
-use llm_worker::engine::{Engine, Step};
-use llm_worker::inspect::{inspect, MEMORY_BUDGET};
+use llm_worker::generate::engine::{Engine, Step};
+use llm_worker::gguf::inspect::{inspect, MEMORY_BUDGET};
 use llm_worker::protocol::{ChatTurn, GenParams, ModelInfo};
 use roundtable::engine::model::local::{chat_turns, LOCAL_SEED};
 use roundtable::engine::model::spec::{LocalSampling, LOCAL_PROVIDER};
@@ -74,8 +74,9 @@ impl NativeLocal {
             MEMORY_BUDGET,
         )
         .map_err(|e| format!("{shown} is not a model this engine can run: {e}"))?;
-        let sha256 = llm_worker::digest::sha256_hex(&mut std::io::BufReader::new(file("hash")?))
-            .map_err(|e| format!("cannot read {shown}: {e}"))?;
+        let sha256 =
+            llm_worker::gguf::digest::sha256_hex(&mut std::io::BufReader::new(file("hash")?))
+                .map_err(|e| format!("cannot read {shown}: {e}"))?;
         if std::env::var_os("CANDLE_DEQUANTIZE_ALL").is_none()
             && header.params.saturating_mul(4) <= UNPACK_MAX_BYTES
         {

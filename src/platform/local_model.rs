@@ -17,7 +17,7 @@ use crate::engine::model::{ChatModel, ChatRequest, ChatResponse, ModelError, Str
 use futures::channel::mpsc::{unbounded, UnboundedReceiver, UnboundedSender};
 use futures::future::{select, Either};
 use futures::StreamExt;
-use protocol::{ChatTurn, FromWorker, GenParams, StoredModel, ToWorker};
+use protocol::{ChatTurn, FromWorker, GenParams, Leftover, StoredModel, ToWorker};
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -213,15 +213,38 @@ async fn finish(
     Err("The in-browser model stopped answering.".into())
 }
 
-/// The models stored in this browser.
-pub async fn list() -> Result<Vec<StoredModel>, String> {
+/// What the model store holds: the models, and files that are not usable
+/// models (for the user to restore or delete).
+pub struct Stored {
+    pub models: Vec<StoredModel>,
+    pub leftovers: Vec<Leftover>,
+}
+
+/// Notes a stored model in this page's ledgers (its facts for the Run
+/// page, and that the store holds it).
+fn note(m: &StoredModel, label: String) {
+    super::model_facts::note_model(&m.info.sha256, m.info.context, m.info.params);
+    super::model_ledger::note_stored(
+        &m.info.sha256,
+        super::model_ledger::Entry {
+            label,
+            file_name: m.file_name.clone(),
+            added: m.added,
+        },
+    );
+}
+
+/// The models stored in this browser; `label` names one for the ledger.
+pub async fn list(label: impl Fn(&StoredModel) -> String) -> Result<Stored, String> {
     let (_, rx) = request(|id| ToWorker::List { id }, None)?;
     match finish(rx, &|_, _, _| {}).await? {
-        FromWorker::Models { models, .. } => {
+        FromWorker::Models {
+            models, leftovers, ..
+        } => {
             for m in &models {
-                super::model_facts::note_model(&m.info.sha256, m.info.context, m.info.params);
+                note(m, label(m));
             }
-            Ok(models)
+            Ok(Stored { models, leftovers })
         }
         _ => Err("unexpected answer from the model worker".into()),
     }
@@ -230,6 +253,7 @@ pub async fn list() -> Result<Vec<StoredModel>, String> {
 /// Checks `file` and copies it into the browser's storage.
 pub async fn import(
     file: web_sys::File,
+    label: impl Fn(&StoredModel) -> String,
     progress: &dyn Fn(&str, u64, u64),
 ) -> Result<StoredModel, String> {
     let name = file.name();
@@ -240,20 +264,82 @@ pub async fn import(
         },
         Some(&file),
     )?;
+    imported(rx, label, progress).await
+}
+
+async fn imported(
+    rx: UnboundedReceiver<FromWorker>,
+    label: impl Fn(&StoredModel) -> String,
+    progress: &dyn Fn(&str, u64, u64),
+) -> Result<StoredModel, String> {
     match finish(rx, progress).await? {
         FromWorker::Imported { model, .. } => {
-            let i = &model.info;
-            super::model_facts::note_model(&i.sha256, i.context, i.params);
+            note(&model, label(&model));
             Ok(model)
         }
         _ => Err("unexpected answer from the model worker".into()),
     }
 }
 
+/// The user's Delete of a stored model.
 pub async fn delete(sha256: &str) -> Result<(), String> {
-    let sha256 = sha256.to_string();
-    let (_, rx) = request(|id| ToWorker::Delete { id, sha256 }, None)?;
+    let sha = sha256.to_string();
+    let (_, rx) = request(|id| ToWorker::Delete { id, sha256: sha }, None)?;
+    finish(rx, &|_, _, _| {}).await?;
+    super::model_ledger::forget(sha256);
+    Ok(())
+}
+
+/// The user's Delete of a leftover file of the store.
+pub async fn delete_leftover(file_id: &str) -> Result<(), String> {
+    let file_id = file_id.to_string();
+    let (_, rx) = request(|id| ToWorker::DeleteLeftover { id, file_id }, None)?;
     finish(rx, &|_, _, _| {}).await.map(|_| ())
+}
+
+/// Checks a leftover's model file again and keeps it as a model.
+pub async fn restore_leftover(
+    file_id: &str,
+    label: impl Fn(&StoredModel) -> String,
+    progress: &dyn Fn(&str, u64, u64),
+) -> Result<StoredModel, String> {
+    let file_id = file_id.to_string();
+    let known_names = super::model_ledger::file_names();
+    let (_, rx) = request(
+        |id| ToWorker::RestoreLeftover {
+            id,
+            file_id,
+            known_names,
+        },
+        None,
+    )?;
+    imported(rx, label, progress).await
+}
+
+/// Asks the browser to keep this site's storage until the user clears it
+/// (not evicted when the disk runs low). Some(true): granted.
+pub async fn persist() -> Option<bool> {
+    storage_call("persist").await
+}
+
+/// Whether the browser keeps this site's storage until the user clears it.
+pub async fn persisted() -> Option<bool> {
+    storage_call("persisted").await
+}
+
+/// `navigator.storage[method]()`, awaited, as a boolean.
+async fn storage_call(method: &str) -> Option<bool> {
+    let nav = web_sys::window()?.navigator();
+    let storage = js_sys::Reflect::get(&nav, &"storage".into()).ok()?;
+    let f: js_sys::Function = js_sys::Reflect::get(&storage, &method.into())
+        .ok()?
+        .dyn_into()
+        .ok()?;
+    let p: js_sys::Promise = f.call0(&storage).ok()?.dyn_into().ok()?;
+    wasm_bindgen_futures::JsFuture::from(p)
+        .await
+        .ok()?
+        .as_bool()
 }
 
 /// What the user sees while the local model works (None: nothing).

@@ -14,6 +14,7 @@ pub mod local_model;
 pub mod location;
 pub mod locks;
 pub mod model_facts;
+pub mod model_ledger;
 pub mod perf;
 pub mod python;
 pub mod recorder;

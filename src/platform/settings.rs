@@ -9,7 +9,8 @@ use crate::engine::model::spec::{LocalSampling, LOCAL_PROVIDER};
 use crate::engine::run::ModelSpec;
 use serde::{Deserialize, Serialize};
 
-const KEY: &str = "roundtable.settings.v1";
+/// The localStorage key (other tabs watch it to follow a change).
+pub const KEY: &str = "roundtable.settings.v1";
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Settings {

@@ -13,15 +13,17 @@ pub fn Header() -> impl IntoView {
     // The coordinator belongs to the Run page.
     let location = leptos_router::hooks::use_location();
     let toggle_theme = move |_| {
-        app.settings.update(|s| {
-            s.theme = if theme::effective(&s.theme) == "dark" {
-                "light".into()
-            } else {
-                "dark".into()
-            };
-            theme::apply(&s.theme);
-            let _ = s.save();
-        });
+        // What is stored (another tab may have saved since this one
+        // loaded), with the theme changed: nothing else is written.
+        let mut s = crate::platform::settings::Settings::load();
+        s.theme = if theme::effective(&app.settings.with_untracked(|s| s.theme.clone())) == "dark" {
+            "light".into()
+        } else {
+            "dark".into()
+        };
+        theme::apply(&s.theme);
+        let _ = s.save();
+        app.settings.set(s);
     };
     let theme_label = move || {
         if theme::effective(&app.settings.with(|s| s.theme.clone())) == "dark" {

@@ -150,6 +150,20 @@ fn CoordinatorPage() -> impl IntoView {
     }
 }
 
+/// Settings saved in another tab of this site are this tab's too: a tab
+/// opened earlier never writes its older copy over them (the theme button
+/// saves what is stored, with its one change).
+fn follow_other_tabs(app: AppState) {
+    let storage = window_event_listener(leptos::ev::storage, move |ev: web_sys::StorageEvent| {
+        if ev.key().as_deref() == Some(crate::platform::settings::KEY) {
+            let s = crate::platform::settings::Settings::load();
+            theme::apply(&s.theme);
+            app.settings.set(s);
+        }
+    });
+    on_cleanup(move || storage.remove());
+}
+
 /// The app; `link` is the run of the share link the page was opened with
 /// (decoded before mounting), shown on the first render.
 #[component]
@@ -163,6 +177,7 @@ pub fn App(link: Option<Result<link::Opened, String>>) -> impl IntoView {
     }
     let hashchange = window_event_listener(leptos::ev::hashchange, move |_| link::open(app));
     on_cleanup(move || hashchange.remove());
+    follow_other_tabs(app);
     install_drop(app);
     rejoin_class(app);
     view! {

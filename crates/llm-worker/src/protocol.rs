@@ -54,6 +54,28 @@ pub struct StoredModel {
     pub file_id: String,
 }
 
+/// A file in the model store that is not a usable model. Listing never
+/// removes one (a model is removed only by the user's Delete): the page
+/// shows it, with what can be done.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Leftover {
+    /// The store's name for it (without extension).
+    pub file_id: String,
+    /// `unfinished`: a model file without its record (a copy that was cut
+    /// off, or a record that was lost): it can be checked and kept again
+    /// (`Restore`); `damaged`: a record that cannot be read, beside its
+    /// model file (`Restore` reads the file again); `no_file`: a record whose
+    /// model file is gone.
+    pub kind: String,
+    /// The model file's size (0 when there is none).
+    pub bytes: u64,
+    /// The file name the record gave, when it could be read.
+    pub file_name: String,
+    /// Why, in words.
+    pub detail: String,
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ChatTurn {
     pub role: String,
@@ -186,6 +208,23 @@ pub enum ToWorker {
         id: u32,
         sha256: String,
     },
+    /// Removes a [`Leftover`] (the user's Delete on it); a usable model is
+    /// refused (it is deleted by its hash).
+    DeleteLeftover {
+        id: u32,
+        file_id: String,
+    },
+    /// Checks a [`Leftover`]'s model file again and, when it is whole,
+    /// writes its record: the model is listed again (`Imported`).
+    RestoreLeftover {
+        id: u32,
+        file_id: String,
+        /// File names the page knows by hash (its ledger of stored
+        /// models): the restored record takes the name its file was added
+        /// under when its own record is unreadable.
+        #[serde(default)]
+        known_names: std::collections::BTreeMap<String, String>,
+    },
     /// Load a stored model (a no-op when it is the loaded one).
     Load {
         id: u32,
@@ -225,6 +264,9 @@ pub enum FromWorker {
         id: u32,
         models: Vec<StoredModel>,
         storage: String,
+        /// Files of the store that are not usable models.
+        #[serde(default)]
+        leftovers: Vec<Leftover>,
     },
     Deleted {
         id: u32,

@@ -24,7 +24,7 @@ use std::collections::HashMap;
 use std::io::Cursor;
 
 /// The ChatML template (SmolLM2 and Qwen instruct models use this form).
-pub const CHATML_TEMPLATE: &str = "{% for message in messages %}{{ '<|im_start|>' + message['role'] + '\\n' + message['content'] + '<|im_end|>' + '\\n' }}{% endfor %}{% if add_generation_prompt %}{{ '<|im_start|>assistant\\n' }}{% endif %}";
+pub use crate::gguf::template::CHATML as CHATML_TEMPLATE;
 
 pub const SPECIALS: [&str; 3] = ["<|endoftext|>", "<|im_start|>", "<|im_end|>"];
 

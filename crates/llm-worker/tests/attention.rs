@@ -11,7 +11,7 @@
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
-use llm_worker::attention::{attend, Kv};
+use llm_worker::model::attention::{attend, Kv};
 
 /// Attention in f64 over all keys and values so far, laid out
 /// (kv heads, positions, dim), rounded to f16; `q` and the result are
@@ -175,7 +175,7 @@ fn one_position_attends_to_itself() {
 /// overflow edge, zeros, infinities.
 #[test]
 fn rounds_to_f16_as_a_conversion_does() {
-    use llm_worker::attention::round_f16;
+    use llm_worker::model::attention::round_f16;
     let step = if cfg!(debug_assertions) { 4099 } else { 1 };
     let same = |x: f32| {
         let (ours, theirs) = (round_f16(x), half::f16::from_f32(x).to_f32());
@@ -219,7 +219,7 @@ fn rounds_to_f16_as_a_conversion_does() {
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 #[test]
 fn simd_loops_give_the_plain_ones_bits() {
-    use llm_worker::attention::{attend_with, Lanes, Scalar, Simd};
+    use llm_worker::model::attention::{attend_with, Lanes, Scalar, Simd};
     let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
     for (seed, n) in [(1u32, 64usize), (2, 20), (3, 80), (4, 7)] {
         let x = noise(n, seed, 3.0);

@@ -3,7 +3,7 @@
 
 use candle_core::quantized::gguf_file::Value;
 use candle_core::quantized::GgmlDType;
-use llm_worker::engine::{Engine, Finish, Step};
+use llm_worker::generate::engine::{Engine, Finish, Step};
 use llm_worker::protocol::{ChatTurn, GenParams, Sampling};
 use llm_worker::tiny::{
     looping_model, random_model, random_model_with, scripted_model, scripted_model_pieces, Shape,
@@ -345,7 +345,7 @@ fn a_generation_dropped_between_tokens_leaves_the_engine_consistent() {
 
 #[test]
 fn prefill_reads_the_prompt_as_one_batch_a_layer_per_step_with_progress() {
-    use llm_worker::engine::PREFILL_BATCH;
+    use llm_worker::generate::engine::PREFILL_BATCH;
     let bytes = random_model(&Shape::tiny("llama"), GgmlDType::Q8_0, 5).expect("writes");
     let mut engine = load(&bytes).expect("loads");
     let layers = engine.info.layers as usize;

@@ -7,11 +7,11 @@
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
-use llm_worker::quant::kquants::{
+use llm_worker::model::quant::kquants::{
     BlockQ2K, BlockQ3K, BlockQ4K, BlockQ5K, BlockQ6K, BlockQ8K, QK_K,
 };
-use llm_worker::quant::legacy::{BlockQ4_0, BlockQ4_1, BlockQ5_0, BlockQ5_1};
-use llm_worker::quant::Kernel;
+use llm_worker::model::quant::legacy::{BlockQ4_0, BlockQ4_1, BlockQ5_0, BlockQ5_1};
+use llm_worker::model::quant::Kernel;
 
 mod support;
 use support::kquants::{raw_q2k, raw_q3k, raw_q4k, raw_q5k, raw_q6k, values};
@@ -33,7 +33,7 @@ fn legacy_batch<T: Case>(name: &str) {
     for m in [1, 2, T::WIDEN_FROM, 9] {
         let lhs: Vec<f32> = (0..m).flat_map(|_| floats(&mut rng, kb, 1)).collect();
         let mut dst = vec![f32::NAN; m * n];
-        llm_worker::quant::packed::matmul((m, k, n), &lhs, &rows, &mut dst).expect("matmul");
+        llm_worker::model::quant::packed::matmul((m, k, n), &lhs, &rows, &mut dst).expect("matmul");
         for i in 0..m {
             let acts = quantize_act::<T>(&lhs[i * k..(i + 1) * k]);
             for j in 0..n {
@@ -88,7 +88,7 @@ fn k_batch<K: Kernel<Act = BlockQ8K>>(raw: fn(&mut Rng) -> K) {
     for m in [1, 2, K::WIDEN_FROM, 21] {
         let lhs = values(&mut rng, m * kb, 2);
         let mut dst = vec![f32::NAN; m * n];
-        llm_worker::quant::packed::matmul((m, kb * QK_K, n), &lhs, &rows, &mut dst)
+        llm_worker::model::quant::packed::matmul((m, kb * QK_K, n), &lhs, &rows, &mut dst)
             .expect("matmul");
         for i in 0..m {
             let ys = quantize_act::<K>(&lhs[i * kb * QK_K..(i + 1) * kb * QK_K]);

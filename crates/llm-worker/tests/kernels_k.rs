@@ -8,10 +8,10 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 use candle_core::quantized::{GgmlDType, QMatMul, QTensor};
 use candle_core::{Device, Module, Tensor};
 use half::f16;
-use llm_worker::quant::kquants::{
+use llm_worker::model::quant::kquants::{
     q3k_scales, q5k_scales_mins, BlockQ2K, BlockQ3K, BlockQ4K, BlockQ5K, BlockQ6K, BlockQ8K, QK_K,
 };
-use llm_worker::quant::Kernel;
+use llm_worker::model::quant::Kernel;
 
 #[path = "kernels_k/positions.rs"]
 mod positions;
@@ -128,7 +128,7 @@ fn q6k_kernel_matches_scalar() {
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 #[test]
 fn simd_functions_are_the_kernels() {
-    use llm_worker::quant::kquants::simd::{
+    use llm_worker::model::quant::kquants::simd::{
         vec_dot_q3k_q8k, vec_dot_q4k_q8k, vec_dot_q5k_q8k, vec_dot_q6k_q8k,
     };
     let mut rng = Rng::new(7);
@@ -443,7 +443,7 @@ fn scale_packing_round_trips() {
 #[test]
 fn simd_scale_decoders() {
     use core::arch::wasm32::{v128, v128_store};
-    use llm_worker::quant::kquants::simd::{q3k_scales_v, q5k_scales_mins_v};
+    use llm_worker::model::quant::kquants::simd::{q3k_scales_v, q5k_scales_mins_v};
     fn lanes(v: v128) -> [u8; 16] {
         let mut out = [0u8; 16];
         // SAFETY: `out` has the 16 bytes stored; wasm stores need no alignment.

@@ -12,10 +12,10 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 use candle_core::quantized::{GgmlDType, QMatMul, QTensor};
 use candle_core::{Device, Module, Tensor};
 use half::f16;
-use llm_worker::quant::legacy::{
+use llm_worker::model::quant::legacy::{
     BlockQ4_0, BlockQ4_1, BlockQ5_0, BlockQ5_1, BlockQ8_0, BlockQ8_1, QK,
 };
-use llm_worker::quant::Kernel;
+use llm_worker::model::quant::Kernel;
 
 mod support;
 use support::legacy::*;
@@ -408,7 +408,7 @@ fn read_layout() {
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 #[test]
 fn simd_kernels_are_used() {
-    use llm_worker::quant::legacy::simd;
+    use llm_worker::model::quant::legacy::simd;
 
     fn check<T: Case>(name: &str, simd_dot: fn(usize, &[T], &[T::Act]) -> f32) {
         for seed in 0..4u64 {
@@ -443,7 +443,7 @@ fn simd_kernels_are_used() {
 #[test]
 fn simd_f16_conversion_is_exact() {
     use core::arch::wasm32::{f32x4_extract_lane, u32x4};
-    use llm_worker::quant::legacy::simd::f16_to_f32x4;
+    use llm_worker::model::quant::legacy::simd::f16_to_f32x4;
 
     for base in (0..=0xFFFFu32).step_by(4) {
         let v = f16_to_f32x4(u32x4(base, base + 1, base + 2, base + 3));

@@ -11,8 +11,8 @@
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use candle_core::quantized::{gguf_file, GgmlDType};
+use llm_worker::model::split::{Op, Part, Peers, Rows};
 use llm_worker::model::{Cache, Model};
-use llm_worker::split::{Op, Part, Peers, Rows};
 use llm_worker::tiny::{random_model, scripted_model, Shape};
 use std::io::Cursor;
 use std::sync::Arc;
@@ -54,7 +54,8 @@ impl Peers for Inline {
 #[cfg(not(target_arch = "wasm32"))]
 fn peers(bytes: &Arc<Vec<u8>>, count: usize) -> Box<dyn Peers> {
     let file = bytes.clone();
-    let threads = llm_worker::split::ThreadPeers::spawn(count, move |part| load(&file, part));
+    let threads =
+        llm_worker::model::split::ThreadPeers::spawn(count, move |part| load(&file, part));
     Box::new(threads.expect("peers load"))
 }
 

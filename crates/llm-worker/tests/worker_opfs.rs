@@ -6,11 +6,13 @@
 #![cfg(target_arch = "wasm32")]
 
 use candle_core::quantized::GgmlDType;
+use llm_worker::host::{cancel, handle, new_state, store, Shared};
 use llm_worker::protocol::{ChatTurn, FromWorker, GenParams, StoredModel, ToWorker};
 use llm_worker::tiny::{random_model, scripted_model, Shape};
-use llm_worker::worker::{cancel, handle, new_state, store, Shared};
 use std::cell::RefCell;
 use std::rc::Rc;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_dedicated_worker);
@@ -38,9 +40,60 @@ fn last(got: &Rc<RefCell<Vec<FromWorker>>>) -> FromWorker {
 }
 
 async fn clear_store() {
-    for m in store::list().await.expect("lists") {
+    let listing = store::list().await.expect("lists");
+    for m in listing.models {
         store::delete(&m.info.sha256).await.expect("deletes");
     }
+    for l in listing.leftovers {
+        store::delete_leftover(&l.file_id).await.expect("deletes");
+    }
+}
+
+/// The names in the store's OPFS directory, sorted.
+async fn stored_names() -> Vec<String> {
+    let dir = store::dir().await.expect("opens");
+    let iter = dir.keys();
+    let mut out = Vec::new();
+    loop {
+        let next = JsFuture::from(iter.next().expect("iterates"))
+            .await
+            .expect("iterates");
+        if js_sys::Reflect::get(&next, &"done".into())
+            .expect("done")
+            .as_bool()
+            .unwrap_or(true)
+        {
+            break;
+        }
+        out.push(
+            js_sys::Reflect::get(&next, &"value".into())
+                .expect("value")
+                .as_string()
+                .expect("a name"),
+        );
+    }
+    out.sort();
+    out
+}
+
+/// Writes `bytes` as `name` in the store's directory, as another tab would.
+async fn write_raw(name: &str, bytes: &[u8]) {
+    let dir = store::dir().await.expect("opens");
+    let opts = web_sys::FileSystemGetFileOptions::new();
+    opts.set_create(true);
+    let h: web_sys::FileSystemFileHandle =
+        JsFuture::from(dir.get_file_handle_with_options(name, &opts))
+            .await
+            .expect("creates")
+            .unchecked_into();
+    let sync: web_sys::FileSystemSyncAccessHandle = JsFuture::from(h.create_sync_access_handle())
+        .await
+        .expect("locks")
+        .unchecked_into();
+    sync.truncate_with_u32(0).expect("truncates");
+    sync.write_with_u8_array(bytes).expect("writes");
+    sync.flush().expect("flushes");
+    sync.close();
 }
 
 async fn import(
@@ -136,7 +189,7 @@ async fn a_model_goes_into_opfs_loads_from_it_and_streams() {
     import(&state, &got, &bytes, "copy.gguf")
         .await
         .expect("imports");
-    assert_eq!(store::list().await.expect("lists").len(), 1);
+    assert_eq!(store::list().await.expect("lists").models.len(), 1);
 
     handle(
         &state,
@@ -197,7 +250,7 @@ async fn a_model_goes_into_opfs_loads_from_it_and_streams() {
     )
     .await;
     handle(&state, ToWorker::Delete { id: 4, sha256: sha }, None).await;
-    assert!(store::list().await.expect("lists").is_empty());
+    assert!(store::list().await.expect("lists").models.is_empty());
 }
 
 #[wasm_bindgen_test]
@@ -283,7 +336,7 @@ async fn bad_files_leave_nothing_stored() {
     .await
     .unwrap_err();
     assert!(e.contains("not a GGUF model file"), "{e}");
-    assert!(store::list().await.expect("lists").is_empty());
+    assert!(store::list().await.expect("lists").models.is_empty());
     // Loading a model that is not stored says what to do.
     handle(
         &state,
@@ -301,8 +354,8 @@ async fn bad_files_leave_nothing_stored() {
 
 #[wasm_bindgen_test]
 async fn where_opfs_is_missing_models_go_to_indexeddb() {
-    use llm_worker::engine::Engine;
-    use llm_worker::worker::store_idb;
+    use llm_worker::generate::engine::Engine;
+    use llm_worker::host::store_idb;
     for m in store_idb::list().await.expect("lists") {
         store_idb::delete(&m.info.sha256).await.expect("deletes");
     }
@@ -329,6 +382,7 @@ async fn where_opfs_is_missing_models_go_to_indexeddb() {
     assert!(store::list()
         .await
         .expect("lists")
+        .models
         .iter()
         .any(|m| m.info.sha256 == model.info.sha256));
     let (mut reader, size) = store::open(&model.info.sha256).await.expect("opens");
@@ -345,4 +399,129 @@ async fn where_opfs_is_missing_models_go_to_indexeddb() {
     assert_eq!(text, reply);
     store::delete(&model.info.sha256).await.expect("deletes");
     assert!(store_idb::list().await.expect("lists").is_empty());
+}
+
+/// Issue 49's vanished model: listing (which every load, delete and Settings
+/// does, in every tab and helper worker) used to remove a model whose record
+/// it read while another tab was writing it, and a model file whose record
+/// was missing. Now nothing but the user's Delete removes a file: the rest
+/// is listed as a leftover, and a copy in progress (its lock held) is left
+/// alone.
+#[wasm_bindgen_test]
+async fn listing_never_removes_a_file_and_leftovers_are_the_users_to_delete_or_restore() {
+    use llm_worker::host::locks;
+    clear_store().await;
+    let (state, got) = worker();
+    let bytes = scripted_model("Tiny scripted", "Hello.").expect("writes");
+    let model = import(&state, &got, &bytes, "tiny.gguf")
+        .await
+        .expect("imports");
+    let id = model.file_id.clone();
+    let kept = vec![format!("{id}.gguf"), format!("{id}.json")];
+    assert_eq!(stored_names().await, kept);
+
+    // Another tab's copy in progress: a file and an empty record, its lock
+    // held. Listed as nothing, removed by nothing.
+    let copy_lock = locks::hold(&locks::copy_lock("mcopying"))
+        .await
+        .expect("locks");
+    write_raw("mcopying.gguf", &bytes[..100]).await;
+    write_raw("mcopying.json", b"").await;
+    let listing = store::list().await.expect("lists");
+    assert_eq!(listing.models, vec![model.clone()]);
+    assert!(listing.leftovers.is_empty(), "{:?}", listing.leftovers);
+    // Its lock released (the tab closed mid-copy): a leftover, still there.
+    copy_lock.release().await;
+    let listing = store::list().await.expect("lists");
+    let kinds: Vec<(&str, &str, u64)> = listing
+        .leftovers
+        .iter()
+        .map(|l| (l.file_id.as_str(), l.kind.as_str(), l.bytes))
+        .collect();
+    assert_eq!(kinds, vec![("mcopying", "damaged", 100)]);
+    assert!(stored_names().await.contains(&"mcopying.json".to_string()));
+
+    // The kept model's record damaged (an older version, a crash): its file
+    // stays; the model is a leftover that Restore makes whole again.
+    write_raw(&format!("{id}.json"), b"{\"info\": 3").await;
+    let listing = store::list().await.expect("lists");
+    assert!(listing.models.is_empty());
+    let damaged = listing
+        .leftovers
+        .iter()
+        .find(|l| l.file_id == id)
+        .expect("listed");
+    assert_eq!(
+        (damaged.kind.as_str(), damaged.bytes),
+        ("damaged", bytes.len() as u64)
+    );
+    assert!(stored_names().await.contains(&format!("{id}.gguf")));
+    // A model file loses its record: a leftover too, never removed.
+    write_raw("morphan.gguf", &bytes).await;
+    handle(
+        &state,
+        ToWorker::RestoreLeftover {
+            id: 20,
+            file_id: id.clone(),
+            known_names: [(model.info.sha256.clone(), "tiny.gguf".to_string())].into(),
+        },
+        None,
+    )
+    .await;
+    let restored = match last(&got) {
+        FromWorker::Imported { model, .. } => model,
+        other => panic!("unexpected {other:?}"),
+    };
+    // The same model, file and name (the page knew the name by its hash).
+    assert_eq!(
+        (
+            restored.info.sha256.as_str(),
+            restored.file_id.as_str(),
+            restored.file_name.as_str()
+        ),
+        (model.info.sha256.as_str(), id.as_str(), "tiny.gguf")
+    );
+    // The orphan is the same file: restoring it says so and keeps it.
+    let e = store::restore_leftover("morphan", &Default::default(), 1.0, &|_, _, _| {})
+        .await
+        .unwrap_err();
+    assert!(e.contains("second copy"), "{e}");
+    // A cut-off copy cannot be restored: it says to delete it.
+    let e = store::restore_leftover("mcopying", &Default::default(), 1.0, &|_, _, _| {})
+        .await
+        .unwrap_err();
+    assert!(e.contains("Delete this file"), "{e}");
+    // A usable model is not a leftover: deleting it as one is refused.
+    assert!(store::delete_leftover(&id).await.is_err());
+    // The user deletes the leftovers: only they go.
+    for l in ["mcopying", "morphan"] {
+        handle(
+            &state,
+            ToWorker::DeleteLeftover {
+                id: 21,
+                file_id: l.into(),
+            },
+            None,
+        )
+        .await;
+        assert!(
+            matches!(last(&got), FromWorker::Deleted { id: 21 }),
+            "{:?}",
+            last(&got)
+        );
+    }
+    assert_eq!(stored_names().await, kept);
+    let listing = store::list().await.expect("lists");
+    assert_eq!(listing.models.len(), 1);
+    assert!(listing.leftovers.is_empty());
+
+    // A model open elsewhere (a sync handle held, as a loading tab does):
+    // Delete removes nothing and says why.
+    let (reader, _) = store::open(&model.info.sha256).await.expect("opens");
+    let e = store::delete(&model.info.sha256).await.unwrap_err();
+    assert!(e.contains("another tab"), "{e}");
+    assert_eq!(stored_names().await, kept);
+    drop(reader);
+    store::delete(&model.info.sha256).await.expect("deletes");
+    assert!(stored_names().await.is_empty());
 }

@@ -3,7 +3,7 @@
 //!
 //!   gguf-speed MODEL.gguf [PROMPT_WORDS] [NEW_TOKENS]
 
-use llm_worker::engine::{Engine, Step};
+use llm_worker::generate::engine::{Engine, Step};
 use llm_worker::protocol::{ChatTurn, GenParams};
 use std::process::ExitCode;
 use std::time::Instant;

@@ -6,7 +6,7 @@
 //! its order: a norm's sum of squares in double, rotary angles as a
 //! running product, the C library's `expf`, `sinf` and `cosf` (`mathf`).
 
-use crate::mathf::{cosf, expf, sinf};
+use crate::model::mathf::{cosf, expf, sinf};
 
 /// RMS norm of each row of `x` (rows of `w.len()`), times `w`:
 /// `(x * (1 / sqrt(mean(x²) + eps))) * w`, the squares rounded to f32 and

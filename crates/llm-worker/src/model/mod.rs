@@ -13,12 +13,17 @@
 //! other shares and answer through `serve`. `tensors` reads the weights
 //! (a share of each matrix's rows, or all of them) from the file.
 
+pub mod attention;
+pub mod mathf;
+pub mod quant;
+pub mod split;
+
 mod arith;
 mod tensors;
 
-use crate::attention::{attend, Kv};
-use crate::inspect::Meta;
-use crate::split::{Op, Part, Peers, Rows};
+use crate::gguf::inspect::Meta;
+use crate::model::attention::{attend, Kv};
+use crate::model::split::{Op, Part, Peers, Rows, Serve};
 use arith::{rms_norm, swiglu, Rope};
 use candle_core::quantized::gguf_file::Content;
 use candle_core::quantized::{QMatMul, QTensor};
@@ -345,7 +350,7 @@ impl Model {
         let cols = |w: &QMatMul| dims(w).1;
         // Rows here are this part's; a peer's share is at most one
         // alignment step more.
-        let share = |w: &QMatMul| dims(w).0 + crate::split::ALIGN;
+        let share = |w: &QMatMul| dims(w).0 + split::ALIGN;
         let input = m * hidden.max(cols(&l.down)).max(cols(&l.o));
         let output = (m * (share(&l.q) + share(&l.k) + share(&l.v)))
             .max(m * share(&l.o))
@@ -546,5 +551,11 @@ impl Model {
             self.layer(&mut pass, cache)?;
         }
         self.finish(pass)
+    }
+}
+
+impl Serve for Model {
+    fn serve(&self, op: Op, m: usize, input: &[f32]) -> Result<Rows> {
+        Model::serve(self, op, m, input)
     }
 }

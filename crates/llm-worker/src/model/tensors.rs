@@ -1,8 +1,8 @@
 //! Reading a model's tensors from a GGUF file: whole, or a share of a
 //! matrix's rows (`split::Part`), on our kernels or candle's.
 
-use crate::quant::packed;
-use crate::split::Part;
+use crate::model::quant::packed;
+use crate::model::split::Part;
 use candle_core::quantized::gguf_file::Content;
 use candle_core::quantized::{QStorage, QTensor};
 use candle_core::{Device, Result};

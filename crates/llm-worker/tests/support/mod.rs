@@ -6,7 +6,7 @@
 pub mod kquants;
 pub mod legacy;
 
-use llm_worker::quant::Kernel;
+use llm_worker::model::quant::Kernel;
 
 /// xorshift64*: deterministic numbers without a crate.
 pub struct Rng(u64);

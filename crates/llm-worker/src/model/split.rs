@@ -9,9 +9,8 @@
 //!
 //! The transports: threads here (native: the CLI and the tests), and
 //! workers exchanging through a SharedArrayBuffer in the browser
-//! (`worker::peers`).
+//! (`host::peers`).
 
-use crate::model::Model;
 use candle_core::Result;
 use std::ops::Range;
 use std::sync::mpsc::{channel, Receiver, Sender};
@@ -110,6 +109,12 @@ pub trait Peers {
     }
 }
 
+/// A part of a model that answers a peer's side of a product (`Model`).
+pub trait Serve {
+    /// This part's rows of each matrix of `op` for `m` tokens of `input`.
+    fn serve(&self, op: Op, m: usize, input: &[f32]) -> Result<Rows>;
+}
+
 type Request = (Op, usize, Vec<f32>);
 type Reply = std::result::Result<Rows, String>;
 
@@ -121,9 +126,10 @@ pub struct ThreadPeers {
 impl ThreadPeers {
     /// Starts `count - 1` threads; thread `i` holds `load(Part { index: i,
     /// count })`. Returns once every part is loaded.
-    pub fn spawn<F>(count: usize, load: F) -> Result<ThreadPeers>
+    pub fn spawn<S, F>(count: usize, load: F) -> Result<ThreadPeers>
     where
-        F: Fn(Part) -> Result<Model> + Send + Sync + Clone + 'static,
+        S: Serve + 'static,
+        F: Fn(Part) -> Result<S> + Send + Sync + Clone + 'static,
     {
         let mut links = Vec::new();
         for index in 1..count {

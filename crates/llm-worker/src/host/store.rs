@@ -1,15 +1,15 @@
 //! Model files in the Origin Private File System, in the directory
 //! `roundtable-models`: `<id>.gguf` and, written last, `<id>.json` (a
-//! `StoredModel`). A file without its record is a copy that did not finish
-//! and is removed; nothing is stored half-way. Where OPFS sync access
-//! handles are missing, models go to IndexedDB instead (`store_idb`); the
-//! functions here list, open and delete from both.
+//! `StoredModel`). A copy holds a Web Lock on its id until its record is
+//! written (`locks`). Nothing here removes a file but the user's Delete and
+//! a copy's own failure: a file without a readable record is listed as a
+//! [`Leftover`], which the user can delete or restore. Where OPFS sync
+//! access handles are missing, models go to IndexedDB instead
+//! (`store_idb`); the functions here list, open and delete from both.
 
-use super::reader::{BlobReader, SyncReader};
-use crate::digest::hex;
-use crate::inspect::{inspect, MEMORY_BUDGET};
-use crate::protocol::{ModelInfo, StoredModel};
-use sha2::{Digest, Sha256};
+use super::intake::{check, hash_through, record, storage_full, text};
+use super::reader::SyncReader;
+use crate::protocol::{Leftover, StoredModel};
 use std::io::{BufReader, Read, Seek};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
@@ -20,16 +20,6 @@ use web_sys::{
 };
 
 const DIR: &str = "roundtable-models";
-const COPY_CHUNK: u64 = 4 << 20;
-
-pub(super) fn text(e: JsValue) -> String {
-    e.as_string()
-        .or_else(|| {
-            e.dyn_ref::<js_sys::Error>()
-                .map(|e| String::from(e.message()))
-        })
-        .unwrap_or_else(|| format!("{e:?}"))
-}
 
 /// The store's directory, or why there is none.
 pub async fn dir() -> Result<FileSystemDirectoryHandle, String> {
@@ -110,8 +100,8 @@ async fn read_text(dir: &FileSystemDirectoryHandle, name: &str) -> Result<String
         .ok_or_else(|| format!("cannot read {name}"))
 }
 
-/// A copy older than this without its record did not finish (an import
-/// in progress, in this tab or another, writes every few milliseconds).
+/// Where the browser has no Web Locks: a file without its record younger
+/// than this may be a copy in progress (it is not listed as a leftover).
 const ABANDONED_MS: f64 = 3_600_000.0;
 
 async fn write_bytes(
@@ -148,17 +138,26 @@ pub fn opfs_available() -> bool {
     has_dir && sync
 }
 
-/// Every stored model, from both stores.
-pub async fn list() -> Result<Vec<StoredModel>, String> {
+/// What the store holds: the usable models, and files that are not.
+#[derive(Default)]
+pub struct Listing {
+    pub models: Vec<StoredModel>,
+    pub leftovers: Vec<Leftover>,
+}
+
+/// Every stored model, from both stores, and the OPFS store's leftovers.
+/// Listing changes nothing.
+pub async fn list() -> Result<Listing, String> {
     let mut all = if opfs_available() {
         opfs_list().await?
     } else {
-        Vec::new()
+        Listing::default()
     };
     // IndexedDB holds models only where OPFS was missing; a failure to
     // open it is not worth hiding the OPFS models for.
-    all.extend(super::store_idb::list().await.unwrap_or_default());
-    all.sort_by(|a, b| a.added.total_cmp(&b.added));
+    all.models
+        .extend(super::store_idb::list().await.unwrap_or_default());
+    all.models.sort_by(|a, b| a.added.total_cmp(&b.added));
     Ok(all)
 }
 
@@ -176,6 +175,7 @@ pub async fn import(
     }
 }
 
+/// The user's Delete of a stored model.
 pub async fn delete(sha256: &str) -> Result<(), String> {
     if super::store_idb::delete(sha256).await.unwrap_or(false) {
         return Ok(());
@@ -202,119 +202,91 @@ pub async fn open(sha256: &str) -> Result<(Box<dyn ReadSeek>, u64), String> {
     }
 }
 
-const GONE: &str =
+pub const GONE: &str =
     "This model is no longer stored in this browser: add its file again in Settings.";
 
-/// Checks a picked file's header.
-fn check(blob: &Blob, progress: &dyn Fn(&str, u64, u64)) -> Result<ModelInfo, String> {
-    let size = blob.size() as u64;
-    progress("checking", 0, size);
-    let mut reader = BufReader::with_capacity(
-        1 << 20,
-        BlobReader::new(blob.clone()).map_err(|e| e.to_string())?,
-    );
-    inspect(&mut reader, size, MEMORY_BUDGET).map(|(_, info)| info)
+/// Where a record's model file is, by the record's name.
+fn gguf_of(json: &str) -> Option<String> {
+    json.strip_suffix(".json").map(|id| format!("{id}.gguf"))
 }
 
-/// Where a file's chunks go as it is read: (offset, bytes).
-type ChunkSink<'a> = dyn FnMut(u64, &[u8]) -> Result<(), String> + 'a;
-
-/// Reads a picked file in chunks, hashing it and handing each chunk and
-/// its offset to `each`; its SHA-256, hex.
-fn hash_through(
-    blob: &Blob,
-    stage: &str,
-    progress: &dyn Fn(&str, u64, u64),
-    each: &mut ChunkSink,
-) -> Result<String, String> {
-    let size = blob.size() as u64;
-    let mut r = BlobReader::new(blob.clone()).map_err(|e| e.to_string())?;
-    let mut buf = vec![0u8; COPY_CHUNK as usize];
-    let mut hash = Sha256::new();
-    let mut at = 0u64;
-    while at < size {
-        let n = r
-            .read(&mut buf)
-            .map_err(|e| format!("cannot read the picked file: {e}"))?;
-        if n == 0 {
-            return Err("The picked file ended early: it changed while being read.".into());
+/// A copy in progress in some tab or worker (its lock is held), judged
+/// by its age where the browser has no Web Locks.
+async fn copying(dir: &FileSystemDirectoryHandle, id: &str, held: &Option<Vec<String>>) -> bool {
+    match held {
+        Some(names) => names.contains(&super::locks::copy_lock(id)),
+        None => {
+            let age = snapshot(dir, &format!("{id}.gguf"))
+                .await
+                .map(|f| js_sys::Date::now() - f.last_modified())
+                .unwrap_or(0.0);
+            age < ABANDONED_MS
         }
-        hash.update(&buf[..n]);
-        each(at, &buf[..n])?;
-        at += n as u64;
-        progress(stage, at, size);
     }
-    Ok(hex(&hash.finalize()))
 }
 
-/// Checks a picked file's header and hashes it (for a store that copies
-/// the file in one piece).
-pub fn check_and_hash(
-    blob: &Blob,
-    progress: &dyn Fn(&str, u64, u64),
-) -> Result<(ModelInfo, String), String> {
-    let info = check(blob, progress)?;
-    let sha = hash_through(blob, "hashing", progress, &mut |_, _| Ok(()))?;
-    Ok((info, sha))
-}
-
-/// The record of a stored model.
-pub(super) fn record(
-    info: ModelInfo,
-    sha256: String,
-    file_name: &str,
-    now: f64,
-    storage: &str,
-    file_id: &str,
-) -> StoredModel {
-    let mut model = StoredModel {
-        info,
-        file_name: file_name.to_string(),
-        added: now,
-        storage: storage.into(),
-        file_id: file_id.into(),
-    };
-    model.info.sha256 = sha256;
-    model
-}
-
-/// Every model in OPFS; leftovers of unfinished copies are removed, and
-/// unreadable records are skipped.
-async fn opfs_list() -> Result<Vec<StoredModel>, String> {
+/// Every model in OPFS, and the files that are not usable models. Nothing
+/// is removed here, whatever is found: a record that cannot be read now,
+/// or a file whose record is not written yet, may be another tab's copy in
+/// progress, and a model file is the user's until their Delete.
+async fn opfs_list() -> Result<Listing, String> {
     let dir = dir().await?;
     let all = names(&dir).await?;
-    let mut out = Vec::new();
+    let held = super::locks::held().await;
+    let mut out = Listing::default();
+    let size = |f: Result<web_sys::File, String>| f.map(|f| f.size() as u64).unwrap_or(0);
     for n in &all {
-        if let Some(id) = n.strip_suffix(".gguf") {
-            if !all.contains(&format!("{id}.json")) {
-                let age = snapshot(&dir, n)
-                    .await
-                    .map(|f| js_sys::Date::now() - f.last_modified())
-                    .unwrap_or(0.0);
-                if age > ABANDONED_MS {
-                    remove(&dir, n).await;
-                }
-            }
+        let Some(id) = n.strip_suffix(".gguf") else {
+            continue;
+        };
+        if all.contains(&format!("{id}.json")) || copying(&dir, id, &held).await {
+            continue;
         }
+        out.leftovers.push(Leftover {
+            file_id: id.into(),
+            kind: "unfinished".into(),
+            bytes: size(snapshot(&dir, n).await),
+            file_name: String::new(),
+            detail: "A model file without its record: a copy that was cut off, or a record that was lost.".into(),
+        });
     }
     for n in &all {
-        if let Some(id) = n.strip_suffix(".json") {
-            // A record that cannot be read now (another tab) is skipped;
-            // only one that is not a record is removed, with its file.
-            let Ok(text) = read_text(&dir, n).await else {
-                continue;
-            };
-            match serde_json::from_str::<StoredModel>(&text) {
-                Ok(m) if m.file_id == id && all.contains(&format!("{id}.gguf")) => out.push(m),
-                Ok(_) => {}
-                Err(_) => {
-                    remove(&dir, n).await;
-                    remove(&dir, &format!("{id}.gguf")).await;
-                }
-            }
+        let (Some(id), Some(gguf)) = (n.strip_suffix(".json"), gguf_of(n)) else {
+            continue;
+        };
+        let has_file = all.contains(&gguf);
+        let record = match read_text(&dir, n).await {
+            Ok(text) => serde_json::from_str::<StoredModel>(&text).map_err(|e| e.to_string()),
+            Err(e) => Err(e),
+        };
+        match record {
+            Ok(m) if m.file_id == id && has_file => out.models.push(m),
+            Ok(m) if m.file_id == id => out.leftovers.push(Leftover {
+                file_id: id.into(),
+                kind: "no_file".into(),
+                bytes: 0,
+                file_name: m.file_name,
+                detail: "The record of a model whose file is gone.".into(),
+            }),
+            // Being written, or read while being written: not judged now.
+            _ if copying(&dir, id, &held).await => {}
+            Ok(_) | Err(_) => out.leftovers.push(Leftover {
+                file_id: id.into(),
+                kind: if has_file { "damaged" } else { "no_file" }.into(),
+                bytes: if has_file {
+                    size(snapshot(&dir, &gguf).await)
+                } else {
+                    0
+                },
+                file_name: String::new(),
+                detail: match &record {
+                    Err(e) => format!("Its record cannot be read ({e})."),
+                    Ok(_) => "Its record names another file.".into(),
+                },
+            }),
         }
     }
-    out.sort_by(|a, b| a.added.total_cmp(&b.added));
+    out.models.sort_by(|a, b| a.added.total_cmp(&b.added));
     Ok(out)
 }
 
@@ -339,17 +311,92 @@ async fn records(dir: &FileSystemDirectoryHandle) -> Result<Vec<StoredModel>, St
 async fn find(sha256: &str) -> Result<StoredModel, String> {
     opfs_list()
         .await?
+        .models
         .into_iter()
         .find(|m| m.info.sha256 == sha256)
         .ok_or_else(|| GONE.to_string())
 }
 
+/// Removes a file; an entry that is not there is removed already.
+async fn remove_or_say(dir: &FileSystemDirectoryHandle, name: &str) -> Result<(), String> {
+    match JsFuture::from(dir.remove_entry(name)).await {
+        Ok(_) => Ok(()),
+        Err(e) if js_name(&e) == "NotFoundError" => Ok(()),
+        Err(e) => Err(format!(
+            "The browser would not remove {name} ({}): if Roundtable is open in another tab with this model, close that tab and try again.",
+            text(e)
+        )),
+    }
+}
+
+fn js_name(e: &JsValue) -> String {
+    js_sys::Reflect::get(e, &"name".into())
+        .ok()
+        .and_then(|n| n.as_string())
+        .unwrap_or_default()
+}
+
+/// The model file goes first: if another tab holds it open, nothing is
+/// removed and the user is told why.
+async fn remove_pair(dir: &FileSystemDirectoryHandle, file_id: &str) -> Result<(), String> {
+    remove_or_say(dir, &format!("{file_id}.gguf")).await?;
+    remove_or_say(dir, &format!("{file_id}.json")).await
+}
+
 async fn opfs_delete(sha256: &str) -> Result<(), String> {
     let m = find(sha256).await?;
     let dir = dir().await?;
-    remove(&dir, &format!("{}.json", m.file_id)).await;
-    remove(&dir, &format!("{}.gguf", m.file_id)).await;
-    Ok(())
+    remove_pair(&dir, &m.file_id).await
+}
+
+/// The user's Delete of a leftover. A usable model is not a leftover.
+pub async fn delete_leftover(file_id: &str) -> Result<(), String> {
+    let listing = opfs_list().await?;
+    if !listing.leftovers.iter().any(|l| l.file_id == file_id) {
+        return Err(format!("{file_id} is not a leftover of the model store (a stored model is deleted by its own Delete)."));
+    }
+    remove_pair(&dir().await?, file_id).await
+}
+
+/// Checks a leftover's model file again and, when it is a whole GGUF,
+/// writes its record, under the file name its record gave, else the one
+/// `known_names` gives its hash, else the model's name.
+pub async fn restore_leftover(
+    file_id: &str,
+    known_names: &std::collections::BTreeMap<String, String>,
+    now: f64,
+    progress: &dyn Fn(&str, u64, u64),
+) -> Result<StoredModel, String> {
+    let listing = opfs_list().await?;
+    let Some(left) = listing.leftovers.iter().find(|l| l.file_id == file_id) else {
+        return Err(format!("{file_id} is not a leftover of the model store."));
+    };
+    if left.kind == "no_file" {
+        return Err("Its model file is gone: delete the record and add the file again.".into());
+    }
+    let dir = dir().await?;
+    let _lock = super::locks::hold(&super::locks::copy_lock(file_id)).await?;
+    let blob: Blob = snapshot(&dir, &format!("{file_id}.gguf")).await?.into();
+    let info = check(&blob, progress)
+        .map_err(|e| format!("{e} Delete this file, then add the model again."))?;
+    let sha = hash_through(&blob, "hashing", progress, &mut |_, _| Ok(()))?;
+    if let Some(m) = listing.models.into_iter().find(|m| m.info.sha256 == sha) {
+        return Err(format!(
+            "This file is a second copy of {} ({}), which is stored already: delete this copy.",
+            m.info.name, m.file_name
+        ));
+    }
+    let name = match (left.file_name.as_str(), known_names.get(&sha)) {
+        ("", Some(known)) => known.clone(),
+        ("", None) => format!("{}.gguf", info.name),
+        (named, _) => named.to_string(),
+    };
+    let model = record(info, sha, &name, now, "opfs", file_id);
+    let json = serde_json::to_vec(&model).map_err(|e| e.to_string())?;
+    write_bytes(&dir, &format!("{file_id}.json"), &json)
+        .await
+        .map_err(storage_full)?;
+    Ok(model)
 }
 
 async fn opfs_open(sha256: &str) -> Result<(BufReader<SyncReader>, u64), String> {
@@ -373,6 +420,9 @@ async fn opfs_import(
     let info = check(&blob, progress)?;
     let dir = dir().await?;
     let file_id = format!("m{:012x}", (js_sys::Math::random() * 2f64.powi(48)) as u64);
+    // Held until the record is written: listers in other tabs leave the
+    // file alone meanwhile, and see it as cut off once this worker is gone.
+    let _lock = super::locks::hold(&super::locks::copy_lock(&file_id)).await?;
     let gguf = format!("{file_id}.gguf");
     let sha = match copy(&dir, &gguf, &blob, progress).await {
         Ok(sha) => sha,
@@ -398,10 +448,6 @@ async fn opfs_import(
         return Err(storage_full(e));
     }
     Ok(model)
-}
-
-pub(super) fn storage_full(detail: String) -> String {
-    format!("The browser refused to store the model ({detail}): its storage for this site is probably full. Free space, or delete a model you no longer use.")
 }
 
 async fn copy(

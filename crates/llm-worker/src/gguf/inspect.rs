@@ -12,6 +12,10 @@ use std::io::{Read, Seek};
 /// Architectures with a loader here (llama covers SmolLM2 and Llama 3).
 pub const ARCHITECTURES: [&str; 2] = ["llama", "qwen2"];
 
+/// The longest context the worker allows (the model's rotary tables are
+/// this long).
+pub const MAX_CONTEXT: usize = 4096;
+
 /// wasm32 addresses 4 GiB; the app, the tokenizer and buffers need some of it.
 pub const MEMORY_BUDGET: u64 = 3 * 1024 * 1024 * 1024;
 
@@ -168,12 +172,7 @@ pub fn check(content: &Content, file_bytes: u64, budget: u64) -> Result<ModelInf
     // that), and a full context of keys and values.
     let head_dim = (hidden / heads) as u64;
     let kv_heads = kv_heads as u64;
-    let kv = 2
-        * layers as u64
-        * kv_heads
-        * head_dim
-        * 4
-        * context.min(crate::engine::MAX_CONTEXT as u32) as u64;
+    let kv = 2 * layers as u64 * kv_heads * head_dim * 4 * context.min(MAX_CONTEXT as u32) as u64;
     let memory = file_bytes + embd_elems * 4 + kv;
     if memory > budget {
         return Err(format!(
@@ -200,7 +199,7 @@ pub fn check(content: &Content, file_bytes: u64, budget: u64) -> Result<ModelInf
         file_bytes,
         memory_bytes: memory,
         kv_bytes: kv,
-        context: context.min(crate::engine::MAX_CONTEXT as u32),
+        context: context.min(MAX_CONTEXT as u32),
         layers,
         hidden,
         vocab: strings(meta.get("tokenizer.ggml.tokens"))
@@ -209,7 +208,8 @@ pub fn check(content: &Content, file_bytes: u64, budget: u64) -> Result<ModelInf
         has_template: meta.str("tokenizer.chat_template").is_some(),
         slow_types: slow.iter().map(|s| s.to_string()).collect(),
         workers: 1,
-        simd: crate::quant::BUILD.to_string(),
+        // Which kernels run is the engine's to say once it loads the model.
+        simd: String::new(),
         sha256: String::new(),
     })
 }

@@ -7,7 +7,7 @@
 //! every special token): the pre-tokenizer is chosen here from
 //! `tokenizer.ggml.pre`, as the models' own tokenizer.json files set it.
 
-use crate::inspect::{strings, Meta};
+use crate::gguf::inspect::{strings, Meta};
 use tokenizers::decoders::byte_level::ByteLevel as ByteLevelDecoder;
 use tokenizers::models::bpe::BPE;
 use tokenizers::normalizers::unicode::NFC;

@@ -5,8 +5,8 @@
 //! transaction, so a failed copy leaves nothing; a stored Blob is read in
 //! slices, as a picked file is.
 
+use super::intake::{check_and_hash, record, storage_full, text};
 use super::reader::BlobReader;
-use super::store::{check_and_hash, record, storage_full, text};
 use crate::protocol::StoredModel;
 use std::io::BufReader;
 use wasm_bindgen::prelude::*;

@@ -5,15 +5,17 @@
 //! before the next token or prompt chunk: the loop yields to the event loop
 //! after every step.
 
+pub mod intake;
+pub mod locks;
 pub mod peers;
 pub mod reader;
 pub mod store;
 pub mod store_idb;
 
-use crate::engine::{Engine, Step};
-use crate::inspect::MEMORY_BUDGET;
+use crate::generate::engine::{Engine, Step};
+use crate::gguf::inspect::MEMORY_BUDGET;
+use crate::model::split::Part;
 use crate::protocol::{ChatTurn, FromWorker, GenParams, ToWorker};
-use crate::split::Part;
 use std::cell::RefCell;
 use std::collections::{HashSet, VecDeque};
 use std::rc::Rc;
@@ -156,6 +158,8 @@ pub async fn handle(state: &Shared, msg: ToWorker, file: Option<Blob>) {
         ToWorker::Import { id, .. }
         | ToWorker::List { id }
         | ToWorker::Delete { id, .. }
+        | ToWorker::DeleteLeftover { id, .. }
+        | ToWorker::RestoreLeftover { id, .. }
         | ToWorker::Load { id, .. }
         | ToWorker::Generate { id, .. }
         | ToWorker::Cancel { id } => *id,
@@ -180,11 +184,35 @@ pub async fn handle(state: &Shared, msg: ToWorker, file: Option<Blob>) {
                     .map(|model| FromWorker::Imported { id, model })
             }
         },
-        ToWorker::List { .. } => store::list().await.map(|models| FromWorker::Models {
+        ToWorker::List { .. } => store::list().await.map(|l| FromWorker::Models {
             id,
-            models,
+            models: l.models,
             storage: "opfs".into(),
+            leftovers: l.leftovers,
         }),
+        ToWorker::DeleteLeftover { file_id, .. } => store::delete_leftover(&file_id)
+            .await
+            .map(|_| FromWorker::Deleted { id }),
+        ToWorker::RestoreLeftover {
+            file_id,
+            known_names,
+            ..
+        } => {
+            let progress = |stage: &str, done: u64, total: u64| {
+                send(
+                    state,
+                    &FromWorker::Progress {
+                        id,
+                        stage: stage.into(),
+                        done,
+                        total,
+                    },
+                )
+            };
+            store::restore_leftover(&file_id, &known_names, now(), &progress)
+                .await
+                .map(|model| FromWorker::Imported { id, model })
+        }
         ToWorker::Delete { sha256, .. } => {
             let loaded = state.borrow().engine.as_ref().map(|(s, _)| s.clone());
             if loaded.as_deref() == Some(sha256.as_str()) {
@@ -305,22 +333,23 @@ async fn generate(
         let s = state.borrow();
         s.engine.as_ref().map_or((0, 0.0), |(_, e)| e.exchanged())
     };
-    let done = |job: &crate::engine::Job, finish: &str, first: Option<f64>, from: (u64, f64)| {
-        let end = now();
-        let first = first.unwrap_or(end);
-        let (n, ms) = exchanged(state);
-        FromWorker::Done {
-            id,
-            prompt_tokens: job.prompt_tokens() as u32,
-            output_tokens: job.output_tokens() as u32,
-            reused: job.reused as u32,
-            finish: finish.into(),
-            prefill_ms: first - t0,
-            decode_ms: end - first,
-            exchanges: n.saturating_sub(from.0),
-            exchange_ms: ms - from.1,
-        }
-    };
+    let done =
+        |job: &crate::generate::engine::Job, finish: &str, first: Option<f64>, from: (u64, f64)| {
+            let end = now();
+            let first = first.unwrap_or(end);
+            let (n, ms) = exchanged(state);
+            FromWorker::Done {
+                id,
+                prompt_tokens: job.prompt_tokens() as u32,
+                output_tokens: job.output_tokens() as u32,
+                reused: job.reused as u32,
+                finish: finish.into(),
+                prefill_ms: first - t0,
+                decode_ms: end - first,
+                exchanges: n.saturating_sub(from.0),
+                exchange_ms: ms - from.1,
+            }
+        };
     loop {
         if state.borrow_mut().cancelled.remove(&id) {
             return Ok(done(&job, "cancelled", first_token, at_first));

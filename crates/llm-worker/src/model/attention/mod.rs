@@ -25,7 +25,7 @@ mod lanes;
 pub use lanes::Simd;
 pub use lanes::{round_f16, Lanes, Scalar};
 
-use crate::mathf::expf;
+use crate::model::mathf::expf;
 
 /// The inner loops this build runs.
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]

@@ -13,9 +13,9 @@
 //! A link's buffer: 16 control words (`CTRL`), then the input (`input`
 //! floats), then the helper's output rows or its error message.
 
-use super::store;
+use super::{intake, store};
+use crate::model::split::{Op, Part, Peers, Rows};
 use crate::model::Model;
-use crate::split::{Op, Part, Peers, Rows};
 use candle_core::quantized::gguf_file::Content;
 use js_sys::{Atomics, Float32Array, Int32Array, SharedArrayBuffer, Uint8Array};
 use std::cell::Cell;
@@ -25,7 +25,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent, Worker, WorkerOptions, WorkerType};
 
-/// The name a helper worker is started with (`worker::start` reads it).
+/// The name a helper worker is started with (`host::start` reads it).
 pub const HELPER_NAME: &str = "roundtable-model-helper";
 /// Workers at most, the leader included.
 pub const MAX_WORKERS: usize = 4;
@@ -51,17 +51,17 @@ const CTRL: u32 = 16;
 const STOP: i32 = 0;
 
 fn text(e: JsValue) -> String {
-    store::text(e)
+    intake::text(e)
 }
 
 thread_local! {
     /// The script helpers are started from: this worker's own, when the
-    /// page started it through `worker::start` (a test harness that runs
+    /// page started it through `host::start` (a test harness that runs
     /// the message loop itself has none, and gets no helpers).
     static SCRIPT: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
 }
 
-/// Records this worker's script (`worker::start`): helpers may be started.
+/// Records this worker's script (`host::start`): helpers may be started.
 pub fn set_script(url: String) {
     SCRIPT.with(|s| *s.borrow_mut() = Some(url));
 }

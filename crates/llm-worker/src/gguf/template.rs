@@ -5,7 +5,7 @@
 use crate::protocol::ChatTurn;
 use minijinja::{context, Environment, Error, ErrorKind};
 
-pub const CHATML: &str = crate::tiny::CHATML_TEMPLATE;
+pub const CHATML: &str = "{% for message in messages %}{{ '<|im_start|>' + message['role'] + '\\n' + message['content'] + '<|im_end|>' + '\\n' }}{% endfor %}{% if add_generation_prompt %}{{ '<|im_start|>assistant\\n' }}{% endif %}";
 
 pub struct Template {
     env: Environment<'static>,

@@ -16,19 +16,18 @@
 //! greedy at temperature 0), and an answer whose tail is one block written
 //! again and again stops there (`repeat`, `Finish::Repeat`).
 
-use crate::inspect::{inspect, Meta, MEMORY_BUDGET};
+use crate::generate::repeat::looping_tail;
+use crate::generate::sampler::{Sampler, SamplerConfig};
+use crate::gguf::inspect::{inspect, Meta, MEMORY_BUDGET};
+use crate::gguf::template::Template;
+use crate::gguf::tokenizer::Tok;
+use crate::model::split::{Part, Peers};
 use crate::model::{Cache, Model, Pass};
 use crate::protocol::{ChatTurn, GenParams, ModelInfo};
-use crate::repeat::looping_tail;
-use crate::sampler::{Sampler, SamplerConfig};
-use crate::split::{Part, Peers};
-use crate::template::Template;
-use crate::tokenizer::Tok;
 use candle_core::{DType, Tensor};
 use std::io::{Read, Seek};
 
-/// The longest context the worker allows (`model`'s rotary tables are this long).
-pub const MAX_CONTEXT: usize = 4096;
+pub use crate::gguf::inspect::MAX_CONTEXT;
 /// Prompt tokens read in one batch (the attention scores of a batch are
 /// batch × context floats per head).
 pub const PREFILL_BATCH: usize = 512;
@@ -166,7 +165,8 @@ impl Engine {
         budget: u64,
         part: Part,
     ) -> Result<Engine, String> {
-        let (content, info) = inspect(reader, file_bytes, budget)?;
+        let (content, mut info) = inspect(reader, file_bytes, budget)?;
+        info.simd = crate::model::quant::BUILD.to_string();
         let meta = Meta(&content.metadata);
         let tok = Tok::from_meta(&meta)?;
         let token = |key: &str| {
