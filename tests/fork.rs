@@ -6,7 +6,7 @@
 use futures::executor::block_on;
 use roundtable::engine::base::clock::FakeClock;
 use roundtable::engine::model::scripted::ScriptedModel;
-use roundtable::engine::model::spec::{LocalSampling, LOCAL_PROVIDER};
+use roundtable::engine::model::spec::{LocalSampling, Sampling, LOCAL_PROVIDER};
 use roundtable::engine::model::{ChatModel, ChatRequest, Message};
 use roundtable::engine::run::fork::{fork_spec, ForkEdit, ForkModel};
 use roundtable::engine::run::{LoggedEvent, ModelRouter, ModelSpec, RunConfig, RunCtx, RunEvent};
@@ -147,7 +147,7 @@ fn fork_without_edit_continues_live_from_k() {
 fn a_fork_keeps_the_parents_sampling_so_its_first_calls_replay() {
     let mut sampled = ModelSpec::demo();
     sampled.provider = "custom".into();
-    sampled.temperature = Some(0.7);
+    sampled.sampling.temperature = Some(0.7);
     sampled.max_tokens = Some(64);
     let m = ScriptedModel::new("gpt").then_text("one").then_text("two");
     let (_, parent) = drive_on(Rc::new(m), 2, sampled.clone());
@@ -175,10 +175,13 @@ fn a_local_fork_keeps_the_parents_sampler_settings() {
     let local = |top_k: Option<u32>| ModelSpec {
         provider: LOCAL_PROVIDER.into(),
         model: "SmolLM2 Q4_1".into(),
-        sampling: top_k.map(|k| LocalSampling {
-            top_k: Some(k),
-            ..LocalSampling::default()
-        }),
+        sampling: Sampling {
+            temperature: None,
+            local: top_k.map_or_else(LocalSampling::default, |k| LocalSampling {
+                top_k: Some(k),
+                ..LocalSampling::default()
+            }),
+        },
         ..ModelSpec::demo()
     };
     let parent = RunConfig::new("single", "t", local(Some(7)));
@@ -194,5 +197,8 @@ fn a_local_fork_keeps_the_parents_sampler_settings() {
         provider: "custom".into(),
         ..ModelSpec::demo()
     };
-    assert_eq!(fork_spec(&parent, remote).sampling, None);
+    assert_eq!(
+        fork_spec(&parent, remote).sampling.local,
+        LocalSampling::default()
+    );
 }

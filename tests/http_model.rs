@@ -247,10 +247,9 @@ fn network_errors_carry_the_cors_hint() {
         format: Some(WireFormat::OpenaiCompatible),
         base_url: "http://localhost:11434/v1".into(),
         model: "llama3.2".into(),
-        temperature: None,
+        sampling: Default::default(),
         file_sha256: None,
         max_tokens: None,
-        sampling: None,
     };
     let model = build_model(&spec, None, &platform).expect("no key needed for Ollama");
     let req = ChatRequest::new(vec![Message::user("hi")]);

@@ -51,7 +51,7 @@ pub enum Command {
     Serve(Vec<OsString>),
     Coordinators,
     /// A command of a coordinator's own (`travel-batch`, `mael-learn`…), with its arguments.
-    Paper(&'static super::coordinators::PaperCommand, Vec<OsString>),
+    Paper(&'static super::paper::PaperCommand, Vec<OsString>),
     /// `share encode` (run JSON on stdin → payload) or `share decode` (payload → run JSON).
     Share {
         encode: bool,

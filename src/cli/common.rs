@@ -14,7 +14,9 @@ use roundtable::engine::model::factory::{build_model, Platform};
 use roundtable::engine::model::providers::embeddings::HttpEmbedder;
 use roundtable::engine::model::providers::http::{Endpoint, WireFormat};
 use roundtable::engine::model::providers::presets::{preset, PresetKind};
-use roundtable::engine::model::spec::{LocalSampling, LOCAL_PROVIDER};
+use roundtable::engine::model::spec::{
+    temperature_problem, LocalSampling, Sampling, LOCAL_PROVIDER,
+};
 use roundtable::engine::model::ChatModel;
 use roundtable::engine::run::budget::SpendCap;
 use roundtable::engine::run::{ModelSpec, RunConfig};
@@ -79,12 +81,6 @@ impl Common {
     pub fn read(f: &Flags) -> Result<Common, String> {
         let spend = f.real("spend-cap")?.map(|x| x.max(0.0));
         let provider = f.text("provider")?.unwrap_or_default();
-        let temperature = match f.real("temperature")? {
-            Some(t) if !(0.0..=2.0).contains(&t) => {
-                return Err(format!("--temperature must be between 0 and 2, got {t}"))
-            }
-            t => t.map(|t| t as f32),
-        };
         // Checked before a model file is loaded.
         let sampling = sampling_flags(f, provider == LOCAL_PROVIDER)?;
         let local = match (provider.as_str(), f.text("model-file")?) {
@@ -96,15 +92,14 @@ impl Common {
             _ => None,
         };
         let mut spec = match &local {
-            Some(l) => l.spec(None),
+            Some(l) => l.spec(),
             None => model_spec(f.text("model")?, provider, f.text("base-url")?)?,
         };
-        spec.temperature = temperature;
         spec.max_tokens = match f.number::<u32>("max-tokens")? {
             Some(0) => return Err("--max-tokens must be at least 1".into()),
             n => n,
         };
-        let spec = spec.with_local_sampling(&sampling);
+        let spec = spec.with_sampling(&sampling);
         Ok(Common {
             spec,
             key: std::env::var("ROUNDTABLE_API_KEY")
@@ -153,7 +148,7 @@ impl Common {
                 Some(sha) if sha != local.sha256() => Err(format!(
                     "this run was made with another model file (SHA-256 {sha}); give that file with --model-file"
                 )),
-                _ => Ok(Rc::new(local.with_sampling(spec.sampling.clone()))),
+                _ => Ok(Rc::new(local.with_sampling(&spec.sampling.local))),
             },
             _ => build_model(spec, self.key.clone(), platform),
         }
@@ -211,7 +206,14 @@ pub const SAMPLER_FLAGS: [&str; 5] = [
     "repeat-last-n",
 ];
 
-fn sampling_flags(f: &Flags, local: bool) -> Result<LocalSampling, String> {
+/// The run's sampling from the flags, checked: `--temperature` (any
+/// provider) first, then the local model's sampler flags.
+fn sampling_flags(f: &Flags, local: bool) -> Result<Sampling, String> {
+    // Checked as typed (the message quotes the value given).
+    let temperature = f.real("temperature")?;
+    if let Some(problem) = temperature.and_then(temperature_problem) {
+        return Err(format!("--temperature {problem}"));
+    }
     let real = |name: &str| f.real(name).map(|x| x.map(|x| x as f32));
     let s = LocalSampling {
         top_k: f.number::<u32>("sampler-top-k")?,
@@ -237,7 +239,10 @@ fn sampling_flags(f: &Flags, local: bool) -> Result<LocalSampling, String> {
             "--{flag} sets the local model's sampler: it goes with --provider local --model-file F.gguf"
         ));
     }
-    Ok(s)
+    Ok(Sampling {
+        temperature: temperature.map(|t| t as f32),
+        local: s,
+    })
 }
 
 /// Resolves `--provider/--base-url/--model` into a model spec.
@@ -277,10 +282,9 @@ fn model_spec(
         format: Some(format),
         base_url: base_url.unwrap_or_else(|| default_url.to_string()),
         model,
-        temperature: None,
+        sampling: Sampling::default(),
         file_sha256: None,
         max_tokens: None,
-        sampling: None,
     })
 }
 

@@ -9,8 +9,8 @@
 use llm_worker::generate::engine::{Engine, Step};
 use llm_worker::gguf::inspect::{inspect, MEMORY_BUDGET};
 use llm_worker::protocol::{ChatTurn, GenParams, ModelInfo};
-use roundtable::engine::model::local::{chat_turns, LOCAL_SEED};
-use roundtable::engine::model::spec::{LocalSampling, LOCAL_PROVIDER};
+use roundtable::engine::model::local::{gen_params, turns};
+use roundtable::engine::model::spec::{LocalSampling, Sampling, LOCAL_PROVIDER};
 use roundtable::engine::model::{
     Call, ChatModel, ChatResponse, Completion, ModelError, StreamDelta, Usage,
 };
@@ -124,9 +124,9 @@ impl NativeLocal {
     }
 
     /// The same model answering with a spec's sampler settings.
-    pub fn with_sampling(&self, sampling: Option<LocalSampling>) -> NativeLocal {
+    pub fn with_sampling(&self, sampling: &LocalSampling) -> NativeLocal {
         NativeLocal {
-            sampling: sampling.unwrap_or_default(),
+            sampling: sampling.clone(),
             ..self.clone()
         }
     }
@@ -138,16 +138,15 @@ impl NativeLocal {
         &self.info.sha256
     }
 
-    pub fn spec(&self, temperature: Option<f32>) -> ModelSpec {
+    pub fn spec(&self) -> ModelSpec {
         ModelSpec {
             provider: LOCAL_PROVIDER.into(),
             format: None,
             base_url: String::new(),
             model: self.name.clone(),
-            temperature,
+            sampling: Sampling::default(),
             file_sha256: Some(self.info.sha256.clone()),
             max_tokens: None,
-            sampling: None,
         }
     }
 }
@@ -201,18 +200,8 @@ impl ChatModel for NativeLocal {
             let (out, mut rx) = futures::channel::mpsc::unbounded();
             let stop = Arc::new(AtomicBool::new(false));
             let job = Job {
-                turns: chat_turns(req)
-                    .map(|(role, content)| ChatTurn {
-                        role: role.into(),
-                        content: content.into(),
-                    })
-                    .collect(),
-                params: GenParams {
-                    temperature: req.params.temperature.map(f64::from),
-                    max_tokens: req.params.max_tokens,
-                    seed: LOCAL_SEED,
-                    sampling: self.sampling.clone(),
-                },
+                turns: turns(req),
+                params: gen_params(req, &self.sampling),
                 cancel: stop.clone(),
                 out,
             };

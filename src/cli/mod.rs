@@ -12,6 +12,7 @@ pub mod http;
 pub mod lesson_cmd;
 pub mod local_model;
 pub mod mael;
+pub mod paper;
 pub mod python;
 pub mod rouge_cmd;
 pub mod run_cmd;

@@ -4,8 +4,9 @@
 //! its row in `coordinators.rs`.
 
 use super::common::{with_repairs, Common};
-use super::coordinators::{cli_of, Nothing, Prepared};
+use super::coordinators::cli_of;
 use super::flags::Flags;
+use super::paper::{Nothing, Prepared};
 use roundtable::engine::coordinators;
 use roundtable::engine::run::{LoggedEvent, ModelRouter, RunCtx, RunDoc, RunEvent, RunStatus};
 use roundtable::engine::views::repairs;

@@ -11,8 +11,10 @@
 //! provider, model or API key is ever part of it or of its export.
 
 use super::idb::{self, db, StoreDecl, StoreError};
-use crate::engine::coordinators::act::plus::{BankData, BANK_VERSION};
+use super::stored::Keep;
+use crate::engine::coordinators::act::plus::{Bank, BankData, BANK_VERSION};
 use crate::engine::domains::creative::{parse_items, trivia, ComplexTask, Item};
+use futures::future::LocalBoxFuture;
 use rexie::TransactionMode;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -24,15 +26,6 @@ pub const STORES: &[StoreDecl] = &[StoreDecl::new(BANKS, 4), StoreDecl::new(SETS
 const RECORD_VERSION: u32 = 1;
 
 // ---------------------------------------------------------------- banks
-
-#[derive(Serialize, Deserialize)]
-struct BankRecord {
-    v: u32,
-    name: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    updated_ms: Option<f64>,
-    bank: BankData,
-}
 
 /// A bank as the bank list shows it.
 #[derive(Clone, Debug, PartialEq)]
@@ -165,15 +158,48 @@ pub async fn load_bank(name: &str) -> Result<Option<BankData>, String> {
     }
 }
 
+/// A bank's record as written (`{v, name, updated_ms, bank}`), borrowing
+/// the bank (a save never copies it).
+#[derive(Serialize)]
+struct BankRecord<'a> {
+    v: u32,
+    name: &'a str,
+    updated_ms: Option<f64>,
+    bank: &'a BankData,
+}
+
+/// The record of `bank` as `name`, as text.
+fn bank_text(name: &str, bank: &BankData) -> String {
+    serde_json::to_string(&BankRecord {
+        v: RECORD_VERSION,
+        name,
+        updated_ms: Some(js_sys::Date::now()),
+        bank,
+    })
+    .unwrap_or_default()
+}
+
 /// Keeps `bank` as `name` (replacing a bank of that name).
 pub async fn save_bank(name: &str, bank: &BankData) -> Result<(), StoreError> {
-    let record = BankRecord {
-        v: RECORD_VERSION,
-        name: name.into(),
-        updated_ms: Some(js_sys::Date::now()),
-        bank: bank.clone(),
-    };
-    idb::put_json(BANKS, name, &record).await
+    idb::put_text(BANKS, name, &bank_text(name, bank)).await
+}
+
+/// Banks as stored run resources (`stored::Stored<Banks>`): runs read and
+/// fill the bank; a save writes it whole (its agents are replaced by each
+/// run).
+pub struct Banks;
+
+impl Keep for Banks {
+    type Live = Bank;
+    type Mark = ();
+
+    fn mark(_: &Bank) {}
+
+    fn write(name: &str, bank: &Bank, _: ()) -> LocalBoxFuture<'static, Result<(), StoreError>> {
+        let text = bank_text(name, &bank.data.borrow());
+        let name = name.to_string();
+        Box::pin(async move { idb::put_text(BANKS, &name, &text).await })
+    }
 }
 
 pub async fn delete_bank(name: &str) -> Result<(), StoreError> {

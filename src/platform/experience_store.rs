@@ -8,8 +8,11 @@
 //! damaged pool is an error that names it, and nothing is changed.
 
 use super::idb::{db, StoreDecl, StoreError};
+use super::stored::Keep;
 use crate::engine::coordinators::mael::experience::{Experience, Learned, Pool};
+use crate::engine::coordinators::mael::memory::Memory;
 use crate::engine::model::embed::EmbedderId;
+use futures::future::LocalBoxFuture;
 use js_sys::{Array, Float32Array, Object, Reflect};
 use rexie::{KeyRange, TransactionMode};
 use serde::{Deserialize, Serialize};
@@ -175,34 +178,71 @@ pub async fn load_stored(name: &str) -> Result<Pool, String> {
     load(name, &m.embedder).await
 }
 
+/// What a save of a pool writes: its chunks from the first one that may
+/// have changed, and its summary; built while the pool is borrowed, then
+/// written without it ([`commit`]).
+pub struct PoolWrite {
+    name: String,
+    /// (key, `{entries, vectors}`), the chunks to put.
+    chunks: Vec<(JsValue, Object)>,
+    n_chunks: u32,
+    meta: PoolMeta,
+}
+
+/// The write of `pool` as `name` when `saved` of its entries were stored
+/// before.
+pub fn pool_write(name: &str, pool: &Pool, saved: usize) -> PoolWrite {
+    let dims = pool.dims();
+    let n_chunks = pool.len().div_ceil(CHUNK) as u32;
+    let first = (saved / CHUNK) as u32;
+    let chunks = (first..n_chunks)
+        .map(|n| {
+            let a = n as usize * CHUNK;
+            let b = (a + CHUNK).min(pool.len());
+            let obj = Object::new();
+            let entries = serde_json::to_string(&pool.entries[a..b]).unwrap_or_default();
+            let _ = Reflect::set(&obj, &"entries".into(), &JsValue::from_str(&entries));
+            let vectors = Float32Array::from(&pool.packed()[a * dims..b * dims]);
+            let _ = Reflect::set(&obj, &"vectors".into(), &vectors);
+            (chunk_key(name, n), obj)
+        })
+        .collect();
+    PoolWrite {
+        name: name.into(),
+        chunks,
+        n_chunks,
+        meta: PoolMeta {
+            v: RECORD_VERSION,
+            name: name.into(),
+            embedder: pool.embedder.clone(),
+            count: pool.len(),
+            chunks: n_chunks,
+            updated_ms: js_sys::Date::now(),
+            tasks: pool.learned.clone(),
+        },
+    }
+}
+
 /// Writes `pool` as `name`: the chunks from the first one that may have
 /// changed since the stored copy (`saved` entries were stored before), and
 /// drops chunks past its end (a smaller pool saved over a larger one).
 /// One transaction: the stored pool is the old one until it commits
 /// (re-embedding replaces a pool this way, never deleting it first).
 pub async fn save(name: &str, pool: &Pool, saved: usize) -> Result<(), StoreError> {
+    commit(pool_write(name, pool, saved)).await
+}
+
+/// Writes what [`pool_write`] built, in one transaction.
+pub async fn commit(w: PoolWrite) -> Result<(), StoreError> {
     let d = db().await?;
     let tx = d
         .transaction(&[POOLS, CHUNKS], TransactionMode::ReadWrite)
         .map_err(err)?;
     let chunks = tx.store(CHUNKS).map_err(err)?;
-    let dims = pool.dims();
-    let n_chunks = pool.len().div_ceil(CHUNK) as u32;
-    let first = (saved / CHUNK) as u32;
-    for n in first..n_chunks {
-        let a = n as usize * CHUNK;
-        let b = (a + CHUNK).min(pool.len());
-        let obj = Object::new();
-        let entries = serde_json::to_string(&pool.entries[a..b]).unwrap_or_default();
-        let _ = Reflect::set(&obj, &"entries".into(), &JsValue::from_str(&entries));
-        let vectors = Float32Array::from(&pool.packed()[a * dims..b * dims]);
-        let _ = Reflect::set(&obj, &"vectors".into(), &vectors);
-        chunks
-            .put(&obj, Some(&chunk_key(name, n)))
-            .await
-            .map_err(err)?;
+    for (key, obj) in &w.chunks {
+        chunks.put(obj, Some(key)).await.map_err(err)?;
     }
-    let past_end = pool_range(name, n_chunks)?;
+    let past_end = pool_range(&w.name, w.n_chunks)?;
     for k in chunks
         .get_all_keys(Some(past_end), None)
         .await
@@ -210,25 +250,39 @@ pub async fn save(name: &str, pool: &Pool, saved: usize) -> Result<(), StoreErro
     {
         chunks.delete(k).await.map_err(err)?;
     }
-    let m = PoolMeta {
-        v: RECORD_VERSION,
-        name: name.into(),
-        embedder: pool.embedder.clone(),
-        count: pool.len(),
-        chunks: n_chunks,
-        updated_ms: js_sys::Date::now(),
-        tasks: pool.learned.clone(),
-    };
     tx.store(POOLS)
         .map_err(err)?
         .put(
-            &JsValue::from_str(&serde_json::to_string(&m).unwrap_or_default()),
-            Some(&JsValue::from_str(name)),
+            &JsValue::from_str(&serde_json::to_string(&w.meta).unwrap_or_default()),
+            Some(&JsValue::from_str(&w.name)),
         )
         .await
         .map_err(err)?;
     tx.done().await.map_err(err)?;
     Ok(())
+}
+
+/// Pools as stored run resources (`stored::Stored<Pools>`): runs read and
+/// learn into the memory; a save writes the chunks from the first one that
+/// changed since the last.
+pub struct Pools;
+
+impl Keep for Pools {
+    type Live = Memory;
+    type Mark = usize;
+
+    fn mark(memory: &Memory) -> usize {
+        memory.pool.borrow().len()
+    }
+
+    fn write(
+        name: &str,
+        memory: &Memory,
+        saved: usize,
+    ) -> LocalBoxFuture<'static, Result<(), StoreError>> {
+        let write = pool_write(name, &memory.pool.borrow(), saved);
+        Box::pin(commit(write))
+    }
 }
 
 /// Removes the pool `name` and its chunks.

@@ -10,14 +10,14 @@
 
 pub use crate::engine::model::worker_protocol as protocol;
 
-use crate::engine::model::local::{chat_turns, LOCAL_SEED};
+use crate::engine::model::local::gen_params;
 use crate::engine::model::spec::LocalSampling;
 use crate::engine::model::{Call, Completion};
-use crate::engine::model::{ChatModel, ChatRequest, ChatResponse, ModelError, StreamDelta, Usage};
+use crate::engine::model::{ChatModel, ChatResponse, ModelError, StreamDelta, Usage};
 use futures::channel::mpsc::{unbounded, UnboundedReceiver, UnboundedSender};
 use futures::future::{select, Either};
 use futures::StreamExt;
-use protocol::{ChatTurn, FromWorker, GenParams, Leftover, StoredModel, ToWorker};
+use protocol::{FromWorker, Leftover, StoredModel, ToWorker};
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -361,21 +361,14 @@ impl LocalModel {
         LocalModel {
             name: spec.model.clone(),
             sha256: spec.file_sha256.clone().unwrap_or_default(),
-            sampling: spec.sampling.clone().unwrap_or_default(),
+            sampling: spec.sampling.local.clone(),
             status,
         }
     }
 }
 
 /// The conversation as the worker's chat template gets it.
-pub fn turns(req: &ChatRequest) -> Vec<ChatTurn> {
-    chat_turns(req)
-        .map(|(role, content)| ChatTurn {
-            role: role.into(),
-            content: content.into(),
-        })
-        .collect()
-}
+pub use crate::engine::model::local::turns;
 
 fn local_err(detail: String) -> ModelError {
     ModelError::Local { detail }
@@ -390,12 +383,7 @@ impl ChatModel for LocalModel {
         let Call { req, sink, cancel } = call;
         Box::pin(async move {
             let status = self.status.clone();
-            let params = GenParams {
-                temperature: req.params.temperature.map(f64::from),
-                max_tokens: req.params.max_tokens,
-                seed: LOCAL_SEED,
-                sampling: self.sampling.clone(),
-            };
+            let params = gen_params(req, &self.sampling);
             let turns = turns(req);
             let sha256 = self.sha256.clone();
             let (id, mut rx) = request(

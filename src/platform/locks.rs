@@ -90,3 +90,36 @@ pub async fn try_lock(name: &str) -> Option<Held> {
         _callback: Some(callback),
     })
 }
+
+// What this tab has claimed (`claim_in_tab`).
+thread_local! {
+    static CLAIMED: RefCell<Vec<String>> = const { RefCell::new(Vec::new()) };
+}
+
+/// A claim this tab holds on a name, until dropped.
+pub struct TabClaim(String);
+
+impl Drop for TabClaim {
+    fn drop(&mut self) {
+        CLAIMED.with(|c| c.borrow_mut().retain(|k| k != &self.0));
+    }
+}
+
+/// Claims `key` in this tab (an ACT+ bank being filled: a second run or
+/// batch on it would lose one's updates); None when it is claimed already.
+pub fn claim_in_tab(key: &str) -> Option<TabClaim> {
+    CLAIMED.with(|c| {
+        let mut c = c.borrow_mut();
+        if c.iter().any(|k| k == key) {
+            None
+        } else {
+            c.push(key.to_string());
+            Some(TabClaim(key.to_string()))
+        }
+    })
+}
+
+/// The claim of the knowledge bank `name`.
+pub fn bank_claim(name: &str) -> String {
+    format!("roundtable.bank.{name}")
+}

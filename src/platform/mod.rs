@@ -21,5 +21,6 @@ pub mod recorder;
 pub mod settings;
 pub mod socket;
 pub mod storage;
+pub mod stored;
 pub mod task_sets;
 pub mod travel_store;

@@ -5,7 +5,7 @@
 use super::storage;
 use crate::engine::model::pricing::PriceTable;
 use crate::engine::model::providers::presets::{preset, PresetKind};
-use crate::engine::model::spec::{LocalSampling, LOCAL_PROVIDER};
+use crate::engine::model::spec::{Sampling, LOCAL_PROVIDER};
 use crate::engine::run::ModelSpec;
 use serde::{Deserialize, Serialize};
 
@@ -40,16 +40,45 @@ pub struct Settings {
     /// "SmolLM2-135M-Instruct · Q4_1 · 98 MB"), set when Settings picks or
     /// lists it; empty (settings saved before it): the header shows `model`.
     pub local_label: String,
-    /// The runs' sampling temperature (none: each coordinator's default,
-    /// else the provider's).
-    pub temperature: Option<f32>,
+    /// The runs' sampling: the temperature (none: each coordinator's
+    /// default, else the provider's) and the local model's sampler settings
+    /// (top-k, top-p, min-p, repeat penalty and window; each unset:
+    /// llama.cpp's default). Stored as the keys `temperature` and
+    /// `local_sampling` (settings saved before the latter read as unset).
+    #[serde(flatten, with = "stored_sampling")]
+    pub sampling: Sampling,
     /// The longest answer a request asks for (none: the provider's default;
     /// the local model's is 512 tokens).
     pub max_tokens: Option<u32>,
-    /// The local model's sampler settings (top-k, top-p, min-p, repeat
-    /// penalty and window; each unset: llama.cpp's default). Settings saved
-    /// before them read as all unset.
-    pub local_sampling: LocalSampling,
+}
+
+/// [`Settings::sampling`] as localStorage holds it.
+mod stored_sampling {
+    use crate::engine::model::spec::{LocalSampling, Sampling};
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    #[derive(Default, Serialize, Deserialize)]
+    #[serde(default)]
+    struct Stored {
+        temperature: Option<f32>,
+        local_sampling: LocalSampling,
+    }
+
+    pub fn serialize<S: Serializer>(s: &Sampling, ser: S) -> Result<S::Ok, S::Error> {
+        Stored {
+            temperature: s.temperature,
+            local_sampling: s.local.clone(),
+        }
+        .serialize(ser)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Sampling, D::Error> {
+        let s = Stored::deserialize(d)?;
+        Ok(Sampling {
+            temperature: s.temperature,
+            local: s.local_sampling,
+        })
+    }
 }
 
 /// The demo model's paces offered in Settings and presenter mode.
@@ -77,9 +106,8 @@ impl Default for Settings {
             demo_delay_ms: 35,
             local_model: String::new(),
             local_label: String::new(),
-            temperature: None,
+            sampling: Sampling::default(),
             max_tokens: None,
-            local_sampling: LocalSampling::default(),
         }
     }
 }
@@ -113,11 +141,11 @@ impl Settings {
     /// The model spec a run records (no key).
     pub fn model_spec(&self) -> ModelSpec {
         let mut spec = self.bare_spec();
-        if !spec.is_demo() {
-            spec.temperature = self.temperature.filter(|t| (0.0..=2.0).contains(t));
-            spec.max_tokens = self.max_tokens.filter(|n| *n > 0);
+        if spec.is_demo() {
+            return spec;
         }
-        spec.with_local_sampling(&self.local_sampling)
+        spec.max_tokens = self.max_tokens.filter(|n| *n > 0);
+        spec.with_sampling(&self.sampling)
     }
 
     fn bare_spec(&self) -> ModelSpec {
@@ -127,20 +155,18 @@ impl Settings {
                 format: Some(format),
                 base_url: self.base_url.trim().to_string(),
                 model: self.model.trim().to_string(),
-                temperature: None,
+                sampling: Sampling::default(),
                 file_sha256: None,
                 max_tokens: None,
-                sampling: None,
             },
             Some(PresetKind::Local) => ModelSpec {
                 provider: LOCAL_PROVIDER.into(),
                 format: None,
                 base_url: String::new(),
                 model: self.model.trim().to_string(),
-                temperature: None,
+                sampling: Sampling::default(),
                 file_sha256: Some(self.local_model.clone()).filter(|s| !s.is_empty()),
                 max_tokens: None,
-                sampling: None,
             },
             _ => ModelSpec::demo(),
         }

@@ -4,6 +4,7 @@ mod act;
 mod batch;
 pub(crate) mod classroom;
 mod controls;
+mod coordinator_row;
 mod coordinators;
 mod embeddings;
 mod events_tab;

@@ -5,7 +5,8 @@
 //! `coordinators::UIS`, each piece loaded on first use.
 
 use super::controls::TaskPanel;
-use super::coordinators::{shown_ui, ui_of, ExtraTab};
+use super::coordinator_row::ExtraTab;
+use super::coordinators::{shown_ui, ui_of};
 use super::graph::AgentGraphPanel;
 use super::lazy::lazy_view;
 use super::replay::ReplayBar;

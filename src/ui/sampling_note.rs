@@ -1,14 +1,14 @@
 //! The setup panels' sampling line for the model chosen in Settings (the
 //! sentence is `engine::views::sampling`'s).
 
-use crate::engine::views::sampling::{sampling_line, Sampling};
+use crate::engine::views::sampling::{sampling_line, TemperatureSource};
 use crate::ui::state::use_app;
 use leptos::prelude::*;
 
 /// The setup panel's sampling line for the model chosen in Settings (for
 /// the run on screen when the panel shows a stored run's setup).
 #[component]
-pub fn SamplingNote(sampling: Sampling, testid: &'static str) -> impl IntoView {
+pub fn SamplingNote(sampling: TemperatureSource, testid: &'static str) -> impl IntoView {
     let app = use_app();
     let line = move || {
         let shown = super::shown_setup::locked(app)

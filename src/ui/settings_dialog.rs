@@ -48,8 +48,8 @@ struct Form {
     demo_delay: RwSignal<u32>,
     local_model: RwSignal<String>,
     local_label: RwSignal<String>,
-    temperature: RwSignal<String>,
     max_tokens: RwSignal<String>,
+    /// The temperature and the local model's sampler settings.
     sampler: SamplerInputs,
 }
 
@@ -70,7 +70,6 @@ impl Form {
             demo_delay: RwSignal::new(35u32),
             local_model: RwSignal::new(String::new()),
             local_label: RwSignal::new(String::new()),
-            temperature: RwSignal::new(String::new()),
             max_tokens: RwSignal::new(String::new()),
             sampler: SamplerInputs::new(),
         }
@@ -95,11 +94,9 @@ impl Form {
         self.demo_delay.set(s.demo_delay_ms);
         self.local_model.set(s.local_model.clone());
         self.local_label.set(s.local_label.clone());
-        self.temperature
-            .set(s.temperature.map(|v| v.to_string()).unwrap_or_default());
         self.max_tokens
             .set(s.max_tokens.map(|v| v.to_string()).unwrap_or_default());
-        self.sampler.load(&s.local_sampling);
+        self.sampler.load(&s.sampling);
     }
 
     /// The settings the form describes (clamped), the rest from `base`.
@@ -118,8 +115,6 @@ impl Form {
             demo_delay_ms: self.demo_delay.get_untracked().min(1000),
             local_model: self.local_model.get_untracked(),
             local_label: self.local_label.get_untracked(),
-            temperature: amount(&self.temperature.get_untracked())
-                .map(|t| t.clamp(0.0, 2.0) as f32),
             max_tokens: self
                 .max_tokens
                 .get_untracked()
@@ -127,7 +122,7 @@ impl Form {
                 .parse::<u32>()
                 .ok()
                 .filter(|n| *n > 0),
-            local_sampling: self.sampler.read(),
+            sampling: self.sampler.read(),
             ..base
         }
     }
@@ -198,7 +193,7 @@ pub fn SettingsDialog() -> impl IntoView {
                 <RemoteFields form=form/>
                 <ConnectionTest form=form probe=probe/>
                 <Show when=move || !is_demo(&form.provider.get())>
-                    <SamplingFields temperature=form.temperature max_tokens=form.max_tokens/>
+                    <SamplingFields inputs=form.sampler max_tokens=form.max_tokens/>
                 </Show>
                 <Show when=move || is_local(&form.provider.get())>
                     <LocalSamplerFields inputs=form.sampler/>

@@ -4,8 +4,8 @@
 
 use crate::engine::model::pricing::{Price, PriceTable};
 use crate::engine::model::spec::{
-    LocalSampling, DEFAULT_MIN_P, DEFAULT_REPEAT_LAST_N, DEFAULT_REPEAT_PENALTY, DEFAULT_TOP_K,
-    DEFAULT_TOP_P, MAX_REPEAT_LAST_N,
+    LocalSampling, Sampling, DEFAULT_MIN_P, DEFAULT_REPEAT_LAST_N, DEFAULT_REPEAT_PENALTY,
+    DEFAULT_TOP_K, DEFAULT_TOP_P, MAX_REPEAT_LAST_N, MAX_TEMPERATURE,
 };
 use crate::ui::widgets::{amount, NumberField};
 use leptos::prelude::*;
@@ -44,15 +44,13 @@ pub(super) fn SpendCaps(cap_usd: RwSignal<String>, cap_tokens: RwSignal<String>)
 
 /// The runs' temperature and longest answer, as typed (empty: defaults).
 #[component]
-pub(super) fn SamplingFields(
-    temperature: RwSignal<String>,
-    max_tokens: RwSignal<String>,
-) -> impl IntoView {
+pub(super) fn SamplingFields(inputs: SamplerInputs, max_tokens: RwSignal<String>) -> impl IntoView {
+    let temperature = inputs.temperature;
     view! {
         <div class="field-row">
             <div class="field">
                 <label for="temperature">"Temperature"</label>
-                <input id="temperature" type="number" min="0" max="2" step="0.1" inputmode="decimal"
+                <input id="temperature" type="number" min="0" max=MAX_TEMPERATURE.to_string() step="0.1" inputmode="decimal"
                     placeholder="coordinator's default"
                     prop:value=move || temperature.get()
                     on:input=move |ev| temperature.set(event_target_value(&ev))/>
@@ -70,9 +68,11 @@ pub(super) fn SamplingFields(
     }
 }
 
-/// The local model's sampler settings as typed (empty: llama.cpp's default).
+/// The run's sampling as typed: the temperature (empty: the coordinator's
+/// default) and the local model's sampler settings (empty: llama.cpp's).
 #[derive(Clone, Copy)]
 pub(super) struct SamplerInputs {
+    temperature: RwSignal<String>,
     top_k: RwSignal<String>,
     top_p: RwSignal<String>,
     min_p: RwSignal<String>,
@@ -84,6 +84,7 @@ impl SamplerInputs {
     pub(super) fn new() -> Self {
         let empty = || RwSignal::new(String::new());
         SamplerInputs {
+            temperature: empty(),
             top_k: empty(),
             top_p: empty(),
             min_p: empty(),
@@ -92,8 +93,11 @@ impl SamplerInputs {
         }
     }
 
-    pub(super) fn load(self, s: &LocalSampling) {
+    pub(super) fn load(self, all: &Sampling) {
         let text = |v: Option<String>| v.unwrap_or_default();
+        self.temperature
+            .set(text(all.temperature.map(|v| v.to_string())));
+        let s = &all.local;
         self.top_k.set(text(s.top_k.map(|v| v.to_string())));
         self.top_p.set(text(s.top_p.map(|v| v.to_string())));
         self.min_p.set(text(s.min_p.map(|v| v.to_string())));
@@ -104,10 +108,10 @@ impl SamplerInputs {
     }
 
     /// What the fields say, brought into range (empty or unreadable: unset).
-    pub(super) fn read(self) -> LocalSampling {
+    pub(super) fn read(self) -> Sampling {
         let whole = |s: RwSignal<String>| s.get_untracked().trim().parse::<u32>().ok();
         let real = |s: RwSignal<String>| amount(&s.get_untracked()).map(|v| v as f32);
-        LocalSampling {
+        let local = LocalSampling {
             top_k: whole(self.top_k),
             top_p: real(self.top_p),
             min_p: real(self.min_p),
@@ -115,7 +119,11 @@ impl SamplerInputs {
             repeat_last_n: whole(self.repeat_last_n),
         }
         .cleaned()
-        .unwrap_or_default()
+        .unwrap_or_default();
+        Sampling {
+            temperature: real(self.temperature).map(|t| t.clamp(0.0, MAX_TEMPERATURE)),
+            local,
+        }
     }
 }
 

@@ -4,7 +4,7 @@
 //! start page does not load. Runs of a coordinator this build does not
 //! know start here too, and end with a message naming the known ones.
 
-use super::coordinators::Launch;
+use super::coordinator_row::Launch;
 use super::lazy::lazy_part;
 use super::state::AppState;
 use crate::engine::coordinators::{single, unknown};

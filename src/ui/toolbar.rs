@@ -1,7 +1,8 @@
 //! The bar above a run's views: what is shown (live, from History, a shared
 //! link, a file), its lineage, and save / share / export / fork / compare & teach.
 
-use super::coordinators::{shown_ui, ui_of, Part};
+use super::coordinator_row::Part;
+use super::coordinators::{shown_ui, ui_of};
 use super::lazy::{lazy_part, lazy_view, ViewFn};
 use super::state::{use_app, Activity, AppState, Source};
 use leptos::prelude::*;

@@ -212,3 +212,4 @@ mod hostile;
 mod idb;
 mod lessons;
 mod mael;
+mod stored;

@@ -5,8 +5,8 @@
 pub mod batch;
 pub mod run;
 
-use super::coordinators::{CliCoordinator, PaperCommand};
 use super::flags::Flags;
+use super::paper::{CliCoordinator, PaperCommand};
 use roundtable::engine::coordinators::act::contract::{ActOptions, Variant};
 use roundtable::engine::coordinators::act::plus::{Bank, BankData};
 use roundtable::engine::domains::creative::builtin::Draw;

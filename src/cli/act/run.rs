@@ -3,8 +3,8 @@
 //! knowledge bank (`--bank`, read before the run and written after).
 
 use super::super::common::Common;
-use super::super::coordinators::Prepared;
 use super::super::flags::Flags;
+use super::super::paper::Prepared;
 use super::ActArgs;
 use roundtable::engine::coordinators::act::contract::{ActOptions, Variant};
 use roundtable::engine::coordinators::act::plus::Bank;

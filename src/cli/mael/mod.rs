@@ -7,8 +7,8 @@ pub mod learn;
 pub mod pool;
 pub mod run;
 
-use super::coordinators::{CliCoordinator, PaperCommand};
 use super::flags::Flags;
+use super::paper::{CliCoordinator, PaperCommand};
 use roundtable::engine::coordinators::mael::contract::{MaelOptions, Mode, Polarity};
 use roundtable::engine::coordinators::mael::experience::Pool;
 use roundtable::engine::coordinators::mael::memory::Memory;

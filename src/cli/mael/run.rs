@@ -3,8 +3,8 @@
 //! run's options, and after the run writes the pool back (when it learned).
 
 use super::super::common::Common;
-use super::super::coordinators::Prepared;
 use super::super::flags::Flags;
+use super::super::paper::Prepared;
 use super::MaelArgs;
 use roundtable::engine::coordinators::mael::contract::Mode;
 use roundtable::engine::coordinators::mael::memory::Memory;

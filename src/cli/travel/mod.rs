@@ -6,8 +6,8 @@ pub mod batch;
 pub mod eval;
 pub mod run;
 
-use super::coordinators::{CliCoordinator, PaperCommand};
 use super::flags::Flags;
+use super::paper::{CliCoordinator, PaperCommand};
 use roundtable::engine::coordinators::travel::contract::ToolMode;
 use roundtable::engine::coordinators::travel::query_values;
 use roundtable::engine::domains::travel::builtin::BUILTIN_QUERIES_JSONL;

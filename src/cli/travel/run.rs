@@ -2,8 +2,8 @@
 //! database, and fills the run's options.
 
 use super::super::common::Common;
-use super::super::coordinators::Prepared;
 use super::super::flags::Flags;
+use super::super::paper::Prepared;
 use roundtable::engine::coordinators::travel::contract::Variant;
 use roundtable::engine::coordinators::travel::options_for;
 use roundtable::engine::domains::travel::TravelDb;

@@ -127,10 +127,9 @@ mod tests {
             format: Some(WireFormat::OpenaiCompatible),
             base_url: url.into(),
             model: model.into(),
-            temperature: None,
+            sampling: Default::default(),
             file_sha256: None,
             max_tokens: None,
-            sampling: None,
         }
     }
 
@@ -175,10 +174,9 @@ mod tests {
             format: None,
             base_url: String::new(),
             model: "SmolLM2 135M Instruct".into(),
-            temperature: None,
+            sampling: Default::default(),
             file_sha256: None,
             max_tokens: None,
-            sampling: None,
         };
         assert!(local.is_local() && !local.is_demo());
         assert!(validate(&local, None)

@@ -1,7 +1,9 @@
 //! What the two hosts of the local model share (the page's worker bridge,
 //! `platform::local_model`, and the CLI's model thread, `cli::local_model`):
-//! how a request becomes the chat template's turns, and the sampling seed.
+//! how a request becomes the chat template's turns and the engine's
+//! parameters (the one place [`GenParams`] is built), and the sampling seed.
 
+use super::worker_protocol::{ChatTurn, GenParams, LocalSampling, Sampling};
 use super::{ChatRequest, Role};
 
 /// The sampling seed of every local answer (greedy answers ignore it).
@@ -18,6 +20,30 @@ pub fn chat_turns(req: &ChatRequest) -> impl Iterator<Item = (&'static str, &str
         };
         (role, m.content.as_str())
     })
+}
+
+/// The turns the engine's chat template gets.
+pub fn turns(req: &ChatRequest) -> Vec<ChatTurn> {
+    chat_turns(req)
+        .map(|(role, content)| ChatTurn {
+            role: role.into(),
+            content: content.into(),
+        })
+        .collect()
+}
+
+/// How the engine writes the answer to `req`: the request's temperature
+/// (the run context filled it in: its own, else the run's, else the
+/// coordinator's), its longest answer, and the spec's sampler settings.
+pub fn gen_params(req: &ChatRequest, local: &LocalSampling) -> GenParams {
+    GenParams {
+        sampling: Sampling {
+            temperature: req.params.temperature,
+            local: local.clone(),
+        },
+        max_tokens: req.params.max_tokens,
+        seed: LOCAL_SEED,
+    }
 }
 
 #[cfg(test)]

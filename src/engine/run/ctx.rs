@@ -82,6 +82,9 @@ struct Inner {
     /// The run's budget (from its config's spend cap) and any shared one
     /// (a batch's).
     budgets: RefCell<Vec<Rc<Budget>>>,
+    /// The coordinator's temperature (MAEL's paper's 0.2), for requests
+    /// that set none when the run's model spec sets none either.
+    default_temperature: Cell<Option<f32>>,
 }
 
 #[derive(Clone)]
@@ -131,7 +134,14 @@ impl RunCtx {
             start_ms,
             resources: RefCell::new(Vec::new()),
             budgets,
+            default_temperature: Cell::new(None),
         }))
+    }
+
+    /// The coordinator's own temperature: a request's wins, then the run's
+    /// (its model spec's), then this one.
+    pub fn set_default_temperature(&self, t: Option<f32>) {
+        self.0.default_temperature.set(t);
     }
 
     /// Makes a shared resource (e.g. a domain database) available to the
@@ -316,8 +326,9 @@ impl RunCtx {
     /// retryable errors with backoff (each retry recorded), and records the
     /// response or the failure. Returns the call number with the response.
     /// A request that sets no temperature (no answer length) gets the
-    /// run's, its model spec's: only steps that set their own by design
-    /// keep theirs.
+    /// run's, its model spec's, else the coordinator's default
+    /// ([`RunCtx::set_default_temperature`]): only steps that set their own
+    /// by design keep theirs.
     pub async fn chat(
         &self,
         agent: &str,
@@ -330,8 +341,13 @@ impl RunCtx {
             .get(agent)
             .cloned()
             .unwrap_or_default();
-        if let Some(spec) = self.0.config.model_for(&role) {
-            req.params.temperature = req.params.temperature.or(spec.temperature);
+        let spec = self.0.config.model_for(&role);
+        req.params.temperature = req
+            .params
+            .temperature
+            .or(spec.and_then(|s| s.sampling.temperature))
+            .or(self.0.default_temperature.get());
+        if let Some(spec) = spec {
             req.params.max_tokens = req.params.max_tokens.or(spec.max_tokens);
         }
         let model = self

@@ -36,10 +36,10 @@ pub fn fork_spec(parent: &RunConfig, mut chosen: ModelSpec) -> ModelSpec {
         .model_for("*")
         .or(parent.models.first().map(|b| &b.spec))
     {
-        chosen.temperature = p.temperature;
+        chosen.sampling.temperature = p.sampling.temperature;
         chosen.max_tokens = p.max_tokens;
         if chosen.is_local() && p.is_local() {
-            chosen.sampling = p.sampling.clone();
+            chosen.sampling.local = p.sampling.local.clone();
         }
     }
     chosen

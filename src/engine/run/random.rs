@@ -85,10 +85,12 @@ fn config(rng: &mut SplitMix) -> RunConfig {
             format: Some(WireFormat::OpenaiCompatible),
             base_url: "https://api.example.org/v1".into(),
             model: text(rng),
-            temperature: Some(0.5),
+            sampling: crate::engine::model::spec::Sampling {
+                temperature: Some(0.5),
+                ..Default::default()
+            },
             file_sha256: None,
             max_tokens: None,
-            sampling: None,
         };
     }
     let mut c = RunConfig::new(pick(rng, &["single", "travel", "act"]), &text(rng), spec);

@@ -7,7 +7,7 @@ use crate::engine::model::spec::ModelSpec;
 
 /// Where a coordinator's temperature comes from.
 #[derive(Clone, Copy)]
-pub enum Sampling {
+pub enum TemperatureSource {
     /// The paper's temperature unless Settings sets one (MAEL).
     Paper(f32),
     /// The Settings temperature, else the model's own default (travel).
@@ -18,23 +18,23 @@ pub enum Sampling {
 
 /// The sentence for `sampling` under `spec`'s temperature and longest
 /// answer (the demo model is scripted: no sampling).
-pub fn sampling_line(sampling: Sampling, spec: &ModelSpec) -> String {
-    let (set, max_tokens, demo) = (spec.temperature, spec.max_tokens, spec.is_demo());
+pub fn sampling_line(sampling: TemperatureSource, spec: &ModelSpec) -> String {
+    let (set, max_tokens, demo) = (spec.sampling.temperature, spec.max_tokens, spec.is_demo());
     if demo {
         return "The demo model is scripted: temperature does not apply.".into();
     }
     let mut line = match (sampling, set) {
-        (Sampling::Paper(p), Some(t)) => {
+        (TemperatureSource::Paper(p), Some(t)) => {
             format!("Temperature {t} (set in Settings; the paper samples at {p})")
         }
-        (Sampling::Paper(p), None) => {
+        (TemperatureSource::Paper(p), None) => {
             format!("Temperature {p} (the paper's; Settings can set another)")
         }
-        (Sampling::Settings, Some(t)) => format!("Temperature {t} (set in Settings)"),
-        (Sampling::Settings, None) => {
+        (TemperatureSource::Settings, Some(t)) => format!("Temperature {t} (set in Settings)"),
+        (TemperatureSource::Settings, None) => {
             "Temperature: the model's own default (Settings can set one)".into()
         }
-        (Sampling::Fixed(what), _) => what.to_string(),
+        (TemperatureSource::Fixed(what), _) => what.to_string(),
     };
     if let Some(n) = max_tokens {
         line.push_str(&format!(" · answers up to {n} tokens"));
@@ -52,34 +52,43 @@ mod tests {
             provider: "openai-compatible".into(),
             format: Some(WireFormat::OpenaiCompatible),
             model: "m".into(),
-            temperature,
             max_tokens,
             ..ModelSpec::demo()
         }
+        .with_sampling(&crate::engine::model::spec::Sampling {
+            temperature,
+            ..Default::default()
+        })
     }
 
     #[test]
     fn each_source_names_where_the_temperature_comes_from() {
         assert_eq!(
-            sampling_line(Sampling::Paper(0.2), &spec(None, None)),
+            sampling_line(TemperatureSource::Paper(0.2), &spec(None, None)),
             "Temperature 0.2 (the paper's; Settings can set another)"
         );
         assert_eq!(
-            sampling_line(Sampling::Paper(0.2), &spec(Some(0.0), Some(48))),
+            sampling_line(TemperatureSource::Paper(0.2), &spec(Some(0.0), Some(48))),
             "Temperature 0 (set in Settings; the paper samples at 0.2) · answers up to 48 tokens"
         );
         assert_eq!(
-            sampling_line(Sampling::Settings, &spec(None, None)),
+            sampling_line(TemperatureSource::Settings, &spec(None, None)),
             "Temperature: the model's own default (Settings can set one)"
         );
         assert_eq!(
-            sampling_line(Sampling::Settings, &spec(Some(0.7), None)),
+            sampling_line(TemperatureSource::Settings, &spec(Some(0.7), None)),
             "Temperature 0.7 (set in Settings)"
         );
         assert_eq!(
-            sampling_line(Sampling::Fixed("ACT's own"), &spec(Some(1.0), None)),
+            sampling_line(
+                TemperatureSource::Fixed("ACT's own"),
+                &spec(Some(1.0), None)
+            ),
             "ACT's own"
         );
-        assert!(sampling_line(Sampling::Settings, &ModelSpec::demo()).starts_with("The demo model"));
+        assert!(
+            sampling_line(TemperatureSource::Settings, &ModelSpec::demo())
+                .starts_with("The demo model")
+        );
     }
 }

@@ -11,7 +11,9 @@ use crate::engine::coordinators::act::{self, ID};
 use crate::engine::model::demo;
 use crate::engine::run::fork::ForkEdit;
 use crate::engine::run::{ModelRouter, RunConfig, RunCtx, RunDoc};
-use crate::platform::act_store;
+use crate::platform::act_store::{self, Banks};
+use crate::platform::locks::{self, TabClaim};
+use crate::platform::stored::Stored;
 use crate::ui::state::{Activity, AppState, RunSetup};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -44,48 +46,28 @@ fn launch_with_bank(
     if name.is_empty() {
         return app.warn("Name the knowledge bank ACT+ reads and fills.", false);
     }
-    if !begin_filling(&name) {
+    let Some(claim) = locks::claim_in_tab(&locks::bank_claim(&name)) else {
         return app.warn(
             format!("Another ACT+ run or batch is filling the knowledge bank \"{name}\": wait for it to end, or pick another bank."),
             false,
         );
-    }
+    };
     spawn_local(async move {
-        let fail = |msg: Option<String>| {
-            end_filling(&name);
-            if let Some(m) = msg {
-                app.warn(m, false);
-            }
+        let bank = match open_bank(&name, &setup.embedding_model, app, claim, true).await {
+            Ok(Some(b)) => b,
+            Ok(None) => return,
+            Err(e) => return app.warn(e, false),
         };
-        let data = match act_store::load_bank(&name).await {
-            Ok(Some(d)) => d,
-            Ok(None) => BankData::empty(&name),
-            Err(e) => return fail(Some(e)),
-        };
-        if app.activity.get_untracked() != Activity::Idle {
-            return fail(None);
-        }
-        let settings = app.settings.get_untracked();
-        let embedder =
-            match crate::ui::embeddings::embedder(&setup.embedding_model, &settings).await {
-                Ok(e) => e,
-                Err(e) => return fail(Some(e)),
-            };
-        let bank = Rc::new(Bank {
-            data: std::cell::RefCell::new(data),
-            embedder,
-        });
         let run_setup: RunSetup = Box::new(move |ctx: &RunCtx| {
-            ctx.insert_resource(bank.clone());
+            ctx.insert_resource(bank.live());
             ctx.on_event(move |e| {
                 if e.event.is_terminal() {
-                    let (bank, name) = (bank.clone(), name.clone());
+                    let bank = bank.clone();
                     spawn_local(async move {
-                        let data = bank.data.borrow().clone();
-                        if let Err(err) = act_store::save_bank(&name, &data).await {
+                        if let Err(err) = bank.save_new().await {
                             app.storage_error.set(Some(err.user_message()));
                         }
-                        end_filling(&name);
+                        bank.release();
                         super::setup::refresh_stored();
                     });
                 }
@@ -118,27 +100,30 @@ pub fn start(app: AppState, paused: bool) {
     launch_with_bank(app, setup, config, ModelRouter::single(model), paused);
 }
 
-// Knowledge banks an ACT+ run or batch is filling now: a second one on
-// the same bank would lose one's updates.
-thread_local! {
-    static FILLING: std::cell::RefCell<Vec<String>> = const { std::cell::RefCell::new(Vec::new()) };
-}
-
-/// Marks `bank` as being filled; false when it already is.
-pub fn begin_filling(bank: &str) -> bool {
-    FILLING.with(|f| {
-        let mut f = f.borrow_mut();
-        if f.iter().any(|b| b == bank) {
-            false
-        } else {
-            f.push(bank.to_string());
-            true
-        }
-    })
-}
-
-pub fn end_filling(bank: &str) {
-    FILLING.with(|f| f.borrow_mut().retain(|b| b != bank));
+/// The bank `name` (an empty one if new) with the embedder `model` names,
+/// holding `claim` until it is released; None when `idle_only` and a run
+/// began meanwhile (the launch is dropped).
+pub async fn open_bank(
+    name: &str,
+    model: &str,
+    app: AppState,
+    claim: TabClaim,
+    idle_only: bool,
+) -> Result<Option<Rc<Stored<Banks>>>, String> {
+    let data = match act_store::load_bank(name).await? {
+        Some(d) => d,
+        None => BankData::empty(name),
+    };
+    if idle_only && app.activity.get_untracked() != Activity::Idle {
+        return Ok(None);
+    }
+    let settings = app.settings.get_untracked();
+    let embedder = crate::ui::embeddings::embedder(model, &settings).await?;
+    let bank = Bank {
+        data: std::cell::RefCell::new(data),
+        embedder,
+    };
+    Ok(Some(Stored::opened(name, bank, Some(Box::new(claim)))))
 }
 
 pub fn fork(app: AppState, parent: RunDoc, k: u32, edit: ForkEdit) {

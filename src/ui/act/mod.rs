@@ -20,7 +20,7 @@ mod state;
 mod tabs;
 mod view;
 
-use super::coordinators::{launch_from, CoordinatorUi, ExtraTab, Page, Part};
+use super::coordinator_row::{launch_from, CoordinatorUi, ExtraTab, Page, Part};
 use super::lazy::{lazy_part, lazy_views};
 use super::state::AppState;
 use crate::engine::coordinators::act::contract::{ID, STORE_KNOWLEDGE};

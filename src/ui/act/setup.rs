@@ -8,7 +8,7 @@ use super::state::{act_setup, ActSetup, BUILTIN, FREE, SHOWN};
 use crate::engine::coordinators::act::contract::{ActOptions, Variant};
 use crate::engine::domains::creative::{builtin, ComplexTask};
 use crate::engine::run::RunConfig;
-use crate::engine::views::sampling::Sampling;
+use crate::engine::views::sampling::TemperatureSource;
 use crate::platform::act_store;
 use crate::ui::sampling_note::SamplingNote;
 use crate::ui::shown_setup::{self, ShownSetupBanner};
@@ -233,7 +233,7 @@ pub fn ActSetupPanel() -> impl IntoView {
                         on:change=move |ev| { let m = event_target_value(&ev).trim().to_string(); s.update(|x| x.embedding_model = m) }/>
                 </div>
             </Show>
-            <SamplingNote sampling=Sampling::Fixed(ACT_SAMPLING) testid="act-temperature"/>
+            <SamplingNote sampling=TemperatureSource::Fixed(ACT_SAMPLING) testid="act-temperature"/>
             <Toggle id="act-judge" label=" LLM judge: count the expected components (0–4)" busy=busy
                 on=Signal::derive(move || s.with(|x| x.judge)) set=Callback::new(move |on| s.update(|x| x.judge = on))/>
             <Toggle id="act-stem" label=" Stem words in ROUGE (Porter)" busy=busy

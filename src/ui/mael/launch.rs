@@ -17,7 +17,6 @@ use crate::ui::provider::LazyProvider;
 use crate::ui::state::{Activity, AppState, RunSetup};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use std::cell::RefCell;
 use std::rc::Rc;
 
 /// The demo model's part for MAEL runs.
@@ -98,7 +97,8 @@ fn launch_with_pool(
             Ok(e) => e,
             Err(e) => return app.warn(e, false),
         };
-        let (mem, saved) = match memory::open(&pool, embedder).await {
+        let claim = lock.map(|held| Box::new(held) as Box<dyn std::any::Any>);
+        let stored = match memory::open(&pool, embedder, claim).await {
             Ok(m) => m,
             Err(e) => return app.warn(e, false),
         };
@@ -106,20 +106,18 @@ fn launch_with_pool(
             return;
         }
         let run_setup: RunSetup = Box::new(move |ctx: &RunCtx| {
-            ctx.insert_resource(mem.clone());
+            ctx.insert_resource(stored.live());
             ctx.insert_resource(python::runner());
             if learn {
-                let lock = Rc::new(RefCell::new(lock));
                 ctx.on_event(move |e| {
                     if e.event.is_terminal() {
-                        let mem = mem.clone();
-                        // Released once the pool is saved.
-                        let held = lock.borrow_mut().take();
+                        let stored = stored.clone();
                         spawn_local(async move {
-                            if let Err(err) = memory::save(&mem, saved).await {
-                                app.storage_error.set(Some(err));
+                            if let Err(err) = stored.save_new().await {
+                                app.storage_error.set(Some(err.user_message()));
                             }
-                            drop(held);
+                            // Released once the pool is saved.
+                            stored.release();
                             super::setup::refresh_stored();
                         });
                     }

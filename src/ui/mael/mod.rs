@@ -24,7 +24,7 @@ mod team_panel;
 mod tree_tab;
 mod view;
 
-use super::coordinators::{launch_from, CoordinatorUi, ExtraTab, Page, Part};
+use super::coordinator_row::{launch_from, CoordinatorUi, ExtraTab, Page, Part};
 use super::lazy::{lazy_part, lazy_views};
 use super::state::AppState;
 use crate::engine::coordinators::mael::contract::{ID, STORE_TASK};

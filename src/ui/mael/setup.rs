@@ -10,7 +10,7 @@ use crate::engine::coordinators::mael::contract::{MaelOptions, Mode, Polarity, R
 use crate::engine::coordinators::mael::topology::{Preset, Team};
 use crate::engine::domains::tasks::builtin::{self, Split};
 use crate::engine::domains::tasks::{Dataset, Task};
-use crate::engine::views::sampling::Sampling;
+use crate::engine::views::sampling::TemperatureSource;
 use crate::platform::{experience_store, files, task_sets};
 use crate::ui::sampling_note::SamplingNote;
 use crate::ui::shown_setup::{self, ShownSetupBanner};
@@ -281,7 +281,7 @@ pub fn MaelSetupPanel() -> impl IntoView {
                 </div>
                 <span class="small" class:muted=team_ok class:bad=move || !team_ok() aria-live="polite">{team_line}</span>
             </div>
-            <SamplingNote sampling=Sampling::Paper(crate::engine::coordinators::mael::contract::TEMPERATURE) testid="ml-temperature"/>
+            <SamplingNote sampling=TemperatureSource::Paper(crate::engine::coordinators::mael::contract::TEMPERATURE) testid="ml-temperature"/>
             <details class="ml-advanced">
                 <summary>"Retrieval and rewards"</summary>
                 <div class="field">

@@ -26,7 +26,7 @@ mod setup;
 mod state;
 mod view;
 
-use super::coordinators::{launch_from, CoordinatorUi, ExtraTab, Page, Part};
+use super::coordinator_row::{launch_from, CoordinatorUi, ExtraTab, Page, Part};
 use super::lazy::{lazy_part, lazy_views};
 use super::state::AppState;
 use crate::engine::coordinators::travel::contract::{ID, STORE_NOTEBOOK};

@@ -7,7 +7,7 @@ use crate::engine::coordinators::travel::contract::{ToolMode, Variant};
 use crate::engine::coordinators::travel::{self, contract::TravelOptions};
 use crate::engine::domains::travel::builtin::BUILTIN_QUERIES_JSONL;
 use crate::engine::run::RunConfig;
-use crate::engine::views::sampling::Sampling;
+use crate::engine::views::sampling::TemperatureSource;
 use crate::platform::{files, travel_store};
 use crate::ui::sampling_note::SamplingNote;
 use crate::ui::shown_setup::{self, ShownSetupBanner};
@@ -228,7 +228,7 @@ pub fn TravelSetupPanel() -> impl IntoView {
                     </select>
                     <span class="muted small" data-testid="tool-mode-why">{tool_mode_why}</span>
             </div>
-            <SamplingNote sampling=Sampling::Settings testid="travel-temperature"/>
+            <SamplingNote sampling=TemperatureSource::Settings testid="travel-temperature"/>
             <div class="field">
                     <label for="travel-db">"Database"</label>
                     <DatabaseSelect id="travel-db" disabled=busy/>

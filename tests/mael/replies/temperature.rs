@@ -32,7 +32,10 @@ fn mael_samples_at_the_papers_temperature_unless_the_run_sets_one() {
     assert_eq!(status, RunStatus::Finished);
     let config = started(&events);
     assert_eq!(config.options["temperature"].as_f64(), Some(0.2f32 as f64));
-    assert!(config.models.iter().all(|b| b.spec.temperature.is_none()));
+    assert!(config
+        .models
+        .iter()
+        .all(|b| b.spec.sampling.temperature.is_none()));
     let t = temperatures(&events);
     assert!(!t.is_empty() && t.iter().all(|t| *t == Some(0.2)), "{t:?}");
 
@@ -41,7 +44,7 @@ fn mael_samples_at_the_papers_temperature_unless_the_run_sets_one() {
     let mut config =
         roundtable::engine::run::RunConfig::new(ID, "", roundtable::engine::run::ModelSpec::demo());
     roundtable::engine::coordinators::mael::setup::configure(&mut config, task, Mode::None);
-    config.models[0].spec.temperature = Some(0.7);
+    config.models[0].spec.sampling.temperature = Some(0.7);
     let go = |config: roundtable::engine::run::RunConfig| {
         let ctx = roundtable::engine::run::RunCtx::new(
             config,
@@ -57,7 +60,7 @@ fn mael_samples_at_the_papers_temperature_unless_the_run_sets_one() {
 
     // A run recorded before (options without a temperature) asks as it
     // did, so it replays and forks call for call.
-    config.models[0].spec.temperature = None;
+    config.models[0].spec.sampling.temperature = None;
     if let Some(o) = config.options.as_object_mut() {
         o.remove("temperature");
     }

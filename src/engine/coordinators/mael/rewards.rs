@@ -36,7 +36,6 @@ use super::contract::*;
 use super::experience::Experience;
 use super::prompts;
 use super::read;
-use super::setup::sampled;
 use super::steps::ask_again;
 use super::workflow::{Step, TaskNode, Workflow};
 use crate::engine::model::reply::{Repair, RepairKind};
@@ -83,16 +82,11 @@ pub async fn rate(wf: &Workflow<'_>, final_score: f64) -> Result<Ratings, RunErr
     let rated = join_all(asks.iter().map(|(t, _, text)| async move {
         let node = &tasks_ref[*t];
         let parent = node.parent.map(|p| tasks_ref[p].text.as_str());
-        let req = sampled(
-            wf.ctx,
-            EVALUATOR,
-            wf.options.temperature,
-            ChatRequest::new(vec![
-                Message::system(prompts::EVALUATOR_SYSTEM),
-                Message::user(prompts::evaluate(&node.text, parent, text)),
-            ])
-            .with_step(STEP_EVALUATE),
-        );
+        let req = ChatRequest::new(vec![
+            Message::system(prompts::EVALUATOR_SYSTEM),
+            Message::user(prompts::evaluate(&node.text, parent, text)),
+        ])
+        .with_step(STEP_EVALUATE);
         evaluate(wf, req).await
     }))
     .await;

@@ -5,16 +5,16 @@
 //!
 //! The paper samples at temperature 0.2 (`contract::TEMPERATURE`). A new run's
 //! options say so ([`MaelOptions::for_task`], which the CLI, the app and
-//! the learning phase all start from), so it is in the run file; every
-//! request MAEL makes carries the options' temperature when the agent's
-//! model spec sets none ([`sampled`]); a temperature the spec sets wins.
+//! the learning phase all start from), so it is in the run file; [`prepare`]
+//! gives it to the run context as the coordinator's default, which every
+//! request MAEL makes gets when neither it nor the run's model spec sets one
+//! (`RunCtx::chat` decides: request, then spec, then this default).
 //! An older run's options have none: its requests stay as they were, so
 //! it replays and forks call for call.
 
 use super::contract::{MaelOptions, Mode, ID};
 use super::memory::Memory;
 use crate::engine::domains::tasks::Task;
-use crate::engine::model::ChatRequest;
 use crate::engine::run::{RunConfig, RunCtx, RunError};
 use std::rc::Rc;
 
@@ -26,6 +26,7 @@ pub struct Setup {
 
 pub fn prepare(ctx: &RunCtx) -> Result<Setup, RunError> {
     let options = options_of(ctx)?;
+    ctx.set_default_temperature(options.temperature);
     let mode = ctx
         .config()
         .variant_or(Mode::Step, Mode::parse, "MAEL mode", Mode::ids)?;
@@ -59,23 +60,4 @@ pub fn configure(config: &mut RunConfig, task: Task, mode: Mode) {
     config.task = task.prompt.clone();
     config.variant = Some(mode.id().into());
     config.options = serde_json::to_value(MaelOptions::for_task(task)).unwrap_or_default();
-}
-
-/// `req` for `agent` (its role is its id) at the run's MAEL temperature
-/// (`MaelOptions::temperature`) when neither the request nor the agent's
-/// model spec sets one.
-pub fn sampled(
-    ctx: &RunCtx,
-    agent: &str,
-    temperature: Option<f32>,
-    mut req: ChatRequest,
-) -> ChatRequest {
-    let spec_sets = ctx
-        .config()
-        .model_for(agent)
-        .is_some_and(|s| s.temperature.is_some());
-    if let (false, Some(t)) = (spec_sets, temperature) {
-        req.params.temperature.get_or_insert(t);
-    }
-    req
 }

@@ -32,7 +32,6 @@
 use super::contract::*;
 use super::prompts;
 use super::read::{self, Subtask};
-use super::setup::sampled;
 use super::workflow::{Step, Workflow};
 use crate::engine::model::reply::{Repair, RepairKind, Unreadable};
 use crate::engine::model::{ChatRequest, Message};
@@ -73,16 +72,11 @@ async fn ask(
         Some(e) => format!("{input}{e}"),
         None => input.clone(),
     };
-    let req = sampled(
-        wf.ctx,
-        &agent_id,
-        wf.options.temperature,
-        ChatRequest::new(vec![
-            Message::system(prompts::system(kind)),
-            Message::user(content),
-        ])
-        .with_step(kind.tag()),
-    );
+    let req = ChatRequest::new(vec![
+        Message::system(prompts::system(kind)),
+        Message::user(content),
+    ])
+    .with_step(kind.tag());
     let (call, response) = wf.ctx.chat(&agent_id, req.clone()).await?;
     let mut steps = wf.steps.borrow_mut();
     steps.push(Step {

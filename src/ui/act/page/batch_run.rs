@@ -4,20 +4,21 @@
 //! opened from IndexedDB before the batch starts and saved back after
 //! each of its trials; no other run or batch fills it meanwhile.
 
-use super::super::launch::{begin_filling, end_filling};
+use super::super::launch::open_bank;
 use super::super::setup::refresh_stored;
 use super::super::state::{act_setup, ActSetup, BUILTIN, FREE};
 use super::batch_state::ActBatch;
 use crate::engine::coordinators::act::batch::{jobs, Tag};
 use crate::engine::coordinators::act::contract::Variant;
-use crate::engine::coordinators::act::plus::{Bank, BankData};
 use crate::engine::coordinators::act::{self, demo};
 use crate::engine::domains::creative::ComplexTask;
 use crate::engine::model::ChatModel;
 use crate::engine::run::batch::{Batch, Controls, Finished, Host, Job};
 use crate::engine::run::RunCtx;
-use crate::platform::act_store;
+use crate::platform::act_store::Banks;
 use crate::platform::clock::BrowserClock;
+use crate::platform::locks;
+use crate::platform::stored::Stored;
 use crate::ui::state::{settings_model, AppState};
 use futures::future::LocalBoxFuture;
 use leptos::prelude::*;
@@ -49,28 +50,28 @@ fn source_label(setup: &ActSetup) -> String {
 /// after each.
 struct Runs {
     model: Rc<dyn ChatModel>,
-    bank: Option<(String, Rc<Bank>)>,
+    bank: Option<Rc<Stored<Banks>>>,
     error: RwSignal<Option<String>>,
 }
 
 impl Host<Tag> for Runs {
     fn context(&self, job: &Job<Tag>, controls: &Controls) -> Result<RunCtx, String> {
         let ctx = controls.one_model(&job.config, self.model.clone(), Rc::new(BrowserClock));
-        if let (Variant::ActPlus, Some((_, bank))) = (job.tag.variant, &self.bank) {
-            ctx.insert_resource(bank.clone());
+        if let (Variant::ActPlus, Some(bank)) = (job.tag.variant, &self.bank) {
+            ctx.insert_resource(bank.live());
         }
         Ok(ctx)
     }
 
     fn ended<'a>(&'a self, run: &'a Finished<Tag>) -> LocalBoxFuture<'a, ()> {
         Box::pin(async move {
-            let (Variant::ActPlus, Some((name, bank))) = (run.tag.variant, &self.bank) else {
+            let (Variant::ActPlus, Some(bank)) = (run.tag.variant, &self.bank) else {
                 return;
             };
-            let data = bank.data.borrow().clone();
-            if let Err(e) = act_store::save_bank(name, &data).await {
+            if let Err(e) = bank.save_new().await {
                 self.error.set(Some(format!(
-                    "The knowledge bank \"{name}\" could not be saved after trial {}: {} The next ACT+ trials still carry it over in memory.",
+                    "The knowledge bank \"{}\" could not be saved after trial {}: {} The next ACT+ trials still carry it over in memory.",
+                    bank.name(),
                     run.tag.trial,
                     e.user_message()
                 )));
@@ -78,22 +79,6 @@ impl Host<Tag> for Runs {
             refresh_stored();
         })
     }
-}
-
-/// ACT+'s bank, opened for the batch (an empty one if new); None with the
-/// reason when it cannot be.
-async fn open_bank(name: &str, app: AppState) -> Result<Rc<Bank>, String> {
-    let data = match act_store::load_bank(name).await? {
-        Some(d) => d,
-        None => BankData::empty(name),
-    };
-    let model = act_setup().with_untracked(|s| s.embedding_model.clone());
-    let settings = app.settings.get_untracked();
-    let embedder = crate::ui::embeddings::embedder(&model, &settings).await?;
-    Ok(Rc::new(Bank {
-        data: std::cell::RefCell::new(data),
-        embedder,
-    }))
 }
 
 impl ActBatch {
@@ -166,12 +151,13 @@ impl ActBatch {
         spawn_local(async move {
             let mut bank = None;
             if form.has_plus() {
-                let opened = match begin_filling(&bank_name) {
-                    true => open_bank(&bank_name, app).await.inspect_err(|_| end_filling(&bank_name)),
-                    false => Err(format!("A run on the Run page is filling the knowledge bank \"{bank_name}\": pick another bank, or run them when it ends.")),
+                let model = act_setup().with_untracked(|s| s.embedding_model.clone());
+                let opened = match locks::claim_in_tab(&locks::bank_claim(&bank_name)) {
+                    Some(claim) => open_bank(&bank_name, &model, app, claim, false).await,
+                    None => Err(format!("A run on the Run page is filling the knowledge bank \"{bank_name}\": pick another bank, or run them when it ends.")),
                 };
                 match opened {
-                    Ok(b) => bank = Some((bank_name.clone(), b)),
+                    Ok(b) => bank = b,
                     Err(e) => {
                         run.error.set(Some(format!(
                             "{e} The ACT+ runs were skipped; the other variants run on."
@@ -180,7 +166,8 @@ impl ActBatch {
                     }
                 }
             }
-            let filling = bank.as_ref().map(|(n, _)| n.clone());
+            // Held until the batch ends (the bank's claim goes with it).
+            let filling = bank.clone();
             let host = Runs {
                 model,
                 bank,
@@ -193,8 +180,8 @@ impl ActBatch {
                 common.save,
             )
             .await;
-            if let Some(name) = filling {
-                end_filling(&name);
+            if let Some(bank) = filling {
+                bank.release();
             }
         });
     }

@@ -23,12 +23,14 @@ use crate::engine::model::ChatModel;
 use crate::engine::run::batch::{Batch, Controls, Ended, Finished, Host, Job as BatchJob};
 use crate::engine::run::{ModelSpec, RunCtx, RunStatus};
 use crate::platform::clock::BrowserClock;
+use crate::platform::experience_store::Pools;
+use crate::platform::stored::Stored;
 use crate::platform::{locks, python};
 use crate::ui::state::{settings_model, Activity, AppState};
 use futures::future::LocalBoxFuture;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use std::cell::Cell;
+use std::any::Any;
 use std::collections::HashMap;
 use std::rc::Rc;
 
@@ -38,8 +40,8 @@ struct Prepared {
     spec: ModelSpec,
     model: Rc<dyn ChatModel>,
     tasks: Vec<Task>,
+    pool: Rc<Stored<Pools>>,
     memory: Rc<Memory>,
-    saved: usize,
 }
 
 /// Whether the Run page's live run learns into the pool `name`.
@@ -64,8 +66,6 @@ struct Runs {
     p: Prepared,
     sweep: HashMap<usize, Rc<Memory>>,
     learning: bool,
-    /// Entries already stored: a save writes from here on.
-    saved: Cell<usize>,
     error: RwSignal<Option<String>>,
 }
 
@@ -96,9 +96,8 @@ impl Host<Tag> for Runs {
             if !self.learning || run.status != RunStatus::Finished {
                 return;
             }
-            let from = self.saved.replace(self.p.memory.pool.borrow().len());
-            if let Err(e) = memory::save(&self.p.memory, from).await {
-                self.error.set(Some(e));
+            if let Err(e) = self.p.pool.save_new().await {
+                self.error.set(Some(e.user_message()));
             }
         })
     }
@@ -107,12 +106,14 @@ impl Host<Tag> for Runs {
 impl LearnState {
     /// `split`: the half of an imported set the job takes (its even tasks
     /// learn, its odd ones test; the built-in sets are splits already).
+    /// `claim`: the pool's lock (a learning phase holds it until it ends).
     async fn prepare(
         self,
         app: AppState,
         set: &str,
         n: usize,
         split: Split,
+        claim: Option<Box<dyn Any>>,
     ) -> Result<Prepared, String> {
         let setup = mael_setup().get_untracked();
         setup.team.validate().map_err(|e| e.user_message())?;
@@ -132,14 +133,14 @@ impl LearnState {
             return Err("The task set has no task.".into());
         }
         let embedder = memory::embedder(&setup, &settings).await?;
-        let (memory, saved) = memory::open(&setup.pool, embedder).await?;
+        let pool = memory::open(&setup.pool, embedder, claim).await?;
         Ok(Prepared {
             setup,
             spec,
             model,
             tasks,
-            memory,
-            saved,
+            memory: pool.live(),
+            pool,
         })
     }
 
@@ -172,7 +173,7 @@ impl LearnState {
             // Taken before the job begins, so a refusal leaves the last
             // job's figures on screen (a job of this tab holding it: a
             // second click, nothing to say).
-            let Some(_lock) = locks::try_lock(&locks::pool_lock(&pool_name)).await else {
+            let Some(lock) = locks::try_lock(&locks::pool_lock(&pool_name)).await else {
                 if !self.run.active.get_untracked() {
                     self.run.error.set(Some(busy_elsewhere(&pool_name)));
                 }
@@ -181,7 +182,11 @@ impl LearnState {
             let Some(controls) = self.begin(app, Job::Learning, &pool_name) else {
                 return;
             };
-            let p = match self.prepare(app, &form.set, form.n, Split::Train).await {
+            let claim: Box<dyn Any> = Box::new(lock);
+            let p = match self
+                .prepare(app, &form.set, form.n, Split::Train, Some(claim))
+                .await
+            {
                 Ok(p) => p,
                 Err(e) => return self.run.fail(e),
             };
@@ -203,9 +208,10 @@ impl LearnState {
             batch.halt_lane_on_failure = true;
             let total = todo.len();
             let memory = p.memory.clone();
+            // Held until the phase ends (the pool's lock goes with it).
+            let pool = p.pool.clone();
             let host = Runs {
                 app,
-                saved: Cell::new(p.saved),
                 p,
                 sweep: HashMap::new(),
                 learning: true,
@@ -222,6 +228,7 @@ impl LearnState {
                 format!("Stopped after {n} of {total} tasks; the pool keeps what was learned. Start again to resume.")
             });
             refresh_stored();
+            pool.release();
         });
     }
 
@@ -239,7 +246,10 @@ impl LearnState {
         spawn_local(async move {
             // Checked before the job begins: a refused evaluation leaves the
             // last one's results on screen.
-            let p = match self.prepare(app, &form.set, form.n, Split::Test).await {
+            let p = match self
+                .prepare(app, &form.set, form.n, Split::Test, None)
+                .await
+            {
                 Ok(p) => p,
                 Err(e) => return self.run.error.set(Some(e)),
             };
@@ -280,7 +290,6 @@ impl LearnState {
             let (tasks, pool_len) = (p.tasks.len(), p.memory.pool.borrow().len());
             let host = Runs {
                 app,
-                saved: Cell::new(p.saved),
                 p,
                 sweep,
                 learning: false,
