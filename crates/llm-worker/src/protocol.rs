@@ -100,14 +100,55 @@ pub const MAX_REPEAT_LAST_N: u32 = 4096;
 /// The largest repeat penalty accepted (llama.cpp users keep it near 1.0–1.3).
 pub const MAX_REPEAT_PENALTY: f32 = 10.0;
 
+/// The highest temperature accepted (every provider takes 0 to 2).
+pub const MAX_TEMPERATURE: f32 = 2.0;
+
+/// What is wrong with a temperature, if anything: the one check the page,
+/// the platform and the CLI make.
+pub fn temperature_problem(t: f64) -> Option<String> {
+    (!(t.is_finite() && (0.0..=f64::from(MAX_TEMPERATURE)).contains(&t)))
+        .then(|| format!("must be between 0 and {MAX_TEMPERATURE}, got {t}"))
+}
+
+/// How a run samples: the temperature every model takes, and the local
+/// model's sampler settings beyond it. One value from the Settings form
+/// (or the CLI's flags) through the run's `ModelSpec` to each request
+/// (`GenParams`) and the sampler.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Sampling {
+    /// None: each coordinator's default, else the provider's; 0: greedy.
+    pub temperature: Option<f32>,
+    pub local: LocalSampling,
+}
+
+impl Sampling {
+    /// What is wrong with each value set, as (CLI flag name, message),
+    /// the temperature first.
+    pub fn problems(&self) -> Vec<(&'static str, String)> {
+        let temperature = self
+            .temperature
+            .and_then(|t| temperature_problem(f64::from(t)))
+            .map(|m| ("temperature", m));
+        temperature
+            .into_iter()
+            .chain(self.local.problems())
+            .collect()
+    }
+
+    /// A temperature that passes [`temperature_problem`], else none.
+    pub fn valid_temperature(t: Option<f32>) -> Option<f32> {
+        t.filter(|t| temperature_problem(f64::from(*t)).is_none())
+    }
+}
+
 /// The sampler's settings beyond the temperature, as llama.cpp names them
 /// (`sampler.rs` applies them in its order); each left out (None) is
-/// llama.cpp's default. The one declaration of them: Settings keeps them,
-/// a local model's run records them (`ModelSpec::sampling`) and each
-/// request carries them to the engine (`GenParams`).
+/// llama.cpp's default. Settings keeps them, a local model's run records
+/// them (`ModelSpec`) and each request carries them to the engine
+/// (`GenParams`), inside a [`Sampling`].
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
-pub struct Sampling {
+pub struct LocalSampling {
     /// The most likely tokens kept (0: all; default 40).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub top_k: Option<u32>,
@@ -125,9 +166,9 @@ pub struct Sampling {
     pub repeat_last_n: Option<u32>,
 }
 
-impl Sampling {
+impl LocalSampling {
     pub fn is_empty(&self) -> bool {
-        self == &Sampling::default()
+        self == &LocalSampling::default()
     }
 
     /// What is wrong with each value set, as (CLI flag name, message):
@@ -163,9 +204,9 @@ impl Sampling {
     /// The settings as a run records them: values out of range brought into
     /// it (a top-p of 2 is 1; a penalty that is not above 0 is dropped), and
     /// `None` when nothing is set.
-    pub fn cleaned(&self) -> Option<Sampling> {
+    pub fn cleaned(&self) -> Option<LocalSampling> {
         let unit = |v: Option<f32>| v.filter(|v| v.is_finite()).map(|v| v.clamp(0.0, 1.0));
-        let s = Sampling {
+        let s = LocalSampling {
             top_k: self.top_k,
             top_p: unit(self.top_p),
             min_p: unit(self.min_p),
@@ -179,18 +220,53 @@ impl Sampling {
     }
 }
 
-/// How one answer is written; a message without the sampler settings (an
-/// older page) still reads.
+/// How one answer is written (built by the app's
+/// `engine::model::local::gen_params`, the one place).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[serde(from = "GenParamsWire", into = "GenParamsWire")]
 pub struct GenParams {
-    /// None or 0: greedy.
-    pub temperature: Option<f64>,
+    /// The temperature (None or 0: greedy) and the sampler settings.
+    pub sampling: Sampling,
     pub max_tokens: Option<u32>,
     pub seed: u64,
-    /// Beside the fields above in the message, as before they had a name.
+}
+
+/// [`GenParams`] as the message carries it: the temperature first, the
+/// sampler settings flat beside the other fields, as before they had
+/// names; a message without them (an older page) still reads.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[serde(default)]
+struct GenParamsWire {
+    temperature: Option<f64>,
+    max_tokens: Option<u32>,
+    seed: u64,
     #[serde(flatten)]
-    pub sampling: Sampling,
+    sampling: LocalSampling,
+}
+
+impl From<GenParamsWire> for GenParams {
+    fn from(w: GenParamsWire) -> Self {
+        GenParams {
+            sampling: Sampling {
+                // Narrowed as the sampler always took it.
+                temperature: w.temperature.map(|t| t as f32),
+                local: w.sampling,
+            },
+            max_tokens: w.max_tokens,
+            seed: w.seed,
+        }
+    }
+}
+
+impl From<GenParams> for GenParamsWire {
+    fn from(p: GenParams) -> Self {
+        GenParamsWire {
+            temperature: p.sampling.temperature.map(f64::from),
+            max_tokens: p.max_tokens,
+            seed: p.seed,
+            sampling: p.sampling.local,
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

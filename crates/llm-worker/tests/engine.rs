@@ -4,7 +4,7 @@
 use candle_core::quantized::gguf_file::Value;
 use candle_core::quantized::GgmlDType;
 use llm_worker::generate::engine::{Engine, Finish, Step};
-use llm_worker::protocol::{ChatTurn, GenParams, Sampling};
+use llm_worker::protocol::{ChatTurn, GenParams, LocalSampling, Sampling};
 use llm_worker::tiny::{
     looping_model, random_model, random_model_with, scripted_model, scripted_model_pieces, Shape,
 };
@@ -23,7 +23,6 @@ fn load(bytes: &[u8]) -> Result<Engine, String> {
 
 fn greedy(max: u32) -> GenParams {
     GenParams {
-        temperature: None,
         max_tokens: Some(max),
         seed: 1,
         ..GenParams::default()
@@ -190,22 +189,26 @@ fn default_sampling_is_greedy_and_a_seed_repeats_a_sampled_answer() {
     let greedy_text = run(&mut engine, &turns, &greedy(20)).1;
     // top-k 1 is greedy at any temperature; so are the cuts at temperature 0.
     let top1 = GenParams {
-        temperature: Some(1.5),
         sampling: Sampling {
-            top_k: Some(1),
-            ..Sampling::default()
+            temperature: Some(1.5),
+            local: LocalSampling {
+                top_k: Some(1),
+                ..LocalSampling::default()
+            },
         },
         seed: 9,
         ..greedy(20)
     };
     assert_eq!(run(&mut engine, &turns, &top1).1, greedy_text);
     let cut = GenParams {
-        temperature: Some(0.0),
         sampling: Sampling {
-            top_k: Some(3),
-            top_p: Some(0.5),
-            min_p: Some(0.5),
-            ..Sampling::default()
+            temperature: Some(0.0),
+            local: LocalSampling {
+                top_k: Some(3),
+                top_p: Some(0.5),
+                min_p: Some(0.5),
+                ..LocalSampling::default()
+            },
         },
         ..greedy(20)
     };
@@ -213,12 +216,14 @@ fn default_sampling_is_greedy_and_a_seed_repeats_a_sampled_answer() {
     // A sampled answer: the same seed writes it again.
     let sampled = |seed: u64, engine: &mut Engine| {
         let p = GenParams {
-            temperature: Some(1.0),
             sampling: Sampling {
-                top_k: Some(0),
-                top_p: Some(1.0),
-                min_p: Some(0.0),
-                ..Sampling::default()
+                temperature: Some(1.0),
+                local: LocalSampling {
+                    top_k: Some(0),
+                    top_p: Some(1.0),
+                    min_p: Some(0.0),
+                    ..LocalSampling::default()
+                },
             },
             seed,
             ..greedy(20)

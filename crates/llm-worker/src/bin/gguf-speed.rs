@@ -32,7 +32,6 @@ fn run(args: &[String]) -> Result<(), String> {
         },
     ];
     let params = GenParams {
-        temperature: None,
         max_tokens: Some(new),
         seed: 1,
         ..GenParams::default()

@@ -64,12 +64,13 @@ impl SamplerConfig {
     pub fn from_params(p: &GenParams) -> SamplerConfig {
         let d = SamplerConfig::default();
         let finite = |x: Option<f32>| x.filter(|v| v.is_finite());
-        let s = &p.sampling;
+        let s = &p.sampling.local;
         SamplerConfig {
             temperature: p
+                .sampling
                 .temperature
                 .filter(|t| t.is_finite() && *t > 0.0)
-                .map_or(0.0, |t| t as f32),
+                .unwrap_or(0.0),
             top_k: s.top_k.map_or(d.top_k, |k| k as usize),
             top_p: finite(s.top_p).map_or(d.top_p, |v| v.clamp(0.0, 1.0)),
             min_p: finite(s.min_p).map_or(d.min_p, |v| v.clamp(0.0, 1.0)),
@@ -267,7 +268,7 @@ pub fn draw(cands: &[Candidate], u: f64) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::Sampling;
+    use crate::protocol::{LocalSampling, Sampling};
 
     fn config(temperature: f32) -> SamplerConfig {
         SamplerConfig {
@@ -292,11 +293,11 @@ mod tests {
         let msg = r#"{"temperature":0.5,"max_tokens":9,"seed":3,"top_k":7,"repeat_last_n":32}"#;
         let p: GenParams = serde_json::from_str(msg).expect("reads");
         assert_eq!(
-            p.sampling,
-            Sampling {
+            p.sampling.local,
+            LocalSampling {
                 top_k: Some(7),
                 repeat_last_n: Some(32),
-                ..Sampling::default()
+                ..LocalSampling::default()
             }
         );
         assert_eq!(serde_json::to_string(&p).expect("writes"), msg);
@@ -320,13 +321,15 @@ mod tests {
             }
         );
         let set = SamplerConfig::from_params(&GenParams {
-            temperature: Some(0.7),
             sampling: Sampling {
-                top_k: Some(0),
-                top_p: Some(2.0),
-                min_p: Some(f32::NAN),
-                repeat_penalty: Some(-1.0),
-                repeat_last_n: Some(0),
+                temperature: Some(0.7),
+                local: LocalSampling {
+                    top_k: Some(0),
+                    top_p: Some(2.0),
+                    min_p: Some(f32::NAN),
+                    repeat_penalty: Some(-1.0),
+                    repeat_last_n: Some(0),
+                },
             },
             ..GenParams::default()
         });
