@@ -63,61 +63,17 @@ pub async fn run(ctx: &RunCtx) -> Result<Outcome, RunError> {
     let recall = Recall::new(memory, mode, options.scoring, options.top_k);
     let wf = Workflow::new(ctx, &options, team, recall);
 
-    let forward = async {
-        let t0 = wf.add_task(None, &options.task.prompt, root);
-        let root_input = prompts::judge(&options.task.prompt);
-        wf.recall
-            .choose_trace(ctx, &team.agents[root].id, &root_input)
-            .await?;
-        wf.handle(t0, root, Vec::new()).await?;
-        Ok::<_, RunError>(t0)
-    };
-    let t0 = ctx
-        .phase(
-            "forward",
-            "Forward pass: judge, decompose, solve, critique, aggregate",
-            forward,
-        )
-        .await?;
-
+    let t0 = forward(&wf, &options).await?;
     let answer = wf.task(t0).versions.last().cloned().unwrap_or_default();
-    let (score, checked, parts) = score_answer(ctx, &options.task, &answer).await?;
-    let mut detail = serde_json::json!({"metric": options.task.dataset.metric()});
-    for (name, v) in &parts {
-        detail[name] = (*v).into();
-    }
-    if let Some(c) = &checked {
-        detail["result"] = c.verdict.result.clone().into();
-        ctx.note(&team.agents[root].id, STORE_PROGRAM, None, c);
-        // Flagged on the reply the completion was read from.
-        if let Some(call) = wf.final_call(t0) {
-            ctx.repaired(call, &c.reading_repairs());
-        }
-    }
-    ctx.emit(RunEvent::ScoreComputed {
-        name: "score".into(),
-        value: score,
-        agent: None,
-        detail,
-    });
-    let learned = if options.learn {
-        let backward = async {
-            let ratings = rewards::rate(&wf, score).await?;
-            rewards::learn(&wf, &ratings).await
-        };
-        ctx.phase(
-            "backward",
-            "Backward pass: rewards, experiences into the pools",
-            backward,
-        )
-        .await?
-    } else {
-        0
+    let (score, parts) = score(&wf, &options, t0, &answer).await?;
+    let learned = match options.learn {
+        true => backward(&wf, score).await?,
+        false => 0,
     };
     let result = ResultRecord {
         task_id: options.task.id.clone(),
         dataset: options.task.dataset.id().into(),
-        answer: answer.clone(),
+        answer,
         score,
         gold: options.task.gold_text(),
         rounds: wf.rounds.get(),
@@ -130,6 +86,77 @@ pub async fn run(ctx: &RunCtx) -> Result<Outcome, RunError> {
     Ok(Outcome {
         output: Some(summary(&result)),
     })
+}
+
+/// The forward pass from the root (its trace chosen first): the root
+/// task's id.
+async fn forward(wf: &Workflow<'_>, options: &MaelOptions) -> Result<usize, RunError> {
+    let (ctx, team) = (wf.ctx, &options.team);
+    let root = team.root();
+    let pass = async {
+        let t0 = wf.add_task(None, &options.task.prompt, root);
+        let root_input = prompts::judge(&options.task.prompt);
+        wf.recall
+            .choose_trace(ctx, &team.agents[root].id, &root_input)
+            .await?;
+        wf.handle(t0, root, Vec::new()).await?;
+        Ok::<_, RunError>(t0)
+    };
+    ctx.phase(
+        "forward",
+        "Forward pass: judge, decompose, solve, critique, aggregate",
+        pass,
+    )
+    .await
+}
+
+/// The final answer scored by the task's metric, recorded (a HumanEval
+/// run's verdict noted, what was read from the reply flagged on it): the
+/// score and its parts.
+async fn score(
+    wf: &Workflow<'_>,
+    options: &MaelOptions,
+    t0: usize,
+    answer: &str,
+) -> Result<(f64, Vec<(String, f64)>), RunError> {
+    let ctx = wf.ctx;
+    let root_id = &options.team.agents[options.team.root()].id;
+    let (score, checked, parts) = score_answer(ctx, &options.task, answer).await?;
+    let mut detail = serde_json::json!({"metric": options.task.dataset.metric()});
+    for (name, v) in &parts {
+        detail[name] = (*v).into();
+    }
+    if let Some(c) = &checked {
+        detail["result"] = c.verdict.result.clone().into();
+        ctx.note(root_id, STORE_PROGRAM, None, c);
+        // Flagged on the reply the completion was read from.
+        if let Some(call) = wf.final_call(t0) {
+            ctx.repaired(call, &c.reading_repairs());
+        }
+    }
+    ctx.emit(RunEvent::ScoreComputed {
+        name: "score".into(),
+        value: score,
+        agent: None,
+        detail,
+    });
+    Ok((score, parts))
+}
+
+/// The backward pass: every step rated against the score, the rewarded
+/// ones into their agents' pools; how many were learned.
+async fn backward(wf: &Workflow<'_>, score: f64) -> Result<usize, RunError> {
+    let pass = async {
+        let ratings = rewards::rate(wf, score).await?;
+        rewards::learn(wf, &ratings).await
+    };
+    wf.ctx
+        .phase(
+            "backward",
+            "Backward pass: rewards, experiences into the pools",
+            pass,
+        )
+        .await
 }
 
 /// What scoring an answer found: the score, a HumanEval answer's run,
