@@ -6,6 +6,24 @@
 //! the first one that changed, so saving after every task of a learning
 //! phase stays cheap. Everything read back is checked (`Pool::push`); a
 //! damaged pool is an error that names it, and nothing is changed.
+//!
+//! A pool is one team's experiences, named by the user (`default` unless
+//! changed). In IndexedDB: a summary record in `mael_pools` (`{v, name,
+//! embedder: {id, dims}, count, chunks, updated_ms, tasks}`) and chunks of 512
+//! experiences in `mael_pool_chunks`, keyed `[name, n]`, each `{entries: JSON
+//! text, vectors: Float32Array}` (packed f32, entry-major). A learning phase
+//! saves after every task and writes only the chunks from the first one that
+//! changed, so a reload or a crash loses at most the task in flight; a save
+//! is one transaction that also drops chunks past the pool's end, so
+//! re-embedding (or any pool saved over another) replaces the old pool only
+//! when the new one commits. Loading checks the chunk count and the entry
+//! count against the summary, and every entry (`Pool::push`: dims, finite
+//! numbers); a damaged pool is an error naming it, never a silent partial
+//! pool. Two tabs never learn into one pool: a learning phase or a learning
+//! run holds the pool's Web Lock (`platform::locks`, `roundtable.pool.<name>`)
+//! until it has saved, and a second tab asking for it is refused with a
+//! message (not queued). The CLI writes pool files whole (a temporary file,
+//! then a rename).
 
 use super::idb::{db, StoreDecl, StoreError};
 use super::stored::Keep;

@@ -6,6 +6,64 @@
 //!
 //! A chunk that fails to load (offline, a new deployment) is an error the
 //! user sees with a retry, never a crash.
+//!
+//! What keeps code out of the core:
+//! - the app never dispatches by coordinator id in the engine: each row of
+//!   `ui/coordinators.rs` starts its runs with its own entry
+//!   (`run::execute(ctx, entry)`) and demo script (`demo::Script`, passed in
+//!   `factory::Platform`), from its own part (`ui/travel/`), so the core never
+//!   references the travel planner and adding a coordinator does not grow it;
+//! - the core starts nothing itself: every row of the table, the single
+//!   agent's too (`ui/single.rs`), starts and forks its runs from a part,
+//!   so the runner, `RunCtx`, the demo model and the recorder are out of it;
+//!   what shows a run (the toolbar, the replay bar, the graph's drawing, a
+//!   link's `show`) is in `run_view`, so the event log's serde and the folds
+//!   are too; the core keeps the panels' empty states;
+//! - `RunView` holds only generic views;
+//!   a coordinator's views are folded by the panels that show them, inside
+//!   their chunk (`ui::fold`: incrementally as a run grows, from the start
+//!   when the run changes or the cursor goes back), and so is the inspector's;
+//! - a coordinator's state (the travel setup, a batch) is made by its part on
+//!   first use (`ui::part_state`), not held in `AppState`;
+//! - provider clients are built on the first LLM call (`ui::provider::LazyProvider`);
+//! - views and dialogs are `lazy_view` / `lazy_dialog` around a `lazy_part!`
+//!   function that returns the view's constructor.
+//!
+//! Decisions about loading, each with its reason (the measurements behind
+//! them, with dates and methods, are in `docs/performance.md`):
+//!
+//! - A coordinator's run tabs live in `run_view`, not in a chunk of their
+//!   own: a separate `travel_view` chunk opened a shared run 1.2–1.3× slower
+//!   (one more module after the mount).
+//! - A page opened with a link fetches the run views as one file,
+//!   `run_view.pack.wasm` (`scripts/post-build.mjs` → `split-manifest.mjs`;
+//!   a `fetch` prepended to `__wasm_split.js` serves the modules as slices of
+//!   it; elsewhere each chunk is fetched alone): twenty requests cost CPU in
+//!   the browser process while the page loads (0.83–0.96× pairwise).
+//! - index.html preloads those files after the core's, shows the header at
+//!   once and lays out every font while the wasm loads; compiling the chunks
+//!   from index.html instead was not faster (0.97–1.04×).
+//! - The app decodes a link before it mounts (the decoder returns a closure
+//!   made in the chunk, `link::Opened`, so the first render shows the run); a
+//!   long transcript shows its first 24 entries in that frame; the page marks
+//!   `data-link-ready-ms` once every view the run asked for is painted.
+//! - Streamed deltas in a link are decoded straight into typed events
+//!   (`share::compact::from_compact`): `RunEvent`'s derived deserializer is
+//!   one 35 KB function that V8 recompiled on every open.
+//! - binaryen merges a one-caller function into its caller only up to size
+//!   500 (`scripts/build-wasm.sh`), and the views' payload parsers are
+//!   `#[inline(never)]`: giant functions get hot after a few calls and V8
+//!   recompiles them on a worker thread that takes a core from the page.
+//! - The stylesheets are one file in the build (`scripts/merge-css.mjs`; the
+//!   sources stay one per area): the module script waits for every stylesheet.
+//! - Panics cannot be made smaller: `panic=immediate-abort` needs
+//!   `-Zbuild-std`, and this toolchain has no `rust-src`.
+//! - How an open is measured: a new browser context (cold cache and
+//!   storage) whose window has had 1 s to finish starting (`e2e/harness.mjs`:
+//!   `coldPage`); `make bench` prints the sizes, the open times and a floor
+//!   (a page that paints one line), and ends with the table of goals;
+//!   `node e2e/trace.mjs [payload]` shows what a load is made of and
+//!   `node e2e/ab-open.mjs` compares two builds pairwise.
 
 use leptos::prelude::*;
 use std::cell::Cell;

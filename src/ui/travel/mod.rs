@@ -10,7 +10,7 @@
 //!   here from the run's events (`view.rs`), so a shared travel run opens
 //!   without the coordinator. (A chunk of their own measured 1.2–1.3×
 //!   slower to open a shared travel run: one more module to fetch and
-//!   instantiate after the page mounts. See ARCHITECTURE.md, Loading.)
+//!   instantiate after the page mounts. See `ui::lazy`.)
 //!
 //! Nothing of it is in the core module.
 

@@ -16,6 +16,52 @@
 //! requests); `reading` (how replies are read and repaired); everything
 //! that crosses this folder is in `contract`; the demo model's team in
 //! `demo`.
+//!
+//! **Readings of the paper.** `ACT_NOTES.md` (in `../shared/papers`) lists 22 places where the paper is
+//! unclear, each with a proposed decision; the coordinator follows them:
+//! ROUGE recall against each part's references, best per part, averaged (A1);
+//! one leader per trial from the run's seed, never an expert (A2); G₀ = every
+//! initial task side by side (A3; also the G of "− team meeting" and the
+//! baseline); opinions then advice, each concurrently (A4); the leader fuses
+//! with its own knowledge block (A5); top-c over all of an agent's entries by
+//! importance, ties the later trial (ACT+), then the later meeting, then
+//! insertion order, expertise always given and not counted (A6); exploration
+//! and acquisition from the same snapshot, concurrently (A7); one acquisition
+//! request per meeting about every other speaker, names matched
+//! case-insensitively, self and unknown speakers dropped and flagged (A8);
+//! the caps and repairs of A9, with one repair retry for a reply that is not
+//! JSON; break time as a conversation: the member asks, the expert answers,
+//! and after each answer the member asks a further question (`{"question":
+//! …}`) or says it is done (`{"done": true}`; other shapes read and flagged),
+//! at most 3 question / answer pairs, every turn posted to the pair and heard
+//! by the acquisition after it; one expert per member whose task is the
+//! knowledge to deepen and who sees only its task, expertise and the 1:1
+//! (A10); the production opinion writes the solution and the contribution
+//! first (A11); the word limit counted in code, 3 rounds (10 for a tool task:
+//! one whose options name tools; `Limits::tool_rounds`), the last draft final
+//! and marked not accepted (A12); no acquisition after production (A13); ACT+
+//! by the best keyword similarity, one-to-one, expertise generated again,
+//! importances re-scored (A14–A16) with a prompt bounded however large the
+//! bank: the 40 entries top-c ranks first (`RESCORE_ENTRIES`), one line of at
+//! most 240 characters each (`RESCORE_ENTRIES_CHARS` = 9,640 for the
+//! entries); the entries not shown keep their scores; temperature 0.7 for
+//! speech, 0 for replies read as JSON (A17); Trivia parts are the questions,
+//! the deliverable a story without a word limit (A18); a `tool` field per
+//! tool sub-task (A19); the ablations as A20 reads them (− knowledge keeps
+//! the expertise); the judge's components are each part's references joined
+//! by " | " (A21 says "; ", which a reference may itself contain; a "|"
+//! inside a reference becomes "/", and the prompt names the separator).
+//!
+//! Where this build decides what the notes leave open: a bank whose team
+//! holds N agents used for a task of M ≠ N parts is refused: the run fails
+//! with a config error naming both numbers, before any member is generated or
+//! assigned, and the bank is left as it was (a new or empty bank starts a new
+//! team); entries a re-scoring reply misses keep their score (flagged); the
+//! built-in set can draw a trial's tasks from different communities
+//! (`--mixed-communities`, `builtin::Draw::Mixed`, fixed per trial), as the
+//! paper's ablations mixed them; the one-model baselines run as the
+//! `production_meeting` phase, so Table 14's shares compare like with like; a
+//! free task is split by a `facilitator` agent (P-a) and is not scored.
 
 pub mod batch;
 pub mod break_time;

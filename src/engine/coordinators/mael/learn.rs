@@ -7,6 +7,21 @@
 //! (a mode, with Table 4's score variants) and then the pool-size sweep
 //! (Fig. 3) against pools it never changes, a few at a time. This file
 //! brings the jobs and the fold from finished runs to the paper's figures.
+//!
+//! **Disjoint splits.** A pool records the tasks it learned from (`tasks`:
+//! `{id, key}`, `key` = FNV-1a of the task's set and prompt, so a task is
+//! known by its content, whatever file or position it comes from; pools from
+//! before it know their tasks by the ids in `task_id`). An evaluation (the
+//! page's, `mael-eval`) whose test tasks include any of them is refused,
+//! naming them. The built-in set has its own splits (40 training tasks, 30
+//! test tasks). A data set that comes as one file (CommonGen-Hard, MMLU's
+//! sample, HumanEval, an imported set) is split by position: counting its
+//! tasks from 0, the even ones are the training split and the odd ones the
+//! test split (both sample the whole file; MMLU's rows are grouped by
+//! subject, so halves would not); `--split all` takes a whole file, for
+//! GSM8K, whose splits are files of their own. The defaults are the paper's:
+//! 30 training tasks, 30 test tasks, and Fig. 3's sweep (pools after 0, 10,
+//! 20, 30 learned tasks) in task-wise retrieval.
 
 use super::contract::*;
 use super::experience::Pool;

@@ -1,6 +1,6 @@
 //! CommonGen-Hard's composite metric (the paper scores grammar, fluency,
 //! relevance, logical consistency and concept coverage). Roundtable's
-//! reading, written down in ARCHITECTURE.md:
+//! reading:
 //!
 //! - **Concept coverage** is computed (`commongen::coverage`, on the
 //!   answer's final sentences only), in [0, 1].

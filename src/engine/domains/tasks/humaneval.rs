@@ -13,6 +13,21 @@
 //! reply ──► completion() (a fenced block or the bare code; flagged when
 //!           repaired) ──► program() ──► PythonRunner::check ──► 1 or 0
 //! ```
+//!
+//! The agents are asked for the whole function (or its body) in one
+//! ```` ```python ```` block. The completion is the final answer's fenced
+//! block (the last one defining the function when there are several,
+//! flagged), else the bare reply (flagged); a body without indentation is
+//! indented (flagged); no code at all runs the prompt alone (it fails).
+//! In the page the runner is a dedicated module Web Worker
+//! (`platform::python`, `web/humaneval/worker.mjs`; Pyodide is copied into
+//! `dist/pyodide/` and fetched only when an answer is scored), replaced
+//! when a program passes its limit or kills the interpreter, with the
+//! network and storage removed from its scope before any program runs; in
+//! the CLI, `web/humaneval/node-score.mjs` (`cli::python`), so verdicts
+//! cannot differ; `roundtable humaneval-score` prints pass@k by the
+//! unbiased estimator. A run records what ran (`program`: the completion,
+//! its repairs, the verdict), shown above the call tree.
 
 use super::{Dataset, Gold, Task};
 use crate::engine::model::reply::{Read, Repair, RepairKind, Unreadable};
