@@ -10,6 +10,7 @@
 
 pub use crate::engine::model::worker_protocol as protocol;
 
+use crate::engine::base::cancel::CancelToken;
 use crate::engine::model::local::gen_params;
 use crate::engine::model::spec::LocalSampling;
 use crate::engine::model::{Call, Completion};
@@ -374,6 +375,84 @@ fn local_err(detail: String) -> ModelError {
     ModelError::Local { detail }
 }
 
+impl LocalModel {
+    /// The status while the model reads a prompt of `prompt_tokens` tokens,
+    /// `reused` of them from its cache. A long prompt sets `slow_note` (kept
+    /// for the progress lines after it).
+    fn reading_status(&self, prompt_tokens: u32, reused: u32, slow_note: &mut String) -> String {
+        let new = prompt_tokens.saturating_sub(reused);
+        let secs = new as f64 / PREFILL_RATE.with(Cell::get).max(1.0);
+        if new > SLOW_PROMPT_TOKENS {
+            *slow_note = format!(
+                " This prompt is long: a model in the browser reads about {:.0} tokens a second, so the answer starts in about {secs:.0} s. Shorter tasks and fewer agents are faster.",
+                PREFILL_RATE.with(Cell::get)
+            );
+        }
+        format!(
+            "{}: reading the prompt ({new} new tokens{}).{slow_note}",
+            self.name,
+            if reused > 0 {
+                format!(", {reused} reused")
+            } else {
+                String::new()
+            }
+        )
+    }
+
+    /// Notes how fast this model read `fed` prompt tokens in `prefill_ms`
+    /// (for the next long prompt's estimate), if enough to tell.
+    fn note_read_rate(&self, fed: u32, prefill_ms: f64) {
+        if fed >= 32 && prefill_ms > 0.0 {
+            let rate = fed as f64 * 1000.0 / prefill_ms;
+            PREFILL_RATE.with(|r| r.set(rate));
+            super::model_facts::note_read_rate(&self.sha256, rate);
+        }
+    }
+
+    /// The answer `text` once the worker is done with it (`finish` says
+    /// why), or the cancellation.
+    fn response(
+        &self,
+        text: String,
+        prompt_tokens: u32,
+        output_tokens: u32,
+        finish: String,
+    ) -> Result<ChatResponse, ModelError> {
+        if finish == "cancelled" {
+            return Err(ModelError::Cancelled);
+        }
+        Ok(ChatResponse {
+            text,
+            tool_calls: Vec::new(),
+            usage: Usage::counted(prompt_tokens as u64, output_tokens as u64),
+            finish_reason: Some(finish),
+            model: Some(self.name.clone()),
+            replayed: false,
+        })
+    }
+}
+
+/// The worker's next message about request `id`; the user's cancel (the
+/// request is cancelled) or a worker gone silent ends the call.
+async fn next_message(
+    rx: &mut UnboundedReceiver<FromWorker>,
+    cancel: &CancelToken,
+    id: u32,
+    status: &StatusSink,
+) -> Result<FromWorker, ModelError> {
+    match select(rx.next(), cancel.cancelled()).await {
+        Either::Left((Some(m), _)) => Ok(m),
+        Either::Left((None, _)) => {
+            status(None);
+            Err(local_err("The in-browser model stopped answering.".into()))
+        }
+        Either::Right(_) => {
+            cancel_and_clear(id, status);
+            Err(ModelError::Cancelled)
+        }
+    }
+}
+
 impl ChatModel for LocalModel {
     fn name(&self) -> String {
         self.name.clone()
@@ -399,42 +478,16 @@ impl ChatModel for LocalModel {
             let mut text = String::new();
             let mut slow_note = String::new();
             loop {
-                let next = select(rx.next(), cancel.cancelled()).await;
-                let msg = match next {
-                    Either::Left((Some(m), _)) => m,
-                    Either::Left((None, _)) => {
-                        status(None);
-                        return Err(local_err("The in-browser model stopped answering.".into()));
-                    }
-                    Either::Right(_) => {
-                        cancel_and_clear(id, &status);
-                        return Err(ModelError::Cancelled);
-                    }
-                };
-                match msg {
+                match next_message(&mut rx, cancel, id, &status).await? {
                     FromWorker::Started {
                         prompt_tokens,
                         reused,
                         ..
-                    } => {
-                        let new = prompt_tokens.saturating_sub(reused);
-                        let secs = new as f64 / PREFILL_RATE.with(Cell::get).max(1.0);
-                        if new > SLOW_PROMPT_TOKENS {
-                            slow_note = format!(
-                                " This prompt is long: a model in the browser reads about {:.0} tokens a second, so the answer starts in about {secs:.0} s. Shorter tasks and fewer agents are faster.",
-                                PREFILL_RATE.with(Cell::get)
-                            );
-                        }
-                        status(Some(format!(
-                            "{}: reading the prompt ({new} new tokens{}).{slow_note}",
-                            self.name,
-                            if reused > 0 {
-                                format!(", {reused} reused")
-                            } else {
-                                String::new()
-                            }
-                        )));
-                    }
+                    } => status(Some(self.reading_status(
+                        prompt_tokens,
+                        reused,
+                        &mut slow_note,
+                    ))),
                     FromWorker::Progress { stage, .. } if stage == "loading" => {
                         status(Some(format!("Loading {} in this browser…", self.name)));
                     }
@@ -462,23 +515,8 @@ impl ChatModel for LocalModel {
                         ..
                     } => {
                         status(None);
-                        let fed = prompt_tokens.saturating_sub(reused);
-                        if fed >= 32 && prefill_ms > 0.0 {
-                            let rate = fed as f64 * 1000.0 / prefill_ms;
-                            PREFILL_RATE.with(|r| r.set(rate));
-                            super::model_facts::note_read_rate(&self.sha256, rate);
-                        }
-                        if finish == "cancelled" {
-                            return Err(ModelError::Cancelled);
-                        }
-                        return Ok(ChatResponse {
-                            text,
-                            tool_calls: Vec::new(),
-                            usage: Usage::counted(prompt_tokens as u64, output_tokens as u64),
-                            finish_reason: Some(finish),
-                            model: Some(self.name.clone()),
-                            replayed: false,
-                        });
+                        self.note_read_rate(prompt_tokens.saturating_sub(reused), prefill_ms);
+                        return self.response(text, prompt_tokens, output_tokens, finish);
                     }
                     FromWorker::Error { message, .. } => {
                         status(None);

@@ -2,7 +2,7 @@
 
 use super::coordinators::ui_of;
 use super::lazy::lazy_view_later;
-use super::state::{use_app, Activity};
+use super::state::{use_app, Activity, AppState};
 use crate::engine::coordinators;
 use crate::engine::run::RunStatus;
 use leptos::ev::KeyboardEvent;
@@ -142,18 +142,10 @@ fn Notice() -> impl IntoView {
     }
 }
 
-#[component]
-fn StatusLine() -> impl IntoView {
-    let app = use_app();
-    let failure = move || {
-        app.view.with(|v| {
-            (v.status.status == RunStatus::Failed)
-                .then(|| v.status.error.clone().unwrap_or_default())
-        })
-    };
-    // While a run is live the clock ticks on its own: a long prompt read
-    // by a local model sends no event for a minute, and the time shown
-    // must not stand still.
+/// The time now, ticking every half second while a run is live: a long
+/// prompt read by a local model sends no event for a minute, and the time
+/// shown must not stand still.
+fn live_clock(app: AppState) -> RwSignal<f64> {
     let now = RwSignal::new(js_sys::Date::now());
     let ticker = StoredValue::new(None::<leptos::leptos_dom::helpers::IntervalHandle>);
     Effect::new(move |_| {
@@ -174,79 +166,99 @@ fn StatusLine() -> impl IntoView {
             h.clear();
         }
     });
-    let text = move || {
-        let live = app.activity.get() != Activity::Idle;
-        let (started, status, mut calls, ms, replies, repaired, recorded) = app.view.with(|v| {
-            (
-                v.status.started,
-                v.status.status,
-                v.status.calls_line(live),
-                v.status.elapsed_ms,
-                v.status.replies,
-                v.status.repaired.len(),
-                v.status.repairs_recorded,
-            )
-        });
-        let since_start = live
-            .then(|| {
-                let start = app
-                    .shown
-                    .with(|s| s.as_ref().map(|s| s.config.created_ms))?;
-                (start > 0.0).then(|| (now.get() - start).max(0.0) as u64)
-            })
-            .flatten();
-        let ms = since_start.map_or(ms, |t| t.max(ms));
-        let secs = ms as f64 / 1000.0;
-        if replies > 0 && recorded {
-            calls.push_str(&format!(" · replies repaired: {repaired} of {replies}"));
-        } else if replies > 0 {
-            calls.push_str(" · replies repaired: not recorded (older run)");
-        }
-        match (app.activity.get(), status) {
-            (Activity::Paused, _) => {
-                let w = app.waiting.get();
-                if let Some(next) = w.first() {
-                    let name = app.view.with(|v| v.transcript.name_of(next).to_string());
-                    let more = if w.len() > 1 {
-                        format!(" (+{} more)", w.len() - 1)
-                    } else {
-                        String::new()
-                    };
-                    format!("Paused — next: {name}'s LLM call{more}. Step (Space) sends it; Run continues.")
-                } else {
-                    "Paused — the run will hold before its next LLM call.".to_string()
-                }
-            }
-            (Activity::Running, _) => format!("Running · {calls} · {secs:.1} s"),
-            (Activity::Idle, _) if !started => "Ready. Write a task and press Run.".into(),
-            (Activity::Idle, RunStatus::Finished) => format!("Finished · {calls} · {secs:.1} s"),
-            (Activity::Idle, RunStatus::Cancelled) => format!("Stopped · {calls} · {secs:.1} s"),
-            (Activity::Idle, RunStatus::Failed)
-                if app
-                    .view
-                    .with(|v| v.status.error_kind.as_deref() == Some("spend_cap")) =>
-            {
-                format!("Stopped at the spend cap · {calls} · {secs:.1} s")
-            }
-            (Activity::Idle, RunStatus::Failed) => "Failed".into(),
-            (Activity::Idle, RunStatus::Running) => "Ended".into(),
-        }
-    };
-    let class = move || {
-        let status = app.view.with(|v| v.status.status);
-        let kind = match (app.activity.get(), status) {
-            (Activity::Running, _) => "running",
-            (Activity::Paused, _) => "paused",
-            (_, RunStatus::Failed) => "failed",
-            (_, RunStatus::Finished) => "finished",
-            _ => "idle",
+    now
+}
+
+/// A paused run's line: whose LLM call is next.
+fn paused_text(app: AppState) -> String {
+    let w = app.waiting.get();
+    if let Some(next) = w.first() {
+        let name = app.view.with(|v| v.transcript.name_of(next).to_string());
+        let more = if w.len() > 1 {
+            format!(" (+{} more)", w.len() - 1)
+        } else {
+            String::new()
         };
-        format!("status-line status-{kind}")
+        format!("Paused — next: {name}'s LLM call{more}. Step (Space) sends it; Run continues.")
+    } else {
+        "Paused — the run will hold before its next LLM call.".to_string()
+    }
+}
+
+/// The status line's text: what the run does, its calls and its time.
+fn status_text(app: AppState, now: RwSignal<f64>) -> String {
+    let live = app.activity.get() != Activity::Idle;
+    let (started, status, mut calls, ms, replies, repaired, recorded) = app.view.with(|v| {
+        (
+            v.status.started,
+            v.status.status,
+            v.status.calls_line(live),
+            v.status.elapsed_ms,
+            v.status.replies,
+            v.status.repaired.len(),
+            v.status.repairs_recorded,
+        )
+    });
+    let since_start = live
+        .then(|| {
+            let start = app
+                .shown
+                .with(|s| s.as_ref().map(|s| s.config.created_ms))?;
+            (start > 0.0).then(|| (now.get() - start).max(0.0) as u64)
+        })
+        .flatten();
+    let ms = since_start.map_or(ms, |t| t.max(ms));
+    let secs = ms as f64 / 1000.0;
+    if replies > 0 && recorded {
+        calls.push_str(&format!(" · replies repaired: {repaired} of {replies}"));
+    } else if replies > 0 {
+        calls.push_str(" · replies repaired: not recorded (older run)");
+    }
+    match (app.activity.get(), status) {
+        (Activity::Paused, _) => paused_text(app),
+        (Activity::Running, _) => format!("Running · {calls} · {secs:.1} s"),
+        (Activity::Idle, _) if !started => "Ready. Write a task and press Run.".into(),
+        (Activity::Idle, RunStatus::Finished) => format!("Finished · {calls} · {secs:.1} s"),
+        (Activity::Idle, RunStatus::Cancelled) => format!("Stopped · {calls} · {secs:.1} s"),
+        (Activity::Idle, RunStatus::Failed)
+            if app
+                .view
+                .with(|v| v.status.error_kind.as_deref() == Some("spend_cap")) =>
+        {
+            format!("Stopped at the spend cap · {calls} · {secs:.1} s")
+        }
+        (Activity::Idle, RunStatus::Failed) => "Failed".into(),
+        (Activity::Idle, RunStatus::Running) => "Ended".into(),
+    }
+}
+
+/// The status line's class: `status-line status-<what the run does>`.
+fn status_class(app: AppState) -> String {
+    let status = app.view.with(|v| v.status.status);
+    let kind = match (app.activity.get(), status) {
+        (Activity::Running, _) => "running",
+        (Activity::Paused, _) => "paused",
+        (_, RunStatus::Failed) => "failed",
+        (_, RunStatus::Finished) => "finished",
+        _ => "idle",
     };
+    format!("status-line status-{kind}")
+}
+
+#[component]
+fn StatusLine() -> impl IntoView {
+    let app = use_app();
+    let failure = move || {
+        app.view.with(|v| {
+            (v.status.status == RunStatus::Failed)
+                .then(|| v.status.error.clone().unwrap_or_default())
+        })
+    };
+    let now = live_clock(app);
     view! {
-        <div class=class role="status" aria-live="polite" data-testid="run-status">
+        <div class=move || status_class(app) role="status" aria-live="polite" data-testid="run-status">
             <span class="status-dot" aria-hidden="true"></span>
-            <span>{text}</span>
+            <span>{move || status_text(app, now)}</span>
         </div>
         {move || super::state::local_status().get().map(|s| view! {
             <p class="local-status" data-testid="local-status">{s}</p>

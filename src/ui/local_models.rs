@@ -63,6 +63,75 @@ struct Shown {
     missing: Vec<(String, model_ledger::Entry)>,
 }
 
+/// The picked model: its file's hash, the name runs record, the header's
+/// short name.
+#[derive(Clone, Copy)]
+struct Picked {
+    chosen: RwSignal<String>,
+    name: RwSignal<String>,
+    label: RwSignal<String>,
+}
+
+impl Picked {
+    fn pick(self, m: &StoredModel) {
+        self.chosen.try_set(m.info.sha256.clone());
+        self.name
+            .try_set(format!("{} {}", m.info.name, m.info.quant));
+        self.label.try_set(short_name(m));
+    }
+
+    /// No model picked (the picked one, `sha`, was deleted).
+    fn clear_if(self, sha: &str) {
+        if self.chosen.try_get_untracked().as_deref() == Some(sha) {
+            self.chosen.try_set(String::new());
+            self.name.try_set(String::new());
+            self.label.try_set(String::new());
+        }
+    }
+}
+
+type Listed = RwSignal<Option<Result<Shown, String>>>;
+
+/// Lists the store into `shown` (and the ledger's models it lacks).
+fn list_store(shown: Listed, picked: Picked) {
+    spawn_local(async move {
+        let r = local_model::list(short_name).await.map(|s| {
+            let listed: Vec<String> = s.models.iter().map(|m| m.info.sha256.clone()).collect();
+            Shown {
+                missing: model_ledger::missing(&listed),
+                models: s.models,
+                leftovers: s.leftovers,
+            }
+        });
+        if let (Ok(s), Some(c)) = (&r, picked.chosen.try_get_untracked()) {
+            // The picked model's short name, for settings saved before it was noted.
+            if let Some(m) = s.models.iter().find(|m| m.info.sha256 == c) {
+                _ = picked.label.try_set(short_name(m));
+            }
+        }
+        shown.try_set(Some(r));
+    })
+}
+
+/// Deletes the stored model `sha` (the pick too, if it is the one picked),
+/// then lists the store again.
+fn delete_model(
+    sha: String,
+    picked: Picked,
+    error: RwSignal<Option<String>>,
+    refresh: impl Fn() + 'static,
+) {
+    error.set(None);
+    spawn_local(async move {
+        if let Err(e) = local_model::delete(&sha).await {
+            error.try_set(Some(e));
+        } else {
+            picked.clear_if(&sha);
+        }
+        refresh();
+    });
+}
+
 /// The model picker. `chosen` is the selected file's hash, `name` the
 /// model name runs record, `label` its short name for the header. A
 /// picked model the store no longer lists stays picked (adding the same
@@ -73,7 +142,12 @@ pub fn LocalModels(
     name: RwSignal<String>,
     label: RwSignal<String>,
 ) -> impl IntoView {
-    let shown = RwSignal::new(None::<Result<Shown, String>>);
+    let picked = Picked {
+        chosen,
+        name,
+        label,
+    };
+    let shown: Listed = RwSignal::new(None);
     let busy = RwSignal::new(None::<(String, u64, u64)>);
     let error = RwSignal::new(None::<String>);
     let added = RwSignal::new(None::<String>);
@@ -81,31 +155,8 @@ pub fn LocalModels(
     spawn_local(async move {
         _ = kept.try_set(local_model::persisted().await);
     });
-    let refresh = move || {
-        spawn_local(async move {
-            let r = local_model::list(short_name).await.map(|s| {
-                let listed: Vec<String> = s.models.iter().map(|m| m.info.sha256.clone()).collect();
-                Shown {
-                    missing: model_ledger::missing(&listed),
-                    models: s.models,
-                    leftovers: s.leftovers,
-                }
-            });
-            if let (Ok(s), Some(c)) = (&r, chosen.try_get_untracked()) {
-                // The picked model's short name, for settings saved before it was noted.
-                if let Some(m) = s.models.iter().find(|m| m.info.sha256 == c) {
-                    _ = label.try_set(short_name(m));
-                }
-            }
-            shown.try_set(Some(r));
-        })
-    };
+    let refresh = move || list_store(shown, picked);
     refresh();
-    let pick = move |m: &StoredModel| {
-        chosen.try_set(m.info.sha256.clone());
-        name.try_set(format!("{} {}", m.info.name, m.info.quant));
-        label.try_set(short_name(m));
-    };
     let done = Callback::new(move |r: Result<StoredModel, String>| {
         match r {
             Ok(m) => {
@@ -115,7 +166,7 @@ pub fn LocalModels(
                     m.info.quant,
                     mb(m.info.file_bytes)
                 )));
-                pick(&m);
+                picked.pick(&m);
                 // Ask the browser not to evict it when the disk runs low.
                 spawn_local(async move {
                     _ = kept.try_set(local_model::persist().await);
@@ -129,20 +180,6 @@ pub fn LocalModels(
         error.set(None);
         added.set(None);
     };
-    let delete = move |sha: String| {
-        error.set(None);
-        spawn_local(async move {
-            if let Err(e) = local_model::delete(&sha).await {
-                error.try_set(Some(e));
-            } else if chosen.try_get_untracked().as_deref() == Some(sha.as_str()) {
-                chosen.try_set(String::new());
-                name.try_set(String::new());
-                label.try_set(String::new());
-            }
-            refresh();
-        });
-    };
-
     view! {
         <div class="local-models">
             <Suggested/>
@@ -153,27 +190,54 @@ pub fn LocalModels(
                 None => view! { <p class="muted">"Looking for stored models…"</p> }.into_any(),
                 Some(Err(e)) => view! { <p class="bad" role="alert">{e}</p> }.into_any(),
                 Some(Ok(s)) => view! {
-                    <Missing missing=s.missing.clone() chosen=chosen kept=kept
-                        listed=s.models.iter().map(|m| m.info.sha256.clone()).collect()
-                        to_check=s.leftovers.iter().any(|l| l.kind != "no_file")
-                        on_forget=Callback::new(move |sha: String| {
-                            model_ledger::forget(&sha);
-                            refresh();
-                        })/>
-                    <StoredList models=s.models.clone() chosen=chosen
-                        on_pick=Callback::new(move |m: StoredModel| pick(&m))
-                        on_delete=Callback::new(delete)/>
-                    <Leftovers leftovers=s.leftovers.clone() busy=busy error=error on_done=done
-                        refresh=Callback::new(move |()| refresh())/>
+                    <StoreContents s=s shown=shown picked=picked kept=kept busy=busy error=error on_done=done/>
                 }.into_any(),
             }}
-            {move || (shown.with(|s| matches!(s, Some(Ok(s)) if !s.models.is_empty()))).then(|| view! {
-                <p class="hint" data-testid="local-kept">{match kept.get() {
-                    Some(true) => "The browser keeps stored models until you delete them here (or clear this site's data).",
-                    _ => "The browser may remove stored models if the disk runs low (this site's storage is not marked persistent); Settings will say so if it happens.",
-                }}</p>
-            })}
+            <KeptNote shown=shown kept=kept/>
         </div>
+    }
+}
+
+/// What the store holds: missing models, the stored ones, leftover files.
+#[component]
+fn StoreContents(
+    s: Shown,
+    picked: Picked,
+    kept: RwSignal<Option<bool>>,
+    busy: RwSignal<Option<(String, u64, u64)>>,
+    error: RwSignal<Option<String>>,
+    on_done: Callback<Result<StoredModel, String>>,
+    /// Where the store is listed (again, after a change).
+    shown: Listed,
+) -> impl IntoView {
+    let refresh = move || list_store(shown, picked);
+    view! {
+        <Missing missing=s.missing.clone() chosen=picked.chosen kept=kept
+            listed=s.models.iter().map(|m| m.info.sha256.clone()).collect()
+            to_check=s.leftovers.iter().any(|l| l.kind != "no_file")
+            on_forget=Callback::new(move |sha: String| {
+                model_ledger::forget(&sha);
+                refresh();
+            })/>
+        <StoredList models=s.models.clone() chosen=picked.chosen
+            on_pick=Callback::new(move |m: StoredModel| picked.pick(&m))
+            on_delete=Callback::new(move |sha| delete_model(sha, picked, error, refresh))/>
+        <Leftovers leftovers=s.leftovers.clone() busy=busy error=error on_done=on_done
+            refresh=Callback::new(move |()| refresh())/>
+    }
+}
+
+/// Whether the browser keeps the stored models (once there are some).
+#[component]
+fn KeptNote(shown: Listed, kept: RwSignal<Option<bool>>) -> impl IntoView {
+    let any = move || shown.with(|s| matches!(s, Some(Ok(s)) if !s.models.is_empty()));
+    view! {
+        {move || any().then(|| view! {
+            <p class="hint" data-testid="local-kept">{match kept.get() {
+                Some(true) => "The browser keeps stored models until you delete them here (or clear this site's data).",
+                _ => "The browser may remove stored models if the disk runs low (this site's storage is not marked persistent); Settings will say so if it happens.",
+            }}</p>
+        })}
     }
 }
 

@@ -101,6 +101,52 @@ fn parts_html(task: &ComplexTask) -> AnyView {
     .into_any()
 }
 
+/// What the knowledge bank field says of the bank named.
+fn bank_hint(x: &ActSetup) -> String {
+    match x.banks.iter().find(|b| b.name == x.bank.trim()) {
+        Some(b) => format!(
+            "{} task{} so far · {} agents · {} knowledge entries",
+            b.trials,
+            if b.trials == 1 { "" } else { "s" },
+            b.agents,
+            b.entries
+        ),
+        None => "A new bank: this run's team and knowledge start it.".into(),
+    }
+}
+
+/// What the variant leaves out (or that it is one model alone).
+fn variant_note(x: &ActSetup) -> String {
+    let f = x.variant.features();
+    if x.variant.is_single() {
+        return "One model writes the whole task (no team, no memory).".to_string();
+    }
+    let off: Vec<&str> = [
+        (!f.team_meeting, "team meeting"),
+        (!f.break_time, "break time"),
+        (!f.exploration, "task exploration"),
+        (!f.knowledge, "knowledge"),
+        (!f.keywords && f.knowledge, "keywords"),
+        (!f.importance && f.knowledge, "importance scores"),
+    ]
+    .into_iter()
+    .filter(|(o, _)| *o)
+    .map(|(_, n)| n)
+    .collect();
+    if !off.is_empty() {
+        format!("Without: {}.", off.join(", "))
+    } else if f.carry_over {
+        "Every mechanism, and the knowledge carries over to the next task.".into()
+    } else {
+        "Every mechanism of the paper.".into()
+    }
+}
+
+/// Whether the setup's task source is `v`.
+fn source_is(s: RwSignal<ActSetup>, v: &'static str) -> impl Fn() -> bool + Copy {
+    move || s.with(|x| x.source == v)
+}
+
 #[component]
 pub fn ActSetupPanel() -> impl IntoView {
     let app = use_app();
@@ -110,128 +156,28 @@ pub fn ActSetupPanel() -> impl IntoView {
     shown_setup::on_shown(app, crate::engine::coordinators::act::ID, move |c| {
         adopt(app, c)
     });
-    let source = move || s.with(|x| x.source.clone());
-    let is = move |v: &'static str| move || s.with(|x| x.source == v);
-    let trials = move || s.with(ActSetup::trials);
+    let is = move |v: &'static str| source_is(s, v);
     let preview = move || match s.with(ActSetup::task) {
         Some(t) => parts_html(&t),
         None => view! { <p class="muted small">"No task yet."</p> }.into_any(),
     };
-    let bank_hint = move || {
-        s.with(|x| match x.banks.iter().find(|b| b.name == x.bank.trim()) {
-            Some(b) => format!(
-                "{} task{} so far · {} agents · {} knowledge entries",
-                b.trials,
-                if b.trials == 1 { "" } else { "s" },
-                b.agents,
-                b.entries
-            ),
-            None => "A new bank: this run's team and knowledge start it.".into(),
-        })
-    };
-    let variant_note = move || {
-        s.with(|x| {
-            let f = x.variant.features();
-            if x.variant.is_single() {
-                "One model writes the whole task (no team, no memory).".to_string()
-            } else {
-                let off: Vec<&str> = [
-                    (!f.team_meeting, "team meeting"),
-                    (!f.break_time, "break time"),
-                    (!f.exploration, "task exploration"),
-                    (!f.knowledge, "knowledge"),
-                    (!f.keywords && f.knowledge, "keywords"),
-                    (!f.importance && f.knowledge, "importance scores"),
-                ]
-                .into_iter()
-                .filter(|(o, _)| *o)
-                .map(|(_, n)| n)
-                .collect();
-                if off.is_empty() {
-                    if f.carry_over {
-                        "Every mechanism, and the knowledge carries over to the next task.".into()
-                    } else {
-                        "Every mechanism of the paper.".into()
-                    }
-                } else {
-                    format!("Without: {}.", off.join(", "))
-                }
-            }
-        })
-    };
     view! {
         <div class="act-setup">
             <ShownSetupBanner/>
-            <div class="field">
-                <label for="act-source">"Tasks"</label>
-                <select id="act-source" disabled=busy prop:value=source on:change=move |ev| pick_source(app, event_target_value(&ev))>
-                    <option value=BUILTIN>"Built-in design set (tea, cafe, design, architecture, fashion)"</option>
-                    {move || s.with(|x| x.sets.iter().map(|(n, k)| {
-                        let label = format!("{n} · {}", if *k == act_store::SetKind::Trivia { "trivia" } else { "imported" });
-                        view! { <option value=n.clone()>{label}</option> }
-                    }).collect_view())}
-                    <option value=FREE>"A task I type (the team splits it)"</option>
-                    {move || s.with(|x| x.shown_task.is_some()).then(|| view! {
-                        <option value=SHOWN>"The run's own task"</option>
-                    })}
-                </select>
-                <Show when=is(SHOWN)>
-                    <span class="muted small">"The set it came from is not in this browser."</span>
-                </Show>
-            </div>
+            <SourceField s=s busy=busy/>
             <Show when=is(BUILTIN)>
                 <CommunitySelect id="act-community" busy=busy/>
             </Show>
             <Show when=move || !is(FREE)() && !is(SHOWN)()>
-                <div class="field">
-                    <label for="act-trial">"Trial"</label>
-                    <input id="act-trial" type="number" min="0" disabled=busy
-                        max=move || trials().map(|n| n.saturating_sub(1).to_string()).unwrap_or_default()
-                        prop:value=move || s.with(|x| x.trial.to_string())
-                        on:change=move |ev| {
-                            let n: u32 = parsed(&ev).unwrap_or(0);
-                            s.update(|x| x.trial = x.trials().map_or(n, |t| n.min(t.saturating_sub(1))));
-                        }/>
-                    <span class="muted small">"Each trial draws its agents' tasks the same way every time (and seeds the leader)."</span>
-                </div>
+                <TrialField s=s busy=busy/>
             </Show>
             <Show when=is(FREE)>
-                <div class="field">
-                    <label for="act-free">"Task"</label>
-                    <textarea id="act-free" rows="4" disabled=busy placeholder=crate::engine::coordinators::act::EXAMPLE_TASK
-                        prop:value=move || s.with(|x| x.free_text.clone())
-                        on:input=move |ev| { let t = event_target_value(&ev); s.update(|x| x.free_text = t) }></textarea>
-                    <label for="act-size" class="small">"Agents"</label>
-                    <input id="act-size" type="number" min="2" max="8" disabled=busy prop:value=move || s.with(|x| x.team_size.to_string())
-                        on:change=move |ev| { let n: usize = parsed(&ev).unwrap_or(4); s.update(|x| x.team_size = n.clamp(2, 8)) }/>
-                </div>
+                <FreeTaskField s=s busy=busy/>
             </Show>
             <div class="act-preview" aria-label="The agents' tasks">{preview}</div>
-            <div class="field">
-                <label for="act-variant">"Variant"</label>
-                <select id="act-variant" disabled=busy prop:value=move || s.with(|x| x.variant.id())
-                    on:change=move |ev| if let Some(v) = Variant::parse(&event_target_value(&ev)) { s.update(|x| x.variant = v) }>
-                    {Variant::ALL.iter().map(|v| view! { <option value=v.id()>{v.label()}</option> }).collect_view()}
-                </select>
-                <span class="muted small">{variant_note}</span>
-            </div>
+            <VariantField s=s busy=busy/>
             <Show when=move || s.with(|x| x.variant == Variant::ActPlus)>
-                <div class="field">
-                    <label for="act-bank">"Knowledge bank"</label>
-                    <input id="act-bank" list="act-banks" disabled=busy autocomplete="off" prop:value=move || s.with(|x| x.bank.clone())
-                        on:change=move |ev| { let b = event_target_value(&ev).trim().to_string(); s.update(|x| x.bank = b) }/>
-                    <datalist id="act-banks">
-                        {move || s.with(|x| x.banks.iter().map(|b| view! { <option value=b.name.clone()></option> }).collect_view())}
-                    </datalist>
-                    <span class="muted small">{bank_hint}</span>
-                </div>
-                <div class="field">
-                    <label for="act-embed">"Embeddings model"</label>
-                    <input id="act-embed" disabled=busy placeholder="built-in lexical" autocomplete="off"
-                        title="A model of the Settings' provider's /v1/embeddings (OpenAI-compatible) that compares the agents' keywords with the new tasks; empty = the built-in lexical embedder (word features, not a neural model)"
-                        prop:value=move || s.with(|x| x.embedding_model.clone())
-                        on:change=move |ev| { let m = event_target_value(&ev).trim().to_string(); s.update(|x| x.embedding_model = m) }/>
-                </div>
+                <BankFields s=s busy=busy/>
             </Show>
             <SamplingNote sampling=TemperatureSource::Fixed(ACT_SAMPLING) testid="act-temperature"/>
             <Toggle id="act-judge" label=" LLM judge: count the expected components (0–4)" busy=busy
@@ -243,6 +189,106 @@ pub fn ActSetupPanel() -> impl IntoView {
             </div>
             <crate::ui::fit_note::FitNote/>
             <crate::ui::fit_note::UnreadableNotice/>
+        </div>
+    }
+}
+
+/// Where the task comes from: the built-in set, an imported one, a typed
+/// task, or the shown run's own.
+#[component]
+fn SourceField(s: RwSignal<ActSetup>, busy: Signal<bool>) -> impl IntoView {
+    let app = use_app();
+    let source = move || s.with(|x| x.source.clone());
+    view! {
+        <div class="field">
+            <label for="act-source">"Tasks"</label>
+            <select id="act-source" disabled=busy prop:value=source on:change=move |ev| pick_source(app, event_target_value(&ev))>
+                <option value=BUILTIN>"Built-in design set (tea, cafe, design, architecture, fashion)"</option>
+                {move || s.with(|x| x.sets.iter().map(|(n, k)| {
+                    let label = format!("{n} · {}", if *k == act_store::SetKind::Trivia { "trivia" } else { "imported" });
+                    view! { <option value=n.clone()>{label}</option> }
+                }).collect_view())}
+                <option value=FREE>"A task I type (the team splits it)"</option>
+                {move || s.with(|x| x.shown_task.is_some()).then(|| view! {
+                    <option value=SHOWN>"The run's own task"</option>
+                })}
+            </select>
+            <Show when=source_is(s, SHOWN)>
+                <span class="muted small">"The set it came from is not in this browser."</span>
+            </Show>
+        </div>
+    }
+}
+
+/// The trial of a task set (it draws the agents' tasks).
+#[component]
+fn TrialField(s: RwSignal<ActSetup>, busy: Signal<bool>) -> impl IntoView {
+    let trials = move || s.with(ActSetup::trials);
+    view! {
+        <div class="field">
+            <label for="act-trial">"Trial"</label>
+            <input id="act-trial" type="number" min="0" disabled=busy
+                max=move || trials().map(|n| n.saturating_sub(1).to_string()).unwrap_or_default()
+                prop:value=move || s.with(|x| x.trial.to_string())
+                on:change=move |ev| {
+                    let n: u32 = parsed(&ev).unwrap_or(0);
+                    s.update(|x| x.trial = x.trials().map_or(n, |t| n.min(t.saturating_sub(1))));
+                }/>
+            <span class="muted small">"Each trial draws its agents' tasks the same way every time (and seeds the leader)."</span>
+        </div>
+    }
+}
+
+/// A task typed for the team to split, and the team's size.
+#[component]
+fn FreeTaskField(s: RwSignal<ActSetup>, busy: Signal<bool>) -> impl IntoView {
+    view! {
+        <div class="field">
+            <label for="act-free">"Task"</label>
+            <textarea id="act-free" rows="4" disabled=busy placeholder=crate::engine::coordinators::act::EXAMPLE_TASK
+                prop:value=move || s.with(|x| x.free_text.clone())
+                on:input=move |ev| { let t = event_target_value(&ev); s.update(|x| x.free_text = t) }></textarea>
+            <label for="act-size" class="small">"Agents"</label>
+            <input id="act-size" type="number" min="2" max="8" disabled=busy prop:value=move || s.with(|x| x.team_size.to_string())
+                on:change=move |ev| { let n: usize = parsed(&ev).unwrap_or(4); s.update(|x| x.team_size = n.clamp(2, 8)) }/>
+        </div>
+    }
+}
+
+/// The variant (ACT, ACT+, the ablations, the baselines) and what it leaves out.
+#[component]
+fn VariantField(s: RwSignal<ActSetup>, busy: Signal<bool>) -> impl IntoView {
+    view! {
+        <div class="field">
+            <label for="act-variant">"Variant"</label>
+            <select id="act-variant" disabled=busy prop:value=move || s.with(|x| x.variant.id())
+                on:change=move |ev| if let Some(v) = Variant::parse(&event_target_value(&ev)) { s.update(|x| x.variant = v) }>
+                {Variant::ALL.iter().map(|v| view! { <option value=v.id()>{v.label()}</option> }).collect_view()}
+            </select>
+            <span class="muted small">{move || s.with(variant_note)}</span>
+        </div>
+    }
+}
+
+/// ACT+'s knowledge bank and the embeddings model that searches it.
+#[component]
+fn BankFields(s: RwSignal<ActSetup>, busy: Signal<bool>) -> impl IntoView {
+    view! {
+        <div class="field">
+            <label for="act-bank">"Knowledge bank"</label>
+            <input id="act-bank" list="act-banks" disabled=busy autocomplete="off" prop:value=move || s.with(|x| x.bank.clone())
+                on:change=move |ev| { let b = event_target_value(&ev).trim().to_string(); s.update(|x| x.bank = b) }/>
+            <datalist id="act-banks">
+                {move || s.with(|x| x.banks.iter().map(|b| view! { <option value=b.name.clone()></option> }).collect_view())}
+            </datalist>
+            <span class="muted small">{move || s.with(bank_hint)}</span>
+        </div>
+        <div class="field">
+            <label for="act-embed">"Embeddings model"</label>
+            <input id="act-embed" disabled=busy placeholder="built-in lexical" autocomplete="off"
+                title="A model of the Settings' provider's /v1/embeddings (OpenAI-compatible) that compares the agents' keywords with the new tasks; empty = the built-in lexical embedder (word features, not a neural model)"
+                prop:value=move || s.with(|x| x.embedding_model.clone())
+                on:change=move |ev| { let m = event_target_value(&ev).trim().to_string(); s.update(|x| x.embedding_model = m) }/>
         </div>
     }
 }

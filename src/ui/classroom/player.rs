@@ -267,13 +267,8 @@ pub fn LessonPanel() -> impl IntoView {
     }
 }
 
-#[component]
-fn Player() -> impl IntoView {
-    let app = use_app();
-    let s = Memo::new(move |_| app.lesson.with(|l| l.as_ref().map(shown)));
-    let serial = StoredValue::new(0u64);
-    install_keys(app);
-    // Move the replay with the step (and to the reveal once answered).
+/// Moves the replay with the step (and to the reveal once answered).
+fn follow_steps(app: AppState, serial: StoredValue<u64>) {
     let last = StoredValue::new(None::<(usize, usize)>);
     Effect::new(move |_| {
         let Some((t, multi)) = app.lesson.with(|l| {
@@ -289,6 +284,10 @@ fn Player() -> impl IntoView {
         app.playing.set(false);
         drive(app, t.0, t.1, multi, serial);
     });
+}
+
+/// Highlights the panel the shown note points at, once its step is drawn.
+fn follow_highlight(s: Memo<Option<Shown>>) {
     Effect::new(move |_| {
         let (panel, multi) = s.with(|s| match s {
             Some(Shown {
@@ -303,11 +302,49 @@ fn Player() -> impl IntoView {
         // After the views of this step are drawn.
         request_animation_frame(move || highlight(panel, multi));
     });
+}
+
+#[component]
+fn Player() -> impl IntoView {
+    let app = use_app();
+    let s = Memo::new(move |_| app.lesson.with(|l| l.as_ref().map(shown)));
+    let serial = StoredValue::new(0u64);
+    install_keys(app);
+    follow_steps(app, serial);
+    follow_highlight(s);
     Effect::new(move |_| set_presenter(app.presenter.get()));
     on_cleanup(move || {
         set_presenter(false);
         highlight(None, false);
     });
+    view! {
+        {move || s.get().map(|s| {
+            let pct = if s.steps == 0 || s.finished { 100 } else { (s.step * 100) / s.steps };
+            let preview = s.mode == LessonMode::Preview;
+            let unanswered = s.current.as_ref().is_some_and(|c| c.question().is_some()) && s.answered.is_none_or(|(st, _)| st != s.step);
+            view! {
+                <section class="lesson-panel panel" aria-label="Lesson" class:presenting=move || app.presenter.get()>
+                    <LessonHead app=app title=s.title.clone() preview=preview/>
+                    <div class="lesson-progress" role="progressbar" aria-label="Progress through the lesson"
+                        aria-valuemin="0" aria-valuemax="100" aria-valuenow=pct.to_string()>
+                        <div class="lesson-progress-bar" style=format!("width:{pct}%")></div>
+                    </div>
+                    <p class="lesson-count small">
+                        {if s.finished { "Finished".to_string() } else { format!("Step {} of {}", s.step + 1, s.steps.max(1)) }}
+                        {format!(" · score {} of {}", s.score.0, s.score.1)}
+                    </p>
+                    {if s.finished { finished_view(app, &s) } else { step_view(app, &s) }}
+                    <LessonNav app=app step=s.step steps=s.steps finished=s.finished unanswered=unanswered/>
+                </section>
+            }
+        })}
+    }
+}
+
+/// The lesson's title, and its tools: replay speed, presenter mode,
+/// fullscreen, teaching it live (or back to the editor), closing it.
+#[component]
+fn LessonHead(app: AppState, title: String, preview: bool) -> impl IntoView {
     let close = move |_| {
         app.presenter.set(false);
         app.lesson.set(None);
@@ -321,63 +358,57 @@ fn Player() -> impl IntoView {
         })
     };
     view! {
-        {move || s.get().map(|s| {
-            let pct = if s.steps == 0 || s.finished { 100 } else { (s.step * 100) / s.steps };
-            let preview = s.mode == LessonMode::Preview;
-            view! {
-                <section class="lesson-panel panel" aria-label="Lesson" class:presenting=move || app.presenter.get()>
-                    <header class="lesson-head">
-                        <div class="lesson-title">
-                            <span class="badge">{if preview { "Preview as a student" } else { "Lesson" }}</span>
-                            <h2>{s.title.clone()}</h2>
-                        </div>
-                        <div class="lesson-tools">
-                            <label class="small">"Replay "
-                                <select aria-label="Replay speed between steps" prop:value=move || app.speed.get().to_string()
-                                    on:change=move |ev| { if let Ok(v) = event_target_value(&ev).parse::<f64>() { app.speed.set(v) } }>
-                                    <option value="0.5">"slow"</option><option value="1">"1×"</option><option value="4">"4×"</option><option value="1000">"jump"</option>
-                                </select>
-                            </label>
-                            <button class="button small" aria-pressed=move || app.presenter.get().to_string()
-                                title="Large type and high contrast for a projector (key P)"
-                                on:click=move |_| app.presenter.update(|p| *p = !*p)>
-                                {move || if app.presenter.get() { "Leave presenter mode" } else { "Present" }}
-                            </button>
-                            <button class="button small" title="Key F" on:click=move |_| fullscreen()>"Fullscreen"</button>
-                            {(!preview).then(|| view! {
-                                <Show when=move || app.class.get().is_none()>
-                                    <button class="button small" title="Students follow this lesson on their own devices and answer its questions"
-                                        on:click=move |_| super::live::start(app)>"Teach live"</button>
-                                </Show>
-                            })}
-                            {preview.then(|| view! { <button class="button small" on:click=to_editor>"Back to editing"</button> })}
-                            <button class="button small" on:click=close>"Close lesson"</button>
-                        </div>
-                    </header>
-                    <div class="lesson-progress" role="progressbar" aria-label="Progress through the lesson"
-                        aria-valuemin="0" aria-valuemax="100" aria-valuenow=pct.to_string()>
-                        <div class="lesson-progress-bar" style=format!("width:{pct}%")></div>
-                    </div>
-                    <p class="lesson-count small">
-                        {if s.finished { "Finished".to_string() } else { format!("Step {} of {}", s.step + 1, s.steps.max(1)) }}
-                        {format!(" · score {} of {}", s.score.0, s.score.1)}
-                    </p>
-                    {if s.finished { finished_view(app, &s) } else { step_view(app, &s) }}
-                    <footer class="lesson-nav">
-                        <button class="button" disabled=s.step == 0 && !s.finished on:click=move |_| back(app)>"← Back"</button>
-                        {(!s.finished).then(|| {
-                            let unanswered = s.current.as_ref().is_some_and(|c| c.question().is_some()) && s.answered.is_none_or(|(st, _)| st != s.step);
-                            view! {
-                                <button class="button primary lesson-next" on:click=move |_| next(app)>
-                                    {if unanswered { "Skip and show the answer" } else if s.step + 1 >= s.steps { "Finish →" } else { "Next →" }}
-                                </button>
-                            }
-                        })}
-                        <span class="muted small keys-hint">"Keys: Space or → next · ← back · 1–9 answer · P present · F fullscreen"</span>
-                    </footer>
-                </section>
-            }
-        })}
+        <header class="lesson-head">
+            <div class="lesson-title">
+                <span class="badge">{if preview { "Preview as a student" } else { "Lesson" }}</span>
+                <h2>{title}</h2>
+            </div>
+            <div class="lesson-tools">
+                <label class="small">"Replay "
+                    <select aria-label="Replay speed between steps" prop:value=move || app.speed.get().to_string()
+                        on:change=move |ev| { if let Ok(v) = event_target_value(&ev).parse::<f64>() { app.speed.set(v) } }>
+                        <option value="0.5">"slow"</option><option value="1">"1×"</option><option value="4">"4×"</option><option value="1000">"jump"</option>
+                    </select>
+                </label>
+                <button class="button small" aria-pressed=move || app.presenter.get().to_string()
+                    title="Large type and high contrast for a projector (key P)"
+                    on:click=move |_| app.presenter.update(|p| *p = !*p)>
+                    {move || if app.presenter.get() { "Leave presenter mode" } else { "Present" }}
+                </button>
+                <button class="button small" title="Key F" on:click=move |_| fullscreen()>"Fullscreen"</button>
+                {(!preview).then(|| view! {
+                    <Show when=move || app.class.get().is_none()>
+                        <button class="button small" title="Students follow this lesson on their own devices and answer its questions"
+                            on:click=move |_| super::live::start(app)>"Teach live"</button>
+                    </Show>
+                })}
+                {preview.then(|| view! { <button class="button small" on:click=to_editor>"Back to editing"</button> })}
+                <button class="button small" on:click=close>"Close lesson"</button>
+            </div>
+        </header>
+    }
+}
+
+/// Back, Next (or Skip / Finish), and the keys that do the same.
+#[component]
+fn LessonNav(
+    app: AppState,
+    step: usize,
+    steps: usize,
+    finished: bool,
+    /// The step is a question not answered yet.
+    unanswered: bool,
+) -> impl IntoView {
+    view! {
+        <footer class="lesson-nav">
+            <button class="button" disabled=step == 0 && !finished on:click=move |_| back(app)>"← Back"</button>
+            {(!finished).then(|| view! {
+                <button class="button primary lesson-next" on:click=move |_| next(app)>
+                    {if unanswered { "Skip and show the answer" } else if step + 1 >= steps { "Finish →" } else { "Next →" }}
+                </button>
+            })}
+            <span class="muted small keys-hint">"Keys: Space or → next · ← back · 1–9 answer · P present · F fullscreen"</span>
+        </footer>
     }
 }
 

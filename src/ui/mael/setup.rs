@@ -185,6 +185,15 @@ fn number(ev: &leptos::ev::Event) -> Option<u32> {
     parsed(ev)
 }
 
+/// What the pool field says of the pool named.
+fn pool_hint(x: &MaelSetup) -> String {
+    match x.pools.iter().find(|p| p.name == x.pool.trim()) {
+        Some(p) => format!("{} experiences · {}", p.count, p.embedder.label()),
+        None if x.pool.trim().is_empty() => "Name the pool the run reads and fills.".into(),
+        None => "A new pool: the first run that learns creates it.".into(),
+    }
+}
+
 #[component]
 pub fn MaelSetupPanel() -> impl IntoView {
     let app = use_app();
@@ -199,10 +208,28 @@ pub fn MaelSetupPanel() -> impl IntoView {
         let mode = config.variant.as_deref().and_then(Mode::parse);
         s.update(|x| x.adopt(mode, &o));
     });
-    let set = move |f: fn(&mut MaelSetup, String), ev: leptos::ev::Event| {
-        let v = event_target_value(&ev);
-        s.update(|x| f(x, v));
-    };
+    view! {
+        <div class="ml-setup">
+            <ShownSetupBanner/>
+            <TaskFields s=s busy=busy/>
+            <ExperienceFields s=s busy=busy/>
+            <TeamField s=s busy=busy editing=editing/>
+            <SamplingNote sampling=TemperatureSource::Paper(crate::engine::coordinators::mael::contract::TEMPERATURE) testid="ml-temperature"/>
+            <RetrievalSettings s=s busy=busy/>
+            <div class="travel-actions">
+                <a class="link-button small" href="/mael">"Learning and evaluation…"</a>
+            </div>
+            <TeamEditorDialog open=editing/>
+            <crate::ui::fit_note::FitNote/>
+            <crate::ui::fit_note::UnreadableNotice/>
+        </div>
+    }
+}
+
+/// The task set (picked or imported), the task, its text and its metric.
+#[component]
+fn TaskFields(s: RwSignal<MaelSetup>, busy: Signal<bool>) -> impl IntoView {
+    let app = use_app();
     let prompt = move || {
         s.with(|x| {
             x.task()
@@ -222,113 +249,118 @@ pub fn MaelSetupPanel() -> impl IntoView {
                 .unwrap_or_default()
         })
     };
-    let defaults = move || s.with(|x| x.task().map(|t| t.dataset.defaults()).unwrap_or((2, 1)));
-    let pool_hint = move || {
-        s.with(|x| match x.pools.iter().find(|p| p.name == x.pool.trim()) {
-            Some(p) => format!("{} experiences · {}", p.count, p.embedder.label()),
-            None if x.pool.trim().is_empty() => "Name the pool the run reads and fills.".into(),
-            None => "A new pool: the first run that learns creates it.".into(),
-        })
-    };
+    view! {
+        <div class="field">
+            <label for="ml-set">"Task set"</label>
+            <TaskSetSelect id="ml-set" value=Signal::derive(move || s.with(|x| x.set.clone())) on_pick=move |n| load_set(app, n) disabled=busy/>
+        </div>
+        <ImportTasks on_done=move |n| load_set(app, n) disabled=busy/>
+        <div class="field">
+            <label for="ml-task">"Task"</label>
+            <select id="ml-task" disabled=busy prop:value=move || s.with(|x| x.selected.to_string())
+                on:change=move |ev| { let i = event_target_value(&ev).parse().unwrap_or(0); s.update(|x| x.selected = i) }>
+                {move || s.with(|x| x.tasks.iter().enumerate().map(|(i, t)| view! { <option value=i.to_string()>{task_label(i, t)}</option> }).collect_view())}
+            </select>
+        </div>
+        <p class="query-text" aria-label="Task text">{prompt}</p>
+        <p class="muted small">{metric}</p>
+    }
+}
+
+/// The experience mode, whether the run learns, and the pool.
+#[component]
+fn ExperienceFields(s: RwSignal<MaelSetup>, busy: Signal<bool>) -> impl IntoView {
+    view! {
+        <div class="field">
+            <label for="ml-mode">"Experience"</label>
+            <select id="ml-mode" disabled=busy prop:value=move || s.with(|x| x.mode.id())
+                on:change=move |ev| if let Some(m) = Mode::parse(&event_target_value(&ev)) { s.update(|x| x.mode = m) }>
+                {Mode::ALL.iter().map(|m| view! { <option value=m.id()>{m.label()}</option> }).collect_view()}
+            </select>
+        </div>
+        <Toggle id="ml-learn" label=" Learn: rate every step and store it in the pool" busy=busy
+            on=Signal::derive(move || s.with(|x| x.learn)) set=Callback::new(move |on| s.update(|x| x.learn = on))/>
+        <div class="field">
+            <label for="ml-pool">"Pool"</label>
+            <input id="ml-pool" list="ml-pools" disabled=busy autocomplete="off" prop:value=move || s.with(|x| x.pool.clone())
+                on:change=move |ev| { let v = event_target_value(&ev); s.update(|x| x.pool = v.trim().to_string()) }/>
+            <datalist id="ml-pools">
+                {move || s.with(|x| x.pools.iter().map(|p| view! { <option value=p.name.clone()></option> }).collect_view())}
+            </datalist>
+            <span class="muted small">{move || s.with(pool_hint)}</span>
+        </div>
+    }
+}
+
+/// The team: its shape, its size, the editor's button and a summary.
+#[component]
+fn TeamField(s: RwSignal<MaelSetup>, busy: Signal<bool>, editing: RwSignal<bool>) -> impl IntoView {
     let team_line = move || s.with(|x| team_summary(&x.team));
     let team_ok = move || s.with(|x| x.team.validate().is_ok());
     view! {
-        <div class="ml-setup">
-            <ShownSetupBanner/>
-            <div class="field">
-                <label for="ml-set">"Task set"</label>
-                <TaskSetSelect id="ml-set" value=Signal::derive(move || s.with(|x| x.set.clone())) on_pick=move |n| load_set(app, n) disabled=busy/>
-            </div>
-            <ImportTasks on_done=move |n| load_set(app, n) disabled=busy/>
-            <div class="field">
-                <label for="ml-task">"Task"</label>
-                <select id="ml-task" disabled=busy prop:value=move || s.with(|x| x.selected.to_string())
-                    on:change=move |ev| { let i = event_target_value(&ev).parse().unwrap_or(0); s.update(|x| x.selected = i) }>
-                    {move || s.with(|x| x.tasks.iter().enumerate().map(|(i, t)| view! { <option value=i.to_string()>{task_label(i, t)}</option> }).collect_view())}
+        <div class="field">
+            <span class="label">"Team"</span>
+            <div class="ml-team-row">
+                <select id="ml-preset" aria-label="Team shape" disabled=busy prop:value=move || s.with(|x| x.preset.id())
+                    on:change=move |ev| if let Some(p) = Preset::parse(&event_target_value(&ev)) { s.update(|x| { x.preset = p; x.team = Team::preset(p, x.team.len().max(2)); }) }>
+                    {Preset::ALL.iter().map(|p| view! { <option value=p.id()>{p.label()}</option> }).collect_view()}
                 </select>
+                <input id="ml-size" type="number" min="2" max="8" aria-label="Agents" title="Agents" disabled=busy
+                    prop:value=move || s.with(|x| x.team.len().to_string())
+                    on:change=move |ev| if let Some(n) = number(&ev) { s.update(|x| x.team = Team::preset(x.preset, (n as usize).clamp(2, 8))) }/>
+                <button type="button" class="button small" disabled=busy on:click=move |_| editing.set(true)>"Edit team…"</button>
             </div>
-            <p class="query-text" aria-label="Task text">{prompt}</p>
-            <p class="muted small">{metric}</p>
-            <div class="field">
-                <label for="ml-mode">"Experience"</label>
-                <select id="ml-mode" disabled=busy prop:value=move || s.with(|x| x.mode.id())
-                    on:change=move |ev| if let Some(m) = Mode::parse(&event_target_value(&ev)) { s.update(|x| x.mode = m) }>
-                    {Mode::ALL.iter().map(|m| view! { <option value=m.id()>{m.label()}</option> }).collect_view()}
-                </select>
-            </div>
-            <Toggle id="ml-learn" label=" Learn: rate every step and store it in the pool" busy=busy
-                on=Signal::derive(move || s.with(|x| x.learn)) set=Callback::new(move |on| s.update(|x| x.learn = on))/>
-            <div class="field">
-                <label for="ml-pool">"Pool"</label>
-                <input id="ml-pool" list="ml-pools" disabled=busy autocomplete="off" prop:value=move || s.with(|x| x.pool.clone())
-                    on:change=move |ev| set(|x, v| x.pool = v.trim().to_string(), ev)/>
-                <datalist id="ml-pools">
-                    {move || s.with(|x| x.pools.iter().map(|p| view! { <option value=p.name.clone()></option> }).collect_view())}
-                </datalist>
-                <span class="muted small">{pool_hint}</span>
-            </div>
-            <div class="field">
-                <span class="label">"Team"</span>
-                <div class="ml-team-row">
-                    <select id="ml-preset" aria-label="Team shape" disabled=busy prop:value=move || s.with(|x| x.preset.id())
-                        on:change=move |ev| if let Some(p) = Preset::parse(&event_target_value(&ev)) { s.update(|x| { x.preset = p; x.team = Team::preset(p, x.team.len().max(2)); }) }>
-                        {Preset::ALL.iter().map(|p| view! { <option value=p.id()>{p.label()}</option> }).collect_view()}
-                    </select>
-                    <input id="ml-size" type="number" min="2" max="8" aria-label="Agents" title="Agents" disabled=busy
-                        prop:value=move || s.with(|x| x.team.len().to_string())
-                        on:change=move |ev| if let Some(n) = number(&ev) { s.update(|x| x.team = Team::preset(x.preset, (n as usize).clamp(2, 8))) }/>
-                    <button type="button" class="button small" disabled=busy on:click=move |_| editing.set(true)>"Edit team…"</button>
-                </div>
-                <span class="small" class:muted=team_ok class:bad=move || !team_ok() aria-live="polite">{team_line}</span>
-            </div>
-            <SamplingNote sampling=TemperatureSource::Paper(crate::engine::coordinators::mael::contract::TEMPERATURE) testid="ml-temperature"/>
-            <details class="ml-advanced">
-                <summary>"Retrieval and rewards"</summary>
-                <div class="field">
-                    <label for="ml-alpha">{move || format!("α = {:.2}: similarity vs. reward", s.with(|x| x.scoring.alpha))}</label>
-                    <input id="ml-alpha" type="range" min="0" max="1" step="0.05" disabled=busy prop:value=move || s.with(|x| x.scoring.alpha.to_string())
-                        on:input=move |ev| { let a: Option<f64> = event_target_value(&ev).parse().ok(); if let Some(a) = a { s.update(|x| x.scoring.alpha = a.clamp(0.0, 1.0)) } }/>
-                </div>
-                <div class="ml-grid">
-                    <label for="ml-k">"Examples per step (k)"</label>
-                    <input id="ml-k" type="number" min="1" max="5" disabled=busy prop:value=move || s.with(|x| x.top_k.to_string())
-                        on:change=move |ev| if let Some(k) = number(&ev) { s.update(|x| x.top_k = (k as usize).clamp(1, 5)) }/>
-                    <label for="ml-reward-pol">"Reward part"</label>
-                    <PolaritySelect id="ml-reward-pol" busy=busy labels=("high (r)", "low (1 − r)")
-                        get=Signal::derive(move || s.with(|x| x.scoring.reward))
-                        set=Callback::new(move |p| s.update(|x| x.scoring.reward = p))/>
-                    <label for="ml-sim-pol">"Similarity part"</label>
-                    <PolaritySelect id="ml-sim-pol" busy=busy labels=("high (cos)", "low (1 − cos)")
-                        get=Signal::derive(move || s.with(|x| x.scoring.similarity))
-                        set=Callback::new(move |p| s.update(|x| x.scoring.similarity = p))/>
-                    <label for="ml-rounds">"Refinement rounds"</label>
-                    <input id="ml-rounds" type="number" min="0" max="6" disabled=busy placeholder=move || defaults().0.to_string()
-                        prop:value=move || s.with(|x| x.rounds.map(|r| r.to_string()).unwrap_or_default())
-                        on:change=move |ev| { let r = number(&ev).map(|r| r.min(6)); s.update(|x| x.rounds = r) }/>
-                    <label for="ml-depth">"Decomposition depth"</label>
-                    <input id="ml-depth" type="number" min="0" max="4" disabled=busy placeholder=move || defaults().1.to_string()
-                        prop:value=move || s.with(|x| x.depth.map(|d| d.to_string()).unwrap_or_default())
-                        on:change=move |ev| { let d = number(&ev).map(|d| d.min(4)); s.update(|x| x.depth = d) }/>
-                    <label for="ml-reward-source">"Sub-solution rewards"</label>
-                    <select id="ml-reward-source" disabled=busy prop:value=move || if s.with(|x| x.reward_source) == RewardSource::Final { "final" } else { "evaluator" }
-                        on:change=move |ev| { let r = if event_target_value(&ev) == "final" { RewardSource::Final } else { RewardSource::Evaluator }; s.update(|x| x.reward_source = r) }>
-                        <option value="evaluator">"rated by the evaluator"</option>
-                        <option value="final">"the final answer's score"</option>
-                    </select>
-                    <label for="ml-embed">"Embeddings model"</label>
-                    <input id="ml-embed" disabled=busy placeholder="built-in lexical" autocomplete="off"
-                        title="A model of the Settings' provider's /v1/embeddings (OpenAI-compatible); empty = the built-in lexical embedder"
-                        prop:value=move || s.with(|x| x.embedding_model.clone())
-                        on:change=move |ev| set(|x, v| x.embedding_model = v.trim().to_string(), ev)/>
-                </div>
-            </details>
-            <div class="travel-actions">
-                <a class="link-button small" href="/mael">"Learning and evaluation…"</a>
-            </div>
-            <TeamEditorDialog open=editing/>
-            <crate::ui::fit_note::FitNote/>
-            <crate::ui::fit_note::UnreadableNotice/>
+            <span class="small" class:muted=team_ok class:bad=move || !team_ok() aria-live="polite">{team_line}</span>
         </div>
+    }
+}
+
+/// "Retrieval and rewards": α, k, Table 4's variants, rounds, depth, where
+/// sub-solution rewards come from, the embedder.
+#[component]
+fn RetrievalSettings(s: RwSignal<MaelSetup>, busy: Signal<bool>) -> impl IntoView {
+    let defaults = move || s.with(|x| x.task().map(|t| t.dataset.defaults()).unwrap_or((2, 1)));
+    view! {
+        <details class="ml-advanced">
+            <summary>"Retrieval and rewards"</summary>
+            <div class="field">
+                <label for="ml-alpha">{move || format!("α = {:.2}: similarity vs. reward", s.with(|x| x.scoring.alpha))}</label>
+                <input id="ml-alpha" type="range" min="0" max="1" step="0.05" disabled=busy prop:value=move || s.with(|x| x.scoring.alpha.to_string())
+                    on:input=move |ev| { let a: Option<f64> = event_target_value(&ev).parse().ok(); if let Some(a) = a { s.update(|x| x.scoring.alpha = a.clamp(0.0, 1.0)) } }/>
+            </div>
+            <div class="ml-grid">
+                <label for="ml-k">"Examples per step (k)"</label>
+                <input id="ml-k" type="number" min="1" max="5" disabled=busy prop:value=move || s.with(|x| x.top_k.to_string())
+                    on:change=move |ev| if let Some(k) = number(&ev) { s.update(|x| x.top_k = (k as usize).clamp(1, 5)) }/>
+                <label for="ml-reward-pol">"Reward part"</label>
+                <PolaritySelect id="ml-reward-pol" busy=busy labels=("high (r)", "low (1 − r)")
+                    get=Signal::derive(move || s.with(|x| x.scoring.reward))
+                    set=Callback::new(move |p| s.update(|x| x.scoring.reward = p))/>
+                <label for="ml-sim-pol">"Similarity part"</label>
+                <PolaritySelect id="ml-sim-pol" busy=busy labels=("high (cos)", "low (1 − cos)")
+                    get=Signal::derive(move || s.with(|x| x.scoring.similarity))
+                    set=Callback::new(move |p| s.update(|x| x.scoring.similarity = p))/>
+                <label for="ml-rounds">"Refinement rounds"</label>
+                <input id="ml-rounds" type="number" min="0" max="6" disabled=busy placeholder=move || defaults().0.to_string()
+                    prop:value=move || s.with(|x| x.rounds.map(|r| r.to_string()).unwrap_or_default())
+                    on:change=move |ev| { let r = number(&ev).map(|r| r.min(6)); s.update(|x| x.rounds = r) }/>
+                <label for="ml-depth">"Decomposition depth"</label>
+                <input id="ml-depth" type="number" min="0" max="4" disabled=busy placeholder=move || defaults().1.to_string()
+                    prop:value=move || s.with(|x| x.depth.map(|d| d.to_string()).unwrap_or_default())
+                    on:change=move |ev| { let d = number(&ev).map(|d| d.min(4)); s.update(|x| x.depth = d) }/>
+                <label for="ml-reward-source">"Sub-solution rewards"</label>
+                <select id="ml-reward-source" disabled=busy prop:value=move || if s.with(|x| x.reward_source) == RewardSource::Final { "final" } else { "evaluator" }
+                    on:change=move |ev| { let r = if event_target_value(&ev) == "final" { RewardSource::Final } else { RewardSource::Evaluator }; s.update(|x| x.reward_source = r) }>
+                    <option value="evaluator">"rated by the evaluator"</option>
+                    <option value="final">"the final answer's score"</option>
+                </select>
+                <label for="ml-embed">"Embeddings model"</label>
+                <input id="ml-embed" disabled=busy placeholder="built-in lexical" autocomplete="off"
+                    title="A model of the Settings' provider's /v1/embeddings (OpenAI-compatible); empty = the built-in lexical embedder"
+                    prop:value=move || s.with(|x| x.embedding_model.clone())
+                    on:change=move |ev| { let v = event_target_value(&ev); s.update(|x| x.embedding_model = v.trim().to_string()) }/>
+            </div>
+        </details>
     }
 }
 

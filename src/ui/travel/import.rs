@@ -42,6 +42,78 @@ fn summary(db: &TravelDb) -> String {
     )
 }
 
+/// A picked file's path: folder pickers give each file's path inside the
+/// folder, other pickers its name.
+fn path_of(f: &web_sys::File) -> String {
+    js_sys::Reflect::get(f, &"webkitRelativePath".into())
+        .ok()
+        .and_then(|v| v.as_string())
+        .filter(|p| !p.is_empty())
+        .unwrap_or_else(|| f.name())
+}
+
+/// The texts of the files the loader can use (a .zip's too), with the
+/// reading's progress in `stage`; the first file that does not read fails
+/// it all.
+async fn read_files(
+    list: &[web_sys::File],
+    stage: RwSignal<Stage>,
+) -> Result<Vec<(String, String)>, String> {
+    let mut texts: Vec<(String, String)> = Vec::new();
+    let total = list.len() as u32;
+    for (i, f) in list.iter().enumerate() {
+        stage.set(Stage::Reading {
+            done: i as u32,
+            total,
+        });
+        let path = path_of(f);
+        if path.ends_with(".zip") {
+            match bytes_of(f).await.and_then(|b| zip::read_zip(&b, &wanted)) {
+                Ok(entries) => texts.extend(
+                    entries
+                        .into_iter()
+                        .map(|(p, b)| (p, String::from_utf8_lossy(&b).into_owned())),
+                ),
+                Err(e) => return Err(format!("{path}: {e}")),
+            }
+        } else if wanted(&path) {
+            match files::read_text(f).await {
+                Ok(t) => texts.push((path, t)),
+                Err(e) => return Err(format!("{path}: {e}")),
+            }
+        }
+    }
+    Ok(texts)
+}
+
+/// Reads, parses and keeps the database as `db_name`, and makes it the
+/// sandbox; `stage` says how it goes.
+async fn import_db(db_name: String, list: Vec<web_sys::File>, stage: RwSignal<Stage>) {
+    let texts = match read_files(&list, stage).await {
+        Ok(texts) => texts,
+        Err(e) => return stage.set(Stage::Failed(e)),
+    };
+    stage.set(Stage::Parsing);
+    gloo_timers::future::TimeoutFuture::new(16).await; // let the progress show
+    let db = match TravelDb::from_files(&texts) {
+        Ok(db) => Rc::new(db),
+        Err(e) => return stage.set(Stage::Failed(format!("{e}"))),
+    };
+    let done = summary(&db);
+    if let Err(e) = travel_store::save_db(&db_name, texts, db).await {
+        return stage.set(Stage::Failed(e.user_message()));
+    }
+    travel_setup().update(|t| {
+        if !t.imported_dbs.contains(&db_name) {
+            t.imported_dbs.push(db_name.clone());
+        }
+        t.db = db_name.clone();
+    });
+    stage.set(Stage::Done(format!(
+        "Imported “{db_name}”: {done} It is now the sandbox for travel runs."
+    )));
+}
+
 #[component]
 pub fn ImportDbDialog(open: RwSignal<bool>) -> impl IntoView {
     let dialog = NodeRef::<html::Dialog>::new();
@@ -65,68 +137,17 @@ pub fn ImportDbDialog(open: RwSignal<bool>) -> impl IntoView {
             d.close();
         }
     });
-    let import = move |list: Vec<web_sys::File>| {
+    let picked = move |ev: leptos::ev::Event| {
+        let list = files::picked(&ev);
+        if list.is_empty() {
+            return;
+        }
         let db_name = name.get_untracked().trim().to_string();
         if db_name.is_empty() {
             stage.set(Stage::Failed("Give the database a name first.".into()));
             return;
         }
-        spawn_local(async move {
-            let mut texts: Vec<(String, String)> = Vec::new();
-            let total = list.len() as u32;
-            for (i, f) in list.iter().enumerate() {
-                stage.set(Stage::Reading {
-                    done: i as u32,
-                    total,
-                });
-                // Folder pickers give each file's path inside the folder.
-                let path = js_sys::Reflect::get(f, &"webkitRelativePath".into())
-                    .ok()
-                    .and_then(|v| v.as_string())
-                    .filter(|p| !p.is_empty())
-                    .unwrap_or_else(|| f.name());
-                if path.ends_with(".zip") {
-                    match bytes_of(f).await.and_then(|b| zip::read_zip(&b, &wanted)) {
-                        Ok(entries) => texts.extend(
-                            entries
-                                .into_iter()
-                                .map(|(p, b)| (p, String::from_utf8_lossy(&b).into_owned())),
-                        ),
-                        Err(e) => return stage.set(Stage::Failed(format!("{path}: {e}"))),
-                    }
-                } else if wanted(&path) {
-                    match files::read_text(f).await {
-                        Ok(t) => texts.push((path, t)),
-                        Err(e) => return stage.set(Stage::Failed(format!("{path}: {e}"))),
-                    }
-                }
-            }
-            stage.set(Stage::Parsing);
-            gloo_timers::future::TimeoutFuture::new(16).await; // let the progress show
-            let db = match TravelDb::from_files(&texts) {
-                Ok(db) => Rc::new(db),
-                Err(e) => return stage.set(Stage::Failed(format!("{e}"))),
-            };
-            let done = summary(&db);
-            if let Err(e) = travel_store::save_db(&db_name, texts, db).await {
-                return stage.set(Stage::Failed(e.user_message()));
-            }
-            travel_setup().update(|t| {
-                if !t.imported_dbs.contains(&db_name) {
-                    t.imported_dbs.push(db_name.clone());
-                }
-                t.db = db_name.clone();
-            });
-            stage.set(Stage::Done(format!(
-                "Imported “{db_name}”: {done} It is now the sandbox for travel runs."
-            )));
-        });
-    };
-    let picked = move |ev: leptos::ev::Event| {
-        let files = files::picked(&ev);
-        if !files.is_empty() {
-            import(files);
-        }
+        spawn_local(import_db(db_name, list, stage));
     };
     view! {
         <dialog class="import-db" node_ref=dialog aria-labelledby="import-title" on:close=move |_: leptos::ev::Event| open.set(false)>
@@ -146,18 +167,23 @@ pub fn ImportDbDialog(open: RwSignal<bool>) -> impl IntoView {
                     <input type="file" accept=".zip,application/zip" aria-label="Database zip" on:change=picked/>
                 </label>
             </div>
-            {move || match stage.get() {
-                Stage::Idle => view! { <span></span> }.into_any(),
-                Stage::Reading { done, total } => view! {
-                    <div class="progress-row" role="status">
-                        <progress max=total.to_string() value=done.to_string()></progress>
-                        <span class="small">{format!("Reading file {} of {total}…", done + 1)}</span>
-                    </div>
-                }.into_any(),
-                Stage::Parsing => view! { <div class="progress-row" role="status"><progress></progress><span class="small">"Parsing the tables…"</span></div> }.into_any(),
-                Stage::Done(msg) => view! { <p class="ok" role="status">{msg}</p> }.into_any(),
-                Stage::Failed(msg) => view! { <p class="bad" role="alert">{format!("The import failed: {msg}")}</p> }.into_any(),
-            }}
+            {move || stage_view(stage.get())}
         </dialog>
+    }
+}
+
+/// How the import goes: reading (file n of m), parsing, done or failed.
+fn stage_view(stage: Stage) -> AnyView {
+    match stage {
+        Stage::Idle => view! { <span></span> }.into_any(),
+        Stage::Reading { done, total } => view! {
+            <div class="progress-row" role="status">
+                <progress max=total.to_string() value=done.to_string()></progress>
+                <span class="small">{format!("Reading file {} of {total}…", done + 1)}</span>
+            </div>
+        }.into_any(),
+        Stage::Parsing => view! { <div class="progress-row" role="status"><progress></progress><span class="small">"Parsing the tables…"</span></div> }.into_any(),
+        Stage::Done(msg) => view! { <p class="ok" role="status">{msg}</p> }.into_any(),
+        Stage::Failed(msg) => view! { <p class="bad" role="alert">{format!("The import failed: {msg}")}</p> }.into_any(),
     }
 }

@@ -123,6 +123,41 @@ pub fn DatabaseSelect(id: &'static str, #[prop(into)] disabled: Signal<bool>) ->
 pub const LOCAL_TOOLS_WHY: &str =
     "The in-page model has no native function calling: it gets the text protocol.";
 
+/// Reads a picked JSONL file of queries, keeps it as an imported set and
+/// makes it the query set (a file that does not read is refused).
+fn import_queries(app: AppState, ev: leptos::ev::Event) {
+    let Some(file) = files::picked(&ev).into_iter().next() else {
+        return;
+    };
+    let name = file.name();
+    spawn_local(async move {
+        let text = match files::read_text(&file).await {
+            Ok(t) => t,
+            Err(e) => {
+                return app.notice.set(Some(Notice {
+                    text: format!("Could not read {name}: {e}"),
+                    settings: false,
+                }))
+            }
+        };
+        if let Err(e) = items(&text, &name) {
+            return app.notice.set(Some(Notice {
+                text: format!("Could not import the queries: {e}"),
+                settings: false,
+            }));
+        }
+        if let Err(e) = travel_store::save_queries(&name, &text).await {
+            app.storage_error.set(Some(e.user_message()));
+        }
+        travel_setup().update(|t| {
+            if !t.imported_query_sets.contains(&name) {
+                t.imported_query_sets.push(name.clone());
+            }
+        });
+        load_query_set(app, name);
+    });
+}
+
 #[component]
 pub fn TravelSetupPanel() -> impl IntoView {
     let app = use_app();
@@ -131,39 +166,69 @@ pub fn TravelSetupPanel() -> impl IntoView {
     ensure_queries();
     refresh_imported();
     shown_setup::on_shown(app, travel::ID, adopt);
-    let load_set = move |name: String| load_query_set(app, name);
-    let on_queries_file = move |ev: leptos::ev::Event| {
-        let Some(file) = files::picked(&ev).into_iter().next() else {
-            return;
-        };
-        let name = file.name();
-        spawn_local(async move {
-            let text = match files::read_text(&file).await {
-                Ok(t) => t,
-                Err(e) => {
-                    return app.notice.set(Some(Notice {
-                        text: format!("Could not read {name}: {e}"),
-                        settings: false,
-                    }))
-                }
-            };
-            if let Err(e) = items(&text, &name) {
-                return app.notice.set(Some(Notice {
-                    text: format!("Could not import the queries: {e}"),
-                    settings: false,
-                }));
-            }
-            if let Err(e) = travel_store::save_queries(&name, &text).await {
-                app.storage_error.set(Some(e.user_message()));
-            }
-            travel_setup().update(|t| {
-                if !t.imported_query_sets.contains(&name) {
-                    t.imported_query_sets.push(name.clone());
-                }
-            });
-            load_set(name);
-        });
+    view! {
+        <div class="travel-setup">
+            <ShownSetupBanner/>
+            <div class="field">
+                <label for="query-set">"Query set"</label>
+                <QuerySetSelect id="query-set" disabled=busy/>
+            </div>
+            <QueryField busy=busy/>
+            <div class="field">
+                <label for="variant">"Variant"</label>
+                <select id="variant" disabled=busy prop:value=move || travel_setup().with(|t| t.variant.id().to_string())
+                    on:change=move |ev| { if let Some(v) = Variant::parse(&event_target_value(&ev)) { travel_setup().update(|t| t.variant = v) } }>
+                    {Variant::ALL.iter().map(|v| view! { <option value=v.id()>{v.label()}</option> }).collect_view()}
+                </select>
+            </div>
+            <ToolModeField busy=busy/>
+            <SamplingNote sampling=TemperatureSource::Settings testid="travel-temperature"/>
+            <div class="field">
+                <label for="travel-db">"Database"</label>
+                <DatabaseSelect id="travel-db" disabled=busy/>
+            </div>
+            <div class="travel-actions">
+                <button class="button small" disabled=busy on:click=move |_| importing.set(true)>"Import database…"</button>
+                <FileButton text="Import queries…" accept=".jsonl,.json,application/json" label="Import queries" on_file=move |ev| import_queries(app, ev)/>
+                <a class="link-button small" href="/batch">"Batch run…"</a>
+            </div>
+            <ImportDbDialog open=importing/>
+            <crate::ui::fit_note::FitNote/>
+            <crate::ui::fit_note::UnreadableNotice/>
+        </div>
+    }
+}
+
+/// The query of the set, and its text.
+#[component]
+fn QueryField(busy: Signal<bool>) -> impl IntoView {
+    let query_text = move || {
+        travel_setup().with(|t| {
+            t.query()
+                .map(|q| q.text.clone())
+                .unwrap_or_else(|| "No query selected.".into())
+        })
     };
+    view! {
+        <div class="field">
+            <label for="query">"Query"</label>
+            <select id="query" disabled=busy prop:value=move || travel_setup().with(|t| t.selected.map(|i| i.to_string()).unwrap_or_default())
+                on:change=move |ev| { let v = event_target_value(&ev).parse().ok(); travel_setup().update(|t| t.selected = v) }>
+                {move || travel_setup().with(|t| t.queries.iter().map(|q| {
+                    let label = format!("#{} · {} · {} days", q.idx, q.level, q.days);
+                    view! { <option value=q.idx.to_string()>{label}</option> }
+                }).collect_view())}
+            </select>
+        </div>
+        <p class="query-text" aria-label="Query text">{query_text}</p>
+    }
+}
+
+/// How tools are offered (native function calls or the text protocol),
+/// and why.
+#[component]
+fn ToolModeField(busy: Signal<bool>) -> impl IntoView {
+    let app = use_app();
     // What a run will use: the in-page model has no native tool calls, so
     // it gets the text protocol whatever the field says (`ToolMode::for_model`).
     let forced_text =
@@ -187,60 +252,15 @@ pub fn TravelSetupPanel() -> impl IntoView {
             "The provider's function-calling API."
         }
     };
-    let query_text = move || {
-        travel_setup().with(|t| {
-            t.query()
-                .map(|q| q.text.clone())
-                .unwrap_or_else(|| "No query selected.".into())
-        })
-    };
     view! {
-        <div class="travel-setup">
-            <ShownSetupBanner/>
-            <div class="field">
-                <label for="query-set">"Query set"</label>
-                <QuerySetSelect id="query-set" disabled=busy/>
-            </div>
-            <div class="field">
-                <label for="query">"Query"</label>
-                <select id="query" disabled=busy prop:value=move || travel_setup().with(|t| t.selected.map(|i| i.to_string()).unwrap_or_default())
-                    on:change=move |ev| { let v = event_target_value(&ev).parse().ok(); travel_setup().update(|t| t.selected = v) }>
-                    {move || travel_setup().with(|t| t.queries.iter().map(|q| {
-                        let label = format!("#{} · {} · {} days", q.idx, q.level, q.days);
-                        view! { <option value=q.idx.to_string()>{label}</option> }
-                    }).collect_view())}
-                </select>
-            </div>
-            <p class="query-text" aria-label="Query text">{query_text}</p>
-            <div class="field">
-                <label for="variant">"Variant"</label>
-                <select id="variant" disabled=busy prop:value=move || travel_setup().with(|t| t.variant.id().to_string())
-                    on:change=move |ev| { if let Some(v) = Variant::parse(&event_target_value(&ev)) { travel_setup().update(|t| t.variant = v) } }>
-                    {Variant::ALL.iter().map(|v| view! { <option value=v.id()>{v.label()}</option> }).collect_view()}
-                </select>
-            </div>
-            <div class="field">
-                    <label for="tool-mode">"Tool calls"</label>
-                    <select id="tool-mode" disabled=move || busy.get() || forced_text() prop:value=move || if tool_mode() == ToolMode::Text { "text" } else { "native" }
-                        on:change=move |ev| { let m = if event_target_value(&ev) == "text" { ToolMode::Text } else { ToolMode::Native }; travel_setup().update(|t| t.tool_mode = m) }>
-                        <option value="native">"Native function calling"</option>
-                        <option value="text">"Text protocol Tool[args]"</option>
-                    </select>
-                    <span class="muted small" data-testid="tool-mode-why">{tool_mode_why}</span>
-            </div>
-            <SamplingNote sampling=TemperatureSource::Settings testid="travel-temperature"/>
-            <div class="field">
-                    <label for="travel-db">"Database"</label>
-                    <DatabaseSelect id="travel-db" disabled=busy/>
-            </div>
-            <div class="travel-actions">
-                <button class="button small" disabled=busy on:click=move |_| importing.set(true)>"Import database…"</button>
-                <FileButton text="Import queries…" accept=".jsonl,.json,application/json" label="Import queries" on_file=on_queries_file/>
-                <a class="link-button small" href="/batch">"Batch run…"</a>
-            </div>
-            <ImportDbDialog open=importing/>
-            <crate::ui::fit_note::FitNote/>
-            <crate::ui::fit_note::UnreadableNotice/>
+        <div class="field">
+            <label for="tool-mode">"Tool calls"</label>
+            <select id="tool-mode" disabled=move || busy.get() || forced_text() prop:value=move || if tool_mode() == ToolMode::Text { "text" } else { "native" }
+                on:change=move |ev| { let m = if event_target_value(&ev) == "text" { ToolMode::Text } else { ToolMode::Native }; travel_setup().update(|t| t.tool_mode = m) }>
+                <option value="native">"Native function calling"</option>
+                <option value="text">"Text protocol Tool[args]"</option>
+            </select>
+            <span class="muted small" data-testid="tool-mode-why">{tool_mode_why}</span>
         </div>
     }
 }

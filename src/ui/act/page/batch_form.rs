@@ -5,13 +5,37 @@
 
 use super::super::setup::{pick_source, CommunitySelect};
 use super::super::state::{act_setup, ActSetup, BUILTIN, FREE};
-use super::batch_state::use_batch;
+use super::batch_state::{use_batch, ActBatchForm};
 use crate::engine::coordinators::act::contract::Variant;
 use crate::platform::act_store::SetKind;
 use crate::ui::batch::{number, BatchButtons, BatchNotices, Checks, CommonFields, ProgressLine};
 use crate::ui::state::use_app;
 use crate::ui::widgets::Toggle;
 use leptos::prelude::*;
+
+type Form = RwSignal<ActBatchForm>;
+
+/// What the task source field says of the source picked (None: nothing).
+fn source_note(x: &ActSetup) -> Option<String> {
+    match x.source.as_str() {
+        FREE => Some(
+            "A typed task is the same on every trial and has no references, so its runs are not scored: pick a task set to compare variants.".to_string(),
+        ),
+        BUILTIN => None,
+        _ => match &x.loaded {
+            Some(set) if set.kind() == SetKind::Trivia => Some(format!(
+                "{} stories (trials 0–{}), scored by trivia recall.",
+                set.len(),
+                set.len().saturating_sub(1)
+            )),
+            Some(set) => Some(format!(
+                "{} items, drawn into one task per agent on each trial.",
+                set.len()
+            )),
+            None => Some("Loading the set…".into()),
+        },
+    }
+}
 
 #[component]
 pub fn BatchForm() -> impl IntoView {
@@ -27,83 +51,22 @@ pub fn BatchForm() -> impl IntoView {
     let runs = move || trials() as usize * form.with(|f| f.variants.len());
     let pick = Callback::new(move |v: Vec<Variant>| form.update(|f| f.variants = v));
     let picked = Signal::derive(move || form.with(|f| f.variants.clone()));
-    let source_note = move || {
-        s.with(|x| match x.source.as_str() {
-            FREE => Some(
-                "A typed task is the same on every trial and has no references, so its runs are not scored: pick a task set to compare variants.".to_string(),
-            ),
-            BUILTIN => None,
-            _ => match &x.loaded {
-                Some(set) if set.kind() == SetKind::Trivia => Some(format!(
-                    "{} stories (trials 0–{}), scored by trivia recall.",
-                    set.len(),
-                    set.len().saturating_sub(1)
-                )),
-                Some(set) => Some(format!(
-                    "{} items, drawn into one task per agent on each trial.",
-                    set.len()
-                )),
-                None => Some("Loading the set…".into()),
-            },
-        })
-    };
     view! {
         <div class="panel batch-form act-batch-form" role="form" aria-label="Batch setup">
             <h2 class="panel-title">"Batch"</h2>
             <p class="muted small">"Run ACT's variants over several trials and compare them as in the paper: ROUGE-L and ROUGE-1 recall, words, the judge's score, trivia recall. Runs use the model in Settings: "
                 <strong>{move || app.settings.with(|s| s.label())}</strong>"."</p>
-            <div class="field">
-                <label for="act-batch-source">"Tasks"</label>
-                <select id="act-batch-source" disabled=busy prop:value=move || s.with(|x| x.source.clone())
-                    on:change=move |ev| pick_source(app, event_target_value(&ev))>
-                    <option value=BUILTIN>"Built-in design set"</option>
-                    {move || s.with(|x| x.sets.iter().map(|(n, k)| {
-                        let label = format!("{n} · {}", if *k == SetKind::Trivia { "trivia" } else { "imported" });
-                        view! { <option value=n.clone()>{label}</option> }
-                    }).collect_view())}
-                    <option value=FREE>"The task typed on the Run page"</option>
-                </select>
-                {move || source_note().map(|n| view! { <span class="muted small">{n}</span> })}
-            </div>
+            <SourceField s=s busy=busy/>
             <Show when=move || s.with(|x| x.source == BUILTIN)>
                 <CommunitySelect id="act-batch-community" busy=busy/>
             </Show>
-            <div class="act-batch-row">
-                <div class="field">
-                    <label for="act-batch-first">"First trial"</label>
-                    <input id="act-batch-first" type="number" min="0" step="1" disabled=busy
-                        prop:value=move || form.with(|f| f.first.to_string())
-                        on:change=move |ev| { let n = number(&ev, 0); form.update(|f| f.first = n) }/>
-                </div>
-                <div class="field">
-                    <label for="act-batch-trials">"Trials (K)"</label>
-                    <input id="act-batch-trials" type="number" min="1" max="100" step="1" disabled=busy
-                        prop:value=move || form.with(|f| f.trials.to_string())
-                        on:change=move |ev| { let n = number(&ev, 5).clamp(1, 100); form.update(|f| f.trials = n) }/>
-                </div>
-            </div>
-            <span class="muted small">"Trial n draws the same agents' tasks every time and seeds the leader, so variants meet the same tasks."</span>
+            <TrialFields form=form busy=busy/>
             {Variant::GROUPS.into_iter().map(|(legend, vs)| view! {
                 <Checks legend=legend class="act-variants" busy=busy picked=picked on_change=pick
                     all=vs.iter().map(|v| (*v, v.label())).collect() order=Variant::ALL.to_vec()/>
             }).collect_view()}
             <Show when=move || form.with(|f| f.has_plus())>
-                <div class="field">
-                    <label for="act-batch-bank">"ACT+ knowledge bank"</label>
-                    <input id="act-batch-bank" list="act-batch-banks" autocomplete="off" disabled=busy
-                        prop:value=move || form.with(|f| f.bank.clone())
-                        on:change=move |ev| { let b = event_target_value(&ev).trim().to_string(); form.update(|f| f.bank = b) }/>
-                    <datalist id="act-batch-banks">
-                        {move || s.with(|x| x.banks.iter().map(|b| view! { <option value=b.name.clone()></option> }).collect_view())}
-                    </datalist>
-                    <span class="muted small">{move || {
-                        let name = form.with(|f| f.bank.trim().to_string());
-                        s.with(|x| match x.banks.iter().find(|b| b.name == name) {
-                            Some(b) => format!("Continues \"{name}\" ({} tasks so far). ACT+ trials run one after another, in trial order, each carrying the team's knowledge to the next.", b.trials),
-                            None => format!("A new bank \"{name}\". ACT+ trials run one after another, in trial order, each carrying the team's knowledge to the next."),
-                        })
-                    }}</span>
-                </div>
+                <BankField form=form s=s busy=busy/>
             </Show>
             <Toggle id="act-batch-judge" label="LLM judge: count the expected components (one more call per run)" busy=busy
                 on=Signal::derive(move || form.with(|f| f.judge)) set=Callback::new(move |on| form.update(|f| f.judge = on))/>
@@ -113,6 +76,73 @@ pub fn BatchForm() -> impl IntoView {
                 on_start=Callback::new(move |()| batch.start(app))/>
             <BatchNotices run=batch.run/>
             <ProgressLine run=batch.run/>
+        </div>
+    }
+}
+
+/// The task source (the setup's, shared with the Run page) and a note on it.
+#[component]
+fn SourceField(s: RwSignal<ActSetup>, busy: Signal<bool>) -> impl IntoView {
+    let app = use_app();
+    view! {
+        <div class="field">
+            <label for="act-batch-source">"Tasks"</label>
+            <select id="act-batch-source" disabled=busy prop:value=move || s.with(|x| x.source.clone())
+                on:change=move |ev| pick_source(app, event_target_value(&ev))>
+                <option value=BUILTIN>"Built-in design set"</option>
+                {move || s.with(|x| x.sets.iter().map(|(n, k)| {
+                    let label = format!("{n} · {}", if *k == SetKind::Trivia { "trivia" } else { "imported" });
+                    view! { <option value=n.clone()>{label}</option> }
+                }).collect_view())}
+                <option value=FREE>"The task typed on the Run page"</option>
+            </select>
+            {move || s.with(source_note).map(|n| view! { <span class="muted small">{n}</span> })}
+        </div>
+    }
+}
+
+/// The first trial and the number of trials (K).
+#[component]
+fn TrialFields(form: Form, busy: Signal<bool>) -> impl IntoView {
+    view! {
+        <div class="act-batch-row">
+            <div class="field">
+                <label for="act-batch-first">"First trial"</label>
+                <input id="act-batch-first" type="number" min="0" step="1" disabled=busy
+                    prop:value=move || form.with(|f| f.first.to_string())
+                    on:change=move |ev| { let n = number(&ev, 0); form.update(|f| f.first = n) }/>
+            </div>
+            <div class="field">
+                <label for="act-batch-trials">"Trials (K)"</label>
+                <input id="act-batch-trials" type="number" min="1" max="100" step="1" disabled=busy
+                    prop:value=move || form.with(|f| f.trials.to_string())
+                    on:change=move |ev| { let n = number(&ev, 5).clamp(1, 100); form.update(|f| f.trials = n) }/>
+            </div>
+        </div>
+        <span class="muted small">"Trial n draws the same agents' tasks every time and seeds the leader, so variants meet the same tasks."</span>
+    }
+}
+
+/// ACT+'s knowledge bank, and whether the batch starts or continues it.
+#[component]
+fn BankField(form: Form, s: RwSignal<ActSetup>, busy: Signal<bool>) -> impl IntoView {
+    let note = move || {
+        let name = form.with(|f| f.bank.trim().to_string());
+        s.with(|x| match x.banks.iter().find(|b| b.name == name) {
+            Some(b) => format!("Continues \"{name}\" ({} tasks so far). ACT+ trials run one after another, in trial order, each carrying the team's knowledge to the next.", b.trials),
+            None => format!("A new bank \"{name}\". ACT+ trials run one after another, in trial order, each carrying the team's knowledge to the next."),
+        })
+    };
+    view! {
+        <div class="field">
+            <label for="act-batch-bank">"ACT+ knowledge bank"</label>
+            <input id="act-batch-bank" list="act-batch-banks" autocomplete="off" disabled=busy
+                prop:value=move || form.with(|f| f.bank.clone())
+                on:change=move |ev| { let b = event_target_value(&ev).trim().to_string(); form.update(|f| f.bank = b) }/>
+            <datalist id="act-batch-banks">
+                {move || s.with(|x| x.banks.iter().map(|b| view! { <option value=b.name.clone()></option> }).collect_view())}
+            </datalist>
+            <span class="muted small">{note}</span>
         </div>
     }
 }

@@ -7,7 +7,7 @@
 use super::super::launch::open_bank;
 use super::super::setup::refresh_stored;
 use super::super::state::{act_setup, ActSetup, BUILTIN, FREE};
-use super::batch_state::ActBatch;
+use super::batch_state::{ActBatch, ActBatchForm};
 use crate::engine::coordinators::act::batch::{jobs, Tag};
 use crate::engine::coordinators::act::contract::Variant;
 use crate::engine::coordinators::act::{self, demo};
@@ -18,6 +18,7 @@ use crate::engine::run::RunCtx;
 use crate::platform::act_store::Banks;
 use crate::platform::clock::BrowserClock;
 use crate::platform::locks;
+use crate::platform::settings::Settings;
 use crate::platform::stored::Stored;
 use crate::ui::state::{settings_model, AppState};
 use futures::future::LocalBoxFuture;
@@ -81,6 +82,54 @@ impl Host<Tag> for Runs {
     }
 }
 
+/// The batch's name: the model, the task source, the trials, the judge and
+/// ACT+'s bank.
+fn batch_label(settings: &Settings, setup: &ActSetup, form: &ActBatchForm, last: u32) -> String {
+    let first = form.first;
+    format!(
+        "{} · {} · trial{} {}{}{}",
+        settings.label(),
+        source_label(setup),
+        if first == last { "" } else { "s" },
+        if first == last {
+            first.to_string()
+        } else {
+            format!("{first}–{last}")
+        },
+        if form.judge { " · LLM judge" } else { "" },
+        if form.has_plus() {
+            format!(" · ACT+ bank \"{}\"", form.bank.trim())
+        } else {
+            String::new()
+        }
+    )
+}
+
+/// Opens ACT+'s knowledge bank `name` for the batch (claimed in this tab);
+/// if it cannot be, says so and drops the ACT+ runs from `all`.
+async fn open_batch_bank(
+    name: &str,
+    app: AppState,
+    error: RwSignal<Option<String>>,
+    all: &mut Vec<Job<Tag>>,
+) -> Option<Rc<Stored<Banks>>> {
+    let model = act_setup().with_untracked(|s| s.embedding_model.clone());
+    let opened = match locks::claim_in_tab(&locks::bank_claim(name)) {
+        Some(claim) => open_bank(name, &model, app, claim, false).await,
+        None => Err(format!("A run on the Run page is filling the knowledge bank \"{name}\": pick another bank, or run them when it ends.")),
+    };
+    match opened {
+        Ok(b) => b,
+        Err(e) => {
+            error.set(Some(format!(
+                "{e} The ACT+ runs were skipped; the other variants run on."
+            )));
+            all.retain(|j| j.tag.variant != Variant::ActPlus);
+            None
+        }
+    }
+}
+
 impl ActBatch {
     /// Starts the batch the form describes, on the setup's task source and
     /// the model in Settings.
@@ -112,24 +161,7 @@ impl ActBatch {
                 ))
             }
         };
-        let first = form.first;
-        let label = format!(
-            "{} · {} · trial{} {}{}{}",
-            settings.label(),
-            source_label(&setup),
-            if first == last { "" } else { "s" },
-            if first == last {
-                first.to_string()
-            } else {
-                format!("{first}–{last}")
-            },
-            if form.judge { " · LLM judge" } else { "" },
-            if form.has_plus() {
-                format!(" · ACT+ bank \"{bank_name}\"")
-            } else {
-                String::new()
-            }
-        );
+        let label = batch_label(&settings, &setup, &form, last);
         let Some(controls) = self.run.begin(&common, settings.prices.clone(), label) else {
             return;
         };
@@ -149,23 +181,11 @@ impl ActBatch {
         });
         let run = self.run;
         spawn_local(async move {
-            let mut bank = None;
-            if form.has_plus() {
-                let model = act_setup().with_untracked(|s| s.embedding_model.clone());
-                let opened = match locks::claim_in_tab(&locks::bank_claim(&bank_name)) {
-                    Some(claim) => open_bank(&bank_name, &model, app, claim, false).await,
-                    None => Err(format!("A run on the Run page is filling the knowledge bank \"{bank_name}\": pick another bank, or run them when it ends.")),
-                };
-                match opened {
-                    Ok(b) => bank = b,
-                    Err(e) => {
-                        run.error.set(Some(format!(
-                            "{e} The ACT+ runs were skipped; the other variants run on."
-                        )));
-                        all.retain(|j| j.tag.variant != Variant::ActPlus);
-                    }
-                }
-            }
+            let bank = if form.has_plus() {
+                open_batch_bank(&bank_name, app, run.error, &mut all).await
+            } else {
+                None
+            };
             // Held until the batch ends (the bank's claim goes with it).
             let filling = bank.clone();
             let host = Runs {

@@ -5,7 +5,7 @@
 //! page) and Delete. The built-in design set is always there.
 
 use super::super::setup::pick_source;
-use super::super::state::{act_setup, BUILTIN};
+use super::super::state::{act_setup, ActSetup, BUILTIN};
 use super::banks::{clear_input, confirm};
 use crate::engine::domains::creative::builtin;
 use crate::platform::act_store::{self, SetKind};
@@ -88,15 +88,12 @@ fn delete(app: AppState, message: Message, name: String) {
     );
 }
 
-#[component]
-pub fn SetsPanel() -> impl IntoView {
-    let app = use_app();
-    let s = act_setup();
-    let message: Message = RwSignal::new(None);
-    let kind = RwSignal::new(SetKind::Items);
-    let name = RwSignal::new(String::new());
-    // Items or stories per stored set (read back, so a damaged one says so).
-    let counts = RwSignal::new(Vec::<(String, Result<usize, String>)>::new());
+type Counts = RwSignal<Vec<(String, Result<usize, String>)>>;
+
+/// Items or stories per stored set, read back (so a damaged one says so)
+/// each time the list changes.
+fn read_counts(s: RwSignal<ActSetup>) -> Counts {
+    let counts: Counts = RwSignal::new(Vec::new());
     Effect::new(move |_| {
         let names: Vec<String> = s.with(|x| x.sets.iter().map(|(n, _)| n.clone()).collect());
         spawn_local(async move {
@@ -108,73 +105,41 @@ pub fn SetsPanel() -> impl IntoView {
             counts.set(out);
         });
     });
-    let on_file = move |ev: leptos::ev::Event| {
-        if let Some(f) = files::picked(&ev).into_iter().next() {
-            import(app, message, kind.get_untracked(), name.get_untracked(), f);
-        }
-        clear_input(&ev);
-    };
-    let in_use = move |n: &str| s.with(|x| x.source == n);
+    counts
+}
+
+/// The chip of the set the batch and the Run page use.
+fn in_use_chip(used: impl Fn() -> bool + Send + Sync + 'static) -> impl IntoView {
+    move || {
+        used().then(|| view! { <span class="chip small" title="the batch and the Run page use this set">"in use"</span> })
+    }
+}
+
+#[component]
+pub fn SetsPanel() -> impl IntoView {
+    let app = use_app();
+    let s = act_setup();
+    let message: Message = RwSignal::new(None);
+    let counts = read_counts(s);
     let rows = move || {
         s.with(|x| x.sets.clone())
             .into_iter()
-            .map(|(n, k)| {
-                let (n1, n2, n3) = (n.clone(), n.clone(), n.clone());
-                let count = move || {
-                    counts.with(|c| match c.iter().find(|(x, _)| *x == n3) {
-                        Some((_, Ok(len))) => view! { {len.to_string()} }.into_any(),
-                        Some((_, Err(e))) => view! { <span class="bad small" title=e.clone()>"unreadable"</span> }.into_any(),
-                        None => view! { <span class="muted">"…"</span> }.into_any(),
-                    })
-                };
-                let used = Signal::derive(move || in_use(&n1));
-                view! {
-                    <tr data-set=n.clone()>
-                        <th scope="row">{n.clone()}{move || used.get().then(|| view! { <span class="chip small" title="the batch and the Run page use this set">"in use"</span> })}</th>
-                        <td class="small">{kind_label(k)}</td>
-                        <td class="num">{count}</td>
-                        <td class="act-row-actions">
-                            <button type="button" class="link-button small" disabled=used on:click={let n = n.clone(); move |_| pick_source(app, n.clone())}>"Use"</button>
-                            <button type="button" class="link-button small danger" on:click=move |_| delete(app, message, n2.clone())>"Delete"</button>
-                        </td>
-                    </tr>
-                }
-            })
+            .map(|(n, k)| view! { <SetRow name=n kind=k counts=counts message=message/> })
             .collect_view()
     };
-    let builtin_used = move || in_use(BUILTIN);
+    let builtin_used = move || s.with(|x| x.source == BUILTIN);
     view! {
         <section class="panel act-sets" role="region" aria-label="Task sets">
             <h2 class="panel-title">"Task sets"</h2>
             <p class="muted small">"The built-in design set is always there. Import your own as JSONL, one task per line; it is checked before it is stored (a line that does not read is named, and nothing is kept) and lives in this browser."</p>
-            <div class="act-import" role="group" aria-label="Import a task set">
-                <div class="field">
-                    <label for="act-set-kind">"Lines are"</label>
-                    <select id="act-set-kind" prop:value=move || if kind.get() == SetKind::Trivia { "trivia" } else { "items" }
-                        on:change=move |ev| kind.set(if event_target_value(&ev) == "trivia" { SetKind::Trivia } else { SetKind::Items })>
-                        <option value="items">"Community items"</option>
-                        <option value="trivia">"Trivia Creative Writing rows"</option>
-                    </select>
-                    <span class="muted small">{move || if kind.get() == SetKind::Trivia {
-                        "Each line: {\"topic\", \"questions\": [...], \"answers\": [[...], ...]}; one story per line, scored by trivia recall."
-                    } else {
-                        "Each line: {\"subject\", \"details\": [...], \"solutions\": [...]}; each trial draws one item per agent, scored by ROUGE against the solutions."
-                    }}</span>
-                </div>
-                <div class="field">
-                    <label for="act-set-name">"Name"</label>
-                    <input id="act-set-name" autocomplete="off" placeholder="the file's name" prop:value=move || name.get()
-                        on:input=move |ev| name.set(event_target_value(&ev))/>
-                </div>
-                <FileButton text="Import JSONL…" accept=".jsonl,.json,.txt,application/jsonl,application/json,text/plain" label="Import task set file" on_file=on_file/>
-            </div>
+            <ImportForm message=message/>
             <ResultLine message=message/>
             <div class="tp-table-wrap">
                 <table class="tp-table act-list">
                     <thead><tr><th scope="col">"set"</th><th scope="col">"kind"</th><th scope="col">"tasks"</th><th scope="col"></th></tr></thead>
                     <tbody>
                         <tr data-set=BUILTIN>
-                            <th scope="row">"Built-in design set"{move || builtin_used().then(|| view! { <span class="chip small" title="the batch and the Run page use this set">"in use"</span> })}</th>
+                            <th scope="row">"Built-in design set"{in_use_chip(builtin_used)}</th>
                             <td class="small">{format!("community items · {}", builtin::COMMUNITIES.join(", "))}</td>
                             <td class="num">{builtin::items().len()}</td>
                             <td class="act-row-actions">
@@ -189,5 +154,72 @@ pub fn SetsPanel() -> impl IntoView {
                 <p class="muted small act-empty-note">"No imported set yet: the built-in one is ready, or import a JSONL file above."</p>
             </Show>
         </section>
+    }
+}
+
+/// Importing a set: what its lines are, its name, the file.
+#[component]
+fn ImportForm(message: Message) -> impl IntoView {
+    let app = use_app();
+    let kind = RwSignal::new(SetKind::Items);
+    let name = RwSignal::new(String::new());
+    let on_file = move |ev: leptos::ev::Event| {
+        if let Some(f) = files::picked(&ev).into_iter().next() {
+            import(app, message, kind.get_untracked(), name.get_untracked(), f);
+        }
+        clear_input(&ev);
+    };
+    view! {
+        <div class="act-import" role="group" aria-label="Import a task set">
+            <div class="field">
+                <label for="act-set-kind">"Lines are"</label>
+                <select id="act-set-kind" prop:value=move || if kind.get() == SetKind::Trivia { "trivia" } else { "items" }
+                    on:change=move |ev| kind.set(if event_target_value(&ev) == "trivia" { SetKind::Trivia } else { SetKind::Items })>
+                    <option value="items">"Community items"</option>
+                    <option value="trivia">"Trivia Creative Writing rows"</option>
+                </select>
+                <span class="muted small">{move || if kind.get() == SetKind::Trivia {
+                    "Each line: {\"topic\", \"questions\": [...], \"answers\": [[...], ...]}; one story per line, scored by trivia recall."
+                } else {
+                    "Each line: {\"subject\", \"details\": [...], \"solutions\": [...]}; each trial draws one item per agent, scored by ROUGE against the solutions."
+                }}</span>
+            </div>
+            <div class="field">
+                <label for="act-set-name">"Name"</label>
+                <input id="act-set-name" autocomplete="off" placeholder="the file's name" prop:value=move || name.get()
+                    on:input=move |ev| name.set(event_target_value(&ev))/>
+            </div>
+            <FileButton text="Import JSONL…" accept=".jsonl,.json,.txt,application/jsonl,application/json,text/plain" label="Import task set file" on_file=on_file/>
+        </div>
+    }
+}
+
+/// An imported set: its name, kind and count; Use and Delete.
+#[component]
+fn SetRow(name: String, kind: SetKind, counts: Counts, message: Message) -> impl IntoView {
+    let app = use_app();
+    let s = act_setup();
+    let n = name;
+    let (n1, n2, n3) = (n.clone(), n.clone(), n.clone());
+    let count = move || {
+        counts.with(|c| match c.iter().find(|(x, _)| *x == n3) {
+            Some((_, Ok(len))) => view! { {len.to_string()} }.into_any(),
+            Some((_, Err(e))) => {
+                view! { <span class="bad small" title=e.clone()>"unreadable"</span> }.into_any()
+            }
+            None => view! { <span class="muted">"…"</span> }.into_any(),
+        })
+    };
+    let used = Signal::derive(move || s.with(|x| x.source == n1));
+    view! {
+        <tr data-set=n.clone()>
+            <th scope="row">{n.clone()}{in_use_chip(move || used.get())}</th>
+            <td class="small">{kind_label(kind)}</td>
+            <td class="num">{count}</td>
+            <td class="act-row-actions">
+                <button type="button" class="link-button small" disabled=used on:click={let n = n.clone(); move |_| pick_source(app, n.clone())}>"Use"</button>
+                <button type="button" class="link-button small danger" on:click=move |_| delete(app, message, n2.clone())>"Delete"</button>
+            </td>
+        </tr>
     }
 }

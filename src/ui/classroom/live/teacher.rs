@@ -243,43 +243,7 @@ fn on_frame(s: ClassState, down: Down) {
             token,
             have,
             shown,
-        } => {
-            keep_token(&code, &token);
-            let ending = with(|t| {
-                t.code = code.clone();
-                t.token = token;
-                t.attempts = 0;
-                t.opened = true;
-                t.pump = None;
-                if shown != digest(&t.kept.show) && !t.key.is_empty() {
-                    // The last Show was lost with the connection: show
-                    // it again (the sync below sends it, from event 0).
-                    t.key.clear();
-                }
-                // The class has what the relay says (a frame in flight when
-                // the connection dropped was lost): send on from there.
-                let have = (have as usize).min(t.kept.events.len());
-                t.kept.events.truncate(have);
-                s.sent.set(have);
-                // A step lost the same way: sent again by the sync.
-                t.step_again = true;
-                t.ending
-            });
-            if ending == Some(true) {
-                send(&Up::End);
-                if let Some(app) = with(|t| t.app).flatten() {
-                    leave(app);
-                }
-                return;
-            }
-            s.code.set(code);
-            s.link.set(Link::Open);
-            // The sync effect runs on the change of link; if the link was
-            // open already (a quick retry), push what changed anyway.
-            if let Some(app) = with(|t| t.app).flatten() {
-                sync(app, s);
-            }
-        }
+        } => on_opened(s, code, token, have, shown),
         Down::Roster { students } => s.roster.set(students),
         Down::Tally {
             id,
@@ -310,37 +274,7 @@ fn on_frame(s: ClassState, down: Down) {
             have,
             retry,
             message,
-        } => {
-            // A refusal of more events than this show has sent is about
-            // an earlier show's: not this one's business.
-            let ours = with(|t| {
-                let ours = have as usize <= t.kept.events.len();
-                if ours {
-                    t.kept.events.truncate(have as usize);
-                    s.sent.set(have as usize);
-                    t.full |= !retry;
-                }
-                ours
-            });
-            match ours {
-                Some(true) if retry => {
-                    // Too fast (or after a refused frame): sent again, at a
-                    // slower pace.
-                    let now = js_sys::Date::now();
-                    with(|t| {
-                        if now - t.halved_at > 1000.0 {
-                            t.batch = (t.batch.min(BATCH) / 2).max(1);
-                            t.halved_at = now;
-                        }
-                    });
-                    if let Some(app) = with(|t| t.app).flatten() {
-                        pump(app, s);
-                    }
-                }
-                Some(true) => s.notice.set(Some(message)),
-                _ => {}
-            }
-        }
+        } => on_refused(s, have, retry, message),
         Down::Ended { reason } => {
             forget_token();
             s.link.set(Link::Over(reason));
@@ -348,6 +282,80 @@ fn on_frame(s: ClassState, down: Down) {
             disconnect();
         }
         // A student's frames.
+        _ => {}
+    }
+}
+
+/// The relay opened the class (or took it back): `have` events of it
+/// reached the class, and `shown` is the digest of what it shows.
+fn on_opened(s: ClassState, code: String, token: String, have: u64, shown: u64) {
+    keep_token(&code, &token);
+    let ending = with(|t| {
+        t.code = code.clone();
+        t.token = token;
+        t.attempts = 0;
+        t.opened = true;
+        t.pump = None;
+        if shown != digest(&t.kept.show) && !t.key.is_empty() {
+            // The last Show was lost with the connection: show
+            // it again (the sync below sends it, from event 0).
+            t.key.clear();
+        }
+        // The class has what the relay says (a frame in flight when
+        // the connection dropped was lost): send on from there.
+        let have = (have as usize).min(t.kept.events.len());
+        t.kept.events.truncate(have);
+        s.sent.set(have);
+        // A step lost the same way: sent again by the sync.
+        t.step_again = true;
+        t.ending
+    });
+    if ending == Some(true) {
+        send(&Up::End);
+        if let Some(app) = with(|t| t.app).flatten() {
+            leave(app);
+        }
+        return;
+    }
+    s.code.set(code);
+    s.link.set(Link::Open);
+    // The sync effect runs on the change of link; if the link was
+    // open already (a quick retry), push what changed anyway.
+    if let Some(app) = with(|t| t.app).flatten() {
+        sync(app, s);
+    }
+}
+
+/// The relay refused events from the `have`th on: too fast (`retry`: sent
+/// again, slower) or for good (`message` says why).
+fn on_refused(s: ClassState, have: u64, retry: bool, message: String) {
+    // A refusal of more events than this show has sent is about
+    // an earlier show's: not this one's business.
+    let ours = with(|t| {
+        let ours = have as usize <= t.kept.events.len();
+        if ours {
+            t.kept.events.truncate(have as usize);
+            s.sent.set(have as usize);
+            t.full |= !retry;
+        }
+        ours
+    });
+    match ours {
+        Some(true) if retry => {
+            // Too fast (or after a refused frame): sent again, at a
+            // slower pace.
+            let now = js_sys::Date::now();
+            with(|t| {
+                if now - t.halved_at > 1000.0 {
+                    t.batch = (t.batch.min(BATCH) / 2).max(1);
+                    t.halved_at = now;
+                }
+            });
+            if let Some(app) = with(|t| t.app).flatten() {
+                pump(app, s);
+            }
+        }
+        Some(true) => s.notice.set(Some(message)),
         _ => {}
     }
 }
