@@ -7,11 +7,10 @@
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
-use llm_worker::model::quant::kquants::{
-    BlockQ2K, BlockQ3K, BlockQ4K, BlockQ5K, BlockQ6K, BlockQ8K, QK_K,
-};
+use llm_worker::model::quant::activation::BlockQ8K;
+use llm_worker::model::quant::kquants::{BlockQ2K, BlockQ3K, BlockQ4K, BlockQ5K, BlockQ6K};
 use llm_worker::model::quant::legacy::{BlockQ4_0, BlockQ4_1, BlockQ5_0, BlockQ5_1};
-use llm_worker::model::quant::Kernel;
+use llm_worker::model::quant::{Kernel, QK_K};
 
 mod support;
 use support::kquants::{raw_q2k, raw_q3k, raw_q4k, raw_q5k, raw_q6k, values};

@@ -8,10 +8,11 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 use candle_core::quantized::{GgmlDType, QMatMul, QTensor};
 use candle_core::{Device, Module, Tensor};
 use half::f16;
+use llm_worker::model::quant::activation::BlockQ8K;
 use llm_worker::model::quant::kquants::{
-    q3k_scales, q5k_scales_mins, BlockQ2K, BlockQ3K, BlockQ4K, BlockQ5K, BlockQ6K, BlockQ8K, QK_K,
+    q3k_scales, q5k_scales_mins, BlockQ2K, BlockQ3K, BlockQ4K, BlockQ5K, BlockQ6K,
 };
-use llm_worker::model::quant::Kernel;
+use llm_worker::model::quant::{Kernel, QK_K};
 
 #[path = "kernels_k/positions.rs"]
 mod positions;

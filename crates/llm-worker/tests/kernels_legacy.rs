@@ -12,10 +12,9 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 use candle_core::quantized::{GgmlDType, QMatMul, QTensor};
 use candle_core::{Device, Module, Tensor};
 use half::f16;
-use llm_worker::model::quant::legacy::{
-    BlockQ4_0, BlockQ4_1, BlockQ5_0, BlockQ5_1, BlockQ8_0, BlockQ8_1, QK,
-};
-use llm_worker::model::quant::Kernel;
+use llm_worker::model::quant::activation::{BlockQ8_0, BlockQ8_1};
+use llm_worker::model::quant::legacy::{BlockQ4_0, BlockQ4_1, BlockQ5_0, BlockQ5_1};
+use llm_worker::model::quant::{Kernel, QK};
 
 mod support;
 use support::legacy::*;
@@ -443,7 +442,7 @@ fn simd_kernels_are_used() {
 #[test]
 fn simd_f16_conversion_is_exact() {
     use core::arch::wasm32::{f32x4_extract_lane, u32x4};
-    use llm_worker::model::quant::legacy::simd::f16_to_f32x4;
+    use llm_worker::model::quant::simd::f16_to_f32x4;
 
     for base in (0..=0xFFFFu32).step_by(4) {
         let v = f16_to_f32x4(u32x4(base, base + 1, base + 2, base + 3));

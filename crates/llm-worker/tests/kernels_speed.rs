@@ -6,9 +6,9 @@
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
 mod support;
-use llm_worker::model::quant::kquants::{BlockQ8K, QK_K};
-use llm_worker::model::quant::legacy::{BlockQ4_0, BlockQ4_1, BlockQ5_0, BlockQ5_1, BlockQ8_0, QK};
-use llm_worker::model::quant::Kernel;
+use llm_worker::model::quant::activation::{BlockQ8K, BlockQ8_0};
+use llm_worker::model::quant::legacy::{BlockQ4_0, BlockQ4_1, BlockQ5_0, BlockQ5_1};
+use llm_worker::model::quant::{Kernel, QK, QK_K};
 use support::kquants::{raw_q3k, raw_q4k, raw_q5k, raw_q6k, values};
 use support::legacy::*;
 use support::{quantize_act, Rng};

@@ -5,10 +5,9 @@ use super::{blocks_from_bytes, quantize_act, Rng};
 use candle_core::quantized::QTensor;
 use candle_core::{Device, Tensor};
 use half::f16;
-use llm_worker::model::quant::kquants::{
-    BlockQ2K, BlockQ3K, BlockQ4K, BlockQ5K, BlockQ6K, BlockQ8K, QK_K,
-};
-use llm_worker::model::quant::Kernel;
+use llm_worker::model::quant::activation::BlockQ8K;
+use llm_worker::model::quant::kquants::{BlockQ2K, BlockQ3K, BlockQ4K, BlockQ5K, BlockQ6K};
+use llm_worker::model::quant::{Kernel, QK_K};
 
 /// The kinds of 256-value blocks the float tests draw from.
 #[derive(Clone, Copy, Debug)]

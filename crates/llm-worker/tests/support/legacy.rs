@@ -6,10 +6,9 @@ use super::Rng;
 use candle_core::quantized::QTensor;
 use candle_core::{Device, Tensor};
 use half::f16;
-use llm_worker::model::quant::legacy::{
-    BlockQ4_0, BlockQ4_1, BlockQ5_0, BlockQ5_1, BlockQ8_0, BlockQ8_1, QK,
-};
-use llm_worker::model::quant::Kernel;
+use llm_worker::model::quant::activation::{BlockQ8_0, BlockQ8_1};
+use llm_worker::model::quant::legacy::{BlockQ4_0, BlockQ4_1, BlockQ5_0, BlockQ5_1};
+use llm_worker::model::quant::{Kernel, QK};
 
 /// Kinds of 32-value blocks the float generator cycles through.
 pub const KINDS: usize = 6;

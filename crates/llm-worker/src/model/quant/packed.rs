@@ -195,8 +195,9 @@ pub fn has_kernels(dtype: GgmlDType) -> bool {
 /// A `QTensor` of `dtype` on our kernels from its stored bytes (a type
 /// `has_kernels` names).
 pub fn qtensor(dtype: GgmlDType, bytes: &[u8], shape: Shape) -> Result<QTensor> {
+    use super::activation::BlockQ8_0;
     use super::kquants::{BlockQ2K, BlockQ3K, BlockQ4K, BlockQ5K, BlockQ6K};
-    use super::legacy::{BlockQ4_0, BlockQ4_1, BlockQ5_0, BlockQ5_1, BlockQ8_0};
+    use super::legacy::{BlockQ4_0, BlockQ4_1, BlockQ5_0, BlockQ5_1};
     fn make<T: Kernel>(bytes: &[u8], shape: Shape) -> Result<QTensor> {
         let p = Packed::<T>::from_bytes(bytes)?;
         QTensor::new(QStorage::Cpu(Box::new(p)), shape)

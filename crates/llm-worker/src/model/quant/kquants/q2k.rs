@@ -8,21 +8,18 @@
 //! unpacked to bytes (`Wide16m`) for batches; writing a token unpacks
 //! each block as it goes, with SIMD shifts.
 
-use super::super::wide::{self, Wide16m};
-use super::super::Kernel;
-use super::{copy, read_f16, BlockQ8K, QK_K};
+use super::wide::{self, Wide16m};
+use crate::model::quant::activation::BlockQ8K;
+use crate::model::quant::bytes::block;
+use crate::model::quant::{Kernel, QK_K};
 use candle_core::quantized::GgmlDType;
 use half::f16;
 
-#[repr(C)]
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct BlockQ2K {
-    pub scales: [u8; QK_K / 16],
-    pub qs: [u8; QK_K / 4],
-    pub d: f16,
-    pub dmin: f16,
+block! {
+    pub struct BlockQ2K {
+        pub scales: [u8; QK_K / 16], pub qs: [u8; QK_K / 4], pub d: f16, pub dmin: f16
+    } = 84 bytes
 }
-const _: () = assert!(size_of::<BlockQ2K>() == 84);
 
 impl BlockQ2K {
     /// Value `i` (0..4).
@@ -30,68 +27,18 @@ impl BlockQ2K {
         let (half, r) = (i / 128, i % 128);
         (self.qs[32 * half + r % 32] >> (2 * (r / 32))) & 3
     }
-
-    /// The 256 values as bytes, in order.
-    fn values(&self) -> [i8; QK_K] {
-        #[cfg(target_feature = "simd128")]
-        {
-            use core::arch::wasm32::*;
-            let mut out = [0i8; QK_K];
-            let three = u8x16_splat(3);
-            for half in 0..2 {
-                // SAFETY: 16-byte loads within `qs` (64 bytes) and stores
-                // within `out` (256).
-                unsafe {
-                    let v = [
-                        v128_load(self.qs.as_ptr().add(32 * half) as *const v128),
-                        v128_load(self.qs.as_ptr().add(32 * half + 16) as *const v128),
-                    ];
-                    for j in 0..4u32 {
-                        for (k, v) in v.iter().enumerate() {
-                            let q = v128_and(u8x16_shr(*v, 2 * j), three);
-                            let at = 128 * half + 32 * j as usize + 16 * k;
-                            v128_store(out.as_mut_ptr().add(at) as *mut v128, q);
-                        }
-                    }
-                }
-            }
-            out
-        }
-        #[cfg(not(target_feature = "simd128"))]
-        std::array::from_fn(|i| self.q(i) as i8)
-    }
 }
 
 impl Kernel for BlockQ2K {
     const DTYPE: GgmlDType = GgmlDType::Q2K;
-    const BLOCK: usize = QK_K;
-    const BYTES: usize = size_of::<Self>();
     type Act = BlockQ8K;
-    const ACT_ZERO: BlockQ8K = BlockQ8K::ZERO;
-
-    fn read(bytes: &[u8]) -> Self {
-        assert_eq!(bytes.len(), Self::BYTES, "BlockQ2K::read");
-        Self {
-            scales: copy(bytes, 0),
-            qs: copy(bytes, 16),
-            d: read_f16(bytes, 80),
-            dmin: read_f16(bytes, 82),
-        }
-    }
-
-    fn quantize_act(xs: &[f32], out: &mut [BlockQ8K]) {
-        BlockQ8K::quantize(xs, out)
-    }
 
     /// Each block unpacked as it is read, then `dot_wide`'s term: the same
     /// integers and float operations as `dot_scalar`.
     fn dot(xs: &[Self], ys: &[BlockQ8K]) -> f32 {
         assert_eq!(xs.len(), ys.len(), "vec_dot_q2k_q8k: lengths");
-        let mut sumf = 0f32;
-        for (x, y) in xs.iter().zip(ys) {
-            sumf += wide::term16m(&x.widen(), y);
-        }
-        sumf
+        let term = |(x, y): (&Self, &BlockQ8K)| wide::term16m(&x.widen(), y);
+        xs.iter().zip(ys).map(term).fold(0f32, |sumf, t| sumf + t)
     }
 
     /// ggml's `ggml_vec_dot_q2_K_q8_K` (its generic code).
@@ -134,13 +81,19 @@ impl Kernel for BlockQ2K {
     const WIDE_ZERO: Wide16m = Wide16m::ZERO;
     const WIDEN_FROM: usize = 2;
 
+    /// The values as bytes, in order (with SIMD shifts when the build has
+    /// simd128).
     fn widen(&self) -> Wide16m {
+        #[cfg(target_feature = "simd128")]
+        let qs = super::simd::q2k_values(&self.qs);
+        #[cfg(not(target_feature = "simd128"))]
+        let qs = std::array::from_fn(|i| self.q(i) as i8);
         Wide16m {
             d: self.d.to_f32(),
             dmin: self.dmin.to_f32(),
             scales: self.scales.map(|s| s & 0xF),
             mins: self.scales.map(|s| s >> 4),
-            qs: self.values(),
+            qs,
         }
     }
 

@@ -12,26 +12,12 @@
 //! `q5k_scales_mins_v`: there 8-bit shifts are clearer and cost little),
 //! and each sub-block's scale is taken from its lane by a shuffle.
 
-use super::{BlockQ3K, BlockQ4K, BlockQ5K, BlockQ6K, BlockQ8K, QK_K};
+use super::{BlockQ3K, BlockQ4K, BlockQ5K, BlockQ6K, ScaleMin};
+use crate::model::quant::activation::BlockQ8K;
+use crate::model::quant::simd::{hsum, load};
+use crate::model::quant::QK_K;
 use core::arch::wasm32::*;
-
-/// 16 bytes of `s` from element `at`.
-#[inline(always)]
-fn load<T: Copy>(s: &[T], at: usize) -> v128 {
-    let bytes = &s[at..at + 16 / size_of::<T>()];
-    // SAFETY: `bytes` spans 16 valid bytes; v128_load allows unaligned
-    // addresses.
-    unsafe { v128_load(bytes.as_ptr().cast()) }
-}
-
-/// The sum of the four lanes.
-#[inline(always)]
-fn hsum(v: v128) -> i32 {
-    i32x4_extract_lane::<0>(v)
-        + i32x4_extract_lane::<1>(v)
-        + i32x4_extract_lane::<2>(v)
-        + i32x4_extract_lane::<3>(v)
-}
+use half::f16;
 
 /// `a·q8` for 16 bytes of each, `a` unsigned and below 64: eight i16
 /// sums of two products each, every lane at most 2·63·128 in size.
@@ -47,17 +33,6 @@ fn mul16u(a: v128, q8: v128) -> v128 {
     i16x8_add(
         i16x8_extmul_low_i8x16(a, q8),
         i16x8_extmul_high_i8x16(a, q8),
-    )
-}
-
-/// Σ_j sc[j]·bsums[j] over a block's 16 sub-blocks of 16 (`sc`: 16 i8
-/// scales), as four i32 partial sums: the offset of types whose values
-/// are taken unsigned (Q3_K, Q6_K).
-#[inline(always)]
-fn scaled_bsums(y: &BlockQ8K, sc: v128) -> v128 {
-    i32x4_add(
-        i32x4_dot_i16x8(load(&y.bsums, 0), i16x8_extend_low_i8x16(sc)),
-        i32x4_dot_i16x8(load(&y.bsums, 8), i16x8_extend_high_i8x16(sc)),
     )
 }
 
@@ -158,67 +133,93 @@ fn splat16_at(v: v128, l: usize) -> v128 {
 /// Q3_K · Q8_K over `n` values (`n / 256` blocks of each).
 ///
 /// Values are taken unsigned, `q2 | hbit << 2` in 0..8, and the `- 4`
-/// applied once a block through the Q8_K sums: Σ sc·(q - 4)·q8 =
-/// Σ sc·q·q8 - 4·Σ sc·bsum.
+/// applied once a block through the Q8_K sums (`vec_dot_scale16`).
 pub fn vec_dot_q3k_q8k(n: usize, xs: &[BlockQ3K], ys: &[BlockQ8K]) -> f32 {
-    debug_assert!(n % QK_K == 0, "vec_dot_q3k_q8k: {n} % {QK_K}");
-    let nb = n / QK_K;
+    vec_dot_scale16(n, xs, ys, 2, |x| (x.d, q3k_scales_v(&x.scales)), isum_q3k)
+}
+
+/// `acc` plus a Q3_K block's Σ sc·q·q8 (`sc16`: its scales as i16).
+#[inline(always)]
+fn isum_q3k(x: &BlockQ3K, y: &BlockQ8K, sc16: [v128; 2], mut acc: v128) -> v128 {
     let (three, four) = (u8x16_splat(3), u8x16_splat(4));
+    // Value `128·half + 32·shift + l` (l < 32, in two vectors of 16,
+    // `k`): its high bit is bit `4·half + shift` of `hmask[l]`, shifted
+    // down one a step and read at bit 0; its low bits are bits `2·shift`
+    // of `qs[32·half + l]`, shifted down two a step.
+    let mut hm = [load(&x.hmask, 0), load(&x.hmask, 16)];
+    for (half, &sc) in sc16.iter().enumerate() {
+        let mut q = [load(&x.qs, 32 * half), load(&x.qs, 32 * half + 16)];
+        for shift in 0..4 {
+            for k in 0..2 {
+                let q2 = v128_and(q[k], three);
+                let hb = v128_and(i16x8_shl(hm[k], 2), four);
+                let sub = 8 * half + 2 * shift + k;
+                let p = mul16u(v128_or(q2, hb), load(&y.qs, 16 * sub));
+                let s = splat16_at(sc, 2 * shift + k);
+                acc = i32x4_add(acc, i32x4_dot_i16x8(p, s));
+                q[k] = u16x8_shr(q[k], 2);
+                hm[k] = u16x8_shr(hm[k], 1);
+            }
+        }
+    }
+    acc
+}
+
+/// Q3_K's and Q6_K's product: per block the integer sum, then the scalar
+/// kernel's `d·dy·sumi`. A block's 16 signed scales (`block`, with its
+/// super-scale) go to i16 lanes, sub-blocks 0..8 then 8..16, and its
+/// values are taken unsigned, `2^shift` above their value: the sum starts
+/// at `-2^shift·Σ sc·bsum` and `isum` adds `Σ sc·q·q8`, which makes
+/// `Σ sc·(q - 2^shift)·q8`.
+#[inline(always)]
+fn vec_dot_scale16<X>(
+    n: usize,
+    xs: &[X],
+    ys: &[BlockQ8K],
+    shift: u32,
+    block: impl Fn(&X) -> (f16, v128),
+    isum: impl Fn(&X, &BlockQ8K, [v128; 2], v128) -> v128,
+) -> f32 {
+    debug_assert!(n % QK_K == 0, "vec_dot_scale16: {n} % {QK_K}");
+    let nb = n / QK_K;
     let mut sumf = 0f32;
     for (x, y) in xs[..nb].iter().zip(&ys[..nb]) {
-        let scales = q3k_scales_v(&x.scales);
-        // The scales as i16: sub-blocks 0..8, then 8..16.
+        let (d, scales) = block(x);
         let sc16 = [
             i16x8_extend_low_i8x16(scales),
             i16x8_extend_high_i8x16(scales),
         ];
-        let offset = scaled_bsums(y, scales);
-        let mut acc = i32x4_shl(i32x4_neg(offset), 2);
-        // Value `128·half + 32·shift + l` (l < 32, in two vectors of
-        // 16, `k`): its high bit is bit `4·half + shift` of `hmask[l]`,
-        // shifted down one a step and read at bit 0; its low bits are
-        // bits `2·shift` of `qs[32·half + l]`, shifted down two a step.
-        let mut hm = [load(&x.hmask, 0), load(&x.hmask, 16)];
-        for (half, &sc) in sc16.iter().enumerate() {
-            let mut q = [load(&x.qs, 32 * half), load(&x.qs, 32 * half + 16)];
-            for shift in 0..4 {
-                for k in 0..2 {
-                    let q2 = v128_and(q[k], three);
-                    let hb = v128_and(i16x8_shl(hm[k], 2), four);
-                    let sub = 8 * half + 2 * shift + k;
-                    let p = mul16u(v128_or(q2, hb), load(&y.qs, 16 * sub));
-                    let s = splat16_at(sc, 2 * shift + k);
-                    acc = i32x4_add(acc, i32x4_dot_i16x8(p, s));
-                    q[k] = u16x8_shr(q[k], 2);
-                    hm[k] = u16x8_shr(hm[k], 1);
-                }
-            }
-        }
-        sumf += x.d.to_f32() * y.d * hsum(acc) as f32;
+        let offset = i32x4_add(
+            i32x4_dot_i16x8(load(&y.bsums, 0), sc16[0]),
+            i32x4_dot_i16x8(load(&y.bsums, 8), sc16[1]),
+        );
+        let acc = isum(x, y, sc16, i32x4_shl(i32x4_neg(offset), shift));
+        sumf += d.to_f32() * y.d * hsum(acc) as f32;
     }
     sumf
 }
 
 /// Q4_K · Q8_K over `n` values (`n / 256` blocks of each).
 pub fn vec_dot_q4k_q8k(n: usize, xs: &[BlockQ4K], ys: &[BlockQ8K]) -> f32 {
-    debug_assert!(n % QK_K == 0, "vec_dot_q4k_q8k: {n} % {QK_K}");
-    let nb = n / QK_K;
-    let mut sumf = 0f32;
-    for (x, y) in xs[..nb].iter().zip(&ys[..nb]) {
-        let (sumi, summ) = scale_min_sums(&x.scales, None, &x.qs, y);
-        sumf += x.d.to_f32() * y.d * sumi as f32 - x.dmin.to_f32() * y.d * summ as f32;
-    }
-    sumf
+    vec_dot_scale_min(n, xs, ys)
 }
 
 /// Q5_K · Q8_K over `n` values (`n / 256` blocks of each).
 pub fn vec_dot_q5k_q8k(n: usize, xs: &[BlockQ5K], ys: &[BlockQ8K]) -> f32 {
-    debug_assert!(n % QK_K == 0, "vec_dot_q5k_q8k: {n} % {QK_K}");
+    vec_dot_scale_min(n, xs, ys)
+}
+
+/// Q4_K's or Q5_K's product: per block `scale_min_sums`, then the scalar
+/// kernel's `d·dy·sumi - dmin·dy·summ`.
+#[inline(always)]
+fn vec_dot_scale_min<B: ScaleMin>(n: usize, xs: &[B], ys: &[BlockQ8K]) -> f32 {
+    debug_assert!(n % QK_K == 0, "vec_dot_scale_min: {n} % {QK_K}");
     let nb = n / QK_K;
     let mut sumf = 0f32;
     for (x, y) in xs[..nb].iter().zip(&ys[..nb]) {
-        let (sumi, summ) = scale_min_sums(&x.scales, Some(&x.qh), &x.qs, y);
-        sumf += x.d.to_f32() * y.d * sumi as f32 - x.dmin.to_f32() * y.d * summ as f32;
+        let ((d, dmin, packed), (qs, qh)) = (x.scales(), x.bits());
+        let (sumi, summ) = scale_min_sums(packed, qh, qs, y);
+        sumf += d.to_f32() * y.d * sumi as f32 - dmin.to_f32() * y.d * summ as f32;
     }
     sumf
 }
@@ -274,47 +275,65 @@ fn scale_min_sums(
 /// Q6_K · Q8_K over `n` values (`n / 256` blocks of each). Values are
 /// rebuilt unsigned (`low | high << 4`, 0..64) and weighted by their
 /// signed scales; the `- 32` is applied once a block through the Q8_K
-/// sums, as for Q3_K: Σ sc·(q - 32)·q8 = Σ sc·q·q8 - 32·Σ sc·bsum.
+/// sums, as for Q3_K (`vec_dot_scale16`).
 pub fn vec_dot_q6k_q8k(n: usize, xs: &[BlockQ6K], ys: &[BlockQ8K]) -> f32 {
-    debug_assert!(n % QK_K == 0, "vec_dot_q6k_q8k: {n} % {QK_K}");
-    let nb = n / QK_K;
+    vec_dot_scale16(n, xs, ys, 5, |x| (x.d, load(&x.scales, 0)), isum_q6k)
+}
+
+/// `acc` plus a Q6_K block's Σ sc·q·q8 (`sc16`: its scales as i16).
+#[inline(always)]
+fn isum_q6k(x: &BlockQ6K, y: &BlockQ8K, sc16: [v128; 2], mut acc: v128) -> v128 {
     let (low4, three) = (u8x16_splat(0xF), u8x16_splat(3));
-    let mut sumf = 0f32;
-    for (x, y) in xs[..nb].iter().zip(&ys[..nb]) {
-        let scales = load(&x.scales, 0);
-        // The scales as i16: sub-blocks 0..8, then 8..16.
-        let sc16 = [
-            i16x8_extend_low_i8x16(scales),
-            i16x8_extend_high_i8x16(scales),
-        ];
-        let offset = scaled_bsums(y, scales);
-        let mut acc = i32x4_shl(i32x4_neg(offset), 5);
-        // Value `128·half + 32·group + l` (l < 32, in two vectors of 16,
-        // `k`): low nibble of `ql[64·half + l]` (groups 0, 2: low, high)
-        // or of `ql[64·half + 32 + l]` (groups 1, 3); high bits `2·group`
-        // of `qh[32·half + l]`; scale `8·half + 2·group + k`.
-        for (half, &sc) in sc16.iter().enumerate() {
-            for k in 0..2 {
-                let qa = load(&x.ql, 64 * half + 16 * k);
-                let qb = load(&x.ql, 64 * half + 32 + 16 * k);
-                let h = load(&x.qh, 32 * half + 16 * k);
-                let lows = [
-                    v128_and(qa, low4),
-                    v128_and(qb, low4),
-                    v128_and(u16x8_shr(qa, 4), low4),
-                    v128_and(u16x8_shr(qb, 4), low4),
-                ];
-                for (group, low) in lows.into_iter().enumerate() {
-                    let high = v128_and(u16x8_shr(h, 2 * group as u32), three);
-                    let q = v128_or(low, i16x8_shl(high, 4));
-                    let sub = 8 * half + 2 * group + k;
-                    let p = mul16u(q, load(&y.qs, 16 * sub));
-                    let s = splat16_at(sc, 2 * group + k);
-                    acc = i32x4_add(acc, i32x4_dot_i16x8(p, s));
+    // Value `128·half + 32·group + l` (l < 32, in two vectors of 16,
+    // `k`): low nibble of `ql[64·half + l]` (groups 0, 2: low, high) or of
+    // `ql[64·half + 32 + l]` (groups 1, 3); high bits `2·group` of
+    // `qh[32·half + l]`; scale `8·half + 2·group + k`.
+    for (half, &sc) in sc16.iter().enumerate() {
+        for k in 0..2 {
+            let qa = load(&x.ql, 64 * half + 16 * k);
+            let qb = load(&x.ql, 64 * half + 32 + 16 * k);
+            let h = load(&x.qh, 32 * half + 16 * k);
+            let lows = [
+                v128_and(qa, low4),
+                v128_and(qb, low4),
+                v128_and(u16x8_shr(qa, 4), low4),
+                v128_and(u16x8_shr(qb, 4), low4),
+            ];
+            for (group, low) in lows.into_iter().enumerate() {
+                let high = v128_and(u16x8_shr(h, 2 * group as u32), three);
+                let q = v128_or(low, i16x8_shl(high, 4));
+                let sub = 8 * half + 2 * group + k;
+                let p = mul16u(q, load(&y.qs, 16 * sub));
+                let s = splat16_at(sc, 2 * group + k);
+                acc = i32x4_add(acc, i32x4_dot_i16x8(p, s));
+            }
+        }
+    }
+    acc
+}
+
+/// Q2_K's 256 values (`qs`, 2 bits each) as bytes, in order: each 32 bytes
+/// of `qs` shifted down 2·j and masked give values 32·j.. of their half.
+#[inline]
+pub fn q2k_values(qs: &[u8; QK_K / 4]) -> [i8; QK_K] {
+    let mut out = [0i8; QK_K];
+    let three = u8x16_splat(3);
+    for half in 0..2 {
+        // SAFETY: 16-byte loads within `qs` (64 bytes) and stores within
+        // `out` (256).
+        unsafe {
+            let v = [
+                v128_load(qs.as_ptr().add(32 * half) as *const v128),
+                v128_load(qs.as_ptr().add(32 * half + 16) as *const v128),
+            ];
+            for j in 0..4u32 {
+                for (k, v) in v.iter().enumerate() {
+                    let q = v128_and(u8x16_shr(*v, 2 * j), three);
+                    let at = 128 * half + 32 * j as usize + 16 * k;
+                    v128_store(out.as_mut_ptr().add(at) as *mut v128, q);
                 }
             }
         }
-        sumf += x.d.to_f32() * y.d * hsum(acc) as f32;
     }
-    sumf
+    out
 }

@@ -1,30 +1,21 @@
-//! Q8_0 weights (32 signed bytes and one scale, `x = d * q`) with Q8_0
-//! activations, as llama.cpp's wasm build multiplies them: per block the
-//! integer sum, then `sumf += (d * yd) * sumi` in block order (ggml's
-//! generic kernel, which its wasm build runs). candle's kernels sum in
-//! another order (`(sumi * d) * yd`, or in four lanes with SIMD), which
-//! moves the model's logits by an ulp now and then.
+//! Q8_0 weights (32 signed bytes and one scale, `x = d * q`; the block is
+//! the activation type's, `activation.rs`) with Q8_0 activations, as
+//! llama.cpp's wasm build multiplies them: per block the integer sum, then
+//! `sumf += (d * yd) * sumi` in block order (ggml's generic kernel, which
+//! its wasm build runs). candle's kernels sum in another order
+//! (`(sumi * d) * yd`, or in four lanes with SIMD), which moves the model's
+//! logits by an ulp now and then.
 
-use super::super::wide::{self, Wide8};
-use super::super::Kernel;
-use super::{quantize_row_q8_0, BlockQ8_0, QK};
+use super::wide::{self, Wide8};
+use super::Formula;
+use crate::model::quant::activation::BlockQ8_0;
+use crate::model::quant::isum::isum32;
+use crate::model::quant::{Kernel, QK};
 use candle_core::quantized::GgmlDType;
 
 impl Kernel for BlockQ8_0 {
     const DTYPE: GgmlDType = GgmlDType::Q8_0;
-    const BLOCK: usize = QK;
-    const BYTES: usize = size_of::<Self>();
-
-    fn read(bytes: &[u8]) -> Self {
-        BlockQ8_0::read(bytes)
-    }
-
     type Act = BlockQ8_0;
-    const ACT_ZERO: BlockQ8_0 = BlockQ8_0::ZERO;
-
-    fn quantize_act(xs: &[f32], out: &mut [BlockQ8_0]) {
-        quantize_row_q8_0(xs, out)
-    }
 
     /// The integer sums with simd128 when the build has it; the same
     /// float formula either way.
@@ -32,7 +23,7 @@ impl Kernel for BlockQ8_0 {
         debug_assert_eq!(xs.len(), ys.len(), "vec_dot_q8_0_q8_0: size mismatch");
         let mut sumf = 0f32;
         for (x, y) in xs.iter().zip(ys) {
-            sumf += (x.d.to_f32() * y.d.to_f32()) * wide::isum32(&x.qs, &y.qs) as f32;
+            sumf += (x.d.to_f32() * y.d.to_f32()) * isum32(&x.qs, &y.qs) as f32;
         }
         sumf
     }
@@ -67,7 +58,7 @@ impl Kernel for BlockQ8_0 {
     }
 
     type Wide = Wide8;
-    const WIDE_ZERO: Wide8 = Wide8::ZERO;
+    const WIDE_ZERO: Wide8 = <Wide8 as wide::Unpacked>::ZERO;
     /// Already bytes: a row is "unpacked" only to hold its scale as a float.
     const WIDEN_FROM: usize = 4;
 
@@ -79,10 +70,10 @@ impl Kernel for BlockQ8_0 {
     }
 
     fn dot_wide(xs: &[Wide8], ys: &[BlockQ8_0]) -> f32 {
-        wide::dot8_scaled(xs, ys)
+        wide::dot(Formula::ScaleFirst, xs, ys)
     }
 
     fn dot_wide4(xs: &[Wide8], ys: [&[BlockQ8_0]; 4]) -> [f32; 4] {
-        wide::dot8_scaled_4(xs, ys)
+        wide::dot4(Formula::ScaleFirst, xs, ys)
     }
 }
