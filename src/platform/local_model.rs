@@ -46,6 +46,8 @@ struct Bridge {
 thread_local! {
     static BRIDGE: RefCell<Option<Rc<Bridge>>> = const { RefCell::new(None) };
     /// Prompt tokens read per second, measured on the last answer.
+    /// (Before the first measure: a small model's figure on one core is
+    /// a few times this; a cautious start.)
     static PREFILL_RATE: Cell<f64> = const { Cell::new(25.0) };
 }
 
@@ -490,6 +492,12 @@ impl ChatModel for LocalModel {
                     ))),
                     FromWorker::Progress { stage, .. } if stage == "loading" => {
                         status(Some(format!("Loading {} in this browser…", self.name)));
+                    }
+                    FromWorker::Progress { stage, .. } if stage == "one-worker" => {
+                        status(Some(format!(
+                            "{} now runs on one core: another program is busy on the other, and splitting the model waited more than it gained.",
+                            self.name
+                        )));
                     }
                     FromWorker::Progress {
                         stage, done, total, ..

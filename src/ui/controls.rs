@@ -30,7 +30,7 @@ fn install_space_to_step() {
             return;
         }
         ev.prevent_default();
-        app.step();
+        super::launch::step(app);
     });
     on_cleanup(move || handle.remove());
 }
@@ -63,7 +63,7 @@ pub fn TaskPanel() -> impl IntoView {
                     class="button primary"
                     disabled=running
                     title=move || if paused() { "Continue the paused run" } else { "Start a new run" }
-                    on:click=move |_| app.run_or_resume()
+                    on:click=move |_| super::launch::run_or_resume(app)
                 >
                     <svg class="btn-icon" viewBox="0 0 24 24" aria-hidden="true"><path d="M8 5v14l11-7z"/></svg>
                     "Run"
@@ -72,7 +72,7 @@ pub fn TaskPanel() -> impl IntoView {
                     <svg class="btn-icon" viewBox="0 0 24 24" aria-hidden="true"><path d="M6 5h4v14H6zM14 5h4v14h-4z"/></svg>
                     "Pause"
                 </button>
-                <button class="button" disabled=running title="Send exactly one LLM call (Space when paused); from idle, start paused at the first call" on:click=move |_| app.step()>
+                <button class="button" disabled=running title="Send exactly one LLM call (Space when paused); from idle, start paused at the first call" on:click=move |_| super::launch::step(app)>
                     <svg class="btn-icon" viewBox="0 0 24 24" aria-hidden="true"><path d="M5 5v14l10-7zM16 5h3v14h-3z"/></svg>
                     "Step"
                 </button>
@@ -108,7 +108,7 @@ fn TaskEditor() -> impl IntoView {
                 on:keydown=move |ev: KeyboardEvent| {
                     if ev.key() == "Enter" && (ev.ctrl_key() || ev.meta_key()) {
                         ev.prevent_default();
-                        app.run_or_resume();
+                        super::launch::run_or_resume(app);
                     }
                 }
             ></textarea>

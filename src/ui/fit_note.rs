@@ -87,10 +87,14 @@ pub fn UnreadableNotice() -> impl IntoView {
     let app = use_app();
     let tabs = use_tabs();
     move || {
-        app.view.with(|v| v.status.mostly_unreadable()).map(|(n, m)| {
+        app.view.with(|v| v.status.mostly_unreadable().map(|nm| (nm, v.status.unreadable_at_limit()))).map(|((n, m), at_limit)| {
+            let text = match at_limit {
+                Some((k, tokens)) => format!("{n} of {m} replies could not be read, {k} of them because they were cut off at {tokens} tokens before the model finished them (Longest answer in Settings, or the step's own limit). Raise Longest answer (256 or more suits these steps) and run again; each such reply is flagged."),
+                None => format!("{n} of {m} replies could not be read: this model is not following the steps' formats, so they used stated defaults or asked again (each such reply is flagged). A larger model, or temperature 0, may do better."),
+            };
             view! {
                 <div class="notice warning" role="status" data-testid="mostly-unreadable">
-                    <p>{format!("{n} of {m} replies could not be read: this model is not following the steps' formats, so they used stated defaults or asked again (each such reply is flagged). A larger model, or temperature 0, may do better.")}</p>
+                    <p>{text}</p>
                     <button class="button small" on:click=move |_| show_first_flag(tabs)>"Show the flagged replies"</button>
                 </div>
             }

@@ -136,7 +136,7 @@ pub fn ForkDialog() -> impl IntoView {
         };
         let edit = edits.edit(&doc, k);
         app.fork_at.set(None);
-        app.fork(doc, k, edit);
+        super::launch::fork(app, doc, k, edit);
     };
     let mode = edits.mode;
     view! {

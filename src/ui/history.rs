@@ -289,7 +289,7 @@ fn RunList(
                             .count() as u32;
                         nav("/", Default::default());
                         app.show_doc(doc.clone(), Source::History, true);
-                        app.fork(doc, k, ForkEdit::None);
+                        super::launch::fork(app, doc, k, ForkEdit::None);
                     } else if app.show_doc(doc, Source::History, true) {
                         nav("/", Default::default());
                     }

@@ -20,22 +20,6 @@ thread_local! {
     static VIEW: RefCell<Folded<InspectorView>> = RefCell::new(Folded::default());
 }
 
-/// A coordinator's section of the inspector: `html` of the inspected
-/// agent (from the paper's own view), in a `div` of `class`; rebuilt only
-/// when it changes.
-#[component]
-pub fn AgentSection(
-    class: &'static str,
-    html: fn(super::state::AppState, &str) -> String,
-) -> impl IntoView {
-    let app = use_app();
-    let html = Memo::new(move |_| {
-        let agent = app.inspect.get().unwrap_or_default();
-        html(app, &agent)
-    });
-    view! { <div class=class inner_html=html></div> }
-}
-
 #[component]
 pub fn InspectorPanel() -> impl IntoView {
     let app = use_app();

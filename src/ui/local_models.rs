@@ -4,37 +4,13 @@
 //! deleting. The file never leaves the browser; runs record its name and
 //! hash only.
 
+use crate::engine::model::suggested::{quick, SUGGESTED};
 use crate::engine::views::html::model_name::{short_model_name, size_text};
 use crate::platform::local_model::{self, protocol::Leftover, protocol::StoredModel};
 use crate::platform::model_ledger;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use wasm_bindgen::JsCast;
-
-/// Models that run well here. Speeds as `make bench` measured them on 2
-/// CPU cores, an answer after a 788-token prompt (a laptop is faster).
-const SUGGESTED: [(&str, &str, &str); 4] = [
-    (
-        "SmolLM2-135M-Instruct",
-        "Q8_0, 145 MB",
-        "reads about 50 prompt tokens/s on one core (60–85 on two), writes about 38; quick, but a weak planner",
-    ),
-    (
-        "SmolLM2-360M-Instruct",
-        "Q8_0, 386 MB",
-        "about 2.7 times the 135M model's work per token",
-    ),
-    (
-        "Qwen2.5-0.5B-Instruct",
-        "Q4_0, 352 MB",
-        "in less memory than Q8_0, a little slower per token; the best answers of these",
-    ),
-    (
-        "Qwen2.5-0.5B-Instruct",
-        "Q8_0, 531 MB",
-        "reads about 13 prompt tokens/s on one core (about 22 on two), writes about 10–12; needs about 1.2 GB of memory",
-    ),
-];
 
 fn mb(bytes: u64) -> String {
     size_text(bytes)
@@ -246,11 +222,21 @@ fn Suggested() -> impl IntoView {
     view! {
         <p class="hint">"A small language model runs inside this page, on your computer: no key, no server, nothing sent anywhere. Download a GGUF file yourself (from Hugging Face, for instance) and add it here; it is kept in this browser's storage. Good choices:"</p>
         <ul class="suggested">
-            {SUGGESTED.iter().map(|(n, q, speed)| view! {
-                <li><b>{*n}</b>" · "{*q}" · "<span class="muted">{*speed}</span></li>
+            {SUGGESTED.iter().map(|s| {
+                let about = [s.speeds(), s.note.to_string()]
+                    .into_iter()
+                    .filter(|t| !t.is_empty() && t != "not measured")
+                    .collect::<Vec<_>>()
+                    .join("; ");
+                view! { <li><b>{s.model}</b>" · "{s.file}" · "<span class="muted">{about}</span></li> }
             }).collect_view()}
         </ul>
-        <p class="hint">"Only llama (SmolLM2, Llama 3) and qwen2 (Qwen2.5) models with a byte-level BPE tokenizer run here. Prompts are read in batches: a 1,000-token prompt takes SmolLM2-135M about 20 s on one core, 12–16 s on two."</p>
+        <p class="hint">{format!(
+            "Only llama (SmolLM2, Llama 3) and qwen2 (Qwen2.5) models with a byte-level BPE tokenizer run here. Prompts are read in batches: a 1,000-token prompt takes {} {} about {}. Speeds as `make bench` measured them on a 2-core machine; a laptop is faster.",
+            quick().model,
+            quick().file.split(',').next().unwrap_or_default(),
+            quick().prompt_wait(1000).unwrap_or_default()
+        )}</p>
         <p class="hint" data-testid="local-cores">{cores_note()}</p>
     }
 }
@@ -490,7 +476,7 @@ fn cores_note() -> String {
         .and_then(|v| v.as_f64())
         .unwrap_or(1.0) as usize;
     match (isolated, cores.clamp(1, 4)) {
-        (false, _) => "It runs on one core here: this page is not cross-origin isolated (its server does not send the two headers that allow more; see the README).".into(),
+        (false, _) => "It runs on one core here: this page is not cross-origin isolated (its server does not send the two headers that allow more; `make run` sends them, see docs/local-model.md).".into(),
         (true, 1) => "It runs on this device's one core.".into(),
         (true, n) => format!("It runs on {n} of this device's cores, each holding a share of the model."),
     }

@@ -1,6 +1,7 @@
 //! The Leptos UI. Every panel reads views folded from the run's event log.
 
 mod act;
+mod agent_section;
 mod batch;
 pub(crate) mod classroom;
 mod controls;
@@ -16,6 +17,7 @@ mod graph;
 mod header;
 mod history;
 mod inspector;
+mod launch;
 pub(crate) mod lazy;
 mod link;
 mod local_models;

@@ -17,7 +17,7 @@ use crate::platform::clock::BrowserClock;
 use crate::platform::fetch::FetchTransport;
 use crate::platform::keys;
 use crate::platform::settings::Settings;
-use crate::ui::widgets::{amount, DialogHead};
+use crate::ui::widgets::{amount, Clipped, DialogHead};
 use leptos::html;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -27,7 +27,8 @@ use std::rc::Rc;
 enum Probe {
     Idle,
     Testing,
-    Ok(String),
+    /// What it said of the server, and the reply it quoted.
+    Ok(String, String),
     Failed(String),
 }
 
@@ -315,7 +316,9 @@ fn ConnectionTest(form: Form, probe: RwSignal<Probe>) -> impl IntoView {
             {move || match probe.get() {
                 Probe::Idle => view! { <span></span> }.into_any(),
                 Probe::Testing => view! { <span class="muted" role="status">"Testing…"</span> }.into_any(),
-                Probe::Ok(m) => view! { <span class="ok" role="status">{m}</span> }.into_any(),
+                Probe::Ok(m, said) => view! {
+                    <span class="ok" role="status">{m}" It replied “"<Clipped text=said max=60/>"”."</span>
+                }.into_any(),
                 Probe::Failed(m) => view! { <span class="bad" role="alert">{m}</span> }.into_any(),
             }}
         </div>
@@ -360,13 +363,13 @@ fn test_connection(s: Settings, key: String, probe: RwSignal<Probe>) {
         let r = m.complete(Call::new(&req, &mut sink, &cancel)).await;
         let ms = js_sys::Date::now() - started;
         probe.set(match r {
-            Ok(resp) => {
-                let said: String = resp.text.trim().chars().take(40).collect();
-                Probe::Ok(format!(
-                    "Connected to {}: it replied “{said}” in {ms:.0} ms.",
+            Ok(resp) => Probe::Ok(
+                format!(
+                    "Connected to {} in {ms:.0} ms.",
                     resp.model.unwrap_or_else(|| m.name())
-                ))
-            }
+                ),
+                resp.text.trim().to_string(),
+            ),
             Err(e) => Probe::Failed(e.user_message()),
         });
     });

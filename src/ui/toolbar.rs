@@ -5,6 +5,7 @@ use super::coordinator_row::Part;
 use super::coordinators::{shown_ui, ui_of};
 use super::lazy::{lazy_part, lazy_view, ViewFn};
 use super::state::{use_app, Activity, AppState, Source};
+use crate::engine::base::words::clip;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
@@ -97,11 +98,7 @@ fn RunTitle() -> impl IntoView {
                         .split_whitespace()
                         .collect::<Vec<_>>()
                         .join(" ");
-                    if first.chars().count() > 70 {
-                        format!("{}…", first.chars().take(70).collect::<String>())
-                    } else {
-                        first
-                    }
+                    clip(&first, 71)
                 })
                 .unwrap_or_default()
         })

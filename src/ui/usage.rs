@@ -128,9 +128,11 @@ fn UsageBox() -> impl IntoView {
                 {seg(By::Phase, "Phase")}
                 {seg(By::Model, "Model")}
             </div>
-            <table class="usage-table">
-                <thead><tr><th scope="col"></th><th scope="col">"Calls"</th><th scope="col">"In"</th><th scope="col">"Out"</th><th scope="col">"Cost"</th></tr></thead>
-                <tbody inner_html=table></tbody>
-            </table>
+            <div class="table-scroll">
+                <table class="usage-table">
+                    <thead><tr><th scope="col"></th><th scope="col">"Calls"</th><th scope="col">"In"</th><th scope="col">"Out"</th><th scope="col">"Cost"</th></tr></thead>
+                    <tbody inner_html=table></tbody>
+                </table>
+            </div>
     }
 }

@@ -130,3 +130,26 @@ pub fn ConfirmBar(
         })
     }
 }
+
+/// Text that may be long, cut to `max` characters at a word with "…"
+/// (`words::clip`); when cut, a "more" button shows the whole text (and
+/// "less" cuts it again).
+#[component]
+pub fn Clipped(text: String, max: usize) -> impl IntoView {
+    let short = crate::engine::base::words::clip(&text, max);
+    if short == text.trim() {
+        return view! { <span class="clipped">{text}</span> }.into_any();
+    }
+    let open = RwSignal::new(false);
+    view! {
+        <span class="clipped">
+            {move || if open.get() { text.clone() } else { short.clone() }}
+            " "
+            <button type="button" class="link-button clip-toggle" aria-expanded=move || open.get().to_string()
+                on:click=move |_| open.update(|o| *o = !*o)>
+                {move || if open.get() { "less" } else { "more" }}
+            </button>
+        </span>
+    }
+    .into_any()
+}

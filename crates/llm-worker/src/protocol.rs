@@ -379,6 +379,17 @@ pub enum FromWorker {
         exchanges: u64,
         #[serde(default)]
         exchange_ms: f64,
+        /// Workers the pass ran on at the end (1 after a fall back to one
+        /// worker: another program was busy on a core).
+        #[serde(default)]
+        workers: u32,
+        /// Since the model was split: each worker's time on its own rows
+        /// (the leader first), and the leader's time waiting for the
+        /// others' rows, ms (empty on one worker).
+        #[serde(default)]
+        share_ms: Vec<f64>,
+        #[serde(default)]
+        wait_ms: f64,
     },
     Error {
         id: u32,

@@ -15,7 +15,7 @@ use roundtable::engine::coordinators::every_script;
 use roundtable::engine::coordinators::mael::contract::{MaelOptions, Mode};
 use roundtable::engine::coordinators::mael::learn::{
     evaluation_jobs, first_tasks, groups, learning_jobs, learning_repairs, pending, refuse_trained,
-    result_of, rows, sweep, sweep_mode, Row, Tag, LEARNING,
+    result_of, rows, sweep, sweep_mode, ModeSummary, Row, Tag, LEARNING,
 };
 use roundtable::engine::coordinators::mael::memory::Memory;
 use roundtable::engine::coordinators::mael::{self};
@@ -227,18 +227,7 @@ pub fn eval(args: Vec<OsString>) -> Result<i32, String> {
         .ok_or("mael-eval needs --pool pool.json (from mael-learn)")?;
     let modes = modes(&f)?;
     let test = f.number::<usize>("test")?.unwrap_or(30);
-    // Fig. 3's sweep by default; `--sizes none` runs none.
-    let sizes: Vec<usize> = match f.text("sizes")?.as_deref() {
-        Some("none") => Vec::new(),
-        None => vec![0, 10, 20, 30],
-        Some(list) => (list.split(','))
-            .map(|x| {
-                x.trim()
-                    .parse()
-                    .map_err(|_| format!("--sizes: \"{x}\" is not a whole number (or say none)"))
-            })
-            .collect::<Result<_, _>>()?,
-    };
+    let sizes = pool_sizes(&f)?;
     f.finish()?;
     let memory = super::memory(Some(&pool), common.embedder()?)?;
     let tasks: Vec<Task> = a.tasks(Split::Test)?.into_iter().take(test).collect();
@@ -247,12 +236,7 @@ pub fn eval(args: Vec<OsString>) -> Result<i32, String> {
     };
     refuse_trained(&memory.pool.borrow(), &pool, &tasks)?;
     let template = a.options(first.clone())?;
-    let mut sweep_pools = HashMap::new();
-    for &n in &sizes {
-        let sub = first_tasks(&memory.pool.borrow(), n);
-        let m = Memory::new("sweep", sub, memory.embedder.clone()).map_err(|e| e.user_message())?;
-        sweep_pools.insert(n, Rc::new(m));
-    }
+    let sweep_pools = sweep_pools(&memory, &sizes)?;
     let base = common.config(mael::ID, "", "mael-eval");
     let rows_asked = groups(&modes, &[], template.scoring);
     let jobs = evaluation_jobs(&base, &tasks, &rows_asked, &sizes, |t| MaelOptions {
@@ -262,30 +246,89 @@ pub fn eval(args: Vec<OsString>) -> Result<i32, String> {
     let mut host = MaelHost::new(&common, memory.clone())?;
     host.sweep = sweep_pools;
     let report = cli_batch::run(jobs, false, &batch, &common, &host, &LINES)?;
-    let (table, points) = (rows(&report.runs), sweep(&report.runs));
-    let sweep_in = sweep_mode(&modes);
+    let figures = EvalFigures {
+        table: rows(&report.runs),
+        points: sweep(&report.runs),
+        sizes,
+        sweep_in: sweep_mode(&modes),
+    };
     if common.json {
-        for r in &table {
-            println!("{}", row_json(r));
-        }
-        for n in &sizes {
-            // A pool size none of whose runs finished has no score (null).
-            let point = points.iter().find(|(p, _)| p == n).map(|(_, s)| s);
-            let (score, ids) = match point {
-                Some(s) => (Some(s.score), s.task_ids.clone()),
-                None => (None, Vec::new()),
-            };
-            println!(
-                "{}",
-                serde_json::json!({"pool_tasks": n, "mode": sweep_in.id(), "score": score, "tasks": ids})
-            );
-        }
+        figures.print_json();
     } else {
         println!(
             "{} test tasks, pool of {} experiences",
             tasks.len(),
             memory.pool.borrow().len()
         );
+        figures.print_table();
+        figures.print_sweep();
+    }
+    // The figures are the command's result (runs that did not finish are
+    // left out of them), and the command succeeds (as it always has).
+    Ok(0)
+}
+
+/// The pool sizes of the sweep: Fig. 3's by default; `--sizes none` runs
+/// none.
+fn pool_sizes(f: &Flags) -> Result<Vec<usize>, String> {
+    Ok(match f.text("sizes")?.as_deref() {
+        Some("none") => Vec::new(),
+        None => vec![0, 10, 20, 30],
+        Some(list) => (list.split(','))
+            .map(|x| {
+                x.trim()
+                    .parse()
+                    .map_err(|_| format!("--sizes: \"{x}\" is not a whole number (or say none)"))
+            })
+            .collect::<Result<_, _>>()?,
+    })
+}
+
+/// The sweep's pools: the experiences of the first `n` tasks learned, for
+/// each size `n`.
+fn sweep_pools(memory: &Memory, sizes: &[usize]) -> Result<HashMap<usize, Rc<Memory>>, String> {
+    let mut pools = HashMap::new();
+    for &n in sizes {
+        let sub = first_tasks(&memory.pool.borrow(), n);
+        let m = Memory::new("sweep", sub, memory.embedder.clone()).map_err(|e| e.user_message())?;
+        pools.insert(n, Rc::new(m));
+    }
+    Ok(pools)
+}
+
+/// What `mael-eval` reports: a row per mode, and the sweep's score per
+/// pool size (in `sweep_in`'s mode).
+struct EvalFigures {
+    table: Vec<Row>,
+    points: Vec<(usize, ModeSummary)>,
+    sizes: Vec<usize>,
+    sweep_in: Mode,
+}
+
+impl EvalFigures {
+    /// One JSON line per row, then one per pool size.
+    fn print_json(&self) {
+        for r in &self.table {
+            println!("{}", row_json(r));
+        }
+        for n in &self.sizes {
+            // A pool size none of whose runs finished has no score (null).
+            let point = self.points.iter().find(|(p, _)| p == n).map(|(_, s)| s);
+            let (score, ids) = match point {
+                Some(s) => (Some(s.score), s.task_ids.clone()),
+                None => (None, Vec::new()),
+            };
+            println!(
+                "{}",
+                serde_json::json!({"pool_tasks": n, "mode": self.sweep_in.id(), "score": score, "tasks": ids})
+            );
+        }
+    }
+
+    /// The modes' figures as a table, the composite's parts, and the
+    /// replies repaired per step kind.
+    fn print_table(&self) {
+        let table = &self.table;
         // The first column as wide as its longest name (so the rest align).
         let w = (table.iter())
             .map(|r| r.summary.mode.label().chars().count())
@@ -294,7 +337,7 @@ pub fn eval(args: Vec<OsString>) -> Result<i32, String> {
             "{:<w$} {:>8} {:>18} {:>8} {:>16}",
             "mode", "score %", "completion tokens", "rounds", "replies repaired"
         );
-        for r in &table {
+        for r in table {
             println!(
                 "{:<w$} {:>8.1} {:>18.0} {:>8.2} {:>16}",
                 r.summary.mode.label(),
@@ -315,20 +358,21 @@ pub fn eval(args: Vec<OsString>) -> Result<i32, String> {
             .map(|r| (r.label.as_str(), &r.summary.repairs))
             .collect();
         print_by_step(&columns);
-        if !sizes.is_empty() {
+    }
+
+    /// The pool-size sweep's scores, when there is a sweep.
+    fn print_sweep(&self) {
+        if !self.sizes.is_empty() {
             println!(
                 "pool-size sweep ({}): tasks learned → score %",
-                sweep_in.label()
+                self.sweep_in.label()
             );
-            for n in &sizes {
-                match points.iter().find(|(p, _)| p == n) {
+            for n in &self.sizes {
+                match self.points.iter().find(|(p, _)| p == n) {
                     Some((_, s)) => println!("  {n:>3} tasks: {:.1}", s.score * 100.0),
                     None => println!("  {n:>3} tasks: no run finished"),
                 }
             }
         }
     }
-    // The figures are the command's result (runs that did not finish are
-    // left out of them), and the command succeeds (as it always has).
-    Ok(0)
 }

@@ -3,6 +3,7 @@
 //! of the same embedder into one.
 
 use super::super::flags::Flags;
+use roundtable::engine::base::words::count;
 use roundtable::engine::coordinators::mael::contract::{Polarity, Scoring, StepKind};
 use roundtable::engine::coordinators::mael::experience::Pool;
 use std::ffi::OsString;
@@ -82,7 +83,10 @@ pub fn run(args: Vec<OsString>) -> Result<i32, String> {
         let mut merged = read(x)?;
         let added = merged.merge(&read(y)?).map_err(|e| e.user_message())?;
         super::write_whole(out, &merged.to_json())?;
-        println!("{out}: {} experiences ({added} from {y})", merged.len());
+        println!(
+            "{out}: {} ({added} from {y})",
+            count(merged.len(), "experience")
+        );
         return Ok(0);
     }
     let need = |v: &Option<String>, flag: &str| {

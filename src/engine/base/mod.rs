@@ -1,5 +1,6 @@
-//! What every layer above awaits with: cooperative cancellation and the
-//! clock. No other engine module is imported here.
+//! What every layer above uses: cooperative cancellation, the clock, and
+//! counts in words. No other engine module is imported here.
 
 pub mod cancel;
 pub mod clock;
+pub mod words;

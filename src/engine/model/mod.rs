@@ -13,6 +13,7 @@ pub mod reply;
 pub mod retry;
 pub mod scripted;
 pub mod spec;
+pub mod suggested;
 pub mod text_tools;
 pub mod types;
 /// The messages between the page and the in-page model's worker, and the

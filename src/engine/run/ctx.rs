@@ -341,15 +341,7 @@ impl RunCtx {
             .get(agent)
             .cloned()
             .unwrap_or_default();
-        let spec = self.0.config.model_for(&role);
-        req.params.temperature = req
-            .params
-            .temperature
-            .or(spec.and_then(|s| s.sampling.temperature))
-            .or(self.0.default_temperature.get());
-        if let Some(spec) = spec {
-            req.params.max_tokens = req.params.max_tokens.or(spec.max_tokens);
-        }
+        self.fill_in_params(&role, &mut req);
         let model = self
             .0
             .models
@@ -372,14 +364,7 @@ impl RunCtx {
         }
         let call = self.0.next_call.get();
         let model_name = model.name();
-        let budgets: Vec<Rc<Budget>> = self.0.budgets.borrow().clone();
-        let mut held = Held(Vec::new());
-        for b in &budgets {
-            let r = b
-                .check(&model_name, &req, call)
-                .map_err(|detail| ModelError::SpendCap { detail })?;
-            held.0.push((b.clone(), r));
-        }
+        let mut held = self.hold_budgets(&model_name, &req, call)?;
         self.0.next_call.set(call + 1);
         self.emit(RunEvent::LlmRequest {
             call,
@@ -387,6 +372,55 @@ impl RunCtx {
             model: model.name(),
             request: req.clone(),
         });
+        self.complete_with_retries(call, &req, &*model, &model_name, &mut held)
+            .await
+    }
+
+    /// The temperature a request leaves unset: the run's (its model spec's)
+    /// else the coordinator's default; the answer length likewise from the
+    /// spec.
+    fn fill_in_params(&self, role: &str, req: &mut ChatRequest) {
+        let spec = self.0.config.model_for(role);
+        req.params.temperature = req
+            .params
+            .temperature
+            .or(spec.and_then(|s| s.sampling.temperature))
+            .or(self.0.default_temperature.get());
+        if let Some(spec) = spec {
+            req.params.max_tokens = req.params.max_tokens.or(spec.max_tokens);
+        }
+    }
+
+    /// The call's estimate held against every budget; a spend cap it would
+    /// pass fails the call (what was held so far given back).
+    fn hold_budgets(
+        &self,
+        model_name: &str,
+        req: &ChatRequest,
+        call: u32,
+    ) -> Result<Held, ModelError> {
+        let budgets: Vec<Rc<Budget>> = self.0.budgets.borrow().clone();
+        let mut held = Held(Vec::new());
+        for b in &budgets {
+            let r = b
+                .check(model_name, req, call)
+                .map_err(|detail| ModelError::SpendCap { detail })?;
+            held.0.push((b.clone(), r));
+        }
+        Ok(held)
+    }
+
+    /// The call's attempts: each streams its deltas into the log; the
+    /// answer is recorded (with its usage against the budgets), a retryable
+    /// error waits its backoff and tries again, any other fails the call.
+    async fn complete_with_retries(
+        &self,
+        call: u32,
+        req: &ChatRequest,
+        model: &dyn ChatModel,
+        model_name: &str,
+        held: &mut Held,
+    ) -> Result<(u32, ChatResponse), ModelError> {
         let policy = self.0.config.retry;
         let mut attempt = 1;
         loop {
@@ -397,7 +431,7 @@ impl RunCtx {
                 }
             };
             let result = model
-                .complete(Call::new(&req, &mut sink, &self.0.cancel))
+                .complete(Call::new(req, &mut sink, &self.0.cancel))
                 .await;
             let retries = attempt - 1;
             let error = match result {
@@ -407,7 +441,7 @@ impl RunCtx {
                     }
                     let latency_ms = (self.0.clock.now_ms() - started).max(0.0) as u64;
                     for (b, r) in held.0.drain(..) {
-                        b.record(&model_name, &response.usage, r);
+                        b.record(model_name, &response.usage, r);
                     }
                     self.emit(RunEvent::LlmResponse {
                         call,
@@ -424,24 +458,7 @@ impl RunCtx {
             let unit = self.0.rng.borrow_mut().unit();
             match policy.delay_ms(attempt, &error, unit) {
                 Some(wait_ms) => {
-                    self.emit(RunEvent::LlmRetry {
-                        call,
-                        attempt,
-                        error,
-                        wait_ms,
-                    });
-                    let sleep = self.0.clock.sleep(wait_ms);
-                    let cancelled = self.0.cancel.cancelled();
-                    futures::pin_mut!(sleep);
-                    futures::future::select(sleep, cancelled).await;
-                    if self.is_cancelled() {
-                        self.emit(RunEvent::LlmFailed {
-                            call,
-                            error: ModelError::Cancelled,
-                            retries: attempt,
-                        });
-                        return Err(ModelError::Cancelled);
-                    }
+                    self.back_off(call, attempt, error, wait_ms).await?;
                     attempt += 1;
                 }
                 None => {
@@ -454,6 +471,36 @@ impl RunCtx {
                 }
             }
         }
+    }
+
+    /// Records a retry and waits its delay; a cancellation meanwhile fails
+    /// the call.
+    async fn back_off(
+        &self,
+        call: u32,
+        attempt: u32,
+        error: ModelError,
+        wait_ms: u64,
+    ) -> Result<(), ModelError> {
+        self.emit(RunEvent::LlmRetry {
+            call,
+            attempt,
+            error,
+            wait_ms,
+        });
+        let sleep = self.0.clock.sleep(wait_ms);
+        let cancelled = self.0.cancel.cancelled();
+        futures::pin_mut!(sleep);
+        futures::future::select(sleep, cancelled).await;
+        if self.is_cancelled() {
+            self.emit(RunEvent::LlmFailed {
+                call,
+                error: ModelError::Cancelled,
+                retries: attempt,
+            });
+            return Err(ModelError::Cancelled);
+        }
+        Ok(())
     }
 }
 

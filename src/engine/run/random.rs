@@ -212,63 +212,78 @@ pub fn random_run(rng: &mut SplitMix, max_events: usize) -> RunDoc {
                 llm_call(rng, call, &agent, &mut evs);
                 call += 1;
             }
-            2 => evs.push(RunEvent::PhaseStarted {
-                phase: text(rng),
-                label: text(rng),
-            }),
-            3 => evs.push(RunEvent::PhaseEnded { phase: text(rng) }),
-            4 => {
-                evs.push(RunEvent::ToolCalled {
-                    id: text(rng),
-                    agent: agent.clone(),
-                    tool: "T".into(),
-                    args: json!({"a": text(rng), "n": [1, 2.5, null]}),
-                    call: Some(call),
-                });
-                evs.push(RunEvent::ToolReturned {
-                    id: text(rng),
-                    agent,
-                    ok: rng.next_u64() % 2 == 0,
-                    output: text(rng),
-                });
-            }
-            5 => evs.push(RunEvent::MessagePosted {
-                from: agent,
-                to: if rng.next_u64() % 2 == 0 {
-                    Audience::Public
-                } else {
-                    Audience::To(vec!["lead".into(), text(rng)])
-                },
-                text: text(rng),
-                call: (rng.next_u64() % 2 == 0).then_some(call.saturating_sub(1)),
-            }),
-            6 => evs.push(RunEvent::Handoff {
-                from: agent,
-                to: "hotel".into(),
-                reason: text(rng),
-            }),
-            7 => evs.push(RunEvent::NoteWritten {
-                agent,
-                store: "notebook".into(),
-                key: Some(text(rng)),
-                payload: json!({"rows": [text(rng), text(rng)], "x": float(rng)}),
-            }),
-            _ if call > 0 && rng.next_u64() % 3 == 0 => evs.push(RunEvent::ReplyRepaired {
-                call: call - 1,
-                repairs: vec![
-                    Repair::new(RepairKind::Closed, text(rng)),
-                    Repair::new(RepairKind::Default, text(rng)),
-                ],
-            }),
-            _ => evs.push(RunEvent::ScoreComputed {
-                name: text(rng),
-                value: float(rng),
-                agent: Some(agent),
-                detail: json!({"k": text(rng)}),
-            }),
+            kind => other_event(rng, kind, call, agent, &mut evs),
         }
     }
-    evs.push(match rng.next_u64() % 4 {
+    evs.push(run_end(rng));
+    RunDoc::new(cfg, logged(rng, evs))
+}
+
+/// An event other than an LLM call's, of `kind` (2 to 8), by `agent`;
+/// `call` is the next call's number.
+fn other_event(rng: &mut SplitMix, kind: u64, call: u32, agent: String, evs: &mut Vec<RunEvent>) {
+    match kind {
+        2 => evs.push(RunEvent::PhaseStarted {
+            phase: text(rng),
+            label: text(rng),
+        }),
+        3 => evs.push(RunEvent::PhaseEnded { phase: text(rng) }),
+        4 => {
+            evs.push(RunEvent::ToolCalled {
+                id: text(rng),
+                agent: agent.clone(),
+                tool: "T".into(),
+                args: json!({"a": text(rng), "n": [1, 2.5, null]}),
+                call: Some(call),
+            });
+            evs.push(RunEvent::ToolReturned {
+                id: text(rng),
+                agent,
+                ok: rng.next_u64() % 2 == 0,
+                output: text(rng),
+            });
+        }
+        5 => evs.push(RunEvent::MessagePosted {
+            from: agent,
+            to: if rng.next_u64() % 2 == 0 {
+                Audience::Public
+            } else {
+                Audience::To(vec!["lead".into(), text(rng)])
+            },
+            text: text(rng),
+            call: (rng.next_u64() % 2 == 0).then_some(call.saturating_sub(1)),
+        }),
+        6 => evs.push(RunEvent::Handoff {
+            from: agent,
+            to: "hotel".into(),
+            reason: text(rng),
+        }),
+        7 => evs.push(RunEvent::NoteWritten {
+            agent,
+            store: "notebook".into(),
+            key: Some(text(rng)),
+            payload: json!({"rows": [text(rng), text(rng)], "x": float(rng)}),
+        }),
+        _ if call > 0 && rng.next_u64() % 3 == 0 => evs.push(RunEvent::ReplyRepaired {
+            call: call - 1,
+            repairs: vec![
+                Repair::new(RepairKind::Closed, text(rng)),
+                Repair::new(RepairKind::Default, text(rng)),
+            ],
+        }),
+        _ => evs.push(RunEvent::ScoreComputed {
+            name: text(rng),
+            value: float(rng),
+            agent: Some(agent),
+            detail: json!({"k": text(rng)}),
+        }),
+    }
+}
+
+/// How the run ends: failed, cancelled, or finished (with or without an
+/// output).
+fn run_end(rng: &mut SplitMix) -> RunEvent {
+    match rng.next_u64() % 4 {
         0 => RunEvent::RunFailed {
             reason: FailReason {
                 kind: "model".into(),
@@ -281,12 +296,16 @@ pub fn random_run(rng: &mut SplitMix, max_events: usize) -> RunDoc {
         _ => RunEvent::RunFinished {
             output: Some(text(rng)),
         },
-    });
+    }
+}
+
+/// The events with their sequence numbers (sometimes with gaps) and
+/// times.
+fn logged(rng: &mut SplitMix, evs: Vec<RunEvent>) -> Vec<LoggedEvent> {
     let gaps = rng.next_u64() % 5 == 0;
     let mut seq = 0u64;
     let mut t = 0u64;
-    let events = evs
-        .into_iter()
+    evs.into_iter()
         .map(|event| {
             let e = LoggedEvent {
                 seq,
@@ -297,6 +316,5 @@ pub fn random_run(rng: &mut SplitMix, max_events: usize) -> RunDoc {
             t += rng.next_u64() % 400;
             e
         })
-        .collect();
-    RunDoc::new(cfg, events)
+        .collect()
 }

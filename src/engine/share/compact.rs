@@ -125,18 +125,7 @@ pub fn to_compact(doc: &RunDoc) -> Result<Value, String> {
 /// deltas); every other event, and the config, is read into its typed value
 /// on its own, so an error names the part that is not valid.
 pub fn from_compact(mut tree: Value) -> Result<RunDoc, String> {
-    let table: Vec<String> = match tree.get("S") {
-        None => Vec::new(),
-        Some(Value::Array(a)) => a
-            .iter()
-            .map(|s| {
-                s.as_str()
-                    .map(str::to_string)
-                    .ok_or("the string table holds a non-string")
-            })
-            .collect::<Result<_, _>>()?,
-        Some(_) => return Err("the string table is not a list".into()),
-    };
+    let table = string_table(&tree)?;
     intern::expand(&mut tree, &table)?;
     let top = tree.as_object_mut().ok_or("the run is not an object")?;
     let schema_version = top
@@ -152,15 +141,51 @@ pub fn from_compact(mut tree: Value) -> Result<RunDoc, String> {
         Some(Value::Array(a)) => a,
         _ => return Err("the run has no event list".into()),
     };
+    let mut reader = EventReader {
+        answers: cut_answers(&compact_events),
+        config_tree,
+        offsets: HashMap::new(),
+        t: 0,
+    };
+    let mut events = Vec::with_capacity(compact_events.len());
+    for (i, e) in compact_events.into_iter().enumerate() {
+        events.push(reader.event(i, e)?);
+    }
+    let doc = RunDoc {
+        format: crate::engine::run::log::FORMAT.to_string(),
+        schema_version,
+        config,
+        events,
+    };
+    doc.validate()?;
+    Ok(doc)
+}
 
-    // Final answers of the calls whose streamed deltas were cut out.
+/// The string table (`S`) repeated strings were moved to; empty without one.
+fn string_table(tree: &Value) -> Result<Vec<String>, String> {
+    Ok(match tree.get("S") {
+        None => Vec::new(),
+        Some(Value::Array(a)) => a
+            .iter()
+            .map(|s| {
+                s.as_str()
+                    .map(str::to_string)
+                    .ok_or("the string table holds a non-string")
+            })
+            .collect::<Result<_, _>>()?,
+        Some(_) => return Err("the string table is not a list".into()),
+    })
+}
+
+/// Final answers of the calls whose streamed deltas were cut out.
+fn cut_answers(compact_events: &[Value]) -> HashMap<u64, String> {
     let cut_calls: HashSet<u64> = compact_events
         .iter()
         .filter(|e| e.get("n").is_some())
         .filter_map(|e| e.get("call").and_then(Value::as_u64))
         .collect();
     let mut answers: HashMap<u64, String> = HashMap::new();
-    for e in &compact_events {
+    for e in compact_events {
         if e.get("t").and_then(Value::as_str) == Some("llm_response") {
             if let (Some(call), Some(text)) = (
                 e.get("call").and_then(Value::as_u64),
@@ -172,10 +197,23 @@ pub fn from_compact(mut tree: Value) -> Result<RunDoc, String> {
             }
         }
     }
-    let mut offsets: HashMap<u64, usize> = HashMap::new();
-    let mut t = 0u64;
-    let mut events = Vec::with_capacity(compact_events.len());
-    for (i, e) in compact_events.into_iter().enumerate() {
+    answers
+}
+
+/// Reads compact events in order: the time runs on from event to event,
+/// and each call's cut-out deltas are taken from its answer in turn.
+struct EventReader {
+    answers: HashMap<u64, String>,
+    /// The document's config, for a `run_started` that dropped its own.
+    config_tree: Value,
+    /// How much of each call's answer the deltas so far took.
+    offsets: HashMap<u64, usize>,
+    t: u64,
+}
+
+impl EventReader {
+    /// Compact event `i` as its typed event.
+    fn event(&mut self, i: usize, e: Value) -> Result<LoggedEvent, String> {
         let Value::Object(mut o) = e else {
             return Err(format!("event {i} is not an object"));
         };
@@ -191,60 +229,59 @@ pub fn from_compact(mut tree: Value) -> Result<RunDoc, String> {
                 .ok_or_else(|| format!("event {i} has a bad time"))?,
             None => 0,
         };
-        t = t.wrapping_add(dt);
+        self.t = self.t.wrapping_add(dt);
+        let t = self.t;
         let kind = match o.remove("t") {
             Some(Value::String(k)) => k,
             _ => return Err(format!("event {i} has no kind")),
         };
         if kind == "run_started" && !o.contains_key("config") {
-            o.insert("config".into(), config_tree.clone());
+            o.insert("config".into(), self.config_tree.clone());
         }
         if let Some(n) = o.remove("n") {
-            let n = n
-                .as_u64()
-                .ok_or_else(|| format!("event {i} has a bad delta length"))?
-                as usize;
-            let call = o
-                .get("call")
-                .and_then(Value::as_u64)
-                .ok_or_else(|| format!("event {i} has no call"))?;
-            let answer = answers
-                .get(&call)
-                .ok_or_else(|| format!("event {i}: call {call} has no answer to cut from"))?;
-            let start = offsets.entry(call).or_insert(0);
-            let piece = start
-                .checked_add(n)
-                .and_then(|end| answer.get(*start..end))
-                .ok_or_else(|| {
-                    format!("event {i}: delta length does not fit call {call}'s answer")
-                })?;
-            *start += n;
+            let (call, piece) = self.cut_piece(i, &o, n)?;
             // A delta holding nothing but its call: the typed event as
             // reading it would make it.
             if let (true, Ok(call)) = (kind == "llm_delta" && o.len() == 1, u32::try_from(call)) {
-                events.push(LoggedEvent {
+                return Ok(LoggedEvent {
                     seq,
                     t_ms: t,
-                    event: RunEvent::LlmDelta {
-                        call,
-                        text: piece.to_string(),
-                    },
+                    event: RunEvent::LlmDelta { call, text: piece },
                 });
-                continue;
             }
             o.insert("text".into(), json!(piece));
         }
         let mut inner = Map::new();
         inner.insert(kind, Value::Object(o));
         let event = json!({ "seq": seq, "t_ms": t, "event": inner });
-        events.push(json::from_tree(&event).map_err(|e| format!("event {i} is not valid: {e}"))?);
+        json::from_tree(&event).map_err(|e| format!("event {i} is not valid: {e}"))
     }
-    let doc = RunDoc {
-        format: crate::engine::run::log::FORMAT.to_string(),
-        schema_version,
-        config,
-        events,
-    };
-    doc.validate()?;
-    Ok(doc)
+
+    /// The call of a cut-out delta (fields `o`, length `n`) and its text:
+    /// the next `n` bytes of the call's answer.
+    fn cut_piece(
+        &mut self,
+        i: usize,
+        o: &Map<String, Value>,
+        n: Value,
+    ) -> Result<(u64, String), String> {
+        let n = n
+            .as_u64()
+            .ok_or_else(|| format!("event {i} has a bad delta length"))? as usize;
+        let call = o
+            .get("call")
+            .and_then(Value::as_u64)
+            .ok_or_else(|| format!("event {i} has no call"))?;
+        let answer = self
+            .answers
+            .get(&call)
+            .ok_or_else(|| format!("event {i}: call {call} has no answer to cut from"))?;
+        let start = self.offsets.entry(call).or_insert(0);
+        let piece = start
+            .checked_add(n)
+            .and_then(|end| answer.get(*start..end))
+            .ok_or_else(|| format!("event {i}: delta length does not fit call {call}'s answer"))?;
+        *start += n;
+        Ok((call, piece.to_string()))
+    }
 }

@@ -73,10 +73,23 @@ pub fn markdown(title: &str, runs: &[RunDoc], prices: &PriceTable) -> String {
     if let Some(first) = runs.first() {
         let _ = writeln!(m, "Task: {}\n", md_cell(&first.config.task));
     }
+    md_runs(&mut m, runs, &figs);
+    md_metrics(&mut m, runs.len(), &figs);
+    for (agents, heading) in [(true, "Per agent"), (false, "Per phase")] {
+        md_tallies(&mut m, runs.len(), &refs, agents, heading);
+    }
+    if runs.len() > 1 {
+        md_divergence(&mut m, runs);
+    }
+    m
+}
+
+/// The runs' table: each run's outcome, calls, tokens, cost and repairs.
+fn md_runs(m: &mut String, runs: &[RunDoc], figs: &[RunFigures]) {
     m.push_str(
         "## Runs\n\n| | run | outcome | calls | tokens | cost (USD) | replies repaired |\n|---|---|---|---|---|---|---|\n",
     );
-    for (i, (r, f)) in runs.iter().zip(&figs).enumerate() {
+    for (i, (r, f)) in runs.iter().zip(figs).enumerate() {
         let _ = writeln!(
             m,
             "| {} | {} | {} | {} | {} | {:.4}{} | {} |",
@@ -94,80 +107,90 @@ pub fn markdown(title: &str, runs: &[RunDoc], prices: &PriceTable) -> String {
             RepairCount::label_of(f.repairs)
         );
     }
-    let names = metric_names(&figs);
-    if !names.is_empty() {
-        m.push_str("\n## Metrics\n\n| metric |");
-        for i in 0..runs.len() {
-            let _ = write!(m, " {} |", letter(i));
-        }
-        m.push_str(" difference (last − A) |\n|---|");
-        for _ in 0..=runs.len() {
-            m.push_str("---|");
-        }
-        m.push('\n');
-        for n in &names {
-            let _ = write!(m, "| {} |", md_cell(n));
-            for f in &figs {
-                let _ = write!(
-                    m,
-                    " {} |",
-                    metric(f, n).map(fmt_value).unwrap_or("—".into())
-                );
-            }
-            let diff = match (
-                figs.first().and_then(|f| metric(f, n)),
-                figs.last().and_then(|f| metric(f, n)),
-            ) {
-                (Some(a), Some(b)) if runs.len() > 1 => format!("{:+.3}", b - a),
-                _ => "—".into(),
-            };
-            let _ = writeln!(m, " {diff} |");
-        }
+}
+
+/// The metrics' table (when the runs have metrics): each run's value and
+/// the last run's difference from the first's.
+fn md_metrics(m: &mut String, runs: usize, figs: &[RunFigures]) {
+    let names = metric_names(figs);
+    if names.is_empty() {
+        return;
     }
-    for (agents, heading) in [(true, "Per agent"), (false, "Per phase")] {
-        let rows = by_key(&refs, agents);
-        if rows.is_empty() {
-            continue;
+    m.push_str("\n## Metrics\n\n| metric |");
+    for i in 0..runs {
+        let _ = write!(m, " {} |", letter(i));
+    }
+    m.push_str(" difference (last − A) |\n|---|");
+    for _ in 0..=runs {
+        m.push_str("---|");
+    }
+    m.push('\n');
+    for n in &names {
+        let _ = write!(m, "| {} |", md_cell(n));
+        for f in figs {
+            let _ = write!(
+                m,
+                " {} |",
+                metric(f, n).map(fmt_value).unwrap_or("—".into())
+            );
         }
-        let _ = write!(m, "\n## {heading} (calls / tokens)\n\n| |");
-        for i in 0..runs.len() {
-            let _ = write!(m, " {} |", letter(i));
-        }
-        m.push_str("\n|---|");
-        for _ in 0..runs.len() {
-            m.push_str("---|");
-        }
-        m.push('\n');
-        for (key, tallies) in rows {
-            let _ = write!(m, "| {} |", md_cell(&key));
-            for t in tallies {
-                match t {
-                    Some(t) => {
-                        let _ = write!(m, " {} / {} |", t.calls, tokens(&t));
-                    }
-                    None => m.push_str(" — |"),
+        let diff = match (
+            figs.first().and_then(|f| metric(f, n)),
+            figs.last().and_then(|f| metric(f, n)),
+        ) {
+            (Some(a), Some(b)) if runs > 1 => format!("{:+.3}", b - a),
+            _ => "—".into(),
+        };
+        let _ = writeln!(m, " {diff} |");
+    }
+}
+
+/// Calls and tokens per agent (`agents`) or per phase, one column per run
+/// (when there are any).
+fn md_tallies(m: &mut String, runs: usize, refs: &[&RunFigures], agents: bool, heading: &str) {
+    let rows = by_key(refs, agents);
+    if rows.is_empty() {
+        return;
+    }
+    let _ = write!(m, "\n## {heading} (calls / tokens)\n\n| |");
+    for i in 0..runs {
+        let _ = write!(m, " {} |", letter(i));
+    }
+    m.push_str("\n|---|");
+    for _ in 0..runs {
+        m.push_str("---|");
+    }
+    m.push('\n');
+    for (key, tallies) in rows {
+        let _ = write!(m, "| {} |", md_cell(&key));
+        for t in tallies {
+            match t {
+                Some(t) => {
+                    let _ = write!(m, " {} / {} |", t.calls, tokens(&t));
                 }
+                None => m.push_str(" — |"),
             }
-            m.push('\n');
         }
+        m.push('\n');
     }
-    if runs.len() > 1 {
-        m.push_str("\n## Where the runs first diverge\n\n");
-        for (i, r) in runs.iter().enumerate().skip(1) {
-            let line = match first_divergence(&runs[0].events, &r.events) {
-                Some(d) => format!(
-                    "- A vs {}: at model call {} ({}): {}",
-                    letter(i),
-                    d.call + 1,
-                    d.what,
-                    md_cell(&d.detail)
-                ),
-                None => format!("- A vs {}: the same calls with the same answers", letter(i)),
-            };
-            let _ = writeln!(m, "{line}");
-        }
+}
+
+/// Where each run first differs from run A.
+fn md_divergence(m: &mut String, runs: &[RunDoc]) {
+    m.push_str("\n## Where the runs first diverge\n\n");
+    for (i, r) in runs.iter().enumerate().skip(1) {
+        let line = match first_divergence(&runs[0].events, &r.events) {
+            Some(d) => format!(
+                "- A vs {}: at model call {} ({}): {}",
+                letter(i),
+                d.call + 1,
+                d.what,
+                md_cell(&d.detail)
+            ),
+            None => format!("- A vs {}: the same calls with the same answers", letter(i)),
+        };
+        let _ = writeln!(m, "{line}");
     }
-    m
 }
 
 /// Colours of the runs in a standalone chart (the page uses CSS classes

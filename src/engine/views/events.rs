@@ -1,5 +1,6 @@
 //! One-line summaries of events for the Events tab and the CLI.
 
+use crate::engine::model::{ChatRequest, ChatResponse};
 use crate::engine::run::event::{Audience, RunEvent};
 
 fn clip(s: &str, n: usize) -> String {
@@ -32,16 +33,7 @@ pub fn summarize(ev: &RunEvent) -> String {
             agent,
             model,
             request,
-        } => format!(
-            "call {call}: {agent} → {model}, {} message{}{}",
-            request.messages.len(),
-            if request.messages.len() == 1 { "" } else { "s" },
-            if request.tools.is_empty() {
-                String::new()
-            } else {
-                format!(", {} tools", request.tools.len())
-            }
-        ),
+        } => request_line(*call, agent, model, request),
         RunEvent::LlmDelta { call, text } => format!("call {call}: “{}”", clip(text, 60)),
         RunEvent::LlmRetry {
             call,
@@ -57,26 +49,7 @@ pub fn summarize(ev: &RunEvent) -> String {
             response,
             latency_ms,
             retries,
-        } => format!(
-            "call {call}: {} in / {} out tokens{}, {latency_ms} ms{}{}",
-            response.usage.input_tokens,
-            response.usage.output_tokens,
-            if response.usage.estimated {
-                " (estimated)"
-            } else {
-                ""
-            },
-            if *retries > 0 {
-                format!(", {retries} retries")
-            } else {
-                String::new()
-            },
-            if response.tool_calls.is_empty() {
-                String::new()
-            } else {
-                format!(", {} tool calls", response.tool_calls.len())
-            }
-        ),
+        } => response_line(*call, response, *latency_ms, *retries),
         RunEvent::LlmFailed { call, error, .. } => format!("call {call} failed: {}", error.kind()),
         RunEvent::ToolCalled {
             agent, tool, args, ..
@@ -117,4 +90,42 @@ pub fn summarize(ev: &RunEvent) -> String {
         ),
         RunEvent::RunCancelled {} => "run cancelled".into(),
     }
+}
+
+/// An LLM request: who asks which model, with how many messages and tools.
+fn request_line(call: u32, agent: &str, model: &str, request: &ChatRequest) -> String {
+    format!(
+        "call {call}: {agent} → {model}, {} message{}{}",
+        request.messages.len(),
+        if request.messages.len() == 1 { "" } else { "s" },
+        if request.tools.is_empty() {
+            String::new()
+        } else {
+            format!(", {} tools", request.tools.len())
+        }
+    )
+}
+
+/// An LLM response: its tokens, latency, retries and tool calls.
+fn response_line(call: u32, response: &ChatResponse, latency_ms: u64, retries: u32) -> String {
+    format!(
+        "call {call}: {} in / {} out tokens{}, {latency_ms} ms{}{}",
+        response.usage.input_tokens,
+        response.usage.output_tokens,
+        if response.usage.estimated {
+            " (estimated)"
+        } else {
+            ""
+        },
+        if retries > 0 {
+            format!(", {retries} retries")
+        } else {
+            String::new()
+        },
+        if response.tool_calls.is_empty() {
+            String::new()
+        } else {
+            format!(", {} tool calls", response.tool_calls.len())
+        }
+    )
 }

@@ -5,6 +5,7 @@
 use super::transcript::{EntryKind, Transcript};
 use super::usage::{Tally, UsageView};
 use super::Fold;
+use crate::engine::base::words::clip;
 use crate::engine::model::pricing::PriceTable;
 use crate::engine::run::{Audience, RunDoc};
 
@@ -68,11 +69,7 @@ pub fn transcript_markdown(doc: &RunDoc) -> String {
 
 fn first_line(s: &str) -> String {
     let line = s.lines().next().unwrap_or("").trim();
-    if line.chars().count() > 80 {
-        format!("{}…", line.chars().take(80).collect::<String>())
-    } else {
-        line.to_string()
-    }
+    clip(line, 81)
 }
 
 /// Quotes a CSV field when needed (RFC 4180), and defuses spreadsheet

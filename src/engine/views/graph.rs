@@ -150,6 +150,83 @@ impl AgentGraph {
             }
         }
     }
+    /// The node of the agent that made `call`, while the call is known.
+    fn call_node_mut(&mut self, call: u32) -> Option<&mut Node> {
+        let agent = self.call_agent.get(&call).cloned()?;
+        self.node_mut(&agent)
+    }
+
+    /// An LLM request: the call is the agent's; the first request after a
+    /// hand-off starts a turn (a revisit when it is not the first).
+    fn start_call(&mut self, call: u32, agent: &str) {
+        self.call_agent.insert(call, agent.to_string());
+        if let Some(n) = self.node_mut(agent) {
+            n.queued = n.queued.saturating_sub(1);
+            if n.handed {
+                n.handed = false;
+                n.turns += 1;
+                if n.turns > 1 {
+                    n.revisits += 1;
+                }
+            }
+            n.calls += 1;
+            n.in_flight += 1;
+            Self::refresh(n);
+        }
+    }
+
+    /// A message counted for its sender, on an edge to each recipient. A
+    /// public post goes to the shared conversation (the hub in the middle
+    /// of the graph), which everyone reads.
+    fn post(&mut self, from: &str, to: &Audience, seq: u64) {
+        if let Some(n) = self.node_mut(from) {
+            n.messages += 1;
+        }
+        let targets: Vec<String> = match to {
+            Audience::Public => vec![PUBLIC.to_string()],
+            Audience::To(list) => list.clone(),
+        };
+        for t in targets {
+            self.touch_edge(from, &t, EdgeKind::Message, seq);
+        }
+    }
+
+    /// The run ended: nothing is active or in flight any more.
+    fn end_run(&mut self) {
+        self.active = None;
+        self.call_agent.clear();
+        for n in &mut self.nodes {
+            n.in_flight = 0;
+            n.streaming = 0;
+            n.pending_tools = 0;
+            n.queued = 0;
+            Self::refresh(n);
+        }
+    }
+}
+
+impl Node {
+    /// A new agent: idle, nothing counted yet.
+    fn new(id: &str, name: &str, role: &str, model: &str) -> Self {
+        Node {
+            id: id.to_string(),
+            name: name.to_string(),
+            role: role.to_string(),
+            model: model.to_string(),
+            status: AgentStatus::Idle,
+            calls: 0,
+            messages: 0,
+            tool_calls: 0,
+            turns: 0,
+            revisits: 0,
+            tool_busy: false,
+            handed: false,
+            in_flight: 0,
+            streaming: 0,
+            pending_tools: 0,
+            queued: 0,
+        }
+    }
 }
 
 impl Fold for AgentGraph {
@@ -161,24 +238,7 @@ impl Fold for AgentGraph {
                 name,
                 model,
             } if self.node(agent).is_none() => {
-                self.nodes.push(Node {
-                    id: agent.clone(),
-                    name: name.clone(),
-                    role: role.clone(),
-                    model: model.clone(),
-                    status: AgentStatus::Idle,
-                    calls: 0,
-                    messages: 0,
-                    tool_calls: 0,
-                    turns: 0,
-                    revisits: 0,
-                    tool_busy: false,
-                    handed: false,
-                    in_flight: 0,
-                    streaming: 0,
-                    pending_tools: 0,
-                    queued: 0,
-                });
+                self.nodes.push(Node::new(agent, name, role, model));
             }
             RunEvent::LlmQueued { agent } => {
                 if let Some(n) = self.node_mut(agent) {
@@ -186,38 +246,19 @@ impl Fold for AgentGraph {
                     Self::refresh(n);
                 }
             }
-            RunEvent::LlmRequest { call, agent, .. } => {
-                self.call_agent.insert(*call, agent.clone());
-                if let Some(n) = self.node_mut(agent) {
-                    n.queued = n.queued.saturating_sub(1);
-                    if n.handed {
-                        n.handed = false;
-                        n.turns += 1;
-                        if n.turns > 1 {
-                            n.revisits += 1;
-                        }
-                    }
-                    n.calls += 1;
-                    n.in_flight += 1;
-                    Self::refresh(n);
-                }
-            }
+            RunEvent::LlmRequest { call, agent, .. } => self.start_call(*call, agent),
             RunEvent::LlmDelta { call, .. } => {
-                if let Some(agent) = self.call_agent.get(call).cloned() {
-                    if let Some(n) = self.node_mut(&agent) {
-                        if n.streaming < n.in_flight {
-                            n.streaming += 1;
-                            Self::refresh(n);
-                        }
+                if let Some(n) = self.call_node_mut(*call) {
+                    if n.streaming < n.in_flight {
+                        n.streaming += 1;
+                        Self::refresh(n);
                     }
                 }
             }
             RunEvent::LlmRetry { call, .. } => {
-                if let Some(agent) = self.call_agent.get(call).cloned() {
-                    if let Some(n) = self.node_mut(&agent) {
-                        n.streaming = 0;
-                        Self::refresh(n);
-                    }
+                if let Some(n) = self.call_node_mut(*call) {
+                    n.streaming = 0;
+                    Self::refresh(n);
                 }
             }
             RunEvent::LlmResponse { call, .. } | RunEvent::LlmFailed { call, .. } => {
@@ -236,20 +277,7 @@ impl Fold for AgentGraph {
                     Self::refresh(n);
                 }
             }
-            RunEvent::MessagePosted { from, to, .. } => {
-                if let Some(n) = self.node_mut(from) {
-                    n.messages += 1;
-                }
-                // A public post goes to the shared conversation (the hub
-                // in the middle of the graph), which everyone reads.
-                let targets: Vec<String> = match to {
-                    Audience::Public => vec![PUBLIC.to_string()],
-                    Audience::To(list) => list.clone(),
-                };
-                for t in targets {
-                    self.touch_edge(from, &t, EdgeKind::Message, ev.seq);
-                }
-            }
+            RunEvent::MessagePosted { from, to, .. } => self.post(from, to, ev.seq),
             RunEvent::Handoff { from, to, .. } => {
                 if from != to {
                     if let Some(n) = self.node_mut(to) {
@@ -258,17 +286,7 @@ impl Fold for AgentGraph {
                 }
                 self.touch_edge(from, to, EdgeKind::Handoff, ev.seq)
             }
-            e if e.is_terminal() => {
-                self.active = None;
-                self.call_agent.clear();
-                for n in &mut self.nodes {
-                    n.in_flight = 0;
-                    n.streaming = 0;
-                    n.pending_tools = 0;
-                    n.queued = 0;
-                    Self::refresh(n);
-                }
-            }
+            e if e.is_terminal() => self.end_run(),
             _ => {}
         }
     }

@@ -104,6 +104,9 @@ pub struct StatusView {
     /// Calls whose replies could not be read at all (the step used a stated
     /// default or asked again).
     pub unreadable: std::collections::BTreeSet<u32>,
+    /// Calls whose replies stopped at their token limit, with the tokens
+    /// they had written.
+    cut_at_limit: BTreeMap<u32, u64>,
     /// Calls that failed for good (`llm_failed`), and those a stop cut off.
     pub failed: usize,
     pub stopped: usize,
@@ -129,6 +132,7 @@ impl Default for StatusView {
             repairs_recorded: false,
             answered: Default::default(),
             unreadable: Default::default(),
+            cut_at_limit: BTreeMap::new(),
             failed: 0,
             stopped: 0,
             queued: BTreeMap::new(),
@@ -165,6 +169,19 @@ impl StatusView {
     pub fn mostly_unreadable(&self) -> Option<(usize, usize)> {
         let n = self.unreadable.len();
         (self.replies >= 4 && n * 2 > self.replies).then_some((n, self.replies))
+    }
+
+    /// Of the unreadable replies, how many stopped at their token limit,
+    /// and the most tokens such a reply had written: when that is most of
+    /// them, the cap is the cause, not the model's way with formats.
+    pub fn unreadable_at_limit(&self) -> Option<(usize, u64)> {
+        let cut: Vec<u64> = self
+            .unreadable
+            .iter()
+            .filter_map(|c| self.cut_at_limit.get(c).copied())
+            .collect();
+        (cut.len() * 2 > self.unreadable.len())
+            .then(|| (cut.len(), cut.iter().copied().max().unwrap_or(0)))
     }
 
     /// Calls waiting for a free slot (not yet sent).
@@ -220,9 +237,16 @@ impl Fold for StatusView {
                 ..
             } => self.stopped += 1,
             RunEvent::LlmFailed { .. } => self.failed += 1,
-            RunEvent::LlmResponse { call, .. } => {
+            RunEvent::LlmResponse { call, response, .. } => {
                 self.replies += 1;
                 self.answered.insert(*call);
+                if matches!(
+                    response.finish_reason.as_deref(),
+                    Some("length" | "max_tokens")
+                ) {
+                    self.cut_at_limit
+                        .insert(*call, response.usage.output_tokens);
+                }
             }
             // A reply is repaired after it came (never "5 of 3" from an
             // imported file naming calls that never answered).

@@ -6,6 +6,7 @@
 use super::repairs::RepairsView;
 use super::usage::UsageView;
 use super::Fold;
+use crate::engine::base::words::clip;
 use crate::engine::model::pricing::PriceTable;
 use crate::engine::run::config::{ParentRef, RunConfig};
 use crate::engine::run::event::{LoggedEvent, RunEvent};
@@ -108,7 +109,7 @@ impl RunMeta {
             _ => {
                 let one_line = self.task.split_whitespace().collect::<Vec<_>>().join(" ");
                 if one_line.chars().count() > 90 {
-                    format!("{}…", one_line.chars().take(90).collect::<String>())
+                    clip(&one_line, 91)
                 } else if one_line.is_empty() {
                     "(no task)".into()
                 } else {

@@ -64,6 +64,9 @@ pub enum Cut {
     Length { tokens: u64, estimated: bool },
     /// The local model kept writing the same passage and was stopped.
     Repeat,
+    /// The user stopped the run while the model was answering: the reply
+    /// ends where it was cut, and no step read it.
+    Stopped,
 }
 
 impl Cut {
@@ -98,6 +101,10 @@ pub struct Transcript {
     pub names: HashMap<String, String>,
     by_call: HashMap<u32, usize>,
     by_tool: HashMap<String, usize>,
+    /// Each call's temperature as asked (what a loop's mark advises on).
+    temperatures: HashMap<u32, Option<f32>>,
+    /// The run's repeat penalty (its first model's), if it set one.
+    pub repeat_penalty: Option<f32>,
 }
 
 impl Transcript {
@@ -107,6 +114,11 @@ impl Transcript {
             .map(|a| self.name_of(a))
             .collect::<Vec<_>>()
             .join(", ")
+    }
+
+    /// The temperature call `call` asked for (None: unknown or unset).
+    pub fn temperature_of(&self, call: u32) -> Option<f32> {
+        self.temperatures.get(&call).copied().flatten()
     }
 
     pub fn name_of<'a>(&'a self, id: &'a str) -> &'a str {
@@ -143,7 +155,21 @@ impl Fold for Transcript {
         match &ev.event {
             RunEvent::AgentAdded { agent, name, .. } => self.agent_added(agent, name),
             RunEvent::PhaseStarted { label, .. } => self.phase_started(seq, label),
-            RunEvent::LlmRequest { call, agent, .. } => self.llm_request(seq, *call, agent),
+            RunEvent::RunStarted { config } => {
+                self.repeat_penalty = config
+                    .models
+                    .first()
+                    .and_then(|b| b.spec.sampling.local.repeat_penalty);
+            }
+            RunEvent::LlmRequest {
+                call,
+                agent,
+                request,
+                ..
+            } => {
+                self.temperatures.insert(*call, request.params.temperature);
+                self.llm_request(seq, *call, agent)
+            }
             RunEvent::LlmDelta { call, text } => self.llm_delta(*call, text),
             RunEvent::LlmRetry {
                 call,
@@ -280,12 +306,24 @@ impl Transcript {
         }
     }
 
+    /// A call that failed; one the user stopped mid-answer is marked so
+    /// (its text is cut short and no step read it).
     #[inline(never)]
     fn llm_failed(&mut self, seq: u64, call: u32, error: &ModelError) {
+        let stopped = error.kind() == "cancelled";
         if let Some(&idx) = self.by_call.get(&call) {
             self.update(idx, |k| {
-                if let EntryKind::Message { streaming, .. } = k {
+                if let EntryKind::Message {
+                    streaming,
+                    text,
+                    cut,
+                    ..
+                } = k
+                {
                     *streaming = false;
+                    if stopped && !text.is_empty() {
+                        *cut = Some(Cut::Stopped);
+                    }
                 }
             });
         }

@@ -8,7 +8,7 @@
 
 use super::view;
 use crate::engine::coordinators::act::html::{meetings, memory, output, tasks};
-use crate::ui::inspector::AgentSection;
+use crate::ui::agent_section::AgentSection;
 use crate::ui::state::{use_app, AppState};
 use leptos::prelude::*;
 

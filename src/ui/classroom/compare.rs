@@ -9,14 +9,16 @@
 use super::bundle_io;
 use super::compare_diff::{Differences, Divergences};
 use super::player::LessonPanel;
+use super::positions::events_of;
+use crate::engine::base::words::count;
 use crate::engine::lesson::{Bundle, Lesson};
-use crate::engine::run::{LoggedEvent, RunDoc, RunEvent};
+use crate::engine::run::{RunDoc, RunEvent};
 use crate::engine::views::compare::{self, Alignment, RunFigures};
 use crate::engine::views::compare_report::{self, letter, run_label};
 use crate::engine::views::html::{entry_html_with, graph as graph_svg};
 use crate::engine::views::{Fold, RunView};
 use crate::platform::files;
-use crate::ui::state::{use_app, AppState, LessonMode, LessonSession, Source};
+use crate::ui::state::{use_app, LessonMode, LessonSession, Source};
 use gloo_timers::future::TimeoutFuture;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -61,15 +63,11 @@ fn positions_at(align: &Alignment, runs: &[RunDoc], t: f64) -> Vec<usize> {
     align.cursor(phase, t - phase as f64)
 }
 
-fn events_of(runs: &[RunDoc]) -> Vec<&[LoggedEvent]> {
-    runs.iter().map(|r| &r.events[..]).collect()
-}
-
 #[component]
 pub fn ComparePage() -> impl IntoView {
     let app = use_app();
     let count = move || app.compare.with(Vec::len);
-    let lesson_here = move || super::editor::is_multi(app);
+    let lesson_here = move || super::positions::is_multi(app);
     view! {
         <main class="compare-page">
             <super::live::ClassPanel page=super::live::state::Page::Compare/>
@@ -455,7 +453,7 @@ fn Column(i: usize) -> impl IntoView {
                 <span class="cmp-label" title=label>{label}</span>
             </header>
             <p class="small muted">{move || format!("{} of {} events", pos(), total())}
-                {move || view_at.with(|v| format!(" · {} calls", v.2))}</p>
+                {move || view_at.with(|v| format!(" · {}", count(v.2, "call")))}</p>
             <div class="cmp-actions">
                 <button class="button small" on:click=open>"Open"</button>
                 <button class="button small" on:click=remove aria-label=move || format!("Remove run {}", letter(i))>"Remove"</button>
@@ -464,31 +462,4 @@ fn Column(i: usize) -> impl IntoView {
             <div class="cmp-transcript transcript" tabindex="0" aria-label=move || format!("Latest messages of run {}", letter(i)) inner_html=entries></div>
         </section>
     }
-}
-
-/// For the lesson player: put the comparison at run `run`'s event `at`,
-/// the other runs at the same point of the same phase.
-pub fn pin(app: AppState, run: usize, at: usize) {
-    let pos = app.compare.with_untracked(|runs| {
-        let align = compare::align(&events_of(runs));
-        let Some(spans) = align.spans.get(run) else {
-            return runs.iter().map(|r| r.events.len()).collect();
-        };
-        let found = spans.iter().enumerate().find_map(|(p, s)| {
-            let s = s.as_ref()?;
-            (at >= s.start && at < s.end.max(s.start + 1)).then(|| {
-                let f = (at - s.start) as f64 / (s.end - s.start).max(1) as f64;
-                (p, f)
-            })
-        });
-        let mut pos = match found {
-            Some((p, f)) => align.cursor(p, f),
-            None => runs.iter().map(|r| r.events.len()).collect(),
-        };
-        if let Some(x) = pos.get_mut(run) {
-            *x = at;
-        }
-        pos
-    });
-    app.compare_pos.set(pos);
 }

@@ -9,6 +9,7 @@
 
 use super::bundle_io;
 use super::editor_steps::StepList;
+use super::positions::is_multi;
 use crate::engine::coordinators::question_roles;
 use crate::engine::lesson::{questions, Panel, Question, Step};
 use crate::engine::views::compare_report::letter;
@@ -23,12 +24,6 @@ const OFFERED: usize = 5;
 
 /// The last action's outcome, shown under the title (a message or an error).
 type Status = ResultMessage;
-
-/// Whether the lesson has several runs (the editor is on the Compare page).
-pub(super) fn is_multi(app: AppState) -> bool {
-    app.lesson
-        .with(|l| l.as_ref().is_some_and(|l| l.bundle.runs.len() > 1))
-}
 
 /// The run the editor adds to and its cursor (on the Compare page, the
 /// chosen column's synchronized position).

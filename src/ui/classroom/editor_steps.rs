@@ -2,7 +2,7 @@
 //! with buttons to move the replay to it, reorder it and delete it; its
 //! text is edited in place.
 
-use super::editor::is_multi;
+use super::positions::is_multi;
 use crate::engine::lesson::Step;
 use crate::engine::views::compare_report::letter;
 use crate::ui::state::{use_app, AppState};
@@ -21,7 +21,7 @@ fn edit_steps(app: AppState, f: impl FnOnce(&mut Vec<Step>)) {
 /// that run's column there).
 fn go(app: AppState, r: usize, at: usize) {
     if is_multi(app) {
-        super::compare::pin(app, r, at);
+        super::positions::pin(app, r, at);
     } else {
         app.set_cursor(at);
     }

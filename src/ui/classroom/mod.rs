@@ -91,6 +91,7 @@ mod editor_steps;
 mod lessons_page;
 pub(crate) mod live;
 mod player;
+mod positions;
 mod variant;
 
 use super::lazy::{lazy_part, ViewFn};

@@ -62,7 +62,7 @@ fn shown(l: &LessonSession) -> Shown {
 /// between at the replay speed when going forward on the Run page.
 fn drive(app: AppState, run: usize, at: usize, multi: bool, serial: StoredValue<u64>) {
     if multi {
-        super::compare::pin(app, run, at);
+        super::positions::pin(app, run, at);
         return;
     }
     serial.update_value(|n| *n += 1);

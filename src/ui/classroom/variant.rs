@@ -63,7 +63,7 @@ pub fn VariantDialog() -> impl IntoView {
         let Some(doc) = app.doc() else { return };
         let v = choice.get_untracked();
         app.variant_open.set(false);
-        app.run_variant(doc, Some(v).filter(|v| !v.is_empty()));
+        crate::ui::launch::run_variant(app, doc, Some(v).filter(|v| !v.is_empty()));
     };
     view! {
         <dialog class="variant-dialog" node_ref=dialog aria-labelledby="variant-title"

@@ -4,7 +4,7 @@
 
 use super::view;
 use crate::engine::coordinators::mael::html::memory::agent_retrievals_html;
-use crate::ui::inspector::AgentSection;
+use crate::ui::agent_section::AgentSection;
 use leptos::prelude::*;
 
 #[component]

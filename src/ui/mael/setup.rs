@@ -155,13 +155,11 @@ pub fn ImportTasks(
 }
 
 fn task_label(i: usize, t: &Task) -> String {
-    let text: String = t.prompt.chars().take(48).collect();
-    let more = if t.prompt.chars().count() > 48 {
-        "…"
-    } else {
-        ""
-    };
-    format!("{} · {text}{more}", i + 1)
+    format!(
+        "{} · {}",
+        i + 1,
+        crate::engine::base::words::clip(&t.prompt, 49)
+    )
 }
 
 fn team_summary(team: &Team) -> String {
@@ -188,7 +186,11 @@ fn number(ev: &leptos::ev::Event) -> Option<u32> {
 /// What the pool field says of the pool named.
 fn pool_hint(x: &MaelSetup) -> String {
     match x.pools.iter().find(|p| p.name == x.pool.trim()) {
-        Some(p) => format!("{} experiences · {}", p.count, p.embedder.label()),
+        Some(p) => format!(
+            "{} · {}",
+            crate::engine::base::words::count(p.count, "experience"),
+            p.embedder.label()
+        ),
         None if x.pool.trim().is_empty() => "Name the pool the run reads and fills.".into(),
         None => "A new pool: the first run that learns creates it.".into(),
     }

@@ -4,7 +4,6 @@
 
 use super::{Activity, AppState, Source};
 use crate::engine::lesson::{Bundle, Progress, Step, MAX_RUNS};
-use crate::engine::run::fork::ForkEdit;
 use crate::engine::run::RunDoc;
 use leptos::prelude::*;
 
@@ -67,20 +66,6 @@ impl LessonSession {
 }
 
 impl AppState {
-    /// Starts `parent`'s task again as `variant` (same options, the model in
-    /// Settings); when it ends, the two runs open side by side.
-    pub fn run_variant(self, parent: RunDoc, variant: Option<String>) {
-        if self.activity.get_untracked() != Activity::Idle {
-            self.warn("Stop the current run before starting a variant.", false);
-            return;
-        }
-        let mut start = RunDoc::new(parent.config.clone(), Vec::new());
-        start.config.variant = variant.clone();
-        start.config.parent = None;
-        self.then_compare.set_value(Some((parent, variant)));
-        self.fork(start, 0, ForkEdit::None);
-    }
-
     /// Sets the comparison's runs, each shown whole.
     fn set_compared(self, runs: Vec<RunDoc>) {
         self.compare_pos

@@ -3,7 +3,6 @@
 //! shared or live class's run and the replay cursor are in `shown`; the
 //! comparison's and the lesson's controls in `classroom`.
 
-use super::coordinators::ui_of;
 use super::provider::LazyProvider;
 use crate::engine::model::demo;
 use crate::engine::model::factory::{demo_model, validate, Platform};
@@ -261,38 +260,6 @@ impl AppState {
         config
     }
 
-    /// Starts a run of the chosen coordinator on the task (or on its own
-    /// setup), from the coordinator's part. With `paused`, the run waits at
-    /// the gate before its first LLM call.
-    pub fn start(self, paused: bool) {
-        if self.activity.get_untracked() != Activity::Idle {
-            return;
-        }
-        let ui = ui_of(&self.coordinator.get_untracked());
-        let start = ui.launch.start;
-        spawn_local(async move {
-            if let Err(e) = start(self, paused).await {
-                self.warn(e.message(ui.what), false);
-            }
-        });
-    }
-
-    /// Forks `parent` at LLM call `k` with the user's edit, continuing live
-    /// (from the coordinator's part).
-    pub fn fork(self, parent: RunDoc, k: u32, edit: ForkEdit) {
-        if self.activity.get_untracked() != Activity::Idle {
-            self.warn("Stop the current run before forking.", false);
-            return;
-        }
-        let ui = ui_of(&parent.config.coordinator);
-        let fork = ui.launch.fork;
-        spawn_local(async move {
-            if let Err(e) = fork(self, parent, k, edit).await {
-                self.warn(e.message(ui.what), false);
-            }
-        });
-    }
-
     /// Starts `entry` on the task box's text with the settings' model (the
     /// demo model playing `script`): the single agent's start.
     pub(crate) fn start_task(self, paused: bool, entry: CoordinatorFn, script: demo::Script) {
@@ -448,16 +415,10 @@ impl AppState {
         });
     }
 
-    /// Run: start a new run when idle, or continue a paused one.
-    pub fn run_or_resume(self) {
-        match self.activity.get_untracked() {
-            Activity::Idle => self.start(false),
-            Activity::Paused => {
-                if let Some(g) = self.gate() {
-                    g.resume();
-                }
-            }
-            Activity::Running => {}
+    /// Lets a paused run go on.
+    pub fn resume(self) {
+        if let Some(g) = self.gate() {
+            g.resume();
         }
     }
 
@@ -467,17 +428,10 @@ impl AppState {
         }
     }
 
-    /// Step: when idle, start the run paused at its first LLM call; when
-    /// paused, let exactly one call through.
-    pub fn step(self) {
-        match self.activity.get_untracked() {
-            Activity::Idle => self.start(true),
-            Activity::Paused => {
-                if let Some(g) = self.gate() {
-                    g.step();
-                }
-            }
-            Activity::Running => self.pause(),
+    /// Lets exactly one LLM call of a paused run through.
+    pub fn step_one(self) {
+        if let Some(g) = self.gate() {
+            g.step();
         }
     }
 

@@ -215,6 +215,19 @@ impl Engine {
         Ok(())
     }
 
+    /// Where a split pass's time went (none on one worker).
+    pub fn shares(&self) -> Option<crate::model::split::Shares> {
+        self.model.shares()
+    }
+
+    /// Takes the weights of `whole` (this model, every row, on this worker
+    /// alone) in place of its share and its peers, keeping the
+    /// conversations' caches: a generation goes on where it was.
+    pub fn adopt_whole(&mut self, whole: Engine) {
+        self.model = whole.model;
+        self.info.workers = 1;
+    }
+
     /// Whether a worker holding part of the model stopped answering.
     pub fn peers_broken(&self) -> bool {
         self.model.peers_broken()

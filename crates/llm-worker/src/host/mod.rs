@@ -14,7 +14,7 @@ pub mod store_idb;
 
 use crate::generate::engine::{Engine, Step};
 use crate::gguf::inspect::MEMORY_BUDGET;
-use crate::model::split::Part;
+use crate::model::split::{Part, Watch};
 use crate::protocol::{ChatTurn, FromWorker, GenParams, ToWorker};
 use std::cell::RefCell;
 use std::collections::{HashSet, VecDeque};
@@ -62,6 +62,20 @@ pub fn cancel(state: &Shared, id: u32) {
 fn send(state: &Shared, msg: &FromWorker) {
     let post = state.borrow().post.clone();
     post(msg);
+}
+
+/// Tells the page how far request `id` has come in its `stage`.
+fn progress(state: &Shared, id: u32, stage: &str, done: u64, total: u64) {
+    let stage = stage.into();
+    send(
+        state,
+        &FromWorker::Progress {
+            id,
+            stage,
+            done,
+            total,
+        },
+    );
 }
 
 fn scope() -> DedicatedWorkerGlobalScope {
@@ -168,18 +182,9 @@ pub async fn handle(state: &Shared, msg: ToWorker, file: Option<Blob>) {
         ToWorker::Import { file_name, .. } => match file {
             None => Err("no file came with the request".to_string()),
             Some(blob) => {
-                let progress = |stage: &str, done: u64, total: u64| {
-                    send(
-                        state,
-                        &FromWorker::Progress {
-                            id,
-                            stage: stage.into(),
-                            done,
-                            total,
-                        },
-                    )
-                };
-                store::import(blob, &file_name, now(), &progress)
+                let report =
+                    |stage: &str, done: u64, total: u64| progress(state, id, stage, done, total);
+                store::import(blob, &file_name, now(), &report)
                     .await
                     .map(|model| FromWorker::Imported { id, model })
             }
@@ -198,18 +203,9 @@ pub async fn handle(state: &Shared, msg: ToWorker, file: Option<Blob>) {
             known_names,
             ..
         } => {
-            let progress = |stage: &str, done: u64, total: u64| {
-                send(
-                    state,
-                    &FromWorker::Progress {
-                        id,
-                        stage: stage.into(),
-                        done,
-                        total,
-                    },
-                )
-            };
-            store::restore_leftover(&file_id, &known_names, now(), &progress)
+            let report =
+                |stage: &str, done: u64, total: u64| progress(state, id, stage, done, total);
+            store::restore_leftover(&file_id, &known_names, now(), &report)
                 .await
                 .map(|model| FromWorker::Imported { id, model })
         }
@@ -263,15 +259,7 @@ async fn load(state: &Shared, id: u32, sha256: &str) -> Result<FromWorker, Strin
     state.borrow_mut().engine = None;
     let t0 = now();
     let (mut reader, size) = store::open(sha256).await?;
-    send(
-        state,
-        &FromWorker::Progress {
-            id,
-            stage: "loading".into(),
-            done: 0,
-            total: size,
-        },
-    );
+    progress(state, id, "loading", 0, size);
     // Every core the page may use: the leader loads its share of the
     // rows, then each helper its own (one at a time: a stored file opens
     // for one reader).
@@ -326,6 +314,7 @@ async fn generate(
         },
     );
     let t0 = now();
+    let mut watch = split_watch(state);
     let mut first_token: Option<f64> = None;
     // The exchanges with helper workers when the first token came.
     let mut at_first = (0u64, 0.0f64);
@@ -338,6 +327,13 @@ async fn generate(
             let end = now();
             let first = first.unwrap_or(end);
             let (n, ms) = exchanged(state);
+            let (workers, shares) = {
+                let s = state.borrow();
+                s.engine
+                    .as_ref()
+                    .map_or((1, None), |(_, e)| (e.info.workers, e.shares()))
+            };
+            let shares = shares.unwrap_or_default();
             FromWorker::Done {
                 id,
                 prompt_tokens: job.prompt_tokens() as u32,
@@ -348,6 +344,15 @@ async fn generate(
                 decode_ms: end - first,
                 exchanges: n.saturating_sub(from.0),
                 exchange_ms: ms - from.1,
+                workers,
+                share_ms: if shares.peers_ms.is_empty() {
+                    Vec::new()
+                } else {
+                    std::iter::once(shares.own_ms)
+                        .chain(shares.peers_ms)
+                        .collect()
+                },
+                wait_ms: shares.wait_ms,
             }
         };
     loop {
@@ -360,15 +365,9 @@ async fn generate(
             engine.step(&mut job)?
         };
         match step {
-            Step::Prefill { done, total } => send(
-                state,
-                &FromWorker::Progress {
-                    id,
-                    stage: "prefill".into(),
-                    done: done as u64,
-                    total: total as u64,
-                },
-            ),
+            Step::Prefill { done, total } => {
+                progress(state, id, "prefill", done as u64, total as u64)
+            }
             Step::Token { text } => {
                 if first_token.is_none() {
                     first_token = Some(now());
@@ -380,6 +379,61 @@ async fn generate(
             }
             Step::Done(f) => return Ok(done(&job, f.as_str(), first_token, at_first)),
         }
+        // A pass holds activations only: the weights may change between
+        // any two steps, a prompt's layers included.
+        if split_slower(state, &mut watch) {
+            one_worker(state, id).await;
+            watch = None;
+        }
         yield_now().await;
+    }
+}
+
+/// A watch on the split (None on one worker): `split::Watch`.
+fn split_watch(state: &Shared) -> Option<Watch> {
+    let s = state.borrow();
+    let (_, engine) = s.engine.as_ref()?;
+    let shares = engine.shares()?;
+    let (n, _) = engine.exchanged();
+    Some(Watch::new(engine.info.workers as usize, now(), &shares, n))
+}
+
+/// Whether the window just ended shows one worker would be faster.
+fn split_slower(state: &Shared, watch: &mut Option<Watch>) -> bool {
+    let Some(w) = watch.as_mut() else {
+        return false;
+    };
+    let s = state.borrow();
+    let Some((_, engine)) = s.engine.as_ref() else {
+        return false;
+    };
+    match engine.shares() {
+        Some(shares) => w.slower(now(), &shares, engine.exchanged().0),
+        None => false,
+    }
+}
+
+/// The model goes on on this worker alone, with every row (another
+/// program is busy on a core: the split waited more than it gained). The
+/// generation keeps its place; the page is told (`Progress` "one-worker").
+/// Where the whole model cannot be read now, the split goes on.
+async fn one_worker(state: &Shared, id: u32) {
+    let Some(sha256) = state.borrow().engine.as_ref().map(|(s, _)| s.clone()) else {
+        return;
+    };
+    let whole = match store::open(&sha256).await {
+        Ok((mut reader, size)) => Engine::load(&mut reader, size),
+        Err(e) => Err(e),
+    };
+    match whole {
+        Ok(whole) => {
+            if let Some((_, engine)) = state.borrow_mut().engine.as_mut() {
+                engine.adopt_whole(whole);
+            }
+            progress(state, id, "one-worker", 1, 1);
+        }
+        Err(why) => web_sys::console::warn_1(
+            &format!("The model stays split over its workers: {why}").into(),
+        ),
     }
 }

@@ -14,7 +14,7 @@
 //! floats), then the helper's output rows or its error message.
 
 use super::{intake, store};
-use crate::model::split::{Op, Part, Peers, Rows};
+use crate::model::split::{Op, Part, Peers, Rows, Shares};
 use crate::model::Model;
 use candle_core::quantized::gguf_file::Content;
 use js_sys::{Atomics, Float32Array, Int32Array, SharedArrayBuffer, Uint8Array};
@@ -46,6 +46,8 @@ const STATUS: u32 = 6;
 const OUTPUTS: u32 = 7;
 /// Words 8..12: each output matrix's length.
 const OUT_LEN: u32 = 8;
+/// The helper's time computing its rows of the last product, µs.
+const BUSY_US: u32 = 12;
 const CTRL: u32 = 16;
 /// `KIND` of the request that sends a helper back to its message loop.
 const STOP: i32 = 0;
@@ -139,15 +141,25 @@ pub struct WorkerPeers {
     /// Time in `ask` and waiting in `collect`, ms.
     spent: Cell<f64>,
     broken: Cell<bool>,
+    /// When the last `ask` returned (the leader's own rows start).
+    asked_at: Cell<f64>,
+    /// The leader's time on its own rows, waiting, and each helper's.
+    own_ms: Cell<f64>,
+    wait_ms: Cell<f64>,
+    peers_ms: Vec<Cell<f64>>,
 }
 
 impl WorkerPeers {
     fn new(links: Vec<Link>) -> WorkerPeers {
         WorkerPeers {
+            peers_ms: links.iter().map(|_| Cell::new(0.0)).collect(),
             links,
             exchanges: Cell::new(0),
             spent: Cell::new(0.0),
             broken: Cell::new(false),
+            asked_at: Cell::new(0.0),
+            own_ms: Cell::new(0.0),
+            wait_ms: Cell::new(0.0),
         }
     }
 }
@@ -181,14 +193,23 @@ impl Peers for WorkerPeers {
             v.set(REQ, seq);
             let _ = Atomics::notify(&v.ctrl, REQ);
         }
-        self.spent.set(self.spent.get() + now() - t0);
+        let t1 = now();
+        self.spent.set(self.spent.get() + t1 - t0);
+        self.asked_at.set(t1);
         Ok(())
     }
 
     fn collect(&self) -> candle_core::Result<Vec<Rows>> {
         let t0 = now();
+        self.own_ms
+            .set(self.own_ms.get() + (t0 - self.asked_at.get()).max(0.0));
         let rows = self.collect_rows();
-        self.spent.set(self.spent.get() + now() - t0);
+        let waited = now() - t0;
+        self.spent.set(self.spent.get() + waited);
+        self.wait_ms.set(self.wait_ms.get() + waited);
+        for (link, ms) in self.links.iter().zip(&self.peers_ms) {
+            ms.set(ms.get() + f64::from(link.views.get(BUSY_US).max(0)) / 1000.0);
+        }
         if rows.is_err() {
             self.broken.set(true);
         }
@@ -205,6 +226,14 @@ impl Peers for WorkerPeers {
 
     fn exchanged(&self) -> (u64, f64) {
         (self.exchanges.get(), self.spent.get())
+    }
+
+    fn shares(&self) -> Shares {
+        Shares {
+            own_ms: self.own_ms.get(),
+            wait_ms: self.wait_ms.get(),
+            peers_ms: self.peers_ms.iter().map(Cell::get).collect(),
+        }
     }
 }
 
@@ -489,6 +518,7 @@ fn serve(model: &Model, v: &Views) {
         }
         let len = v.get(INPUT_LEN).max(0) as u32;
         let input = v.data.subarray(0, len.min(v.input)).to_vec();
+        let started = now();
         let result = Op::from_code(kind as u32, v.get(LAYER) as u32)
             .ok_or_else(|| format!("unknown product {kind}"))
             .and_then(|op| {
@@ -522,6 +552,10 @@ fn serve(model: &Model, v: &Views) {
                 v.set(STATUS, 1);
             }
         }
+        v.set(
+            BUSY_US,
+            ((now() - started) * 1000.0).min(f64::from(i32::MAX)) as i32,
+        );
         v.set(DONE, seen);
         let _ = Atomics::notify(&v.ctrl, DONE);
     }

@@ -330,6 +330,11 @@ impl Model {
         self.peers.as_ref().map_or((0, 0.0), |p| p.exchanged())
     }
 
+    /// Where a split pass's time went (none on one worker).
+    pub fn shares(&self) -> Option<split::Shares> {
+        self.peers.as_ref().map(|p| p.shares())
+    }
+
     /// Whether a peer stopped answering.
     pub fn peers_broken(&self) -> bool {
         self.peers.as_ref().is_some_and(|p| p.broken())

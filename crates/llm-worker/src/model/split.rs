@@ -90,6 +90,16 @@ impl Op {
 /// Each matrix's output rows for `m` tokens (`m` × rows floats).
 pub type Rows = Vec<Vec<f32>>;
 
+/// Where a split pass's time went, since the model was linked (ms): the
+/// leader computing its own rows, the leader waiting for the others' rows,
+/// and each other worker computing its rows (in part order).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Shares {
+    pub own_ms: f64,
+    pub wait_ms: f64,
+    pub peers_ms: Vec<f64>,
+}
+
 /// The other workers of a split pass, in part order (1, 2, ...).
 pub trait Peers {
     /// Starts every peer on `op` over `input` (`m` tokens, row after row).
@@ -107,12 +117,61 @@ pub trait Peers {
     fn broken(&self) -> bool {
         false
     }
+    /// Where the time went (nothing where not measured).
+    fn shares(&self) -> Shares {
+        Shares::default()
+    }
 }
 
 /// A part of a model that answers a peer's side of a product (`Model`).
 pub trait Serve {
     /// This part's rows of each matrix of `op` for `m` tokens of `input`.
     fn serve(&self, op: Op, m: usize, input: &[f32]) -> Result<Rows>;
+}
+
+/// Whether splitting still pays, watched over a generation: with another
+/// program busy on a core the other workers are descheduled and the leader
+/// waits at every product, so a split pass can be many times slower than
+/// one worker (measured in the page: ~10×). Over each window (at least
+/// `WINDOW_MS` and `WINDOW_EXCHANGES` products) the leader's waiting is
+/// compared with the window's time: one worker with every row would have
+/// done the window in about `n` times the leader's time not waiting, which
+/// beats the split once the waiting is over `(n - 1) / n` of it.
+#[derive(Clone, Debug)]
+pub struct Watch {
+    workers: usize,
+    at_ms: f64,
+    wait_ms: f64,
+    exchanges: u64,
+}
+
+/// A window's least length.
+pub const WINDOW_MS: f64 = 300.0;
+/// A window's fewest products.
+pub const WINDOW_EXCHANGES: u64 = 24;
+
+impl Watch {
+    /// A watch from now (`now_ms`), with the pass on `workers` workers.
+    pub fn new(workers: usize, now_ms: f64, shares: &Shares, exchanges: u64) -> Watch {
+        Watch {
+            workers,
+            at_ms: now_ms,
+            wait_ms: shares.wait_ms,
+            exchanges,
+        }
+    }
+
+    /// After a step: true once a whole window shows one worker would be
+    /// faster (the window then starts again either way).
+    pub fn slower(&mut self, now_ms: f64, shares: &Shares, exchanges: u64) -> bool {
+        let (wall, waited) = (now_ms - self.at_ms, shares.wait_ms - self.wait_ms);
+        if self.workers < 2 || wall < WINDOW_MS || exchanges - self.exchanges < WINDOW_EXCHANGES {
+            return false;
+        }
+        *self = Watch::new(self.workers, now_ms, shares, exchanges);
+        let n = self.workers as f64;
+        waited > wall * (n - 1.0) / n
+    }
 }
 
 type Request = (Op, usize, Vec<f32>);
@@ -187,5 +246,40 @@ impl Peers for ThreadPeers {
 
     fn workers(&self) -> usize {
         self.links.len() + 1
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn shares(wait_ms: f64) -> Shares {
+        Shares {
+            wait_ms,
+            ..Shares::default()
+        }
+    }
+
+    #[test]
+    fn a_split_that_waits_most_of_a_window_is_slower_than_one_worker() {
+        // Two workers, healthy: a fifth of the window spent waiting.
+        let mut w = Watch::new(2, 0.0, &shares(0.0), 0);
+        assert!(
+            !w.slower(100.0, &shares(90.0), 30),
+            "a window is at least 300 ms"
+        );
+        assert!(!w.slower(400.0, &shares(80.0), 10), "and 24 products");
+        assert!(!w.slower(400.0, &shares(80.0), 40));
+        // A busy core: the helper is descheduled, the leader waits 90%.
+        assert!(w.slower(800.0, &shares(80.0 + 360.0), 80));
+        // The next window starts where that one ended.
+        assert!(!w.slower(900.0, &shares(440.0 + 95.0), 120));
+        // Four workers tolerate waiting up to three quarters of the time.
+        let mut four = Watch::new(4, 0.0, &shares(0.0), 0);
+        assert!(!four.slower(400.0, &shares(280.0), 30));
+        assert!(four.slower(800.0, &shares(280.0 + 320.0), 60));
+        // One worker never falls back.
+        let mut one = Watch::new(1, 0.0, &shares(0.0), 0);
+        assert!(!one.slower(1000.0, &shares(1000.0), 100));
     }
 }

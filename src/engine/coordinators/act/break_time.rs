@@ -14,6 +14,7 @@
 use super::contract::*;
 use super::generation;
 use super::prompts;
+use super::prompts::Speaker;
 use super::reading;
 use super::team::{Act, Agent, Meeting};
 use super::update;
@@ -31,12 +32,59 @@ pub async fn break_time(act: &Act<'_>, team_meeting: &Meeting) -> Result<(), Run
 
 async fn one_to_one(act: &Act<'_>, i: usize, transcript: &str) -> Result<(), RunError> {
     let member = act.member_id(i);
+    let plan = reflect(act, i, transcript).await?;
+    let expert = BreakExpert::join(act, &member, &plan).await?;
+    let talk = converse(act, i, &member, &expert, &plan).await?;
+    act.ctx.note(
+        &member,
+        STORE_BREAK,
+        Some(&expert.id),
+        &BreakRecord {
+            member: member.clone(),
+            expert: expert.id.clone(),
+            deepen: plan.deepen,
+            pairs: talk.pairs,
+            ended: talk.ended.into(),
+            flags: plan.flags,
+        },
+    );
+    act.ctx.handoff(&expert.id, &member, "break time is over");
+    update::after_meeting(act, &talk.meeting, &[i], "after_break_time").await
+}
+
+/// What a member takes into its 1:1: the knowledge to deepen, its
+/// questions (the first is asked first), and what reading them took.
+struct BreakPlan {
+    deepen: String,
+    questions: Vec<String>,
+    flags: Vec<String>,
+}
+
+/// The member's reflection on the team meeting, read into its plan for
+/// the 1:1 (defaults stated and flagged where the reply falls short).
+async fn reflect(act: &Act<'_>, i: usize, transcript: &str) -> Result<BreakPlan, RunError> {
     let (said, s) = act
         .ask_member(i, STEP_REFLECT, |s| {
             prompts::reflect(s, &act.team_task_text(), transcript)
         })
         .await?;
-    let (reflection, mut repairs) = match read_reflection(&said.text) {
+    let (reflection, mut repairs) = reflection_or_expertise(&said.text, &s);
+    let deepen = one_line_deepen(&reflection.deepen, &s.current.subject, &mut repairs);
+    let questions = questions_to_ask(&reflection.questions, &deepen, &mut repairs);
+    let repairs = reading::folded(repairs);
+    act.repaired(said.call, &repairs);
+    let flags = reading::details(&repairs);
+    Ok(BreakPlan {
+        deepen,
+        questions,
+        flags,
+    })
+}
+
+/// The reflection in the reply; when none can be read, the reply's text
+/// with the member's first expertise (or its subject) to deepen, flagged.
+fn reflection_or_expertise(reply: &str, s: &Speaker) -> (Reflection, Vec<Repair>) {
+    match read_reflection(reply) {
         Ok(read) => (read.value, read.repairs),
         Err(why) => {
             let deepen = s
@@ -46,7 +94,7 @@ async fn one_to_one(act: &Act<'_>, i: usize, transcript: &str) -> Result<(), Run
                 .unwrap_or_else(|| s.current.subject.clone());
             (
                 Reflection {
-                    reflection: reading::cap_chars(said.text.trim(), QUESTION_CHARS).0,
+                    reflection: reading::cap_chars(reply.trim(), QUESTION_CHARS).0,
                     questions: Vec::new(),
                     deepen: deepen.clone(),
                 },
@@ -55,26 +103,35 @@ async fn one_to_one(act: &Act<'_>, i: usize, transcript: &str) -> Result<(), Run
                 ))],
             )
         }
-    };
-    // One line, no commas (speaker lists are comma-separated), ≤ 60 chars.
-    let one_line = reading::visible(&reflection.deepen)
+    }
+}
+
+/// The knowledge to deepen as one line, no commas (speaker lists are
+/// comma-separated), ≤ 60 chars; the member's subject when it is empty.
+fn one_line_deepen(deepen: &str, subject: &str, repairs: &mut Vec<Repair>) -> String {
+    let one_line = reading::visible(deepen)
         .replace([',', '\n', ';'], " ")
         .split_whitespace()
         .collect::<Vec<_>>()
         .join(" ");
-    let (deepen, cut) = reading::cap_chars(&one_line, DEEPEN_CHARS);
-    if cut || reflection.deepen.contains([',', '\n', ';']) {
+    let (capped, cut) = reading::cap_chars(&one_line, DEEPEN_CHARS);
+    if cut || deepen.contains([',', '\n', ';']) {
         repairs.push(reading::clamped(format!(
             "the knowledge to deepen was shortened to one line of {DEEPEN_CHARS} characters"
         )));
     }
-    let deepen = if deepen.is_empty() {
-        reading::cap_chars(&s.current.subject, DEEPEN_CHARS).0
+    if capped.is_empty() {
+        reading::cap_chars(subject, DEEPEN_CHARS).0
     } else {
-        deepen
-    };
+        capped
+    }
+}
+
+/// The reflection's questions, cut in length; one about `deepen` when it
+/// asked none (flagged unless a default was already stated).
+fn questions_to_ask(asked: &[String], deepen: &str, repairs: &mut Vec<Repair>) -> Vec<String> {
     let mut questions: Vec<String> = Vec::new();
-    for q in &reflection.questions {
+    for q in asked {
         let (q, cut) = reading::cap_chars(&reading::visible(q), QUESTION_CHARS);
         if cut {
             repairs.push(reading::clamped(format!(
@@ -94,55 +151,93 @@ async fn one_to_one(act: &Act<'_>, i: usize, transcript: &str) -> Result<(), Run
         }
         questions.push(q);
     }
-    let repairs = reading::folded(repairs);
-    act.repaired(said.call, &repairs);
-    let flags = reading::details(&repairs);
-    // The expert: its initial task is the knowledge to deepen.
-    // Named after its member and the team's task number, so that an ACT+
-    // bank's knowledge from earlier experts keeps its own source.
-    let expert_id = format!("{member}.x{}", act.trial.get());
-    let expert_name = format!("Expert on {deepen}");
-    let expert_task = AgentTask {
-        subject: deepen.clone(),
-        details: questions.clone(),
-    };
-    act.ctx.add_agent(&expert_id, ROLE_EXPERT, &expert_name);
-    act.experts
-        .borrow_mut()
-        .push(Agent::new(&expert_id, &expert_name, expert_task.clone()));
-    let expertise = generation::expertise(act, &expert_id, &expert_name, &expert_task).await?;
-    act.ctx
-        .handoff(&member, &expert_id, &format!("break time: {deepen}"));
+    questions
+}
 
-    let to = Audience::To(vec![member.clone(), expert_id.clone()]);
+/// The expert a member consults: its initial task is the knowledge to
+/// deepen.
+struct BreakExpert {
+    id: String,
+    name: String,
+    task: AgentTask,
+    expertise: Vec<String>,
+}
+
+impl BreakExpert {
+    /// Adds the expert to the run and the act, generates its expertise and
+    /// hands the member over to it. Named after its member and the team's
+    /// task number, so that an ACT+ bank's knowledge from earlier experts
+    /// keeps its own source.
+    async fn join(act: &Act<'_>, member: &str, plan: &BreakPlan) -> Result<Self, RunError> {
+        let deepen = &plan.deepen;
+        let id = format!("{member}.x{}", act.trial.get());
+        let name = format!("Expert on {deepen}");
+        let task = AgentTask {
+            subject: deepen.clone(),
+            details: plan.questions.clone(),
+        };
+        act.ctx.add_agent(&id, ROLE_EXPERT, &name);
+        act.experts
+            .borrow_mut()
+            .push(Agent::new(&id, &name, task.clone()));
+        let expertise = generation::expertise(act, &id, &name, &task).await?;
+        act.ctx
+            .handoff(member, &id, &format!("break time: {deepen}"));
+        Ok(BreakExpert {
+            id,
+            name,
+            task,
+            expertise,
+        })
+    }
+}
+
+/// A 1:1 as it went: what was said, the question / answer pairs, and why
+/// it ended.
+struct BreakTalk {
+    meeting: Meeting,
+    pairs: usize,
+    ended: &'static str,
+}
+
+/// The 1:1: the member asks, the expert answers, and the member asks a
+/// follow-up until it is done or the cap of pairs is reached.
+async fn converse(
+    act: &Act<'_>,
+    i: usize,
+    member: &str,
+    expert: &BreakExpert,
+    plan: &BreakPlan,
+) -> Result<BreakTalk, RunError> {
+    let to = Audience::To(vec![member.to_string(), expert.id.clone()]);
     let mut meeting = Meeting {
         index: MEETING_BREAK,
         lines: Vec::new(),
     };
     let cap = act.limits().break_pairs.max(1);
-    let mut question = questions[0].clone();
+    let mut question = plan.questions[0].clone();
     let mut pairs = 0;
     let mut ended = "cap";
     loop {
-        act.ctx.post(&member, to.clone(), &question, None);
-        meeting.lines.push((member.clone(), question.clone()));
+        act.ctx.post(member, to.clone(), &question, None);
+        meeting.lines.push((member.to_string(), question.clone()));
         let conversation = act.transcript(&meeting);
         let answer = act
             .say(
-                &expert_id,
+                &expert.id,
                 STEP_ANSWER,
-                prompts::answer(&expert_name, &expertise, &expert_task, &conversation),
+                prompts::answer(&expert.name, &expert.expertise, &expert.task, &conversation),
                 to.clone(),
             )
             .await?;
-        meeting.lines.push((expert_id.clone(), answer.text));
+        meeting.lines.push((expert.id.clone(), answer.text));
         pairs += 1;
         if pairs >= cap {
             break;
         }
         let (said, _) = act
             .ask_member(i, STEP_FOLLOWUP, |s| {
-                prompts::followup(s, &deepen, &act.transcript(&meeting), cap - pairs)
+                prompts::followup(s, &plan.deepen, &act.transcript(&meeting), cap - pairs)
             })
             .await?;
         let (next, repairs) = next_question(&said.text);
@@ -159,21 +254,11 @@ async fn one_to_one(act: &Act<'_>, i: usize, transcript: &str) -> Result<(), Run
             }
         }
     }
-    act.ctx.note(
-        &member,
-        STORE_BREAK,
-        Some(&expert_id),
-        &BreakRecord {
-            member: member.clone(),
-            expert: expert_id.clone(),
-            deepen,
-            pairs,
-            ended: ended.into(),
-            flags,
-        },
-    );
-    act.ctx.handoff(&expert_id, &member, "break time is over");
-    update::after_meeting(act, &meeting, &[i], "after_break_time").await
+    Ok(BreakTalk {
+        meeting,
+        pairs,
+        ended,
+    })
 }
 
 /// The longest knowledge to deepen kept (chars): one line, also the

@@ -7,6 +7,7 @@
 //! old or shared): nothing here panics on a payload.
 
 use super::contract::*;
+use crate::engine::model::Usage;
 use crate::engine::run::event::{Audience, LoggedEvent, RunEvent};
 use crate::engine::views::html::agents::AgentMarks;
 use crate::engine::views::Fold;
@@ -263,6 +264,77 @@ impl ActView {
     }
 }
 
+/// The folds of [`ActView::apply`] that take more than a line or two.
+impl ActView {
+    /// A phase begins; a meeting's phase opens its list of lines.
+    fn phase_started(&mut self, phase: &str) {
+        self.phase = Some(phase.to_string());
+        if matches!(phase, PHASE_TEAM | PHASE_BREAK | PHASE_PRODUCTION) {
+            self.meetings.push(MeetingItem {
+                phase: phase.to_string(),
+                lines: Vec::new(),
+            });
+        }
+    }
+
+    /// A phase ends; the experts leave with break time.
+    fn phase_ended(&mut self, phase: &str) {
+        if phase == PHASE_BREAK {
+            for a in self.agents.iter_mut().filter(|a| a.role == ROLE_EXPERT) {
+                a.gone = true;
+            }
+        }
+        if self.phase.as_deref() == Some(phase) {
+            self.phase = None;
+        }
+    }
+
+    /// A call's tokens, added to its phase's.
+    fn count_tokens(&mut self, call: u32, usage: &Usage) {
+        let phase = self
+            .calls
+            .iter()
+            .find(|c| c.0 == call)
+            .map(|c| c.1.clone())
+            .unwrap_or_default();
+        let entry = match self.tokens.iter().position(|t| t.phase == phase) {
+            Some(i) => &mut self.tokens[i],
+            None => {
+                self.tokens.push(PhaseTokens {
+                    phase,
+                    ..PhaseTokens::default()
+                });
+                let last = self.tokens.len() - 1;
+                &mut self.tokens[last]
+            }
+        };
+        entry.calls += 1;
+        entry.input += usage.input_tokens;
+        entry.output += usage.output_tokens;
+    }
+
+    /// A post, as a line of the current meeting (with the step that wrote
+    /// it).
+    fn post_line(&mut self, seq: u64, from: &str, to: &Audience, text: &str, call: Option<u32>) {
+        let step = call
+            .and_then(|c| self.step_of(c))
+            .map(|(_, s)| s.to_string());
+        let to = match to {
+            Audience::Public => Vec::new(),
+            Audience::To(list) => list.clone(),
+        };
+        if let Some(m) = self.meetings.last_mut() {
+            m.lines.push(Line {
+                seq,
+                from: from.to_string(),
+                to,
+                text: text.to_string(),
+                step,
+            });
+        }
+    }
+}
+
 impl Fold for ActView {
     fn apply(&mut self, ev: &LoggedEvent) {
         match &ev.event {
@@ -281,25 +353,8 @@ impl Fold for ActView {
                 a.role = role.clone();
                 self.marks.add(agent, name);
             }
-            RunEvent::PhaseStarted { phase, .. } => {
-                self.phase = Some(phase.clone());
-                if matches!(phase.as_str(), PHASE_TEAM | PHASE_BREAK | PHASE_PRODUCTION) {
-                    self.meetings.push(MeetingItem {
-                        phase: phase.clone(),
-                        lines: Vec::new(),
-                    });
-                }
-            }
-            RunEvent::PhaseEnded { phase } => {
-                if phase == PHASE_BREAK {
-                    for a in self.agents.iter_mut().filter(|a| a.role == ROLE_EXPERT) {
-                        a.gone = true;
-                    }
-                }
-                if self.phase.as_deref() == Some(phase) {
-                    self.phase = None;
-                }
-            }
+            RunEvent::PhaseStarted { phase, .. } => self.phase_started(phase),
+            RunEvent::PhaseEnded { phase } => self.phase_ended(phase),
             RunEvent::LlmRequest {
                 call,
                 agent,
@@ -313,26 +368,7 @@ impl Fold for ActView {
             }
             RunEvent::LlmResponse { call, response, .. } => {
                 self.speaking.retain(|s| s.0 != *call);
-                let phase = self
-                    .calls
-                    .iter()
-                    .find(|c| c.0 == *call)
-                    .map(|c| c.1.clone())
-                    .unwrap_or_default();
-                let entry = match self.tokens.iter().position(|t| t.phase == phase) {
-                    Some(i) => &mut self.tokens[i],
-                    None => {
-                        self.tokens.push(PhaseTokens {
-                            phase,
-                            ..PhaseTokens::default()
-                        });
-                        let last = self.tokens.len() - 1;
-                        &mut self.tokens[last]
-                    }
-                };
-                entry.calls += 1;
-                entry.input += response.usage.input_tokens;
-                entry.output += response.usage.output_tokens;
+                self.count_tokens(*call, &response.usage);
             }
             RunEvent::LlmFailed { call, .. } => self.speaking.retain(|s| s.0 != *call),
             RunEvent::Handoff { from, to, .. } => {
@@ -346,24 +382,7 @@ impl Fold for ActView {
                 to,
                 text,
                 call,
-            } => {
-                let step = call
-                    .and_then(|c| self.step_of(c))
-                    .map(|(_, s)| s.to_string());
-                let to = match to {
-                    Audience::Public => Vec::new(),
-                    Audience::To(list) => list.clone(),
-                };
-                if let Some(m) = self.meetings.last_mut() {
-                    m.lines.push(Line {
-                        seq: ev.seq,
-                        from: from.clone(),
-                        to,
-                        text: text.clone(),
-                        step,
-                    });
-                }
-            }
+            } => self.post_line(ev.seq, from, to, text, *call),
             RunEvent::NoteWritten {
                 agent,
                 store,

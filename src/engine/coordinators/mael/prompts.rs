@@ -10,35 +10,42 @@ const TEAM: &str =
 an agent may solve a task itself, or split it and hand the parts to its neighbours, check what \
 they send back and merge it.";
 
-pub fn system(kind: StepKind) -> String {
-    let role = match kind {
-        StepKind::Judge => {
-            "Decide whether you can solve the task well on your own, in one answer, \
+/// Whether to solve the task or split it.
+const JUDGE_ROLE: &str = "Decide whether you can solve the task well on your own, in one answer, \
 or whether it is better split into parts for your neighbours. Reply with one JSON object: \
-{\"solvable\": true or false, \"reason\": \"one sentence\"}."
-        }
-        StepKind::Decompose => {
-            "Split the task into independent subtasks, one for each part that can \
+{\"solvable\": true or false, \"reason\": \"one sentence\"}.";
+
+/// How to split a task among the neighbours.
+const DECOMPOSE_ROLE: &str =
+    "Split the task into independent subtasks, one for each part that can \
 be worked on separately (at most one per neighbour unless the task needs more), and give each \
 to the neighbour best suited to it (one of those listed, by id). Each subtask must make sense \
 on its own: repeat the numbers and names it needs. Reply with one JSON object: \
-{\"subtasks\": [{\"task\": \"...\", \"agent\": \"<a neighbour's id>\"}, ...]}."
-        }
-        StepKind::Solve => {
-            "Solve the task yourself, carefully and completely. Show the short \
+{\"subtasks\": [{\"task\": \"...\", \"agent\": \"<a neighbour's id>\"}, ...]}.";
+
+/// How to solve a task (or refine an attempt).
+const SOLVE_ROLE: &str = "Solve the task yourself, carefully and completely. Show the short \
 reasoning that matters, then end with a line \"Answer: <your answer>\". When feedback on an \
-earlier attempt is given, fix exactly what it points out."
-        }
-        StepKind::Critique => {
-            "Check the solution against its task. Is it correct and complete? \
+earlier attempt is given, fix exactly what it points out.";
+
+/// How to check a solution.
+const CRITIQUE_ROLE: &str = "Check the solution against its task. Is it correct and complete? \
 Reply with one JSON object: {\"adequate\": true or false, \"feedback\": \"what is wrong and how \
-to fix it, or empty when adequate\"}."
-        }
-        StepKind::Aggregate => {
-            "Merge the solutions of the subtasks into one solution of the whole \
+to fix it, or empty when adequate\"}.";
+
+/// How to merge the subtasks' solutions.
+const AGGREGATE_ROLE: &str = "Merge the solutions of the subtasks into one solution of the whole \
 task. Use their results, check that they fit together, and end with a line \"Answer: <your \
-answer>\"."
-        }
+answer>\".";
+
+/// The system prompt of a step: the team, then what the step asks.
+pub fn system(kind: StepKind) -> String {
+    let role = match kind {
+        StepKind::Judge => JUDGE_ROLE,
+        StepKind::Decompose => DECOMPOSE_ROLE,
+        StepKind::Solve => SOLVE_ROLE,
+        StepKind::Critique => CRITIQUE_ROLE,
+        StepKind::Aggregate => AGGREGATE_ROLE,
     };
     format!("{TEAM}\n\n{role}")
 }

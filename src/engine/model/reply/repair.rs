@@ -319,6 +319,20 @@ enum Piece {
 /// cut-off span holds nothing but brackets.
 fn repair(toks: &[Tok<'_>], cut_off: bool, cut_in_word: bool) -> Option<(String, Vec<Repair>)> {
     let mut fixes = Fixes::default();
+    let (mut out, open) = rewrite(toks, &mut fixes);
+    if cut_off {
+        fixes.closed = true;
+        if !close_at_cut(&mut out, &open, cut_in_word) {
+            return None;
+        }
+    }
+    Some((join_pieces(&out), fixes.into_repairs()))
+}
+
+/// The tokens as pieces of JSON text (trailing commas dropped, strings
+/// double-quoted, bare keys quoted, Python's literals made JSON's), with
+/// the brackets still open at the end.
+fn rewrite(toks: &[Tok<'_>], fixes: &mut Fixes) -> (Vec<(Piece, String)>, Vec<char>) {
     let mut out: Vec<(Piece, String)> = Vec::with_capacity(toks.len());
     let mut open: Vec<char> = Vec::new();
     let mut i = 0;
@@ -355,7 +369,7 @@ fn repair(toks: &[Tok<'_>], cut_off: bool, cut_in_word: bool) -> Option<(String,
             } => {
                 fixes.single_quotes |= single;
                 fixes.closed |= !closed;
-                let body = string_body(raw, single, closed, &mut fixes);
+                let body = string_body(raw, single, closed, fixes);
                 let piece = if key_pos { Piece::Key } else { Piece::Value };
                 out.push((piece, format!("\"{body}\"")));
             }
@@ -368,59 +382,71 @@ fn repair(toks: &[Tok<'_>], cut_off: bool, cut_in_word: bool) -> Option<(String,
                     out.push((Piece::Key, w.to_string()));
                 }
             }
-            Tok::Word(w) => {
-                let literal = match w {
-                    "True" => Some("true"),
-                    "False" => Some("false"),
-                    "None" => Some("null"),
-                    _ => None,
-                };
-                if literal.is_some() {
-                    fixes.other(PYTHON);
-                }
-                out.push((Piece::Bare, literal.unwrap_or(w).to_string()));
-            }
+            Tok::Word(w) => out.push((Piece::Bare, bare_word(w, fixes))),
         }
     }
-    if cut_off {
-        fixes.closed = true;
-        // A word cut in the middle (`tru`, `1e`, or `1` of `10`: a number
-        // or word the text ends in) goes; one only, so prose after a `[`
-        // never melts into an empty array.
-        if let Some((Piece::Bare, w)) = out.last() {
-            if cut_in_word || serde_json::from_str::<Value>(w).is_err() {
+    (out, open)
+}
+
+/// A bare word in value position: Python's `True`, `False` and `None` as
+/// JSON's literals (flagged), anything else as written.
+fn bare_word(w: &str, fixes: &mut Fixes) -> String {
+    let literal = match w {
+        "True" => Some("true"),
+        "False" => Some("false"),
+        "None" => Some("null"),
+        _ => None,
+    };
+    if literal.is_some() {
+        fixes.other(PYTHON);
+    }
+    literal.unwrap_or(w).to_string()
+}
+
+/// Ends a cut-off span: what the cut left half-written goes, then the open
+/// brackets are closed. False when nothing but brackets is left.
+fn close_at_cut(out: &mut Vec<(Piece, String)>, open: &[char], cut_in_word: bool) -> bool {
+    // A word cut in the middle (`tru`, `1e`, or `1` of `10`: a number
+    // or word the text ends in) goes; one only, so prose after a `[`
+    // never melts into an empty array.
+    if let Some((Piece::Bare, w)) = out.last() {
+        if cut_in_word || serde_json::from_str::<Value>(w).is_err() {
+            out.pop();
+        }
+    }
+    // Then a dangling `,`, `"key":` or `"key"` at the cut.
+    loop {
+        match out.last().map(|p| p.0) {
+            Some(Piece::Comma | Piece::Key) => {
                 out.pop();
             }
-        }
-        // Then a dangling `,`, `"key":` or `"key"` at the cut.
-        loop {
-            match out.last().map(|p| p.0) {
-                Some(Piece::Comma | Piece::Key) => {
+            Some(Piece::Colon) => {
+                out.pop();
+                if matches!(out.last(), Some((Piece::Key, _))) {
                     out.pop();
                 }
-                Some(Piece::Colon) => {
-                    out.pop();
-                    if matches!(out.last(), Some((Piece::Key, _))) {
-                        out.pop();
-                    }
-                }
-                _ => break,
             }
-        }
-        if !out
-            .iter()
-            .any(|(p, _)| matches!(p, Piece::Key | Piece::Value | Piece::Bare))
-        {
-            return None;
-        }
-        for c in open.iter().rev() {
-            let close = if *c == '{' { "}" } else { "]" };
-            out.push((Piece::Close, close.into()));
+            _ => break,
         }
     }
+    if !out
+        .iter()
+        .any(|(p, _)| matches!(p, Piece::Key | Piece::Value | Piece::Bare))
+    {
+        return false;
+    }
+    for c in open.iter().rev() {
+        let close = if *c == '{' { "}" } else { "]" };
+        out.push((Piece::Close, close.into()));
+    }
+    true
+}
+
+/// The pieces as one text, a space between two values in a row.
+fn join_pieces(out: &[(Piece, String)]) -> String {
     let mut text = String::new();
     let mut after_value = false;
-    for (piece, s) in &out {
+    for (piece, s) in out {
         let value = matches!(piece, Piece::Key | Piece::Value | Piece::Bare);
         if value && after_value {
             text.push(' ');
@@ -428,7 +454,7 @@ fn repair(toks: &[Tok<'_>], cut_off: bool, cut_in_word: bool) -> Option<(String,
         text.push_str(s);
         after_value = value;
     }
-    Some((text, fixes.into_repairs()))
+    text
 }
 
 /// A string's raw text as the inside of a JSON double-quoted string:

@@ -204,31 +204,7 @@ pub async fn run<T: Clone>(batch: Batch<T>, controls: &Controls, host: &impl Hos
             ..Progress::default()
         }
     });
-    // A lane goes on from its first job that did not finish: a later one's
-    // record is not taken (it ran on a bank or a pool that did not have the
-    // earlier job's work yet), so the lane runs again from there, in order.
-    let mut broken: HashSet<&str> = HashSet::new();
-    for (i, job) in jobs.iter().enumerate() {
-        let events = recorded
-            .remove(&i)
-            .filter(|e| status_of(e) == RunStatus::Finished);
-        let lane = job.lane.as_deref();
-        let Some(events) = events.filter(|_| !lane.is_some_and(|l| broken.contains(l))) else {
-            if let Some(l) = lane {
-                broken.insert(l);
-            }
-            continue;
-        };
-        let done = finished(i, job, events, true, controls);
-        host.ended(&done).await;
-        controls.changed(|p| {
-            p.finished += 1;
-            p.resumed += 1;
-            p.cost_usd += done.cost_usd;
-        });
-        state[i] = State::Done;
-        runs.insert(i, done);
-    }
+    resume_recorded(&jobs, &mut recorded, &mut state, &mut runs, controls, host).await;
     // A job without a lane is a lane of its own.
     let lanes: Vec<String> = (jobs.iter().enumerate())
         .map(|(i, j)| j.lane.clone().unwrap_or_else(|| format!("#{i}")))
@@ -256,30 +232,94 @@ pub async fn run<T: Clone>(batch: Batch<T>, controls: &Controls, host: &impl Hos
         busy.remove(&*lanes[i]);
         let status = done.status;
         let lane_halts = halt_lane_on_failure && status != RunStatus::Finished;
-        let mut skipped = 0;
-        if lane_halts && jobs[i].lane.is_some() {
-            for k in (i + 1..n).filter(|&k| jobs[k].lane == jobs[i].lane) {
-                if state[k] == State::Waiting {
-                    state[k] = State::Skipped;
-                    skipped += 1;
-                }
-            }
-        }
+        let skipped = if lane_halts {
+            skip_rest_of_lane(&jobs, &mut state, i)
+        } else {
+            0
+        };
         let never_started = status == RunStatus::Cancelled && !done.started();
-        controls.changed(|p| {
-            p.running -= 1;
-            p.skipped += skipped;
-            match status {
-                RunStatus::Finished => p.finished += 1,
-                RunStatus::Failed => p.failed += 1,
-                _ if never_started => p.skipped += 1,
-                _ => p.stopped += 1,
-            }
-        });
+        count_ended(controls, status, never_started, skipped);
         if !never_started {
             runs.insert(i, done);
         }
     }
+    end_batch(controls, &state);
+    Report {
+        runs: runs.into_values().collect(),
+        progress: controls.progress(),
+    }
+}
+
+/// Takes the runs recorded as finished (a resumed batch) as their jobs'
+/// runs, each handed to the host. A lane goes on from its first job that
+/// did not finish: a later one's record is not taken (it ran on a bank or
+/// a pool that did not have the earlier job's work yet), so the lane runs
+/// again from there, in order.
+async fn resume_recorded<T: Clone>(
+    jobs: &[Job<T>],
+    recorded: &mut BTreeMap<usize, Vec<LoggedEvent>>,
+    state: &mut [State],
+    runs: &mut BTreeMap<usize, Finished<T>>,
+    controls: &Controls,
+    host: &impl Host<T>,
+) {
+    let mut broken: HashSet<&str> = HashSet::new();
+    for (i, job) in jobs.iter().enumerate() {
+        let events = recorded
+            .remove(&i)
+            .filter(|e| status_of(e) == RunStatus::Finished);
+        let lane = job.lane.as_deref();
+        let Some(events) = events.filter(|_| !lane.is_some_and(|l| broken.contains(l))) else {
+            if let Some(l) = lane {
+                broken.insert(l);
+            }
+            continue;
+        };
+        let done = finished(i, job, events, true, controls);
+        host.ended(&done).await;
+        controls.changed(|p| {
+            p.finished += 1;
+            p.resumed += 1;
+            p.cost_usd += done.cost_usd;
+        });
+        state[i] = State::Done;
+        runs.insert(i, done);
+    }
+}
+
+/// Job `i` did not finish and ends its lane (when it has one): the lane's
+/// later jobs still waiting are skipped. Returns how many.
+fn skip_rest_of_lane<T>(jobs: &[Job<T>], state: &mut [State], i: usize) -> usize {
+    let mut skipped = 0;
+    if jobs[i].lane.is_some() {
+        for k in (i + 1..jobs.len()).filter(|&k| jobs[k].lane == jobs[i].lane) {
+            if state[k] == State::Waiting {
+                state[k] = State::Skipped;
+                skipped += 1;
+            }
+        }
+    }
+    skipped
+}
+
+/// A run ended: counted by how (a stopped run that never made a call is a
+/// skipped job), with the jobs its lane skipped.
+fn count_ended(controls: &Controls, status: RunStatus, never_started: bool, skipped: usize) {
+    controls.changed(|p| {
+        p.running -= 1;
+        p.skipped += skipped;
+        match status {
+            RunStatus::Finished => p.finished += 1,
+            RunStatus::Failed => p.failed += 1,
+            _ if never_started => p.skipped += 1,
+            _ => p.stopped += 1,
+        }
+    });
+}
+
+/// The batch is over: the jobs never started are skipped, and it ended by
+/// a cap, a stop, or having run every job.
+fn end_batch(controls: &Controls, state: &[State]) {
     let left = state.iter().filter(|s| **s == State::Waiting).count();
     controls.changed(|p| p.skipped += left);
     let how = match (controls.capped(), controls.is_stopped()) {
@@ -288,10 +328,6 @@ pub async fn run<T: Clone>(batch: Batch<T>, controls: &Controls, host: &impl Hos
         (None, false) => Ended::Completed,
     };
     controls.ended(how);
-    Report {
-        runs: runs.into_values().collect(),
-        progress: controls.progress(),
-    }
 }
 
 /// Starts job `i`: its run, then the host's `ended`.

@@ -2,7 +2,7 @@
 //! (styled by the app's CSS classes) and for export (standalone, with its
 //! own styles). Every name is escaped: agent names can come from a model.
 
-use crate::engine::views::graph::{AgentGraph, AgentStatus, EdgeKind, PUBLIC};
+use crate::engine::views::graph::{AgentGraph, AgentStatus, EdgeKind, Node, PUBLIC};
 use std::fmt::Write;
 
 /// The canvas of the panel (a square-ish box the SVG scales into).
@@ -138,19 +138,36 @@ pub fn render(g: &AgentGraph, standalone: bool) -> String {
 /// and `selected` is outlined.
 pub fn render_with(g: &AgentGraph, standalone: bool, selected: Option<&str>) -> String {
     let lay = layout(g.nodes.len());
-    let (w, h, r) = (lay.w, lay.h, lay.r);
-    let pos = lay.centres;
     let hub = (g.nodes.len() > 1 && g.has_public()).then_some(lay.hub);
-    let at = |id: &str| {
-        if id == PUBLIC {
-            return hub.map(|p| (p, HUB_R));
-        }
-        g.nodes.iter().position(|n| n.id == id).map(|i| (pos[i], r))
-    };
     let names: Vec<&str> = g.nodes.iter().map(|n| n.name.as_str()).collect();
     let labels = short_labels(&names);
     let marks = marks(g);
     let mut s = String::new();
+    open_svg(&mut s, &lay, standalone);
+    write_edges(&mut s, g, &lay, hub);
+    if let Some((x, y)) = hub {
+        let _ = write!(
+            s,
+            "<g class=\"hub\" transform=\"translate({x:.1},{y:.1})\"><title>The public conversation: every agent's public posts</title><circle r=\"{HUB_R}\"/><text dy=\"0.35em\">c</text></g>"
+        );
+    }
+    let look = NodeLook {
+        r: lay.r,
+        marks: &marks,
+        standalone,
+        selected,
+    };
+    for ((n, &at), label) in g.nodes.iter().zip(lay.centres.iter()).zip(&labels) {
+        look.write_node(&mut s, n, at, label);
+    }
+    s.push_str("</svg>");
+    s
+}
+
+/// The `<svg>` element's opening, with (standalone) the namespace, the
+/// embedded styles and a white background, then the arrow marker.
+fn open_svg(s: &mut String, lay: &Layout, standalone: bool) {
+    let (w, h) = (lay.w, lay.h);
     let _ = write!(
         s,
         "<svg class=\"graph\" viewBox=\"0 0 {w:.0} {h:.0}\" role=\"{}\" aria-label=\"Agent graph\"{}>",
@@ -172,6 +189,20 @@ pub fn render_with(g: &AgentGraph, standalone: bool, selected: Option<&str>) -> 
         );
     }
     s.push_str("<defs><marker id=\"arrow\" viewBox=\"0 0 10 10\" refX=\"8\" refY=\"5\" markerWidth=\"6\" markerHeight=\"6\" orient=\"auto-start-reverse\"><path d=\"M 0 0 L 10 5 L 0 10 z\" class=\"arrow-head\"/></marker></defs>");
+}
+
+/// Every edge as an arrow between its ends' circles (the hub for the
+/// public conversation) with its count; the latest event's edges active.
+fn write_edges(s: &mut String, g: &AgentGraph, lay: &Layout, hub: Option<(f64, f64)>) {
+    let at = |id: &str| {
+        if id == PUBLIC {
+            return hub.map(|p| (p, HUB_R));
+        }
+        g.nodes
+            .iter()
+            .position(|n| n.id == id)
+            .map(|i| (lay.centres[i], lay.r))
+    };
     let active_seq = g
         .active
         .as_ref()
@@ -205,25 +236,33 @@ pub fn render_with(g: &AgentGraph, standalone: bool, selected: Option<&str>) -> 
             e.count
         );
     }
-    if let Some((x, y)) = hub {
-        let _ = write!(
-            s,
-            "<g class=\"hub\" transform=\"translate({x:.1},{y:.1})\"><title>The public conversation: every agent's public posts</title><circle r=\"{HUB_R}\"/><text dy=\"0.35em\">c</text></g>"
-        );
-    }
-    for ((n, (x, y)), label) in g.nodes.iter().zip(pos.iter()).zip(&labels) {
-        let initial = marks.initial(&n.id, &n.name);
+}
+
+/// How nodes are drawn: their radius, colours and initials, as buttons
+/// (the page) or not (standalone), and which one is selected.
+struct NodeLook<'a> {
+    r: f64,
+    marks: &'a AgentMarks,
+    standalone: bool,
+    selected: Option<&'a str>,
+}
+
+impl NodeLook<'_> {
+    /// A node: the button (ring, disc, label, tool loop), then its other
+    /// marks over it.
+    fn write_node(&self, s: &mut String, n: &Node, (x, y): (f64, f64), label: &str) {
+        let r = self.r;
         let status = n.status.label();
         let _ = write!(
             s,
             "<g class=\"node status-{status}{}\" transform=\"translate({x:.1},{y:.1})\" data-agent=\"{}\" data-status=\"{status}\"{}><title>{}</title><circle r=\"{}\" class=\"node-ring\"/><circle r=\"{r}\" style=\"fill:{}\"/><text class=\"node-label\" y=\"{}\">{}</text>",
-            if selected == Some(n.id.as_str()) {
+            if self.selected == Some(n.id.as_str()) {
                 " selected"
             } else {
                 ""
             },
             escape(&n.id),
-            if standalone {
+            if self.standalone {
                 String::new()
             } else {
                 format!(
@@ -233,7 +272,7 @@ pub fn render_with(g: &AgentGraph, standalone: bool, selected: Option<&str>) -> 
             },
             escape(&format!("{} ({}) — {}, {} calls, {} messages, model {}", n.name, n.role, status, n.calls, n.messages, n.model)),
             r + 5.0,
-            marks.color(&n.id),
+            self.marks.color(&n.id),
             r + 16.0,
             escape(label)
         );
@@ -244,10 +283,16 @@ pub fn render_with(g: &AgentGraph, standalone: bool, selected: Option<&str>) -> 
         };
         s.push_str(&tool_path);
         s.push_str("</g>");
-        // The node's other text (its initial, the number of tool calls, the
-        // revisit badge, the status) is drawn over it but outside the
-        // button, whose visible label is the name alone (WCAG 2.5.3); a
-        // click on it still reaches the agent (`data-agent`).
+        self.write_marks(s, n, (x, y), &tool_count);
+    }
+
+    /// The node's other text (its initial, the number of tool calls, the
+    /// revisit badge, the status) is drawn over it but outside the button,
+    /// whose visible label is the name alone (WCAG 2.5.3); a click on it
+    /// still reaches the agent (`data-agent`).
+    fn write_marks(&self, s: &mut String, n: &Node, (x, y): (f64, f64), tool_count: &str) {
+        let r = self.r;
+        let initial = self.marks.initial(&n.id, &n.name);
         let _ = write!(
             s,
             "<g class=\"node-marks\" transform=\"translate({x:.1},{y:.1})\" data-agent=\"{}\" aria-hidden=\"true\"><text class=\"node-initial\" dy=\"0.35em\" pointer-events=\"none\">{}</text>{tool_count}",
@@ -267,6 +312,7 @@ pub fn render_with(g: &AgentGraph, standalone: bool, selected: Option<&str>) -> 
             );
         }
         if n.status != AgentStatus::Idle {
+            let status = n.status.label();
             let _ = write!(
                 s,
                 "<text class=\"node-status\" y=\"{}\">{status}</text>",
@@ -275,8 +321,6 @@ pub fn render_with(g: &AgentGraph, standalone: bool, selected: Option<&str>) -> 
         }
         s.push_str("</g>");
     }
-    s.push_str("</svg>");
-    s
 }
 
 #[cfg(test)]

@@ -70,7 +70,13 @@ pub fn entry_html_with(e: &Entry, t: &Transcript, marks: &AgentMarks) -> String 
             } else {
                 h.push_str(&format!("<div class=\"md\">{}</div>", to_safe_html(text)));
             }
-            h.push_str(&finish_mark(*cut));
+            h.push_str(&finish_mark(
+                *cut,
+                Sampled {
+                    temperature: call.and_then(|c| t.temperature_of(c)),
+                    repeat_penalty: t.repeat_penalty,
+                },
+            ));
             if !tool_calls.is_empty() {
                 h.push_str("<ul class=\"tool-chips\">");
                 for c in tool_calls {
@@ -154,10 +160,33 @@ pub fn repair_mark(repairs: &[Repair]) -> String {
     h
 }
 
+/// How a call sampled: what a loop's mark advises on (only what was not
+/// tried already).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Sampled {
+    pub temperature: Option<f32>,
+    pub repeat_penalty: Option<f32>,
+}
+
+impl Sampled {
+    /// What may make loops rarer, given what this call sampled with.
+    fn loop_advice(&self) -> String {
+        let hot = self.temperature.is_some_and(|t| t > 0.0);
+        let penalised = self.repeat_penalty.is_some_and(|p| p > 1.0);
+        let t = self.temperature.unwrap_or(0.0);
+        match (hot, penalised) {
+            (false, false) => "A repeat penalty above 1 (Settings, e.g. 1.1) or a temperature above 0 (e.g. 0.7) makes loops rarer.".into(),
+            (true, false) => format!("It looped at temperature {t}: a repeat penalty above 1 (Settings, e.g. 1.1) makes loops rarer."),
+            (false, true) => format!("It looped with a repeat penalty of {}: a temperature above 0 (e.g. 0.7) makes loops rarer.", self.repeat_penalty.unwrap_or(1.0)),
+            (true, true) => format!("It looped at temperature {t} with a repeat penalty of {}: a larger model loops less.", self.repeat_penalty.unwrap_or(1.0)),
+        }
+    }
+}
+
 /// The mark on a reply the model did not end itself, after its text: a
 /// summary a keyboard and a screen reader reach (a `<details>`, as the
 /// repair mark), opening to what happened. Text only, escaped.
-pub fn finish_mark(cut: Option<Cut>) -> String {
+pub fn finish_mark(cut: Option<Cut>, sampled: Sampled) -> String {
     let (class, label, detail) = match cut {
         None => return String::new(),
         Some(Cut::Length { tokens, estimated }) => (
@@ -171,7 +200,15 @@ pub fn finish_mark(cut: Option<Cut>) -> String {
         Some(Cut::Repeat) => (
             "repeat",
             "stopped: it kept repeating itself".to_string(),
-            "The model wrote the same passage three times in a row, so it was stopped there; what it wrote is kept. A repeat penalty above 1 (Settings, e.g. 1.1) or a temperature above 0 makes loops rarer.".to_string(),
+            format!(
+                "The model wrote the same passage three times in a row, so it was stopped there; what it wrote is kept. {}",
+                sampled.loop_advice()
+            ),
+        ),
+        Some(Cut::Stopped) => (
+            "stopped",
+            "cut short: you stopped the run".to_string(),
+            "The run was stopped while the model was answering: the reply ends where it was cut, and no step read it. Fork here runs this call again.".to_string(),
         ),
     };
     format!(
@@ -338,6 +375,11 @@ mod tests {
         assert!(h.contains("repeat penalty"), "{h}");
         assert!(!h.contains("cut off"), "{h}");
         // Text only: the mark's words are escaped like everything else.
-        assert!(finish_mark(Some(Cut::Repeat)).matches('<').count() == 8);
+        assert!(
+            finish_mark(Some(Cut::Repeat), Sampled::default())
+                .matches('<')
+                .count()
+                == 8
+        );
     }
 }

@@ -460,7 +460,7 @@ fn go_to(app: AppState, s: ClassState, step: u64) {
                 if b.runs.len() == 1 {
                     app.set_cursor(at);
                 } else {
-                    super::super::compare::pin(app, run, at);
+                    super::super::positions::pin(app, run, at);
                 }
             }
         }

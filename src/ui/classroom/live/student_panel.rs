@@ -9,6 +9,7 @@ use crate::engine::lesson::Step;
 use crate::engine::live::protocol::Question;
 use crate::engine::live::show::{self, Shown, FOLLOW};
 use crate::ui::state::use_app;
+use crate::ui::widgets::Clipped;
 use leptos::prelude::*;
 
 #[component]
@@ -70,7 +71,7 @@ fn Where(s: ClassState) -> impl IntoView {
             };
             view! {
                 <div class="live-where">
-                    <h2 class="live-title">{c.task.chars().take(120).collect::<String>()}</h2>
+                    <h2 class="live-title"><Clipped text=c.task.clone() max=120/></h2>
                     <p class="small muted">{format!("The teacher's run, {at}.")}</p>
                 </div>
             }

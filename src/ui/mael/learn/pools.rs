@@ -7,6 +7,7 @@
 use super::super::memory;
 use super::super::setup::refresh_stored;
 use super::super::state::mael_setup;
+use crate::engine::base::words::count;
 use crate::engine::coordinators::mael::experience::Pool;
 use crate::engine::coordinators::mael::memory::reembed;
 use crate::engine::run::CancelToken;
@@ -84,7 +85,7 @@ pub fn export(ui: PoolsUi, name: String) {
                 "application/json",
                 &pool.to_json(),
             )
-            .map(|_| format!("Exported \"{name}\" ({} experiences).", pool.len()))
+            .map(|_| format!("Exported \"{name}\" ({}).", count(pool.len(), "experience")))
             .map_err(|e| format!("Could not save the file: {e}")),
             Err(e) => Err(e),
         };
@@ -108,8 +109,8 @@ pub fn import(ui: PoolsUi, file: web_sys::File) {
                 .map_err(|e| e.user_message())?;
             ui.inspected.set(Some(name.clone()));
             Ok(format!(
-                "Imported {} experiences as \"{name}\".",
-                pool.len()
+                "Imported {} as \"{name}\".",
+                count(pool.len(), "experience")
             ))
         }
         .await;

@@ -11,6 +11,7 @@ use super::super::memory;
 use super::super::setup::{refresh_stored, tasks_of};
 use super::super::state::{mael_setup, MaelSetup, BUILTIN_TEST, BUILTIN_TRAIN};
 use super::state::{Job, LearnState};
+use crate::engine::base::words::count;
 use crate::engine::coordinators::mael::contract::MaelOptions;
 use crate::engine::coordinators::mael::learn::{
     evaluation_jobs, first_tasks, learning_jobs, pending, refuse_trained, Tag,
@@ -221,8 +222,9 @@ impl LearnState {
             let n = report.progress.finished;
             self.status.set(if n == total {
                 format!(
-                    "Learned {n} tasks; the pool \"{pool_name}\" has {} experiences.",
-                    memory.pool.borrow().len()
+                    "Learned {}; the pool \"{pool_name}\" has {}.",
+                    count(n, "task"),
+                    count(memory.pool.borrow().len(), "experience")
                 )
             } else {
                 format!("Stopped after {n} of {total} tasks; the pool keeps what was learned. Start again to resume.")

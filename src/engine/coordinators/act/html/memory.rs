@@ -67,6 +67,23 @@ pub fn memory_html(view: &ActView, agent: &AgentItem) -> String {
         .last()
         .map(|(_, r)| r.ids.clone())
         .unwrap_or_default();
+    let sources = sources_of(agent);
+    if sources.is_empty() {
+        h.push_str("<p class=\"muted small empty-note\">No episodes or knowledge yet: they are acquired after each meeting.</p>");
+    }
+    for s in &sources {
+        collection_html(&mut h, view, agent, s, &last_chosen);
+    }
+    if !agent.retrievals.is_empty() {
+        given_html(&mut h, view, agent);
+    }
+    h.push_str("</section>");
+    h
+}
+
+/// The agents and experts an agent's memory is about, first-seen order
+/// (episodes first, then knowledge).
+fn sources_of(agent: &AgentItem) -> Vec<String> {
     let mut sources: Vec<String> = Vec::new();
     for s in agent
         .episodes
@@ -78,79 +95,86 @@ pub fn memory_html(view: &ActView, agent: &AgentItem) -> String {
             sources.push(s.clone());
         }
     }
-    if sources.is_empty() {
-        h.push_str("<p class=\"muted small empty-note\">No episodes or knowledge yet: they are acquired after each meeting.</p>");
-    }
-    for s in &sources {
-        let episodes: Vec<&Episode> = agent.episodes.iter().filter(|e| &e.about == s).collect();
-        let mut knowledge: Vec<&Knowledge> =
-            agent.knowledge.iter().filter(|k| &k.source == s).collect();
-        knowledge.sort_by(|a, b| b.importance.cmp(&a.importance).then(a.order.cmp(&b.order)));
-        let _ = write!(
-            h,
-            "<details class=\"act-collection\" open><summary>About <strong>{}</strong> · {} episode{} · {} entr{}</summary>",
-            esc(&view.name_of(s)),
-            episodes.len(),
-            if episodes.len() == 1 { "" } else { "s" },
-            knowledge.len(),
-            if knowledge.len() == 1 { "y" } else { "ies" }
-        );
-        if !episodes.is_empty() {
-            h.push_str("<ul class=\"act-episodes small\">");
-            for e in episodes {
-                let _ = write!(
-                    h,
-                    "<li><span class=\"muted\">{}:</span> {} <span class=\"muted\">({} words)</span>{}</li>",
-                    meeting_name(e.meeting),
-                    esc(&e.text),
-                    e.text.split_whitespace().count(),
-                    flags_html(&e.flags)
-                );
-            }
-            h.push_str("</ul>");
-        }
-        h.push_str("<ul class=\"act-cards\">");
-        for k in knowledge {
-            h.push_str(&card(view, k, last_chosen.contains(&k.id)));
-        }
-        h.push_str("</ul></details>");
-    }
-    if !agent.retrievals.is_empty() {
-        let _ = write!(
-            h,
-            "<details class=\"act-given\"><summary>What each prompt was given ({} prompt{})</summary><table class=\"tp-table small\"><thead><tr><th scope=\"col\">step</th><th scope=\"col\">entries given (best first)</th><th scope=\"col\">held</th></tr></thead><tbody>",
-            agent.retrievals.len(),
-            if agent.retrievals.len() == 1 { "" } else { "s" }
-        );
-        for (seq, r) in &agent.retrievals {
-            let ids: Vec<String> = r
-                .ids
-                .iter()
-                .map(|id| {
-                    let title = view
-                        .entry(id)
-                        .map(|k| excerpt(&k.summary, 120))
-                        .unwrap_or_default();
-                    format!("<code title=\"{}\">{}</code>", esc(&title), esc(id))
-                })
-                .collect();
+    sources
+}
+
+/// The collection about `s`: its episodes, then its knowledge cards (most
+/// important first; those the last prompt was given marked).
+fn collection_html(
+    h: &mut String,
+    view: &ActView,
+    agent: &AgentItem,
+    s: &str,
+    last_chosen: &[String],
+) {
+    let episodes: Vec<&Episode> = agent.episodes.iter().filter(|e| e.about == s).collect();
+    let mut knowledge: Vec<&Knowledge> = agent.knowledge.iter().filter(|k| k.source == s).collect();
+    knowledge.sort_by(|a, b| b.importance.cmp(&a.importance).then(a.order.cmp(&b.order)));
+    let _ = write!(
+        h,
+        "<details class=\"act-collection\" open><summary>About <strong>{}</strong> · {} episode{} · {} entr{}</summary>",
+        esc(&view.name_of(s)),
+        episodes.len(),
+        if episodes.len() == 1 { "" } else { "s" },
+        knowledge.len(),
+        if knowledge.len() == 1 { "y" } else { "ies" }
+    );
+    if !episodes.is_empty() {
+        h.push_str("<ul class=\"act-episodes small\">");
+        for e in episodes {
             let _ = write!(
                 h,
-                "<tr data-seq=\"{seq}\"><td><code>{}</code></td><td>{}</td><td>{} ({})</td></tr>",
-                esc(&r.step),
-                if ids.is_empty() {
-                    "<span class=\"muted\">expertise only</span>".to_string()
-                } else {
-                    ids.join(" ")
-                },
-                r.held,
-                esc(&r.by)
+                "<li><span class=\"muted\">{}:</span> {} <span class=\"muted\">({} words)</span>{}</li>",
+                meeting_name(e.meeting),
+                esc(&e.text),
+                e.text.split_whitespace().count(),
+                flags_html(&e.flags)
             );
         }
-        h.push_str("</tbody></table></details>");
+        h.push_str("</ul>");
     }
-    h.push_str("</section>");
-    h
+    h.push_str("<ul class=\"act-cards\">");
+    for k in knowledge {
+        h.push_str(&card(view, k, last_chosen.contains(&k.id)));
+    }
+    h.push_str("</ul></details>");
+}
+
+/// What each prompt of the agent was given: the entries' ids (their
+/// summaries on hover), and how many it held.
+fn given_html(h: &mut String, view: &ActView, agent: &AgentItem) {
+    let _ = write!(
+        h,
+        "<details class=\"act-given\"><summary>What each prompt was given ({} prompt{})</summary><table class=\"tp-table small\"><thead><tr><th scope=\"col\">step</th><th scope=\"col\">entries given (best first)</th><th scope=\"col\">held</th></tr></thead><tbody>",
+        agent.retrievals.len(),
+        if agent.retrievals.len() == 1 { "" } else { "s" }
+    );
+    for (seq, r) in &agent.retrievals {
+        let ids: Vec<String> = r
+            .ids
+            .iter()
+            .map(|id| {
+                let title = view
+                    .entry(id)
+                    .map(|k| excerpt(&k.summary, 120))
+                    .unwrap_or_default();
+                format!("<code title=\"{}\">{}</code>", esc(&title), esc(id))
+            })
+            .collect();
+        let _ = write!(
+            h,
+            "<tr data-seq=\"{seq}\"><td><code>{}</code></td><td>{}</td><td>{} ({})</td></tr>",
+            esc(&r.step),
+            if ids.is_empty() {
+                "<span class=\"muted\">expertise only</span>".to_string()
+            } else {
+                ids.join(" ")
+            },
+            r.held,
+            esc(&r.by)
+        );
+    }
+    h.push_str("</tbody></table></details>");
 }
 
 /// Every agent's memory (the Memory tab), members first.

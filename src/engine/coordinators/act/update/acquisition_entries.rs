@@ -34,10 +34,34 @@ pub fn read_acquisition(
             .cloned()
             .unwrap_or_default()
     };
-    let subject_of = |item: &Value, repairs: &mut Vec<Repair>| -> Option<String> {
+    let reader = Reader {
+        owner,
+        meeting,
+        limits,
+        resolve,
+    };
+    out.episodes = reader.episodes(list("episodes"), repairs);
+    let entries = reader.entries(list("knowledge"), repairs);
+    out.knowledge = most_important_per_speaker(&entries, limits.entries, repairs);
+    out
+}
+
+/// What reading one acquisition reply needs: whose memory it is, of which
+/// meeting, the caps, and how a speaker's name maps to an agent id.
+struct Reader<'a> {
+    owner: &'a str,
+    meeting: u32,
+    limits: &'a Limits,
+    resolve: &'a dyn Fn(&str) -> Option<String>,
+}
+
+impl Reader<'_> {
+    /// The agent an item is about; `None` (flagged) for the owner itself or
+    /// an unknown speaker.
+    fn subject_of(&self, item: &Value, repairs: &mut Vec<Repair>) -> Option<String> {
         let name = speaker_of(item).unwrap_or_default();
-        match resolve(&name) {
-            Some(id) if id == owner => {
+        match (self.resolve)(&name) {
+            Some(id) if id == self.owner => {
                 repairs.push(reading::dropped(
                     "an entry about the agent itself was dropped",
                 ));
@@ -52,47 +76,66 @@ pub fn read_acquisition(
                 None
             }
         }
-    };
-    let mut per_speaker: std::collections::HashMap<String, usize> = Default::default();
-    for item in list("episodes") {
-        let Some(about) = subject_of(&item, repairs) else {
-            continue;
-        };
-        let text = item.get("text").and_then(Value::as_str).unwrap_or("");
-        let (text, cut) = memory::truncate_words(text, limits.episode_words);
-        if text.is_empty() {
-            repairs.push(reading::dropped("an empty episode was dropped"));
-            continue;
-        }
-        let count = per_speaker.entry(about.clone()).or_default();
-        if *count >= limits.episodes {
-            repairs.push(reading::clamped(format!(
-                "more than {} episodes about {about}: the rest dropped",
-                limits.episodes
-            )));
-            continue;
-        }
-        *count += 1;
-        let mut ef = Vec::new();
-        if cut {
-            let flag = format!("cut to {} words", limits.episode_words);
-            repairs.push(reading::clamped(format!("an episode was {flag}")));
-            ef.push(flag);
-        }
-        out.episodes.push(Episode {
-            id: String::new(),
-            owner: owner.into(),
-            about,
-            meeting,
-            text,
-            flags: ef,
-        });
     }
-    let mut entries: Vec<Knowledge> = Vec::new();
-    for item in list("knowledge") {
-        let Some(source) = subject_of(&item, repairs) else {
-            continue;
-        };
+
+    /// The episodes, cut in length and capped per speaker.
+    fn episodes(&self, items: Vec<Value>, repairs: &mut Vec<Repair>) -> Vec<Episode> {
+        let limits = self.limits;
+        let mut episodes = Vec::new();
+        let mut per_speaker: std::collections::HashMap<String, usize> = Default::default();
+        for item in items {
+            let Some(about) = self.subject_of(&item, repairs) else {
+                continue;
+            };
+            let text = item.get("text").and_then(Value::as_str).unwrap_or("");
+            let (text, cut) = memory::truncate_words(text, limits.episode_words);
+            if text.is_empty() {
+                repairs.push(reading::dropped("an empty episode was dropped"));
+                continue;
+            }
+            let count = per_speaker.entry(about.clone()).or_default();
+            if *count >= limits.episodes {
+                repairs.push(reading::clamped(format!(
+                    "more than {} episodes about {about}: the rest dropped",
+                    limits.episodes
+                )));
+                continue;
+            }
+            *count += 1;
+            let mut ef = Vec::new();
+            if cut {
+                let flag = format!("cut to {} words", limits.episode_words);
+                repairs.push(reading::clamped(format!("an episode was {flag}")));
+                ef.push(flag);
+            }
+            episodes.push(Episode {
+                id: String::new(),
+                owner: self.owner.into(),
+                about,
+                meeting: self.meeting,
+                text,
+                flags: ef,
+            });
+        }
+        episodes
+    }
+
+    /// The knowledge entries about known speakers, each repaired (not yet
+    /// capped per speaker).
+    fn entries(&self, items: Vec<Value>, repairs: &mut Vec<Repair>) -> Vec<Knowledge> {
+        let mut entries: Vec<Knowledge> = Vec::new();
+        for item in items {
+            let Some(source) = self.subject_of(&item, repairs) else {
+                continue;
+            };
+            entries.extend(self.entry(&item, source, repairs));
+        }
+        entries
+    }
+
+    /// One knowledge entry: its summary cut, its keywords, importance and
+    /// source repaired (each repair flagged on it); `None` without a summary.
+    fn entry(&self, item: &Value, source: String, repairs: &mut Vec<Repair>) -> Option<Knowledge> {
         let summary = item
             .get("summary")
             .or_else(|| item.get("brief_summary"))
@@ -102,10 +145,10 @@ pub fn read_acquisition(
             .to_string();
         if summary.is_empty() {
             repairs.push(reading::dropped("an entry without a summary was dropped"));
-            continue;
+            return None;
         }
         let (summary, cut) = memory::truncate_words(&summary, SUMMARY_WORDS);
-        let (keywords, mut kr) = memory::keywords(item.get("keywords"), limits.keywords);
+        let (keywords, mut kr) = memory::keywords(item.get("keywords"), self.limits.keywords);
         if cut {
             kr.push(reading::clamped(format!(
                 "a summary was cut to {SUMMARY_WORDS} words"
@@ -115,7 +158,7 @@ pub fn read_acquisition(
         kr.extend(imr);
         let (origin, or) = origin_of(item.get("source"));
         kr.extend(or);
-        if speaker_key(&item).is_some_and(|(k, _)| k == "source") {
+        if speaker_key(item).is_some_and(|(k, _)| k == "source") {
             // As such entries were read before the source was asked for
             // apart from the speaker: kept, and now flagged.
             kr.push(reading::shape(
@@ -125,39 +168,47 @@ pub fn read_acquisition(
         let mut kf = reading::details(&kr);
         kf.extend(memory::few_keywords(&keywords));
         repairs.extend(kr);
-        entries.push(Knowledge {
+        Some(Knowledge {
             id: String::new(),
-            owner: owner.into(),
+            owner: self.owner.into(),
             source,
             source_name: String::new(),
             origin,
-            meeting,
+            meeting: self.meeting,
             trial: 0,
             summary,
             keywords,
             importance,
             order: 0,
             flags: kf,
-        });
+        })
     }
-    // At most N per speaker: the most important (stable: reply order on ties).
+}
+
+/// At most `cap` entries per speaker: the most important (stable: reply
+/// order on ties), speakers in the order they first appear.
+fn most_important_per_speaker(
+    entries: &[Knowledge],
+    cap: usize,
+    repairs: &mut Vec<Repair>,
+) -> Vec<Knowledge> {
     let mut kept: Vec<Knowledge> = Vec::new();
     let mut sources: Vec<String> = Vec::new();
-    for e in &entries {
+    for e in entries {
         if !sources.contains(&e.source) {
             sources.push(e.source.clone());
         }
     }
     for s in sources {
         let mut of: Vec<&Knowledge> = entries.iter().filter(|e| e.source == s).collect();
-        if of.len() > limits.entries {
+        if of.len() > cap {
             repairs.push(reading::clamped(format!(
                 "{} entries about {s}: the {} most important kept",
                 of.len(),
-                limits.entries
+                cap
             )));
             of.sort_by_key(|k| std::cmp::Reverse(k.importance));
-            of.truncate(limits.entries);
+            of.truncate(cap);
         }
         let keep: Vec<Knowledge> = entries
             .iter()
@@ -166,8 +217,7 @@ pub fn read_acquisition(
             .collect();
         kept.extend(keep);
     }
-    out.knowledge = kept;
-    out
+    kept
 }
 
 /// The longest summary kept (words): a brief summary is a sentence or two.

@@ -4,6 +4,7 @@
 //! and the score breakdown of a query's top entries.
 
 use super::reward_badge;
+use crate::engine::base::words::count;
 use crate::engine::coordinators::mael::contract::StepKind;
 use crate::engine::coordinators::mael::experience::{Experience, Hit, Pool};
 use crate::engine::coordinators::mael::projection::pca2;
@@ -30,9 +31,9 @@ pub fn summary_html(pool: &Pool) -> String {
         return "<p class=\"muted empty-note\">This pool is empty: a learning run (or any run that learns) fills it.</p>".into();
     }
     let mut h = format!(
-        "<p class=\"small muted\">{} experiences from {} tasks · vectors: {}</p><table class=\"tp-table ml-pool-summary\"><thead><tr><th scope=\"col\">agent</th>",
-        pool.len(),
-        pool.traces().len(),
+        "<p class=\"small muted\">{} from {} · vectors: {}</p><table class=\"tp-table ml-pool-summary\"><thead><tr><th scope=\"col\">agent</th>",
+        count(pool.len(), "experience"),
+        count(pool.traces().len(), "task"),
         esc(&pool.embedder.label())
     );
     for k in StepKind::ALL {

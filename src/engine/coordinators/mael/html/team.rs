@@ -3,6 +3,8 @@
 //! subtask or a solution along an edge in the forward pass, a reward
 //! arriving at an agent in the backward pass. SVG; names escaped.
 
+use crate::engine::coordinators::mael::contract::TeamRecord;
+use crate::engine::coordinators::mael::topology::AgentNode;
 use crate::engine::coordinators::mael::view::{MaelView, Motion};
 use crate::engine::views::html::agents::AgentMarks;
 use crate::engine::views::html::esc;
@@ -61,6 +63,27 @@ pub fn team_svg_with(view: &MaelView, motion: Option<&Motion>) -> String {
         Some(Motion::Handoff { from, to, .. }) => index(from).zip(index(to)),
         _ => None,
     };
+    edges_svg(&mut s, t, &pos, active);
+    let rewarded = match motion {
+        Some(Motion::Reward { agent, value, step }) => {
+            index(agent).map(|i| (i, *value, step.as_str()))
+        }
+        _ => None,
+    };
+    for (i, a) in t.team.agents.iter().enumerate() {
+        let reward = rewarded
+            .filter(|(j, _, _)| *j == i)
+            .map(|(_, value, step)| (value, step));
+        node_svg(&mut s, t, marks, i, a, pos[i], reward);
+    }
+    s.push_str("</svg>");
+    s
+}
+
+/// Every edge of the team, the `active` one (a hand-off along it) marked,
+/// with a dot travelling it in its direction.
+fn edges_svg(s: &mut String, t: &TeamRecord, pos: &[(f64, f64)], active: Option<(usize, usize)>) {
+    let n = t.team.len();
     for &(a, b) in &t.team.edges {
         if a >= n || b >= n {
             continue;
@@ -84,52 +107,54 @@ pub fn team_svg_with(view: &MaelView, motion: Option<&Motion>) -> String {
             pos[from].0, pos[from].1, pos[to].0, pos[to].1
         );
     }
-    let rewarded = match motion {
-        Some(Motion::Reward { agent, value, step }) => {
-            index(agent).map(|i| (i, *value, step.as_str()))
-        }
-        _ => None,
-    };
-    for (i, a) in t.team.agents.iter().enumerate() {
-        let (x, y) = pos[i];
-        let initial = marks.initial(&a.id, &a.name);
+}
+
+/// Agent `i`'s node at `(x, y)`: its disc, initial, name and closeness, the
+/// crown of the root, and the `reward` (value, step) arriving at it.
+fn node_svg(
+    s: &mut String,
+    t: &TeamRecord,
+    marks: &AgentMarks,
+    i: usize,
+    a: &AgentNode,
+    (x, y): (f64, f64),
+    reward: Option<(f64, &str)>,
+) {
+    let initial = marks.initial(&a.id, &a.name);
+    let _ = write!(
+        s,
+        "<g class=\"ml-node{}\" data-agent=\"{}\" tabindex=\"0\"><title>{} — closeness {:.2}{}</title><circle cx=\"{x:.1}\" cy=\"{y:.1}\" r=\"18\" style=\"--agent:{}\"/><text class=\"ml-initial\" x=\"{x:.1}\" y=\"{:.1}\">{}</text><text class=\"ml-label\" x=\"{x:.1}\" y=\"{:.1}\">{}</text><text class=\"ml-closeness\" x=\"{x:.1}\" y=\"{:.1}\">c {:.2}</text>",
+        if i == t.root { " root" } else { "" },
+        esc(&a.id),
+        esc(&a.name),
+        t.closeness.get(i).copied().unwrap_or(0.0),
+        if i == t.root { " (the root: the highest closeness)" } else { "" },
+        marks.color(&a.id),
+        y + 4.0,
+        esc(&initial),
+        y + 31.0,
+        esc(&a.name),
+        y + 43.0,
+        t.closeness.get(i).copied().unwrap_or(0.0)
+    );
+    if i == t.root {
         let _ = write!(
             s,
-            "<g class=\"ml-node{}\" data-agent=\"{}\" tabindex=\"0\"><title>{} — closeness {:.2}{}</title><circle cx=\"{x:.1}\" cy=\"{y:.1}\" r=\"18\" style=\"--agent:{}\"/><text class=\"ml-initial\" x=\"{x:.1}\" y=\"{:.1}\">{}</text><text class=\"ml-label\" x=\"{x:.1}\" y=\"{:.1}\">{}</text><text class=\"ml-closeness\" x=\"{x:.1}\" y=\"{:.1}\">c {:.2}</text>",
-            if i == t.root { " root" } else { "" },
-            esc(&a.id),
-            esc(&a.name),
-            t.closeness.get(i).copied().unwrap_or(0.0),
-            if i == t.root { " (the root: the highest closeness)" } else { "" },
-            marks.color(&a.id),
-            y + 4.0,
-            esc(&initial),
-            y + 31.0,
-            esc(&a.name),
-            y + 43.0,
-            t.closeness.get(i).copied().unwrap_or(0.0)
+            "<path class=\"ml-crown\" d=\"M{:.1},{:.1} l4,-9 l5,6 l5,-9 l5,9 l5,-6 l4,9 z\"/>",
+            x - 14.0,
+            y - 20.0
         );
-        if i == t.root {
-            let _ = write!(
-                s,
-                "<path class=\"ml-crown\" d=\"M{:.1},{:.1} l4,-9 l5,6 l5,-9 l5,9 l5,-6 l4,9 z\"/>",
-                x - 14.0,
-                y - 20.0
-            );
-        }
-        if let Some((_, value, step)) = rewarded.filter(|(j, _, _)| *j == i) {
-            let _ = write!(
-                s,
-                "<circle class=\"ml-reward-pulse\" cx=\"{x:.1}\" cy=\"{y:.1}\" r=\"22\"/><text class=\"ml-reward-text\" x=\"{:.1}\" y=\"{:.1}\">{} {value:.2}</text>",
-                x + 24.0,
-                y - 14.0,
-                esc(step)
-            );
-        }
-        s.push_str("</g>");
     }
-    s.push_str("</svg>");
-    s
+    if let Some((value, step)) = reward {
+        let _ = write!(
+            s,
+            "<circle class=\"ml-reward-pulse\" cx=\"{x:.1}\" cy=\"{y:.1}\" r=\"22\"/><text class=\"ml-reward-text\" x=\"{:.1}\" y=\"{:.1}\">{} {value:.2}</text>",
+            x + 24.0,
+            y - 14.0,
+            esc(step)
+        );
+    }
+    s.push_str("</g>");
 }
 
 #[cfg(test)]

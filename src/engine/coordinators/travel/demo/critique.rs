@@ -14,7 +14,7 @@ use super::{money, Reply};
 use crate::engine::coordinators::travel::contract::{
     choices_in, TripFacts, APPROVED, COMPILER, RESTAURANT,
 };
-use crate::engine::domains::travel::plan::{Field, Plan};
+use crate::engine::domains::travel::plan::{Field, Plan, PlanDay};
 use crate::engine::model::ChatRequest;
 
 pub fn answer(req: &ChatRequest) -> Reply {
@@ -80,20 +80,64 @@ pub fn problems(
     cost: Option<f64>,
     cuisines_of: &dyn Fn(&str, &str) -> Option<String>,
 ) -> Vec<String> {
-    let mut out = Vec::new();
-    let n = facts.days as usize;
+    let mut check = Checklist::new(facts);
+    let n = check.n;
     if plan.days.len() != n {
-        out.push(format!(
+        check.out.push(format!(
             "The plan has {} days; the trip has {n}.",
             plan.days.len()
         ));
     }
-    let rule = facts.transportation.as_deref().unwrap_or("");
-    let (mut flights, mut driving) = (false, false);
-    let mut restaurants: Vec<String> = Vec::new();
-    let mut sights: Vec<String> = Vec::new();
     for (i, day) in plan.days.iter().enumerate() {
-        let d = i + 1;
+        check.day(i + 1, day);
+    }
+    if check.flights && check.driving {
+        check
+            .out
+            .push("Transportation: self-driving cannot be mixed with flights.".into());
+    }
+    check.cuisines(cuisines_of);
+    if let Some(c) = cost.filter(|c| *c > facts.budget) {
+        check.out.push(format!(
+            "Budget: the stated total {} is over the budget of {} by {}.",
+            money(c),
+            money(facts.budget),
+            money(c - facts.budget)
+        ));
+    }
+    check.out
+}
+
+/// The checklist as it goes through the plan's days: the problems found,
+/// and what later days and the whole-plan checks need (the kinds of travel,
+/// the restaurants and sights used so far).
+struct Checklist<'a> {
+    facts: &'a TripFacts,
+    /// The trip's days.
+    n: usize,
+    out: Vec<String>,
+    flights: bool,
+    driving: bool,
+    restaurants: Vec<String>,
+    sights: Vec<String>,
+}
+
+impl<'a> Checklist<'a> {
+    fn new(facts: &'a TripFacts) -> Self {
+        Checklist {
+            facts,
+            n: facts.days as usize,
+            out: Vec::new(),
+            flights: false,
+            driving: false,
+            restaurants: Vec::new(),
+            sights: Vec::new(),
+        }
+    }
+
+    /// Day `d` of the plan: its route, transportation, bed, meals and
+    /// sights.
+    fn day(&mut self, d: usize, day: &PlanDay) {
         let city = day.text(Field::CurrentCity).unwrap_or("").trim();
         let travel = city
             .strip_prefix("from ")
@@ -103,73 +147,99 @@ pub fn problems(
             Some((a, b)) => vec![a, b],
             None => vec![city],
         };
-        if d == 1 && travel.is_none_or(|(a, _)| a != facts.org) {
-            out.push(format!(
-                "Day 1, current_city: the trip must start with \"from {} to ...\".",
-                facts.org
+        self.out_and_back(d, travel);
+        self.transportation(d, day, travel.is_some());
+        self.bed(d, day);
+        self.meals(d, day, &here, travel.is_none());
+        self.attractions(d, day, travel.is_none());
+    }
+
+    /// The first day leaves home, the last comes back.
+    fn out_and_back(&mut self, d: usize, travel: Option<(&str, &str)>) {
+        let org = self.facts.org.as_str();
+        if d == 1 && travel.is_none_or(|(a, _)| a != org) {
+            self.out.push(format!(
+                "Day 1, current_city: the trip must start with \"from {org} to ...\"."
             ));
         }
-        if d == n && travel.is_none_or(|(_, b)| b != facts.org) {
-            out.push(format!(
-                "Day {d}, current_city: the last day must end \"... to {}\".",
-                facts.org
+        if d == self.n && travel.is_none_or(|(_, b)| b != org) {
+            self.out.push(format!(
+                "Day {d}, current_city: the last day must end \"... to {org}\"."
             ));
         }
-        let transport = filled(day.text(Field::Transportation));
-        match transport {
-            None if travel.is_some() => out.push(format!(
+    }
+
+    /// A travel day has its transportation, within the travellers' rule.
+    fn transportation(&mut self, d: usize, day: &PlanDay, travelling: bool) {
+        let rule = self.facts.transportation.as_deref().unwrap_or("");
+        match filled(day.text(Field::Transportation)) {
+            None if travelling => self.out.push(format!(
                 "Day {d}, transportation: a travel day needs its transportation."
             )),
             Some(t) => {
                 let lower = t.to_lowercase();
-                flights |= lower.contains("flight");
-                driving |= lower.contains("self-driving");
+                self.flights |= lower.contains("flight");
+                self.driving |= lower.contains("self-driving");
                 if rule == "no flight" && lower.contains("flight") {
-                    out.push(format!(
+                    self.out.push(format!(
                         "Day {d}, transportation: the travellers asked for no flight."
                     ));
                 }
                 if rule == "no self-driving" && lower.contains("self-driving") {
-                    out.push(format!(
+                    self.out.push(format!(
                         "Day {d}, transportation: the travellers asked for no self-driving."
                     ));
                 }
             }
             None => {}
         }
+    }
+
+    /// A bed every night away, none on the last day.
+    fn bed(&mut self, d: usize, day: &PlanDay) {
         let bed = filled(day.text(Field::Accommodation));
-        if d == n && bed.is_some() {
-            out.push(format!(
+        if d == self.n && bed.is_some() {
+            self.out.push(format!(
                 "Day {d}, accommodation: nobody sleeps away on the last day; use \"-\"."
             ));
         }
-        if d < n && bed.is_none() {
-            out.push(format!(
+        if d < self.n && bed.is_none() {
+            self.out.push(format!(
                 "Day {d}, accommodation: there is no place to sleep."
             ));
         }
+    }
+
+    /// Every meal of a full day, each in a city of the day and not used
+    /// before.
+    fn meals(&mut self, d: usize, day: &PlanDay, here: &[&str], full_day: bool) {
         for f in Field::MEALS {
             match filled(day.text(f)) {
                 Some(entry) => {
-                    if restaurants.iter().any(|r| r == entry) {
-                        out.push(format!("Day {d}, {}: {entry} is used twice.", f.key()));
+                    if self.restaurants.iter().any(|r| r == entry) {
+                        self.out
+                            .push(format!("Day {d}, {}: {entry} is used twice.", f.key()));
                     }
-                    restaurants.push(entry.to_string());
+                    self.restaurants.push(entry.to_string());
                     if let Some((_, c)) = name_city(entry) {
                         if !here.contains(&c) {
-                            out.push(format!(
+                            self.out.push(format!(
                                 "Day {d}, {}: {entry} is not where the travellers are.",
                                 f.key()
                             ));
                         }
                     }
                 }
-                None if travel.is_none() => {
-                    out.push(format!("Day {d}, {}: a full day needs this meal.", f.key()))
-                }
+                None if full_day => self
+                    .out
+                    .push(format!("Day {d}, {}: a full day needs this meal.", f.key())),
                 None => {}
             }
         }
+    }
+
+    /// A sight on a full day, none visited twice.
+    fn attractions(&mut self, d: usize, day: &PlanDay, full_day: bool) {
         let spots: Vec<&str> = filled(day.text(Field::Attraction))
             .map(|a| {
                 a.split(';')
@@ -178,42 +248,36 @@ pub fn problems(
                     .collect()
             })
             .unwrap_or_default();
-        if spots.is_empty() && travel.is_none() {
-            out.push(format!(
+        if spots.is_empty() && full_day {
+            self.out.push(format!(
                 "Day {d}, attraction: a full day needs something to see."
             ));
         }
         for s in spots {
-            if sights.iter().any(|x| x == s) {
-                out.push(format!("Day {d}, attraction: {s} is visited twice."));
+            if self.sights.iter().any(|x| x == s) {
+                self.out
+                    .push(format!("Day {d}, attraction: {s} is visited twice."));
             }
-            sights.push(s.to_string());
+            self.sights.push(s.to_string());
         }
     }
-    if flights && driving {
-        out.push("Transportation: self-driving cannot be mixed with flights.".into());
-    }
-    for c in facts.cuisine.iter().flatten() {
-        let served = restaurants.iter().any(|r| {
-            name_city(r)
-                .and_then(|(n, city)| cuisines_of(n, city))
-                .is_some_and(|k| k.contains(c.as_str()))
-        });
-        if !served {
-            out.push(format!(
-                "Cuisine: no restaurant in the plan is known to serve {c}."
-            ));
+
+    /// Every wanted cuisine served by a restaurant of the plan (as the
+    /// restaurant expert described its picks).
+    fn cuisines(&mut self, cuisines_of: &dyn Fn(&str, &str) -> Option<String>) {
+        for c in self.facts.cuisine.iter().flatten() {
+            let served = self.restaurants.iter().any(|r| {
+                name_city(r)
+                    .and_then(|(n, city)| cuisines_of(n, city))
+                    .is_some_and(|k| k.contains(c.as_str()))
+            });
+            if !served {
+                self.out.push(format!(
+                    "Cuisine: no restaurant in the plan is known to serve {c}."
+                ));
+            }
         }
     }
-    if let Some(c) = cost.filter(|c| *c > facts.budget) {
-        out.push(format!(
-            "Budget: the stated total {} is over the budget of {} by {}.",
-            money(c),
-            money(facts.budget),
-            money(c - facts.budget)
-        ));
-    }
-    out
 }
 
 #[cfg(test)]

@@ -117,72 +117,82 @@ fn part_summary(expert: &str, c: &ExpertChoices) -> String {
     }
 }
 
-pub fn decide(facts: &TripFacts, team: &Team) -> Decision {
-    let mut done: Vec<String> = Vec::new();
-    let mut missing: Vec<String> = Vec::new();
-    let mut conflicts: Vec<String> = Vec::new();
-    let mut fixes: Vec<(&'static str, String)> = Vec::new();
-    let mut firsts: Vec<(&'static str, String)> = Vec::new();
-    let revisits: u32 = EXPERTS
-        .iter()
-        .map(|e| team.part(e).posts.saturating_sub(1))
-        .sum();
-    let can_revisit =
-        |e: &str, needed: u32| team.part(e).posts < MAX_POSTS && revisits + needed <= MAX_REVISITS;
-    let multi_city = facts.visiting_city_number > 1;
-    // Experts after transportation that have posted (they redo their part
-    // when the route changes).
-    let downstream = [HOTEL, RESTAURANT, ATTRACTION]
-        .iter()
-        .filter(|e| team.part(e).posts > 0)
-        .count() as u32;
+/// What the orchestrator reads off the goal and the team before judging the
+/// parts: how many revisits are spent, and who would redo a part.
+struct Situation<'a> {
+    facts: &'a TripFacts,
+    team: &'a Team,
+    /// Turns after each expert's first, in all.
+    revisits: u32,
+    multi_city: bool,
+    /// Experts after transportation that have posted (they redo their part
+    /// when the route changes).
+    downstream: u32,
+}
 
-    let t = team.part(TRANSPORTATION);
-    let t_text = team.latest(TRANSPORTATION).unwrap_or("");
-    match &t.choices {
-        _ if t.posts == 0 => {
-            missing.push("transportation: the route and travel are not chosen yet".into());
-            firsts.push((
-                TRANSPORTATION,
-                format!(
-                    "Choose {} and how to travel: leave {} on day 1 ({}), come home on day {}{}.",
-                    if multi_city {
-                        format!("{} cities in {}", facts.visiting_city_number, facts.dest)
-                    } else {
-                        format!("the way to {}", facts.dest)
-                    },
-                    facts.org,
-                    facts.dates.first().map_or("", String::as_str),
-                    facts.days,
-                    facts
-                        .transportation
-                        .as_deref()
-                        .map(|r| format!(", with {r}"))
-                        .unwrap_or_default()
-                ),
-            ));
+impl<'a> Situation<'a> {
+    fn read(facts: &'a TripFacts, team: &'a Team) -> Self {
+        let revisits: u32 = EXPERTS
+            .iter()
+            .map(|e| team.part(e).posts.saturating_sub(1))
+            .sum();
+        let downstream = [HOTEL, RESTAURANT, ATTRACTION]
+            .iter()
+            .filter(|e| team.part(e).posts > 0)
+            .count() as u32;
+        Situation {
+            facts,
+            team,
+            revisits,
+            multi_city: facts.visiting_city_number > 1,
+            downstream,
         }
-        None => {
-            conflicts.push("transportation's post has no readable choices".into());
-            if can_revisit(TRANSPORTATION, 1) {
-                fixes.push((TRANSPORTATION, "Your part is missing its choices: post the route and legs again, ending with the ```json block.".into()));
-            }
-        }
-        Some(c) if c.problem.is_some() => {
-            conflicts.push(format!(
-                "transportation: {}",
-                c.problem.as_deref().unwrap_or("")
-            ));
-        }
-        Some(c) => done.push(part_summary(TRANSPORTATION, c)),
     }
-    let trip = if t.posts > 0 || !multi_city {
-        team_trip(facts, team).ok().map(|s| s.trip().clone())
-    } else {
-        None
-    };
-    let t_at = last_post(team, TRANSPORTATION);
-    let left_out: Vec<String> = t_text
+
+    /// Whether `e` may post again, `needed` more revisits in all.
+    fn can_revisit(&self, e: &str, needed: u32) -> bool {
+        self.team.part(e).posts < MAX_POSTS && self.revisits + needed <= MAX_REVISITS
+    }
+
+    /// The trip the team's parts describe, once there is a route (or the
+    /// trip has one city only).
+    fn trip(&self) -> Option<Trip> {
+        if self.team.part(TRANSPORTATION).posts > 0 || !self.multi_city {
+            team_trip(self.facts, self.team)
+                .ok()
+                .map(|s| s.trip().clone())
+        } else {
+            None
+        }
+    }
+}
+
+/// The orchestrator's findings so far: the parts settled, missing and in
+/// conflict, and the turns that would fix a conflict or fill a gap.
+#[derive(Default)]
+struct Review {
+    done: Vec<String>,
+    missing: Vec<String>,
+    conflicts: Vec<String>,
+    fixes: Vec<(&'static str, String)>,
+    firsts: Vec<(&'static str, String)>,
+}
+
+pub fn decide(facts: &TripFacts, team: &Team) -> Decision {
+    let s = Situation::read(facts, team);
+    let mut review = Review::default();
+    let t_text = team.latest(TRANSPORTATION).unwrap_or("");
+    review.transportation(&s);
+    let trip = s.trip();
+    let blocked = review.downstream_parts(&s, trip.as_ref());
+    review.avoid_blocked_cities(&s, &left_out_cities(t_text), &blocked);
+    review.over_budget(&s, t_text);
+    review.into_decision()
+}
+
+/// The cities the transportation expert's latest post says it left out.
+fn left_out_cities(t_text: &str) -> Vec<String> {
+    t_text
         .lines()
         .find_map(|l| l.strip_prefix(LEFT_OUT_MARK))
         .map(|l| {
@@ -192,106 +202,181 @@ pub fn decide(facts: &TripFacts, team: &Team) -> Decision {
                 .filter(|c| !c.is_empty())
                 .collect()
         })
-        .unwrap_or_default();
-    let mut blocked: Vec<String> = Vec::new();
-    for e in [HOTEL, RESTAURANT, ATTRACTION] {
-        let p = team.part(e);
-        if p.posts == 0 {
-            missing.push(format!("{e}: not posted yet"));
-            if trip.is_some() {
-                firsts.push((e, first_instruction(e, trip.as_ref(), facts)));
+        .unwrap_or_default()
+}
+
+/// The transportation expert's first instruction: the route and travel.
+fn first_route_instruction(facts: &TripFacts, multi_city: bool) -> String {
+    format!(
+        "Choose {} and how to travel: leave {} on day 1 ({}), come home on day {}{}.",
+        if multi_city {
+            format!("{} cities in {}", facts.visiting_city_number, facts.dest)
+        } else {
+            format!("the way to {}", facts.dest)
+        },
+        facts.org,
+        facts.dates.first().map_or("", String::as_str),
+        facts.days,
+        facts
+            .transportation
+            .as_deref()
+            .map(|r| format!(", with {r}"))
+            .unwrap_or_default()
+    )
+}
+
+impl Review {
+    /// The route: not chosen yet, unreadable, with a problem, or settled.
+    fn transportation(&mut self, s: &Situation) {
+        let t = s.team.part(TRANSPORTATION);
+        match &t.choices {
+            _ if t.posts == 0 => {
+                self.missing
+                    .push("transportation: the route and travel are not chosen yet".into());
+                self.firsts.push((
+                    TRANSPORTATION,
+                    first_route_instruction(s.facts, s.multi_city),
+                ));
             }
-            continue;
+            None => {
+                self.conflicts
+                    .push("transportation's post has no readable choices".into());
+                if s.can_revisit(TRANSPORTATION, 1) {
+                    self.fixes.push((TRANSPORTATION, "Your part is missing its choices: post the route and legs again, ending with the ```json block.".into()));
+                }
+            }
+            Some(c) if c.problem.is_some() => {
+                self.conflicts.push(format!(
+                    "transportation: {}",
+                    c.problem.as_deref().unwrap_or("")
+                ));
+            }
+            Some(c) => self.done.push(part_summary(TRANSPORTATION, c)),
         }
-        let Some(c) = &p.choices else {
-            conflicts.push(format!("{e}'s post has no readable choices"));
-            if can_revisit(e, 1) {
-                fixes.push((e, "Your part is missing its choices: post it again, ending with the ```json block.".into()));
-            }
-            continue;
-        };
-        if let Some(trip) = &trip {
-            if let Err(why) = mismatch(e, c, trip) {
-                conflicts.push(format!("{e}: {why}"));
-                if last_post(team, e) < t_at && can_revisit(e, 1) {
-                    fixes.push((
-                        e,
-                        format!(
-                            "The route changed: {}",
-                            first_instruction(e, Some(trip), facts)
-                        ),
-                    ));
+    }
+
+    /// The hotel, restaurant and attraction parts against the current trip;
+    /// returns the cities where a part found nothing suitable.
+    fn downstream_parts(&mut self, s: &Situation, trip: Option<&Trip>) -> Vec<String> {
+        let t_at = last_post(s.team, TRANSPORTATION);
+        let mut blocked: Vec<String> = Vec::new();
+        for e in [HOTEL, RESTAURANT, ATTRACTION] {
+            let p = s.team.part(e);
+            if p.posts == 0 {
+                self.missing.push(format!("{e}: not posted yet"));
+                if trip.is_some() {
+                    self.firsts.push((e, first_instruction(e, trip, s.facts)));
                 }
                 continue;
             }
-            if let Some(pr) = &c.problem {
-                conflicts.push(format!("{e}: {pr}"));
-                blocked.extend(
-                    trip.cities()
-                        .into_iter()
-                        .filter(|city| pr.contains(city.as_str())),
-                );
+            let Some(c) = &p.choices else {
+                self.conflicts
+                    .push(format!("{e}'s post has no readable choices"));
+                if s.can_revisit(e, 1) {
+                    self.fixes.push((e, "Your part is missing its choices: post it again, ending with the ```json block.".into()));
+                }
                 continue;
+            };
+            if let Some(trip) = trip {
+                if let Err(why) = mismatch(e, c, trip) {
+                    self.conflicts.push(format!("{e}: {why}"));
+                    if last_post(s.team, e) < t_at && s.can_revisit(e, 1) {
+                        self.fixes.push((
+                            e,
+                            format!(
+                                "The route changed: {}",
+                                first_instruction(e, Some(trip), s.facts)
+                            ),
+                        ));
+                    }
+                    continue;
+                }
+                if let Some(pr) = &c.problem {
+                    self.conflicts.push(format!("{e}: {pr}"));
+                    blocked.extend(
+                        trip.cities()
+                            .into_iter()
+                            .filter(|city| pr.contains(city.as_str())),
+                    );
+                    continue;
+                }
             }
+            self.done.push(part_summary(e, c));
         }
-        done.push(part_summary(e, c));
+        blocked
     }
-    if multi_city && !blocked.is_empty() && can_revisit(TRANSPORTATION, 1 + downstream) {
-        let mut avoid = left_out.clone();
-        avoid.extend(blocked.iter().filter(|c| !left_out.contains(c)).cloned());
-        fixes.push((
-            TRANSPORTATION,
-            format!(
-                "Choose other cities {AVOID_MARK}{}): nothing suitable was found there for the trip.",
-                avoid.join(", ")
-            ),
-        ));
-    }
-    let known: f64 = team
-        .choices()
-        .iter()
-        .filter_map(|(_, c)| c.estimated_cost)
-        .sum();
-    if known > facts.budget {
-        conflicts.push(format!(
-            "the parts posted so far cost {}, over the budget of {}",
-            money(known),
-            money(facts.budget)
-        ));
-        if multi_city
-            && !t_text.contains(COMPARED_MARK)
-            && can_revisit(TRANSPORTATION, 1 + downstream)
-        {
-            fixes.push((
+
+    /// Sends transportation back for other cities when a part found nothing
+    /// suitable in some (with the ones it left out before).
+    fn avoid_blocked_cities(&mut self, s: &Situation, left_out: &[String], blocked: &[String]) {
+        if s.multi_city && !blocked.is_empty() && s.can_revisit(TRANSPORTATION, 1 + s.downstream) {
+            let mut avoid = left_out.to_vec();
+            avoid.extend(blocked.iter().filter(|c| !left_out.contains(c)).cloned());
+            self.fixes.push((
                 TRANSPORTATION,
                 format!(
-                    "Find a {CHEAPER_MARK} route: compare the workable routes and keep the cheapest; we are {} over budget.",
-                    money(known - facts.budget)
+                    "Choose other cities {AVOID_MARK}{}): nothing suitable was found there for the trip.",
+                    avoid.join(", ")
                 ),
             ));
         }
     }
-    let (next, instruction) = fixes.into_iter().chain(firsts).next().unwrap_or((
-        PLAN,
-        "Every part is there: write the plan from the team's findings.".into(),
-    ));
-    let list = |v: Vec<String>| {
-        if v.is_empty() {
-            "nothing".to_string()
-        } else {
-            v.join("; ")
+
+    /// Notes a cost over budget, and asks once for a cheaper route.
+    fn over_budget(&mut self, s: &Situation, t_text: &str) {
+        let facts = s.facts;
+        let known: f64 = s
+            .team
+            .choices()
+            .iter()
+            .filter_map(|(_, c)| c.estimated_cost)
+            .sum();
+        if known > facts.budget {
+            self.conflicts.push(format!(
+                "the parts posted so far cost {}, over the budget of {}",
+                money(known),
+                money(facts.budget)
+            ));
+            if s.multi_city
+                && !t_text.contains(COMPARED_MARK)
+                && s.can_revisit(TRANSPORTATION, 1 + s.downstream)
+            {
+                self.fixes.push((
+                    TRANSPORTATION,
+                    format!(
+                        "Find a {CHEAPER_MARK} route: compare the workable routes and keep the cheapest; we are {} over budget.",
+                        money(known - facts.budget)
+                    ),
+                ));
+            }
         }
-    };
-    Decision {
-        done: list(done),
-        missing: list(missing),
-        conflicts: if conflicts.is_empty() {
-            "none".into()
-        } else {
-            conflicts.join("; ")
-        },
-        next: next.into(),
-        instruction,
+    }
+
+    /// Fixes first, then missing parts in the team's order; the plan when
+    /// there is neither.
+    fn into_decision(self) -> Decision {
+        let (next, instruction) = self.fixes.into_iter().chain(self.firsts).next().unwrap_or((
+            PLAN,
+            "Every part is there: write the plan from the team's findings.".into(),
+        ));
+        let list = |v: Vec<String>| {
+            if v.is_empty() {
+                "nothing".to_string()
+            } else {
+                v.join("; ")
+            }
+        };
+        Decision {
+            done: list(self.done),
+            missing: list(self.missing),
+            conflicts: if self.conflicts.is_empty() {
+                "none".into()
+            } else {
+                self.conflicts.join("; ")
+            },
+            next: next.into(),
+            instruction,
+        }
     }
 }
 

@@ -256,23 +256,7 @@ pub fn metrics_html(e: &RunEvaluation, budget: Option<f64>) -> String {
         hard_skip,
     ));
     if let Some(total) = e.total_cost {
-        let vs = match budget {
-            Some(b) => format!(
-                " of a {} budget {}",
-                format_usd(b),
-                if total <= b {
-                    "<span class=\"tp-badge tp-pass\">within</span>"
-                } else {
-                    "<span class=\"tp-badge tp-fail\">over</span>"
-                }
-            ),
-            None => String::new(),
-        };
-        let _ = write!(
-            h,
-            "<p class=\"tp-cost\">Total cost {}{vs}</p>",
-            format_usd(total)
-        );
+        cost_html(&mut h, total, budget);
     }
     h.push_str("<table class=\"tp-table tp-revisit-counts\"><caption>Revisits</caption><tbody>");
     for (expert, n) in &e.revisits {
@@ -283,39 +267,7 @@ pub fn metrics_html(e: &RunEvaluation, budget: Option<f64>) -> String {
         );
     }
     h.push_str("</tbody></table>");
-    let _ = write!(h, "<section class=\"tp-section\"><h4 class=\"tp-h\">Hallucinated entities <span class=\"muted small\">({})</span></h4>", e.hallucinations.len());
-    if e.hallucinations.is_empty() {
-        h.push_str(
-            "<p class=\"muted small\">None: every entity in the plan is in the sandbox.</p>",
-        );
-    } else {
-        let mut cats: Vec<&str> = Vec::new();
-        for x in &e.hallucinations {
-            if !cats.contains(&x.category.as_str()) {
-                cats.push(&x.category);
-            }
-        }
-        h.push_str("<dl class=\"tp-dl tp-hallucinations\">");
-        for c in cats {
-            let items: Vec<String> = e
-                .hallucinations
-                .iter()
-                .filter(|x| x.category == c)
-                .map(|x| match x.day {
-                    Some(d) => format!("{} (day {})", esc(&x.entity), d.saturating_add(1)),
-                    None => esc(&x.entity),
-                })
-                .collect();
-            let _ = write!(
-                h,
-                "<dt>{} ({})</dt><dd>{}</dd>",
-                esc(&expert_label(c)),
-                items.len(),
-                items.join("; ")
-            );
-        }
-        h.push_str("</dl>");
-    }
+    hallucinations_html(&mut h, e);
     let _ = write!(
         h,
         "</section><p class=\"muted small\">{} steps · query {} ({})</p></div>",
@@ -324,4 +276,64 @@ pub fn metrics_html(e: &RunEvaluation, budget: Option<f64>) -> String {
         esc(&e.level)
     );
     h
+}
+
+/// The plan's total cost, and whether it is within the budget (when there
+/// is one).
+fn cost_html(h: &mut String, total: f64, budget: Option<f64>) {
+    let vs = match budget {
+        Some(b) => format!(
+            " of a {} budget {}",
+            format_usd(b),
+            if total <= b {
+                "<span class=\"tp-badge tp-pass\">within</span>"
+            } else {
+                "<span class=\"tp-badge tp-fail\">over</span>"
+            }
+        ),
+        None => String::new(),
+    };
+    let _ = write!(
+        h,
+        "<p class=\"tp-cost\">Total cost {}{vs}</p>",
+        format_usd(total)
+    );
+}
+
+/// The hallucinations section's heading and its entities by category (in
+/// first-seen order); its closing tag comes with the footer.
+fn hallucinations_html(h: &mut String, e: &RunEvaluation) {
+    let _ = write!(h, "<section class=\"tp-section\"><h4 class=\"tp-h\">Hallucinated entities <span class=\"muted small\">({})</span></h4>", e.hallucinations.len());
+    if e.hallucinations.is_empty() {
+        h.push_str(
+            "<p class=\"muted small\">None: every entity in the plan is in the sandbox.</p>",
+        );
+        return;
+    }
+    let mut cats: Vec<&str> = Vec::new();
+    for x in &e.hallucinations {
+        if !cats.contains(&x.category.as_str()) {
+            cats.push(&x.category);
+        }
+    }
+    h.push_str("<dl class=\"tp-dl tp-hallucinations\">");
+    for c in cats {
+        let items: Vec<String> = e
+            .hallucinations
+            .iter()
+            .filter(|x| x.category == c)
+            .map(|x| match x.day {
+                Some(d) => format!("{} (day {})", esc(&x.entity), d.saturating_add(1)),
+                None => esc(&x.entity),
+            })
+            .collect();
+        let _ = write!(
+            h,
+            "<dt>{} ({})</dt><dd>{}</dd>",
+            esc(&expert_label(c)),
+            items.len(),
+            items.join("; ")
+        );
+    }
+    h.push_str("</dl>");
 }
