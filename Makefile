@@ -21,7 +21,7 @@ test: setup-browser
 build: setup
 	trunk build --release
 
-## bench: print benchmark figures (bundle size, time to interactive, engine overhead, MAEL retrieval / concurrency / learning, ROUGE throughput, the in-browser model's speed), then every goal in one table; last, the in-browser model beside wllama (llama.cpp in wasm) and their greedy texts compared
+## bench: print benchmark figures (bundle size, time to interactive, engine overhead, MAEL retrieval / concurrency / learning, ROUGE throughput, the in-browser model's speed, alone and with a core busy), then every goal in one table; last, the in-browser model beside wllama (llama.cpp in wasm) and their greedy texts compared
 bench: setup-browser build
 	node e2e/bench-figures.mjs --clear
 	CARGO_TARGET_DIR=$(CURDIR)/target/llm-worker cargo build --locked --release --manifest-path crates/llm-worker/Cargo.toml --bin gguf-speed
@@ -43,6 +43,8 @@ bench: setup-browser build
 	node e2e/bench.mjs
 	CARGO_TARGET_DIR=$(CURDIR)/target/llm-worker cargo build --locked --manifest-path crates/llm-worker/Cargo.toml --features fixtures --bin tiny-gguf
 	ROUNDTABLE_REAL_MODEL="$$(bash scripts/setup.sh --model-path)" node e2e/local-bench.mjs
+	@# the same model with a busy loop pinned to one core: two workers must write at least as fast as one
+	ROUNDTABLE_REAL_MODEL="$$(bash scripts/setup.sh --model-path)" node e2e/busy-core-bench.mjs
 	node e2e/travel-eval-wasm.mjs
 	node e2e/bench-table.mjs
 	@# wllama (llama.cpp in wasm) beside the in-page model; llama.cpp's answers must still be the stored reference,

@@ -167,10 +167,11 @@ impl Flags {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
 
-    fn flags(s: &[&str]) -> Flags {
+    /// Parses `s` as the options of `run` (for tests of any command).
+    pub(in crate::cli) fn flags(s: &[&str]) -> Flags {
         Flags::parse("run", s.iter().map(OsString::from)).expect("parsed")
     }
 

@@ -210,10 +210,7 @@ fn summary(doc: &RunDoc, status: RunStatus) -> serde_json::Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn flags(s: &[&str]) -> Flags {
-        Flags::parse("run", s.iter().map(OsString::from)).expect("parsed")
-    }
+    use crate::cli::flags::tests::flags;
 
     #[test]
     fn a_run_request_is_read_with_clear_errors() {

@@ -10,7 +10,7 @@
 //! A bank holds the team's agents and their stores, nothing else: no
 //! provider, model or API key is ever part of it or of its export.
 
-use super::idb::{self, db, StoreDecl, StoreError};
+use super::idb::{self, StoreDecl, StoreError};
 use super::stored::Keep;
 use crate::engine::coordinators::act::plus::{Bank, BankData, BANK_VERSION};
 use crate::engine::domains::creative::{parse_items, trivia, ComplexTask, Item};
@@ -120,11 +120,7 @@ fn read_bank_record(name: &str, text: &str) -> Result<BankData, String> {
 /// Every stored bank's summary, by name. Records this build cannot read
 /// are left out ([`load_bank`] says what is wrong with one).
 pub async fn list_banks() -> Result<Vec<BankMeta>, StoreError> {
-    let d = db().await?;
-    let tx = d
-        .transaction(&[BANKS], TransactionMode::ReadOnly)
-        .map_err(StoreError::from_rexie)?;
-    let store = tx.store(BANKS).map_err(StoreError::from_rexie)?;
+    let (_tx, store) = idb::open_store(BANKS, TransactionMode::ReadOnly).await?;
     let keys = store
         .get_all_keys(None, None)
         .await

@@ -25,14 +25,14 @@
 //! message (not queued). The CLI writes pool files whole (a temporary file,
 //! then a rename).
 
-use super::idb::{db, StoreDecl, StoreError};
+use super::idb::{self, chunk_key, chunk_range, db, StoreDecl, StoreError};
 use super::stored::Keep;
 use crate::engine::coordinators::mael::experience::{Experience, Learned, Pool};
 use crate::engine::coordinators::mael::memory::Memory;
 use crate::engine::model::embed::EmbedderId;
 use futures::future::LocalBoxFuture;
-use js_sys::{Array, Float32Array, Object, Reflect};
-use rexie::{KeyRange, TransactionMode};
+use js_sys::{Float32Array, Object, Reflect};
+use rexie::TransactionMode;
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::{JsCast, JsValue};
 
@@ -62,36 +62,10 @@ fn err(e: rexie::Error) -> StoreError {
     StoreError::from_rexie(e)
 }
 
-fn chunk_key(name: &str, n: u32) -> JsValue {
-    Array::of2(&JsValue::from_str(name), &JsValue::from_f64(n as f64)).into()
-}
-
-/// The keys of the pool `name`'s chunks from the `from`th on.
-fn pool_range(name: &str, from: u32) -> Result<KeyRange, StoreError> {
-    KeyRange::bound(
-        &chunk_key(name, from),
-        &chunk_key(name, u32::MAX),
-        None,
-        None,
-    )
-    .map_err(|e| StoreError {
-        quota: false,
-        detail: e.to_string(),
-    })
-}
-
 /// Every pool's summary, newest first.
 pub async fn list() -> Result<Vec<PoolMeta>, StoreError> {
-    let d = db().await?;
-    let tx = d
-        .transaction(&[POOLS], TransactionMode::ReadOnly)
-        .map_err(err)?;
-    let rows = tx
-        .store(POOLS)
-        .map_err(err)?
-        .get_all(None, None)
-        .await
-        .map_err(err)?;
+    let (_tx, store) = idb::open_store(POOLS, TransactionMode::ReadOnly).await?;
+    let rows = store.get_all(None, None).await.map_err(err)?;
     let mut out: Vec<PoolMeta> = rows
         .into_iter()
         .filter_map(|v| v.as_string())
@@ -102,17 +76,7 @@ pub async fn list() -> Result<Vec<PoolMeta>, StoreError> {
 }
 
 async fn meta(name: &str) -> Result<Option<PoolMeta>, String> {
-    let d = db().await.map_err(|e| e.user_message())?;
-    let tx = d
-        .transaction(&[POOLS], TransactionMode::ReadOnly)
-        .map_err(|e| e.to_string())?;
-    let v = tx
-        .store(POOLS)
-        .map_err(|e| e.to_string())?
-        .get(JsValue::from_str(name))
-        .await
-        .map_err(|e| e.to_string())?;
-    match v.and_then(|v| v.as_string()) {
+    match idb::read_text(POOLS, name).await? {
         None => Ok(None),
         Some(t) => serde_json::from_str::<PoolMeta>(&t).map(Some).map_err(|e| {
             format!(
@@ -132,14 +96,9 @@ pub async fn load(name: &str, embedder: &EmbedderId) -> Result<Pool, String> {
             "The pool \"{name}\" was stored by a newer version of Roundtable: update it first."
         ));
     }
-    let d = db().await.map_err(|e| e.user_message())?;
-    let tx = d
-        .transaction(&[CHUNKS], TransactionMode::ReadOnly)
-        .map_err(|e| e.to_string())?;
-    let chunks = tx
-        .store(CHUNKS)
-        .map_err(|e| e.to_string())?
-        .get_all(Some(pool_range(name, 0).map_err(|e| e.detail)?), None)
+    let (_tx, store) = idb::read_store(CHUNKS).await?;
+    let chunks = store
+        .get_all(Some(chunk_range(name, 0).map_err(|e| e.detail)?), None)
         .await
         .map_err(|e| e.to_string())?;
     let damaged = |why: &str| {
@@ -260,7 +219,7 @@ pub async fn commit(w: PoolWrite) -> Result<(), StoreError> {
     for (key, obj) in &w.chunks {
         chunks.put(obj, Some(key)).await.map_err(err)?;
     }
-    let past_end = pool_range(&w.name, w.n_chunks)?;
+    let past_end = chunk_range(&w.name, w.n_chunks)?;
     for k in chunks
         .get_all_keys(Some(past_end), None)
         .await
@@ -316,7 +275,7 @@ pub async fn delete(name: &str) -> Result<(), StoreError> {
         .map_err(err)?;
     let chunks = tx.store(CHUNKS).map_err(err)?;
     let keys = chunks
-        .get_all_keys(Some(pool_range(name, 0)?), None)
+        .get_all_keys(Some(chunk_range(name, 0)?), None)
         .await
         .map_err(err)?;
     for k in keys {

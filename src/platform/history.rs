@@ -7,13 +7,13 @@
 //! migrates older ones and reports newer or damaged ones.
 
 pub use super::idb::StoreError;
-use super::idb::{db, StoreDecl};
+use super::idb::{self, chunk_key, chunk_range, db, StoreDecl};
 use crate::engine::run::{LoggedEvent, RunConfig, RunDoc};
 use crate::engine::views::record::{
     read_chunk_record, read_run_record, write_chunk_record, write_run_record, RecordError, RunMeta,
     RunRecord,
 };
-use rexie::{KeyRange, TransactionMode};
+use rexie::TransactionMode;
 use wasm_bindgen::JsValue;
 
 const RUNS: &str = "runs";
@@ -22,23 +22,6 @@ const CHUNKS: &str = "chunks";
 pub const STORES: &[StoreDecl] = &[StoreDecl::new(RUNS, 1), StoreDecl::new(CHUNKS, 1)];
 /// Events per stored chunk when a whole run is saved at once.
 const CHUNK: usize = 400;
-
-fn chunk_key(run_id: &str, n: u32) -> JsValue {
-    js_sys::Array::of2(&JsValue::from_str(run_id), &JsValue::from_f64(n as f64)).into()
-}
-
-fn run_range(run_id: &str) -> Result<KeyRange, StoreError> {
-    KeyRange::bound(
-        &chunk_key(run_id, 0),
-        &chunk_key(run_id, u32::MAX),
-        None,
-        None,
-    )
-    .map_err(|e| StoreError {
-        quota: false,
-        detail: e.to_string(),
-    })
-}
 
 /// Refreshes a live run's summary, keeping what the user set meanwhile
 /// (title, star) from the stored one.
@@ -52,38 +35,12 @@ pub async fn refresh_run(meta: RunMeta, config: &RunConfig) -> Result<(), StoreE
 
 /// Writes (or replaces) a run's summary.
 pub async fn put_run(meta: &RunMeta, config: &RunConfig) -> Result<(), StoreError> {
-    let db = db().await?;
-    let tx = db
-        .transaction(&[RUNS], TransactionMode::ReadWrite)
-        .map_err(StoreError::from_rexie)?;
-    let store = tx.store(RUNS).map_err(StoreError::from_rexie)?;
-    store
-        .put(
-            &JsValue::from_str(&write_run_record(meta, config)),
-            Some(&JsValue::from_str(&meta.run_id)),
-        )
-        .await
-        .map_err(StoreError::from_rexie)?;
-    tx.done().await.map_err(StoreError::from_rexie)?;
-    Ok(())
+    idb::put_text(RUNS, &meta.run_id, &write_run_record(meta, config)).await
 }
 
 /// Appends chunk `n` of a run's events.
 pub async fn put_chunk(run_id: &str, n: u32, events: &[LoggedEvent]) -> Result<(), StoreError> {
-    let db = db().await?;
-    let tx = db
-        .transaction(&[CHUNKS], TransactionMode::ReadWrite)
-        .map_err(StoreError::from_rexie)?;
-    let store = tx.store(CHUNKS).map_err(StoreError::from_rexie)?;
-    store
-        .put(
-            &JsValue::from_str(&write_chunk_record(events)),
-            Some(&chunk_key(run_id, n)),
-        )
-        .await
-        .map_err(StoreError::from_rexie)?;
-    tx.done().await.map_err(StoreError::from_rexie)?;
-    Ok(())
+    idb::put_at(CHUNKS, &chunk_key(run_id, n), &write_chunk_record(events)).await
 }
 
 /// Saves a whole run (imports, shared links, forks' parents).
@@ -102,11 +59,7 @@ pub enum Listed {
 }
 
 pub async fn list_runs() -> Result<Vec<Listed>, StoreError> {
-    let db = db().await?;
-    let tx = db
-        .transaction(&[RUNS], TransactionMode::ReadOnly)
-        .map_err(StoreError::from_rexie)?;
-    let store = tx.store(RUNS).map_err(StoreError::from_rexie)?;
+    let (_tx, store) = idb::open_store(RUNS, TransactionMode::ReadOnly).await?;
     let rows = store
         .scan(None, None, None, None)
         .await
@@ -130,16 +83,7 @@ pub async fn list_runs() -> Result<Vec<Listed>, StoreError> {
 }
 
 async fn get_record(run_id: &str) -> Result<Option<RunRecord>, String> {
-    let db = db().await.map_err(|e| e.user_message())?;
-    let tx = db
-        .transaction(&[RUNS], TransactionMode::ReadOnly)
-        .map_err(|e| e.to_string())?;
-    let store = tx.store(RUNS).map_err(|e| e.to_string())?;
-    let value = store
-        .get(JsValue::from_str(run_id))
-        .await
-        .map_err(|e| e.to_string())?;
-    match value.and_then(|v| v.as_string()) {
+    match idb::read_text(RUNS, run_id).await? {
         None => Ok(None),
         Some(text) => read_run_record(&text)
             .map(Some)
@@ -152,12 +96,8 @@ pub async fn load_run(run_id: &str) -> Result<(RunRecord, RunDoc), String> {
     let record = get_record(run_id)
         .await?
         .ok_or("This run is no longer in History.")?;
-    let db = db().await.map_err(|e| e.user_message())?;
-    let tx = db
-        .transaction(&[CHUNKS], TransactionMode::ReadOnly)
-        .map_err(|e| e.to_string())?;
-    let store = tx.store(CHUNKS).map_err(|e| e.to_string())?;
-    let range = run_range(run_id).map_err(|e| e.detail)?;
+    let (_tx, store) = idb::read_store(CHUNKS).await?;
+    let range = chunk_range(run_id, 0).map_err(|e| e.detail)?;
     let chunks = store
         .get_all(Some(range), None)
         .await
@@ -201,7 +141,7 @@ pub async fn delete_run(run_id: &str) -> Result<(), StoreError> {
         .map_err(StoreError::from_rexie)?;
     let chunks = tx.store(CHUNKS).map_err(StoreError::from_rexie)?;
     let keys = chunks
-        .get_all_keys(Some(run_range(run_id)?), None)
+        .get_all_keys(Some(chunk_range(run_id, 0)?), None)
         .await
         .map_err(StoreError::from_rexie)?;
     for k in keys {

@@ -17,7 +17,7 @@
 //! lost.
 
 use super::{act_store, experience_store, history, lessons, task_sets, travel_store};
-use rexie::{ObjectStore, Rexie, Store, Transaction, TransactionMode};
+use rexie::{KeyRange, ObjectStore, Rexie, Store, Transaction, TransactionMode};
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::JsValue;
@@ -123,7 +123,10 @@ pub async fn db() -> Result<Rc<Rexie>, StoreError> {
 }
 
 /// `name` in a transaction of its own (commit with `Transaction::done`).
-async fn open_store(name: &str, mode: TransactionMode) -> Result<(Transaction, Store), StoreError> {
+pub(super) async fn open_store(
+    name: &str,
+    mode: TransactionMode,
+) -> Result<(Transaction, Store), StoreError> {
     let d = db().await?;
     let tx = d
         .transaction(&[name], mode)
@@ -132,10 +135,57 @@ async fn open_store(name: &str, mode: TransactionMode) -> Result<(Transaction, S
     Ok((tx, store))
 }
 
+/// `name` read-only in a transaction of its own, a failure as the text
+/// shown to the user (the database's message, or the browser's error).
+pub(super) async fn read_store(name: &str) -> Result<(Transaction, Store), String> {
+    let d = db().await.map_err(|e| e.user_message())?;
+    let tx = d
+        .transaction(&[name], TransactionMode::ReadOnly)
+        .map_err(|e| e.to_string())?;
+    let store = tx.store(name).map_err(|e| e.to_string())?;
+    Ok((tx, store))
+}
+
+/// The key of chunk `n` of what is stored as `name` (a run's events, a
+/// pool's experiences): `[name, n]`.
+pub(super) fn chunk_key(name: &str, n: u32) -> JsValue {
+    js_sys::Array::of2(&JsValue::from_str(name), &JsValue::from_f64(n as f64)).into()
+}
+
+/// The keys of `name`'s chunks from the `from`th on.
+pub(super) fn chunk_range(name: &str, from: u32) -> Result<KeyRange, StoreError> {
+    KeyRange::bound(
+        &chunk_key(name, from),
+        &chunk_key(name, u32::MAX),
+        None,
+        None,
+    )
+    .map_err(|e| StoreError {
+        quota: false,
+        detail: e.to_string(),
+    })
+}
+
+/// The text under `key` in `store`, if any (a value that is not text reads
+/// as none), a failure as the text shown to the user ([`read_store`]).
+pub(super) async fn read_text(store: &str, key: &str) -> Result<Option<String>, String> {
+    let (_tx, s) = read_store(store).await?;
+    let v = s
+        .get(JsValue::from_str(key))
+        .await
+        .map_err(|e| e.to_string())?;
+    Ok(v.and_then(|v| v.as_string()))
+}
+
 /// Writes `value` under `key` in `store`.
 pub async fn put_text(store: &str, key: &str, value: &str) -> Result<(), StoreError> {
+    put_at(store, &JsValue::from_str(key), value).await
+}
+
+/// Writes `value` under `key` (a string or an array) in `store`.
+pub(super) async fn put_at(store: &str, key: &JsValue, value: &str) -> Result<(), StoreError> {
     let (tx, s) = open_store(store, TransactionMode::ReadWrite).await?;
-    s.put(&JsValue::from_str(value), Some(&JsValue::from_str(key)))
+    s.put(&JsValue::from_str(value), Some(key))
         .await
         .map_err(StoreError::from_rexie)?;
     tx.done().await.map_err(StoreError::from_rexie).map(|_| ())

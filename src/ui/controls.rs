@@ -3,17 +3,16 @@
 use super::coordinators::ui_of;
 use super::lazy::lazy_view_later;
 use super::state::{use_app, Activity, AppState};
+use super::widgets::target_as;
 use crate::engine::coordinators;
 use crate::engine::run::RunStatus;
 use leptos::ev::KeyboardEvent;
 use leptos::prelude::*;
-use wasm_bindgen::JsCast;
 
 /// The tag of the element a key went to (`input`, `button`…), lower case:
 /// keyboard shortcuts leave typing alone.
 pub(crate) fn target_tag(ev: &KeyboardEvent) -> String {
-    ev.target()
-        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+    target_as::<web_sys::Element>(ev)
         .map(|e| e.tag_name().to_ascii_lowercase())
         .unwrap_or_default()
 }

@@ -90,6 +90,29 @@ impl Page {
     }
 }
 
+/// Declares a coordinator part's `start` and `fork` in the chunk `$chunk`,
+/// loaded on first use: its `launch::start` and `launch::fork`.
+macro_rules! lazy_launch {
+    ($chunk:ident) => {
+        $crate::ui::lazy::lazy_part! { $chunk:
+            /// Starts a run from the setup (paused at its first call or not).
+            fn start(app: $crate::ui::state::AppState, paused: bool) {
+                launch::start(app, paused)
+            }
+            /// Forks a run at LLM call `k`, with the user's edit.
+            fn fork(
+                app: $crate::ui::state::AppState,
+                parent: $crate::engine::run::RunDoc,
+                k: u32,
+                edit: $crate::engine::run::fork::ForkEdit
+            ) {
+                launch::fork(app, parent, k, edit)
+            }
+        }
+    };
+}
+pub(crate) use lazy_launch;
+
 /// A row's `Launch` from its part's `start` and `fork` functions.
 macro_rules! launch_from {
     ($start:ident, $fork:ident) => {

@@ -3,7 +3,7 @@
 //! posts in different styles), an agent's private tool calls are its own
 //! loop. Clicking a node (or Enter on it) opens that agent's inspector.
 
-use super::lazy::{lazy_part, lazy_view, ViewFn};
+use super::lazy::{lazy_view_or_note, lazy_views};
 use super::state::{use_app, AppState};
 use crate::engine::views::html::graph as graph_svg;
 use leptos::prelude::*;
@@ -18,6 +18,14 @@ pub fn agent_at(target: Option<web_sys::EventTarget>) -> Option<String> {
         .get_attribute("data-agent")
 }
 
+/// Opens the inspector of the agent an event on a panel's SVG was on
+/// (MAEL's team, ACT's meeting room).
+pub fn inspect_at(app: AppState, ev: &web_sys::Event) {
+    if let Some(agent) = agent_at(ev.target()) {
+        app.inspect.set(Some(agent));
+    }
+}
+
 fn toggle(app: AppState, agent: String) {
     let same = app
         .inspect
@@ -25,11 +33,7 @@ fn toggle(app: AppState, agent: String) {
     app.inspect.set(if same { None } else { Some(agent) });
 }
 
-lazy_part! { run_view:
-    fn graph_view() -> ViewFn {
-        || view! { <GraphBox/> }.into_any()
-    }
-}
+lazy_views! { run_view: graph_view => GraphBox }
 
 /// The panel: its title, legend and empty state (the drawing's code loads
 /// with the run views).
@@ -40,12 +44,7 @@ pub fn AgentGraphPanel() -> impl IntoView {
     view! {
         <div class="panel graph-panel">
             <h2 class="panel-title">"Agents"</h2>
-            <Show
-                when=move || !empty()
-                fallback=|| view! { <p class="muted small empty-note">"Agents appear here when a run starts."</p> }
-            >
-                {lazy_view("the agent graph", graph_view)}
-            </Show>
+            {lazy_view_or_note(move || !empty(), "Agents appear here when a run starts.", "the agent graph", graph_view)}
             <ul class="legend" aria-label="Graph legend">
                 <li><span class="swatch status-idle"></span>"idle"</li>
                 <li><span class="swatch status-thinking"></span>"thinking"</li>

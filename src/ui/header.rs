@@ -25,6 +25,13 @@ pub fn Header() -> impl IntoView {
         let _ = s.save();
         app.settings.set(s);
     };
+    // On a phone the page links scroll sideways: keep the current one in
+    // view once the router has marked it.
+    let nav = NodeRef::<leptos::html::Nav>::new();
+    Effect::new(move |_| {
+        location.pathname.track();
+        request_animation_frame(move || show_current_link(nav));
+    });
     let theme_label = move || {
         if theme::effective(&app.settings.with(|s| s.theme.clone())) == "dark" {
             "Switch to light theme"
@@ -43,7 +50,7 @@ pub fn Header() -> impl IntoView {
                 </svg>
                 <span class="brand-name">"Roundtable"</span>
             </div>
-            <nav class="nav" aria-label="Pages">
+            <nav class="nav" aria-label="Pages" node_ref=nav>
                 <A href="/" exact=true>"Run"</A>
                 {super::coordinators::UIS
                     .iter()
@@ -92,5 +99,24 @@ pub fn Header() -> impl IntoView {
                 <button class="button" on:click=move |_| app.settings_open.set(true)>"Settings"</button>
             </div>
         </header>
+    }
+}
+
+/// Scrolls the page links sideways (only they: the page stays put) so that
+/// the current page's link is whole in view.
+fn show_current_link(nav: NodeRef<leptos::html::Nav>) {
+    let Some(nav) = nav.get_untracked() else {
+        return;
+    };
+    let Ok(Some(link)) = nav.query_selector("a[aria-current=\"page\"]") else {
+        return;
+    };
+    let (link_box, nav_box) = (
+        link.get_bounding_client_rect(),
+        nav.get_bounding_client_rect(),
+    );
+    if link_box.left() < nav_box.left() || link_box.right() > nav_box.right() {
+        let offset = link_box.left() - nav_box.left() + nav.scroll_left() as f64;
+        nav.set_scroll_left((offset - 8.0).max(0.0) as i32);
     }
 }

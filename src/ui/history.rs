@@ -11,7 +11,7 @@ use crate::engine::views::html::{history_row, HistoryRow};
 use crate::engine::views::record::RunMeta;
 use crate::platform::files;
 use crate::platform::history::{self, Listed};
-use crate::ui::widgets::{ConfirmBar, FileButton};
+use crate::ui::widgets::{list_placeholder, ConfirmBar, FileButton};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use leptos_router::hooks::use_navigate;
@@ -361,15 +361,7 @@ fn RunRows(
     };
     view! {
         {move || match filtered() {
-            None => view! { <p class="muted">"Loading…"</p> }.into_any(),
-            Some(Err(e)) => view! { <div class="notice error" role="alert"><p>{e}</p></div> }.into_any(),
-            Some(Ok(list)) if list.is_empty() => view! {
-                <div class="empty">
-                    <h3>"No runs here yet"</h3>
-                    <p class="muted">"Every run you start is saved here as it happens. You can also import a run file, or open a share link."</p>
-                </div>
-            }.into_any(),
-            Some(Ok(list)) => {
+            Some(Ok(list)) if !list.is_empty() => {
                 let titles = titles();
                 let now = now.get_untracked();
                 let html: String = list.iter().map(|row| match row {
@@ -383,6 +375,11 @@ fn RunRows(
                 }).collect();
                 view! { <ul class="run-list" aria-label="Saved runs" inner_html=html></ul> }.into_any()
             }
+            other => list_placeholder(
+                other,
+                "No runs here yet",
+                "Every run you start is saved here as it happens. You can also import a run file, or open a share link.",
+            ),
         }}
     }
 }

@@ -177,6 +177,25 @@ where
     lazy_view_with(what, load, false)
 }
 
+/// A panel's [`lazy_view`] while `shown` holds; until then its empty
+/// state, a muted `note`.
+pub fn lazy_view_or_note<F, Fut>(
+    shown: impl Fn() -> bool + Send + Sync + 'static,
+    note: &'static str,
+    what: &'static str,
+    load: F,
+) -> impl IntoView
+where
+    F: Fn() -> Fut + Copy + Send + Sync + 'static,
+    Fut: Future<Output = Result<ViewFn, ChunkError>> + Send + 'static,
+{
+    view! {
+        <Show when=shown fallback=move || view! { <p class="muted small empty-note">{note}</p> }>
+            {lazy_view(what, load)}
+        </Show>
+    }
+}
+
 /// [`lazy_view`] for a part that can wait: it starts loading once the page
 /// has shown what it is busy with ([`settled`]), e.g. the travel setup panel
 /// while a shared travel run opens.

@@ -8,9 +8,9 @@ use crate::engine::model::suggested::{quick, SUGGESTED};
 use crate::engine::views::html::model_name::{short_model_name, size_text};
 use crate::platform::local_model::{self, protocol::Leftover, protocol::StoredModel};
 use crate::platform::model_ledger;
+use crate::ui::widgets::target_as;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use wasm_bindgen::JsCast;
 
 fn mb(bytes: u64) -> String {
     size_text(bytes)
@@ -249,10 +249,7 @@ fn AddModel(
     on_done: Callback<Result<StoredModel, String>>,
 ) -> impl IntoView {
     let on_file = move |ev: leptos::ev::Event| {
-        let Some(input) = ev
-            .target()
-            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
-        else {
+        let Some(input) = target_as::<web_sys::HtmlInputElement>(&ev) else {
             return;
         };
         let Some(file) = input.files().and_then(|f| f.get(0)) else {

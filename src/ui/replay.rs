@@ -3,7 +3,7 @@
 //! shows the run as it was at the cursor. Keys: Space play/pause, ←/→ one
 //! event, Shift+←/→ previous/next LLM call.
 
-use super::lazy::{lazy_part, lazy_view, ViewFn};
+use super::lazy::{lazy_view, lazy_views};
 use super::state::{use_app, Activity, AppState};
 use crate::engine::views::html::timeline_svg;
 use crate::engine::views::timeline::{cursor_at, Timeline};
@@ -125,11 +125,7 @@ fn icon(d: &'static str) -> impl IntoView {
     view! { <svg class="btn-icon" viewBox="0 0 24 24" aria-hidden="true"><path d=d/></svg> }
 }
 
-lazy_part! { run_view:
-    fn bar_view() -> ViewFn {
-        || view! { <Bar/> }.into_any()
-    }
-}
+lazy_views! { run_view: bar_view => Bar }
 
 /// The replay bar of a finished run (its code loads with the run views).
 #[component]

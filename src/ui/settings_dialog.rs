@@ -349,7 +349,7 @@ fn test_connection(s: Settings, key: String, probe: RwSignal<Probe>) {
     let m = match built {
         Ok(m) => m,
         Err(e) => {
-            probe.set(Probe::Failed(e));
+            probe.set(Probe::Failed(pointing_here(e)));
             return;
         }
     };
@@ -370,7 +370,13 @@ fn test_connection(s: Settings, key: String, probe: RwSignal<Probe>) {
                 ),
                 resp.text.trim().to_string(),
             ),
-            Err(e) => Probe::Failed(e.user_message()),
+            Err(e) => Probe::Failed(pointing_here(e.user_message())),
         });
     });
+}
+
+/// The model's setup problems name Settings as the place to fix them (they
+/// are shown on the run page too); inside Settings they point at the form.
+fn pointing_here(problem: String) -> String {
+    problem.replace(" in Settings", " above")
 }

@@ -3,17 +3,13 @@
 
 use super::coordinator_row::Part;
 use super::coordinators::{shown_ui, ui_of};
-use super::lazy::{lazy_part, lazy_view, ViewFn};
+use super::lazy::{lazy_view, lazy_views};
 use super::state::{use_app, Activity, AppState, Source};
 use crate::engine::base::words::clip;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
-lazy_part! { run_view:
-    fn toolbar_view() -> ViewFn {
-        || view! { <Toolbar/> }.into_any()
-    }
-}
+lazy_views! { run_view: toolbar_view => Toolbar }
 
 /// The toolbar of the shown run (its code loads with the run views), and
 /// History's storage errors.

@@ -5,7 +5,7 @@
 //! entries (and the Markdown renderer) are in the `run_view` chunk, loaded
 //! with the first run shown; the empty state is in the core module.
 
-use super::lazy::{lazy_part, lazy_view, ViewFn};
+use super::lazy::{lazy_view, lazy_views};
 use super::state::{use_app, Activity, Source};
 use crate::engine::views::html::agents::AgentMarks;
 use crate::engine::views::html::{entry_html_with, graph as graph_svg};
@@ -13,11 +13,7 @@ use leptos::html;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
-lazy_part! { run_view:
-    fn entries_view() -> ViewFn {
-        || view! { <Entries/> }.into_any()
-    }
-}
+lazy_views! { run_view: entries_view => Entries }
 
 /// Entries rendered with the run; a longer transcript (a shared run, one
 /// from History) gets the rest after that frame is painted, [`MORE`] per

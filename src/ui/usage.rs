@@ -2,7 +2,7 @@
 //! provider reported none) is marked with ≈. The panel's figures and
 //! table load with the run views; before a run it says what will show.
 
-use super::lazy::{lazy_part, lazy_view, ViewFn};
+use super::lazy::{lazy_view_or_note, lazy_views};
 use super::state::use_app;
 use crate::engine::views::html::usage::{cost_text, token_text};
 use crate::engine::views::html::usage_rows;
@@ -32,11 +32,7 @@ fn rows(u: &UsageView, by: By, names: &dyn Fn(&str) -> String) -> Vec<(String, T
     }
 }
 
-lazy_part! { run_view:
-    fn usage_view() -> ViewFn {
-        || view! { <UsageBox/> }.into_any()
-    }
-}
+lazy_views! { run_view: usage_view => UsageBox }
 
 /// The panel: its title and empty state; the figures once a run is shown.
 #[component]
@@ -46,12 +42,7 @@ pub fn UsagePanel() -> impl IntoView {
     view! {
         <div class="panel usage-panel" aria-label="Usage and cost">
             <h2 class="panel-title">"Usage & cost"</h2>
-            <Show
-                when=move || !empty()
-                fallback=|| view! { <p class="muted small empty-note">"Calls, tokens and cost appear here when a run starts."</p> }
-            >
-                {lazy_view("the usage figures", usage_view)}
-            </Show>
+            {lazy_view_or_note(move || !empty(), "Calls, tokens and cost appear here when a run starts.", "the usage figures", usage_view)}
         </div>
     }
 }

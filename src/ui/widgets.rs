@@ -1,15 +1,43 @@
 //! Small form widgets the panels share.
 
 use leptos::prelude::*;
+use wasm_bindgen::JsCast;
 
 /// An input's value read as a `T` (spaces around it ignored), if it reads.
 pub fn parsed<T: std::str::FromStr>(ev: &leptos::ev::Event) -> Option<T> {
     event_target_value(ev).trim().parse().ok()
 }
 
+/// The element an event happened on, as a `T` (None when it is not one).
+pub fn target_as<T: JsCast>(ev: &web_sys::Event) -> Option<T> {
+    ev.target()?.dyn_into::<T>().ok()
+}
+
 /// A typed sum of money or a price: a finite number ≥ 0, if it reads.
 pub fn amount(text: &str) -> Option<f64> {
     (text.trim().parse::<f64>().ok()).filter(|v| v.is_finite() && *v >= 0.0)
+}
+
+/// What a stored list shows until it has rows (the caller shows them):
+/// "Loading…", its error, or, empty, a heading and a hint.
+pub fn list_placeholder<T>(
+    state: Option<Result<T, String>>,
+    title: &'static str,
+    hint: &'static str,
+) -> AnyView {
+    match state {
+        None => view! { <p class="muted">"Loading…"</p> }.into_any(),
+        Some(Err(e)) => {
+            view! { <div class="notice error" role="alert"><p>{e}</p></div> }.into_any()
+        }
+        Some(Ok(_)) => view! {
+            <div class="empty">
+                <h3>{title}</h3>
+                <p class="muted">{hint}</p>
+            </div>
+        }
+        .into_any(),
+    }
 }
 
 /// A labelled checkbox: `on` reads it, `set` is told the new value.

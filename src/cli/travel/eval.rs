@@ -239,37 +239,32 @@ fn write_table(
 }
 
 fn write_summary(out: &mut impl Write, s: &Summary) -> std::io::Result<()> {
-    let pct = |x: f64| format!("{:.2}%", x * 100.0);
+    // "{label}:" padded to 40 columns, then the rate as a percentage.
+    let rate = |label: &str, x: f64| format!("{:<40}{:.2}%", format!("{label}:"), x * 100.0);
     let lines = [
         format!("plans: {}   delivered: {}", s.plans, s.delivered),
+        rate("Delivery Rate", s.delivery_rate()),
         format!(
-            "Delivery Rate:                          {}",
-            pct(s.delivery_rate())
-        ),
-        format!(
-            "Commonsense Constraint Micro Pass Rate: {} ({}/{})",
-            pct(s.commonsense_micro()),
+            "{} ({}/{})",
+            rate(
+                "Commonsense Constraint Micro Pass Rate",
+                s.commonsense_micro()
+            ),
             s.commonsense_passed,
             s.commonsense_total
         ),
-        format!(
-            "Commonsense Constraint Macro Pass Rate: {}",
-            pct(s.commonsense_macro())
+        rate(
+            "Commonsense Constraint Macro Pass Rate",
+            s.commonsense_macro(),
         ),
         format!(
-            "Hard Constraint Micro Pass Rate:        {} ({}/{})",
-            pct(s.hard_micro()),
+            "{} ({}/{})",
+            rate("Hard Constraint Micro Pass Rate", s.hard_micro()),
             s.hard_passed,
             s.hard_total
         ),
-        format!(
-            "Hard Constraint Macro Pass Rate:        {}",
-            pct(s.hard_macro())
-        ),
-        format!(
-            "Final Pass Rate:                        {}",
-            pct(s.final_rate())
-        ),
+        rate("Hard Constraint Macro Pass Rate", s.hard_macro()),
+        rate("Final Pass Rate", s.final_rate()),
         format!("denominators: {}", s.denominators.describe()),
     ];
     writeln!(out)?;

@@ -97,6 +97,13 @@ fn travel_like() -> Vec<LoggedEvent> {
         .collect()
 }
 
+/// The question of `kind` asked before event `i` of `events` (run 0).
+fn question_at(events: &[LoggedEvent], i: usize, kind: QuestionKind) -> Option<Question> {
+    questions::at(events, &ROLES, 0, i)
+        .into_iter()
+        .find(|q| q.kind == kind)
+}
+
 #[test]
 fn next_agent_question_names_the_caller_among_the_runs_agents() {
     let events = travel_like();
@@ -115,10 +122,7 @@ fn next_agent_question_names_the_caller_among_the_runs_agents() {
 #[test]
 fn handoff_question_is_the_orchestrators_pick_and_excludes_the_orchestrator() {
     let events = travel_like();
-    let q = questions::at(&events, &ROLES, 0, 6)
-        .into_iter()
-        .find(|q| q.kind == QuestionKind::Handoff)
-        .expect("the orchestrator's pick");
+    let q = question_at(&events, 6, QuestionKind::Handoff).expect("the orchestrator's pick");
     assert!(q.prompt.contains("pick"), "{}", q.prompt);
     assert_eq!(q.choices[q.answer], "The hotel");
     assert!(!q.choices.contains(&"The orchestrator".to_string()));
@@ -127,16 +131,12 @@ fn handoff_question_is_the_orchestrators_pick_and_excludes_the_orchestrator() {
 #[test]
 fn verdict_follows_whether_the_critic_hands_the_plan_back() {
     let events = travel_like();
-    let reject = questions::at(&events, &ROLES, 0, 9)
-        .into_iter()
-        .find(|q| q.kind == QuestionKind::Verdict)
-        .expect("verdict before the first review");
+    let reject =
+        question_at(&events, 9, QuestionKind::Verdict).expect("verdict before the first review");
     assert!(reject.choices[reject.answer].starts_with("No"));
     assert_eq!(reject.reveal, 13, "revealed once the hand-back is shown");
-    let accept = questions::at(&events, &ROLES, 0, 13)
-        .into_iter()
-        .find(|q| q.kind == QuestionKind::Verdict)
-        .expect("verdict before the second review");
+    let accept =
+        question_at(&events, 13, QuestionKind::Verdict).expect("verdict before the second review");
     assert!(accept.choices[accept.answer].starts_with("Yes"));
     assert_eq!(accept.reveal, 16);
 }
@@ -164,10 +164,7 @@ fn retrieval_question_answers_with_the_used_hit() {
     .enumerate()
     .map(|(i, e)| ev(i, e))
     .collect();
-    let q = questions::at(&events, &ROLES, 0, 1)
-        .into_iter()
-        .find(|q| q.kind == QuestionKind::Retrieval)
-        .expect("a retrieval question");
+    let q = question_at(&events, 1, QuestionKind::Retrieval).expect("a retrieval question");
     assert_eq!(q.choices.len(), 3);
     assert!(q.choices[q.answer].contains("add two numbers"), "{:?}", q);
     assert!(q.prompt.contains("solve"));

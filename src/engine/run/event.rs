@@ -194,3 +194,13 @@ pub struct LoggedEvent {
     pub t_ms: u64,
     pub event: RunEvent,
 }
+
+/// Tests: `event` as the log's event `seq`, logged `seq` ms in.
+#[cfg(test)]
+pub fn ev(seq: u64, event: RunEvent) -> LoggedEvent {
+    LoggedEvent {
+        seq,
+        t_ms: seq,
+        event,
+    }
+}

@@ -188,6 +188,13 @@ mod tests {
         f.poll(&mut Context::from_waker(&w))
     }
 
+    /// A paused gate and a token not cancelled.
+    fn paused() -> (Gate, CancelToken) {
+        let g = Gate::new();
+        g.pause();
+        (g, CancelToken::new())
+    }
+
     #[test]
     fn open_gate_passes_at_once() {
         let g = Gate::new();
@@ -197,9 +204,7 @@ mod tests {
 
     #[test]
     fn paused_gate_holds_until_step_then_holds_again() {
-        let g = Gate::new();
-        let c = CancelToken::new();
-        g.pause();
+        let (g, c) = paused();
         let mut a = pin!(g.pass(&c, "a"));
         let mut b = pin!(g.pass(&c, "a"));
         assert!(poll_once(a.as_mut()).is_pending());
@@ -215,9 +220,7 @@ mod tests {
 
     #[test]
     fn cancel_releases_waiters_with_false() {
-        let g = Gate::new();
-        let c = CancelToken::new();
-        g.pause();
+        let (g, c) = paused();
         let mut a = pin!(g.pass(&c, "a"));
         assert!(poll_once(a.as_mut()).is_pending());
         c.cancel();

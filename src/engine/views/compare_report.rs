@@ -4,7 +4,7 @@
 //! `first_divergence`).
 
 use super::compare::{by_key, figures, first_divergence, RunFigures};
-use super::html::esc;
+use super::html::{esc, standalone_svg_attrs};
 use super::repairs::RepairCount;
 use crate::engine::model::pricing::PriceTable;
 use crate::engine::run::{RunConfig, RunDoc};
@@ -224,11 +224,11 @@ pub fn metric_svg(runs: &[RunDoc], prices: &PriceTable, standalone: bool) -> Str
     let height = top + plot_h + 44.0;
     let mut s = format!(
         "<svg class=\"cmp-chart\" viewBox=\"0 0 {width:.0} {height:.0}\" role=\"img\" aria-label=\"The runs' figures side by side\"{}>",
-        if standalone {
-            format!(" xmlns=\"http://www.w3.org/2000/svg\" width=\"{width:.0}\" height=\"{height:.0}\"")
-        } else {
-            String::new()
-        }
+        standalone_svg_attrs(
+            standalone,
+            format_args!("{width:.0}"),
+            format_args!("{height:.0}")
+        )
     );
     if standalone {
         s.push_str("<style>text{font-family:system-ui,sans-serif;font-size:10px;fill:#1c2024}.cmp-axis{fill:#555}");

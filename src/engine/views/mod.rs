@@ -44,6 +44,14 @@ pub trait Fold: Default {
     }
 }
 
+/// A note's payload as `T` when it is a JSON object that parses, else None
+/// (a coordinator's view skips payloads of old or shared runs that do not).
+pub fn parse_object<T: serde::de::DeserializeOwned>(v: &serde_json::Value) -> Option<T> {
+    v.is_object()
+        .then(|| serde_json::from_value(v.clone()).ok())
+        .flatten()
+}
+
 /// A view kept up to date with a log that grows, and is sometimes replaced
 /// or cut (another run shown, the replay cursor moved back): [`Folded::sync`]
 /// applies only the new events while the log grows, and folds from the

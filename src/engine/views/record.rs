@@ -221,6 +221,7 @@ pub fn write_chunk_record(events: &[LoggedEvent]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::run::event::ev;
     use crate::engine::run::ModelSpec;
 
     fn config() -> RunConfig {
@@ -228,14 +229,6 @@ mod tests {
         c.run_id = "r1".into();
         c.created_ms = 1000.0;
         c
-    }
-
-    fn ev(seq: u64, event: RunEvent) -> LoggedEvent {
-        LoggedEvent {
-            seq,
-            t_ms: seq,
-            event,
-        }
     }
 
     #[test]

@@ -222,14 +222,7 @@ mod tests {
     use super::*;
     use crate::engine::model::reply::RepairKind;
     use crate::engine::model::{ChatRequest, ChatResponse};
-
-    fn ev(seq: u64, event: RunEvent) -> LoggedEvent {
-        LoggedEvent {
-            seq,
-            t_ms: seq,
-            event,
-        }
-    }
+    use crate::engine::run::event::ev;
 
     #[test]
     fn repaired_replies_are_counted_once_per_call_and_by_step() {

@@ -144,6 +144,13 @@ impl Transcript {
         }
     }
 
+    /// [`Self::update`] on the entry of LLM call `call`, when it has one.
+    fn update_call(&mut self, call: u32, f: impl FnOnce(&mut EntryKind)) {
+        if let Some(&idx) = self.by_call.get(&call) {
+            self.update(idx, f);
+        }
+    }
+
     fn notice(&mut self, id: u64, level: NoticeLevel, text: String) {
         self.push(id, EntryKind::Notice { level, text });
     }
@@ -243,26 +250,22 @@ impl Transcript {
 
     #[inline(never)]
     fn llm_delta(&mut self, call: u32, delta: &str) {
-        if let Some(&idx) = self.by_call.get(&call) {
-            self.update(idx, |k| {
-                if let EntryKind::Message { text, .. } = k {
-                    text.push_str(delta);
-                }
-            });
-        }
+        self.update_call(call, |k| {
+            if let EntryKind::Message { text, .. } = k {
+                text.push_str(delta);
+            }
+        });
     }
 
     /// A failed attempt: its streamed text goes, a warning says when it is
     /// tried again.
     #[inline(never)]
     fn llm_retry(&mut self, seq: u64, call: u32, attempt: u32, error: &ModelError, wait_ms: u64) {
-        if let Some(&idx) = self.by_call.get(&call) {
-            self.update(idx, |k| {
-                if let EntryKind::Message { text, .. } = k {
-                    text.clear();
-                }
-            });
-        }
+        self.update_call(call, |k| {
+            if let EntryKind::Message { text, .. } = k {
+                text.clear();
+            }
+        });
         self.notice(
             seq,
             NoticeLevel::Warning,
@@ -276,34 +279,30 @@ impl Transcript {
 
     #[inline(never)]
     fn llm_response(&mut self, call: u32, response: &ChatResponse) {
-        if let Some(&idx) = self.by_call.get(&call) {
-            self.update(idx, |k| {
-                if let EntryKind::Message {
-                    text,
-                    streaming,
-                    tool_calls,
-                    cut,
-                    ..
-                } = k
-                {
-                    *text = response.text.clone();
-                    *streaming = false;
-                    *tool_calls = response.tool_calls.clone();
-                    *cut = Cut::of(response);
-                }
-            });
-        }
+        self.update_call(call, |k| {
+            if let EntryKind::Message {
+                text,
+                streaming,
+                tool_calls,
+                cut,
+                ..
+            } = k
+            {
+                *text = response.text.clone();
+                *streaming = false;
+                *tool_calls = response.tool_calls.clone();
+                *cut = Cut::of(response);
+            }
+        });
     }
 
     #[inline(never)]
     fn reply_repaired(&mut self, call: u32, found: &[Repair]) {
-        if let Some(&idx) = self.by_call.get(&call) {
-            self.update(idx, |k| {
-                if let EntryKind::Message { repairs, .. } = k {
-                    repairs.extend_from_slice(found);
-                }
-            });
-        }
+        self.update_call(call, |k| {
+            if let EntryKind::Message { repairs, .. } = k {
+                repairs.extend_from_slice(found);
+            }
+        });
     }
 
     /// A call that failed; one the user stopped mid-answer is marked so
@@ -311,22 +310,20 @@ impl Transcript {
     #[inline(never)]
     fn llm_failed(&mut self, seq: u64, call: u32, error: &ModelError) {
         let stopped = error.kind() == "cancelled";
-        if let Some(&idx) = self.by_call.get(&call) {
-            self.update(idx, |k| {
-                if let EntryKind::Message {
-                    streaming,
-                    text,
-                    cut,
-                    ..
-                } = k
-                {
-                    *streaming = false;
-                    if stopped && !text.is_empty() {
-                        *cut = Some(Cut::Stopped);
-                    }
+        self.update_call(call, |k| {
+            if let EntryKind::Message {
+                streaming,
+                text,
+                cut,
+                ..
+            } = k
+            {
+                *streaming = false;
+                if stopped && !text.is_empty() {
+                    *cut = Some(Cut::Stopped);
                 }
-            });
-        }
+            }
+        });
         if error.kind() != "cancelled" {
             self.notice(seq, NoticeLevel::Error, error.user_message());
         }

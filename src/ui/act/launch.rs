@@ -60,23 +60,13 @@ fn launch_with_bank(
         };
         let run_setup: RunSetup = Box::new(move |ctx: &RunCtx| {
             ctx.insert_resource(bank.live());
-            ctx.on_event(move |e| {
-                if e.event.is_terminal() {
-                    let bank = bank.clone();
-                    spawn_local(async move {
-                        if let Err(err) = bank.save_new().await {
-                            app.storage_error.set(Some(err.user_message()));
-                        }
-                        bank.release();
-                        super::setup::refresh_stored();
-                    });
-                }
-            });
+            app.save_at_end(ctx, bank, super::setup::refresh_stored);
         });
         app.launch(config, router, paused, act::entry, Some(run_setup));
     });
 }
 
+/// Starts an ACT run on the selected task and variant.
 pub fn start(app: AppState, paused: bool) {
     let setup = act_setup().get_untracked();
     let Some(task) = setup.task() else {
@@ -126,6 +116,7 @@ pub async fn open_bank(
     Ok(Some(Stored::opened(name, bank, Some(Box::new(claim)))))
 }
 
+/// Forks an ACT run at LLM call `k`.
 pub fn fork(app: AppState, parent: RunDoc, k: u32, edit: ForkEdit) {
     if parent.config.variant.as_deref() == Some(Variant::ActPlus.id()) {
         return app.warn(

@@ -20,24 +20,12 @@ mod state;
 mod tabs;
 mod view;
 
-use super::coordinator_row::{launch_from, CoordinatorUi, ExtraTab, Page, Part};
-use super::lazy::{lazy_part, lazy_views};
-use super::state::AppState;
+use super::coordinator_row::{launch_from, lazy_launch, CoordinatorUi, ExtraTab, Page, Part};
+use super::lazy::lazy_views;
 use crate::engine::coordinators::act::contract::{ID, STORE_KNOWLEDGE};
-use crate::engine::run::fork::ForkEdit;
-use crate::engine::run::RunDoc;
 use leptos::prelude::*;
 
-lazy_part! { act:
-    /// Starts an ACT run on the selected task and variant.
-    fn start(app: AppState, paused: bool) {
-        launch::start(app, paused)
-    }
-    /// Forks an ACT run at LLM call `k`.
-    fn fork(app: AppState, parent: RunDoc, k: u32, edit: ForkEdit) {
-        launch::fork(app, parent, k, edit)
-    }
-}
+lazy_launch!(act);
 
 lazy_views! { act:
     /// The task / variant / bank panel (left column).

@@ -6,6 +6,7 @@
 use super::view;
 use crate::engine::coordinators::act::contract::*;
 use crate::engine::coordinators::act::html::room::room_svg;
+use crate::ui::graph::inspect_at;
 use crate::ui::state::use_app;
 use leptos::prelude::*;
 
@@ -33,19 +34,14 @@ pub fn RoomPanel() -> impl IntoView {
         }
         })
     };
-    let inspect = move |ev: &web_sys::Event| {
-        if let Some(agent) = crate::ui::graph::agent_at(ev.target()) {
-            app.inspect.set(Some(agent));
-        }
-    };
     view! {
         <section class="panel act-room-panel" role="region" aria-label="Meeting room">
             <h2 class="panel-title">"Meeting room"</h2>
             <div class="act-room-box"
-                on:click=move |ev| inspect(&ev)
+                on:click=move |ev| inspect_at(app, &ev)
                 on:keydown=move |ev: leptos::ev::KeyboardEvent| if ev.key() == "Enter" || ev.key() == " " {
                     ev.prevent_default();
-                    inspect(&ev)
+                    inspect_at(app, &ev)
                 }
                 inner_html=svg></div>
             <p class="small act-caption" aria-live="polite">{caption}</p>

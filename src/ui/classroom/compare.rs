@@ -8,7 +8,7 @@
 
 use super::bundle_io;
 use super::compare_diff::{Differences, Divergences};
-use super::player::LessonPanel;
+use super::player::{LessonPanel, SpeedSelect};
 use super::positions::events_of;
 use crate::engine::base::words::count;
 use crate::engine::lesson::{Bundle, Lesson};
@@ -340,12 +340,9 @@ fn Timeline(align: Memo<Alignment>, labels: Memo<Vec<String>>, t: RwSignal<f64>)
                 </button>
                 <button class="button small" on:click=move |_| { playing.set(false); let v = t.get_untracked().min(phases() as f64); set_t((v - 1.0).floor().max(0.0)); }>"◀ Phase"</button>
                 <button class="button small" on:click=move |_| { playing.set(false); let v = t.get_untracked(); set_t(v.floor() + 1.0); }>"Phase ▶"</button>
-                <label class="small">"Speed "
-                    <select aria-label="Playback speed" prop:value=move || app.speed.get().to_string()
-                        on:change=move |ev| { if let Ok(v) = event_target_value(&ev).parse::<f64>() { app.speed.set(v) } }>
-                        <option value="0.5">"0.5×"</option><option value="1">"1×"</option><option value="2">"2×"</option><option value="4">"4×"</option>
-                    </select>
-                </label>
+                <SpeedSelect label="Speed " aria="Playback speed">
+                    <option value="0.5">"0.5×"</option><option value="1">"1×"</option><option value="2">"2×"</option><option value="4">"4×"</option>
+                </SpeedSelect>
                 <TimelineHere labels=labels t=t phases=phases/>
             </div>
             <input type="range" class="cmp-slider" min="0" max=move || (phases() as f64 * STEPS).to_string() step="1"

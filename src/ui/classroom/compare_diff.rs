@@ -10,6 +10,18 @@ use crate::engine::views::usage::Tally;
 use crate::ui::state::use_app;
 use leptos::prelude::*;
 
+/// A row of the differences: its name and a cell per run, marked when the
+/// runs' cells differ.
+fn diff_row(name: impl IntoView + 'static, cells: Vec<String>) -> impl IntoView {
+    let differs = cells.windows(2).any(|w| w[0] != w[1]);
+    view! {
+        <tr class:differs=differs>
+            <th scope="row">{name}</th>
+            {cells.into_iter().map(|c| view! { <td>{c}</td> }).collect_view()}
+        </tr>
+    }
+}
+
 /// A per-agent or per-phase cell: calls / tokens, or a dash when a run has none.
 fn tally_cell(t: &Option<Tally>) -> String {
     match t {
@@ -45,32 +57,14 @@ pub fn Differences(figs: Memo<Vec<RunFigures>>) -> impl IntoView {
         })
     };
     let row = move |name: &'static str, cell: fn(&RunFigures) -> String| {
-        figs.with(|f| {
-            let cells: Vec<String> = f.iter().map(cell).collect();
-            let differs = cells.windows(2).any(|w| w[0] != w[1]);
-            view! {
-                <tr class:differs=differs>
-                    <th scope="row">{name}</th>
-                    {cells.into_iter().map(|c| view! { <td>{c}</td> }).collect_view()}
-                </tr>
-            }
-        })
+        figs.with(|f| diff_row(name, f.iter().map(cell).collect()))
     };
     let keyed = move |agents: bool| {
         figs.with(|f| {
             let refs: Vec<&RunFigures> = f.iter().collect();
             compare::by_key(&refs, agents)
                 .into_iter()
-                .map(|(k, tallies)| {
-                    let cells: Vec<String> = tallies.iter().map(tally_cell).collect();
-                    let differs = cells.windows(2).any(|w| w[0] != w[1]);
-                    view! {
-                        <tr class:differs=differs>
-                            <th scope="row">{k}</th>
-                            {cells.into_iter().map(|c| view! { <td>{c}</td> }).collect_view()}
-                        </tr>
-                    }
-                })
+                .map(|(k, tallies)| diff_row(k, tallies.iter().map(tally_cell).collect()))
                 .collect_view()
         })
     };

@@ -8,7 +8,7 @@
 //! the list of steps (in `editor_steps`).
 
 use super::bundle_io;
-use super::editor_steps::StepList;
+use super::editor_steps::{read_lesson, StepList};
 use super::positions::is_multi;
 use crate::engine::coordinators::question_roles;
 use crate::engine::lesson::{questions, Panel, Question, Step};
@@ -178,22 +178,8 @@ fn EditorHeader(status: Status, link: RwSignal<Option<String>>) -> impl IntoView
 #[component]
 fn TitleFields() -> impl IntoView {
     let app = use_app();
-    let title = move || {
-        app.lesson.with(|l| {
-            l.as_ref()
-                .and_then(|l| l.bundle.lesson.as_ref())
-                .map(|x| x.title.clone())
-                .unwrap_or_default()
-        })
-    };
-    let summary = move || {
-        app.lesson.with(|l| {
-            l.as_ref()
-                .and_then(|l| l.bundle.lesson.as_ref())
-                .map(|x| x.summary.clone())
-                .unwrap_or_default()
-        })
-    };
+    let title = move || read_lesson(app, |x| x.title.clone());
+    let summary = move || read_lesson(app, |x| x.summary.clone());
     let set_title = move |t: String| {
         app.lesson.update(|l| {
             if let Some(l) = l.as_mut() {

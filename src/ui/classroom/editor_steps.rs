@@ -3,7 +3,7 @@
 //! text is edited in place.
 
 use super::positions::is_multi;
-use crate::engine::lesson::Step;
+use crate::engine::lesson::{Lesson, Step};
 use crate::engine::views::compare_report::letter;
 use crate::ui::state::{use_app, AppState};
 use leptos::prelude::*;
@@ -15,6 +15,16 @@ fn edit_steps(app: AppState, f: impl FnOnce(&mut Vec<Step>)) {
             f(&mut lesson.steps);
         }
     });
+}
+
+/// What `f` reads of the lesson being written (tracked; the default without one).
+pub(super) fn read_lesson<T: Default>(app: AppState, f: impl FnOnce(&Lesson) -> T) -> T {
+    app.lesson.with(|l| {
+        l.as_ref()
+            .and_then(|l| l.bundle.lesson.as_ref())
+            .map(f)
+            .unwrap_or_default()
+    })
 }
 
 /// Moves the replay to event `at` of run `r` (on the Compare page, pins
@@ -31,14 +41,7 @@ fn go(app: AppState, r: usize, at: usize) {
 #[component]
 pub(super) fn StepList() -> impl IntoView {
     let app = use_app();
-    let steps = move || {
-        app.lesson.with(|l| {
-            l.as_ref()
-                .and_then(|l| l.bundle.lesson.as_ref())
-                .map(|x| x.steps.clone())
-                .unwrap_or_default()
-        })
-    };
+    let steps = move || read_lesson(app, |x| x.steps.clone());
     view! {
         <div class="editor-steps">
             <h3 class="small">{move || format!("Steps ({})", steps().len())}</h3>

@@ -11,7 +11,7 @@ use super::bundle_io;
 use crate::engine::lesson::Bundle;
 use crate::platform::{files, lessons};
 use crate::ui::state::{use_app, AppState};
-use crate::ui::widgets::{ConfirmBar, FileButton};
+use crate::ui::widgets::{list_placeholder, ConfirmBar, FileButton};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
@@ -244,19 +244,16 @@ fn YourLessons(error: RwSignal<Option<String>>, info: RwSignal<Option<String>>) 
             </div>
             <ConfirmDelete confirm saved error/>
             {move || match saved.get() {
-                None => view! { <p class="muted">"Loading…"</p> }.into_any(),
-                Some(Err(e)) => view! { <div class="notice error" role="alert"><p>{e}</p></div> }.into_any(),
-                Some(Ok(list)) if list.is_empty() => view! {
-                    <div class="empty">
-                        <h3>"No lessons of your own yet"</h3>
-                        <p class="muted">"Open any run, choose Compare & teach → Write a lesson on this run on its toolbar (or Write a lesson on this on the Compare page), and add notes and questions at the replay cursor. Saved lessons appear here."</p>
-                    </div>
-                }.into_any(),
-                Some(Ok(list)) => view! {
+                Some(Ok(list)) if !list.is_empty() => view! {
                     <ul class="run-list" aria-label="Your lessons">
                         {list.into_iter().map(|s| view! { <SavedRow lesson=s confirm info error/> }).collect_view()}
                     </ul>
                 }.into_any(),
+                other => list_placeholder(
+                    other,
+                    "No lessons of your own yet",
+                    "Open any run, choose Compare & teach → Write a lesson on this run on its toolbar (or Write a lesson on this on the Compare page), and add notes and questions at the replay cursor. Saved lessons appear here.",
+                ),
             }}
         </section>
     }

@@ -364,12 +364,9 @@ fn LessonHead(app: AppState, title: String, preview: bool) -> impl IntoView {
                 <h2>{title}</h2>
             </div>
             <div class="lesson-tools">
-                <label class="small">"Replay "
-                    <select aria-label="Replay speed between steps" prop:value=move || app.speed.get().to_string()
-                        on:change=move |ev| { if let Ok(v) = event_target_value(&ev).parse::<f64>() { app.speed.set(v) } }>
-                        <option value="0.5">"slow"</option><option value="1">"1×"</option><option value="4">"4×"</option><option value="1000">"jump"</option>
-                    </select>
-                </label>
+                <SpeedSelect label="Replay " aria="Replay speed between steps">
+                    <option value="0.5">"slow"</option><option value="1">"1×"</option><option value="4">"4×"</option><option value="1000">"jump"</option>
+                </SpeedSelect>
                 <button class="button small" aria-pressed=move || app.presenter.get().to_string()
                     title="Large type and high contrast for a projector (key P)"
                     on:click=move |_| app.presenter.update(|p| *p = !*p)>
@@ -439,7 +436,7 @@ fn step_view(app: AppState, s: &Shown) -> AnyView {
                 } else if c == right {
                     view! { <p class="lesson-feedback ok" role="status">{format!("Right! {}", q.explain)}</p> }.into_any()
                 } else {
-                    view! { <p class="lesson-feedback bad" role="status">{format!("Not quite: the answer is “{}”. {}", q.choices[right], q.explain)}</p> }.into_any()
+                    view! { <p class="lesson-feedback bad" role="status">{format!("Not quite: the answer is {}. {}", quoted(&q.choices[right]), q.explain)}</p> }.into_any()
                 }
             });
             let first = s.given;
@@ -507,4 +504,33 @@ fn finished_view(app: AppState, s: &Shown) -> AnyView {
         </div>
     }
     .into_any()
+}
+
+/// `text` in quotation marks, unless it already starts with one (a choice
+/// that quotes a reply).
+fn quoted(text: &str) -> String {
+    if text.starts_with(['“', '"']) {
+        text.to_string()
+    } else {
+        format!("“{text}”")
+    }
+}
+
+/// The replay speed's picker (`label` before it, `aria` naming it), its
+/// options the children.
+#[component]
+pub(super) fn SpeedSelect(
+    label: &'static str,
+    aria: &'static str,
+    children: Children,
+) -> impl IntoView {
+    let app = use_app();
+    view! {
+        <label class="small">{label}
+            <select aria-label=aria prop:value=move || app.speed.get().to_string()
+                on:change=move |ev| { if let Ok(v) = event_target_value(&ev).parse::<f64>() { app.speed.set(v) } }>
+                {children()}
+            </select>
+        </label>
+    }
 }

@@ -109,19 +109,8 @@ fn launch_with_pool(
             ctx.insert_resource(stored.live());
             ctx.insert_resource(python::runner());
             if learn {
-                ctx.on_event(move |e| {
-                    if e.event.is_terminal() {
-                        let stored = stored.clone();
-                        spawn_local(async move {
-                            if let Err(err) = stored.save_new().await {
-                                app.storage_error.set(Some(err.user_message()));
-                            }
-                            // Released once the pool is saved.
-                            stored.release();
-                            super::setup::refresh_stored();
-                        });
-                    }
-                });
+                // The pool's lock is released once the pool is saved.
+                app.save_at_end(ctx, stored, super::setup::refresh_stored);
             }
         });
         app.launch(config, router, paused, mael::entry, Some(run_setup));
@@ -133,6 +122,7 @@ pub fn busy_elsewhere(name: &str) -> String {
     format!("Another tab is learning into the pool \"{name}\": let it end there (or stop it), or pick another pool here. Two tabs learning into one pool would each save over the other's experiences.")
 }
 
+/// Starts a MAEL run on the selected task, mode, team and pool.
 pub fn start(app: AppState, paused: bool) {
     let setup = mael_setup().get_untracked();
     let Some(task) = setup.task().cloned() else {
@@ -152,6 +142,7 @@ pub fn start(app: AppState, paused: bool) {
     launch_with_pool(app, setup, config, router, paused);
 }
 
+/// Forks a MAEL run at LLM call `k`, on the pool the setup names.
 pub fn fork(app: AppState, parent: RunDoc, k: u32, edit: ForkEdit) {
     let Some((config, model)) = app.fork_of(&parent, k, edit, SCRIPT) else {
         return;

@@ -24,24 +24,12 @@ mod team_panel;
 mod tree_tab;
 mod view;
 
-use super::coordinator_row::{launch_from, CoordinatorUi, ExtraTab, Page, Part};
-use super::lazy::{lazy_part, lazy_views};
-use super::state::AppState;
+use super::coordinator_row::{launch_from, lazy_launch, CoordinatorUi, ExtraTab, Page, Part};
+use super::lazy::lazy_views;
 use crate::engine::coordinators::mael::contract::{ID, STORE_TASK};
-use crate::engine::run::fork::ForkEdit;
-use crate::engine::run::RunDoc;
 use leptos::prelude::*;
 
-lazy_part! { mael:
-    /// Starts a MAEL run on the selected task, mode, team and pool.
-    fn start(app: AppState, paused: bool) {
-        launch::start(app, paused)
-    }
-    /// Forks a MAEL run at LLM call `k`, on the pool the setup names.
-    fn fork(app: AppState, parent: RunDoc, k: u32, edit: ForkEdit) {
-        launch::fork(app, parent, k, edit)
-    }
-}
+lazy_launch!(mael);
 
 lazy_views! { mael:
     /// The task / mode / team / pool panel (left column).

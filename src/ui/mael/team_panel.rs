@@ -7,6 +7,7 @@
 
 use super::view;
 use crate::engine::coordinators::mael::html::team::team_svg_with;
+use crate::ui::graph::inspect_at;
 use crate::ui::state::use_app;
 use leptos::prelude::*;
 use std::time::Duration;
@@ -98,17 +99,12 @@ pub fn TeamPanel() -> impl IntoView {
             }
         })
     };
-    let inspect = move |ev: &web_sys::Event| {
-        if let Some(agent) = crate::ui::graph::agent_at(ev.target()) {
-            app.inspect.set(Some(agent));
-        }
-    };
     view! {
         <section class="panel ml-team-panel" role="region" aria-label="Team">
             <h2 class="panel-title">"Team"</h2>
             <div class="ml-team-box"
-                on:click=move |ev| inspect(&ev)
-                on:keydown=move |ev: leptos::ev::KeyboardEvent| if ev.key() == "Enter" { inspect(&ev) }
+                on:click=move |ev| inspect_at(app, &ev)
+                on:keydown=move |ev: leptos::ev::KeyboardEvent| if ev.key() == "Enter" { inspect_at(app, &ev) }
                 inner_html=svg></div>
             <p class="small ml-caption" aria-live="polite">{caption}</p>
             <p class="muted small ml-legend">"♛ the root (highest closeness) · c closeness centrality · a dot travels the edge of the hand-off under way · a ring marks a reward. Click an agent to inspect what it retrieved."</p>

@@ -6,8 +6,8 @@
 use super::view;
 use crate::engine::coordinators::mael::html::tree::tree_html;
 use crate::ui::state::use_app;
+use crate::ui::widgets::target_as;
 use leptos::prelude::*;
-use wasm_bindgen::JsCast;
 
 #[component]
 pub fn CallTreePanel() -> impl IntoView {
@@ -41,10 +41,7 @@ pub fn CallTreePanel() -> impl IntoView {
     // A click on a task's summary toggles it (the browser does); remember
     // the state it will have.
     let on_click = move |ev: leptos::ev::MouseEvent| {
-        let Some(target) = ev
-            .target()
-            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-        else {
+        let Some(target) = target_as::<web_sys::Element>(&ev) else {
             return;
         };
         let Some(summary) = target.closest("summary").ok().flatten() else {

@@ -17,6 +17,7 @@ use crate::engine::views::{Fold, RunView};
 use crate::platform::clock::BrowserClock;
 use crate::platform::fetch::FetchTransport;
 use crate::platform::settings::Settings;
+use crate::platform::stored::{Keep, Stored};
 use crate::platform::{keys, recorder};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -411,6 +412,24 @@ impl AppState {
             waiting.set(Vec::new());
             if let (Some(parent), Some(child)) = (compare_with, self.doc()) {
                 self.open_comparison(vec![parent, child]);
+            }
+        });
+    }
+
+    /// When the run of `ctx` ends: saves what it changed in `stored` (a
+    /// failure shows as a storage error), lets other writers in, then
+    /// calls `saved`.
+    pub(crate) fn save_at_end<K: Keep>(self, ctx: &RunCtx, stored: Rc<Stored<K>>, saved: fn()) {
+        ctx.on_event(move |e| {
+            if e.event.is_terminal() {
+                let stored = stored.clone();
+                spawn_local(async move {
+                    if let Err(err) = stored.save_new().await {
+                        self.storage_error.set(Some(err.user_message()));
+                    }
+                    stored.release();
+                    saved();
+                });
             }
         });
     }

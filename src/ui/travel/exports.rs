@@ -7,6 +7,7 @@ use crate::engine::coordinators::travel::report::run_export::{metrics_csv, plan_
 use crate::engine::views::export::file_stem;
 use crate::platform::files;
 use crate::ui::state::{use_app, AppState, Notice};
+use crate::ui::widgets::target_as;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -18,9 +19,7 @@ enum Export {
 
 /// Closes the menu the clicked item is in.
 fn close_menu(ev: &leptos::ev::MouseEvent) {
-    let menu = ev
-        .target()
-        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+    let menu = target_as::<web_sys::Element>(ev)
         .and_then(|el| el.closest("details").ok().flatten())
         .and_then(|d| d.dyn_into::<web_sys::HtmlDetailsElement>().ok());
     if let Some(menu) = menu {

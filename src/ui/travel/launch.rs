@@ -18,6 +18,7 @@ use std::rc::Rc;
 /// The demo model's part for travel runs.
 const SCRIPT: demo::Script = travel::demo::answer;
 
+/// Starts a travel run on the selected query, variant and database.
 pub fn start(app: AppState, paused: bool) {
     let setup = travel_setup().get_untracked();
     let Some(query) = setup.query() else {
@@ -38,6 +39,7 @@ pub fn start(app: AppState, paused: bool) {
     launch_on(app, config, model, paused, setup.db.clone());
 }
 
+/// Forks a travel run at LLM call `k`, on the database it ran on.
 pub fn fork(app: AppState, parent: RunDoc, k: u32, edit: ForkEdit) {
     let Some((config, model)) = app.fork_of(&parent, k, edit, SCRIPT) else {
         return;

@@ -26,24 +26,12 @@ mod setup;
 mod state;
 mod view;
 
-use super::coordinator_row::{launch_from, CoordinatorUi, ExtraTab, Page, Part};
-use super::lazy::{lazy_part, lazy_views};
-use super::state::AppState;
+use super::coordinator_row::{launch_from, lazy_launch, CoordinatorUi, ExtraTab, Page, Part};
+use super::lazy::lazy_views;
 use crate::engine::coordinators::travel::contract::{ID, STORE_NOTEBOOK};
-use crate::engine::run::fork::ForkEdit;
-use crate::engine::run::RunDoc;
 use leptos::prelude::*;
 
-lazy_part! { travel:
-    /// Starts a travel run on the selected query, variant and database.
-    fn start(app: AppState, paused: bool) {
-        launch::start(app, paused)
-    }
-    /// Forks a travel run at LLM call `k`, on the database it ran on.
-    fn fork(app: AppState, parent: RunDoc, k: u32, edit: ForkEdit) {
-        launch::fork(app, parent, k, edit)
-    }
-}
+lazy_launch!(travel);
 
 lazy_views! { travel:
     /// The query / variant / database panel (left column).

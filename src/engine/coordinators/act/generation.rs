@@ -218,6 +218,12 @@ pub async fn generate_agents(act: &Act<'_>, tasks: Vec<AgentTask>) -> Result<(),
     for i in 0..act.member_count() {
         act.note_task(i, "initial", Vec::new());
     }
+    members_expertise(act).await
+}
+
+/// Asks every member, together, for expertise keywords for its initial
+/// task, and stores them.
+pub async fn members_expertise(act: &Act<'_>) -> Result<(), RunError> {
     let ids: Vec<(String, String, AgentTask)> = act
         .members
         .borrow()

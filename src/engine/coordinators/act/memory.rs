@@ -43,19 +43,24 @@ impl Store {
 
     /// The sources the store holds collections for, in first-seen order.
     pub fn sources(&self) -> Vec<String> {
-        let mut out: Vec<String> = Vec::new();
-        for s in self
-            .episodes
-            .iter()
-            .map(|e| &e.about)
-            .chain(self.knowledge.iter().map(|k| &k.source))
-        {
-            if !out.contains(s) {
-                out.push(s.clone());
-            }
-        }
-        out
+        sources_of(&self.episodes, &self.knowledge)
     }
+}
+
+/// The sources episodes and knowledge are about, in first-seen order
+/// (episodes first, then knowledge).
+pub fn sources_of(episodes: &[Episode], knowledge: &[Knowledge]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for s in episodes
+        .iter()
+        .map(|e| &e.about)
+        .chain(knowledge.iter().map(|k| &k.source))
+    {
+        if !out.contains(s) {
+            out.push(s.clone());
+        }
+    }
+    out
 }
 
 /// Top-c's tie-break between entries of equal importance: the later
@@ -187,11 +192,7 @@ pub fn keywords(v: Option<&serde_json::Value>, max: usize) -> (Vec<String>, Vec<
 /// my keywords: tea, …", "Expertise: tea, …") with them.
 pub fn split_keywords(text: &str) -> Vec<String> {
     let mut out = Vec::new();
-    for line in text.lines() {
-        let t = line.trim();
-        if t.starts_with("```") || t.starts_with(['{', '}', '[', ']']) {
-            continue;
-        }
+    for t in reading::content_lines(text) {
         let line = reading::strip_markup(t);
         let body = match line.split_once(':') {
             Some((head, tail)) if reading::is_preamble(line) || is_label(head) => tail,

@@ -8,7 +8,7 @@
 //! rounds by default, 10 for a tool task (`ActOptions::production_rounds`).
 
 use super::contract::*;
-use super::prompts;
+use super::prompts::{self, Prompt, Speaker};
 use super::reading;
 use super::team::{Act, Meeting};
 use super::tools;
@@ -32,20 +32,10 @@ pub async fn production_meeting(act: &Act<'_>) -> Result<Production, RunError> {
     let team_task = act.team_task_text();
     let deliverable = act.task.deliverable.clone();
     let cap = act.options.production_rounds() as u32;
-    let mut opinions: Vec<String> = join_all((0..n).map(|i| {
-        let s = act.speaker(i, STEP_PROD_OPINION);
-        let id = act.member_id(i);
-        let prompt = prompts::production_opinion(&s, &team_task, &deliverable);
-        async move {
-            let opinion = act
-                .say(&id, STEP_PROD_OPINION, prompt, Audience::Public)
-                .await?;
-            tools::use_tools(act, i, &opinion.text).await
-        }
-    }))
-    .await
-    .into_iter()
-    .collect::<Result<_, _>>()?;
+    let mut opinions = members_say(act, STEP_PROD_OPINION, |_, s| {
+        prompts::production_opinion(s, &team_task, &deliverable)
+    })
+    .await?;
     let mut previous: Option<(String, String)> = None;
     let mut last = Production {
         output: String::new(),
@@ -103,24 +93,35 @@ pub async fn production_meeting(act: &Act<'_>) -> Result<Production, RunError> {
             .collect::<Vec<_>>()
             .join("\n");
         let before = opinions.clone();
-        opinions = join_all((0..n).map(|i| {
-            let s = act.speaker(i, STEP_REASSERT);
-            let id = act.member_id(i);
-            let prompt = prompts::reassert(&s, &team_task, &before[i], &draft, &issues);
-            async move {
-                let opinion = act
-                    .say(&id, STEP_REASSERT, prompt, Audience::Public)
-                    .await?;
-                // Tools again (§3.6: steps 2–4 repeat), when the set has any.
-                tools::use_tools(act, i, &opinion.text).await
-            }
-        }))
-        .await
-        .into_iter()
-        .collect::<Result<_, _>>()?;
+        // Tools again (§3.6: steps 2–4 repeat), when the set has any.
+        opinions = members_say(act, STEP_REASSERT, |i, s| {
+            prompts::reassert(s, &team_task, &before[i], &draft, &issues)
+        })
+        .await?;
         previous = Some((draft, issues));
     }
     Ok(last)
+}
+
+/// Every member speaks at `step` (its prompt built from its index and
+/// speaker), publicly and together, then uses tools on what it said.
+async fn members_say(
+    act: &Act<'_>,
+    step: &str,
+    prompt: impl Fn(usize, &Speaker) -> Prompt,
+) -> Result<Vec<String>, RunError> {
+    join_all((0..act.member_count()).map(|i| {
+        let s = act.speaker(i, step);
+        let id = act.member_id(i);
+        let prompt = prompt(i, &s);
+        async move {
+            let opinion = act.say(&id, step, prompt, Audience::Public).await?;
+            tools::use_tools(act, i, &opinion.text).await
+        }
+    }))
+    .await
+    .into_iter()
+    .collect()
 }
 
 /// The leader's check of a draft: the word limit is counted here (a draft

@@ -281,16 +281,20 @@ pub fn is_preamble(line: &str) -> bool {
     })
 }
 
+/// A reply's lines, trimmed, without code fences and lines that open or
+/// close JSON (`{`, `}`, `[`, `]`).
+pub fn content_lines(text: &str) -> impl Iterator<Item = &str> {
+    text.lines()
+        .map(str::trim)
+        .filter(|t| !(t.starts_with("```") || t.starts_with(['{', '}', '[', ']'])))
+}
+
 /// The lines of a reply that may hold an answer, markup trimmed: code
 /// fences, lines of JSON punctuation and preambles are dropped (the text
 /// after a preamble's first colon is kept: "Here is my task: X" gives X).
 pub fn usable_lines(text: &str) -> Vec<String> {
     let mut out = Vec::new();
-    for line in text.lines() {
-        let t = line.trim();
-        if t.starts_with("```") || t.starts_with(['{', '}', '[', ']']) {
-            continue;
-        }
+    for t in content_lines(text) {
         let v = visible(t);
         let s = strip_markup(&v);
         if !is_preamble(s) {

@@ -10,8 +10,7 @@ use super::contract::*;
 use crate::engine::model::Usage;
 use crate::engine::run::event::{Audience, LoggedEvent, RunEvent};
 use crate::engine::views::html::agents::AgentMarks;
-use crate::engine::views::Fold;
-use serde::de::DeserializeOwned;
+use crate::engine::views::{parse_object, Fold};
 use serde_json::Value;
 
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -93,12 +92,6 @@ pub struct ActView {
     pub marks: AgentMarks,
 }
 
-fn parse<T: DeserializeOwned>(v: &Value) -> Option<T> {
-    v.is_object()
-        .then(|| serde_json::from_value(v.clone()).ok())
-        .flatten()
-}
-
 impl ActView {
     pub fn agent(&self, id: &str) -> Option<&AgentItem> {
         self.agents.iter().find(|a| a.id == id)
@@ -164,21 +157,21 @@ impl ActView {
     #[inline(never)]
     fn note(&mut self, seq: u64, agent: &str, store: &str, key: Option<&str>, payload: &Value) {
         match store {
-            STORE_PARTS => self.parts = parse(payload),
+            STORE_PARTS => self.parts = parse_object(payload),
             STORE_EXPERTISE => {
-                if let Some(r) = parse::<ExpertiseRecord>(payload) {
+                if let Some(r) = parse_object::<ExpertiseRecord>(payload) {
                     let a = self.agent_mut(&r.agent);
                     a.expertise = r.keywords;
                     a.expertise_flags = r.flags;
                 }
             }
             STORE_TASK => {
-                if let Some(r) = parse::<TaskRecord>(payload) {
+                if let Some(r) = parse_object::<TaskRecord>(payload) {
                     self.agent_mut(&r.agent.clone()).tasks.push(r);
                 }
             }
             STORE_COMPLEX_TASK => {
-                if let Some(r) = parse::<ComplexTaskRecord>(payload) {
+                if let Some(r) = parse_object::<ComplexTaskRecord>(payload) {
                     if r.stage == "draft" {
                         self.team_task_draft = Some(r.task);
                     } else {
@@ -187,17 +180,17 @@ impl ActView {
                 }
             }
             STORE_LEADER => {
-                if let Some(r) = parse::<LeaderRecord>(payload) {
+                if let Some(r) = parse_object::<LeaderRecord>(payload) {
                     self.leader = Some(r.leader);
                 }
             }
             STORE_EPISODE => {
-                if let Some(e) = parse::<Episode>(payload) {
+                if let Some(e) = parse_object::<Episode>(payload) {
                     self.agent_mut(&e.owner.clone()).episodes.push(e);
                 }
             }
             STORE_KNOWLEDGE => {
-                if let Some(k) = parse::<Knowledge>(payload) {
+                if let Some(k) = parse_object::<Knowledge>(payload) {
                     let a = self.agent_mut(&k.owner.clone());
                     match a.knowledge.iter_mut().find(|x| x.id == k.id) {
                         Some(old) => *old = k,
@@ -206,7 +199,7 @@ impl ActView {
                 }
             }
             STORE_RESCORE => {
-                if let Some(r) = parse::<RescoreRecord>(payload) {
+                if let Some(r) = parse_object::<RescoreRecord>(payload) {
                     let a = self.agent_mut(agent);
                     for (id, score) in r.scores {
                         if let Some(k) = a.knowledge.iter_mut().find(|k| k.id == id) {
@@ -216,27 +209,27 @@ impl ActView {
                 }
             }
             STORE_ACQUISITION => {
-                if let Some(r) = parse::<AcquisitionRecord>(payload) {
+                if let Some(r) = parse_object::<AcquisitionRecord>(payload) {
                     self.agent_mut(agent).acquisitions.push(r);
                 }
             }
             STORE_RETRIEVAL => {
-                if let Some(r) = parse::<RetrievalRecord>(payload) {
+                if let Some(r) = parse_object::<RetrievalRecord>(payload) {
                     self.agent_mut(agent).retrievals.push((seq, r));
                 }
             }
             STORE_BREAK => {
-                if let Some(r) = parse::<BreakRecord>(payload) {
+                if let Some(r) = parse_object::<BreakRecord>(payload) {
                     self.breaks.push(r);
                 }
             }
             STORE_ASSIGNMENT => {
-                if let Some(r) = parse::<AssignmentRecord>(payload) {
+                if let Some(r) = parse_object::<AssignmentRecord>(payload) {
                     self.assignments.push(r);
                 }
             }
             STORE_DRAFT => {
-                if let Some(d) = parse::<DraftRecord>(payload) {
+                if let Some(d) = parse_object::<DraftRecord>(payload) {
                     self.rounds.push(Round {
                         draft: d,
                         check: None,
@@ -244,15 +237,15 @@ impl ActView {
                 }
             }
             STORE_CHECK => {
-                if let Some(c) = parse::<CheckRecord>(payload) {
+                if let Some(c) = parse_object::<CheckRecord>(payload) {
                     if let Some(r) = self.rounds.iter_mut().find(|r| r.draft.round == c.round) {
                         r.check = Some(c);
                     }
                 }
             }
-            STORE_JUDGE => self.judge = parse(payload),
+            STORE_JUDGE => self.judge = parse_object(payload),
             STORE_RESULT => {
-                if let Some(r) = parse::<ResultRecord>(payload) {
+                if let Some(r) = parse_object::<ResultRecord>(payload) {
                     self.variant = Some(r.variant);
                     self.result = Some(r);
                 }

@@ -10,8 +10,7 @@ use super::contract::*;
 use super::experience::Experience;
 use crate::engine::run::event::{LoggedEvent, RunEvent};
 use crate::engine::views::html::agents::AgentMarks;
-use crate::engine::views::Fold;
-use serde::de::DeserializeOwned;
+use crate::engine::views::{parse_object, Fold};
 use serde_json::Value;
 
 /// A task of the tree with everything recorded about it.
@@ -75,12 +74,6 @@ pub struct MaelView {
     pub marks: AgentMarks,
 }
 
-fn parse<T: DeserializeOwned>(v: &Value) -> Option<T> {
-    v.is_object()
-        .then(|| serde_json::from_value(v.clone()).ok())
-        .flatten()
-}
-
 impl MaelView {
     pub fn task(&self, id: &str) -> Option<&TaskItem> {
         self.tasks.iter().find(|t| t.record.id == id)
@@ -116,9 +109,9 @@ impl MaelView {
     #[inline(never)]
     fn note(&mut self, seq: u64, agent: &str, store: &str, payload: &Value) {
         match store {
-            STORE_TEAM => self.team = parse(payload).or(self.team.take()),
+            STORE_TEAM => self.team = parse_object(payload).or(self.team.take()),
             STORE_TASK => {
-                if let Some(record) = parse::<TaskRecord>(payload) {
+                if let Some(record) = parse_object::<TaskRecord>(payload) {
                     self.tasks.push(TaskItem {
                         seq,
                         record,
@@ -132,42 +125,42 @@ impl MaelView {
                 }
             }
             STORE_JUDGEMENT => {
-                if let Some(j) = parse::<JudgementRecord>(payload) {
+                if let Some(j) = parse_object::<JudgementRecord>(payload) {
                     if let Some(t) = self.task_mut(&j.task) {
                         t.judgement = Some(j);
                     }
                 }
             }
             STORE_DECOMPOSITION => {
-                if let Some(d) = parse::<DecompositionRecord>(payload) {
+                if let Some(d) = parse_object::<DecompositionRecord>(payload) {
                     if let Some(t) = self.task_mut(&d.task) {
                         t.decomposition = Some(d);
                     }
                 }
             }
             STORE_SOLUTION => {
-                if let Some(s) = parse::<SolutionRecord>(payload) {
+                if let Some(s) = parse_object::<SolutionRecord>(payload) {
                     if let Some(t) = self.task_mut(&s.task) {
                         t.solutions.push((seq, s));
                     }
                 }
             }
             STORE_CRITIQUE => {
-                if let Some(c) = parse::<CritiqueRecord>(payload) {
+                if let Some(c) = parse_object::<CritiqueRecord>(payload) {
                     if let Some(t) = self.task_mut(&c.task) {
                         t.critiques.push((seq, c));
                     }
                 }
             }
             STORE_RATING => {
-                if let Some(r) = parse::<RatingRecord>(payload) {
+                if let Some(r) = parse_object::<RatingRecord>(payload) {
                     if let Some(t) = self.task_mut(&r.task) {
                         t.ratings.push(r);
                     }
                 }
             }
             STORE_RETRIEVAL => {
-                if let Some(record) = parse::<RetrievalRecord>(payload) {
+                if let Some(record) = parse_object::<RetrievalRecord>(payload) {
                     self.mode = Some(record.mode);
                     self.retrievals.push(RetrievalItem {
                         seq,
@@ -177,13 +170,13 @@ impl MaelView {
                 }
             }
             STORE_EXPERIENCE => {
-                if let Some(e) = parse::<Experience>(payload) {
+                if let Some(e) = parse_object::<Experience>(payload) {
                     self.experiences.push((seq, e));
                 }
             }
-            STORE_PROGRAM => self.program = parse(payload),
+            STORE_PROGRAM => self.program = parse_object(payload),
             STORE_RESULT => {
-                if let Some(r) = parse::<ResultRecord>(payload) {
+                if let Some(r) = parse_object::<ResultRecord>(payload) {
                     self.mode = Some(r.mode);
                     self.result = Some(r);
                 }

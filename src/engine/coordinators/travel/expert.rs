@@ -44,15 +44,11 @@ pub async fn expert_turn(
         allowed: expert_tools(expert),
         mode: options.tool_mode,
     };
-    let mut messages = vec![
-        Message::system(prompts::expert_system(expert, options.tool_mode)),
-        Message::user(format!(
-            "{}\n{}\n{}",
-            world.goal_block(),
-            world.conversation(),
-            prompts::expert_turn(&turn.instruction)
-        )),
-    ];
+    let mut messages = world.messages(
+        prompts::expert_system(expert, options.tool_mode),
+        &world.goal_block(),
+        &prompts::expert_turn(&turn.instruction),
+    );
     let tools = user.specs();
     for round in 0..=options.max_tool_rounds {
         let last = round == options.max_tool_rounds;

@@ -7,7 +7,7 @@ use super::contract::*;
 use super::expert::Turn;
 use super::{prompts, world::World};
 use crate::engine::model::reply::{echo, read_value, Read, Repair, RepairKind, Unreadable};
-use crate::engine::model::{ChatRequest, Message};
+use crate::engine::model::ChatRequest;
 use crate::engine::run::{RunCtx, RunError};
 use serde_json::Value;
 
@@ -23,15 +23,11 @@ pub enum Next {
 /// One orchestrator step: ask (G and c only) → read the decision → record
 /// the reflection → hand off.
 pub async fn choose_next_speaker(ctx: &RunCtx, world: &World) -> Result<Next, RunError> {
-    let mut req = ChatRequest::new(vec![
-        Message::system(prompts::ORCHESTRATOR_SYSTEM),
-        Message::user(format!(
-            "{}\n{}\n{}",
-            world.goal_block(),
-            world.conversation(),
-            prompts::orchestrator_turn()
-        )),
-    ])
+    let mut req = ChatRequest::new(world.messages(
+        prompts::ORCHESTRATOR_SYSTEM,
+        &world.goal_block(),
+        &prompts::orchestrator_turn(),
+    ))
     .with_step(STEP_ORCHESTRATOR);
     req.params.json_mode = true;
     let (call, response) = ctx.chat(ORCHESTRATOR, req).await?;

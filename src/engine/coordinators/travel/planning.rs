@@ -7,7 +7,7 @@ use super::prompts;
 use super::world::{Delivery, Halt, World};
 use crate::engine::domains::travel::{parse_plan_text, plan_from_value, Plan};
 use crate::engine::model::reply::{read_json, read_value, Repair, RepairKind};
-use crate::engine::model::{ChatRequest, Message};
+use crate::engine::model::ChatRequest;
 use crate::engine::run::{Audience, RunCtx, RunError};
 
 /// What the critic said of the latest plan.
@@ -46,25 +46,34 @@ pub async fn compile(
     round: u32,
     has_plan: bool,
 ) -> Result<Delivery, RunError> {
-    let req = ChatRequest::new(vec![
-        Message::system(prompts::COMPILER_SYSTEM),
-        Message::user(format!(
-            "{brief}\n{}\n{}",
-            world.conversation(),
-            prompts::compiler_turn()
-        )),
-    ])
+    let req = ChatRequest::new(world.messages(
+        prompts::COMPILER_SYSTEM,
+        brief,
+        &prompts::compiler_turn(),
+    ))
     .with_step(STEP_COMPILER);
-    let (call, response) = ctx.chat(COMPILER, req).await?;
-    let text = response.text.trim().to_string();
-    ctx.post(COMPILER, Audience::Public, &text, Some(call));
-    world.post(COMPILER, &text);
+    let (call, text) = say(ctx, world, COMPILER, req).await?;
     let unread = if has_plan {
         "the previous plan is kept"
     } else {
         "no plan from this reply"
     };
     Ok(record_plan(ctx, COMPILER, round, (call, &text), unread))
+}
+
+/// Asks `agent`, and posts its reply (trimmed) to the conversation: the
+/// call and the text.
+async fn say(
+    ctx: &RunCtx,
+    world: &mut World,
+    agent: &str,
+    req: ChatRequest,
+) -> Result<(u32, String), RunError> {
+    let (call, response) = ctx.chat(agent, req).await?;
+    let text = response.text.trim().to_string();
+    ctx.post(agent, Audience::Public, &text, Some(call));
+    world.post(agent, &text);
+    Ok((call, text))
 }
 
 /// P_R and P_C in turn: the critic reviews the latest plan and, unless it
@@ -94,20 +103,13 @@ pub async fn critic_rounds(
 /// P_R: reviews the latest plan in the conversation.
 pub async fn critique(ctx: &RunCtx, world: &mut World) -> Result<Review, RunError> {
     ctx.handoff(COMPILER, CRITIC, "review the plan");
-    let req = ChatRequest::new(vec![
-        Message::system(prompts::CRITIC_SYSTEM),
-        Message::user(format!(
-            "{}\n{}\n{}",
-            world.goal_block(),
-            world.conversation(),
-            prompts::critic_turn()
-        )),
-    ])
+    let req = ChatRequest::new(world.messages(
+        prompts::CRITIC_SYSTEM,
+        &world.goal_block(),
+        &prompts::critic_turn(),
+    ))
     .with_step(STEP_CRITIC);
-    let (call, response) = ctx.chat(CRITIC, req).await?;
-    let text = response.text.trim().to_string();
-    ctx.post(CRITIC, Audience::Public, &text, Some(call));
-    world.post(CRITIC, &text);
+    let (call, text) = say(ctx, world, CRITIC, req).await?;
     if text.is_empty() {
         ctx.repaired(
             call,

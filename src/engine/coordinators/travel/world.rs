@@ -5,7 +5,7 @@
 
 use super::contract::*;
 use crate::engine::domains::travel::{NotDelivered, Plan, Query};
-use crate::engine::model::ModelError;
+use crate::engine::model::{Message, ModelError};
 use crate::engine::run::RunError;
 use std::collections::BTreeMap;
 
@@ -143,6 +143,15 @@ impl World {
 
     pub fn conversation(&self) -> String {
         format_conversation(&self.posts)
+    }
+
+    /// A step's messages: its system prompt, then `head` (the goal block or
+    /// the planning brief), the conversation and the step's turn.
+    pub fn messages(&self, system: impl Into<String>, head: &str, turn: &str) -> Vec<Message> {
+        vec![
+            Message::system(system),
+            Message::user(format!("{head}\n{}\n{turn}", self.conversation())),
+        ]
     }
 
     pub fn post(&mut self, agent: &str, text: &str) {

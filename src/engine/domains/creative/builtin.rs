@@ -124,6 +124,14 @@ fn mixed(n: u32, team: usize) -> ComplexTask {
 mod tests {
     use super::*;
 
+    /// The items, sorted and without repeats.
+    fn distinct<T: Ord>(items: impl IntoIterator<Item = T>) -> Vec<T> {
+        let mut v: Vec<T> = items.into_iter().collect();
+        v.sort();
+        v.dedup();
+        v
+    }
+
     #[test]
     fn the_set_reads_whole_and_every_community_fills_a_team() {
         let all = items();
@@ -156,10 +164,8 @@ mod tests {
             assert_eq!(t.id, format!("builtin-mixed-{n}"));
             assert_eq!(t.set, CreativeSet::Builtin);
             assert_eq!(t.parts.len(), 4);
-            let mut seen: Vec<String> = t.parts.iter().map(|p| community_of(&p.subject)).collect();
+            let seen = distinct(t.parts.iter().map(|p| community_of(&p.subject)));
             assert!(seen.iter().all(|c| COMMUNITIES.contains(&c.as_str())));
-            seen.sort();
-            seen.dedup();
             assert_eq!(seen.len(), 4, "trial {n}: four communities");
             // The same trial is the same task; the id reads back.
             assert_eq!(t, draw(n, &Draw::Mixed, 4));
@@ -169,28 +175,19 @@ mod tests {
         // Trials differ, and every community takes part over a few.
         let first = draw(0, &Draw::Mixed, 4);
         assert!((1..5).any(|n| draw(n, &Draw::Mixed, 4).parts != first.parts));
-        let mut used: Vec<String> = (0..10)
-            .flat_map(|n| draw(n, &Draw::Mixed, 4).parts)
-            .map(|p| community_of(&p.subject))
-            .collect();
-        used.sort();
-        used.dedup();
+        let used = distinct(
+            (0..10)
+                .flat_map(|n| draw(n, &Draw::Mixed, 4).parts)
+                .map(|p| community_of(&p.subject)),
+        );
         assert_eq!(used.len(), 5);
         // Five members: all five communities; eight: no task twice.
         let five = draw(3, &Draw::Mixed, 5);
-        let mut c5: Vec<String> = five
-            .parts
-            .iter()
-            .map(|p| community_of(&p.subject))
-            .collect();
-        c5.sort();
-        c5.dedup();
+        let c5 = distinct(five.parts.iter().map(|p| community_of(&p.subject)));
         assert_eq!(c5.len(), 5);
         let eight = draw(3, &Draw::Mixed, 8);
         assert_eq!(eight.parts.len(), 8);
-        let mut subjects: Vec<&str> = eight.parts.iter().map(|p| p.subject.as_str()).collect();
-        subjects.sort();
-        subjects.dedup();
+        let subjects = distinct(eight.parts.iter().map(|p| p.subject.as_str()));
         assert_eq!(subjects.len(), 8);
         // The one-community draws are unchanged.
         assert_eq!(draw(7, &Draw::ByTrial, 4), task(7, None, 4));

@@ -146,25 +146,19 @@ impl Item {
 /// subject and at least one solution; an error names the file and line.
 pub fn parse_items(text: &str, file: &str) -> Result<Vec<Item>, String> {
     let mut items = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        if line.trim().is_empty() {
-            continue;
-        }
-        let v: serde_json::Value = serde_json::from_str(line)
-            .map_err(|e| format!("{file} line {}: not valid JSON ({e})", i + 1))?;
+    for row in super::jsonl_rows(text, file) {
+        let (line, v) = row?;
         let item: Item = serde_json::from_value(v).map_err(|e| {
             format!(
-                "{file} line {}: not a task ({e}); each line needs \"subject\", \"details\" and \"solutions\"",
-                i + 1
+                "{file} line {line}: not a task ({e}); each line needs \"subject\", \"details\" and \"solutions\""
             )
         })?;
         if item.subject.trim().is_empty() {
-            return Err(format!("{file} line {}: the subject is empty", i + 1));
+            return Err(format!("{file} line {line}: the subject is empty"));
         }
         if item.solutions.iter().all(|s| s.trim().is_empty()) {
             return Err(format!(
-                "{file} line {}: no reference solution (\"solutions\" needs at least one)",
-                i + 1
+                "{file} line {line}: no reference solution (\"solutions\" needs at least one)"
             ));
         }
         items.push(item);

@@ -212,11 +212,7 @@ impl Split {
 
 /// An imported task in the built-in shape: `{"prompt", "answer": number}`.
 pub fn task_from_json(v: &Value, n: usize) -> Result<Task, String> {
-    let prompt = v
-        .get("prompt")
-        .and_then(Value::as_str)
-        .filter(|p| !p.trim().is_empty())
-        .ok_or("no \"prompt\"")?;
+    let prompt = super::text_field(v, "prompt")?;
     let answer = v
         .get("answer")
         .and_then(Value::as_f64)

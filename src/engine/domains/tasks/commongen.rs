@@ -41,11 +41,7 @@ pub fn task(v: &Value, n: usize) -> Result<Task, String> {
     if concepts.is_empty() {
         return Err("the concept list is empty".into());
     }
-    let id = v
-        .get("id")
-        .and_then(Value::as_str)
-        .map(|s| format!("commongen:{s}"))
-        .unwrap_or_else(|| format!("commongen:{n}"));
+    let id = super::row_id(v, "commongen", n);
     Ok(Task {
         dataset: Dataset::Commongen,
         id,

@@ -11,15 +11,8 @@ use serde_json::Value;
 
 /// A row `{"question", "answer"}` as a task.
 pub fn task(v: &Value, n: usize) -> Result<Task, String> {
-    let question = v
-        .get("question")
-        .and_then(Value::as_str)
-        .filter(|q| !q.trim().is_empty())
-        .ok_or("no \"question\"")?;
-    let answer = v
-        .get("answer")
-        .and_then(Value::as_str)
-        .ok_or("no \"answer\"")?;
+    let question = super::text_field(v, "question")?;
+    let answer = super::str_field(v, "answer")?;
     let gold = answer
         .rsplit_once("####")
         .and_then(|(_, g)| number(g))

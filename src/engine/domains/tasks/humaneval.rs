@@ -41,12 +41,7 @@ pub const TIME_LIMIT_MS: u32 = 3_000;
 /// A row `{"task_id", "prompt", "test", "entry_point"}` as a task (the
 /// canonical solution, when present, is not read: no agent sees it).
 pub fn task(v: &Value, n: usize) -> Result<Task, String> {
-    let field = |k: &str| {
-        v.get(k)
-            .and_then(Value::as_str)
-            .filter(|s| !s.trim().is_empty())
-            .ok_or(format!("no \"{k}\""))
-    };
+    let field = |k: &str| super::text_field(v, k);
     let (code, test, entry_point) = (field("prompt")?, field("test")?, field("entry_point")?);
     if !is_identifier(entry_point) {
         return Err(format!(

@@ -25,10 +25,7 @@ pub const LETTERS: [&str; 4] = ["A", "B", "C", "D"];
 
 /// One question with its choices, as the prompt shows it.
 fn block(v: &Value) -> Result<String, String> {
-    let q = v
-        .get("question")
-        .and_then(Value::as_str)
-        .ok_or("no \"question\"")?;
+    let q = super::str_field(v, "question")?;
     let choices = v
         .get("choices")
         .and_then(Value::as_array)
@@ -67,11 +64,7 @@ pub fn task(v: &Value, n: usize, shots: &[Value]) -> Result<Task, String> {
         "{}\nAnswer:\n\nReply with the letter of the right choice, as \"Answer: <letter>\".",
         block(v)?
     ));
-    let id = v
-        .get("id")
-        .and_then(Value::as_str)
-        .map(|s| format!("mmlu:{s}"))
-        .unwrap_or_else(|| format!("mmlu:{n}"));
+    let id = super::row_id(v, "mmlu", n);
     Ok(Task {
         dataset: Dataset::Mmlu,
         id,

@@ -170,6 +170,29 @@ pub fn split_file(tasks: Vec<Task>, split: builtin::Split) -> Vec<Task> {
         .collect()
 }
 
+/// `v[key]` as a string, else the error `no "key"`.
+fn str_field<'a>(v: &'a serde_json::Value, key: &str) -> Result<&'a str, String> {
+    v.get(key)
+        .and_then(serde_json::Value::as_str)
+        .ok_or(format!("no \"{key}\""))
+}
+
+/// `v[key]` as a string that is not blank, else the error `no "key"`.
+fn text_field<'a>(v: &'a serde_json::Value, key: &str) -> Result<&'a str, String> {
+    match str_field(v, key)? {
+        s if s.trim().is_empty() => Err(format!("no \"{key}\"")),
+        s => Ok(s),
+    }
+}
+
+/// A row's id: `{prefix}:{id}` from its `"id"`, else `{prefix}:{n}`.
+fn row_id(v: &serde_json::Value, prefix: &str, n: usize) -> String {
+    v.get("id")
+        .and_then(serde_json::Value::as_str)
+        .map(|s| format!("{prefix}:{s}"))
+        .unwrap_or_else(|| format!("{prefix}:{n}"))
+}
+
 /// A JSONL file of a set's rows as tasks; errors name the line. Empty
 /// lines are skipped; a file with no task is an error. For MMLU, rows of
 /// the dev split (an id with `/dev/`, as in `mmlu_dev.jsonl`) are the
@@ -177,15 +200,7 @@ pub fn split_file(tasks: Vec<Task>, split: builtin::Split) -> Vec<Task> {
 /// prompt), not tasks: give the dev file and the questions together (a
 /// file of dev rows only is read as questions).
 pub fn parse_jsonl(dataset: Dataset, text: &str, file: &str) -> Result<Vec<Task>, String> {
-    let mut rows = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        if line.trim().is_empty() {
-            continue;
-        }
-        let v: serde_json::Value = serde_json::from_str(line)
-            .map_err(|e| format!("{file} line {}: not valid JSON ({e})", i + 1))?;
-        rows.push((i + 1, v));
-    }
+    let rows = super::jsonl_rows(text, file).collect::<Result<Vec<_>, _>>()?;
     let is_dev = |v: &serde_json::Value| {
         dataset == Dataset::Mmlu
             && v.get("id")

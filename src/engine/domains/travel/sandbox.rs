@@ -59,43 +59,6 @@ pub fn cost_for_mode(km: f64, mode: &str) -> Option<i64> {
 }
 
 impl TravelDb {
-    /// Restaurants in `city` whose name contains `name`, in table order.
-    pub fn restaurant_matches<'a, 'n>(
-        &'a self,
-        name: &'n str,
-        city: &str,
-    ) -> impl Iterator<Item = &'a Restaurant> + 'n
-    where
-        'a: 'n,
-    {
-        self.restaurants_in(city)
-            .filter(move |r| r.name.contains(name))
-    }
-
-    pub fn attraction_matches<'a, 'n>(
-        &'a self,
-        name: &'n str,
-        city: &str,
-    ) -> impl Iterator<Item = &'a Attraction> + 'n
-    where
-        'a: 'n,
-    {
-        self.attractions_in(city)
-            .filter(move |r| r.name.contains(name))
-    }
-
-    pub fn accommodation_matches<'a, 'n>(
-        &'a self,
-        name: &'n str,
-        city: &str,
-    ) -> impl Iterator<Item = &'a Accommodation> + 'n
-    where
-        'a: 'n,
-    {
-        self.accommodations_in(city)
-            .filter(move |r| r.name.contains(name))
-    }
-
     /// The first restaurant an entry resolves to (what costs and cuisines use).
     pub fn find_restaurant(&self, name: &str, city: &str) -> Option<&Restaurant> {
         self.restaurants_in(city).find(|r| r.name.contains(name))

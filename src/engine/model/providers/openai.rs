@@ -137,16 +137,17 @@ impl OpenAiStream {
                     sink(StreamDelta::Text(t.to_string()));
                 }
             }
-            for tc in delta
-                .get("tool_calls")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-            {
-                self.tool_call_delta(tc);
-            }
+            self.tool_call_deltas(delta);
         }
         Ok(())
+    }
+
+    /// Merges every fragment of `holder`'s `tool_calls` array, in order.
+    fn tool_call_deltas(&mut self, holder: &Value) {
+        let calls = holder.get("tool_calls").and_then(Value::as_array);
+        for tc in calls.into_iter().flatten() {
+            self.tool_call_delta(tc);
+        }
     }
 
     /// Merges one streamed tool-call fragment. Fragments are matched by
@@ -267,14 +268,7 @@ pub fn parse_response(body: &str, request_chars: usize) -> Result<ChatResponse, 
         .unwrap_or("")
         .to_string();
     let mut acc = OpenAiStream::new();
-    for tc in msg
-        .get("tool_calls")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-    {
-        acc.tool_call_delta(tc);
-    }
+    acc.tool_call_deltas(&msg);
     let usage = v
         .get("usage")
         .filter(|u| !u.is_null())

@@ -270,31 +270,33 @@ impl Fixes {
     }
 
     fn into_repairs(self) -> Vec<Repair> {
-        let mut out = Vec::new();
-        if self.trailing_comma {
-            out.push(Repair::new(
+        let flagged = [
+            (
+                self.trailing_comma,
                 RepairKind::TrailingComma,
                 "a comma before a closing bracket was removed",
-            ));
-        }
-        if self.unquoted_keys {
-            out.push(Repair::new(
+            ),
+            (
+                self.unquoted_keys,
                 RepairKind::UnquotedKeys,
                 "keys without quotes were quoted",
-            ));
-        }
-        if self.single_quotes {
-            out.push(Repair::new(
+            ),
+            (
+                self.single_quotes,
                 RepairKind::SingleQuotes,
                 "single-quoted strings were turned into double-quoted ones",
-            ));
-        }
-        if self.closed {
-            out.push(Repair::new(
+            ),
+            (
+                self.closed,
                 RepairKind::Closed,
                 "the JSON was cut off; its open string and brackets were closed",
-            ));
-        }
+            ),
+        ];
+        let mut out: Vec<Repair> = flagged
+            .into_iter()
+            .filter(|(on, _, _)| *on)
+            .map(|(_, kind, detail)| Repair::new(kind, detail))
+            .collect();
         if !self.other.is_empty() {
             out.push(Repair::new(RepairKind::Other, self.other.join("; ")));
         }

@@ -34,7 +34,7 @@ pub fn layout(n: usize) -> Layout {
         (n as f64 * spacing / std::f64::consts::TAU).max(H / 2.0 - r - 22.0)
     };
     let w = (2.0 * (ring + r + 48.0)).max(W);
-    let h = (2.0 * (ring + r) + 60.0).max(H);
+    let h = (2.0 * (ring + r) + 80.0).max(H);
     let (cx, cy) = (w / 2.0, h / 2.0 - 6.0);
     let centres = (0..n)
         .map(|i| {
@@ -63,30 +63,26 @@ pub fn marks(g: &AgentGraph) -> AgentMarks {
     AgentMarks::of(g.nodes.iter().map(|n| (n.id.as_str(), n.name.as_str())))
 }
 
-/// Short labels for the nodes: a long name becomes its first word, or its
-/// last when another long name starts with the same word ("Plan compiler"
-/// and "Plan critic" become "compiler" and "critic").
-fn short_labels(names: &[&str]) -> Vec<String> {
-    let first = |n: &str| n.split_whitespace().next().unwrap_or(n).to_string();
-    names
-        .iter()
-        .map(|n| {
-            if n.chars().count() <= 12 {
-                return n.to_string();
-            }
-            let f = first(n);
-            let shared = names
-                .iter()
-                .filter(|m| m.chars().count() > 12 && first(m) == f)
-                .count()
-                > 1;
-            if shared {
-                n.split_whitespace().last().unwrap_or(n).to_string()
-            } else {
-                f
-            }
-        })
-        .collect()
+/// A node's label: the agent's whole name (the name every other view
+/// uses), on two lines when it is long: the words that fit in
+/// `LABEL_LINE` characters, then the rest.
+fn label_lines(name: &str) -> (String, Option<String>) {
+    const LABEL_LINE: usize = 14;
+    if name.chars().count() <= LABEL_LINE {
+        return (name.to_string(), None);
+    }
+    let mut first = String::new();
+    let mut words = name.split_whitespace().peekable();
+    while let Some(w) = words.next_if(|w| {
+        first.is_empty() || first.chars().count() + 1 + w.chars().count() <= LABEL_LINE
+    }) {
+        if !first.is_empty() {
+            first.push(' ');
+        }
+        first.push_str(w);
+    }
+    let rest = words.collect::<Vec<_>>().join(" ");
+    (first, Some(rest).filter(|r| !r.is_empty()))
 }
 
 pub use super::esc as escape;
@@ -139,8 +135,6 @@ pub fn render(g: &AgentGraph, standalone: bool) -> String {
 pub fn render_with(g: &AgentGraph, standalone: bool, selected: Option<&str>) -> String {
     let lay = layout(g.nodes.len());
     let hub = (g.nodes.len() > 1 && g.has_public()).then_some(lay.hub);
-    let names: Vec<&str> = g.nodes.iter().map(|n| n.name.as_str()).collect();
-    let labels = short_labels(&names);
     let marks = marks(g);
     let mut s = String::new();
     open_svg(&mut s, &lay, standalone);
@@ -157,8 +151,8 @@ pub fn render_with(g: &AgentGraph, standalone: bool, selected: Option<&str>) -> 
         standalone,
         selected,
     };
-    for ((n, &at), label) in g.nodes.iter().zip(lay.centres.iter()).zip(&labels) {
-        look.write_node(&mut s, n, at, label);
+    for (n, &at) in g.nodes.iter().zip(lay.centres.iter()) {
+        look.write_node(&mut s, n, at);
     }
     s.push_str("</svg>");
     s
@@ -172,15 +166,7 @@ fn open_svg(s: &mut String, lay: &Layout, standalone: bool) {
         s,
         "<svg class=\"graph\" viewBox=\"0 0 {w:.0} {h:.0}\" role=\"{}\" aria-label=\"Agent graph\"{}>",
         if standalone { "img" } else { "group" },
-        if standalone {
-            format!(
-                " xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\"",
-                W * 2.0,
-                H * 2.0
-            )
-        } else {
-            String::new()
-        }
+        super::standalone_svg_attrs(standalone, W * 2.0, H * 2.0)
     );
     if standalone {
         let _ = write!(
@@ -250,9 +236,17 @@ struct NodeLook<'a> {
 impl NodeLook<'_> {
     /// A node: the button (ring, disc, label, tool loop), then its other
     /// marks over it.
-    fn write_node(&self, s: &mut String, n: &Node, (x, y): (f64, f64), label: &str) {
+    fn write_node(&self, s: &mut String, n: &Node, (x, y): (f64, f64)) {
         let r = self.r;
         let status = n.status.label();
+        let label = match label_lines(&n.name) {
+            (one, None) => escape(&one),
+            (first, Some(rest)) => format!(
+                "<tspan x=\"0\">{}</tspan><tspan x=\"0\" dy=\"1.1em\">{}</tspan>",
+                escape(&first),
+                escape(&rest)
+            ),
+        };
         let _ = write!(
             s,
             "<g class=\"node status-{status}{}\" transform=\"translate({x:.1},{y:.1})\" data-agent=\"{}\" data-status=\"{status}\"{}><title>{}</title><circle r=\"{}\" class=\"node-ring\"/><circle r=\"{r}\" style=\"fill:{}\"/><text class=\"node-label\" y=\"{}\">{}</text>",
@@ -274,7 +268,7 @@ impl NodeLook<'_> {
             r + 5.0,
             self.marks.color(&n.id),
             r + 16.0,
-            escape(label)
+            label
         );
         let (tool_path, tool_count) = if n.tool_calls > 0 {
             tool_loop(r, n.tool_calls, n.tool_busy)
@@ -313,10 +307,15 @@ impl NodeLook<'_> {
         }
         if n.status != AgentStatus::Idle {
             let status = n.status.label();
+            let below = if label_lines(&n.name).1.is_some() {
+                42.0
+            } else {
+                28.0
+            };
             let _ = write!(
                 s,
                 "<text class=\"node-status\" y=\"{}\">{status}</text>",
-                r + 28.0
+                r + below
             );
         }
         s.push_str("</g>");
@@ -396,5 +395,39 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn a_node_shows_the_agents_whole_name_on_up_to_two_lines() {
+        assert_eq!(label_lines("Hotel expert"), ("Hotel expert".into(), None));
+        assert_eq!(
+            label_lines("Transportation expert"),
+            ("Transportation".into(), Some("expert".into()))
+        );
+        assert_eq!(
+            label_lines("Plan summarizer"),
+            ("Plan".into(), Some("summarizer".into()))
+        );
+        assert_eq!(
+            label_lines("The very long name of one agent"),
+            ("The very long".into(), Some("name of one agent".into()))
+        );
+        let events = vec![LoggedEvent {
+            seq: 0,
+            t_ms: 0,
+            event: RunEvent::AgentAdded {
+                agent: "summarizer".into(),
+                role: "r".into(),
+                name: "Plan summarizer".into(),
+                model: "m".into(),
+            },
+        }];
+        let svg = render(&AgentGraph::of(&events), false);
+        assert!(
+            svg.contains(
+                "<tspan x=\"0\">Plan</tspan><tspan x=\"0\" dy=\"1.1em\">summarizer</tspan>"
+            ),
+            "{svg}"
+        );
     }
 }

@@ -41,6 +41,20 @@ pub fn esc(s: &str) -> String {
     out
 }
 
+/// What an `<svg>` tag needs to stand alone as a file: the namespace and
+/// its size in pixels (nothing when it is drawn inside a page).
+pub fn standalone_svg_attrs(
+    standalone: bool,
+    width: impl std::fmt::Display,
+    height: impl std::fmt::Display,
+) -> String {
+    if standalone {
+        format!(" xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\"")
+    } else {
+        String::new()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

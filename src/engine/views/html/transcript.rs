@@ -341,12 +341,14 @@ mod tests {
         entry_html(&msg, &Transcript::default())
     }
 
+    /// A reply cut at its length limit of `tokens`.
+    fn reply_cut_at(tokens: u64, estimated: bool) -> String {
+        reply(Some(Cut::Length { tokens, estimated }))
+    }
+
     #[test]
     fn a_reply_cut_at_its_limit_carries_a_reachable_mark_with_its_token_count() {
-        let h = reply(Some(Cut::Length {
-            tokens: 48,
-            estimated: false,
-        }));
+        let h = reply_cut_at(48, false);
         assert!(
             h.contains("<details class=\"finish-mark length\"><summary><span class=\"finish-badge\">cut off at 48 tokens</span></summary>"),
             "{h}"
@@ -354,10 +356,7 @@ mod tests {
         assert!(h.contains("longest answer"), "{h}");
         // After the text.
         assert!(h.find("go north").unwrap_or(usize::MAX) < h.find("finish-mark").unwrap_or(0));
-        let estimated = reply(Some(Cut::Length {
-            tokens: 12,
-            estimated: true,
-        }));
+        let estimated = reply_cut_at(12, true);
         assert!(
             estimated.contains(">cut off at about 12 tokens<"),
             "{estimated}"

@@ -7,17 +7,13 @@
 use super::super::state::act_setup;
 use crate::platform::act_store;
 use crate::platform::files;
-use crate::ui::widgets::{FileButton, ResultLine, ResultMessage};
+use crate::ui::widgets::{target_as, FileButton, ResultLine, ResultMessage};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use wasm_bindgen::JsCast;
 
 /// A file input's value is cleared so the same file can be picked again.
 pub fn clear_input(ev: &leptos::ev::Event) {
-    if let Some(input) = ev
-        .target()
-        .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
-    {
+    if let Some(input) = target_as::<web_sys::HtmlInputElement>(ev) {
         input.set_value("");
     }
 }

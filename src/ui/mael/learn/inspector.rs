@@ -194,18 +194,26 @@ fn PoolFilter(picked: Picked) -> impl IntoView {
     }
 }
 
+/// A chart (SVG from `html::pool`, which escapes its text) with its caption.
+fn figure(
+    svg: impl Fn() -> String + Send + Sync + 'static,
+    caption: &'static str,
+) -> impl IntoView {
+    view! {
+        <figure>
+            <div inner_html=svg></div>
+            <figcaption class="small muted">{caption}</figcaption>
+        </figure>
+    }
+}
+
 /// The histogram of the rewards of the entries picked.
 #[component]
 fn RewardHistogram(picked: Picked) -> impl IntoView {
     let svg = picked.render(|p, a, k| {
         histogram_svg(&selected(p, a, k).map(|(_, e)| e.reward).collect::<Vec<_>>())
     });
-    view! {
-        <figure>
-            <div inner_html=svg></div>
-            <figcaption class="small muted">"Rewards"</figcaption>
-        </figure>
-    }
+    figure(svg, "Rewards")
 }
 
 /// The embeddings of the entries picked on their two principal axes,
@@ -213,12 +221,7 @@ fn RewardHistogram(picked: Picked) -> impl IntoView {
 #[component]
 fn Projection(picked: Picked) -> impl IntoView {
     let svg = picked.render(projection_svg);
-    view! {
-        <figure>
-            <div inner_html=svg></div>
-            <figcaption class="small muted">"Embeddings (PCA), red = low reward, green = high"</figcaption>
-        </figure>
-    }
+    figure(svg, "Embeddings (PCA), red = low reward, green = high")
 }
 
 /// The query box: a text, the button that ranks the entries for it, and

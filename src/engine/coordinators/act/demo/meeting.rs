@@ -156,23 +156,14 @@ pub fn team_opinion(text: &str) -> String {
 fn focus(opinion: &str) -> String {
     let first = first_sentence(opinion);
     let first = first.strip_prefix("My task is:").unwrap_or(&first);
-    content_words(first)
-        .into_iter()
-        .take(2)
-        .collect::<Vec<_>>()
-        .join(" ")
+    first_two(content_words(first))
 }
 
 /// act.team.advice: one schedule for every part, named by who brings it.
 pub fn advice(text: &str) -> String {
     let me = Me::read(text);
     let ops = utterances(last_sec(text, H_OPINIONS), std::slice::from_ref(&me.name));
-    let mine = me
-        .keywords()
-        .into_iter()
-        .take(2)
-        .collect::<Vec<_>>()
-        .join(" ");
+    let mine = first_two(me.keywords());
     let others: Vec<String> = ops
         .iter()
         .filter(|(n, _)| !n.is_empty() && *n != me.name)

@@ -67,6 +67,11 @@ pub fn content_words(text: &str) -> Vec<String> {
     out
 }
 
+/// The first two of `items`, as a phrase ("tea pricing").
+pub fn first_two(items: Vec<String>) -> String {
+    items.into_iter().take(2).collect::<Vec<_>>().join(" ")
+}
+
 /// How many of `a` occur in `b` (a plural `s` ignored).
 pub fn overlap(a: &[String], b: &[String]) -> usize {
     let stem = |w: &str| w.strip_suffix('s').unwrap_or(w).to_string();

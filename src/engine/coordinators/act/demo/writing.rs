@@ -78,12 +78,7 @@ fn opinion(me: &Me, team: &str, story: bool, short: bool) -> String {
             .unwrap_or_default();
         format!("For \"{subject}\", I would answer with {with}.{keep}")
     };
-    let focus = me
-        .keywords()
-        .into_iter()
-        .take(2)
-        .collect::<Vec<_>>()
-        .join(" ");
+    let focus = first_two(me.keywords());
     let contribution = if team_short.is_empty() {
         format!("It adds the {focus} part to the team's work.")
     } else {

@@ -84,18 +84,7 @@ pub fn memory_html(view: &ActView, agent: &AgentItem) -> String {
 /// The agents and experts an agent's memory is about, first-seen order
 /// (episodes first, then knowledge).
 fn sources_of(agent: &AgentItem) -> Vec<String> {
-    let mut sources: Vec<String> = Vec::new();
-    for s in agent
-        .episodes
-        .iter()
-        .map(|e| &e.about)
-        .chain(agent.knowledge.iter().map(|k| &k.source))
-    {
-        if !sources.contains(s) {
-            sources.push(s.clone());
-        }
-    }
-    sources
+    crate::engine::coordinators::act::memory::sources_of(&agent.episodes, &agent.knowledge)
 }
 
 /// The collection about `s`: its episodes, then its knowledge cards (most

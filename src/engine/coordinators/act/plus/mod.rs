@@ -197,20 +197,7 @@ pub async fn take_over(act: &Act<'_>, bank: &Bank, tasks: &[AgentTask]) -> Resul
         }
     }
     // New expertise for the new task; the acquired collections stay.
-    let who: Vec<(String, String, AgentTask)> = act
-        .members
-        .borrow()
-        .iter()
-        .map(|a| (a.id.clone(), a.name.clone(), a.initial.clone()))
-        .collect();
-    let fresh = join_all(
-        who.iter()
-            .map(|(id, name, t)| generation::expertise(act, id, name, t)),
-    )
-    .await;
-    for (i, e) in fresh.into_iter().enumerate() {
-        act.members.borrow_mut()[i].store.expertise = e?;
-    }
+    generation::members_expertise(act).await?;
     let n = act.member_count();
     join_all((0..n).map(|i| rescore::rescore(act, i)))
         .await

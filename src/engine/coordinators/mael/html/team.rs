@@ -11,10 +11,12 @@ use crate::engine::views::html::esc;
 use std::fmt::Write;
 
 const W: f64 = 320.0;
-const H: f64 = 240.0;
+/// Tall enough for the lowest node's name and closeness under it (the
+/// circle's centre at most 208, its closeness line 43 below).
+const H: f64 = 258.0;
 
 fn position(i: usize, n: usize, root: usize) -> (f64, f64) {
-    let (cx, cy) = (W / 2.0, H / 2.0 + 6.0);
+    let (cx, cy) = (W / 2.0, 126.0);
     if n == 1 {
         return (cx, cy);
     }

@@ -7,7 +7,7 @@
 use crate::engine::coordinators::travel::report::comparison::{
     batch_groups, rate_rows, BatchEntry,
 };
-use crate::engine::views::html::esc;
+use crate::engine::views::html::{esc, standalone_svg_attrs};
 use std::fmt::Write;
 
 pub const CHART_W: f64 = 640.0;
@@ -73,11 +73,7 @@ pub fn batch_chart_svg(runs: &[BatchEntry], standalone: bool) -> String {
     let height = CHART_H + (ly - 10.0);
     let mut s = format!(
         "<svg class=\"tp-chart\" viewBox=\"0 0 {CHART_W} {height}\" role=\"img\" aria-label=\"Pass rates per group\"{}>",
-        if standalone {
-            format!(" xmlns=\"http://www.w3.org/2000/svg\" width=\"{CHART_W}\" height=\"{height}\"")
-        } else {
-            String::new()
-        }
+        standalone_svg_attrs(standalone, CHART_W, height)
     );
     if standalone {
         let _ = write!(

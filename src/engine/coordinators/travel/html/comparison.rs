@@ -22,6 +22,24 @@ fn head(groups: &[GroupStats], first: &str) -> String {
     h
 }
 
+/// A `tp-extra` row of a figure not every run knows: shown when some group
+/// has it, "—" for a group without.
+fn extra_row(
+    h: &mut String,
+    groups: &[GroupStats],
+    label: &str,
+    value: impl Fn(&GroupStats) -> Option<String>,
+) {
+    if !groups.iter().any(|g| value(g).is_some()) {
+        return;
+    }
+    let _ = write!(h, "<tr class=\"tp-extra\"><th scope=\"row\">{label}</th>");
+    for g in groups {
+        let _ = write!(h, "<td>{}</td>", value(g).unwrap_or_else(|| "—".into()));
+    }
+    h.push_str("</tr>");
+}
+
 const EMPTY: &str = "<p class=\"tp-empty muted\">No evaluated runs yet.</p>";
 
 /// Delivery Rate, Commonsense Pass Rate (Micro / Macro), Hard Constraint
@@ -79,32 +97,12 @@ pub fn batch_table_html(runs: &[BatchEntry]) -> String {
         );
     }
     h.push_str("</tr>");
-    if groups.iter().any(|g| g.mean_cost_usd.is_some()) {
-        h.push_str("<tr class=\"tp-extra\"><th scope=\"row\">Mean cost per run</th>");
-        for g in &groups {
-            let _ = write!(
-                h,
-                "<td>{}</td>",
-                g.mean_cost_usd
-                    .map(format_usd)
-                    .unwrap_or_else(|| "—".into())
-            );
-        }
-        h.push_str("</tr>");
-    }
-    if groups.iter().any(|g| g.mean_tokens.is_some()) {
-        h.push_str("<tr class=\"tp-extra\"><th scope=\"row\">Mean tokens per run</th>");
-        for g in &groups {
-            let _ = write!(
-                h,
-                "<td>{}</td>",
-                g.mean_tokens
-                    .map(|t| format!("{t:.0}"))
-                    .unwrap_or_else(|| "—".into())
-            );
-        }
-        h.push_str("</tr>");
-    }
+    extra_row(&mut h, &groups, "Mean cost per run", |g| {
+        g.mean_cost_usd.map(format_usd)
+    });
+    extra_row(&mut h, &groups, "Mean tokens per run", |g| {
+        g.mean_tokens.map(|t| format!("{t:.0}"))
+    });
     h.push_str("</tbody></table></div><ul class=\"tp-notes muted small\">");
     for g in &groups {
         let s = &g.summary;

@@ -128,15 +128,21 @@ pub fn transport_broken(rule: &str, value: &str) -> bool {
         || (rule == "no self-driving" && value.contains("Self-driving"))
 }
 
-/// `is_valid_room_rule`.
-pub(super) fn room_rule(ctx: &Ctx) -> R {
-    let Some(rule) = ctx.q.local_constraint.house_rule.as_deref() else {
+/// Fails on the first stay for which `broken(wanted, stay)` holds, saying
+/// "The {what} should be {wanted}."; not applicable without a `wanted`.
+fn stays_rule(
+    ctx: &Ctx,
+    wanted: Option<&str>,
+    what: &str,
+    broken: fn(&str, &Accommodation) -> bool,
+) -> R {
+    let Some(wanted) = wanted else {
         return Ok(Verdict::not_applicable());
     };
     for (i, a) in stays(ctx)? {
-        if house_rule_broken(rule, &a.house_rules) {
+        if broken(wanted, a) {
             return Ok(Verdict::failed(
-                format!("The house rule should be {rule}."),
+                format!("The {what} should be {wanted}."),
                 vec![cell(i, Field::Accommodation)],
             ));
         }
@@ -144,20 +150,20 @@ pub(super) fn room_rule(ctx: &Ctx) -> R {
     Ok(Verdict::passed())
 }
 
+/// `is_valid_room_rule`.
+pub(super) fn room_rule(ctx: &Ctx) -> R {
+    let rule = ctx.q.local_constraint.house_rule.as_deref();
+    stays_rule(ctx, rule, "house rule", |rule, a| {
+        house_rule_broken(rule, &a.house_rules)
+    })
+}
+
 /// `is_valid_room_type`.
 pub(super) fn room_type(ctx: &Ctx) -> R {
-    let Some(wanted) = ctx.q.local_constraint.room_type.as_deref() else {
-        return Ok(Verdict::not_applicable());
-    };
-    for (i, a) in stays(ctx)? {
-        if room_type_broken(wanted, &a.room_type) {
-            return Ok(Verdict::failed(
-                format!("The room type should be {wanted}."),
-                vec![cell(i, Field::Accommodation)],
-            ));
-        }
-    }
-    Ok(Verdict::passed())
+    let wanted = ctx.q.local_constraint.room_type.as_deref();
+    stays_rule(ctx, wanted, "room type", |wanted, a| {
+        room_type_broken(wanted, &a.room_type)
+    })
 }
 
 /// `is_valid_transportation` (hard): "Flight" / "Self-driving", case-sensitive.

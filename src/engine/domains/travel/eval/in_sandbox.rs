@@ -22,13 +22,15 @@ pub(super) struct Finding {
 
 type Found = Result<Option<Finding>, Crash>;
 
-fn finding(day: usize, field: Field, category: Cat, entity: &str, message: String) -> Found {
+/// A finding on day `day` (0-based) saying "The {what} in day {day + 1} is
+/// invalid in the sandbox."
+fn finding(day: usize, field: Field, category: Cat, entity: &str, what: &str) -> Found {
     Ok(Some(Finding {
         day,
         field,
         category,
         entity: entity.to_string(),
-        message,
+        message: format!("The {what} in day {} is invalid in the sandbox.", day + 1),
     }))
 }
 
@@ -60,11 +62,7 @@ fn check_transport(ctx: &Ctx, i: usize, day: &PlanDay) -> Found {
             .db
             .flight_exists(number, before_paren(o), before_paren(d))
         {
-            let message = format!(
-                "The flight number in day {} is invalid in the sandbox.",
-                i + 1
-            );
-            return finding(i, f, Cat::Transportation, number, message);
+            return finding(i, f, Cat::Transportation, number, "flight number");
         }
     } else if lower.contains("self-driving") || lower.contains("taxi") {
         let (o, d) = ends
@@ -76,12 +74,7 @@ fn check_transport(ctx: &Ctx, i: usize, day: &PlanDay) -> Found {
             RoadMode::Taxi
         };
         if ctx.db.road_cost(o, d, mode).map_err(Crash)?.is_none() {
-            let message = format!(
-                "The {} in day {} is invalid in the sandbox.",
-                mode.label(),
-                i + 1
-            );
-            return finding(i, f, Cat::Transportation, value, message);
+            return finding(i, f, Cat::Transportation, value, mode.label());
         }
     }
     Ok(None)
@@ -93,12 +86,7 @@ fn check_meal(ctx: &Ctx, i: usize, day: &PlanDay, meal: Field) -> Found {
     };
     let (name, city) = valid_name_city(value);
     if ctx.db.find_restaurant(&name, &city).is_none() {
-        let message = format!(
-            "The {} in day {} is invalid in the sandbox.",
-            meal.key(),
-            i + 1
-        );
-        return finding(i, meal, Cat::Restaurant, value, message);
+        return finding(i, meal, Cat::Restaurant, value, meal.key());
     }
     Ok(None)
 }
@@ -111,16 +99,13 @@ fn check_attractions(ctx: &Ctx, i: usize, day: &PlanDay, all: bool) -> Result<Ve
     for piece in attraction_pieces(value) {
         let (name, city) = valid_name_city(piece);
         if ctx.db.find_attraction(&name, &city).is_none() {
-            let message = format!(
-                "The attraction {piece} in day {} is invalid in the sandbox.",
-                i + 1
-            );
+            let what = format!("attraction {piece}");
             out.extend(finding(
                 i,
                 Field::Attraction,
                 Cat::Attraction,
                 piece,
-                message,
+                &what,
             )?);
             if !all {
                 break;
@@ -136,11 +121,13 @@ fn check_accommodation(ctx: &Ctx, i: usize, day: &PlanDay) -> Found {
     };
     let (name, city) = valid_name_city(value);
     if ctx.db.find_accommodation(&name, &city).is_none() {
-        let message = format!(
-            "The accommodation in day {} is invalid in the sandbox.",
-            i + 1
+        return finding(
+            i,
+            Field::Accommodation,
+            Cat::Accommodation,
+            value,
+            "accommodation",
         );
-        return finding(i, Field::Accommodation, Cat::Accommodation, value, message);
     }
     Ok(None)
 }

@@ -48,6 +48,11 @@ fn run_task(task: ComplexTask, variant: Variant) -> (ResultRecord, f64, f64, Vec
     (result, score("rouge1"), score("rougeL"), events)
 }
 
+/// How many of `events` are `is`.
+fn count(events: &[RunEvent], is: impl Fn(&RunEvent) -> bool) -> usize {
+    events.iter().filter(|e| is(e)).count()
+}
+
 #[test]
 fn break_time_knowledge_reaches_the_output_and_act_beats_the_baseline() {
     let (result, _, _, events) = run(0, Variant::Act);
@@ -56,10 +61,10 @@ fn break_time_knowledge_reaches_the_output_and_act_beats_the_baseline() {
         "{}",
         result.output
     );
-    let experts = events
-        .iter()
-        .filter(|e| matches!(e, RunEvent::AgentAdded { role, .. } if role == ROLE_EXPERT))
-        .count();
+    let experts = count(
+        &events,
+        |e| matches!(e, RunEvent::AgentAdded { role, .. } if role == ROLE_EXPERT),
+    );
     assert_eq!(experts, 4);
     // What the experts said in break time is in the deliverable, and only
     // in ACT's.
@@ -124,10 +129,10 @@ fn every_variant_finishes_on_every_kind_of_task() {
             "{v:?}: {}",
             r.output
         );
-        let breaks = events
-            .iter()
-            .filter(|e| matches!(e, RunEvent::NoteWritten { store, .. } if store == STORE_BREAK))
-            .count();
+        let breaks = count(
+            &events,
+            |e| matches!(e, RunEvent::NoteWritten { store, .. } if store == STORE_BREAK),
+        );
         assert_eq!(breaks > 0, v.features().break_time, "{v:?}");
     }
     // A typed task: the facilitator splits it.

@@ -1,0 +1,110 @@
+// What the screen says agrees with where the user is and with itself
+// (issue 49's "words"): a problem found inside Settings points at the form,
+// not at "Settings".
+import { test, before, after, beforeEach } from 'node:test';
+import assert from 'node:assert/strict';
+import { setup, openApp, screenshot, eventually } from './harness.mjs';
+
+let env;
+before(async () => (env = await setup({ chunkDelayMs: 10 })));
+after(async () => env && (await env.close()));
+beforeEach(() => env.mock.reset());
+
+test("inside Settings, Test connection's problems point at the form, not at Settings", async () => {
+  const page = await openApp(env);
+  await page.setViewportSize({ width: 1440, height: 1000 });
+  await page.getByRole('button', { name: 'Settings', exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: 'Settings' });
+  await dialog.getByLabel('Provider', { exact: true }).selectOption('openai');
+  await dialog.getByLabel('Base URL', { exact: true }).fill(env.mock.url + '/v1');
+  await dialog.getByLabel('API key', { exact: true }).fill('');
+  await dialog.getByRole('button', { name: 'Test connection' }).click();
+  const said = dialog.locator('.probe [role="alert"]');
+  await said.waitFor();
+  const text = await said.innerText();
+  assert.match(text, /needs an API key/, text);
+  assert.doesNotMatch(text, /in Settings/, `inside Settings the message says where on the form: ${text}`);
+  assert.match(text, /above/, text);
+  await screenshot(page, 'settings-no-key');
+  assert.deepEqual(page.errors, []);
+});
+
+/** Whether `el`'s text runs over more than one line. */
+const wraps = (el) => {
+  const r = document.createRange();
+  r.selectNodeContents(el);
+  const tops = new Set([...r.getClientRects()].map((b) => Math.round(b.top)));
+  return tops.size > 1;
+};
+
+test('on a phone the current page link is in view; the metrics labels, run tabs and agent names are whole', async () => {
+  const page = await openApp(env, { context: await env.browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true }) });
+  await page.getByLabel('Coordinator').selectOption('travel');
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await page.getByTestId('run-status').filter({ hasText: /Finished/ }).waitFor({ timeout: 120000 });
+  // The metrics' labels ("Commonsense" …) never break inside a word.
+  const labels = page.locator('.tp-stat dt');
+  assert.ok((await labels.count()) >= 4);
+  for (const l of await labels.all()) {
+    assert.equal(await l.evaluate(wraps), false, `"${await l.innerText()}" breaks over lines`);
+    assert.ok(await l.evaluate((e) => e.scrollWidth <= e.clientWidth + 1), `"${await l.innerText()}" is cut`);
+  }
+  // Every run tab is whole on the screen (the row wraps; none hides off the edge).
+  const tabs = page.locator('.tabs [role="tab"]');
+  assert.ok((await tabs.count()) >= 4);
+  for (const t of await tabs.all()) {
+    const b = await t.boundingBox();
+    assert.ok(b && b.x >= 0 && b.x + b.width <= 390 + 0.5, `the tab "${await t.innerText()}" is off the screen (${JSON.stringify(b)})`);
+  }
+  await screenshot(page, 'phone-run-tabs');
+  // The agent graph names each agent as every other view does: whole.
+  const nodes = await page.locator('svg.graph g.node').evaluateAll((gs) =>
+    gs.map((g) => ({
+      label: [...g.querySelector('.node-label').childNodes].map((c) => c.textContent).join(' '),
+      name: g.querySelector('title').textContent.replace(/ \(.*$/, ''),
+    })),
+  );
+  assert.ok(nodes.length >= 5, JSON.stringify(nodes));
+  assert.deepEqual(nodes.filter((n) => n.label !== n.name), [], 'a graph label is not the agent\'s name');
+  // On a page whose link is at the row's far end, that link is whole in view.
+  for (const name of ['Lessons', 'History', 'Run']) {
+    await page.getByRole('link', { name, exact: true }).click();
+    const current = page.locator('.nav a[aria-current="page"]');
+    const whole = async () => {
+      const [nav, link] = [await page.locator('.nav').boundingBox(), await current.boundingBox()];
+      return link.x >= nav.x - 0.5 && link.x + link.width <= nav.x + nav.width + 0.5 ? 'in view' : `${name}: the current link is out of view`;
+    };
+    await eventually(async () => (await whole()) === 'in view').catch(async () => assert.fail(await whole()));
+  }
+  await screenshot(page, 'phone-nav-current');
+  assert.deepEqual(page.errors, []);
+});
+
+test("at 1440 px MAEL's team graph shows every agent's name and closeness, and the team select its whole choice", async () => {
+  const page = await openApp(env);
+  await page.setViewportSize({ width: 1440, height: 1000 });
+  await page.getByLabel('Coordinator').selectOption('mael');
+  await page.locator('#ml-size').waitFor();
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await page.getByTestId('run-status').filter({ hasText: /Finished/ }).waitFor({ timeout: 180000 });
+  const svg = page.locator('svg.ml-team:visible').first();
+  await svg.waitFor();
+  const inside = await svg.evaluate((s) => {
+    const [, , w, h] = s.getAttribute('viewBox').split(/\s+/).map(Number);
+    return [...s.querySelectorAll('text.ml-label, text.ml-closeness')].map((t) => {
+      const b = t.getBBox();
+      return { text: t.textContent, ok: b.x >= 0 && b.y >= 0 && b.x + b.width <= w && b.y + b.height <= h };
+    });
+  });
+  assert.ok(inside.length >= 8, JSON.stringify(inside));
+  assert.deepEqual(inside.filter((t) => !t.ok), [], 'a label or closeness lies outside the graph');
+  // The team's shape select is wide enough for its choice.
+  const select = page.locator('.ml-team-row select').first();
+  assert.ok(await select.evaluate((s) => {
+    const c = document.createElement('canvas').getContext('2d');
+    c.font = getComputedStyle(s).font;
+    return c.measureText(s.selectedOptions[0].text).width + 24 <= s.clientWidth;
+  }), 'the team select cuts its text');
+  await screenshot(page, 'mael-team-1440');
+  assert.deepEqual(page.errors, []);
+});
