@@ -83,8 +83,10 @@ test('SmolLM2 added in Settings answers the single agent as it streams, then run
   await screenshot(page, 'real-model-mael');
   const mael = await runFile(page);
   const repaired = new Set(mael.events.map((e) => e.event.reply_repaired).filter(Boolean).map((r) => r.call));
-  const [, shown, total] = status.match(/replies repaired: (\d+) of (\d+)/);
-  assert.equal(Number(shown), repaired.size, 'the count shown is the repairs recorded');
+  const [, shown, total, unreadable] = status.match(/replies repaired: (\d+) of (\d+)(?: · unreadable: (\d+) of \d+)?/);
+  const unread = new Set(mael.events.map((e) => e.event.reply_repaired).filter((r) => r && r.repairs.some((x) => ['default', 'asked_again'].includes(x.kind))).map((r) => r.call));
+  assert.equal(Number(unreadable ?? 0), unread.size, 'the unreadable replies shown are those recorded');
+  assert.equal(Number(shown) + Number(unreadable ?? 0), repaired.size, 'the counts shown are the repairs recorded');
   assert.equal(Number(total), responses(mael).length);
   const marks = page.locator('.repair-mark');
   assert.equal(await marks.count(), repaired.size, 'each repaired reply carries a mark');

@@ -1,9 +1,11 @@
 // What the screen says agrees with where the user is and with itself
-// (issue 49's "words"): a problem found inside Settings points at the form,
-// not at "Settings".
+// (issue 49): a problem found inside Settings points at the form, not at
+// "Settings"; nothing is cut or broken inside a word on a phone or at
+// 1440 px; the graph names agents as every other view does; an unreadable
+// reply is never called repaired.
 import { test, before, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
-import { setup, openApp, screenshot, eventually } from './harness.mjs';
+import { setup, openApp, configure, waitForStatus, screenshot, eventually } from './harness.mjs';
 
 let env;
 before(async () => (env = await setup({ chunkDelayMs: 10 })));
@@ -80,7 +82,7 @@ test('on a phone the current page link is in view; the metrics labels, run tabs 
   assert.deepEqual(page.errors, []);
 });
 
-test("at 1440 px MAEL's team graph shows every agent's name and closeness, and the team select its whole choice", async () => {
+test("at 1440 px MAEL's team graph shows every agent's name and closeness, and its selects their whole choice", async () => {
   const page = await openApp(env);
   await page.setViewportSize({ width: 1440, height: 1000 });
   await page.getByLabel('Coordinator').selectOption('mael');
@@ -98,13 +100,51 @@ test("at 1440 px MAEL's team graph shows every agent's name and closeness, and t
   });
   assert.ok(inside.length >= 8, JSON.stringify(inside));
   assert.deepEqual(inside.filter((t) => !t.ok), [], 'a label or closeness lies outside the graph');
-  // The team's shape select is wide enough for its choice.
-  const select = page.locator('.ml-team-row select').first();
-  assert.ok(await select.evaluate((s) => {
-    const c = document.createElement('canvas').getContext('2d');
-    c.font = getComputedStyle(s).font;
-    return c.measureText(s.selectedOptions[0].text).width + 24 <= s.clientWidth;
-  }), 'the team select cuts its text');
+  // The team's shape and the import's dataset selects are wide enough for
+  // their choices.
+  for (const css of ['.ml-team-row select', '#ml-import-kind']) {
+    const select = page.locator(css).first();
+    const [text, fits] = await select.evaluate((s) => {
+      const c = document.createElement('canvas').getContext('2d');
+      c.font = getComputedStyle(s).font;
+      const text = s.selectedOptions[0].text;
+      return [text, c.measureText(text).width + 24 <= s.clientWidth];
+    });
+    assert.ok(fits, `${css} cuts "${text}"`);
+  }
   await screenshot(page, 'mael-team-1440');
+  assert.deepEqual(page.errors, []);
+});
+
+test('a reply that could not be read is named unreadable, apart from repaired ones: mark, status and History', async () => {
+  const page = await openApp(env);
+  await page.setViewportSize({ width: 1440, height: 1000 });
+  // The root is judged and split as asked; after that the mock answers in
+  // prose: no verdict, critique or rating reads.
+  await configure(page, { provider: 'custom', baseUrl: env.mock.url + '/v1', model: 'mock-model', key: 'k' });
+  env.mock.script([
+    { text: '{"reason": "three lines, priced apart", "solvable": false}' },
+    { text: '{"subtasks": ["Find the cost of 3 candles at $4 each.", "Find the cost of 4 kites at $20 each.", "Find the cost of 10 backpacks at $25 each."]}' },
+  ]);
+  await page.getByLabel('Coordinator').selectOption('mael');
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  const notice = page.getByTestId('mostly-unreadable');
+  await notice.waitFor({ timeout: 60000 });
+  await waitForStatus(page, /Finished|Failed|Stopped/, 120000);
+  const [, n, m] = (await notice.innerText()).match(/(\d+) of (\d+) replies could not be read/);
+  const status = await page.getByTestId('run-status').innerText();
+  assert.match(status, new RegExp(`unreadable: ${n} of ${m}`), `the status names the unreadable replies as the notice does: ${status}`);
+  const [, repaired] = status.match(/replies repaired: (\d+) of \d+/);
+  const unreadableMarks = page.locator('.repair-mark[data-unreadable]');
+  assert.equal(await unreadableMarks.count(), Number(n));
+  for (const badge of await unreadableMarks.locator('.repair-badge').allInnerTexts()) assert.equal(badge, 'Reply unreadable');
+  const repairedMarks = page.locator('.repair-mark:not([data-unreadable])');
+  assert.equal(await repairedMarks.count(), Number(repaired), 'the repaired count is the marks that say repaired');
+  for (const badge of await repairedMarks.locator('.repair-badge').allInnerTexts()) assert.equal(badge, 'Reply repaired');
+  await screenshot(page, 'unreadable-named');
+  await page.getByRole('link', { name: 'History' }).click();
+  const row = page.locator('.run-row').first();
+  await row.waitFor();
+  assert.match(await row.innerText(), new RegExp(`unreadable: ${n} of ${m}`), 'History says it too');
   assert.deepEqual(page.errors, []);
 });

@@ -288,8 +288,9 @@ fn model_spec(
     })
 }
 
-/// A JSON line with the replies fields added: `replies`, `repaired` and
-/// `repaired_by_step` ({step: {replies, repaired}}).
+/// A JSON line with the replies fields added: `replies`, `repaired`,
+/// `unreadable` and `repaired_by_step` ({step: {replies, repaired,
+/// unreadable}}).
 pub fn with_repairs(mut line: serde_json::Value, repairs: &RepairSum) -> serde_json::Value {
     if let (Some(map), Ok(serde_json::Value::Object(more))) =
         (line.as_object_mut(), serde_json::to_value(repairs))

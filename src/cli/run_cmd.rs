@@ -167,10 +167,8 @@ pub fn run(args: Vec<OsString>) -> Result<i32, String> {
     if common.json && r.out.as_deref() != Some("-") {
         println!("{summary}");
     } else if !common.quiet {
-        eprintln!(
-            "replies repaired: {} of {}",
-            summary["repaired"], summary["replies"]
-        );
+        let count = repairs::sum([doc.events.as_slice()]).total;
+        eprintln!("{}", count.summary());
     }
     match r.out.as_deref() {
         Some("-") => println!("{}", doc.to_json_pretty()),
@@ -192,7 +190,7 @@ pub fn run(args: Vec<OsString>) -> Result<i32, String> {
 }
 
 /// A run in one JSON line (`--json`): how it ended, its calls and tokens,
-/// and its repaired replies in all and per step kind.
+/// and its repaired and unreadable replies in all and per step kind.
 fn summary(doc: &RunDoc, status: RunStatus) -> serde_json::Value {
     let usage = UsageView::of(&doc.events);
     let line = serde_json::json!({

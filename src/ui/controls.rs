@@ -187,14 +187,13 @@ fn paused_text(app: AppState) -> String {
 /// The status line's text: what the run does, its calls and its time.
 fn status_text(app: AppState, now: RwSignal<f64>) -> String {
     let live = app.activity.get() != Activity::Idle;
-    let (started, status, mut calls, ms, replies, repaired, recorded) = app.view.with(|v| {
+    let (started, status, mut calls, ms, count, recorded) = app.view.with(|v| {
         (
             v.status.started,
             v.status.status,
             v.status.calls_line(live),
             v.status.elapsed_ms,
-            v.status.replies,
-            v.status.repaired.len(),
+            v.status.repair_count(),
             v.status.repairs_recorded,
         )
     });
@@ -208,9 +207,9 @@ fn status_text(app: AppState, now: RwSignal<f64>) -> String {
         .flatten();
     let ms = since_start.map_or(ms, |t| t.max(ms));
     let secs = ms as f64 / 1000.0;
-    if replies > 0 && recorded {
-        calls.push_str(&format!(" · replies repaired: {repaired} of {replies}"));
-    } else if replies > 0 {
+    if count.replies > 0 && recorded {
+        calls.push_str(&format!(" · {}", count.summary()));
+    } else if count.replies > 0 {
         calls.push_str(" · replies repaired: not recorded (older run)");
     }
     match (app.activity.get(), status) {

@@ -143,7 +143,8 @@ fn the_table_counts_repaired_replies_per_variant_and_step_kind_once_per_call() {
         act.repairs.total,
         RepairCount {
             replies: 9,
-            repaired: 3
+            repaired: 3,
+            unreadable: 0
         }
     );
     assert_eq!(act.repairs.label(), "3 of 9");
@@ -159,17 +160,17 @@ fn the_table_counts_repaired_replies_per_variant_and_step_kind_once_per_call() {
     assert_eq!(
         row["repaired_by_step"],
         serde_json::json!({
-            "act.acquire": {"replies": 4, "repaired": 2},
-            "act.decompose": {"replies": 2, "repaired": 0},
-            "act.expertise": {"replies": 2, "repaired": 1},
-            "act.judge": {"replies": 1, "repaired": 0},
+            "act.acquire": {"replies": 4, "repaired": 2, "unreadable": 0},
+            "act.decompose": {"replies": 2, "repaired": 0, "unreadable": 0},
+            "act.expertise": {"replies": 2, "repaired": 1, "unreadable": 0},
+            "act.judge": {"replies": 1, "repaired": 0, "unreadable": 0},
         })
     );
     assert_eq!(
         json["rows"][1]["repaired_by_step"],
         serde_json::json!({
-            "act.judge": {"replies": 1, "repaired": 0},
-            "other": {"replies": 1, "repaired": 0},
+            "act.judge": {"replies": 1, "repaired": 0, "unreadable": 0},
+            "other": {"replies": 1, "repaired": 0, "unreadable": 0},
         })
     );
 
@@ -197,20 +198,20 @@ fn the_table_counts_repaired_replies_per_variant_and_step_kind_once_per_call() {
         ]
         .join("\n")
     );
-    // CSV: replies, repaired last.
+    // CSV: replies, repaired, unreadable last.
     let csv = rep.csv();
     assert!(csv
         .lines()
         .next()
-        .is_some_and(|h| h.ends_with(",tokens,replies,repaired")));
+        .is_some_and(|h| h.ends_with(",tokens,replies,repaired,unreadable")));
     assert!(
         csv.lines()
-            .any(|l| l.starts_with("act,") && l.ends_with(",9,3")),
+            .any(|l| l.starts_with("act,") && l.ends_with(",9,3,0")),
         "{csv}"
     );
     assert!(
         csv.lines()
-            .any(|l| l.starts_with("baseline,") && l.ends_with(",2,0")),
+            .any(|l| l.starts_with("baseline,") && l.ends_with(",2,0,0")),
         "{csv}"
     );
 
@@ -221,8 +222,8 @@ fn the_table_counts_repaired_replies_per_variant_and_step_kind_once_per_call() {
         html.contains("<th scope=\"col\">replies repaired</th>"),
         "{html}"
     );
-    assert!(html.contains("<td class=\"num repaired-count\" title=\"replies repaired (or unreadable) of replies received\">3 of 9</td>"), "{html}");
-    assert!(html.contains("<td class=\"num\" title=\"replies repaired (or unreadable) of replies received\">0 of 2</td>"), "{html}");
+    assert!(html.contains("<td class=\"num repaired-count\" title=\"replies repaired of replies received, and those that could not be read\">3 of 9</td>"), "{html}");
+    assert!(html.contains("<td class=\"num\" title=\"replies repaired of replies received, and those that could not be read\">0 of 2</td>"), "{html}");
     let details = repairs_html(&rep);
     assert!(details.starts_with("<details"), "{details}");
     assert!(details.contains("<summary>Replies repaired by step kind</summary>"));

@@ -117,7 +117,11 @@ fn rows_count_repaired_replies_per_mode_and_step_kind_once_per_call() {
         ]
     );
     let by_step = &table[0].summary.repairs.by_step;
-    let count = |replies, repaired| RepairCount { replies, repaired };
+    let count = |replies, repaired| RepairCount {
+        replies,
+        repaired,
+        unreadable: 0,
+    };
     assert_eq!(by_step.get(STEP_CRITIQUE), Some(&count(3, 3)));
     assert_eq!(by_step.get(STEP_SOLVE), Some(&count(2, 0)));
     assert_eq!(by_step.get(STEP_AGGREGATE), Some(&count(1, 0)));
@@ -132,9 +136,9 @@ fn rows_count_repaired_replies_per_mode_and_step_kind_once_per_call() {
     );
     let exported = report::json(&table, &[]);
     let want = json!({
-        "mael.aggregate": {"replies": 1, "repaired": 0},
-        "mael.critique": {"replies": 3, "repaired": 3},
-        "mael.solve": {"replies": 2, "repaired": 0},
+        "mael.aggregate": {"replies": 1, "repaired": 0, "unreadable": 0},
+        "mael.critique": {"replies": 3, "repaired": 3, "unreadable": 0},
+        "mael.solve": {"replies": 2, "repaired": 0, "unreadable": 0},
     });
     assert_eq!(summary["repaired_by_step"], want);
     assert_eq!(exported["modes"][0]["repaired_by_step"], want);
@@ -143,9 +147,12 @@ fn rows_count_repaired_replies_per_mode_and_step_kind_once_per_call() {
     assert_eq!(exported["modes"][1]["repaired"], 0);
     let csv = report::csv(&table, &[]);
     let lines: Vec<&str> = csv.lines().collect();
-    assert!(lines[0].ends_with(",tasks,replies,repaired"), "{csv}");
     assert!(
-        lines[1].ends_with(",1,6,3") && lines[2].ends_with(",1,3,0"),
+        lines[0].ends_with(",tasks,replies,repaired,unreadable"),
+        "{csv}"
+    );
+    assert!(
+        lines[1].ends_with(",1,6,3,0") && lines[2].ends_with(",1,3,0,0"),
         "{csv}"
     );
 
@@ -155,7 +162,7 @@ fn rows_count_repaired_replies_per_mode_and_step_kind_once_per_call() {
         html.contains("<th scope=\"col\">replies repaired</th>"),
         "{html}"
     );
-    assert!(html.contains("repaired-count\" title=\"replies repaired (or unreadable) of replies received\">3 of 6</td>"), "{html}");
+    assert!(html.contains("repaired-count\" title=\"replies repaired of replies received, and those that could not be read\">3 of 6</td>"), "{html}");
     assert!(html.contains("\">0 of 3</td>"), "{html}");
     let details = report::repairs_html(&table);
     assert!(

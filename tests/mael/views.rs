@@ -160,8 +160,9 @@ fn reports_render_tables_charts_and_files() {
         4
     );
     let csv = report::csv(&rows, &sweep);
-    assert!(csv
-        .starts_with("mode,score,completion_tokens,rounds,tasks,replies,repaired\nMAEL-ØExp,0.1,"));
+    assert!(csv.starts_with(
+        "mode,score,completion_tokens,rounds,tasks,replies,repaired,unreadable\nMAEL-ØExp,0.1,"
+    ));
     assert!(csv.contains("pool_tasks,score\n0,0.1\n10,0.55"));
     assert_eq!(report::json(&rows, &sweep)["modes"][2]["mode"], "step");
 }

@@ -110,7 +110,8 @@ fn the_runs_fold_into_the_papers_table_whatever_the_concurrency() {
             g.repairs,
             RepairCount {
                 replies: n,
-                repaired: 0
+                repaired: 0,
+                unreadable: 0
             }
         );
         assert!(html.contains(&format!("<td>0 of {n}</td>")), "{html}");
@@ -194,9 +195,12 @@ fn the_table_and_exports_count_repaired_replies_per_variant_once_per_call() {
     );
     let summary = batch_summary_csv(&list);
     let lines: Vec<&str> = summary.lines().collect();
-    assert!(lines[0].ends_with(",replies,repaired"), "{summary}");
     assert!(
-        lines[1].ends_with(",5,2") && lines[2].ends_with(",9,2"),
+        lines[0].ends_with(",replies,repaired,unreadable"),
+        "{summary}"
+    );
+    assert!(
+        lines[1].ends_with(",5,2,0") && lines[2].ends_with(",9,2,0"),
         "{summary}"
     );
 }

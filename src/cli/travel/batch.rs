@@ -125,6 +125,7 @@ fn group_json(g: &GroupStats) -> serde_json::Value {
         "mean_tokens": g.mean_tokens,
         "replies": g.repairs.replies,
         "repaired": g.repairs.repaired,
+        "unreadable": g.repairs.unreadable,
     })
 }
 

@@ -102,7 +102,7 @@ pub struct StatusView {
     pub events: usize,
     pub llm_calls: usize,
     /// Replies received, and the calls whose replies their steps had to
-    /// repair (or could not read): "replies repaired: N of M".
+    /// repair or could not read (see `repair_count`).
     pub replies: usize,
     pub repaired: std::collections::BTreeSet<u32>,
     /// The run was recorded by a version that flags repaired replies
@@ -169,6 +169,18 @@ impl StatusView {
             }
             RunStatus::Failed => Some("failed"),
             RunStatus::Running | RunStatus::Finished => None,
+        }
+    }
+
+    /// The replies received, repaired and unreadable (the status line's
+    /// count; every unreadable reply is also in `repaired`, the set of
+    /// flagged calls).
+    pub fn repair_count(&self) -> repairs::RepairCount {
+        let unreadable = self.unreadable.len() as u32;
+        repairs::RepairCount {
+            replies: self.replies as u32,
+            repaired: (self.repaired.len() as u32).saturating_sub(unreadable),
+            unreadable,
         }
     }
 

@@ -41,11 +41,15 @@ pub struct RunMeta {
     #[serde(default)]
     pub llm_calls: u64,
     /// Replies received, and of those the ones their steps had to repair
-    /// (records and runs from before repairs were counted have 0 and 0).
+    /// and the ones they could not read (records and runs from before
+    /// repairs were counted have 0s; records from before unreadable
+    /// replies were counted apart count them as repaired).
     #[serde(default)]
     pub replies: u64,
     #[serde(default)]
     pub repaired: u64,
+    #[serde(default)]
+    pub unreadable: u64,
     #[serde(default)]
     pub cost_usd: Option<f64>,
     #[serde(default)]
@@ -86,6 +90,7 @@ impl RunMeta {
                 .count() as u64,
             replies: repairs.replies.into(),
             repaired: repairs.repaired.into(),
+            unreadable: repairs.unreadable.into(),
             cost_usd: complete.then_some(cost),
             parent: config.parent.clone(),
         }

@@ -1,7 +1,11 @@
-//! Repaired replies: which calls' replies their steps had to repair (or
-//! could not read), per step kind. A run's metrics say "replies repaired:
-//! N of M"; every batch table has it per variant or mode ([`RepairSum`]
-//! over the runs), and ACT's and MAEL's break it down by step kind
+//! Repaired and unreadable replies, per step kind. A reply is *repaired*
+//! when its step read it after fixing its form (a fence stripped, a comma
+//! removed, cut-off JSON closed), and *unreadable* when the step could not
+//! read it at all and used a stated default or asked again: two things,
+//! named apart everywhere. A run's metrics say "replies repaired: N of M"
+//! and, when there were any, "unreadable: K of M"; every batch table has
+//! both per variant or mode ([`RepairSum`] over the runs: "N of M, K
+//! unreadable"), and ACT's and MAEL's break them down by step kind
 //! ([`by_step_table`], `html::repairs`).
 
 use super::Fold;
@@ -16,19 +20,44 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 pub struct RepairCount {
     /// Replies received.
     pub replies: u32,
-    /// Of which repaired (or unreadable) at least once.
+    /// Of which read after a repair of their form.
     pub repaired: u32,
+    /// Of which not read at all (the step used a default or asked again).
+    pub unreadable: u32,
 }
 
 impl RepairCount {
     pub fn add(&mut self, other: RepairCount) {
         self.replies += other.replies;
         self.repaired += other.repaired;
+        self.unreadable += other.unreadable;
     }
 
-    /// "3 of 12".
+    /// Whether any reply was repaired or unreadable (a count to mark).
+    pub fn flagged(&self) -> bool {
+        self.repaired + self.unreadable > 0
+    }
+
+    /// "3 of 12", and ", 2 unreadable" when some were.
     pub fn label(&self) -> String {
-        format!("{} of {}", self.repaired, self.replies)
+        let mut s = format!("{} of {}", self.repaired, self.replies);
+        if self.unreadable > 0 {
+            s.push_str(&format!(", {} unreadable", self.unreadable));
+        }
+        s
+    }
+
+    /// The status line's and History's words: "replies repaired: N of M",
+    /// then " · unreadable: K of M" when some replies could not be read.
+    pub fn summary(&self) -> String {
+        let mut s = format!("replies repaired: {} of {}", self.repaired, self.replies);
+        if self.unreadable > 0 {
+            s.push_str(&format!(
+                " · unreadable: {} of {}",
+                self.unreadable, self.replies
+            ));
+        }
+        s
     }
 
     /// The label of a run's count, or what an older run's lack of one means.
@@ -73,13 +102,32 @@ impl Fold for RepairsView {
 }
 
 impl RepairsView {
-    /// The whole run: replies received, and how many were repaired.
-    /// (A repair named for a call that never answered, as an imported
-    /// file may hold, is not counted: repaired never exceeds received.)
+    /// The whole run: replies received, how many were repaired and how
+    /// many could not be read. (A repair named for a call that never
+    /// answered, as an imported file may hold, is not counted: neither
+    /// count exceeds the replies received.)
     pub fn total(&self) -> RepairCount {
-        RepairCount {
+        let mut out = RepairCount {
             replies: self.answered.len() as u32,
-            repaired: self.repaired_calls().count() as u32,
+            ..RepairCount::default()
+        };
+        for c in self.flagged_calls() {
+            self.count(&mut out, c);
+        }
+        out
+    }
+
+    /// Counts call `c`'s reply as unreadable (any of its repairs says the
+    /// step could not read it) or else as repaired.
+    fn count(&self, into: &mut RepairCount, c: &u32) {
+        let unreadable = self
+            .by_call
+            .get(c)
+            .is_some_and(|rs| rs.iter().any(|r| r.kind.unreadable()));
+        if unreadable {
+            into.unreadable += 1;
+        } else {
+            into.repaired += 1;
         }
     }
 
@@ -89,8 +137,8 @@ impl RepairsView {
         self.recorded.then(|| self.total())
     }
 
-    /// The answered calls whose replies were repaired.
-    fn repaired_calls(&self) -> impl Iterator<Item = &u32> {
+    /// The answered calls whose replies were repaired or unreadable.
+    fn flagged_calls(&self) -> impl Iterator<Item = &u32> {
         self.by_call.keys().filter(|c| self.answered.contains(c))
     }
 
@@ -101,8 +149,8 @@ impl RepairsView {
         for c in &self.answered {
             out.entry(step(c)).or_default().replies += 1;
         }
-        for c in self.repaired_calls() {
-            out.entry(step(c)).or_default().repaired += 1;
+        for c in self.flagged_calls() {
+            self.count(out.entry(step(c)).or_default(), c);
         }
         out.into_iter().collect()
     }
@@ -117,11 +165,12 @@ impl RepairsView {
     }
 }
 
-/// Replies and repaired replies over many runs (a batch's variant or
-/// mode): in all, and per step kind. A reply counts once however many
-/// repairs it needed (it is one call). As JSON, beside the row's other
-/// figures (flattened): `"replies": M, "repaired": N,
-/// "repaired_by_step": {"act.acquire": {"replies": M, "repaired": N}, …}`.
+/// Replies, repaired and unreadable replies over many runs (a batch's
+/// variant or mode): in all, and per step kind. A reply counts once
+/// however many repairs it needed (it is one call), as unreadable when any
+/// of them says so. As JSON, beside the row's other figures (flattened):
+/// `"replies": M, "repaired": N, "unreadable": K, "repaired_by_step":
+/// {"act.acquire": {"replies": M, "repaired": N, "unreadable": K}, …}`.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct RepairSum {
@@ -241,7 +290,8 @@ mod tests {
             v.total(),
             RepairCount {
                 replies: 3,
-                repaired: 1
+                repaired: 1,
+                unreadable: 0
             }
         );
         assert_eq!(v.total().label(), "1 of 3");
@@ -252,19 +302,57 @@ mod tests {
                     "mael.critique".to_string(),
                     RepairCount {
                         replies: 2,
-                        repaired: 1
+                        repaired: 1,
+                        unreadable: 0
                     }
                 ),
                 (
                     "mael.judge".to_string(),
                     RepairCount {
                         replies: 1,
-                        repaired: 0
+                        repaired: 0,
+                        unreadable: 0
                     }
                 ),
             ]
         );
         assert_eq!(v.by_kind().get("cut-off JSON closed"), Some(&2));
+    }
+
+    #[test]
+    fn a_reply_the_step_could_not_read_is_counted_unreadable_not_repaired() {
+        let mut log = run(&["mael.judge", "mael.critique", "mael.critique"], &[2]);
+        log.push(ev(
+            log.len() as u64,
+            RunEvent::ReplyRepaired {
+                call: 0,
+                repairs: vec![
+                    Repair::new(RepairKind::Closed, "closed"),
+                    Repair::new(RepairKind::Default, "no score: 5 used"),
+                ],
+            },
+        ));
+        let v = RepairsView::of(&log);
+        let want = RepairCount {
+            replies: 3,
+            repaired: 1,
+            unreadable: 1,
+        };
+        assert_eq!(v.total(), want);
+        assert_eq!(v.total().label(), "1 of 3, 1 unreadable");
+        let judge = RepairCount {
+            replies: 1,
+            repaired: 0,
+            unreadable: 1,
+        };
+        assert_eq!(v.by_step()[1], ("mael.judge".to_string(), judge));
+        // As JSON, the two counts side by side; an older file without
+        // `unreadable` still reads.
+        let json = serde_json::to_value(want).unwrap_or_default();
+        assert_eq!(json["unreadable"], 1);
+        let old: RepairCount =
+            serde_json::from_str(r#"{"replies": 3, "repaired": 2}"#).unwrap_or_default();
+        assert_eq!((old.repaired, old.unreadable), (2, 0));
     }
 
     /// A run: `steps[i]` is call i's step, answered; `repaired` calls get
@@ -316,16 +404,17 @@ mod tests {
             s.by_step.get("x.solve"),
             Some(&RepairCount {
                 replies: 3,
-                repaired: 2
+                repaired: 2,
+                unreadable: 0
             })
         );
         assert_eq!(
             serde_json::to_value(&s).expect("json"),
             serde_json::json!({
-                "replies": 4, "repaired": 2,
+                "replies": 4, "repaired": 2, "unreadable": 0,
                 "repaired_by_step": {
-                    "x.judge": {"replies": 1, "repaired": 0},
-                    "x.solve": {"replies": 3, "repaired": 2},
+                    "x.judge": {"replies": 1, "repaired": 0, "unreadable": 0},
+                    "x.solve": {"replies": 3, "repaired": 2, "unreadable": 0},
                 },
             })
         );
@@ -388,7 +477,7 @@ mod tests {
         assert_eq!((m.replies, m.repaired), (0, 0), "History shows no count");
         let count = RepairCount {
             replies: 2,
-            repaired: 0,
+            ..RepairCount::default()
         };
         assert_eq!(RepairsView::of(&n).recorded_total(), Some(count));
         assert_eq!(compare::figures(&n, &prices).repairs, Some(count));

@@ -26,9 +26,9 @@ pub struct Row {
     pub trivia: Option<f64>,
     pub accepted: usize,
     pub tokens: u64,
-    /// Replies and repaired (or unreadable) replies over the variant's
-    /// runs, in all and per step kind: in JSON `replies`, `repaired` and
-    /// `repaired_by_step` beside the other figures.
+    /// Replies, repaired and unreadable replies over the variant's runs,
+    /// in all and per step kind: in JSON `replies`, `repaired`,
+    /// `unreadable` and `repaired_by_step` beside the other figures.
     #[serde(flatten)]
     pub repairs: RepairSum,
 }
@@ -213,11 +213,11 @@ impl Report {
 
     /// CSV: one line per variant.
     pub fn csv(&self) -> String {
-        let mut out = String::from("variant,runs,scored,rouge_l,rouge1,words,judge,judge_failures,trivia,accepted,tokens,replies,repaired\n");
+        let mut out = String::from("variant,runs,scored,rouge_l,rouge1,words,judge,judge_failures,trivia,accepted,tokens,replies,repaired,unreadable\n");
         let f = |x: Option<f64>| x.map_or(String::new(), |v| format!("{v:.4}"));
         for r in &self.rows {
             out.push_str(&format!(
-                "{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
+                "{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
                 r.variant,
                 r.runs,
                 r.scored,
@@ -230,7 +230,8 @@ impl Report {
                 r.accepted,
                 r.tokens,
                 r.repairs.total.replies,
-                r.repairs.total.repaired
+                r.repairs.total.repaired,
+                r.repairs.total.unreadable
             ));
         }
         out

@@ -4,6 +4,7 @@ use super::esc;
 use crate::engine::model::pricing::format_usd;
 use crate::engine::run::RunStatus;
 use crate::engine::views::record::RunMeta;
+use crate::engine::views::repairs::RepairCount;
 
 pub enum HistoryRow<'a> {
     Run {
@@ -55,11 +56,15 @@ pub fn history_row(row: &HistoryRow) -> String {
                 .unwrap_or_default();
             let mut calls = format!("{} events · {} call{}", m.events, m.llm_calls, if m.llm_calls == 1 { "" } else { "s" });
             if m.replies > 0 {
+                let count = RepairCount {
+                    replies: m.replies as u32,
+                    repaired: m.repaired as u32,
+                    unreadable: m.unreadable as u32,
+                };
                 calls.push_str(&format!(
-                    " · <span class=\"{}\">replies repaired: {} of {}</span>",
-                    if m.repaired > 0 { "repaired-count" } else { "muted" },
-                    m.repaired,
-                    m.replies
+                    " · <span class=\"{}\">{}</span>",
+                    if count.flagged() { "repaired-count" } else { "muted" },
+                    esc(&count.summary())
                 ));
             }
             let cost = m.cost_usd.map(format_usd).unwrap_or_else(|| "cost n/a".into());

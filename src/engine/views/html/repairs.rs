@@ -1,17 +1,19 @@
-//! Repaired replies as HTML: a batch's breakdown by step kind (a row per
-//! step kind, a column per variant or mode, cells "N of M"), folded away
-//! in a `<details>` under the batch's table. Names are escaped.
+//! Repaired and unreadable replies as HTML: a batch's breakdown by step
+//! kind (a row per step kind, a column per variant or mode, cells "N of M"
+//! and ", K unreadable"), folded away in a `<details>` under the batch's
+//! table. Names are escaped.
 
 use super::esc;
 use crate::engine::views::repairs::{step_cell, step_kinds, RepairSum, BY_STEP_TITLE};
 use std::fmt::Write;
 
-/// A table cell "N of M", marked when some reply was repaired.
+/// A table cell "N of M" (", K unreadable"), marked when some reply was
+/// repaired or unreadable.
 pub fn count_cell(sum: &RepairSum) -> String {
     let t = sum.total;
     format!(
-        "<td class=\"num{}\" title=\"replies repaired (or unreadable) of replies received\">{}</td>",
-        if t.repaired > 0 { " repaired-count" } else { "" },
+        "<td class=\"num{}\" title=\"replies repaired of replies received, and those that could not be read\">{}</td>",
+        if t.flagged() { " repaired-count" } else { "" },
         esc(&t.label())
     )
 }
@@ -34,7 +36,7 @@ pub fn by_step_details_html(columns: &[(&str, &RepairSum)]) -> String {
     for step in &steps {
         let _ = write!(h, "<tr><th scope=\"row\"><code>{}</code></th>", esc(step));
         for (_, sum) in columns {
-            let marked = sum.by_step.get(step).is_some_and(|c| c.repaired > 0);
+            let marked = sum.by_step.get(step).is_some_and(|c| c.flagged());
             let _ = write!(
                 h,
                 "<td class=\"num{}\">{}</td>",
@@ -44,7 +46,7 @@ pub fn by_step_details_html(columns: &[(&str, &RepairSum)]) -> String {
         }
         h.push_str("</tr>");
     }
-    h.push_str("</tbody></table></div><p class=\"muted\">A reply counts once however many repairs it needed; an unreadable reply counts as repaired.</p></details>");
+    h.push_str("</tbody></table></div><p class=\"muted\">A reply counts once however many repairs it needed: as unreadable when its step could not read it (and used a default or asked again), else as repaired.</p></details>");
     h
 }
 
@@ -58,6 +60,7 @@ mod tests {
         let count = RepairCount {
             replies: 3,
             repaired: 1,
+            unreadable: 0,
         };
         let s = RepairSum {
             total: count,
@@ -77,6 +80,16 @@ mod tests {
             count_cell(&s).contains("repaired-count") && count_cell(&s).ends_with(">1 of 3</td>")
         );
         assert!(!count_cell(&RepairSum::default()).contains("repaired-count"));
+        // An unreadable reply is named apart, and marks its cell too.
+        let unread = RepairSum {
+            total: RepairCount {
+                replies: 3,
+                repaired: 0,
+                unreadable: 2,
+            },
+            ..RepairSum::default()
+        };
+        assert!(count_cell(&unread).ends_with(" repaired-count\" title=\"replies repaired of replies received, and those that could not be read\">0 of 3, 2 unreadable</td>"), "{}", count_cell(&unread));
         assert_eq!(by_step_details_html(&[("C", &RepairSum::default())]), "");
     }
 }

@@ -144,13 +144,15 @@ pub fn repair_mark(repairs: &[Repair]) -> String {
         }
     }
     // An unreadable reply's mark is the one "Show the flagged replies" opens.
-    let unreadable = if repairs.iter().any(|r| r.kind.unreadable()) {
-        " data-unreadable=\"true\""
+    // Its badge names it apart: nothing was repaired when the step could
+    // not read the reply.
+    let (unreadable, badge) = if repairs.iter().any(|r| r.kind.unreadable()) {
+        (" data-unreadable=\"true\"", "Reply unreadable")
     } else {
-        ""
+        ("", "Reply repaired")
     };
     let mut h = format!(
-        "<details class=\"repair-mark\"{unreadable}><summary><span class=\"repair-badge\">Reply repaired</span> <span class=\"muted small\">{}</span></summary><ul>",
+        "<details class=\"repair-mark\"{unreadable}><summary><span class=\"repair-badge\">{badge}</span> <span class=\"muted small\">{}</span></summary><ul>",
         esc(&labels.join(", "))
     );
     for r in repairs {
@@ -316,7 +318,12 @@ mod tests {
             "{h}"
         );
         assert!(h.contains("cut-off JSON closed, default used"), "{h}");
+        assert!(
+            h.contains(">Reply unreadable</span>") && !h.contains("Reply repaired"),
+            "{h}"
+        );
         let fenced = repair_mark(&[Repair::new(RepairKind::Fence, "fence stripped")]);
+        assert!(fenced.contains(">Reply repaired</span>"), "{fenced}");
         assert!(
             fenced.starts_with("<details class=\"repair-mark\"><summary>"),
             "a harmless repair is not marked unreadable: {fenced}"

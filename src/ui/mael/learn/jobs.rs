@@ -160,7 +160,7 @@ pub fn JobStatus() -> impl IntoView {
                 <p class="small">{move || st.status.get()}</p>
                 <ProgressLine run=st.run status=line/>
                 {move || st.learning_repairs().map(|r| {
-                    let marked = r.total.repaired > 0;
+                    let marked = r.total.flagged();
                     view! {
                         <p class="small ml-learn-repairs">"Replies repaired: "
                             <span class:repaired-count=marked>{r.label()}</span></p>

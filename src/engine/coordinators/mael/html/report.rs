@@ -178,19 +178,21 @@ pub fn sweep_svg(points: &[(usize, f64)], standalone: bool) -> String {
 }
 
 pub fn csv(rows: &[Row], sweep: &[(usize, f64)]) -> String {
-    let mut out = String::from("mode,score,completion_tokens,rounds,tasks,replies,repaired\n");
+    let mut out =
+        String::from("mode,score,completion_tokens,rounds,tasks,replies,repaired,unreadable\n");
     for r in rows {
         let s = &r.summary;
         let _ = writeln!(
             out,
-            "{},{},{},{},{},{},{}",
+            "{},{},{},{},{},{},{},{}",
             csv_field(&r.label),
             s.score,
             s.completion_tokens,
             s.rounds,
             s.tasks,
             s.repairs.total.replies,
-            s.repairs.total.repaired
+            s.repairs.total.repaired,
+            s.repairs.total.unreadable
         );
     }
     if !sweep.is_empty() {
@@ -208,6 +210,7 @@ pub fn json(rows: &[Row], sweep: &[(usize, f64)]) -> serde_json::Value {
             "label": r.label, "mode": r.summary.mode.id(), "score": r.summary.score,
             "completion_tokens": r.summary.completion_tokens, "rounds": r.summary.rounds, "tasks": r.summary.tasks,
             "replies": r.summary.repairs.total.replies, "repaired": r.summary.repairs.total.repaired,
+            "unreadable": r.summary.repairs.total.unreadable,
             "repaired_by_step": r.summary.repairs.by_step,
         })).collect::<Vec<_>>(),
         "sweep": sweep.iter().map(|(n, s)| serde_json::json!({"pool_tasks": n, "score": s})).collect::<Vec<_>>(),

@@ -179,7 +179,10 @@ fn program_html(p: &crate::engine::domains::tasks::humaneval::Checked, out: &mut
         })
         .chain(
             (p.repairs.iter())
-                .map(|r| format!("<li class=\"repair-mark\">repaired: {}</li>", esc(&r.detail))),
+                .map(|r| {
+                    let what = if r.kind.unreadable() { "unreadable" } else { "repaired" };
+                    format!("<li class=\"repair-mark\">{what}: {}</li>", esc(&r.detail))
+                }),
         )
         .collect();
     if !marks.is_empty() {

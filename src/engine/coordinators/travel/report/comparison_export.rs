@@ -111,7 +111,7 @@ pub fn batch_summary_csv(runs: &[BatchEntry]) -> String {
     for a in Area::ALL {
         out.push_str(&format!(",failed_pct_{}", a.expert()));
     }
-    out.push_str(",replies,repaired\n");
+    out.push_str(",replies,repaired,unreadable\n");
     for g in &groups {
         let mut row = vec![csv_field(&g.group), g.runs.to_string()];
         row.extend(
@@ -128,6 +128,7 @@ pub fn batch_summary_csv(runs: &[BatchEntry]) -> String {
         row.extend([
             g.repairs.replies.to_string(),
             g.repairs.repaired.to_string(),
+            g.repairs.unreadable.to_string(),
         ]);
         out.push_str(&row.join(","));
         out.push('\n');
