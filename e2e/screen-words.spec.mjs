@@ -148,3 +148,24 @@ test('a reply that could not be read is named unreadable, apart from repaired on
   assert.match(await row.innerText(), new RegExp(`unreadable: ${n} of ${m}`), 'History says it too');
   assert.deepEqual(page.errors, []);
 });
+
+test('History counts a stopped run\'s calls as the status line and Usage do', async () => {
+  const page = await openApp(env);
+  await page.setViewportSize({ width: 1440, height: 1000 });
+  await configure(page, { provider: 'custom', baseUrl: env.mock.url + '/v1', model: 'mock-model', key: 'k' });
+  // The root is judged; the next call hangs until Stop.
+  env.mock.script([{ text: '{"reason": "three lines, priced apart", "solvable": false}' }, { hangMs: 60000 }]);
+  await page.getByLabel('Coordinator').selectOption('mael');
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await waitForStatus(page, /1 LLM call · 1 running/, 60000);
+  await page.getByRole('button', { name: 'Stop', exact: true }).click();
+  await waitForStatus(page, /Stopped/, 30000);
+  const status = await page.getByTestId('run-status').innerText();
+  const [calls] = status.match(/\d+ LLM calls?(?: · \d+ [a-z ]+?(?= ·|$))*/m) ?? [];
+  assert.match(calls ?? '', /^1 LLM call · 1 stopped/, status);
+  await page.getByRole('link', { name: 'History' }).click();
+  const row = page.locator('.run-row').first();
+  await row.waitFor();
+  assert.match(await row.innerText(), /events · 1 LLM call · 1 stopped/, 'History says what the status line said');
+  assert.deepEqual(page.errors, []);
+});

@@ -214,26 +214,38 @@ impl StatusView {
     /// turn, else those left unanswered; and those a stop cut off and
     /// failed ones. "1 LLM call · 2 running · 3 waiting for a slot".
     pub fn calls_line(&self, live: bool) -> String {
-        let n = self.replies;
-        let mut line = format!("{n} LLM call{}", if n == 1 { "" } else { "s" });
-        let (open, queued) = (self.unanswered(), self.queued());
-        if live && open > 0 {
-            line.push_str(&format!(" · {open} running"));
-        }
-        if live && queued > 0 {
-            line.push_str(&format!(" · {queued} waiting for a slot"));
-        }
-        if !live && open > 0 {
-            line.push_str(&format!(" · {open} unanswered"));
-        }
-        if self.stopped > 0 {
-            line.push_str(&format!(" · {} stopped", self.stopped));
-        }
-        if self.failed > 0 {
-            line.push_str(&format!(" · {} failed", self.failed));
-        }
-        line
+        let open = self.unanswered();
+        let open = if live {
+            [(open, "running"), (self.queued(), "waiting for a slot")]
+        } else {
+            [(open, "unanswered"), (0, "")]
+        };
+        calls_words(self.replies, &open, self.stopped, self.failed)
     }
+}
+
+/// A run's calls in words, one definition for the status line and History:
+/// the answered ones, as Usage counts them ("7 LLM calls"), then those
+/// still open (`open`: how many, and what they are doing), those a stop cut
+/// off and those that failed, each only when there are some.
+pub fn calls_words(
+    answered: usize,
+    open: &[(usize, &str)],
+    stopped: usize,
+    failed: usize,
+) -> String {
+    let mut line = format!(
+        "{answered} LLM call{}",
+        if answered == 1 { "" } else { "s" }
+    );
+    let rest = open
+        .iter()
+        .copied()
+        .chain([(stopped, "stopped"), (failed, "failed")]);
+    for (n, what) in rest.filter(|(n, _)| *n > 0) {
+        line.push_str(&format!(" · {n} {what}"));
+    }
+    line
 }
 
 impl Fold for StatusView {

@@ -38,8 +38,20 @@ pub struct RunMeta {
     pub status: RunStatus,
     #[serde(default)]
     pub events: u64,
+    /// LLM requests made (what records before `answered` show).
     #[serde(default)]
     pub llm_calls: u64,
+    /// Of the calls: answered, cut off by a stop, failed and left
+    /// unanswered, counted as the status line counts them (records from
+    /// before these were kept have 0s).
+    #[serde(default)]
+    pub answered: u64,
+    #[serde(default)]
+    pub stopped: u64,
+    #[serde(default)]
+    pub failed: u64,
+    #[serde(default)]
+    pub unanswered: u64,
     /// Replies received, and of those the ones their steps had to repair
     /// and the ones they could not read (records and runs from before
     /// repairs were counted have 0s; records from before unreadable
@@ -72,6 +84,7 @@ impl RunMeta {
             false => Default::default(),
         };
         let (cost, complete) = usage.total.cost(prices);
+        let calls = super::StatusView::of(events);
         RunMeta {
             run_id: config.run_id.clone(),
             title: None,
@@ -88,6 +101,10 @@ impl RunMeta {
                 .iter()
                 .filter(|e| matches!(e.event, RunEvent::LlmRequest { .. }))
                 .count() as u64,
+            answered: calls.replies as u64,
+            stopped: calls.stopped as u64,
+            failed: calls.failed as u64,
+            unanswered: calls.unanswered() as u64,
             replies: repairs.replies.into(),
             repaired: repairs.repaired.into(),
             unreadable: repairs.unreadable.into(),
@@ -259,6 +276,79 @@ mod tests {
             !m.is_interrupted(1e12),
             "finished runs are never interrupted"
         );
+    }
+
+    /// History counts a run's calls as the status line and Usage do: the
+    /// answered ones, then those stopped (issue 49: "8 calls" there, "7 LLM
+    /// calls · 1 stopped" on the Run page).
+    #[test]
+    fn history_counts_calls_as_the_status_line_does() {
+        use crate::engine::model::{ChatRequest, ChatResponse, ModelError};
+        use crate::engine::views::html::{history_row, HistoryRow};
+        use crate::engine::views::StatusView;
+        let mut events = vec![ev(0, RunEvent::RunStarted { config: config() })];
+        for call in 0..3u32 {
+            let request = ChatRequest::new(vec![]);
+            let (agent, model) = ("a".to_string(), "m".to_string());
+            events.push(ev(
+                events.len() as u64,
+                RunEvent::LlmRequest {
+                    call,
+                    agent,
+                    model,
+                    request,
+                },
+            ));
+        }
+        for call in 0..2u32 {
+            let response = ChatResponse::default();
+            let (latency_ms, retries) = (1, 0);
+            events.push(ev(
+                events.len() as u64,
+                RunEvent::LlmResponse {
+                    call,
+                    response,
+                    latency_ms,
+                    retries,
+                },
+            ));
+        }
+        let error = ModelError::Cancelled;
+        events.push(ev(
+            events.len() as u64,
+            RunEvent::LlmFailed {
+                call: 2,
+                error,
+                retries: 0,
+            },
+        ));
+        let m = RunMeta::of(&config(), &events, &PriceTable::default(), 5000.0);
+        assert_eq!((m.llm_calls, m.answered, m.stopped), (3, 2, 1));
+        let line = StatusView::of(&events).calls_line(false);
+        assert_eq!(line, "2 LLM calls · 1 stopped");
+        let row = history_row(&HistoryRow::Run {
+            meta: &m,
+            parent_title: None,
+            date: String::new(),
+            now_ms: 5000.0,
+        });
+        assert!(
+            row.contains(&format!("{} events · {line}", events.len())),
+            "{row}"
+        );
+        // A record from before the counts were kept shows its requests.
+        let old = RunMeta {
+            answered: 0,
+            stopped: 0,
+            ..m
+        };
+        let row = history_row(&HistoryRow::Run {
+            meta: &old,
+            parent_title: None,
+            date: String::new(),
+            now_ms: 5000.0,
+        });
+        assert!(row.contains("events · 3 calls"), "{row}");
     }
 
     #[test]

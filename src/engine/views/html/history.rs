@@ -3,6 +3,7 @@
 use super::esc;
 use crate::engine::model::pricing::format_usd;
 use crate::engine::run::RunStatus;
+use crate::engine::views::calls_words;
 use crate::engine::views::record::RunMeta;
 use crate::engine::views::repairs::RepairCount;
 
@@ -54,7 +55,16 @@ pub fn history_row(row: &HistoryRow) -> String {
                     )
                 })
                 .unwrap_or_default();
-            let mut calls = format!("{} events · {} call{}", m.events, m.llm_calls, if m.llm_calls == 1 { "" } else { "s" });
+            // The calls as the status line counts them (a record from
+            // before those counts were kept: its requests).
+            let counted = m.answered + m.stopped + m.failed + m.unanswered > 0;
+            let mut calls = if counted || m.llm_calls == 0 {
+                let open = [(m.unanswered as usize, "unanswered")];
+                let words = calls_words(m.answered as usize, &open, m.stopped as usize, m.failed as usize);
+                format!("{} events · {}", m.events, esc(&words))
+            } else {
+                format!("{} events · {} call{}", m.events, m.llm_calls, if m.llm_calls == 1 { "" } else { "s" })
+            };
             if m.replies > 0 {
                 let count = RepairCount {
                     replies: m.replies as u32,
