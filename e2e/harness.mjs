@@ -107,6 +107,24 @@ export async function configure(page, { provider, baseUrl, model, key, remember 
   await dialog.waitFor({ state: 'hidden' });
 }
 
+/**
+ * Starts a MAEL run on the mock whose root is judged and split as asked and
+ * whose every later step is answered in prose (no verdict, critique or
+ * rating reads): most replies cannot be read. `before` runs on the page
+ * once MAEL is picked (to set its form).
+ */
+export async function runMaelInProse(page, env, before = async () => {}) {
+  await page.setViewportSize({ width: 1440, height: 1000 });
+  await configure(page, { provider: 'custom', baseUrl: env.mock.url + '/v1', model: 'mock-model', key: 'k' });
+  env.mock.script([
+    { text: '{"reason": "three lines, priced apart", "solvable": false}' },
+    { text: '{"subtasks": ["Find the cost of 3 candles at $4 each.", "Find the cost of 4 kites at $20 each.", "Find the cost of 10 backpacks at $25 each."]}' },
+  ]);
+  await page.getByLabel('Coordinator').selectOption('mael');
+  await before();
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+}
+
 export async function runTask(page, task) {
   await page.getByRole('textbox', { name: 'Task', exact: true }).fill(task);
   await page.getByRole('button', { name: 'Run', exact: true }).click();

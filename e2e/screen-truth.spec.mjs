@@ -6,7 +6,7 @@
 import { test, before, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { setup, openApp, configure, runTask, waitForStatus, screenshot, shareLink, eventually } from './harness.mjs';
+import { setup, openApp, configure, runTask, runMaelInProse, waitForStatus, screenshot, shareLink, eventually } from './harness.mjs';
 
 let env;
 before(async () => (env = await setup({ chunkDelayMs: 30 })));
@@ -228,17 +228,7 @@ test('after Stop, the panels that wait for the end say the run was stopped', asy
 
 test('once most replies could not be read, a run-level notice says so and leads to the flags', async () => {
   const page = await openApp(env);
-  await page.setViewportSize({ width: 1440, height: 1000 });
-  // The root is judged and split as asked; after that the mock answers every
-  // step in prose: no verdict, critique or rating reads.
-  await configure(page, { provider: 'custom', baseUrl: env.mock.url + '/v1', model: 'mock-model', key: 'k' });
-  env.mock.script([
-    { text: '{"reason": "three lines, priced apart", "solvable": false}' },
-    { text: '{"subtasks": ["Find the cost of 3 candles at $4 each.", "Find the cost of 4 kites at $20 each.", "Find the cost of 10 backpacks at $25 each."]}' },
-  ]);
-  await page.getByLabel('Coordinator').selectOption('mael');
-  await page.locator('#ml-learn').check();
-  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await runMaelInProse(page, env, () => page.locator('#ml-learn').check());
   const notice = page.getByTestId('mostly-unreadable');
   await notice.waitFor({ timeout: 60000 });
   await waitForStatus(page, /Finished|Failed|Stopped/, 120000);

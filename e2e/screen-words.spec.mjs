@@ -5,7 +5,7 @@
 // reply is never called repaired.
 import { test, before, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
-import { setup, openApp, configure, waitForStatus, screenshot, eventually } from './harness.mjs';
+import { setup, openApp, configure, runMaelInProse, waitForStatus, screenshot, eventually } from './harness.mjs';
 
 let env;
 before(async () => (env = await setup({ chunkDelayMs: 10 })));
@@ -118,16 +118,7 @@ test("at 1440 px MAEL's team graph shows every agent's name and closeness, and i
 
 test('a reply that could not be read is named unreadable, apart from repaired ones: mark, status and History', async () => {
   const page = await openApp(env);
-  await page.setViewportSize({ width: 1440, height: 1000 });
-  // The root is judged and split as asked; after that the mock answers in
-  // prose: no verdict, critique or rating reads.
-  await configure(page, { provider: 'custom', baseUrl: env.mock.url + '/v1', model: 'mock-model', key: 'k' });
-  env.mock.script([
-    { text: '{"reason": "three lines, priced apart", "solvable": false}' },
-    { text: '{"subtasks": ["Find the cost of 3 candles at $4 each.", "Find the cost of 4 kites at $20 each.", "Find the cost of 10 backpacks at $25 each."]}' },
-  ]);
-  await page.getByLabel('Coordinator').selectOption('mael');
-  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await runMaelInProse(page, env);
   const notice = page.getByTestId('mostly-unreadable');
   await notice.waitFor({ timeout: 60000 });
   await waitForStatus(page, /Finished|Failed|Stopped/, 120000);
