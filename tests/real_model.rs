@@ -168,14 +168,26 @@ fn one_run(model: &Path, what: &str, args: &[&str]) -> RunDoc {
     let run = run_scan::read_run(what, &file);
     let (calls, repaired) = check_run(what, &run, &name_of(model));
     assert_eq!(summary["replies"].as_u64(), Some(calls as u64), "{what}");
+    // Every flagged reply is counted once: repaired, or unreadable when its
+    // step could not read it (a default used, or asked again).
+    let unreadable = run_scan::unreadable_calls(&run.events).len() as u64;
+    assert_eq!(
+        summary["unreadable"].as_u64(),
+        Some(unreadable),
+        "{what}: the unreadable replies reported are not the ones recorded"
+    );
     assert_eq!(
         summary["repaired"].as_u64(),
-        Some(repaired as u64),
+        Some(repaired as u64 - unreadable),
         "{what}: the repaired replies reported are not the ones recorded"
     );
     let by_step: u64 = summary["repaired_by_step"]
         .as_object()
-        .map(|m| m.values().filter_map(|c| c["repaired"].as_u64()).sum())
+        .map(|m| {
+            m.values()
+                .filter_map(|c| Some(c["repaired"].as_u64()? + c["unreadable"].as_u64()?))
+                .sum()
+        })
         .unwrap_or(0);
     assert_eq!(by_step, repaired as u64, "{what}: per step kind");
     eprintln!("[real model] {what}: {summary}");

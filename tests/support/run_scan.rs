@@ -66,6 +66,22 @@ pub fn repaired_calls(events: &[LoggedEvent]) -> BTreeSet<u32> {
         .collect()
 }
 
+/// The calls whose replies their steps could not read (a repair that used
+/// a default or asked again).
+pub fn unreadable_calls(events: &[LoggedEvent]) -> BTreeSet<u32> {
+    events
+        .iter()
+        .filter_map(|e| match &e.event {
+            RunEvent::ReplyRepaired { call, repairs }
+                if repairs.iter().any(|r| r.kind.unreadable()) =>
+            {
+                Some(*call)
+            }
+            _ => None,
+        })
+        .collect()
+}
+
 /// The repaired calls that never answered: none, when every repair names
 /// an answered call.
 pub fn unanswered_repairs(events: &[LoggedEvent]) -> BTreeSet<u32> {
