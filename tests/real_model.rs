@@ -341,10 +341,12 @@ fn real_model_mael_solves_learns_and_is_evaluated() {
         .filter(|v| v.get("mode").is_some() && v.get("pool_tasks").is_none())
         .collect();
     assert_eq!(modes.len(), 3, "none, task, step: {stdout}");
-    let reported: u64 = modes.iter().filter_map(|v| v["repaired"].as_u64()).sum();
+    // Each flagged reply once: repaired, or unreadable.
+    let flagged = |v: &Value| Some(v["repaired"].as_u64()? + v["unreadable"].as_u64()?);
+    let reported: u64 = modes.iter().filter_map(flagged).sum();
     assert_eq!(
         reported, recorded as u64,
-        "mael-eval's repaired replies are not the ones its runs recorded"
+        "mael-eval's repaired and unreadable replies are not the ones its runs recorded"
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
