@@ -62,7 +62,7 @@ test('on a phone the current page link is in view; the metrics labels, run tabs 
   // The agent graph names each agent as every other view does: whole.
   const nodes = await page.locator('svg.graph g.node').evaluateAll((gs) =>
     gs.map((g) => ({
-      label: [...g.querySelector('.node-label').childNodes].map((c) => c.textContent).join(' '),
+      label: g.querySelector('.node-label').textContent.trim(),
       name: g.querySelector('title').textContent.replace(/ \(.*$/, ''),
     })),
   );

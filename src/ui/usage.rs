@@ -119,7 +119,7 @@ fn UsageBox() -> impl IntoView {
                 {seg(By::Phase, "Phase")}
                 {seg(By::Model, "Model")}
             </div>
-            <div class="table-scroll">
+            <div class="table-scroll" tabindex="0" role="region" aria-label="Usage by agent">
                 <table class="usage-table">
                     <thead><tr><th scope="col"></th><th scope="col">"Calls"</th><th scope="col">"In"</th><th scope="col">"Out"</th><th scope="col">"Cost"</th></tr></thead>
                     <tbody inner_html=table></tbody>

@@ -314,7 +314,11 @@ async fn generate(
         },
     );
     let t0 = now();
-    let mut watch = split_watch(state);
+    // The split is watched while the answer is written (from the first
+    // token: reading the prompt is one burst, writing the steady pace a
+    // busy core collapses), so a fallback comes after some exchanges of
+    // the writing, never before.
+    let mut watch = None;
     let mut first_token: Option<f64> = None;
     // The exchanges with helper workers when the first token came.
     let mut at_first = (0u64, 0.0f64);
@@ -372,6 +376,7 @@ async fn generate(
                 if first_token.is_none() {
                     first_token = Some(now());
                     at_first = exchanged(state);
+                    watch = split_watch(state);
                 }
                 if !text.is_empty() {
                     send(state, &FromWorker::Delta { id, text });

@@ -239,10 +239,12 @@ impl NodeLook<'_> {
     fn write_node(&self, s: &mut String, n: &Node, (x, y): (f64, f64)) {
         let r = self.r;
         let status = n.status.label();
+        // Two lines keep the name's space (its accessible name is the
+        // text: "Plan summarizer", not "Plansummarizer").
         let label = match label_lines(&n.name) {
             (one, None) => escape(&one),
             (first, Some(rest)) => format!(
-                "<tspan x=\"0\">{}</tspan><tspan x=\"0\" dy=\"1.1em\">{}</tspan>",
+                "<tspan x=\"0\">{} </tspan><tspan x=\"0\" dy=\"1.1em\">{}</tspan>",
                 escape(&first),
                 escape(&rest)
             ),
@@ -425,7 +427,7 @@ mod tests {
         let svg = render(&AgentGraph::of(&events), false);
         assert!(
             svg.contains(
-                "<tspan x=\"0\">Plan</tspan><tspan x=\"0\" dy=\"1.1em\">summarizer</tspan>"
+                "<tspan x=\"0\">Plan </tspan><tspan x=\"0\" dy=\"1.1em\">summarizer</tspan>"
             ),
             "{svg}"
         );
