@@ -39,8 +39,14 @@ mod native {
 
     type Ws = WebSocket<MaybeTlsStream<TcpStream>>;
 
-    fn connect(addr: &str, timeout: Duration) -> Ws {
-        let (ws, _) = tungstenite::connect(format!("ws://{addr}/live")).expect("connects");
+    /// A page on `at`: the relay's address, or with a path and query.
+    fn connect(at: &str, timeout: Duration) -> Ws {
+        let url = if at.contains('/') {
+            format!("ws://{at}")
+        } else {
+            format!("ws://{at}/live")
+        };
+        let (ws, _) = tungstenite::connect(url).expect("connects");
         if let MaybeTlsStream::Plain(s) = ws.get_ref() {
             s.set_read_timeout(Some(timeout)).expect("timeout");
             s.set_nodelay(true).expect("nodelay");
@@ -119,6 +125,8 @@ mod native {
         let mut child = Command::new(env!("CARGO_BIN_EXE_roundtable"))
             .args(["serve", "--port", "0", "--dist"])
             .arg(&dist)
+            .arg("--key-file")
+            .arg(dist.join("relay-key"))
             .stdout(Stdio::piped())
             .spawn()
             .expect("the relay starts");
@@ -134,16 +142,33 @@ mod native {
         let (rss0, _, _) = usage(pid);
 
         let start = Instant::now();
-        let mut teacher = connect(&addr, Duration::from_secs(10));
-        teacher
+        // Opened on a page without a token, then driven from a page
+        // whose address carries it (as the teacher's page does).
+        let mut opener = connect(&addr, Duration::from_secs(10));
+        opener
             .send(Message::text(json!({"type": "open"}).to_string()))
             .expect("opens");
-        let code = loop {
-            let v = next(&mut teacher);
+        let (code, token) = loop {
+            let v = next(&mut opener);
             if v["type"] == "opened" {
-                break v["code"].as_str().expect("code").to_string();
+                let text = |k: &str| v[k].as_str().expect(k).to_string();
+                break (text("code"), text("token"));
             }
         };
+        let mut teacher = connect(
+            &format!("{addr}/live?code={code}&token={token}"),
+            Duration::from_secs(10),
+        );
+        teacher
+            .send(Message::text(
+                json!({"type": "reopen", "code": code, "token": token, "state": {}}).to_string(),
+            ))
+            .expect("takes the class");
+        loop {
+            if next(&mut teacher)["type"] == "opened" {
+                break;
+            }
+        }
         teacher
             .send(Message::text(
                 json!({"type": "show", "show": {"run": "bench"}}).to_string(),

@@ -9,37 +9,9 @@
 // statically), "Teach live" says what it needs.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { createInterface } from 'node:readline';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { setup, openApp, screenshot, eventually, waitForStatus } from './harness.mjs';
-
-const RELAY = ['target/debug/roundtable', 'target/release/roundtable'].find((p) => existsSync(p));
-
-/** Starts `roundtable serve` on `port` (0: any free one). */
-async function startRelay(port = 0, extra = []) {
-  assert.ok(RELAY, 'the roundtable binary is built (cargo test or cargo build builds target/debug/roundtable)');
-  const proc = spawn(RELAY, ['serve', '--port', String(port), '--dist', 'dist', ...extra], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const lines = createInterface({ input: proc.stdout });
-  const url = await new Promise((resolve, reject) => {
-    proc.once('exit', (code) => reject(new Error(`roundtable serve exited (${code}) before serving`)));
-    lines.once('line', (line) => {
-      const m = /^SERVING (http:\/\/\S+)/.exec(line);
-      m ? resolve(m[1]) : reject(new Error(`unexpected first line: ${line}`));
-    });
-  });
-  lines.on('line', () => {});
-  return {
-    url,
-    port: Number(new URL(url).port),
-    async kill() {
-      if (proc.exitCode !== null) return;
-      const gone = new Promise((r) => proc.once('exit', r));
-      proc.kill('SIGKILL');
-      await gone;
-    },
-  };
-}
+import { startRelay, RELAY_KEY } from './relay.mjs';
 
 let env;
 let relay;
@@ -129,7 +101,7 @@ test('a teacher and three students (one on a phone) follow a lesson, answer, sur
   const ben = await join(code, '<b>Ben</b>');
   const phone = await join(code, '', { phone: true });
   await panel.getByText('3 students connected').waitFor();
-  const names = await panel.locator('.live-names li').allInnerTexts();
+  const names = await panel.locator('.live-names li .live-name').allInnerTexts();
   assert.deepEqual(names.slice(0, 2), ['Ada', '<b>Ben</b>'], 'names are shown as text');
   assert.match(names[2], /^Anonymous/);
   assert.equal(await panel.locator('.live-names b').count(), 0, 'a name never becomes markup');
@@ -171,7 +143,7 @@ test('a teacher and three students (one on a phone) follow a lesson, answer, sur
   const port = relay.port;
   await relay.kill();
   for (const p of [teacher, ada, phone]) await p.locator('.live-state.retrying').first().waitFor({ timeout: 10000 });
-  relay = await startRelay(port);
+  relay = await startRelay({ port });
   await panel.locator('.live-state.open').waitFor({ timeout: 20000 });
   for (const s of [ada, ben, phone]) await studentPanel(s).locator('.live-state.open').waitFor({ timeout: 30000 });
   await panel.getByText('3 students connected').waitFor({ timeout: 15000 });
@@ -253,6 +225,52 @@ test('a live demo-model run streams to a student; reloaded mid-run, the student 
   await endClass(teacher, [student]);
 });
 
+test('a relay whose key changed will not give the class back: the teacher is told why, keeps the token, and Try again works once the right relay is back; the teacher removes a student', async () => {
+  const teacher = await openOnRelay();
+  await teacher.goto(relay.url + '/lessons');
+  await teacher.getByRole('button', { name: /^Start “Who acts next/ }).click();
+  await teacher.getByRole('region', { name: 'Lesson', exact: true }).getByRole('button', { name: 'Teach live' }).click();
+  const panel = teacherPanel(teacher);
+  await panel.locator('.live-code').waitFor({ timeout: 15000 });
+  const code = (await panel.locator('.live-code').innerText()).trim();
+  const ada = await join(code, 'Ada');
+  const ben = await join(code, 'Ben');
+  await panel.getByText('2 students connected').waitFor();
+
+  // The teacher removes Ada: her page says so and does not come back; Ben stays.
+  await panel.getByRole('button', { name: 'Remove Ada from the class' }).click();
+  await studentPanel(ada).getByText(/The teacher removed you from this class/).waitFor({ timeout: 10000 });
+  await panel.getByText('1 student connected').waitFor();
+  assert.equal(await panel.getByRole('button', { name: 'Remove Ada from the class' }).count(), 0);
+  await studentPanel(ben).locator('.live-state.open').waitFor();
+
+  // The relay restarts with another key (its key file lost): the teacher's
+  // token cannot be checked, so the class is not given back — to anyone.
+  const port = relay.port;
+  await relay.kill();
+  const otherKey = `${RELAY_KEY}-other`;
+  relay = await startRelay({ port, key: otherKey });
+  const refusal = panel.getByRole('alert').filter({ hasText: 'would not give this class back' });
+  await refusal.waitFor({ timeout: 20000 });
+  assert.match(await refusal.innerText(), /start a new class/);
+  assert.match(await refusal.innerText(), /keeps the class's token/);
+  await screenshot(teacher, 'live-teacher-refused');
+  const kept = await teacher.evaluate(() => Object.keys(sessionStorage).map((k) => sessionStorage.getItem(k)).join(' '));
+  assert.ok(kept.includes(code), 'the tab kept its class and token');
+
+  // The right relay is back (its key found): Try again takes the class
+  // back from what the tab kept, and Ben rejoins it.
+  await relay.kill();
+  relay = await startRelay({ port });
+  await refusal.getByRole('button', { name: 'Try again' }).click();
+  await panel.locator('.live-state.open').waitFor({ timeout: 20000 });
+  await studentPanel(ben).locator('.live-state.open').waitFor({ timeout: 30000 });
+  await panel.getByText('1 student connected').waitFor({ timeout: 15000 });
+  await endClass(teacher, [ben]);
+  await ada.context().close();
+  rmSync(otherKey, { force: true });
+});
+
 test('a two-run lesson and then a plain comparison, taught live: the student sees both runs where the teacher has them', async () => {
   const teacher = await openOnRelay();
   await teacher.goto(relay.url + '/lessons');
@@ -286,7 +304,7 @@ test('a two-run lesson and then a plain comparison, taught live: the student see
 });
 
 test('a relay with a lower event rate: refused events are sent again, slower, until the student has the whole run', async () => {
-  const slow = await startRelay(0, ['--events-per-second', '10']);
+  const slow = await startRelay({ extra: ['--events-per-second', '10'] });
   try {
     const teacher = await openOnRelay({ url: slow.url });
     await teacher.getByRole('button', { name: 'Settings', exact: true }).click();

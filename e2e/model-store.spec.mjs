@@ -11,32 +11,17 @@
 // last two) the page says what happened and how to get the model back.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { createInterface } from 'node:readline';
 import { setup, openApp, screenshot, waitForStatus, shareLink, eventually } from './harness.mjs';
+import { startRelay } from './relay.mjs';
 
 const TOOL = 'target/llm-worker/debug/tiny-gguf';
 const DIR = 'target/e2e-models';
-const RELAY = ['target/debug/roundtable', 'target/release/roundtable'].find((p) => existsSync(p));
 let env;
 let relay;
 let files;
 
-async function startRelay() {
-  assert.ok(RELAY, 'the roundtable binary is built (cargo test builds target/debug/roundtable)');
-  const proc = spawn(RELAY, ['serve', '--port', '0', '--dist', 'dist'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const lines = createInterface({ input: proc.stdout });
-  const url = await new Promise((resolve, reject) => {
-    proc.once('exit', (code) => reject(new Error(`roundtable serve exited (${code}) before serving`)));
-    lines.once('line', (line) => {
-      const m = /^SERVING (http:\/\/\S+)/.exec(line);
-      m ? resolve(m[1]) : reject(new Error(`unexpected first line: ${line}`));
-    });
-  });
-  lines.on('line', () => {});
-  return { url, kill: () => proc.kill('SIGKILL') };
-}
 
 before(async () => {
   assert.ok(existsSync(TOOL), `${TOOL} is missing: scripts/test.sh builds it`);

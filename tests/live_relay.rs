@@ -4,127 +4,20 @@
 //! events each once and in order across a student's reconnect, answers
 //! and tallies, the teacher-only rules and malformed frames closing only
 //! their own connection with a reason, and a class taken back by a
-//! restarted relay from the teacher's saved state. The rules in detail
-//! are `src/engine/live/tests.rs`.
+//! restarted relay from the teacher's saved state — only by its teacher
+//! (`live_relay_guards.rs`: forged tokens, join floods, oversized frames,
+//! guessed codes). The rules in detail are `src/engine/live/tests.rs`.
 
 #![cfg(not(target_arch = "wasm32"))]
 
+#[path = "support/relay.rs"]
+mod relay;
+
+use relay::{open_class, scratch, start, start_keeping, Page, Server};
 use serde_json::{json, Value};
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
-use std::time::Duration;
-use tungstenite::stream::MaybeTlsStream;
-use tungstenite::{Message, WebSocket};
-
-struct Server {
-    child: Child,
-    addr: String,
-    /// Kept open: the server may print more.
-    dist: PathBuf,
-    _stdout: BufReader<std::process::ChildStdout>,
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-        let _ = std::fs::remove_dir_all(&self.dist);
-    }
-}
-
-/// A folder of its own with an index.html, as the built app's (removed
-/// with its server).
-fn dist() -> PathBuf {
-    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let dir = std::env::temp_dir().join(format!("rt-live-dist-{}-{n}", std::process::id()));
-    std::fs::create_dir_all(dir.join("assets")).expect("a scratch dist");
-    std::fs::write(
-        dir.join("index.html"),
-        "<!doctype html><title>Roundtable</title>",
-    )
-    .expect("index");
-    std::fs::write(dir.join("assets/app.js"), "export {};").expect("a script");
-    dir
-}
-
-fn start() -> Server {
-    let dist = dist();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_roundtable"))
-        .args(["serve", "--port", "0", "--dist"])
-        .arg(&dist)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("the server starts");
-    let mut line = String::new();
-    let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
-    stdout
-        .read_line(&mut line)
-        .expect("the server says where it listens");
-    let addr = line
-        .trim()
-        .strip_prefix("SERVING http://")
-        .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
-        .to_string();
-    Server {
-        child,
-        addr,
-        dist,
-        _stdout: stdout,
-    }
-}
-
-struct Page(WebSocket<MaybeTlsStream<TcpStream>>);
-
-impl Page {
-    fn open(server: &Server) -> Page {
-        let (ws, _) = tungstenite::connect(format!("ws://{}/live", server.addr)).expect("connects");
-        if let MaybeTlsStream::Plain(s) = ws.get_ref() {
-            s.set_read_timeout(Some(Duration::from_secs(10)))
-                .expect("timeout");
-        }
-        Page(ws)
-    }
-    fn send(&mut self, v: Value) {
-        self.0.send(Message::text(v.to_string())).expect("sends");
-    }
-    fn send_raw(&mut self, m: Message) {
-        self.0.send(m).expect("sends");
-    }
-    /// The next frame, which must be JSON text.
-    fn next(&mut self) -> Value {
-        loop {
-            match self.0.read().expect("a frame") {
-                Message::Text(t) => return serde_json::from_str(t.as_str()).expect("JSON"),
-                Message::Close(c) => panic!("closed: {c:?}"),
-                _ => continue,
-            }
-        }
-    }
-    /// The next frame of `kind`, skipping others (rosters, tallies).
-    fn next_of(&mut self, kind: &str) -> Value {
-        loop {
-            let v = self.next();
-            if v["type"] == kind {
-                return v;
-            }
-        }
-    }
-    /// The close frame that must come next (text frames before it skipped).
-    fn closed(&mut self) -> (u16, String) {
-        loop {
-            match self.0.read() {
-                Ok(Message::Close(Some(c))) => return (u16::from(c.code), c.reason.to_string()),
-                Ok(Message::Close(None)) => return (0, String::new()),
-                Ok(_) => continue,
-                Err(e) => panic!("no close frame: {e}"),
-            }
-        }
-    }
-}
+use tungstenite::Message;
 
 fn events(range: std::ops::Range<u64>) -> Vec<Value> {
     range
@@ -172,12 +65,9 @@ fn serves_the_app_isolated_and_nothing_outside_it() {
 #[test]
 fn a_class_followed_by_three_students_each_event_once() {
     let server = start();
-    let mut teacher = Page::open(&server);
-    teacher.send(json!({"type": "open"}));
-    let opened = teacher.next_of("opened");
-    let code = opened["code"].as_str().expect("a code").to_string();
+    let (mut teacher, code, token) = open_class(&server);
     assert_eq!(code.len(), 6);
-    assert!(opened["token"].as_str().expect("a token").len() >= 32);
+    assert_eq!(token.len(), 64);
     teacher.send(json!({"type": "show", "show": {"lesson": "built-in: the travel planner"}}));
     teacher.send(json!({"type": "events", "from": 0, "events": events(0..5)}));
 
@@ -296,12 +186,7 @@ fn a_class_followed_by_three_students_each_event_once() {
 #[test]
 fn only_the_teacher_drives_and_a_bad_frame_closes_only_its_own_connection() {
     let server = start();
-    let mut teacher = Page::open(&server);
-    teacher.send(json!({"type": "open"}));
-    let code = teacher.next_of("opened")["code"]
-        .as_str()
-        .expect("code")
-        .to_string();
+    let (mut teacher, code, _) = open_class(&server);
     let join = |server: &Server| {
         let mut p = Page::open(server);
         p.send(json!({"type": "join", "code": code}));
@@ -331,7 +216,7 @@ fn only_the_teacher_drives_and_a_bad_frame_closes_only_its_own_connection() {
                 json!({"type": "answer", "id": "x".repeat(2000), "choice": 0}).to_string(),
             ),
             1009,
-            "limit is 1024",
+            "over 1024 bytes",
         ),
         (Message::binary(vec![1u8, 2, 3]), 1003, "JSON text"),
     ];
@@ -345,12 +230,20 @@ fn only_the_teacher_drives_and_a_bad_frame_closes_only_its_own_connection() {
     // Nobody else noticed: the class goes on for the others.
     teacher.send(json!({"type": "events", "from": 0, "events": events(0..2)}));
     assert_eq!(good.next_of("events")["events"], json!(events(0..2)));
-    // A page that is no teacher cannot take the class.
+    // A page that is no teacher cannot take the class: not without the
+    // token in its address, nor with a made-up one there.
     let mut thief = Page::open(&server);
-    thief.send(json!({"type": "reopen", "code": code, "token": "0".repeat(32), "state": {}}));
+    thief.send(json!({"type": "reopen", "code": code, "token": "0".repeat(64), "state": {}}));
     let (c, reason) = thief.closed();
     assert_eq!(
-        (c, reason.contains("teacher token")),
+        (c, reason.contains("carries its teacher token")),
+        (1008, true),
+        "{reason}"
+    );
+    let mut thief = Page::teacher(&server, &code, &"0".repeat(64));
+    let (c, reason) = thief.closed();
+    assert_eq!(
+        (c, reason.contains("does not know this teacher token")),
         (1008, true),
         "{reason}"
     );
@@ -364,11 +257,10 @@ fn only_the_teacher_drives_and_a_bad_frame_closes_only_its_own_connection() {
 
 #[test]
 fn a_restarted_relay_takes_the_class_back_from_the_teachers_state() {
-    let first = start();
-    let mut teacher = Page::open(&first);
-    teacher.send(json!({"type": "open"}));
-    let opened = teacher.next_of("opened");
-    let (code, token) = (opened["code"].clone(), opened["token"].clone());
+    let keys = scratch("key");
+    let key = keys.join("relay-key");
+    let first = start_keeping(&key);
+    let (mut teacher, code, token) = open_class(&first);
     let q = json!({"id": "q1", "prompt": "Who acts next?", "choices": ["Planner", "Critic", "Critic's critic"]});
     teacher.send(json!({"type": "show", "show": {"run": "demo"}}));
     teacher.send(json!({"type": "events", "from": 0, "events": events(0..6)}));
@@ -392,8 +284,8 @@ fn a_restarted_relay_takes_the_class_back_from_the_teachers_state() {
     drop(first); // the relay dies
 
     // What the teacher's tab kept: what it showed, sent, asked, and the answers it saw.
-    let second = start();
-    let mut teacher = Page::open(&second);
+    let second = start_keeping(&key);
+    let mut teacher = Page::teacher(&second, &code, &token);
     let state = json!({"show": {"run": "demo"}, "events": events(0..6), "step": 0, "question": q, "answers": {id.clone(): 2}});
     teacher.send(json!({"type": "reopen", "code": code, "token": token, "state": state}));
     assert_eq!(teacher.next_of("opened")["code"], code);
@@ -423,6 +315,8 @@ fn a_restarted_relay_takes_the_class_back_from_the_teachers_state() {
         events(0..9),
         "no event lost or doubled across the restart"
     );
+    drop(second);
+    let _ = std::fs::remove_dir_all(&keys);
 }
 
 /// The body of a GET (after the headers).

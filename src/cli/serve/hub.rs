@@ -3,11 +3,20 @@
 //! `handle` applies one page's frame to the class (`engine::live`) and
 //! sends the frames that follow to whom they go. The lock is never held
 //! across an await.
+//!
+//! Who may do what: a connection that carries a class's teacher token
+//! (checked against the relay's key before any frame is read) takes the
+//! class back; any other connection opens a class — and is then asked to
+//! connect again with the token it got — or joins one, and takes small
+//! frames only. Wrong join codes are slowed down (`wrong_codes`).
 
+use super::keys::Keys;
+use super::wrong_codes::WrongCodes;
 use axum::extract::ws::Utf8Bytes;
 use roundtable::engine::live::class::{Out, Relay, To};
-use roundtable::engine::live::protocol::{codes, parse_up, Close, Limits, Up};
+use roundtable::engine::live::protocol::{codes, parse_up, Close, Down, Limits, Up};
 use std::collections::HashMap;
+use std::net::IpAddr;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 use tokio::sync::mpsc;
@@ -45,7 +54,8 @@ struct Room {
 pub struct Hub {
     inner: Mutex<Inner>,
     /// The relay's limits (never change: read without the lock).
-    limits: Limits,
+    pub limits: Limits,
+    keys: Keys,
     started: Instant,
 }
 
@@ -53,6 +63,25 @@ struct Inner {
     relay: Relay,
     rooms: HashMap<String, Room>,
     next_conn: u64,
+    wrong_codes: WrongCodes,
+    /// Connections open with each class's teacher token (each may send
+    /// a class's whole state at once: two at a time).
+    with_token: HashMap<String, usize>,
+    /// The relay's clock (ms) when the lock was taken.
+    now: u64,
+}
+
+/// Connections a class's teacher token may have open at once (the tab
+/// driving the class, and one taking over from it).
+const TOKEN_CONNECTIONS: usize = 2;
+
+/// What a connection is, from its address and the token it came with.
+#[derive(Clone, Debug)]
+pub struct Conn {
+    pub id: u64,
+    pub ip: IpAddr,
+    /// The class whose teacher token it carried (checked).
+    pub teacher_of: Option<String>,
 }
 
 /// Letters and digits no one misreads (no 0/O, 1/I/L).
@@ -72,31 +101,19 @@ fn new_code() -> String {
         .collect()
 }
 
-/// A student's id: not guessable, so no page can take another's seat.
-fn new_student_id() -> String {
-    let hex: String = random_bytes::<8>()
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect();
-    format!("s{hex}")
-}
-
-fn new_token() -> String {
-    random_bytes::<16>()
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
-}
-
 impl Hub {
-    pub fn new(limits: Limits) -> Hub {
+    pub fn new(limits: Limits, keys: Keys) -> Hub {
         Hub {
             inner: Mutex::new(Inner {
                 relay: Relay::new(limits.clone()),
                 rooms: HashMap::new(),
                 next_conn: 1,
+                wrong_codes: WrongCodes::new(&limits),
+                with_token: HashMap::new(),
+                now: 0,
             }),
             limits,
+            keys,
             started: Instant::now(),
         }
     }
@@ -104,25 +121,55 @@ impl Hub {
     fn lock(&self) -> MutexGuard<'_, Inner> {
         // A panic while holding the lock would be a bug in the rules; the
         // state is still consistent enough to serve the other classes.
-        self.inner.lock().unwrap_or_else(|e| e.into_inner())
+        let mut inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        inner.now = self.now();
+        inner
     }
 
     fn now(&self) -> u64 {
         self.started.elapsed().as_millis() as u64
     }
 
-    pub fn connection(&self) -> u64 {
+    /// A new connection from `ip`, with the teacher token it carried (if
+    /// any): refused when the token is not the class's, or the class's
+    /// token has its connections open already. Every connection made is
+    /// given back with `left`.
+    pub fn connection(&self, ip: IpAddr, token: Option<(&str, &str)>) -> Result<Conn, Close> {
         let mut inner = self.lock();
+        let teacher_of = match token {
+            None => None,
+            Some((code, token)) if self.keys.is_teacher(code, token) => {
+                let open = inner.with_token.entry(code.to_string()).or_default();
+                if *open >= TOKEN_CONNECTIONS {
+                    return Err(Close::policy(
+                        "this class is being taken back from another tab already",
+                    ));
+                }
+                *open += 1;
+                Some(code.to_string())
+            }
+            Some(_) => {
+                return Err(Close::policy(
+                    "this relay does not know this teacher token (not given here, or its key changed): start a new class",
+                ))
+            }
+        };
         inner.next_conn += 1;
-        inner.next_conn
+        Ok(Conn {
+            id: inner.next_conn,
+            ip,
+            teacher_of,
+        })
     }
 
-    /// The largest frame a connection in `role` may send.
-    pub fn max_frame(&self, role: Option<&Role>) -> usize {
+    /// The largest frame a connection may send, before and after its role.
+    pub fn max_frame(&self, conn: &Conn, role: Option<&Role>) -> usize {
         let limits = &self.limits;
         match role {
-            // The first frame may be a teacher's Reopen with the whole class.
-            None => limits.log_bytes + limits.teacher_frame,
+            // The first frame of a teacher's connection may take the whole
+            // class back; any other first frame is small.
+            None if conn.teacher_of.is_some() => limits.reopen_frame(),
+            None => limits.student_frame,
             Some(Role::Teacher(_)) => limits.teacher_frame,
             Some(Role::Student(..)) => limits.student_frame,
         }
@@ -132,12 +179,12 @@ impl Hub {
     /// the hub when the frame gives the connection a role.
     pub fn handle(
         &self,
-        conn: u64,
+        conn: &Conn,
         tx: &mut Option<Tx>,
         role: &mut Option<Role>,
         text: &str,
     ) -> Result<(), Close> {
-        let up = parse_up(text, self.max_frame(role.as_ref()))?;
+        let up = parse_up(text, self.max_frame(conn, role.as_ref()))?;
         let now = self.now();
         let mut inner = self.lock();
         let inner = &mut *inner;
@@ -147,14 +194,37 @@ impl Hub {
                 while inner.relay.has(&code) {
                     code = new_code();
                 }
-                let out = inner.relay.open(code.clone(), new_token(), now)?;
-                inner.seat_teacher(&code, conn, tx.take());
-                *role = Some(Role::Teacher(code.clone()));
-                inner.dispatch(&code, out);
+                let token = self.keys.teacher_token(&code);
+                let out = inner.relay.open(code.clone(), token, now)?;
+                // Away until it connects again with the token (a class
+                // whose teacher never does ends as any other).
+                if let Some(class) = inner.relay.class(&code) {
+                    class.teacher_left(now);
+                }
+                let tx = tx.as_ref().ok_or_else(|| Close::policy("no queue"))?;
+                for (_, mut down) in out.into_iter().filter(|(to, _)| *to == To::Teacher) {
+                    if let Down::Opened { reconnect, .. } = &mut down {
+                        *reconnect = true;
+                    }
+                    if let Ok(text) = serde_json::to_string(&down) {
+                        let _ = tx.try_send(Frame::Text(Utf8Bytes::from(text)));
+                    }
+                }
+                let _ = tx.try_send(Frame::Close(
+                    codes::RECONNECT,
+                    "the class is open: connect again with its teacher token".into(),
+                ));
             }
             (None, Up::Reopen { code, token, state }) => {
+                if conn.teacher_of.as_deref() != Some(code.as_str())
+                    || !self.keys.is_teacher(&code, &token)
+                {
+                    return Err(Close::policy(
+                        "a class is taken back over a connection that carries its teacher token",
+                    ));
+                }
                 let out = inner.relay.reopen(&code, &token, state, now)?;
-                inner.seat_teacher(&code, conn, tx.take());
+                inner.seat_teacher(&code, conn.id, tx.take());
                 *role = Some(Role::Teacher(code.clone()));
                 inner.dispatch(&code, out);
             }
@@ -168,17 +238,30 @@ impl Hub {
                 },
             ) => {
                 let limits = &self.limits;
+                // An id this relay gave in this class: the page knows the
+                // code (and may wait for its teacher to bring it back).
+                let student = student.filter(|id| self.keys.is_student(&code, id));
+                if student.is_none() {
+                    inner
+                        .wrong_codes
+                        .may_try(conn.ip, now)
+                        .map_err(|wait| Close {
+                            code: codes::SLOW_DOWN,
+                            reason: format!(
+                                "too many wrong class codes from this device: wait {wait} s, then check the code with your teacher"
+                            ),
+                        })?;
+                }
                 let Some(class) = inner.relay.class(&code) else {
+                    if student.is_none() {
+                        inner.wrong_codes.wrong(conn.ip, now);
+                    }
                     return Err(Close::no_class(&code));
                 };
-                let (id, out) = class.join(
-                    name.as_deref(),
-                    since,
-                    student.as_deref(),
-                    new_student_id(),
-                    limits,
-                )?;
-                inner.seat_student(&code, &id, conn, tx.take());
+                let fresh = self.keys.student_id(&code).map_err(Close::policy)?;
+                let (id, out) =
+                    class.join(name.as_deref(), since, student.as_deref(), fresh, limits)?;
+                inner.seat_student(&code, &id, conn.id, tx.take());
                 *role = Some(Role::Student(code.clone(), id));
                 inner.dispatch(&code, out);
             }
@@ -201,8 +284,20 @@ impl Hub {
                 let Some(class) = inner.relay.class(&code) else {
                     return Err(Close::policy("the class has ended"));
                 };
+                let removed = match &up {
+                    Up::Remove { student } => Some(student.clone()),
+                    _ => None,
+                };
                 let out = class.teacher(up, now, limits)?;
                 inner.dispatch(&code, out);
+                if let Some(student) = removed {
+                    inner.close_student(
+                        &code,
+                        &student,
+                        codes::REMOVED,
+                        "the teacher removed you from the class",
+                    );
+                }
             }
             (Some(Role::Student(code, id)), Up::Answer { id: q, choice }) => {
                 let Some(class) = inner.relay.class(&code) else {
@@ -221,10 +316,19 @@ impl Hub {
     }
 
     /// A connection ended (closed, broken, or dropped for falling behind).
-    pub fn left(&self, conn: u64, role: Option<Role>) {
+    pub fn left(&self, conn: &Conn, role: Option<Role>) {
         let now = self.now();
         let mut inner = self.lock();
         let inner = &mut *inner;
+        if let Some(code) = &conn.teacher_of {
+            if let Some(open) = inner.with_token.get_mut(code) {
+                *open = open.saturating_sub(1);
+                if *open == 0 {
+                    inner.with_token.remove(code);
+                }
+            }
+        }
+        let conn = conn.id;
         match role {
             Some(Role::Teacher(code)) => {
                 let Some(room) = inner.rooms.get_mut(&code) else {
@@ -245,7 +349,7 @@ impl Hub {
                 if room.students.get(&id).is_some_and(|p| p.conn == conn) {
                     room.students.remove(&id);
                     if let Some(class) = inner.relay.class(&code) {
-                        let out = class.student_left(&id);
+                        let out = class.student_left(&id, now);
                         inner.dispatch(&code, out);
                     }
                 }
@@ -262,6 +366,10 @@ impl Hub {
             inner.dispatch(&code, out);
             inner.close_room(&code, "the class is over");
         }
+        for (code, out) in inner.relay.free_seats(now) {
+            inner.dispatch(&code, out);
+        }
+        inner.wrong_codes.forget_idle(now);
     }
 }
 
@@ -294,6 +402,17 @@ impl Inner {
                 codes::JOINED_ELSEWHERE,
                 "you joined again in another tab".into(),
             ));
+        }
+    }
+
+    /// A student's page is closed with `reason` (it does not come back).
+    fn close_student(&mut self, code: &str, id: &str, close: u16, reason: &str) {
+        if let Some(peer) = self
+            .rooms
+            .get_mut(code)
+            .and_then(|room| room.students.remove(id))
+        {
+            let _ = peer.tx.try_send(Frame::Close(close, reason.to_string()));
         }
     }
 
@@ -353,7 +472,7 @@ impl Inner {
                 Some(id) => {
                     room.students.remove(&id);
                     if let Some(class) = self.relay.class(code) {
-                        left.extend(class.student_left(&id));
+                        left.extend(class.student_left(&id, self.now));
                     }
                 }
             }

@@ -23,9 +23,17 @@ pub type Out = Vec<(To, Down)>;
 
 struct Seat {
     name: Option<String>,
-    connected: bool,
+    /// When the student's page went away (None while connected): the
+    /// seat is kept for `Limits::seat_grace_ms`, then freed.
+    left_at: Option<u64>,
     /// When the student first sat down (the roster's order).
     order: u64,
+}
+
+impl Seat {
+    fn connected(&self) -> bool {
+        self.left_at.is_none()
+    }
 }
 
 pub struct Class {
@@ -61,7 +69,7 @@ impl Class {
             .map(|(i, id)| {
                 let seat = Seat {
                     name: None,
-                    connected: false,
+                    left_at: Some(now),
                     order: i as u64,
                 };
                 (id.clone(), seat)
@@ -86,7 +94,7 @@ impl Class {
     }
 
     pub fn students_connected(&self) -> usize {
-        self.students.values().filter(|s| s.connected).count()
+        self.students.values().filter(|s| s.connected()).count()
     }
 
     /// Who is in the class, in the order they came.
@@ -99,7 +107,7 @@ impl Class {
                 .map(|(id, s)| StudentView {
                     id: id.clone(),
                     name: s.name.clone(),
-                    connected: s.connected,
+                    connected: s.connected(),
                 })
                 .collect(),
         }
@@ -135,6 +143,7 @@ impl Class {
                     token: self.token.clone(),
                     have: self.state.events.len() as u64,
                     shown: digest(&self.state.show),
+                    reconnect: false,
                 },
             ),
             (To::Teacher, self.roster()),
@@ -216,6 +225,7 @@ impl Class {
                     (To::Teacher, Down::Reveal { revealed }),
                 ])
             }
+            Up::Remove { student } => Ok(self.remove(&student)),
             Up::Open | Up::Reopen { .. } => Err(Close::policy(
                 "this connection already drives a class: open another one for a new class",
             )),
@@ -297,9 +307,11 @@ impl Class {
 
     /// A student joins or rejoins; returns their id. A page that had an
     /// id keeps it: its seat here, or (the class restored on a relay that
-    /// restarted) a seat made for it. Anyone else gets `fresh`, an id the
-    /// caller drew (random: ids are not guessable, so no page can take
-    /// another's seat).
+    /// restarted) a seat made for it — the caller passes only ids the
+    /// relay itself drew for this class. Anyone else gets `fresh`, an id
+    /// the caller drew (not guessable, so no page can take another's
+    /// seat). In a full class the seat of the student gone longest goes
+    /// to the newcomer: pages that joined and left cannot keep others out.
     pub fn join(
         &mut self,
         name: Option<&str>,
@@ -314,10 +326,18 @@ impl Class {
             Some(id) if self.students.contains_key(id) => id.to_string(),
             _ => {
                 if self.students.len() >= limits.students_per_class {
-                    return Err(Close::policy(format!(
-                        "the class is full ({} students)",
-                        limits.students_per_class
-                    )));
+                    let gone_longest = self
+                        .students
+                        .iter()
+                        .filter_map(|(id, s)| s.left_at.map(|t| (t, s.order, id.clone())))
+                        .min();
+                    let Some((_, _, gone)) = gone_longest else {
+                        return Err(Close::policy(format!(
+                            "the class is full ({} students)",
+                            limits.students_per_class
+                        )));
+                    };
+                    self.unseat(&gone);
                 }
                 match claimed {
                     Some(id) => id.to_string(),
@@ -329,13 +349,13 @@ impl Class {
         let order = self.seated;
         let seat = self.students.entry(id.clone()).or_insert_with(|| Seat {
             name: None,
-            connected: true,
+            left_at: None,
             order,
         });
         if seat.order == order {
             self.seated += 1;
         }
-        seat.connected = true;
+        seat.left_at = None;
         if name.is_some() {
             seat.name = name;
         }
@@ -356,6 +376,47 @@ impl Class {
             (To::Teacher, self.roster()),
         ];
         Ok((id, out))
+    }
+
+    /// A seat goes, and its answer to the open question with it (the
+    /// tally counts the students in the class; a revealed count stays).
+    fn unseat(&mut self, id: &str) -> bool {
+        self.state.answers.remove(id);
+        self.students.remove(id).is_some()
+    }
+
+    /// The teacher removes a student (whose page the relay then closes):
+    /// the seat is free at once. Unknown ids change nothing.
+    pub fn remove(&mut self, student: &str) -> Out {
+        if !self.unseat(student) {
+            return Vec::new();
+        }
+        let mut out = vec![(To::Teacher, self.roster())];
+        out.extend(self.tally().map(|t| (To::Teacher, t)));
+        out
+    }
+
+    /// Frees the seats of students gone longer than the grace period
+    /// (the teacher hears the roster if one went).
+    pub fn free_seats(&mut self, now: u64, limits: &Limits) -> Out {
+        let gone: Vec<String> = self
+            .students
+            .iter()
+            .filter(|(_, s)| {
+                s.left_at
+                    .is_some_and(|t| now.saturating_sub(t) > limits.seat_grace_ms)
+            })
+            .map(|(id, _)| id.clone())
+            .collect();
+        if gone.is_empty() {
+            return Vec::new();
+        }
+        for id in &gone {
+            self.unseat(id);
+        }
+        let mut out = vec![(To::Teacher, self.roster())];
+        out.extend(self.tally().map(|t| (To::Teacher, t)));
+        out
     }
 
     /// A student's answer to the open question (each once).
@@ -395,10 +456,10 @@ impl Class {
         Ok(out)
     }
 
-    pub fn student_left(&mut self, student: &str) -> Out {
+    pub fn student_left(&mut self, student: &str, now: u64) -> Out {
         match self.students.get_mut(student) {
-            Some(seat) if seat.connected => {
-                seat.connected = false;
+            Some(seat) if seat.connected() => {
+                seat.left_at = Some(now);
                 vec![(To::Teacher, self.roster())]
             }
             _ => Vec::new(),
@@ -464,6 +525,9 @@ impl Relay {
 
     /// The teacher takes the class back: with its token, or, if the relay
     /// no longer has the class, from the state the teacher's tab kept.
+    /// The caller has checked that `token` is this code's: the relay signs
+    /// every class's token with a key it keeps across restarts, so a page
+    /// that knows only the join code cannot restore (and so take) a class.
     pub fn reopen(
         &mut self,
         code: &str,
@@ -534,6 +598,17 @@ impl Relay {
             )],
             None => Vec::new(),
         }
+    }
+
+    /// Frees, in every class, the seats of students gone longer than the
+    /// grace period; the rosters to send.
+    pub fn free_seats(&mut self, now: u64) -> Vec<(String, Out)> {
+        let limits = &self.limits;
+        self.classes
+            .values_mut()
+            .map(|c| (c.code.clone(), c.free_seats(now, limits)))
+            .filter(|(_, out)| !out.is_empty())
+            .collect()
     }
 
     /// Ends the classes whose teacher stayed away too long.

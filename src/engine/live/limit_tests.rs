@@ -201,3 +201,128 @@ fn malformed_frames_are_refused_with_a_reason() {
     // A reason cut at 123 bytes stays whole characters.
     assert!(Close::policy("é".repeat(100)).reason.len() <= 123);
 }
+
+#[test]
+fn seats_of_students_who_left_are_freed_after_the_grace_period() {
+    let limits = Limits {
+        students_per_class: 3,
+        seat_grace_ms: 60_000,
+        ..Limits::default()
+    };
+    let mut r = Relay::new(limits.clone());
+    r.open("ABC234".into(), TOKEN.into(), 0).expect("opens");
+    let class = r.class("ABC234").expect("class");
+    let ids: Vec<String> = (0..3)
+        .map(|_| {
+            class
+                .join(None, 0, None, new_id(), &limits)
+                .expect("joins")
+                .0
+        })
+        .collect();
+    class.student_left(&ids[0], 1_000);
+    // Back within the grace period: the same seat and id.
+    assert!(r.free_seats(61_000).is_empty(), "not yet");
+    let class = r.class("ABC234").expect("class");
+    let (back, _) = class
+        .join(None, 0, Some(&ids[0]), new_id(), &limits)
+        .expect("rejoins");
+    assert_eq!(back, ids[0]);
+    class.student_left(&ids[1], 2_000);
+    let freed = r.free_seats(62_001);
+    assert_eq!(freed.len(), 1, "one class's roster");
+    let roster = &freed[0].1;
+    assert!(
+        matches!(&roster[..], [(To::Teacher, Down::Roster { students })] if students.len() == 2 && students.iter().all(|s| s.id != ids[1])),
+        "{roster:?}"
+    );
+    // The seat is free: a newcomer takes it, the class being full again.
+    let class = r.class("ABC234").expect("class");
+    class
+        .join(None, 0, None, new_id(), &limits)
+        .expect("a free seat");
+}
+
+#[test]
+fn a_full_class_gives_the_seat_gone_longest_to_a_newcomer() {
+    let limits = Limits {
+        students_per_class: 300,
+        ..Limits::default()
+    };
+    let mut r = Relay::new(limits.clone());
+    r.open("ABC234".into(), TOKEN.into(), 0).expect("opens");
+    let class = r.class("ABC234").expect("class");
+    // A flood: 300 joins, each page gone at once.
+    for t in 0..300u64 {
+        let (id, _) = class.join(None, 0, None, new_id(), &limits).expect("joins");
+        class.student_left(&id, t);
+    }
+    // A real student still gets in, and the next, within the grace period.
+    let (ada, out) = class
+        .join(Some("Ada"), 0, None, new_id(), &limits)
+        .expect("a seat for a real student");
+    assert!(
+        matches!(&out[1], (To::Teacher, Down::Roster { students }) if students.len() == 300 && students.last().is_some_and(|s| s.id == ada && s.connected)),
+    );
+    class
+        .join(Some("Bo"), 0, None, new_id(), &limits)
+        .expect("and another");
+    // A class full of connected students is full.
+    let limits = Limits {
+        students_per_class: 2,
+        ..limits
+    };
+    let mut r = Relay::new(limits.clone());
+    r.open("ABC234".into(), TOKEN.into(), 0).expect("opens");
+    let class = r.class("ABC234").expect("class");
+    let (a, _) = class.join(None, 0, None, new_id(), &limits).expect("joins");
+    let (b, _) = class.join(None, 0, None, new_id(), &limits).expect("joins");
+    let full = class.join(None, 0, None, new_id(), &limits).unwrap_err();
+    assert!(full.reason.contains("full"), "{}", full.reason);
+    // Of two gone, the one gone longest goes first; the other keeps its seat.
+    class.student_left(&b, 5);
+    class.student_left(&a, 9);
+    class
+        .join(None, 0, None, new_id(), &limits)
+        .expect("b's seat");
+    let (again, _) = class
+        .join(None, 0, Some(&a), new_id(), &limits)
+        .expect("a comes back");
+    assert_eq!(again, a, "a kept its seat and id");
+}
+
+#[test]
+fn the_teacher_removes_a_student_and_the_answer_with_it() {
+    let mut r = relay();
+    let limits = r.limits.clone();
+    let class = r.class("ABC234").expect("class");
+    let (a, _) = class.join(None, 0, None, new_id(), &limits).expect("joins");
+    let (b, _) = class.join(None, 0, None, new_id(), &limits).expect("joins");
+    class
+        .teacher(
+            Up::Ask {
+                question: question(),
+            },
+            0,
+            &limits,
+        )
+        .expect("asks");
+    class.answer(&a, "q1", 0).expect("answers");
+    class.answer(&b, "q1", 1).expect("answers");
+    let out = class
+        .teacher(Up::Remove { student: a.clone() }, 0, &limits)
+        .expect("removes");
+    assert!(
+        matches!(&out[..], [(To::Teacher, Down::Roster { students }), (To::Teacher, Down::Tally { counts, answered: 1, .. })] if students.len() == 1 && students[0].id == b && counts == &vec![0, 1, 0]),
+        "{out:?}"
+    );
+    assert_eq!(
+        class.snapshot().answers.len(),
+        1,
+        "the tab keeps the tally it sees"
+    );
+    assert!(class
+        .teacher(Up::Remove { student: a }, 0, &limits)
+        .expect("nothing to do")
+        .is_empty());
+}

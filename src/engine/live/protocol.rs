@@ -45,6 +45,9 @@ pub enum Up {
     },
     /// Ends the class for everyone.
     End,
+    /// The teacher removes a student: the seat is freed and the student's
+    /// page closed (it may join again as a new student).
+    Remove { student: String },
     /// A student joins (or rejoins: `student` is the id the relay gave,
     /// `since` the number of events the page already has).
     Join {
@@ -77,6 +80,10 @@ pub enum Down {
         /// was lost in a dropped connection sees it differs).
         #[serde(default)]
         shown: u64,
+        /// The class is open, but this connection (which had no token yet)
+        /// only takes small frames: connect again with the token to drive it.
+        #[serde(default)]
+        reconnect: bool,
     },
     /// To a student who joined: everything shown so far from `from` on.
     Welcome {
@@ -202,6 +209,13 @@ pub mod codes {
     pub const JOINED_ELSEWHERE: u16 = 4000;
     /// Another tab took the class over with its teacher token.
     pub const DRIVEN_ELSEWHERE: u16 = 4001;
+    /// The class is open: connect again with its teacher token (a
+    /// connection without one takes only small frames).
+    pub const RECONNECT: u16 = 4002;
+    /// The teacher removed this student from the class.
+    pub const REMOVED: u16 = 4003;
+    /// Too many wrong class codes from this device: wait, then check the code.
+    pub const SLOW_DOWN: u16 = 4029;
     /// No class under that code here (mistyped, ended, or not restored yet
     /// by its teacher after a relay restart).
     pub const NO_CLASS: u16 = 4004;
@@ -252,7 +266,8 @@ fn clip(mut s: String, max: usize) -> String {
 pub struct Limits {
     /// Bytes of one frame from a teacher (events come in batches).
     pub teacher_frame: usize,
-    /// Bytes of one frame from a student (a join or an answer).
+    /// Bytes of one frame from a student (a join or an answer), and of
+    /// any frame on a connection without a teacher token (an open).
     pub student_frame: usize,
     pub students_per_class: usize,
     pub classes: usize,
@@ -266,6 +281,15 @@ pub struct Limits {
     pub name_chars: usize,
     /// A class whose teacher has been away this long ends (ms).
     pub teacher_away_ms: u64,
+    /// A student's seat is kept this long after the page went away (ms):
+    /// a page back within it keeps its seat and id.
+    pub seat_grace_ms: u64,
+    /// Wrong class codes one device may try at once, and then one per
+    /// this many ms; over it, its joins are refused unchecked for a while.
+    pub wrong_codes_burst: u32,
+    pub wrong_code_every_ms: u64,
+    /// The same for every device together (ten times the pace).
+    pub wrong_codes_overall_burst: u32,
     /// Choices of a question, characters of a prompt, choice or
     /// explanation: a lesson's own limits (`engine::lesson`), so every
     /// lesson question can be asked live.
@@ -285,9 +309,21 @@ impl Default for Limits {
             events_per_second: 500,
             name_chars: 40,
             teacher_away_ms: 10 * 60 * 1000,
+            seat_grace_ms: 2 * 60 * 1000,
+            wrong_codes_burst: 10,
+            wrong_code_every_ms: 2_000,
+            wrong_codes_overall_burst: 100,
             choices: crate::engine::lesson::MAX_CHOICES,
             text_chars: crate::engine::lesson::MAX_TEXT,
         }
+    }
+}
+
+impl Limits {
+    /// The largest frame a teacher's connection takes: a class taken back
+    /// carries its whole state (its log and what it shows) in one frame.
+    pub fn reopen_frame(&self) -> usize {
+        self.log_bytes + self.teacher_frame
     }
 }
 

@@ -108,7 +108,7 @@ fn a_late_student_gets_the_log_so_far_and_then_each_event_once() {
         matches!(&to(&out, &To::Teacher)[..], [Down::Roster { students }] if students.len() == 1)
     );
     // Reconnecting with 4 events seen: the fifth only, under the same id.
-    class.student_left(&id);
+    class.student_left(&id, 0);
     let (again, out) = class
         .join(None, 4, Some(&id), new_id(), &limits)
         .expect("rejoins");

@@ -110,6 +110,8 @@ struct Conn {
     /// Counts connections: a retry scheduled for an older one is dropped.
     serial: u64,
     handler: Handler,
+    /// What the relay's address carries (a teacher's token), kept for retries.
+    query: String,
 }
 
 thread_local! {
@@ -119,6 +121,19 @@ thread_local! {
 /// Connects to the relay, events going to `handler` (any connection of
 /// this tab is closed first).
 pub fn connect(handler: Handler) {
+    connect_with(handler, String::new())
+}
+
+/// The teacher's query: the class's code and token, which the relay
+/// checks before it takes anything large from the connection.
+pub fn token_query(code: &str, token: &str) -> String {
+    let enc = |s: &str| String::from(js_sys::encode_uri_component(s));
+    format!("?code={}&token={}", enc(code), enc(token))
+}
+
+/// `connect`, the relay's address carrying `query`.
+pub fn connect_with(handler: Handler, query: String) {
+    let url = format!("{}{query}", relay_url());
     let serial = CONN.with(|c| {
         let mut c = c.borrow_mut();
         let serial = c.as_ref().map_or(0, |c| c.serial) + 1;
@@ -127,10 +142,11 @@ pub fn connect(handler: Handler) {
             socket: None,
             serial,
             handler,
+            query,
         });
         serial
     });
-    let socket = Socket::connect(&relay_url(), move |ev| {
+    let socket = Socket::connect(&url, move |ev| {
         // Events of a socket this tab has replaced are not its business.
         if CONN.with(|c| c.borrow().as_ref().map(|c| c.serial)) == Some(serial) {
             handler(ev)
@@ -181,8 +197,11 @@ pub fn disconnect() {
 /// Connects again after a pause that grows with `attempt` (0.5 s to 5 s),
 /// unless the tab has connected or left since.
 pub fn retry(attempt: u32) {
-    let Some((serial, handler)) = CONN.with(|c| c.borrow().as_ref().map(|c| (c.serial, c.handler)))
-    else {
+    let Some((serial, handler, query)) = CONN.with(|c| {
+        c.borrow()
+            .as_ref()
+            .map(|c| (c.serial, c.handler, c.query.clone()))
+    }) else {
         return;
     };
     let wait = (500u32 << attempt.min(4)).min(5000);
@@ -190,7 +209,7 @@ pub fn retry(attempt: u32) {
         TimeoutFuture::new(wait).await;
         let still = CONN.with(|c| c.borrow().as_ref().map(|c| c.serial)) == Some(serial);
         if still {
-            connect(handler);
+            connect_with(handler, query);
         }
     });
 }
@@ -212,11 +231,18 @@ pub fn closed_why(code: u16, reason: &str) -> String {
 
 /// Whether a close means the page should connect again: not when the
 /// relay ended the class (1000), refused what this page sent (1008, 1009),
-/// another tab took this one's place, or there is no such class (a page
-/// that was in the class waits for its teacher to restore it instead).
+/// another tab took this one's place, there is no such class (a page
+/// that was in the class waits for its teacher to restore it instead),
+/// the teacher removed this student, or the page tried too many codes.
 pub fn should_retry(code: u16) -> bool {
     !matches!(
         code,
-        1000 | 1008 | 1009 | codes::JOINED_ELSEWHERE | codes::DRIVEN_ELSEWHERE | codes::NO_CLASS
+        1000 | 1008
+            | 1009
+            | codes::JOINED_ELSEWHERE
+            | codes::DRIVEN_ELSEWHERE
+            | codes::NO_CLASS
+            | codes::REMOVED
+            | codes::SLOW_DOWN
     )
 }

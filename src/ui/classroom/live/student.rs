@@ -204,7 +204,10 @@ fn on_socket(ev: SocketEvent) {
             }) else {
                 return;
             };
-            let why = closed_why(code, &reason);
+            let why = match code {
+                codes::REMOVED => "The teacher removed you from this class. To come back, open the join link again.".to_string(),
+                _ => closed_why(code, &reason),
+            };
             if !opened && !welcomed && attempts == 1 {
                 s.link
                     .set(Link::Over(super::state::NO_RELAY_STUDENT.into()));

@@ -10,11 +10,11 @@
 
 use super::pump::{pump, BATCH};
 use super::state::{class_state, closed_why, connect, retry, should_retry, ClassState, Link};
-use super::state::{disconnect, send, Tally, NO_RELAY};
+use super::state::{connect_with, disconnect, send, token_query, Tally, NO_RELAY};
 use super::teacher_shown::{current, current_step, shown_key};
 use crate::engine::coordinators::question_roles;
 use crate::engine::lesson::{questions, Bundle};
-use crate::engine::live::protocol::{digest, Down, Limits, Question, Snapshot, Up};
+use crate::engine::live::protocol::{codes, digest, Down, Limits, Question, Snapshot, Up};
 use crate::engine::live::show::{self, Shown};
 use crate::platform::socket::SocketEvent;
 use crate::ui::classroom::TEACH_KEY;
@@ -64,6 +64,8 @@ pub(super) struct Teacher {
     /// rate than 400 a second is still fed), and when it last was.
     pub(super) batch: usize,
     pub(super) halved_at: f64,
+    /// The relay refused to give the class back (the token is kept).
+    pub(super) refused: bool,
 }
 
 thread_local! {
@@ -138,7 +140,41 @@ pub fn resume(app: AppState) {
         })
     });
     app.class.set(Some(ClassRole::Teacher));
-    connect(on_socket);
+    reconnect();
+}
+
+/// Connects this tab to its class again: with the class's token in the
+/// relay's address (the relay checks it before taking the class's state).
+fn reconnect() {
+    match with(|t| token_query(&t.code, &t.token)) {
+        Some(query) => connect_with(on_socket, query),
+        None => connect(on_socket),
+    }
+}
+
+/// Tries again to take the class back after the relay refused it (the
+/// tab kept the token).
+pub fn try_again() {
+    if with(|t| {
+        t.attempts = 0;
+        t.refused = false;
+    })
+    .is_none()
+    {
+        return;
+    }
+    class_state().link.set(Link::Connecting);
+    reconnect();
+}
+
+/// Whether the relay refused to give the class back (Try again offered).
+pub fn refused() -> bool {
+    with(|t| t.refused).unwrap_or(false)
+}
+
+/// Removes a student from the class (the relay closes their page).
+pub fn remove(student: String) {
+    send(&Up::Remove { student });
 }
 
 fn keep_token(code: &str, token: &str) {
@@ -220,13 +256,30 @@ fn on_socket(ev: SocketEvent) {
             }) else {
                 return;
             };
+            let had_class = with(|t| !t.token.is_empty()).unwrap_or(false);
             if !ever {
                 s.link.set(Link::Over(NO_RELAY.into()));
                 disconnect();
+            } else if code == codes::RECONNECT {
+                // Opened: the tab connects again with the token (it does
+                // so on the Opened frame; this is for a frame lost).
+                if had_class {
+                    with(|t| t.attempts = 0);
+                    reconnect();
+                }
             } else if should_retry(code) {
                 s.link
                     .set(Link::Retrying(attempts, closed_why(code, &reason)));
                 retry(attempts - 1);
+            } else if code == 1008 && had_class {
+                // The relay would not give the class back: the tab keeps
+                // its token (a relay restarted with its key takes it later).
+                with(|t| t.refused = true);
+                s.link.set(Link::Over(format!(
+                    "The relay would not give this class back: {}. This tab keeps the class's token, so Try again works once the relay has its key back.",
+                    closed_why(code, &reason)
+                )));
+                disconnect();
             } else {
                 s.link.set(Link::Over(closed_why(code, &reason)));
                 forget_token();
@@ -241,8 +294,26 @@ fn on_frame(s: ClassState, down: Down) {
         Down::Opened {
             code,
             token,
+            reconnect: true,
+            ..
+        } => {
+            // The class is open; this connection takes small frames only:
+            // connect again with the token to drive it.
+            keep_token(&code, &token);
+            with(|t| {
+                t.code = code;
+                t.token = token;
+                t.opened = true;
+                t.attempts = 0;
+            });
+            reconnect();
+        }
+        Down::Opened {
+            code,
+            token,
             have,
             shown,
+            ..
         } => on_opened(s, code, token, have, shown),
         Down::Roster { students } => s.roster.set(students),
         Down::Tally {

@@ -43,6 +43,9 @@ pub fn TeacherPanel() -> impl IntoView {
             {move || match s.link.get() {
                 Link::Over(why) => view! {
                     <div class="notice error" role="alert"><p>{why}</p>
+                        {teacher::refused().then(|| view! {
+                            <button class="button small primary" on:click=move |_| teacher::try_again()>"Try again"</button>" "
+                        })}
                         <button class="button small" on:click=move |_| teacher::end(app)>"Close"</button></div>
                 }.into_any(),
                 _ if code().is_empty() => view! { <p class="muted">"Opening a class on the relay…"</p> }.into_any(),
@@ -128,9 +131,15 @@ fn Roster(s: ClassState) -> impl IntoView {
                     });
                     Some((st, name))
                 }).map(|(st, name)| {
+                    let id = st.id.clone();
+                    let label = format!("Remove {name} from the class");
                     view! {
-                        <li class="chip" class:away=!st.connected
-                            title=if st.connected { "connected" } else { "disconnected" }>{name}</li>
+                        <li class="chip live-student" class:away=!st.connected
+                            title=if st.connected { "connected" } else { "disconnected (the seat is kept 2 minutes)" }>
+                            <span class="live-name">{name}</span>
+                            <button class="chip-remove" aria-label=label.clone() title=label
+                                on:click=move |_| teacher::remove(id.clone())>"×"</button>
+                        </li>
                     }
                 }).collect_view()}
             </ul>
