@@ -210,6 +210,16 @@ test('presenter mode: a built-in lesson walked through with the keyboard only', 
   assert.match(await lesson.innerText(), /You predicted \d of 6 correctly/);
   await page.keyboard.press('ArrowLeft');
   assert.match(await count(), /Step 11 of 11/);
+  // The last step ("Finally the evaluator scores the plan…") shows the
+  // run's end: the replay stands at its last event and the plan is scored.
+  // (The replay plays on to the step's event.)
+  const position = async () => /^event (\d+) \/ (\d+)/.exec(await page.getByTestId('replay-position').textContent()).slice(1);
+  await eventually(async () => new Set(await position()).size === 1, { timeout: 20000 }).catch(async () =>
+    assert.fail(`the last step stands at the run's last event, not ${(await position()).join(' / ')}`),
+  );
+  const metrics = await page.getByRole('region', { name: 'Metrics' }).innerText();
+  assert.doesNotMatch(metrics, /when the run ends/, 'the plan is scored at the last step');
+  assert.match(metrics, /Commonsense/, metrics);
   await page.keyboard.press('Escape');
   assert.ok(!(await page.evaluate(() => document.body.classList.contains('presenter'))), 'Esc leaves presenter mode');
   await lesson.getByRole('button', { name: 'Close lesson' }).click();

@@ -5,7 +5,7 @@
 // stops it at its third copy and the transcript says so; with a small
 // "Longest answer" the reply is cut first, and says that instead. The
 // Settings' sampler fields (llama.cpp's, empty = its defaults) reach the
-// run file.
+// run file. The loop's mark advises only what the run did not try.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, mkdirSync } from 'node:fs';
@@ -51,7 +51,7 @@ test('a looping reply is stopped and marked, a reply at its longest answer is ma
   await dialog.getByLabel('Provider', { exact: true }).selectOption('local');
   await dialog.getByTestId('local-empty').waitFor();
   await dialog.locator('#local-file').setInputFiles(FILE);
-  await dialog.getByText('Added Tiny looping').waitFor();
+  await dialog.getByText(/^Added tiny-looping · /).waitFor();
   // The sampler: llama.cpp's settings, its defaults shown, all empty.
   const sampler = dialog.getByRole('group', { name: 'Sampler (local model)' });
   const placeholders = {};
@@ -120,5 +120,24 @@ test('a looping reply is stopped and marked, a reply at its longest answer is ma
   assert.equal(await sampler.getByLabel('Repeat penalty', { exact: true }).inputValue(), '1.1');
   assert.equal(await sampler.getByLabel('Min-p', { exact: true }).inputValue(), '');
   await dialog.getByRole('button', { name: 'Cancel' }).click();
+
+  // At temperature 0.2 it still loops: the mark's advice follows what the
+  // run tried (a temperature above 0 was tried; a repeat penalty was not).
+  await page.getByRole('button', { name: 'Settings', exact: true }).click();
+  await dialog.getByLabel('Longest answer (tokens)').fill('');
+  await dialog.getByLabel('Temperature', { exact: true }).fill('0.2');
+  await sampler.getByLabel('Top-k', { exact: true }).fill('');
+  await sampler.getByLabel('Repeat penalty', { exact: true }).fill('');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await dialog.waitFor({ state: 'hidden' });
+  await run(page, 'Which way?');
+  const warm = page.locator('article.msg .finish-mark');
+  await warm.first().waitFor();
+  assert.equal(await warm.locator('summary').innerText(), 'stopped: it kept repeating itself');
+  await warm.locator('summary').click();
+  const advice = await warm.locator('p').innerText();
+  assert.match(advice, /looped at temperature 0\.2/, advice);
+  assert.match(advice, /repeat penalty above 1/, advice);
+  assert.doesNotMatch(advice, /temperature above 0/, `advice the run already took: ${advice}`);
   assert.deepEqual(page.errors, []);
 });

@@ -71,11 +71,11 @@ test('a tiny GGUF picked in Settings runs a two-agent MAEL run to the end, and t
 
   // The scripted model: checked, copied with progress, listed and picked.
   await dialog.locator('#local-file').setInputFiles(files.scripted);
-  await dialog.getByText('Added Tiny scripted (F32').waitFor();
+  await dialog.getByText('Added tiny-scripted · F32 · 2.1 MB.').waitFor();
   const rows = dialog.getByRole('list', { name: 'Models stored in this browser' }).locator('li');
   await rows.first().waitFor();
   assert.equal(await rows.count(), 1);
-  assert.match(await rows.first().innerText(), /Tiny scripted[\s\S]*llama · F32 · .* parameters · 2\.1 MB · file tiny-scripted\.gguf/);
+  assert.match(await rows.first().innerText(), /tiny-scripted · F32 · 2\.1 MB[\s\S]*llama · .* parameters · file tiny-scripted\.gguf \(it calls itself Tiny scripted\)/);
   assert.equal(await rows.first().getByRole('radio').isChecked(), true);
   await screenshot(page, 'local-settings-added');
   await dialog.getByRole('button', { name: 'Save' }).click();
@@ -111,6 +111,14 @@ test('a tiny GGUF picked in Settings runs a two-agent MAEL run to the end, and t
   await page.getByRole('button', { name: 'Run', exact: true }).click();
   await waitForStatus(page, /Finished/, 120000);
   await screenshot(page, 'local-mael-run');
+  // One name for the model: the header's, in the run's Events too (not
+  // the name inside the file).
+  assert.match(await page.locator('.model-chip').innerText(), /tiny-scripted · F32 · 2\.1 MB/);
+  await page.getByRole('tab', { name: /Events/ }).click();
+  const eventsText = await page.getByRole('tabpanel').innerText();
+  assert.match(eventsText, /tiny-scripted · F32 · 2\.1 MB/);
+  assert.doesNotMatch(eventsText, /Tiny scripted/);
+  await page.getByRole('tab', { name: /Transcript/ }).click();
   const transcript = await page.getByRole('log', { name: 'Transcript' }).innerText();
   // "- split adequate" is Markdown: a one-item list in each entry.
   const shown = transcript.split('split adequate').length - 1;
@@ -127,7 +135,7 @@ test('a tiny GGUF picked in Settings runs a two-agent MAEL run to the end, and t
   const sha = createHash('sha256').update(readFileSync(files.scripted)).digest('hex');
   assert.equal(spec.provider, 'local');
   assert.equal(spec.file_sha256, sha, 'the run names the file by its hash');
-  assert.equal(spec.model, 'Tiny scripted F32');
+  assert.equal(spec.model, 'tiny-scripted · F32 · 2.1 MB', 'the name the header shows');
   assert.ok(raw.length < 200_000, 'no model bytes in the run file');
   assert.equal(doc.config.max_concurrency, 1, 'the model answers one call at a time, and the run says so');
   const responses = doc.events.map((e) => e.event.llm_response).filter(Boolean);
@@ -177,7 +185,7 @@ test('a tiny GGUF picked in Settings runs a two-agent MAEL run to the end, and t
   const kept = again.getByRole('list', { name: 'Models stored in this browser' }).locator('li');
   await kept.first().waitFor();
   assert.equal(await kept.first().getByRole('radio').isChecked(), true);
-  await again.getByRole('button', { name: 'Delete Tiny scripted' }).click();
+  await again.getByRole('button', { name: 'Delete tiny-scripted · F32 · 2.1 MB' }).click();
   await again.getByTestId('local-empty').waitFor();
 });
 
@@ -186,7 +194,7 @@ test('Stop ends a local answer within a token, keeps what was written, and the m
   const dialog = await openLocalSettings(page);
   await dialog.getByTestId('local-empty').waitFor();
   await dialog.locator('#local-file').setInputFiles(files.random);
-  await dialog.getByText('Added Tiny random').waitFor();
+  await dialog.getByText(/^Added tiny-random · /).waitFor();
   await dialog.getByRole('button', { name: 'Save' }).click();
   await dialog.waitFor({ state: 'hidden' });
   // The random model rambles to the 512-token cap: stop it while it writes.
@@ -197,7 +205,7 @@ test('Stop ends a local answer within a token, keeps what was written, and the m
   const start = (await log.innerText()).length;
   await page.waitForFunction(([n]) => (document.querySelector('[role="log"][aria-label="Transcript"]')?.innerText.length ?? 0) > n + 100, [start]);
   // The Run page says what the local model is doing.
-  assert.match(await page.getByTestId('local-status').innerText(), /Tiny random Q8_0 is answering|reading the prompt/);
+  assert.match(await page.getByTestId('local-status').innerText(), /tiny-random · Q8_0 · [\d.]+ MB is answering|reading the prompt/);
   await screenshot(page, 'local-run-streaming');
   await page.getByRole('button', { name: 'Stop', exact: true }).click();
   await waitForStatus(page, /Stopped/, 10000);

@@ -108,7 +108,13 @@ function buildAnswer(step, body, idPrefix, state) {
   const text = step.text ?? (toolCalls.length ? '' : defaultText);
   const answerChars = text.length + toolCalls.reduce((n, c) => n + c.args.length, 0);
   const promptTokens = Math.max(1, tokens(promptText(body).length));
-  return { model: body.model ?? 'mock-model', text, toolCalls, promptTokens, completionTokens: tokens(answerChars) };
+  // `finish: 'length'`: the reply ends as one cut at its longest answer
+  // (OpenAI's finish_reason; Anthropic's stop_reason 'max_tokens').
+  // Its usage then counts the cap the request set, as a provider's does.
+  const finish = step.finish === 'length' ? 'length' : null;
+  const cap = body.max_completion_tokens ?? body.max_tokens;
+  const completionTokens = finish && cap ? cap : tokens(answerChars);
+  return { model: body.model ?? 'mock-model', text, toolCalls, promptTokens, completionTokens, finish };
 }
 
 // Streams are built as a list of events, each { kind, data } where kind is
@@ -150,7 +156,7 @@ const openai = {
       object: 'chat.completion',
       created: meta.created,
       model: answer.model,
-      choices: [{ index: 0, message, logprobs: null, finish_reason: toolCalls.length ? 'tool_calls' : 'stop' }],
+      choices: [{ index: 0, message, logprobs: null, finish_reason: answer.finish ?? (toolCalls.length ? 'tool_calls' : 'stop') }],
     };
     if (meta.usage) result.usage = openaiUsage(answer);
     return result;
@@ -175,7 +181,7 @@ const openai = {
         push('content', chunk({ tool_calls: [{ index, function: { arguments: piece } }] }));
       }
     });
-    push('end', chunk({}, answer.toolCalls.length ? 'tool_calls' : 'stop'));
+    push('end', chunk({}, answer.finish ?? (answer.toolCalls.length ? 'tool_calls' : 'stop')));
     if (wantsUsage && meta.usage) push('end', { ...base, choices: [], usage: openaiUsage(answer) });
     push('end', '[DONE]');
     return events;
@@ -231,7 +237,7 @@ const anthropic = {
       role: 'assistant',
       model: answer.model,
       content,
-      stop_reason: answer.toolCalls.length ? 'tool_use' : 'end_turn',
+      stop_reason: answer.finish === 'length' ? 'max_tokens' : answer.toolCalls.length ? 'tool_use' : 'end_turn',
       stop_sequence: null,
     };
     if (meta.usage) result.usage = { input_tokens: answer.promptTokens, output_tokens: answer.completionTokens };
@@ -261,7 +267,7 @@ const anthropic = {
       push('meta', 'content_block_stop', { index });
     });
 
-    const stopReason = answer.toolCalls.length ? 'tool_use' : 'end_turn';
+    const stopReason = answer.finish === 'length' ? 'max_tokens' : answer.toolCalls.length ? 'tool_use' : 'end_turn';
     push('end', 'message_delta', {
       delta: { stop_reason: stopReason, stop_sequence: null },
       ...(meta.usage ? { usage: { output_tokens: answer.completionTokens } } : {}),

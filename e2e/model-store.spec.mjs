@@ -89,7 +89,7 @@ test('a stored model is removed only by the user: other tabs, History, share lin
   const dialog = await openSettings(page);
   await dialog.getByLabel('Provider', { exact: true }).selectOption('local');
   await dialog.locator('#local-file').setInputFiles(files.scripted);
-  await dialog.getByText('Added Tiny scripted').waitFor();
+  await dialog.getByText(/^Added store-scripted · F32/).waitFor();
   await dialog.getByRole('button', { name: 'Save' }).click();
   await dialog.waitFor({ state: 'hidden' });
   const kept = await storeFiles(page);
@@ -263,7 +263,7 @@ test('a stored model is removed only by the user: other tabs, History, share lin
   assert.equal(await s.getByTestId('local-missing').count(), 0);
 
   // The user's Delete: gone, and nothing is said to be missing.
-  await s.getByRole('button', { name: 'Delete Tiny scripted' }).click();
+  await s.getByRole('button', { name: /^Delete store-scripted · F32/ }).click();
   await s.getByTestId('local-empty').waitFor();
   assert.equal(await s.getByTestId('local-missing').count(), 0);
   assert.deepEqual(await storeFiles(page), {});

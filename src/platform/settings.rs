@@ -159,11 +159,17 @@ impl Settings {
                 file_sha256: None,
                 max_tokens: None,
             },
+            // A local run records the name the header shows (the picked
+            // file's), not the training run's name inside the file: one name
+            // in the status line, Events, History and exports.
             Some(PresetKind::Local) => ModelSpec {
                 provider: LOCAL_PROVIDER.into(),
                 format: None,
                 base_url: String::new(),
-                model: self.model.trim().to_string(),
+                model: self
+                    .local_short_name()
+                    .unwrap_or(self.model.trim())
+                    .to_string(),
                 sampling: Sampling::default(),
                 file_sha256: Some(self.local_model.clone()).filter(|s| !s.is_empty()),
                 max_tokens: None,

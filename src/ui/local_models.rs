@@ -136,12 +136,7 @@ pub fn LocalModels(
     let done = Callback::new(move |r: Result<StoredModel, String>| {
         match r {
             Ok(m) => {
-                added.try_set(Some(format!(
-                    "Added {} ({}, {}).",
-                    m.info.name,
-                    m.info.quant,
-                    mb(m.info.file_bytes)
-                )));
+                added.try_set(Some(format!("Added {}.", short_name(&m))));
                 picked.pick(&m);
                 // Ask the browser not to evict it when the disk runs low.
                 spawn_local(async move {
@@ -368,14 +363,14 @@ fn StoredList(
                             <input type="radio" name="local-model"
                                 prop:checked=move || chosen.get() == sha_pick
                                 on:change=move |_| on_pick.run(m_pick.clone())/>
-                            <span class="local-name">{m.info.name.clone()}</span>
+                            <span class="local-name">{short_name(&m)}</span>
                         </label>
                         <span class="muted">{format!(
-                            "{} · {} · {} · {} · file {}",
-                            m.info.arch, m.info.quant, params(m.info.params), mb(m.info.file_bytes), m.file_name
+                            "{} · {} · file {} (it calls itself {})",
+                            m.info.arch, params(m.info.params), m.file_name, m.info.name
                         )}{slow}</span>
                         <button type="button" class="button small"
-                            aria-label=format!("Delete {}", m.info.name)
+                            aria-label=format!("Delete {}", short_name(&m))
                             on:click=move |_| on_delete.run(sha_del.clone())>"Delete"</button>
                     </li>
                 }

@@ -147,7 +147,8 @@ pub fn TranscriptPanel() -> impl IntoView {
         }
     };
     view! {
-        <div class="transcript" class:busy=move || app.activity.get() != Activity::Idle
+        // Focusable: a keyboard scrolls it even when no entry has a control.
+        <div class="transcript" class:busy=move || app.activity.get() != Activity::Idle tabindex="0"
             role="log" aria-label="Transcript" aria-live="polite" node_ref=log_ref on:scroll=on_scroll on:click=on_click>
             <Show when=move || app.events.with(|e| !e.is_empty()) fallback=|| view! { <EmptyTranscript/> }>
                 {lazy_view("the transcript", entries_view)}
