@@ -182,7 +182,9 @@ test('a teacher and three students (one on a phone) follow a lesson, answer, sur
 
 test('a live demo-model run streams to a student; reloaded mid-run, the student resumes with the same log, event by event', async () => {
   const teacher = await openOnRelay();
-  await teacher.getByRole('textbox', { name: 'Task', exact: true }).fill('Plan a picnic for a class of thirty');
+  // A task longer than the student's header holds, a figure at the cut.
+  const task = 'Plan a 3-day trip for one traveller from Port Alder to Lake Merrow in early March for two people; the total budget is $1,100, a quiet hotel near the water.';
+  await teacher.getByRole('textbox', { name: 'Task', exact: true }).fill(task);
   await teacher.getByRole('button', { name: 'Run', exact: true }).click();
   await teacher.locator('.run-toolbar summary', { hasText: 'Compare & teach' }).click();
   await teacher.getByRole('menuitem', { name: 'Start a live class' }).click();
@@ -190,7 +192,15 @@ test('a live demo-model run streams to a student; reloaded mid-run, the student 
   await panel.locator('.live-code').waitFor({ timeout: 15000 });
   const code = (await panel.locator('.live-code').innerText()).trim();
   const student = await join(code, 'Cleo');
-  await studentPanel(student).getByText('Plan a picnic for a class of thirty').waitFor();
+  // Cut at a word and marked, never inside "$1,100"; the whole task a click away.
+  const title = studentPanel(student).locator('.live-title');
+  await title.getByText(/^Plan a 3-day trip/).waitFor();
+  const shown = (await title.innerText()).replace(/\s*more$/, '');
+  assert.match(shown, /…$/, shown);
+  assert.ok(task.startsWith(shown.slice(0, -1).trimEnd()), shown);
+  assert.doesNotMatch(shown, /\$1…$|\$1,1?0?…$/, `a figure cut inside: ${shown}`);
+  await title.getByRole('button', { name: 'more' }).click();
+  assert.equal((await title.innerText()).replace(/\s*less$/, ''), task);
   // Mid-run: some events arrived, the run goes on.
   const events = async (p) => Number(await p.getByRole('tab', { name: /Events/ }).locator('.tab-count').innerText());
   await eventually(async () => (await events(student)) >= 3, { timeout: 20000 });

@@ -59,6 +59,16 @@ test('on a phone the current page link is in view; the metrics labels, run tabs 
     assert.ok(b && b.x >= 0 && b.x + b.width <= 390 + 0.5, `the tab "${await t.innerText()}" is off the screen (${JSON.stringify(b)})`);
   }
   await screenshot(page, 'phone-run-tabs');
+  // Every panel keeps within its column (a wide table scrolls inside its panel).
+  const over = await page.locator('.column').evaluateAll((cols) =>
+    cols.flatMap((c) => {
+      const right = c.getBoundingClientRect().right;
+      return [...c.querySelectorAll(':scope > .panel, :scope > * > .panel')]
+        .filter((p) => p.getBoundingClientRect().right > right + 0.5)
+        .map((p) => `${p.className}: ${Math.round(p.getBoundingClientRect().right - right)} px past its column`);
+    }),
+  );
+  assert.deepEqual(over, [], 'a panel wider than its column');
   // The agent graph names each agent as every other view does: whole.
   const nodes = await page.locator('svg.graph g.node').evaluateAll((gs) =>
     gs.map((g) => ({

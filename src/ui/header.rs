@@ -75,7 +75,13 @@ pub fn Header() -> impl IntoView {
                     {COORDINATORS
                         .iter()
                         .filter(|c| super::coordinators::in_app(c.id))
-                        .map(|c| view! { <option value=c.id title=c.description>{c.name}</option> })
+                        // The name alone ("Travel planner"): the header keeps
+                        // one line; the full name and what it does on hover.
+                        .map(|c| view! {
+                            <option value=c.id title=format!("{}: {}", c.name, c.description)>
+                                {c.name.split(" (").next().unwrap_or(c.name)}
+                            </option>
+                        })
                         .collect_view()}
                 </select>
             </label>
