@@ -326,42 +326,48 @@ async fn generate(
         let s = state.borrow();
         s.engine.as_ref().map_or((0, 0.0), |(_, e)| e.exchanged())
     };
-    let done =
-        |job: &crate::generate::engine::Job, finish: &str, first: Option<f64>, from: (u64, f64)| {
-            let end = now();
-            let first = first.unwrap_or(end);
-            let (n, ms) = exchanged(state);
-            let (workers, shares) = {
-                let s = state.borrow();
-                s.engine
-                    .as_ref()
-                    .map_or((1, None), |(_, e)| (e.info.workers, e.shares()))
-            };
-            let shares = shares.unwrap_or_default();
-            FromWorker::Done {
-                id,
-                prompt_tokens: job.prompt_tokens() as u32,
-                output_tokens: job.output_tokens() as u32,
-                reused: job.reused as u32,
-                finish: finish.into(),
-                prefill_ms: first - t0,
-                decode_ms: end - first,
-                exchanges: n.saturating_sub(from.0),
-                exchange_ms: ms - from.1,
-                workers,
-                share_ms: if shares.peers_ms.is_empty() {
-                    Vec::new()
-                } else {
-                    std::iter::once(shares.own_ms)
-                        .chain(shares.peers_ms)
-                        .collect()
-                },
-                wait_ms: shares.wait_ms,
-            }
+    // Products exchanged before a fall back to one worker (the whole model
+    // it then loads counts from zero).
+    let mut carried = (0u64, 0.0f64);
+    let done = |job: &crate::generate::engine::Job,
+                finish: &str,
+                first: Option<f64>,
+                from: (u64, f64),
+                carried: (u64, f64)| {
+        let end = now();
+        let first = first.unwrap_or(end);
+        let (n, ms) = exchanged(state);
+        let (workers, shares) = {
+            let s = state.borrow();
+            s.engine
+                .as_ref()
+                .map_or((1, None), |(_, e)| (e.info.workers, e.shares()))
         };
+        let shares = shares.unwrap_or_default();
+        FromWorker::Done {
+            id,
+            prompt_tokens: job.prompt_tokens() as u32,
+            output_tokens: job.output_tokens() as u32,
+            reused: job.reused as u32,
+            finish: finish.into(),
+            prefill_ms: first - t0,
+            decode_ms: end - first,
+            exchanges: n.saturating_sub(from.0) + carried.0,
+            exchange_ms: ms - from.1 + carried.1,
+            workers,
+            share_ms: if shares.peers_ms.is_empty() {
+                Vec::new()
+            } else {
+                std::iter::once(shares.own_ms)
+                    .chain(shares.peers_ms)
+                    .collect()
+            },
+            wait_ms: shares.wait_ms,
+        }
+    };
     loop {
         if state.borrow_mut().cancelled.remove(&id) {
-            return Ok(done(&job, "cancelled", first_token, at_first));
+            return Ok(done(&job, "cancelled", first_token, at_first, carried));
         }
         let step = {
             let mut s = state.borrow_mut();
@@ -382,12 +388,15 @@ async fn generate(
                     send(state, &FromWorker::Delta { id, text });
                 }
             }
-            Step::Done(f) => return Ok(done(&job, f.as_str(), first_token, at_first)),
+            Step::Done(f) => return Ok(done(&job, f.as_str(), first_token, at_first, carried)),
         }
         // A pass holds activations only: the weights may change between
         // any two steps, a prompt's layers included.
         if split_slower(state, &mut watch) {
+            let (n, ms) = exchanged(state);
+            carried = (n.saturating_sub(at_first.0), ms - at_first.1);
             one_worker(state, id).await;
+            at_first = exchanged(state);
             watch = None;
         }
         yield_now().await;
