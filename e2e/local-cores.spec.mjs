@@ -135,12 +135,14 @@ test('an isolated page splits the model over its cores and writes what one worke
       assert.ok(r.second.reused > 0, `${q}: the second turn reuses the cache`);
     }
     assert.equal(split.first.output_tokens, one.first.output_tokens);
-    assert.ok(split.first.exchanges > 0 && one.first.exchanges === 0, 'only the split pass exchanges products');
+    // (Over the whole answer: a split that falls back to one worker on a
+    // loaded machine may do so while reading the prompt.)
+    assert.ok(split.first.all_exchanges > 0 && one.first.all_exchanges === 0, 'only the split pass exchanges products');
     assert.deepEqual(split.texts, one.texts, `${q}: the same greedy answers`);
     console.log(
       `${q}: 1 worker ${one.first.prefill_ms.toFixed(0)} + ${one.first.decode_ms.toFixed(0)} ms, ` +
         `${split.workers} workers ${split.first.prefill_ms.toFixed(0)} + ${split.first.decode_ms.toFixed(0)} ms ` +
-        `(${split.first.exchanges} products exchanged while writing, ${split.first.exchange_ms.toFixed(0)} ms)`,
+        `(${split.first.all_exchanges} products exchanged, ${split.first.exchanges} while writing, ${split.first.exchange_ms.toFixed(0)} ms; ${split.first.workers} at the end)`,
     );
   }
 });

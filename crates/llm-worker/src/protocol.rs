@@ -379,6 +379,11 @@ pub enum FromWorker {
         exchanges: u64,
         #[serde(default)]
         exchange_ms: f64,
+        /// Products exchanged over the whole answer, the prompt's reading
+        /// included (a split that fell back to one worker while reading the
+        /// prompt exchanged these only).
+        #[serde(default)]
+        all_exchanges: u64,
         /// Workers the pass ran on at the end (1 after a fall back to one
         /// worker: another program was busy on a core).
         #[serde(default)]

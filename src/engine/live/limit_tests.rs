@@ -4,7 +4,7 @@
 
 use super::class::{Relay, To};
 use super::protocol::{parse_up, Close, Down, Limits, Snapshot, Up};
-use super::tests::{events_up, new_id, question, relay, TOKEN};
+use super::tests::{events_up, new_id, question, relay, seat, TOKEN};
 
 #[test]
 fn limits_say_what_was_refused() {
@@ -212,14 +212,7 @@ fn seats_of_students_who_left_are_freed_after_the_grace_period() {
     let mut r = Relay::new(limits.clone());
     r.open("ABC234".into(), TOKEN.into(), 0).expect("opens");
     let class = r.class("ABC234").expect("class");
-    let ids: Vec<String> = (0..3)
-        .map(|_| {
-            class
-                .join(None, 0, None, new_id(), &limits)
-                .expect("joins")
-                .0
-        })
-        .collect();
+    let ids = seat(class, 3, &limits);
     class.student_left(&ids[0], 1_000);
     // Back within the grace period: the same seat and id.
     assert!(r.free_seats(61_000).is_empty(), "not yet");

@@ -19,6 +19,18 @@ pub(super) fn new_id() -> String {
     )
 }
 
+/// `n` students join `class`; their ids.
+pub(super) fn seat(class: &mut super::class::Class, n: usize, limits: &Limits) -> Vec<String> {
+    (0..n)
+        .map(|_| {
+            class
+                .join(None, 0, None, new_id(), limits)
+                .expect("joins")
+                .0
+        })
+        .collect()
+}
+
 pub(super) fn relay() -> Relay {
     let mut r = Relay::new(Limits::default());
     r.open("ABC234".into(), TOKEN.into(), 0).expect("opens");
@@ -150,14 +162,7 @@ fn answers_count_once_and_the_reveal_carries_the_counts() {
         }]
     );
     let class = r.class("ABC234").expect("class");
-    let ids: Vec<String> = (0..3)
-        .map(|_| {
-            class
-                .join(None, 0, None, new_id(), &limits)
-                .expect("joins")
-                .0
-        })
-        .collect();
+    let ids = seat(class, 3, &limits);
     class.answer(&ids[0], "q1", 1).expect("answers");
     class.answer(&ids[1], "q1", 1).expect("answers");
     let out = class.answer(&ids[2], "q1", 0).expect("answers");

@@ -314,11 +314,10 @@ async fn generate(
         },
     );
     let t0 = now();
-    // The split is watched while the answer is written (from the first
-    // token: reading the prompt is one burst, writing the steady pace a
-    // busy core collapses), so a fallback comes after some exchanges of
-    // the writing, never before.
-    let mut watch = None;
+    // The split is watched from the prompt's first layer: a core another
+    // program keeps busy slows the reading as much as the writing, and a
+    // fall back early spares both.
+    let mut watch = split_watch(state);
     let mut first_token: Option<f64> = None;
     // The exchanges with helper workers when the first token came.
     let mut at_first = (0u64, 0.0f64);
@@ -327,13 +326,16 @@ async fn generate(
         s.engine.as_ref().map_or((0, 0.0), |(_, e)| e.exchanged())
     };
     // Products exchanged before a fall back to one worker (the whole model
-    // it then loads counts from zero).
+    // it then loads counts from zero): while writing, and in all.
     let mut carried = (0u64, 0.0f64);
+    let mut at_start = exchanged(state);
+    let mut carried_all = 0u64;
     let done = |job: &crate::generate::engine::Job,
                 finish: &str,
                 first: Option<f64>,
                 from: (u64, f64),
-                carried: (u64, f64)| {
+                carried: (u64, f64),
+                all: u64| {
         let end = now();
         let first = first.unwrap_or(end);
         let (n, ms) = exchanged(state);
@@ -354,6 +356,7 @@ async fn generate(
             decode_ms: end - first,
             exchanges: n.saturating_sub(from.0) + carried.0,
             exchange_ms: ms - from.1 + carried.1,
+            all_exchanges: all.wrapping_add(n),
             workers,
             share_ms: if shares.peers_ms.is_empty() {
                 Vec::new()
@@ -367,7 +370,8 @@ async fn generate(
     };
     loop {
         if state.borrow_mut().cancelled.remove(&id) {
-            return Ok(done(&job, "cancelled", first_token, at_first, carried));
+            let all = carried_all.wrapping_sub(at_start.0);
+            return Ok(done(&job, "cancelled", first_token, at_first, carried, all));
         }
         let step = {
             let mut s = state.borrow_mut();
@@ -382,21 +386,27 @@ async fn generate(
                 if first_token.is_none() {
                     first_token = Some(now());
                     at_first = exchanged(state);
-                    watch = split_watch(state);
                 }
                 if !text.is_empty() {
                     send(state, &FromWorker::Delta { id, text });
                 }
             }
-            Step::Done(f) => return Ok(done(&job, f.as_str(), first_token, at_first, carried)),
+            Step::Done(f) => {
+                let all = carried_all.wrapping_sub(at_start.0);
+                return Ok(done(&job, f.as_str(), first_token, at_first, carried, all));
+            }
         }
         // A pass holds activations only: the weights may change between
         // any two steps, a prompt's layers included.
         if split_slower(state, &mut watch) {
             let (n, ms) = exchanged(state);
-            carried = (n.saturating_sub(at_first.0), ms - at_first.1);
+            if first_token.is_some() {
+                carried = (n.saturating_sub(at_first.0), ms - at_first.1);
+            }
+            carried_all += n.saturating_sub(at_start.0);
             one_worker(state, id).await;
             at_first = exchanged(state);
+            at_start = at_first;
             watch = None;
         }
         yield_now().await;
