@@ -100,36 +100,69 @@ async fn judge(act: &Act<'_>, full: &ComplexTask, output: &str) -> Result<Option
     Ok(score)
 }
 
-/// The judge's score: the number after the last "Score:", else the last
-/// integer of the reply; above `max` it is clamped (flagged); none is a
-/// parse failure (None), never 0.
+/// The judge's score: the number after the last "score" label ("Score: 3",
+/// "score 2/4", "the score is 3"), or a reply that is a number alone ("3",
+/// "3/4"). Any other number in the reply is not a score ("component 4 is
+/// closest"): no score is a parse failure (None, flagged), never a guess.
+/// Above `max` it is clamped, a fraction is read down to a whole count,
+/// each flagged.
 pub fn read_judge(reply: &str, max: u32) -> (Option<u32>, Option<String>) {
     let lower = reply.to_lowercase();
-    let tail = lower
+    let labelled = lower
         .rfind("score")
-        .and_then(|i| lower.get(i..))
-        .unwrap_or(lower.as_str());
-    let number = |text: &str, last: bool| -> Option<u64> {
-        let nums: Vec<u64> = text
-            .split(|c: char| !c.is_ascii_digit())
-            .filter(|s| !s.is_empty())
-            .filter_map(|s| s.parse().ok())
-            .collect();
-        if last {
-            nums.last().copied()
-        } else {
-            nums.first().copied()
-        }
+        .and_then(|i| lower.get(i + "score".len()..))
+        .and_then(number_after_label);
+    let alone = || {
+        let text = lower.trim().trim_end_matches('.');
+        let (n, rest) = leading_number(text)?;
+        let rest = rest.trim();
+        let fraction_of = rest
+            .strip_prefix('/')
+            .is_some_and(|d| !d.trim().is_empty() && d.trim().chars().all(|c| c.is_ascii_digit()));
+        (rest.is_empty() || fraction_of).then_some(n)
     };
-    let n = number(tail, false).or_else(|| number(&lower, true));
-    match n {
+    match labelled.or_else(alone) {
         None => (
             None,
             Some("the reply held no score: a parse failure, not counted".into()),
         ),
-        Some(v) if v > u64::from(max) => (Some(max), Some(format!("score {v} clamped to {max}"))),
+        Some(v) if v > f64::from(max) => (Some(max), Some(format!("score {v} clamped to {max}"))),
+        Some(v) if v.fract() != 0.0 => (
+            Some(v.floor() as u32),
+            Some(format!("a fractional score {v} read as {}", v.floor())),
+        ),
         Some(v) => (Some(v as u32), None),
     }
+}
+
+/// The number a score label is followed by: ": 3", " 2/4", " is 3", "=3".
+fn number_after_label(after: &str) -> Option<f64> {
+    let text = after.trim_start_matches(|c: char| c == ':' || c == '=' || c.is_whitespace());
+    let text = text.strip_prefix("is ").unwrap_or(text).trim_start();
+    leading_number(text).map(|(n, _)| n)
+}
+
+/// A number at the start of `text` ("3", "2.5"; a full stop after it ends
+/// a sentence) and what follows it.
+fn leading_number(text: &str) -> Option<(f64, &str)> {
+    let int_end = text
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(text.len());
+    if int_end == 0 {
+        return None;
+    }
+    let rest = &text[int_end..];
+    let frac_len = rest
+        .strip_prefix('.')
+        .map(|f| f.find(|c: char| !c.is_ascii_digit()).unwrap_or(f.len()))
+        .unwrap_or(0);
+    let end = if frac_len > 0 {
+        int_end + 1 + frac_len
+    } else {
+        int_end
+    };
+    let n = text[..end].parse().ok()?;
+    Some((n, &text[end..]))
 }
 
 #[cfg(test)]
@@ -149,5 +182,23 @@ mod tests {
             read_judge("Components 1 and 2 are present: score 2/4", 4).0,
             Some(2)
         );
+        assert_eq!(read_judge("The score is 3.", 4), (Some(3), None));
+        assert_eq!(read_judge("3/4", 4), (Some(3), None));
+    }
+
+    #[test]
+    fn a_number_that_is_not_a_score_is_never_read_as_one() {
+        // No label, and the reply is not a number: "component 4" is not a
+        // score of 4 (the top score); nothing is counted, and it is flagged.
+        let (s, note) = read_judge(
+            "None of the components are present (component 4 is closest)",
+            4,
+        );
+        assert_eq!(s, None);
+        assert!(note.unwrap_or_default().contains("parse failure"));
+        // A fraction is read down to a whole count, flagged, not silently cut.
+        let (s, note) = read_judge("Score: 2.5", 4);
+        assert_eq!(s, Some(2));
+        assert!(note.unwrap_or_default().contains("fractional score 2.5"));
     }
 }

@@ -256,8 +256,58 @@ pub fn read_check(reply: &str) -> Read<Check> {
         }
         _ => {}
     }
+    // "Passed" with issues listed says two things: the issues win (the
+    // check exists to catch them), flagged. "None" and the like are no issue.
+    issues.retain(|i| !says_no_issue(i));
+    let ok = if ok && !issues.is_empty() {
+        repairs.push(reading::shape(format!(
+            "the check passed the draft but listed {}: taken as not passed, the issues kept",
+            crate::engine::base::words::count(issues.len(), "issue")
+        )));
+        false
+    } else {
+        ok
+    };
     Read {
         value: Check { ok, issues },
         repairs: reading::folded(repairs),
+    }
+}
+
+/// An "issue" that says there is none ("None.", "No issues", "n/a").
+fn says_no_issue(issue: &str) -> bool {
+    let t = issue
+        .trim()
+        .trim_end_matches(['.', '!'])
+        .trim()
+        .to_lowercase();
+    matches!(
+        t.as_str(),
+        "none" | "no issues" | "no issue" | "no issues found" | "n/a" | "na" | "nothing" | "-" | ""
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::read_check;
+
+    #[test]
+    fn a_check_that_passes_with_issues_listed_is_not_passed_and_is_flagged() {
+        let r = read_check(r#"{"ok": true, "issues": ["Agent C missing"]}"#);
+        assert!(!r.value.ok, "the issue is not dropped in silence");
+        assert_eq!(r.value.issues, vec!["Agent C missing".to_string()]);
+        assert_eq!(r.repairs.len(), 1);
+        assert!(
+            r.repairs[0]
+                .detail
+                .contains("passed the draft but listed 1 issue"),
+            "{:?}",
+            r.repairs
+        );
+        // "None" is no issue: a pass, nothing flagged.
+        let r = read_check(r#"{"ok": true, "issues": ["None."]}"#);
+        assert!(r.value.ok && r.value.issues.is_empty() && r.repairs.is_empty());
+        let r = read_check(r#"{"ok": true, "issues": []}"#);
+        assert!(r.value.ok && r.repairs.is_empty());
     }
 }
