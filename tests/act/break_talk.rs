@@ -200,6 +200,29 @@ fn done_is_read_in_the_shapes_a_model_writes_it() {
     assert_eq!(repairs.len(), 1);
 }
 
+#[test]
+fn no_further_questions_in_the_questions_place_ends_the_one_to_one() {
+    // Not sent to the expert as a question: read as done, and flagged.
+    for reply in [
+        r#"{"question": "No further questions."}"#,
+        r#"{"question": "none"}"#,
+        r#"{"question": "I have no more questions, thank you!"}"#,
+    ] {
+        let (q, repairs) = next_question(reply);
+        assert_eq!(q, None, "{reply}");
+        assert_eq!(repairs.len(), 1, "{reply}: {repairs:?}");
+        assert!(
+            repairs[0].detail.contains("said there were none"),
+            "{repairs:?}"
+        );
+    }
+    // A real question that mentions questions still goes on.
+    assert_eq!(
+        next_question(r#"{"question": "Which questions do guests ask most?"}"#).0,
+        Some("Which questions do guests ask most?".into())
+    );
+}
+
 fn member_letter(id: &str) -> char {
     (b'A' + id[1..].parse::<u8>().unwrap_or(1) - 1) as char
 }

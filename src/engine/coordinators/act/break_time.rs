@@ -309,6 +309,23 @@ pub fn read_reflection(reply: &str) -> Result<Read<Reflection>, Unreadable> {
     })
 }
 
+/// Whether a follow-up's text says the member has no more questions.
+fn says_done(text: &str) -> bool {
+    let lower = text.to_lowercase();
+    let t = lower.trim().trim_end_matches(['.', '!']).trim();
+    matches!(t, "none" | "n/a" | "no" | "nothing" | "done")
+        || [
+            "no further question",
+            "no more question",
+            "no other question",
+            "no questions",
+            "nothing further",
+            "nothing else to ask",
+        ]
+        .iter()
+        .any(|p| lower.contains(p))
+}
+
 /// The follow-up's question, or None when the member has none, with what
 /// reading it took. `{"done": true}` ends the 1:1; `{"question": "…"}`
 /// goes on. A reply with neither ends it too, flagged (a stated
@@ -357,6 +374,13 @@ pub fn next_question(reply: &str) -> (Option<String>, Vec<Repair>) {
                 .filter(|q| !q.is_empty());
             match (done, asked) {
                 (true, _) => (None, repairs),
+                // "No further questions." in the question's place is done.
+                (false, Some(q)) if says_done(q) => {
+                    repairs.push(reading::shape(
+                        "the question said there were none: read as done",
+                    ));
+                    (None, repairs)
+                }
                 (false, Some(q)) => question(q, repairs),
                 (false, None) => {
                     repairs.push(reading::default(
@@ -367,15 +391,7 @@ pub fn next_question(reply: &str) -> (Option<String>, Vec<Repair>) {
             }
         }
         Err(why) => {
-            let lower = reply.to_lowercase();
-            if [
-                "no further question",
-                "no more question",
-                "no other question",
-            ]
-            .iter()
-            .any(|p| lower.contains(p))
-            {
+            if says_done(reply) {
                 return (
                     None,
                     vec![reading::shape(
