@@ -13,8 +13,9 @@
 use super::keys::Keys;
 use super::wrong_codes::WrongCodes;
 use axum::extract::ws::Utf8Bytes;
-use roundtable::engine::live::class::{Out, Relay, To};
+use roundtable::engine::live::class::{Out, To};
 use roundtable::engine::live::protocol::{codes, parse_up, Close, Down, Limits, Up};
+use roundtable::engine::live::relay::Relay;
 use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::{Arc, Mutex, MutexGuard};

@@ -2,8 +2,9 @@
 //! caps said in words; names as plain short text; expiry when the teacher
 //! stays away; malformed frames refused with a reason.
 
-use super::class::{Relay, To};
+use super::class::To;
 use super::protocol::{parse_up, Close, Down, Limits, Snapshot, Up};
+use super::relay::Relay;
 use super::tests::{events_up, new_id, question, relay, seat, TOKEN};
 
 #[test]

@@ -1,7 +1,8 @@
 //! Live classes: a teacher's page drives a class whose students follow it
 //! on their own devices through a relay (`roundtable serve`). This is the
 //! relay's protocol and its rules, pure Rust: the frames (`protocol`) and
-//! the classes as state machines (`class`); and what a class is shown, as
+//! the classes as state machines (`class`, and the relay's set of them,
+//! `relay`); and what a class is shown, as
 //! the pages write and read it (`show`). The server (`src/cli/serve`)
 //! only moves frames between WebSockets and these.
 //!
@@ -11,6 +12,7 @@
 
 pub mod class;
 pub mod protocol;
+pub mod relay;
 pub mod show;
 
 #[cfg(test)]

@@ -4,8 +4,9 @@
 //! names, expiry and malformed frames: `limit_tests`). The server's own tests (tests/live_relay.rs) run the same over
 //! real WebSockets.
 
-use super::class::{Out, Relay, To};
+use super::class::{Out, To};
 use super::protocol::{Close, Down, Limits, Question, Snapshot, Up};
+use super::relay::Relay;
 use serde_json::json;
 
 pub(super) const TOKEN: &str = "0123456789abcdef0123456789abcdef";

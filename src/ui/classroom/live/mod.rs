@@ -10,6 +10,7 @@ mod student;
 mod student_panel;
 mod teacher;
 mod teacher_panel;
+mod teacher_questions;
 mod teacher_shown;
 
 pub use join_page::JoinPage;

@@ -11,11 +11,10 @@
 use super::pump::{pump, BATCH};
 use super::state::{class_state, closed_why, connect, retry, should_retry, ClassState, Link};
 use super::state::{connect_with, disconnect, send, token_query, Tally, NO_RELAY};
+use super::teacher_questions::RunQuestion;
 use super::teacher_shown::{current, current_step, shown_key};
-use crate::engine::coordinators::question_roles;
-use crate::engine::lesson::{questions, Bundle};
-use crate::engine::live::protocol::{codes, digest, Down, Limits, Question, Snapshot, Up};
-use crate::engine::live::show::{self, Shown};
+use crate::engine::live::protocol::{codes, digest, Down, Limits, Snapshot, Up};
+use crate::engine::live::show::Shown;
 use crate::platform::socket::SocketEvent;
 use crate::ui::classroom::TEACH_KEY;
 use crate::ui::state::{AppState, ClassRole};
@@ -23,16 +22,6 @@ use leptos::prelude::*;
 use serde_json::Value;
 use std::cell::RefCell;
 use std::collections::HashSet;
-
-/// A question asked about a run (not a lesson's): its answer, explanation
-/// and the number of events that show it.
-#[derive(Clone, Debug)]
-struct RunQuestion {
-    id: String,
-    answer: usize,
-    explain: String,
-    reveal: usize,
-}
 
 #[derive(Default)]
 pub(super) struct Teacher {
@@ -43,7 +32,7 @@ pub(super) struct Teacher {
     pub(super) kept: Snapshot,
     /// What is shown, as a key (changes when something else is shown).
     pub(super) key: String,
-    run_question: Option<RunQuestion>,
+    pub(super) run_question: Option<RunQuestion>,
     /// Lesson questions revealed since the lesson was shown (going back
     /// to one does not ask the class again).
     pub(super) revealed_ids: HashSet<String>,
@@ -497,54 +486,10 @@ fn sync(app: AppState, s: ClassState) {
             app.events.with(Vec::len);
             pump(app, s);
         }
-        Some(Shown::Lesson(b)) => lesson_question(app, s, b, step as usize),
-        _ => {}
-    }
-}
-
-/// A lesson's question goes to the class when its step is reached, and
-/// its answer once the teacher's lesson shows it.
-fn lesson_question(app: AppState, s: ClassState, b: &Bundle, step: usize) {
-    let Some((q, answer, explain)) = show::lesson_question(b, step) else {
-        return;
-    };
-    let asked = with(|t| t.kept.question.as_ref().map(|q| q.id.clone())).flatten();
-    let done_before = with(|t| t.revealed_ids.contains(&q.id)).unwrap_or(false);
-    if asked.as_deref() != Some(q.id.as_str()) {
-        if done_before {
-            // Back at a question the class has answered: not asked again.
-            return;
+        Some(Shown::Lesson(b)) => {
+            super::teacher_questions::lesson_question(app, s, b, step as usize)
         }
-        ask(s, q.clone());
-    }
-    let answered_here = app.lesson.with(|l| {
-        l.as_ref()
-            .and_then(|l| l.answered)
-            .is_some_and(|(st, _)| st == step)
-    });
-    let revealed =
-        with(|t| t.kept.revealed.as_ref().is_some_and(|r| r.id == q.id)).unwrap_or(false);
-    if answered_here && !revealed {
-        send(&Up::Reveal {
-            id: q.id,
-            answer,
-            explain: (!explain.is_empty()).then_some(explain),
-        });
-    }
-}
-
-fn ask(s: ClassState, q: Question) {
-    if send(&Up::Ask {
-        question: q.clone(),
-    }) {
-        with(|t| {
-            t.kept.question = Some(q.clone());
-            t.kept.answers.clear();
-            t.kept.revealed = None;
-        });
-        s.question.set(Some(q));
-        s.revealed.set(None);
-        s.tally.set(None);
+        _ => {}
     }
 }
 
@@ -554,71 +499,6 @@ pub fn install(s: ClassState) {
         return;
     };
     Effect::new(move |_| sync(app, s));
-}
-
-/// The questions the class can be asked at the run's replay position
-/// (what the run does next, which the class has not seen yet).
-pub fn run_questions(app: AppState) -> Vec<crate::engine::lesson::Question> {
-    let at = app.position();
-    app.events.with(|events| {
-        let roles = app
-            .shown
-            .with(|s| s.as_ref().map(|s| question_roles(&s.config.coordinator)))
-            .unwrap_or_default();
-        questions::at(events, &roles, 0, at)
-    })
-}
-
-/// Asks the class one of [`run_questions`].
-pub fn ask_run_question(q: crate::engine::lesson::Question) {
-    let s = class_state();
-    let id = format!("run-{}-{}", q.at, q.prompt.len());
-    with(|t| {
-        t.run_question = Some(RunQuestion {
-            id: id.clone(),
-            answer: q.answer,
-            explain: q.explain.clone(),
-            reveal: q.reveal,
-        })
-    });
-    ask(
-        s,
-        Question {
-            id,
-            prompt: q.prompt,
-            choices: q.choices,
-        },
-    );
-}
-
-/// Reveals the open question: a lesson's moves its step on to the answer
-/// (the lesson's own reveal), a run's moves the replay to where it shows.
-pub fn reveal(app: AppState) {
-    let s = class_state();
-    let Some(q) = s.question.get_untracked() else {
-        return;
-    };
-    if let Some(step) = show::step_of(&q.id) {
-        app.lesson.update(|l| {
-            if let Some(l) = l {
-                if l.step == step && l.answered.is_none_or(|(st, _)| st != step) {
-                    l.answered = Some((step, usize::MAX));
-                }
-            }
-        });
-        return;
-    }
-    let Some(rq) = with(|t| t.run_question.clone()).flatten() else {
-        return;
-    };
-    if rq.id == q.id {
-        send(&Up::Reveal {
-            id: rq.id,
-            answer: rq.answer,
-            explain: (!rq.explain.is_empty()).then_some(rq.explain),
-        });
-        app.set_cursor(rq.reveal);
-    }
 }
 
 /// The join link of the class with `code`.

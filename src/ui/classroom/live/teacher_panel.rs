@@ -2,7 +2,7 @@
 //! the open question's answers as they come in, Reveal, and End class.
 
 use super::state::{class_state, ClassState, Link, Tally};
-use super::teacher;
+use super::{teacher, teacher_questions};
 use crate::engine::live::protocol::{Question, Revealed};
 use crate::engine::live::show::Shown;
 use crate::platform::socket::qr_url;
@@ -217,7 +217,7 @@ fn Answers(s: ClassState, q: Question) -> impl IntoView {
             </ol>
             {move || match revealed.get() {
                 Some(r) => view! { <p class="lesson-feedback ok small">{format!("Revealed. {}", r.explain.unwrap_or_default())}</p> }.into_any(),
-                None => view! { <button class="button primary" on:click=move |_| teacher::reveal(app)>"Reveal the answer"</button> }.into_any(),
+                None => view! { <button class="button primary" on:click=move |_| teacher_questions::reveal(app)>"Reveal the answer"</button> }.into_any(),
             }}
         </div>
     }
@@ -234,7 +234,7 @@ fn RunQuestions(s: ClassState) -> impl IntoView {
         if !on_run || open || app.activity.get() != Activity::Idle {
             return Vec::new();
         }
-        teacher::run_questions(app)
+        teacher_questions::run_questions(app)
     };
     move || {
         let qs = offered();
@@ -245,7 +245,7 @@ fn RunQuestions(s: ClassState) -> impl IntoView {
                 .map(|q| {
                     let prompt = q.prompt.clone();
                     view! {
-                        <li><button class="button small" on:click=move |_| teacher::ask_run_question(q.clone())>
+                        <li><button class="button small" on:click=move |_| teacher_questions::ask_run_question(q.clone())>
                             {format!("Ask: {prompt}")}</button></li>
                     }
                 })
