@@ -79,7 +79,7 @@ pub fn Header() -> impl IntoView {
                         // one line; the full name and what it does on hover.
                         .map(|c| view! {
                             <option value=c.id title=format!("{}: {}", c.name, c.description)>
-                                {c.name.split(" (").next().unwrap_or(c.name)}
+                                {c.short}
                             </option>
                         })
                         .collect_view()}

@@ -6,6 +6,7 @@
 //! first start and readable by its owner only; a relay started without
 //! one (`ephemeral`) cannot take classes back after a restart.
 
+use llm_worker::gguf::digest::hex;
 use ring::hmac;
 use std::path::{Path, PathBuf};
 
@@ -20,10 +21,6 @@ pub fn default_path() -> Option<PathBuf> {
         .map(PathBuf::from)
         .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/state")))?;
     Some(state.join("roundtable").join("relay-key"))
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 fn unhex(text: &str) -> Option<Vec<u8>> {

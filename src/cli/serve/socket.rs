@@ -41,10 +41,10 @@ pub async fn upgrade(
     };
     ws.max_message_size(max)
         .max_frame_size(max)
-        .on_upgrade(move |socket| async move {
+        .on_upgrade(move |mut socket| async move {
             match conn {
                 Ok(conn) => run(socket, hub, conn, max).await,
-                Err(refused) => close(&mut { socket }, refused).await,
+                Err(refused) => close(&mut socket, refused).await,
             }
         })
 }

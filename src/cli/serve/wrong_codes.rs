@@ -6,55 +6,27 @@
 //! gave it there knows the code: it is never counted (it may be waiting
 //! for its teacher to bring the class back after a restart).
 
+use roundtable::engine::live::bucket::Bucket;
 use roundtable::engine::live::protocol::Limits;
 use std::collections::HashMap;
 use std::net::IpAddr;
 
-/// An allowance that refills one try every `every_ms`, up to `burst`.
-#[derive(Clone, Copy)]
-struct Bucket {
-    left: f64,
-    at: u64,
-}
-
-impl Bucket {
-    fn full(burst: u32, now: u64) -> Bucket {
-        Bucket {
-            left: burst as f64,
-            at: now,
-        }
-    }
-
-    fn refill(&mut self, now: u64, every_ms: f64, burst: u32) {
-        let gained = now.saturating_sub(self.at) as f64 / every_ms;
-        self.left = (self.left + gained).min(burst as f64);
-        self.at = now;
-    }
-
-    /// Whole seconds until one try is back.
-    fn wait_s(&self, every_ms: f64) -> u64 {
-        (((1.0 - self.left).max(0.0) * every_ms) / 1000.0)
-            .ceil()
-            .max(1.0) as u64
-    }
-}
-
 pub struct WrongCodes {
     clients: HashMap<IpAddr, Bucket>,
     overall: Bucket,
-    burst: u32,
+    burst: f64,
     every_ms: f64,
-    overall_burst: u32,
+    overall_burst: f64,
 }
 
 impl WrongCodes {
     pub fn new(limits: &Limits) -> WrongCodes {
         WrongCodes {
             clients: HashMap::new(),
-            overall: Bucket::full(limits.wrong_codes_overall_burst, 0),
-            burst: limits.wrong_codes_burst.max(1),
+            overall: Bucket::full(limits.wrong_codes_overall_burst.max(1) as f64, 0),
+            burst: limits.wrong_codes_burst.max(1) as f64,
             every_ms: limits.wrong_code_every_ms.max(1) as f64,
-            overall_burst: limits.wrong_codes_overall_burst.max(1),
+            overall_burst: limits.wrong_codes_overall_burst.max(1) as f64,
         }
     }
 
@@ -77,7 +49,7 @@ impl WrongCodes {
         if client.left < 1.0 {
             return Err(client.wait_s(every));
         }
-        if client.left < burst as f64 && self.overall.left < 1.0 {
+        if client.left < burst && self.overall.left < 1.0 {
             return Err(self.overall.wait_s(overall_every));
         }
         Ok(())
@@ -102,7 +74,7 @@ impl WrongCodes {
         let (burst, every) = (self.burst, self.every_ms);
         self.clients.retain(|_, b| {
             b.refill(now, every, burst);
-            b.left < burst as f64
+            b.left < burst
         });
     }
 }

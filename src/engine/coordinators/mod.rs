@@ -20,6 +20,8 @@ use futures::future::LocalBoxFuture;
 pub struct CoordinatorInfo {
     pub id: &'static str,
     pub name: &'static str,
+    /// The name alone, where room is short (the header's picker).
+    pub short: &'static str,
     pub description: &'static str,
     /// A task to start from, shown in the empty task box.
     pub example_task: &'static str,
@@ -47,6 +49,7 @@ pub const COORDINATORS: &[CoordinatorInfo] = &[
     CoordinatorInfo {
         id: single::ID,
         name: "Single agent",
+        short: "Single agent",
         description: "One agent answers the task in a single streamed reply.",
         example_task: single::EXAMPLE_TASK,
         roles: Roles::NONE,
@@ -56,6 +59,7 @@ pub const COORDINATORS: &[CoordinatorInfo] = &[
     CoordinatorInfo {
         id: travel::ID,
         name: "Travel planner (notebook + orchestrator)",
+        short: "Travel planner",
         description: "Experts search the TravelPlanner sandbox privately and share findings in a notebook; an orchestrator picks who acts next; a compiler and a critic write the plan, scored by the TravelPlanner evaluator.",
         example_task: travel::EXAMPLE_TASK,
         roles: travel::contract::QUESTION_ROLES,
@@ -66,6 +70,7 @@ pub const COORDINATORS: &[CoordinatorInfo] = &[
     CoordinatorInfo {
         id: act::ID,
         name: "ACT (meetings, break time, knowledge)",
+        short: "ACT",
         description: "A team splits a creative task, meets to fuse it, takes break time with experts it creates, remembers episodes and scored knowledge, and writes the deliverable in a production meeting; ACT+ carries the knowledge to the next task.",
         example_task: act::EXAMPLE_TASK,
         roles: act::contract::QUESTION_ROLES,
@@ -79,6 +84,7 @@ pub const COORDINATORS: &[CoordinatorInfo] = &[
     CoordinatorInfo {
         id: mael::ID,
         name: "MAEL (experience on a graph)",
+        short: "MAEL",
         description: "Agents on a graph split the task, solve, critique and merge; every step is rewarded and stored as an experience that later tasks retrieve (none / task / step).",
         example_task: mael::EXAMPLE_TASK,
         roles: mael::contract::QUESTION_ROLES,

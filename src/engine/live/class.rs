@@ -4,6 +4,7 @@
 //! Each call returns the frames to send and to whom (`Out`), or `Close`
 //! when the frame breaks the protocol.
 
+use super::bucket::Bucket;
 use super::protocol::{
     check_question, clean_name, digest, is_student_id, Close, Down, Limits, Question, Revealed,
     Snapshot, StudentView, Up,
@@ -47,7 +48,7 @@ pub struct Class {
     /// When the teacher's connection went away (None while connected).
     pub(super) teacher_away_since: Option<u64>,
     /// Events the teacher may still send now, and when that was counted.
-    allowance: (f64, u64),
+    allowance: Bucket,
 }
 
 /// Byte strings equal, in time that does not depend on where they differ.
@@ -90,7 +91,7 @@ impl Class {
             students,
             seated,
             teacher_away_since: None,
-            allowance: (limits.events_per_second as f64, now),
+            allowance: Bucket::full(limits.events_per_second as f64, now),
         }
     }
 
@@ -274,10 +275,8 @@ impl Class {
         }
         // The allowance refills at events_per_second, up to one second's.
         let rate = limits.events_per_second as f64;
-        let (left, at) = self.allowance;
-        let left = (left + now.saturating_sub(at) as f64 * rate / 1000.0).min(rate);
-        if (fresh.len() as f64) > left {
-            self.allowance = (left, now);
+        self.allowance.refill(now, 1000.0 / rate, rate);
+        if (fresh.len() as f64) > self.allowance.left {
             return refused(
                 true,
                 format!(
@@ -299,7 +298,7 @@ impl Class {
                 ),
             );
         }
-        self.allowance = (left - fresh.len() as f64, now);
+        self.allowance.left -= fresh.len() as f64;
         self.log_bytes += bytes;
         self.state.events.extend(fresh.iter().cloned());
         Ok(vec![(

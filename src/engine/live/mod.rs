@@ -10,6 +10,7 @@
 //! log, the current step, the open question and its answers. Runs carry
 //! no API keys, so neither does the relay.
 
+pub mod bucket;
 pub mod class;
 pub mod protocol;
 pub mod relay;

@@ -335,7 +335,7 @@ async fn generate(
                 first: Option<f64>,
                 from: (u64, f64),
                 carried: (u64, f64),
-                all: u64| {
+                all: (u64, u64)| {
         let end = now();
         let first = first.unwrap_or(end);
         let (n, ms) = exchanged(state);
@@ -356,7 +356,8 @@ async fn generate(
             decode_ms: end - first,
             exchanges: n.saturating_sub(from.0) + carried.0,
             exchange_ms: ms - from.1 + carried.1,
-            all_exchanges: all.wrapping_add(n),
+            // What the parts exchanged before a fall back, and since.
+            all_exchanges: all.0 + n.saturating_sub(all.1),
             workers,
             share_ms: if shares.peers_ms.is_empty() {
                 Vec::new()
@@ -370,7 +371,7 @@ async fn generate(
     };
     loop {
         if state.borrow_mut().cancelled.remove(&id) {
-            let all = carried_all.wrapping_sub(at_start.0);
+            let all = (carried_all, at_start.0);
             return Ok(done(&job, "cancelled", first_token, at_first, carried, all));
         }
         let step = {
@@ -392,7 +393,7 @@ async fn generate(
                 }
             }
             Step::Done(f) => {
-                let all = carried_all.wrapping_sub(at_start.0);
+                let all = (carried_all, at_start.0);
                 return Ok(done(&job, f.as_str(), first_token, at_first, carried, all));
             }
         }
