@@ -122,9 +122,10 @@ pub fn truncate_words(text: &str, max: usize) -> (String, bool) {
     }
 }
 
-/// An importance score read from a model: a number, a numeric string, a
-/// float (rounded); clamped to 0–10. Missing or unreadable → 5. The repair
-/// says what was done.
+/// An importance score read from a model: a number or a numeric string on
+/// 0–10; a fraction strictly between 0 and 1 is a 0–1 scale (0.8 is 8, not
+/// 1); other fractions rounded; clamped to 0–10. Missing or unreadable →
+/// 5. Anything but a whole number in 0–10 is flagged, saying what was done.
 pub fn importance(v: Option<&serde_json::Value>) -> (u8, Option<Repair>) {
     let raw = match v {
         Some(serde_json::Value::Number(n)) => n.as_f64(),
@@ -132,11 +133,27 @@ pub fn importance(v: Option<&serde_json::Value>) -> (u8, Option<Repair>) {
         _ => None,
     };
     match raw {
+        Some(x) if x > 0.0 && x < 1.0 => {
+            let r = (x * 10.0).round();
+            (
+                r as u8,
+                Some(reading::shape(format!(
+                    "importance {x} is on a 0–1 scale: read as {r} of 10"
+                ))),
+            )
+        }
         Some(x) if x.is_finite() => {
             let r = x.round();
             let clamped = r.clamp(0.0, 10.0);
-            let flag = (clamped != r)
-                .then(|| reading::clamped(format!("importance {x} clamped to {clamped}")));
+            let flag = if clamped != r {
+                Some(reading::clamped(format!(
+                    "importance {x} clamped to {clamped}"
+                )))
+            } else if r != x {
+                Some(reading::shape(format!("importance {x} rounded to {r}")))
+            } else {
+                None
+            };
             (clamped as u8, flag)
         }
         _ => (
@@ -264,6 +281,7 @@ pub fn few_keywords(list: &[String]) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::model::reply::RepairKind;
     use serde_json::json;
 
     fn entry(id: u32, importance: u8, meeting: u32) -> Knowledge {
@@ -321,6 +339,17 @@ mod tests {
         assert_eq!(importance(Some(&json!(11.6))).0, 10);
         assert_eq!(importance(Some(&json!("-3"))).0, 0);
         assert_eq!(importance(Some(&json!(7))), (7, None));
+        // A 0–1 scale is read as such and flagged (it was 1, unflagged).
+        let (x, flag) = importance(Some(&json!(0.8)));
+        assert_eq!(x, 8);
+        assert_eq!(flag.map(|r| r.kind), Some(RepairKind::Shape));
+        assert_eq!(importance(Some(&json!("0.25"))).0, 3);
+        // A rounded fraction is said; whole 0, 1 and 10 are the 0–10 scale.
+        let (x, flag) = importance(Some(&json!(7.5)));
+        assert_eq!((x, flag.map(|r| r.kind)), (8, Some(RepairKind::Shape)));
+        assert_eq!(importance(Some(&json!(1))), (1, None));
+        assert_eq!(importance(Some(&json!(0))), (0, None));
+        assert_eq!(importance(Some(&json!(10.0))), (10, None));
         assert_eq!(importance(None).0, 5);
         assert!(importance(Some(&json!("high"))).1.is_some());
         let (k, repairs) = keywords(Some(&json!("a, b ,c,d,e")), 4);

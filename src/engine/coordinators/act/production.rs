@@ -13,7 +13,7 @@ use super::reading;
 use super::team::{Act, Meeting};
 use super::tools;
 use crate::engine::domains::creative::word_count;
-use crate::engine::model::reply::Read;
+use crate::engine::model::reply::{says_no_problem, Read};
 use crate::engine::run::{Audience, RunError};
 use futures::future::join_all;
 use serde_json::Value;
@@ -258,7 +258,7 @@ pub fn read_check(reply: &str) -> Read<Check> {
     }
     // "Passed" with issues listed says two things: the issues win (the
     // check exists to catch them), flagged. "None" and the like are no issue.
-    issues.retain(|i| !says_no_issue(i));
+    issues.retain(|i| !says_no_problem(i));
     let ok = if ok && !issues.is_empty() {
         repairs.push(reading::shape(format!(
             "the check passed the draft but listed {}: taken as not passed, the issues kept",
@@ -272,19 +272,6 @@ pub fn read_check(reply: &str) -> Read<Check> {
         value: Check { ok, issues },
         repairs: reading::folded(repairs),
     }
-}
-
-/// An "issue" that says there is none ("None.", "No issues", "n/a").
-fn says_no_issue(issue: &str) -> bool {
-    let t = issue
-        .trim()
-        .trim_end_matches(['.', '!'])
-        .trim()
-        .to_lowercase();
-    matches!(
-        t.as_str(),
-        "none" | "no issues" | "no issue" | "no issues found" | "n/a" | "na" | "nothing" | "-" | ""
-    )
 }
 
 #[cfg(test)]

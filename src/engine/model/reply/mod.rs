@@ -6,10 +6,12 @@
 //! or [`Unreadable`] with one sentence saying why nothing could be read.
 //! It never panics and never guesses types: `"false"` stays a string.
 
+mod no_problem;
 mod repair;
 #[cfg(test)]
 mod tests;
 
+pub use no_problem::says_no_problem;
 use repair::{attempt, End};
 use serde::de::DeserializeOwned;
 use serde_json::Value;

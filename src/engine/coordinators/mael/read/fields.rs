@@ -91,7 +91,7 @@ mod tests {
             ("true", true),
             (" yes ", true),
         ] {
-            let c = critique(&format!(r#"{{"adequate": "{text}", "feedback": "x"}}"#))
+            let c = critique(&format!(r#"{{"adequate": "{text}", "feedback": ""}}"#))
                 .unwrap_or_else(|e| panic!("{text}: {e}"));
             assert_eq!(c.value.adequate, want, "{text}");
             assert_eq!(kinds(&c), [RepairKind::Shape], "{text}");

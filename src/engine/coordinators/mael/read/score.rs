@@ -1,6 +1,7 @@
 //! The evaluator's reply: a 0–10 score (from its JSON, else the last
 //! explicit score in its text, never from a cut-off JSON) scaled to
-//! [0, 1], and its reason.
+//! [0, 1], and its reason. A fraction strictly between 0 and 1 given with
+//! no scale is a 0–1 score (0.8 is 8 of 10, not 0.08), flagged.
 
 use super::fields::{clip, text_field};
 use super::tokens::{after_separators, tokens, Tok};
@@ -20,15 +21,17 @@ pub fn rating(reply: &str) -> Result<Read<(f64, String)>, Unreadable> {
     let why = match read_json::<Loose>(reply) {
         Ok(read) => {
             let mut repairs = read.repairs;
+            // (score, whether "of 10" was said with it)
             let raw = match &read.value.score {
-                Value::Number(n) => n.as_f64().filter(|x| x.is_finite()),
+                Value::Number(n) => n.as_f64().filter(|x| x.is_finite()).map(|x| (x, false)),
                 Value::String(s) => {
                     let found = s
                         .trim()
                         .parse::<f64>()
                         .ok()
                         .filter(|x| x.is_finite())
-                        .or_else(|| explicit_score(&tokens(s)).map(|(x, _)| x));
+                        .map(|x| (x, false))
+                        .or_else(|| explicit_score(&tokens(s)).map(|(x, _, ten)| (x, ten)));
                     if found.is_some() {
                         repairs.push(Repair::new(
                             RepairKind::Shape,
@@ -44,15 +47,15 @@ pub fn rating(reply: &str) -> Result<Read<(f64, String)>, Unreadable> {
             };
             let closed = repairs.iter().any(|r| r.kind == RepairKind::Closed);
             match raw {
-                Some(raw) if closed && ends_in_number(reply, raw) => {
+                Some((raw, _)) if closed && ends_in_number(reply, raw) => {
                     return Err(Unreadable(format!(
                         "the reply was cut off right after its score {raw}, which may be the start of a longer number"
                     )))
                 }
-                Some(raw) => {
+                Some((raw, ten)) => {
                     let reason = text_field(&read.value.reason, "reason", &mut repairs);
                     return Ok(Read {
-                        value: (scaled(raw, &mut repairs), reason),
+                        value: (scaled(raw, ten, &mut repairs), reason),
                         repairs,
                     });
                 }
@@ -79,7 +82,7 @@ pub fn rating(reply: &str) -> Result<Read<(f64, String)>, Unreadable> {
         )));
     }
     match explicit_score(&tokens(reply)) {
-        Some((raw, said)) => {
+        Some((raw, said, ten)) => {
             let mut repairs = vec![Repair::new(
                 RepairKind::Shape,
                 format!(
@@ -87,7 +90,7 @@ pub fn rating(reply: &str) -> Result<Read<(f64, String)>, Unreadable> {
                 ),
             )];
             Ok(Read {
-                value: (scaled(raw, &mut repairs), String::new()),
+                value: (scaled(raw, ten, &mut repairs), String::new()),
                 repairs,
             })
         }
@@ -131,8 +134,20 @@ fn ends_in_number(reply: &str, x: f64) -> bool {
     matches!(tokens(reply).last(), Some(Tok::Num(n)) if *n == x)
 }
 
-/// A 0–10 score as [0, 1]; outside 0–10 it is clamped (and flagged).
-fn scaled(raw: f64, repairs: &mut Vec<Repair>) -> f64 {
+/// A 0–10 score as [0, 1]; outside 0–10 it is clamped (and flagged). A
+/// fraction strictly between 0 and 1 said without "of 10" is a 0–1 score
+/// (and flagged).
+fn scaled(raw: f64, of_ten: bool, repairs: &mut Vec<Repair>) -> f64 {
+    if !of_ten && raw > 0.0 && raw < 1.0 {
+        repairs.push(Repair::new(
+            RepairKind::Shape,
+            format!(
+                "the score {raw} is on a 0–1 scale: read as {} of 10",
+                (raw * 100.0).round() / 10.0
+            ),
+        ));
+        return raw;
+    }
     let clamped = raw.clamp(0.0, 10.0);
     if clamped != raw {
         repairs.push(Repair::new(
@@ -144,10 +159,10 @@ fn scaled(raw: f64, repairs: &mut Vec<Repair>) -> f64 {
 }
 
 /// The last explicit score of a rating's text: (score on 0–10, what was
-/// said). Forms: `score: 7`, `score of 7`, `rating 7`, `rated 7`, `7/10`,
+/// said, whether "of 10" was said with it). Forms: `score: 7`, `score of 7`, `rating 7`, `rated 7`, `7/10`,
 /// `7 out of 10` (a labelled number followed by another scale is not
 /// one).
-fn explicit_score(toks: &[Tok]) -> Option<(f64, String)> {
+fn explicit_score(toks: &[Tok]) -> Option<(f64, String, bool)> {
     // The scale after the number at `j`: Some(true) out of 10,
     // Some(false) another scale, None none given.
     let scale = |j: usize| -> Option<bool> {
@@ -161,7 +176,7 @@ fn explicit_score(toks: &[Tok]) -> Option<(f64, String)> {
             _ => None,
         }
     };
-    let mut last: Option<(usize, f64, String)> = None;
+    let mut last: Option<(usize, f64, String, bool)> = None;
     for (i, t) in toks.iter().enumerate() {
         let found = match t {
             Tok::Word(label)
@@ -170,12 +185,12 @@ fn explicit_score(toks: &[Tok]) -> Option<(f64, String)> {
                 let j = after_separators(toks, i + 1);
                 match toks.get(j) {
                     Some(Tok::Num(x)) if scale(j) != Some(false) => {
-                        Some((j, *x, format!("{label} {x}")))
+                        Some((j, *x, format!("{label} {x}"), scale(j) == Some(true)))
                     }
                     _ => None,
                 }
             }
-            Tok::Num(x) if scale(i) == Some(true) => Some((i, *x, format!("{x}/10"))),
+            Tok::Num(x) if scale(i) == Some(true) => Some((i, *x, format!("{x}/10"), true)),
             _ => None,
         };
         if let Some(f) = found {
@@ -184,7 +199,7 @@ fn explicit_score(toks: &[Tok]) -> Option<(f64, String)> {
             }
         }
     }
-    last.map(|(_, x, said)| (x, said))
+    last.map(|(_, x, said, ten)| (x, said, ten))
 }
 
 #[cfg(test)]
@@ -217,6 +232,21 @@ mod tests {
             Ok((0.0, vec![RepairKind::Clamped]))
         );
         assert_eq!(read(r#"{"score": "7/10"}"#), Ok((0.7, shape.clone())));
+        // A 0–1 score is read as one and flagged (it went into the pool
+        // as 0.08, unflagged); "0.8/10" says its scale, and whole 0 and 1
+        // are on 0–10.
+        assert_eq!(read(r#"{"score": 0.8}"#), Ok((0.8, shape.clone())));
+        assert_eq!(
+            read(r#"{"score": "0.8"}"#),
+            Ok((0.8, vec![RepairKind::Shape, RepairKind::Shape]))
+        );
+        assert_eq!(
+            read("score: 0.8"),
+            Ok((0.8, vec![RepairKind::Shape, RepairKind::Shape]))
+        );
+        assert_eq!(read("score: 0.8/10").map(|r| r.0), Ok(0.08));
+        assert_eq!(read(r#"{"score": 1}"#), Ok((0.1, Vec::new())));
+        assert_eq!(read(r#"{"score": 0}"#), Ok((0.0, Vec::new())));
         for s in [
             "I'd say 12",
             "great",
