@@ -175,7 +175,7 @@ fn every_kind() -> RunDoc {
                 }),
             },
         },
-        RunEvent::RunCancelled {},
+        RunEvent::RunCancelled { interrupted: None },
     ];
     let events = kinds
         .into_iter()

@@ -186,7 +186,7 @@ fn graph_shows_an_agent_waiting_for_a_slot() {
         request(1, "food", "m"),
         response(1, 10, 5, false),
         queued,
-        RunEvent::RunCancelled {},
+        RunEvent::RunCancelled { interrupted: None },
     ]);
     let status_at = |n: usize| AgentGraph::of(&events[..n]).node("food").map(|x| x.status);
     assert_eq!(status_at(3), Some(AgentStatus::Idle));

@@ -8,6 +8,8 @@ roundtable — run Roundtable coordinators headless
 
 USAGE:
   roundtable run --coordinator ID [--task TEXT | --task-file PATH] [options]
+  roundtable run --continue RUN.json [--out FILE] [options]
+                                         finish a run that stopped (a signal, a failed call)
   roundtable coordinators
   roundtable share encode < run.json     print the share-link payload (after #run=)
   roundtable share decode < payload      print the run JSON of a payload or link
@@ -25,7 +27,16 @@ RUN OPTIONS:
   --task TEXT            the task (or --task-file PATH)
   --variant NAME         coordinator variant, when it has several
   --concurrency N        parallel LLM calls (the same as --parallel-calls)
-  --out PATH             write the run (config + events) as JSON; `-` = stdout";
+  --out PATH             write the run (config + events) as JSON; `-` = stdout. Kept up to
+                         date as calls end, so a run cut off keeps the calls it made
+  --continue RUN.json    finish that run: its completed calls answered from the file, the
+                         rest by its model (or the one --model / --provider names); its
+                         coordinator, task and options come from the file
+
+Ctrl-C (SIGINT) or SIGTERM stops a run as the page's Stop does: the run file is written
+with what was done, marked interrupted (with no --out: RUN_ID.json here), and the exit
+code is 130 / 143; a second signal quits at once. A batch stops the same way and
+--resume finishes it.";
 
 /// The whole help: the generic part, the model and batch options, then
 /// each coordinator's commands and options.

@@ -69,10 +69,8 @@ impl<T: Clone, H: Host<T>> Host<T> for Cli<'_, T, H> {
             self.inner.ended(run).await;
             if let (Some(dir), false) = (&self.args.out_dir, run.resumed) {
                 let path = format!("{dir}/{}.json", (self.lines.file)(&run.tag));
-                if let Err(e) = std::fs::write(&path, run.doc().to_json_pretty()) {
-                    self.error
-                        .borrow_mut()
-                        .get_or_insert(format!("cannot write {path}: {e}"));
+                if let Err(e) = super::save::write_whole(&path, &run.doc().to_json_pretty()) {
+                    self.error.borrow_mut().get_or_insert(e);
                 }
             }
             let n = self.ended.get() + 1;
@@ -120,9 +118,22 @@ pub fn run<T: Clone, H: Host<T>>(
     let mut b = Batch::new(jobs, args.concurrency);
     b.halt_lane_on_failure = halt_lane_on_failure;
     b.recorded = recorded;
-    let report = futures::executor::block_on(batch::run(b, &controls, &cli));
+    let (report, signal) = super::interrupt::run_to_end(
+        batch::run(b, &controls, &cli),
+        || {},
+        |signal| {
+            eprintln!("\n{signal}: stopping the batch (runs under way end cancelled; every run that finished is kept). Again to quit at once.");
+            controls.stop();
+        },
+    );
     if let Some(e) = cli.error.into_inner() {
         return Err(e);
+    }
+    if let Some(signal) = signal {
+        match &args.out_dir {
+            Some(dir) => eprintln!("{signal}: the batch stopped; run the same command with --resume to finish it from {dir}"),
+            None => eprintln!("{signal}: the batch stopped (give --out-dir DIR to keep its runs and --resume them)"),
+        }
     }
     if !common.quiet {
         if let Some(Ended::Capped(why)) = &report.progress.ended {
@@ -148,8 +159,12 @@ fn recorded<T>(
         .collect()
 }
 
-/// The exit code of a batch: 0 when every job ran and finished, else 1.
+/// The exit code of a batch: 0 when every job ran and finished, 128 + n
+/// when signal n stopped it, else 1.
 pub fn exit_code<T>(report: &Report<T>) -> i32 {
+    if let Some(signal) = super::interrupt::stopped_by() {
+        return super::interrupt::exit_code(signal);
+    }
     let p = &report.progress;
     // Every job finished (resumed ones count as finished).
     if p.ended == Some(Ended::Completed) && p.finished == p.total {

@@ -126,7 +126,7 @@ pub fn make(spec_path: &str, out: &str) -> Result<i32, String> {
     };
     let bundle = Bundle::lesson(runs, lesson).sanitized();
     bundle.validate()?;
-    std::fs::write(out, bundle.to_json()).map_err(|e| format!("cannot write {out}: {e}"))?;
+    crate::cli::save::write_whole(out, &bundle.to_json())?;
     eprintln!(
         "wrote {out}: {} steps, {} questions, {} KB",
         bundle.lesson.as_ref().map_or(0, |l| l.steps.len()),

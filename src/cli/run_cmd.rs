@@ -4,9 +4,12 @@
 //! its row in `coordinators.rs`.
 
 use super::common::{with_repairs, Common};
+use super::continued;
 use super::coordinators::cli_of;
 use super::flags::Flags;
+use super::interrupt;
 use super::paper::{Nothing, Prepared};
+use super::save::write_whole;
 use roundtable::engine::coordinators;
 use roundtable::engine::run::{LoggedEvent, ModelRouter, RunCtx, RunDoc, RunEvent, RunStatus};
 use roundtable::engine::views::repairs;
@@ -91,7 +94,10 @@ fn progress(
         RunEvent::ScoreComputed { name, value, .. } => line(format!("score {name} = {value}")),
         RunEvent::RunFinished { .. } => line("run finished".into()),
         RunEvent::RunFailed { reason } => line(format!("run failed: {}", reason.message)),
-        RunEvent::RunCancelled {} => line("run cancelled".into()),
+        RunEvent::RunCancelled { interrupted } => line(match interrupted {
+            Some(by) => format!("run interrupted ({by})"),
+            None => "run cancelled".into(),
+        }),
         _ => {}
     }
 }
@@ -103,9 +109,26 @@ struct Request {
     task: String,
     variant: Option<String>,
     out: Option<String>,
+    /// `--continue FILE`: the run it finishes.
+    parent: Option<String>,
 }
 
 fn request(f: &Flags) -> Result<Request, String> {
+    if let Some(parent) = f.text("continue")? {
+        if let Some(name) = ["coordinator", "task", "task-file", "variant"]
+            .into_iter()
+            .find(|n| f.has(n))
+        {
+            return Err(format!("--continue takes the coordinator, task, variant and options from the run it finishes: leave out --{name}"));
+        }
+        return Ok(Request {
+            coordinator: String::new(),
+            task: String::new(),
+            variant: None,
+            out: f.text("out")?,
+            parent: Some(parent),
+        });
+    }
     let coordinator = f.text("coordinator")?.unwrap_or_default();
     if coordinator.is_empty() {
         return Err("run needs --coordinator (e.g. --coordinator single)".into());
@@ -128,6 +151,7 @@ fn request(f: &Flags) -> Result<Request, String> {
         task,
         variant: f.text("variant")?,
         out: f.text("out")?,
+        parent: None,
     })
 }
 
@@ -135,20 +159,37 @@ fn request(f: &Flags) -> Result<Request, String> {
 pub fn run(args: Vec<OsString>) -> Result<i32, String> {
     let f = Flags::parse("run", args)?;
     let r = request(&f)?;
+    let parent = r.parent.as_deref().map(continued::read).transpose()?;
+    let model_named = ["model", "provider", "base-url", "model-file"]
+        .iter()
+        .any(|n| f.has(n));
     let mut common = Common::read(&f)?;
     if let Some(n) = f.number("concurrency")? {
         common.parallel_calls = Some(n);
     }
-    let mut config = common.config(&r.coordinator, &r.task, "cli");
-    config.variant = r.variant.clone();
+    if let (Some(p), false) = (&parent, model_named) {
+        common.spec = continued::model_of(p)?;
+    }
+    let (coordinator, task) = match &parent {
+        Some(p) => (p.config.coordinator.clone(), String::new()),
+        None => (r.coordinator.clone(), r.task.clone()),
+    };
+    let mut config = common.config(&coordinator, &task, "cli");
+    config.variant = match &parent {
+        Some(p) => p.config.variant.clone(),
+        None => r.variant.clone(),
+    };
     config.spend_cap = common.cap.is_set().then_some(common.cap);
-    let prepared: Box<dyn Prepared> = match cli_of(&r.coordinator).map(|c| c.prepare) {
+    let prepared: Box<dyn Prepared> = match cli_of(&coordinator).map(|c| c.prepare) {
         Some(prepare) => prepare(&f, &common, &mut config)?,
         None => Box::new(Nothing),
     };
     f.finish()?;
     let platform = common.platform(coordinators::every_script);
-    let router = ModelRouter::from_config(&config, |spec| common.build(spec, &platform))?;
+    let router = match &parent {
+        Some(p) => continued::router(p, &mut config, |spec| common.build(spec, &platform))?,
+        None => ModelRouter::from_config(&config, |spec| common.build(spec, &platform))?,
+    };
     let ctx = RunCtx::new(config.clone(), router, common.clock.clone());
     prepared.attach(&ctx);
     if !common.quiet {
@@ -160,7 +201,16 @@ pub fn run(args: Vec<OsString>) -> Result<i32, String> {
             streaming.set(s);
         });
     }
-    let status = futures::executor::block_on(coordinators::execute(&ctx));
+    let file = r.out.clone().filter(|p| p != "-");
+    let saver = Checkpoint::new(&ctx, file.clone());
+    let (status, signal) = interrupt::run_to_end(
+        coordinators::execute(&ctx),
+        || saver.save_if_due(&ctx),
+        |signal| {
+            eprintln!("\n{signal}: stopping the run (the call under way is dropped; what was done is kept). Again to quit at once.");
+            ctx.interrupt(signal);
+        },
+    );
     prepared.finish()?;
     let doc = RunDoc::new(config.sanitized(), ctx.events());
     let summary = summary(&doc, status);
@@ -172,8 +222,13 @@ pub fn run(args: Vec<OsString>) -> Result<i32, String> {
     }
     match r.out.as_deref() {
         Some("-") => println!("{}", doc.to_json_pretty()),
-        Some(path) => std::fs::write(path, doc.to_json_pretty())
-            .map_err(|e| format!("cannot write {path}: {e}"))?,
+        Some(path) => write_whole(path, &doc.to_json_pretty())?,
+        None if signal.is_some() => {
+            // Nowhere was named: the calls made are kept all the same.
+            let path = format!("{}.json", doc.config.run_id);
+            write_whole(&path, &doc.to_json_pretty())?;
+            eprintln!("the run so far is in {path}");
+        }
         None => {
             if let Some(RunEvent::RunFinished { output: Some(text) }) =
                 ctx.events().last().map(|e| e.event.clone())
@@ -182,11 +237,64 @@ pub fn run(args: Vec<OsString>) -> Result<i32, String> {
             }
         }
     }
+    if let Some(signal) = signal {
+        let path = r
+            .out
+            .as_deref()
+            .filter(|p| *p != "-")
+            .map_or_else(|| format!("{}.json", doc.config.run_id), str::to_string);
+        eprintln!("finish it with: roundtable run --continue {path} --out FILE");
+        return Ok(interrupt::exit_code(signal));
+    }
     Ok(match status {
         RunStatus::Finished => 0,
         RunStatus::Cancelled => 130,
         _ => 1,
     })
+}
+
+/// The run file kept as the run goes (with `--out FILE`): written whole
+/// after calls end, at most once a second, so even a process killed
+/// outright leaves the calls it made.
+struct Checkpoint {
+    path: Option<String>,
+    changed: std::rc::Rc<std::cell::Cell<bool>>,
+    last: std::cell::Cell<std::time::Instant>,
+}
+
+impl Checkpoint {
+    fn new(ctx: &RunCtx, path: Option<String>) -> Checkpoint {
+        let changed = std::rc::Rc::new(std::cell::Cell::new(false));
+        let c = changed.clone();
+        ctx.on_event(move |e| {
+            if matches!(
+                e.event,
+                RunEvent::RunStarted { .. }
+                    | RunEvent::LlmResponse { .. }
+                    | RunEvent::LlmFailed { .. }
+            ) {
+                c.set(true);
+            }
+        });
+        Checkpoint {
+            path,
+            changed,
+            last: std::cell::Cell::new(std::time::Instant::now()),
+        }
+    }
+
+    fn save_if_due(&self, ctx: &RunCtx) {
+        let Some(path) = &self.path else { return };
+        if !self.changed.get() || self.last.get().elapsed().as_millis() < 1000 {
+            return;
+        }
+        self.changed.set(false);
+        self.last.set(std::time::Instant::now());
+        let doc = RunDoc::new(ctx.config().sanitized(), ctx.events());
+        if let Err(e) = write_whole(path, &doc.to_json_pretty()) {
+            eprintln!("{e} (the run goes on)");
+        }
+    }
 }
 
 /// A run in one JSON line (`--json`): how it ended, its calls and tokens,
@@ -226,9 +334,23 @@ mod tests {
                 coordinator: "single".into(),
                 task: "hi".into(),
                 variant: None,
-                out: Some("r.json".into())
+                out: Some("r.json".into()),
+                parent: None,
             })
         );
+        assert_eq!(
+            request(&flags(&["--continue", "r.json", "--out", "s.json"])),
+            Ok(Request {
+                coordinator: String::new(),
+                task: String::new(),
+                variant: None,
+                out: Some("s.json".into()),
+                parent: Some("r.json".into()),
+            })
+        );
+        assert!(request(&flags(&["--continue", "r.json", "--task", "x"]))
+            .unwrap_err()
+            .contains("leave out --task"));
         assert!(request(&flags(&["--task", "x"]))
             .unwrap_err()
             .contains("--coordinator"));

@@ -4,8 +4,8 @@
 
 use super::lazy::lazy_part;
 use super::state::{use_app, AppState, Source};
+use crate::engine::run::fork::continue_point;
 use crate::engine::run::fork::ForkEdit;
-use crate::engine::run::replay::recorded_calls;
 use crate::engine::run::{RunDoc, RunStatus};
 use crate::engine::views::html::{history_row, HistoryRow};
 use crate::engine::views::record::RunMeta;
@@ -283,10 +283,7 @@ fn RunList(
             match history::load_run(&run_id).await {
                 Ok((_, doc)) => {
                     if continue_live {
-                        let k = recorded_calls(&doc.events)
-                            .iter()
-                            .filter(|c| c.outcome.is_ok())
-                            .count() as u32;
+                        let k = continue_point(&doc.events);
                         nav("/", Default::default());
                         app.show_doc(doc.clone(), Source::History, true);
                         super::launch::fork(app, doc, k, ForkEdit::None);

@@ -132,7 +132,14 @@ fn the_table_counts_repaired_replies_per_variant_and_step_kind_once_per_call() {
         // A run that failed counts (an unreadable reply may be why).
         run(1, Variant::Act, 1, &[d, a, a, j], &[2], failed()),
         // A run the user stopped does not.
-        run(2, Variant::Act, 2, &[a], &[0], RunEvent::RunCancelled {}),
+        run(
+            2,
+            Variant::Act,
+            2,
+            &[a],
+            &[0],
+            RunEvent::RunCancelled { interrupted: None },
+        ),
         // No step tag: "other".
         run(3, Variant::Baseline, 0, &[j, ""], &[], done()),
     ];

@@ -87,7 +87,11 @@ fn rows_count_repaired_replies_per_mode_and_step_kind_once_per_call() {
         // Stopped by the user: not counted.
         (
             tag(none, Mode::None, "t3", None),
-            with(&[c], &[0], vec![RunEvent::RunCancelled {}]),
+            with(
+                &[c],
+                &[0],
+                vec![RunEvent::RunCancelled { interrupted: None }],
+            ),
         ),
         (
             tag(step, Mode::Step, "t1", None),

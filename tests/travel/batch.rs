@@ -128,7 +128,7 @@ fn the_table_and_exports_count_repaired_replies_per_variant_once_per_call() {
         // A failed run counts.
         (&[s, s], &[], failed()),
         // A run the user stopped does not.
-        (&[s], &[0], RunEvent::RunCancelled {}),
+        (&[s], &[0], RunEvent::RunCancelled { interrupted: None }),
         (&[o, "travel.expert.hotel", x, c], &[3], done()),
         (&[o, x], &[1, 1], done()),
         (&[o, o, x], &[], done()),

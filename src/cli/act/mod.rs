@@ -181,6 +181,5 @@ pub fn read_bank(path: Option<&str>, embedder: Rc<dyn Embedder>) -> Result<Bank,
 }
 
 pub fn write_bank(path: &str, bank: &Bank) -> Result<(), String> {
-    std::fs::write(path, bank.data.borrow().to_json())
-        .map_err(|e| format!("cannot write {path}: {e}"))
+    crate::cli::save::write_whole(path, &bank.data.borrow().to_json())
 }

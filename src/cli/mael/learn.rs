@@ -264,8 +264,9 @@ pub fn eval(args: Vec<OsString>) -> Result<i32, String> {
         figures.print_sweep();
     }
     // The figures are the command's result (runs that did not finish are
-    // left out of them), and the command succeeds (as it always has).
-    Ok(0)
+    // left out of them), and the command succeeds (as it always has)
+    // unless a signal stopped it.
+    Ok(crate::cli::interrupt::stopped_by().map_or(0, crate::cli::interrupt::exit_code))
 }
 
 /// The pool sizes of the sweep: Fig. 3's by default; `--sizes none` runs

@@ -9,6 +9,7 @@ pub mod run;
 
 use super::flags::Flags;
 use super::paper::{CliCoordinator, PaperCommand};
+use super::save::write_whole;
 use roundtable::engine::coordinators::mael::contract::{MaelOptions, Mode, Polarity};
 use roundtable::engine::coordinators::mael::experience::Pool;
 use roundtable::engine::coordinators::mael::memory::Memory;
@@ -242,18 +243,9 @@ pub fn read_pool(path: &str, embedder: &Rc<dyn Embedder>) -> Result<Pool, String
     }
 }
 
-/// Writes the pool whole or not at all (see [`write_whole`]).
+/// Writes the pool whole or not at all.
 pub fn write_pool(path: &str, memory: &Memory) -> Result<(), String> {
     write_whole(path, &memory.pool.borrow().to_json())
-}
-
-/// Writes a pool file whole or not at all: to a file beside it, then
-/// renamed over it (a crash mid-write leaves the old file).
-pub fn write_whole(path: &str, text: &str) -> Result<(), String> {
-    let tmp = format!("{path}.writing");
-    std::fs::write(&tmp, text)
-        .and_then(|()| std::fs::rename(&tmp, path))
-        .map_err(|e| format!("cannot write {path}: {e}"))
 }
 
 /// The Python runner a run's HumanEval answers are scored with (Node and

@@ -82,7 +82,7 @@ pub fn run(args: Vec<OsString>) -> Result<i32, String> {
         let out = a.out.as_deref().ok_or("pool merge needs --out C.json")?;
         let mut merged = read(x)?;
         let added = merged.merge(&read(y)?).map_err(|e| e.user_message())?;
-        super::write_whole(out, &merged.to_json())?;
+        crate::cli::save::write_whole(out, &merged.to_json())?;
         println!(
             "{out}: {} ({added} from {y})",
             count(merged.len(), "experience")

@@ -95,8 +95,9 @@ pub fn run(args: Vec<OsString>) -> Result<i32, String> {
         print_table(&groups, queries.len(), variants.len(), secs);
     }
     // The table is the command's result: failed runs count in it as not
-    // delivered, and the command succeeds (as it always has).
-    Ok(0)
+    // delivered, and the command succeeds (as it always has) unless a
+    // signal stopped it.
+    Ok(crate::cli::interrupt::stopped_by().map_or(0, crate::cli::interrupt::exit_code))
 }
 
 /// A column's variant id (the table's groups are the variants' labels).

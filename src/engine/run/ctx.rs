@@ -85,6 +85,8 @@ struct Inner {
     /// The coordinator's temperature (MAEL's paper's 0.2), for requests
     /// that set none when the run's model spec sets none either.
     default_temperature: Cell<Option<f32>>,
+    /// The signal that stopped the run (the CLI's SIGINT / SIGTERM).
+    interrupted: RefCell<Option<String>>,
 }
 
 #[derive(Clone)]
@@ -135,6 +137,7 @@ impl RunCtx {
             resources: RefCell::new(Vec::new()),
             budgets,
             default_temperature: Cell::new(None),
+            interrupted: RefCell::new(None),
         }))
     }
 
@@ -189,6 +192,21 @@ impl RunCtx {
     }
     pub fn is_cancelled(&self) -> bool {
         self.0.cancel.is_cancelled()
+    }
+
+    /// Stops the run as the page's Stop does (the call in flight aborted,
+    /// what was done kept), its end marked as interrupted by `by`.
+    pub fn interrupt(&self, by: &str) {
+        self.0
+            .interrupted
+            .borrow_mut()
+            .get_or_insert(by.to_string());
+        self.0.cancel.cancel();
+    }
+
+    /// What interrupted the run, if [`RunCtx::interrupt`] stopped it.
+    pub fn interrupted(&self) -> Option<String> {
+        self.0.interrupted.borrow().clone()
     }
 
     /// Called synchronously with every event as it is appended.

@@ -147,7 +147,12 @@ pub enum RunEvent {
     RunFailed {
         reason: FailReason,
     },
-    RunCancelled {},
+    /// Stopped by the user (the page's Stop), or by a signal to the CLI
+    /// (`interrupted`: "SIGINT", "SIGTERM"); what was done is kept.
+    RunCancelled {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        interrupted: Option<String>,
+    },
 }
 
 impl RunEvent {

@@ -5,7 +5,7 @@
 
 use super::config::RunConfig;
 use super::event::LoggedEvent;
-use super::replay::ReplayModel;
+use super::replay::{recorded_calls, ReplayModel};
 use crate::engine::model::spec::ModelSpec;
 use crate::engine::model::{Call, Completion};
 use crate::engine::model::{ChatModel, ChatRequest, ChatResponse, Message, StreamDelta, Usage};
@@ -43,6 +43,20 @@ pub fn fork_spec(parent: &RunConfig, mut chosen: ModelSpec) -> ModelSpec {
         }
     }
     chosen
+}
+
+/// Where Continue picks up a stopped run (the page's History, the CLI's
+/// `run --continue`): the number of its calls answered from its log. Every
+/// call it completed is, except failed ones at its end: a run stopped by a
+/// network error asks that call again, live.
+pub fn continue_point(events: &[LoggedEvent]) -> u32 {
+    let calls = recorded_calls(events);
+    let failed_at_end = calls
+        .iter()
+        .rev()
+        .take_while(|c| c.outcome.is_err())
+        .count();
+    (calls.len() - failed_at_end) as u32
 }
 
 pub struct ForkModel {
@@ -110,5 +124,63 @@ impl ChatModel for ForkModel {
                 }
             }
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::model::ModelError;
+    use crate::engine::run::event::{ev, RunEvent};
+
+    fn call(seq: &mut u64, n: u32, ok: bool) -> Vec<LoggedEvent> {
+        *seq += 2;
+        let request = RunEvent::LlmRequest {
+            call: n,
+            agent: "a".into(),
+            model: "m".into(),
+            request: ChatRequest::default(),
+        };
+        let end = if ok {
+            RunEvent::LlmResponse {
+                call: n,
+                response: ChatResponse::default(),
+                latency_ms: 1,
+                retries: 0,
+            }
+        } else {
+            RunEvent::LlmFailed {
+                call: n,
+                error: ModelError::Cancelled,
+                retries: 0,
+            }
+        };
+        vec![ev(*seq - 1, request), ev(*seq, end)]
+    }
+
+    #[test]
+    fn continue_takes_every_completed_call_but_failures_at_the_end() {
+        let mut seq = 0;
+        let mut log = Vec::new();
+        for (n, ok) in [(0, true), (1, false), (2, true)] {
+            log.extend(call(&mut seq, n, ok));
+        }
+        // A failure in the middle was part of the run: replayed as it was.
+        assert_eq!(continue_point(&log), 3);
+        log.extend(call(&mut seq, 3, false));
+        log.extend(call(&mut seq, 4, false));
+        assert_eq!(continue_point(&log), 3, "failed calls at the end go live");
+        // A call under way when the run stopped is not among them.
+        log.push(ev(
+            seq + 1,
+            RunEvent::LlmRequest {
+                call: 5,
+                agent: "a".into(),
+                model: "m".into(),
+                request: ChatRequest::default(),
+            },
+        ));
+        assert_eq!(continue_point(&log), 3);
+        assert_eq!(continue_point(&[]), 0);
     }
 }

@@ -291,7 +291,7 @@ fn run_end(rng: &mut SplitMix) -> RunEvent {
                 model_error: Some(error(rng)),
             },
         },
-        1 => RunEvent::RunCancelled {},
+        1 => RunEvent::RunCancelled { interrupted: None },
         2 => RunEvent::RunFinished { output: None },
         _ => RunEvent::RunFinished {
             output: Some(text(rng)),

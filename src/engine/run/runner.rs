@@ -75,7 +75,9 @@ pub async fn execute(ctx: &RunCtx, coordinator: CoordinatorFn) -> RunStatus {
             RunStatus::Finished
         }
         Err(RunError::Cancelled) => {
-            ctx.emit(RunEvent::RunCancelled {});
+            ctx.emit(RunEvent::RunCancelled {
+                interrupted: ctx.interrupted(),
+            });
             RunStatus::Cancelled
         }
         Err(RunError::Model(e)) => {

@@ -272,7 +272,7 @@ pub fn figures(events: &[LoggedEvent], prices: &PriceTable) -> RunFigures {
             },
             RunEvent::RunFinished { .. } => f.outcome = "finished".into(),
             RunEvent::RunFailed { .. } => f.outcome = "failed".into(),
-            RunEvent::RunCancelled {} => f.outcome = "cancelled".into(),
+            RunEvent::RunCancelled { .. } => f.outcome = "cancelled".into(),
             _ => {}
         }
     }

@@ -88,7 +88,10 @@ pub fn summarize(ev: &RunEvent) -> String {
             reason.kind,
             clip(&reason.message, 80)
         ),
-        RunEvent::RunCancelled {} => "run cancelled".into(),
+        RunEvent::RunCancelled {
+            interrupted: Some(by),
+        } => format!("run interrupted ({by})"),
+        RunEvent::RunCancelled { interrupted: None } => "run cancelled".into(),
     }
 }
 

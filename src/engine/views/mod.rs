@@ -297,7 +297,7 @@ impl Fold for StatusView {
                 self.error = Some(reason.message.clone());
                 self.error_kind = Some(reason.kind.clone());
             }
-            RunEvent::RunCancelled {} => self.status = RunStatus::Cancelled,
+            RunEvent::RunCancelled { .. } => self.status = RunStatus::Cancelled,
             _ => {}
         }
     }
@@ -400,7 +400,7 @@ mod tests {
             error: crate::engine::model::ModelError::Cancelled,
             retries: 0,
         });
-        log.push(RunEvent::RunCancelled {});
+        log.push(RunEvent::RunCancelled { interrupted: None });
         let s = StatusView::of(&logged(log));
         assert_eq!(
             s.calls_line(false),

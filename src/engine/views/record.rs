@@ -373,7 +373,7 @@ mod tests {
             ),
             (1, false, None)
         );
-        let events = vec![ev(0, RunEvent::RunCancelled {})];
+        let events = vec![ev(0, RunEvent::RunCancelled { interrupted: None })];
         assert_eq!(
             read_chunk_record(&write_chunk_record(&events))
                 .expect("v1")

@@ -204,7 +204,9 @@ impl Fold for Transcript {
             RunEvent::ReplyRepaired { call, repairs } => self.reply_repaired(*call, repairs),
             RunEvent::RunFinished { .. } => self.run_finished(seq),
             RunEvent::RunFailed { reason } => self.run_failed(seq, reason),
-            RunEvent::RunCancelled {} => self.run_cancelled(seq),
+            RunEvent::RunCancelled { interrupted } => {
+                self.run_cancelled(seq, interrupted.as_deref())
+            }
             _ => {}
         }
     }
@@ -433,9 +435,15 @@ impl Transcript {
     }
 
     #[inline(never)]
-    fn run_cancelled(&mut self, seq: u64) {
+    fn run_cancelled(&mut self, seq: u64, interrupted: Option<&str>) {
         self.stop_streaming();
-        self.notice(seq, NoticeLevel::Info, "Run stopped.".into());
+        let text = match interrupted {
+            Some(by) => format!(
+                "Run interrupted ({by}): what it did is kept. Fork it at its last call to go on."
+            ),
+            None => "Run stopped.".into(),
+        };
+        self.notice(seq, NoticeLevel::Info, text);
     }
 }
 

@@ -384,7 +384,7 @@ impl Fold for ActView {
             } => self.note(ev.seq, agent, store, key.as_deref(), payload),
             RunEvent::RunFinished { .. }
             | RunEvent::RunFailed { .. }
-            | RunEvent::RunCancelled {} => {
+            | RunEvent::RunCancelled { .. } => {
                 self.phase = None;
                 self.speaking.clear();
             }

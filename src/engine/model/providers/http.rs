@@ -273,7 +273,14 @@ impl ChatModel for HttpChatModel {
             if cancel.is_cancelled() {
                 return Err(ModelError::Cancelled);
             }
-            let r = self.call(req, sink, cancel).await;
+            // A Stop ends the call at once, whatever the transport is
+            // waiting for (the native one cannot abort a read under way).
+            let call = std::pin::pin!(self.call(req, sink, cancel));
+            let stop = std::pin::pin!(cancel.cancelled());
+            let r = match futures::future::select(call, stop).await {
+                futures::future::Either::Left((r, _)) => r,
+                futures::future::Either::Right(_) => Err(ModelError::Cancelled),
+            };
             if cancel.is_cancelled() {
                 Err(ModelError::Cancelled)
             } else {

@@ -157,7 +157,7 @@ impl Host<usize> for TestHost {
             }
             RunEvent::RunFinished { .. }
             | RunEvent::RunFailed { .. }
-            | RunEvent::RunCancelled {} => {
+            | RunEvent::RunCancelled { .. } => {
                 trace.push("end", tag);
                 trace.running.set(trace.running.get() - 1);
             }
