@@ -338,6 +338,10 @@ async function handleLlm(req, res, path, provider, state) {
   }
   const invalid = provider.validate(req, body);
   if (invalid) return sendJson(res, 400, provider.errorBody(400, invalid));
+  // A server without a structured-output mode (POST /__refuse): refused
+  // before any step is used, as such servers answer.
+  const refused = refusedField(body, state);
+  if (refused) return sendJson(res, 400, provider.errorBody(400, refused));
 
   const step = state.queue.shift() ?? {};
   record.step = step;
@@ -405,6 +409,16 @@ async function handleControl(req, res, route, state) {
       await readBody(req);
       resetState(state);
       return sendJson(res, 200, { ok: true });
+    // {"fields": ["json_schema", "json_object", "tool_choice"]}: from now on
+    // (until /__reset) requests asking for these are refused with a 400.
+    case 'POST /__refuse': {
+      const { ok, value } = parseJson(await readBody(req));
+      if (!ok || !Array.isArray(value?.fields)) {
+        return sendJson(res, 400, { error: { message: 'Expected a JSON body {"fields":[...]}', type: 'invalid_request_error' } });
+      }
+      for (const f of value.fields) state.refuse.add(String(f));
+      return sendJson(res, 200, { ok: true, refused: [...state.refuse] });
+    }
     case 'POST /__script': {
       const { ok, value } = parseJson(await readBody(req));
       if (!ok || !Array.isArray(value?.steps)) {
@@ -447,7 +461,20 @@ function addSteps(state, steps) {
   for (const step of steps) state.queue.push(step && typeof step === 'object' ? step : {});
 }
 
+/** Why a request is refused for a structured-output field the server "lacks" (see POST /__refuse). */
+function refusedField(body, state) {
+  const format = body.response_format?.type;
+  if (format && state.refuse.has(format)) {
+    return `Invalid parameter: 'response_format' of type '${format}' is not supported with this model.`;
+  }
+  if (body.tool_choice?.type === 'tool' && state.refuse.has('tool_choice')) {
+    return 'tool_choice of type tool is not supported by this model.';
+  }
+  return null;
+}
+
 function resetState(state) {
+  state.refuse.clear();
   state.queue.length = 0;
   state.log.length = 0;
   state.requestCounter = 0;
@@ -461,7 +488,7 @@ function resetState(state) {
  * `url` has no trailing slash; clients use `${url}/v1` as their base URL.
  */
 export async function startMockLlm({ port = 0, host = '127.0.0.1', defaultChunkDelayMs = 40 } = {}) {
-  const state = { queue: [], log: [], requestCounter: 0, toolCallCounter: 0, defaultChunkDelayMs };
+  const state = { queue: [], log: [], requestCounter: 0, toolCallCounter: 0, defaultChunkDelayMs, refuse: new Set() };
   const server = http.createServer((req, res) => {
     handleRequest(req, res, state).catch((err) => {
       if (!res.headersSent) sendJson(res, 500, { error: { message: String(err?.message ?? err), type: 'mock_server_error' } });
@@ -489,6 +516,7 @@ export async function startMockLlm({ port = 0, host = '127.0.0.1', defaultChunkD
       }),
     script: (steps) => addSteps(state, Array.isArray(steps) ? steps : [steps]),
     reset: () => resetState(state),
+    refuse: (fields) => fields.forEach((f) => state.refuse.add(String(f))),
     log: () => structuredClone(state.log),
   };
 }

@@ -273,3 +273,114 @@ fn cancelled_before_sending_sends_nothing() {
     );
     assert!(t.sent.borrow().is_empty());
 }
+
+/// A shaped request (MAEL's critique shape) and its answer's text.
+fn call_shaped(
+    m: &HttpChatModel,
+) -> (
+    Result<roundtable::engine::model::ChatResponse, ModelError>,
+    String,
+) {
+    let shape = roundtable::engine::model::shape::ReplySchema::of::<
+        roundtable::engine::coordinators::mael::contract::Critique,
+    >("mael.critique");
+    let req = ChatRequest::new(vec![Message::user("check it")]).with_schema(shape);
+    let mut streamed = String::new();
+    let mut sink = |d: StreamDelta| match d {
+        StreamDelta::Text(t) => streamed.push_str(&t),
+    };
+    let r = block_on(m.complete(Call::new(&req, &mut sink, &CancelToken::new())));
+    (r, streamed)
+}
+
+const OPENAI_JSON_ANSWER: &str = r#"{"model":"m","choices":[{"message":{"content":"{\"adequate\": true, \"feedback\": \"\"}"},"finish_reason":"stop"}],"usage":{"prompt_tokens":2,"completion_tokens":2}}"#;
+
+fn sent_json(t: &FakeTransport, i: usize) -> serde_json::Value {
+    serde_json::from_str(&t.sent.borrow()[i].2).expect("a JSON body")
+}
+
+#[test]
+fn a_shaped_request_carries_its_schema_strict_and_the_answer_says_so() {
+    use roundtable::engine::model::shape::StructuredMode;
+    let (m, t) = setup(
+        WireFormat::OpenaiCompatible,
+        vec![http(200, "application/json", OPENAI_JSON_ANSWER)],
+    );
+    let (r, _) = call_shaped(&m);
+    assert_eq!(r.expect("ok").structured, Some(StructuredMode::Schema));
+    let body = sent_json(&t, 0);
+    let format = &body["response_format"];
+    assert_eq!(format["type"], "json_schema");
+    assert_eq!(format["json_schema"]["name"], "mael_critique");
+    assert_eq!(format["json_schema"]["strict"], true);
+    let schema = &format["json_schema"]["schema"];
+    assert_eq!(schema["properties"]["adequate"]["type"], "boolean");
+    assert_eq!(schema["additionalProperties"], false);
+    assert_eq!(
+        schema["required"],
+        serde_json::json!(["adequate", "feedback"])
+    );
+}
+
+#[test]
+fn a_server_that_refuses_the_schema_is_asked_again_without_it_and_that_is_remembered() {
+    use roundtable::engine::model::shape::StructuredMode;
+    let refusal = r#"{"error":{"message":"Invalid parameter: 'response_format' of type 'json_schema' is not supported with this model.","type":"invalid_request_error"}}"#;
+    let (m, t) = setup(
+        WireFormat::OpenaiCompatible,
+        vec![
+            http(400, "application/json", refusal),
+            http(200, "application/json", OPENAI_JSON_ANSWER),
+            http(200, "application/json", OPENAI_JSON_ANSWER),
+        ],
+    );
+    let (r, _) = call_shaped(&m);
+    let r = r.expect("answered in JSON mode");
+    assert_eq!(r.structured, Some(StructuredMode::JsonMode), "flagged");
+    assert_eq!(sent_json(&t, 0)["response_format"]["type"], "json_schema");
+    assert_eq!(sent_json(&t, 1)["response_format"]["type"], "json_object");
+    assert_eq!(m.structured_mode(), StructuredMode::JsonMode);
+    // The next call goes straight to JSON mode: no refused request first.
+    let (r, _) = call_shaped(&m);
+    assert_eq!(r.expect("ok").structured, Some(StructuredMode::JsonMode));
+    assert_eq!(t.sent.borrow().len(), 3);
+    assert_eq!(sent_json(&t, 2)["response_format"]["type"], "json_object");
+}
+
+#[test]
+fn other_bad_requests_are_not_taken_for_a_refused_schema() {
+    let (m, t) = setup(
+        WireFormat::OpenaiCompatible,
+        vec![http(
+            400,
+            "application/json",
+            r#"{"error":{"message":"messages: too long"}}"#,
+        )],
+    );
+    let (r, _) = call_shaped(&m);
+    assert!(matches!(r, Err(ModelError::BadRequest { .. })), "{r:?}");
+    assert_eq!(t.sent.borrow().len(), 1, "not sent again");
+}
+
+#[test]
+fn anthropic_is_held_to_the_shape_by_a_forced_tool_whose_input_is_the_reply() {
+    use roundtable::engine::model::shape::StructuredMode;
+    let answer = r#"{"id":"msg_1","type":"message","role":"assistant","model":"m","content":[{"type":"tool_use","id":"toolu_1","name":"reply","input":{"adequate":false,"feedback":"step 2 is off"}}],"stop_reason":"tool_use","usage":{"input_tokens":5,"output_tokens":9}}"#;
+    let (m, t) = setup(
+        WireFormat::Anthropic,
+        vec![http(200, "application/json", answer)],
+    );
+    let (r, streamed) = call_shaped(&m);
+    let r = r.expect("ok");
+    assert_eq!(r.structured, Some(StructuredMode::Schema));
+    assert!(r.tool_calls.is_empty(), "the shape tool is no tool call");
+    let reply: serde_json::Value = serde_json::from_str(&r.text).expect("the reply is JSON");
+    assert_eq!(reply["feedback"], "step 2 is off");
+    assert_eq!(streamed, r.text, "and it is shown");
+    let body = sent_json(&t, 0);
+    assert_eq!(body["tool_choice"]["name"], "reply");
+    assert_eq!(
+        body["tools"][0]["input_schema"]["properties"]["adequate"]["type"],
+        "boolean"
+    );
+}

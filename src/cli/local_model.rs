@@ -237,6 +237,7 @@ impl ChatModel for NativeLocal {
                             finish_reason: Some(finish.into()),
                             model: Some(self.name.clone()),
                             replayed: false,
+                            structured: None,
                         })
                     }
                     Msg::Cancelled => return Err(ModelError::Cancelled),

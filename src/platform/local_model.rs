@@ -430,6 +430,7 @@ impl LocalModel {
             finish_reason: Some(finish),
             model: Some(self.name.clone()),
             replayed: false,
+            structured: None,
         })
     }
 }

@@ -1,7 +1,7 @@
 //! The setup panels' sampling line for the model chosen in Settings (the
 //! sentence is `engine::views::sampling`'s).
 
-use crate::engine::views::sampling::{sampling_line, TemperatureSource};
+use crate::engine::views::sampling::{sampling_line, structured_line, TemperatureSource};
 use crate::ui::state::use_app;
 use leptos::prelude::*;
 
@@ -10,6 +10,7 @@ use leptos::prelude::*;
 #[component]
 pub fn SamplingNote(sampling: TemperatureSource, testid: &'static str) -> impl IntoView {
     let app = use_app();
+    // The model the setup is for.
     let line = move || {
         let shown = super::shown_setup::locked(app)
             .then(|| {
@@ -17,8 +18,12 @@ pub fn SamplingNote(sampling: TemperatureSource, testid: &'static str) -> impl I
                     .with(|s| s.as_ref().and_then(|s| s.config.model_for("*").cloned()))
             })
             .flatten();
-        let spec = shown.unwrap_or_else(|| app.settings.with(|s| s.model_spec()));
-        sampling_line(sampling, &spec)
+        shown.unwrap_or_else(|| app.settings.with(|s| s.model_spec()))
     };
-    view! { <p class="small muted" data-testid=testid>{line}</p> }
+    let sampled = move || sampling_line(sampling, &line());
+    let structured = move || structured_line(&line());
+    view! {
+        <p class="small muted" data-testid=testid>{sampled}</p>
+        <p class="small muted" data-testid="structured-note">{structured}</p>
+    }
 }

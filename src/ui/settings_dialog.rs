@@ -355,7 +355,14 @@ fn test_connection(s: Settings, key: String, probe: RwSignal<Probe>) {
     };
     probe.set(Probe::Testing);
     spawn_local(async move {
-        let mut req = ChatRequest::new(vec![Message::user("Reply with the single word OK.")]);
+        // A tiny shape: the answer says which structured mode the server
+        // took (a refused one is stepped down and remembered).
+        let mut req = ChatRequest::new(vec![Message::user(
+            "Reply with the JSON object {\"ok\": true} and nothing else.",
+        )])
+        .with_schema(crate::engine::model::shape::ReplySchema::of::<
+            ConnectionCheck,
+        >("connection_check"));
         req.params.max_tokens = Some(16);
         let started = js_sys::Date::now();
         let mut sink = |_d: StreamDelta| {};
@@ -365,14 +372,33 @@ fn test_connection(s: Settings, key: String, probe: RwSignal<Probe>) {
         probe.set(match r {
             Ok(resp) => Probe::Ok(
                 format!(
-                    "Connected to {} in {ms:.0} ms.",
-                    resp.model.unwrap_or_else(|| m.name())
+                    "Connected to {} in {ms:.0} ms.{}",
+                    resp.model.clone().unwrap_or_else(|| m.name()),
+                    resp.structured.map(structured_note).unwrap_or_default()
                 ),
                 resp.text.trim().to_string(),
             ),
             Err(e) => Probe::Failed(pointing_here(e.user_message())),
         });
     });
+}
+
+/// The connection check's reply shape.
+#[derive(schemars::JsonSchema)]
+#[allow(dead_code)]
+struct ConnectionCheck {
+    ok: bool,
+}
+
+/// What the check learnt of the server's structured-output mode.
+fn structured_note(mode: crate::engine::model::shape::StructuredMode) -> String {
+    use crate::engine::model::shape::StructuredMode;
+    match mode {
+        StructuredMode::Schema => " Structured replies: the server holds each step to its JSON Schema.",
+        StructuredMode::JsonMode => " Structured replies: JSON mode only (the server refused a JSON Schema); replies are checked when read.",
+        StructuredMode::Prompt => " Structured replies: by the prompt alone (the server refused JSON mode); replies are read leniently.",
+    }
+    .to_string()
 }
 
 /// The model's setup problems name Settings as the place to fix them (they

@@ -313,6 +313,18 @@ fn the_orchestrated_run_folds_into_every_travel_view() {
         .tool_calls
         .iter()
         .all(|t| t.tool == "AccommodationSearch" && t.result.as_ref().is_some_and(|r| r.0)));
+    // The orchestrator's calls show the shape they asked for; an
+    // expert's (free text and tools) ask none.
+    let o = agents
+        .inspector(ORCHESTRATOR)
+        .expect("orchestrator inspector");
+    assert!(!o.llm_calls.is_empty());
+    assert!(o.llm_calls.iter().all(|c| c
+        .schema
+        .as_deref()
+        .is_some_and(|s| s.contains("\"next\"") && s.contains("\"attraction\""))));
+    assert!(inspector_html(&agents, ORCHESTRATOR).contains("Reply shape asked for (JSON Schema)"));
+    assert!(h.llm_calls.iter().all(|c| c.schema.is_none()));
     let html = inspector_html(&agents, HOTEL);
     assert!(
         html.contains("AccommodationSearch[")

@@ -97,6 +97,7 @@ pub fn http_model(
     platform: &Platform,
 ) -> Rc<dyn ChatModel> {
     let mut ep = Endpoint::new(format, &spec.base_url, &spec.model, api_key);
+    ep.structured = super::providers::presets::structured_mode(&spec.provider);
     if let Some(p) = preset(&spec.provider) {
         ep.stream_usage = p.stream_usage;
         ep.cors_hint = p.cors_hint.map(str::to_string);

@@ -12,6 +12,7 @@ pub mod providers;
 pub mod reply;
 pub mod retry;
 pub mod scripted;
+pub mod shape;
 pub mod spec;
 pub mod suggested;
 pub mod text_tools;

@@ -147,6 +147,10 @@ pub struct RequestParams {
     /// Ask for a JSON object answer (provider JSON mode where available).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub json_mode: bool,
+    /// The shape the step's reply must have: sent in the provider's
+    /// structured-output mode, recorded, shown by the inspector.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub schema: Option<super::shape::ReplySchema>,
     /// Stream the answer (false = one-shot request).
     #[serde(default = "yes")]
     pub stream: bool,
@@ -186,6 +190,27 @@ impl ChatRequest {
         self.step = Some(step.into());
         self
     }
+    /// Asks for a reply of this shape (a JSON object).
+    pub fn with_schema(mut self, schema: super::shape::ReplySchema) -> Self {
+        self.params.json_mode = true;
+        self.params.schema = Some(schema);
+        self
+    }
+    /// The request as a log matches it: what was asked, not how the
+    /// provider was held to its shape (runs recorded before shapes were
+    /// sent still replay and fork).
+    pub fn same_ask(&self, other: &ChatRequest) -> bool {
+        let plain = |r: &ChatRequest| {
+            let mut p = r.params.clone();
+            p.json_mode = false;
+            p.schema = None;
+            p
+        };
+        self.messages == other.messages
+            && self.tools == other.tools
+            && self.step == other.step
+            && plain(self) == plain(other)
+    }
     pub fn with_tools(mut self, tools: Vec<ToolSpec>) -> Self {
         self.tools = tools;
         self
@@ -222,6 +247,10 @@ pub struct ChatResponse {
     /// Answered from a recorded log (replay or fork): it cost nothing.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub replayed: bool,
+    /// How the model was held to the step's shape (a request with a
+    /// schema): the schema itself, JSON mode, or the prompt alone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub structured: Option<super::shape::StructuredMode>,
 }
 
 /// What a streaming model pushes to its sink while it answers.

@@ -11,6 +11,7 @@ use crate::engine::base::clock::Clock;
 use crate::engine::model::pricing::PriceTable;
 use crate::engine::model::reply::Repair;
 use crate::engine::model::retry::SplitMix;
+use crate::engine::model::shape::ReplySchema;
 use crate::engine::model::Call;
 use crate::engine::model::{ChatModel, ChatRequest, ChatResponse, ModelError, StreamDelta};
 use serde::Serialize;
@@ -312,13 +313,38 @@ impl RunCtx {
 
     /// Records what the reply of `call` needed before it could be used
     /// (nothing when `repairs` is empty).
+    /// What a step had to repair to read call `call`'s reply. A reply
+    /// read with no repair is checked against the shape its request asked
+    /// for: one that does not fit is flagged all the same (nothing is taken
+    /// in silence).
     pub fn repaired(&self, call: u32, repairs: &[Repair]) {
-        if !repairs.is_empty() {
-            self.emit(RunEvent::ReplyRepaired {
-                call,
-                repairs: repairs.to_vec(),
-            });
+        let mut all = repairs.to_vec();
+        if all.is_empty() {
+            if let Some((shape, text)) = self.shaped_reply(call) {
+                shape.flag_misfit(&text, &mut all);
+            }
         }
+        if !all.is_empty() {
+            self.emit(RunEvent::ReplyRepaired { call, repairs: all });
+        }
+    }
+
+    /// The shape call `call` asked for and its reply's text, if it asked one.
+    fn shaped_reply(&self, call: u32) -> Option<(ReplySchema, String)> {
+        let log = self.0.log.borrow();
+        let text = log.iter().rev().find_map(|e| match &e.event {
+            RunEvent::LlmResponse {
+                call: c, response, ..
+            } if *c == call => Some(response.text.clone()),
+            _ => None,
+        })?;
+        let shape = log.iter().rev().find_map(|e| match &e.event {
+            RunEvent::LlmRequest {
+                call: c, request, ..
+            } if *c == call => request.params.schema.clone(),
+            _ => None,
+        })?;
+        Some((shape, text))
     }
 
     /// Control passes from `from` to `to`, and why.

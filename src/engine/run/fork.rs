@@ -109,6 +109,7 @@ impl ChatModel for ForkModel {
                         },
                         finish_reason: Some("edited".into()),
                         replayed: true,
+                        structured: None,
                         ..ChatResponse::default()
                     })
                 }

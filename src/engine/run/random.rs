@@ -180,6 +180,7 @@ fn llm_call(rng: &mut SplitMix, call: u32, agent: &str, out: &mut Vec<RunEvent>)
             finish_reason: Some("stop".into()),
             model: Some("m".into()),
             replayed: false,
+            structured: None,
         },
         latency_ms: rng.next_u64() % 10_000,
         retries,

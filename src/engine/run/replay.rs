@@ -107,7 +107,7 @@ impl ReplayModel {
     /// Takes the first unused recorded call whose request equals `req`.
     fn take(&self, req: &ChatRequest) -> Option<RecordedCall> {
         let mut pending = self.pending.borrow_mut();
-        let pos = pending.iter().position(|c| &c.request == req)?;
+        let pos = pending.iter().position(|c| c.request.same_ask(req))?;
         Some(pending.remove(pos))
     }
 

@@ -29,6 +29,8 @@ pub struct LlmCallView {
     pub step: Option<String>,
     /// The request's last user message.
     pub prompt: String,
+    /// The reply shape the step asked for (its JSON Schema, indented).
+    pub schema: Option<String>,
     /// The answer (streamed so far, or complete).
     pub answer: String,
     /// Names of the tools the answer called (native tool calls).
@@ -187,6 +189,11 @@ impl Fold for InspectorView {
                     seq,
                     step: request.step.clone(),
                     prompt: request.last_user().unwrap_or_default().to_string(),
+                    schema: request
+                        .params
+                        .schema
+                        .as_ref()
+                        .map(|s| serde_json::to_string_pretty(&s.schema).unwrap_or_default()),
                     answer: String::new(),
                     tool_calls: Vec::new(),
                     state: CallState::Streaming,

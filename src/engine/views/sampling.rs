@@ -42,6 +42,32 @@ pub fn sampling_line(sampling: TemperatureSource, spec: &ModelSpec) -> String {
     line
 }
 
+/// How the run's structured steps (a JSON reply of a given shape) are held
+/// to their shape with `spec`'s model: the setup panel's second line.
+pub fn structured_line(spec: &ModelSpec) -> String {
+    use crate::engine::model::providers::http::WireFormat;
+    use crate::engine::model::providers::presets::structured_mode;
+    use crate::engine::model::shape::StructuredMode;
+    if spec.is_demo() {
+        return "Structured replies: scripted (the demo model writes each step's shape).".into();
+    }
+    if spec.is_local() {
+        return "Structured replies: asked by the prompt, read leniently (every repair is marked)."
+            .into();
+    }
+    let how = match (structured_mode(&spec.provider), spec.format) {
+        (StructuredMode::Schema, Some(WireFormat::Anthropic)) => {
+            "each step's JSON Schema, as a tool the model must call"
+        }
+        (StructuredMode::Schema, _) => {
+            "each step's JSON Schema (response_format json_schema, strict)"
+        }
+        (StructuredMode::JsonMode, _) => "JSON mode (the provider has no schema mode)",
+        (StructuredMode::Prompt, _) => "by the prompt alone",
+    };
+    format!("Structured replies: {how}; a server that refuses it is asked a step lower, and each reply says how it was held.")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -59,6 +85,25 @@ mod tests {
             temperature,
             ..Default::default()
         })
+    }
+
+    #[test]
+    fn the_setup_says_how_structured_replies_are_held_per_provider() {
+        let with = |provider: &str, format| ModelSpec {
+            provider: provider.into(),
+            format: Some(format),
+            ..spec(None, None)
+        };
+        assert!(
+            structured_line(&with("openai", WireFormat::OpenaiCompatible))
+                .contains("json_schema, strict")
+        );
+        assert!(structured_line(&with("anthropic", WireFormat::Anthropic))
+            .contains("a tool the model must call"));
+        assert!(
+            structured_line(&with("deepseek", WireFormat::OpenaiCompatible)).contains("JSON mode")
+        );
+        assert!(structured_line(&ModelSpec::demo()).contains("scripted"));
     }
 
     #[test]

@@ -4,6 +4,7 @@
 
 use super::Fold;
 use crate::engine::model::reply::Repair;
+use crate::engine::model::shape::StructuredMode;
 use crate::engine::model::{ChatResponse, ModelError, ToolCall};
 use crate::engine::run::event::{Audience, FailReason, LoggedEvent, RunEvent};
 use std::collections::HashMap;
@@ -34,6 +35,9 @@ pub enum EntryKind {
         /// Why the model stopped early, when it did (from the response's
         /// finish reason).
         cut: Option<Cut>,
+        /// How the model was held to its step's shape, when the step asked
+        /// for one (the response says).
+        structured: Option<StructuredMode>,
     },
     Tool {
         id: String,
@@ -245,6 +249,7 @@ impl Transcript {
                 tool_calls: Vec::new(),
                 repairs: Vec::new(),
                 cut: None,
+                structured: None,
             },
         );
         self.by_call.insert(call, idx);
@@ -287,6 +292,7 @@ impl Transcript {
                 streaming,
                 tool_calls,
                 cut,
+                structured,
                 ..
             } = k
             {
@@ -294,6 +300,7 @@ impl Transcript {
                 *streaming = false;
                 *tool_calls = response.tool_calls.clone();
                 *cut = Cut::of(response);
+                *structured = response.structured;
             }
         });
     }
@@ -369,6 +376,7 @@ impl Transcript {
                         tool_calls: Vec::new(),
                         repairs: Vec::new(),
                         cut: None,
+                        structured: None,
                     },
                 );
             }

@@ -259,7 +259,14 @@ pub fn request(step: &str, prompt: Prompt) -> ChatRequest {
         STEP_SELF_REFINE,
     ];
     req.params.temperature = Some(if speech.contains(&step) { 0.7 } else { 0.0 });
-    req
+    match reply_shape(step) {
+        Some(shape) => req.with_schema(shape),
+        None if step == STEP_RESCORE => {
+            req.params.json_mode = true;
+            req
+        }
+        None => req,
+    }
 }
 
 /// A reply: its text and the call it answered (repairs are recorded

@@ -14,6 +14,7 @@
 
 use super::topology::Team;
 use crate::engine::domains::tasks::Task;
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 pub const ID: &str = "mael";
@@ -309,33 +310,49 @@ pub fn without_example(text: &str) -> &str {
 }
 
 // ---------------------------------------------------------------- replies
+//
+// The shape of each structured step's reply: its JSON Schema is made from
+// these types (`read/` declares each step's beside its reader).
 
 /// judge: `{"solvable": bool, "reason": "..."}`
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Judgement {
     pub solvable: bool,
+    /// One sentence.
     #[serde(default)]
     pub reason: String,
 }
 
-/// decompose: `{"subtasks": ["...", ...]}`
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+/// decompose: `{"subtasks": [{"task": "...", "agent": "<neighbour id>"}]}`
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Decomposition {
-    pub subtasks: Vec<String>,
+    #[schemars(length(min = 1))]
+    pub subtasks: Vec<SubtaskChoice>,
+}
+
+/// One subtask of a decomposition and the neighbour it goes to.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct SubtaskChoice {
+    pub task: String,
+    /// A neighbour's id.
+    pub agent: String,
 }
 
 /// critique: `{"adequate": bool, "feedback": "..."}`
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Critique {
     pub adequate: bool,
+    /// What is wrong and how to fix it; empty when adequate.
     #[serde(default)]
     pub feedback: String,
 }
 
-/// evaluate: `{"score": 0..10, "reason": "..."}`
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+/// evaluate and quality: `{"score": 0..10, "reason": "..."}`
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Rating {
+    #[schemars(range(min = 0, max = 10))]
     pub score: f64,
+    /// One sentence.
     #[serde(default)]
     pub reason: String,
 }

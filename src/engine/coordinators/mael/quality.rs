@@ -107,7 +107,8 @@ pub async fn judge(ctx: &RunCtx, task: &Task, answer: &str) -> Result<Option<Qua
             Message::system(QUALITY_SYSTEM),
             Message::user(quality_prompt(c, concepts, &text)),
         ])
-        .with_step(STEP_QUALITY);
+        .with_step(STEP_QUALITY)
+        .with_schema(super::read::rating_schema(STEP_QUALITY));
         req.params.temperature = Some(0.0);
         async move { rate(ctx, req).await.map(|r| (c.0.to_string(), r)) }
     });

@@ -86,7 +86,8 @@ pub async fn rate(wf: &Workflow<'_>, final_score: f64) -> Result<Ratings, RunErr
             Message::system(prompts::EVALUATOR_SYSTEM),
             Message::user(prompts::evaluate(&node.text, parent, text)),
         ])
-        .with_step(STEP_EVALUATE);
+        .with_step(STEP_EVALUATE)
+        .with_schema(super::read::rating_schema(STEP_EVALUATE));
         evaluate(wf, req).await
     }))
     .await;

@@ -72,11 +72,14 @@ async fn ask(
         Some(e) => format!("{input}{e}"),
         None => input.clone(),
     };
-    let req = ChatRequest::new(vec![
+    let mut req = ChatRequest::new(vec![
         Message::system(prompts::system(kind)),
         Message::user(content),
     ])
     .with_step(kind.tag());
+    if let Some(shape) = read::schema(kind) {
+        req = req.with_schema(shape);
+    }
     let (call, response) = wf.ctx.chat(&agent_id, req.clone()).await?;
     let mut steps = wf.steps.borrow_mut();
     steps.push(Step {

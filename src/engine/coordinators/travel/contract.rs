@@ -10,6 +10,7 @@
 //! (no LLM) builds a brief from G and N; the plan compiler P_C writes the
 //! plan; the plan critic P_R reviews it with P_C for a few rounds.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -391,7 +392,8 @@ pub struct Place {
 }
 
 /// The orchestrator's reply (JSON object): its self-reflection and choice.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+/// Its JSON Schema (the step's shape) is made from this type.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Decision {
     /// What is settled so far.
     #[serde(default)]
@@ -403,10 +405,23 @@ pub struct Decision {
     #[serde(default)]
     pub conflicts: String,
     /// One of the experts' ids, or "plan".
+    #[schemars(schema_with = "next_schema")]
     pub next: String,
     /// Why this agent, and what it should do.
     #[serde(default)]
     pub instruction: String,
+}
+
+/// `next`: an expert's id or "plan".
+fn next_schema(_: &mut schemars::gen::SchemaGenerator) -> schemars::schema::Schema {
+    use schemars::schema::{InstanceType, SchemaObject};
+    let ids = [TRANSPORTATION, HOTEL, RESTAURANT, ATTRACTION, PLAN];
+    SchemaObject {
+        instance_type: Some(InstanceType::String.into()),
+        enum_values: Some(ids.iter().map(|id| Value::from(*id)).collect()),
+        ..Default::default()
+    }
+    .into()
 }
 
 /// The critic's reply: `APPROVED` on its own line, or a list of issues.

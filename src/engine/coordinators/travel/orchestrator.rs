@@ -7,6 +7,7 @@ use super::contract::*;
 use super::expert::Turn;
 use super::{prompts, world::World};
 use crate::engine::model::reply::{echo, read_value, Read, Repair, RepairKind, Unreadable};
+use crate::engine::model::shape::ReplySchema;
 use crate::engine::model::ChatRequest;
 use crate::engine::run::{RunCtx, RunError};
 use serde_json::Value;
@@ -23,13 +24,13 @@ pub enum Next {
 /// One orchestrator step: ask (G and c only) → read the decision → record
 /// the reflection → hand off.
 pub async fn choose_next_speaker(ctx: &RunCtx, world: &World) -> Result<Next, RunError> {
-    let mut req = ChatRequest::new(world.messages(
+    let req = ChatRequest::new(world.messages(
         prompts::ORCHESTRATOR_SYSTEM,
         &world.goal_block(),
         &prompts::orchestrator_turn(),
     ))
-    .with_step(STEP_ORCHESTRATOR);
-    req.params.json_mode = true;
+    .with_step(STEP_ORCHESTRATOR)
+    .with_schema(decision_schema());
     let (call, response) = ctx.chat(ORCHESTRATOR, req).await?;
     let read = read_decision(&response.text, world);
     ctx.repaired(call, &read.repairs);
@@ -101,6 +102,7 @@ fn read_decision(text: &str, world: &World) -> ReadDecision {
                     ),
                 ));
             }
+            decision_schema().flag_misfit(text, &mut repairs);
             ReadDecision {
                 next,
                 decision,
@@ -124,6 +126,11 @@ fn read_decision(text: &str, world: &World) -> ReadDecision {
             }
         }
     }
+}
+
+/// The orchestrator's reply shape, made from [`Decision`].
+pub fn decision_schema() -> ReplySchema {
+    ReplySchema::of::<Decision>(STEP_ORCHESTRATOR)
 }
 
 /// The most of the model's text a note repeats (chars).

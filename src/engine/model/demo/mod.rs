@@ -99,6 +99,7 @@ impl DemoModel {
             tool_calls,
             model: Some(MODEL_NAME.into()),
             replayed: false,
+            structured: None,
         }
     }
 }

@@ -4,6 +4,7 @@
 use super::sse::SseEvent;
 use super::text_at;
 use crate::engine::model::error::ModelError;
+use crate::engine::model::shape::StructuredMode;
 use crate::engine::model::types::{ChatRequest, ChatResponse, Role, StreamDelta, ToolCall, Usage};
 use serde_json::{json, Map, Value};
 
@@ -11,9 +12,20 @@ pub const API_VERSION: &str = "2023-06-01";
 /// Anthropic requires max_tokens; used when the request does not set it.
 pub const DEFAULT_MAX_TOKENS: u32 = 4096;
 
+/// The tool a step's shape is forced through (Anthropic has no schema
+/// mode: a tool whose input is the schema, and the model made to call it).
+pub const SHAPE_TOOL: &str = "reply";
+
+/// Whether a request to Anthropic in `mode` goes as the forced shape tool.
+pub fn forces_shape(req: &ChatRequest, mode: StructuredMode) -> bool {
+    mode == StructuredMode::Schema && req.params.schema.is_some() && req.tools.is_empty()
+}
+
 /// Builds the JSON body of `POST {base}/messages`. Consecutive messages of the
-/// same role are merged, since the API requires alternating turns.
-pub fn request_body(req: &ChatRequest, model: &str) -> Value {
+/// same role are merged, since the API requires alternating turns. A
+/// step's shape goes as a forced tool ([`forces_shape`]), else as a line of
+/// the system prompt.
+pub fn request_body(req: &ChatRequest, model: &str, mode: StructuredMode) -> Value {
     let mut system: Vec<String> = Vec::new();
     let mut turns: Vec<(&'static str, Vec<Value>)> = Vec::new();
     for m in &req.messages {
@@ -52,7 +64,8 @@ pub fn request_body(req: &ChatRequest, model: &str) -> Value {
             _ => turns.push((role, blocks)),
         }
     }
-    if req.params.json_mode {
+    let forced = forces_shape(req, mode);
+    if req.params.json_mode && !forced {
         system.push("Answer with one JSON object and nothing else.".into());
     }
     let mut body = Map::new();
@@ -76,6 +89,17 @@ pub fn request_body(req: &ChatRequest, model: &str) -> Value {
             .map(|t| json!({"name": t.name, "description": t.description, "input_schema": t.parameters}))
             .collect();
         body.insert("tools".into(), Value::Array(tools));
+    }
+    if let (true, Some(shape)) = (forced, &req.params.schema) {
+        body.insert(
+            "tools".into(),
+            json!([{"name": SHAPE_TOOL, "description": "Give your reply in this shape.",
+                    "input_schema": shape.schema}]),
+        );
+        body.insert(
+            "tool_choice".into(),
+            json!({"type": "tool", "name": SHAPE_TOOL}),
+        );
     }
     if let Some(t) = req.params.temperature {
         body.insert("temperature".into(), json!(t));
@@ -241,6 +265,7 @@ impl AnthropicStream {
             finish_reason: self.stop_reason,
             model: self.model,
             replayed: false,
+            structured: None,
         })
     }
 }
@@ -309,6 +334,7 @@ pub fn parse_response(body: &str, request_chars: usize) -> Result<ChatResponse, 
         finish_reason: text_at(&v, "stop_reason"),
         model: text_at(&v, "model"),
         replayed: false,
+        structured: None,
     })
 }
 
@@ -433,7 +459,7 @@ mod tests {
             description: "d".into(),
             parameters: json!({"type":"object"}),
         }]);
-        let b = request_body(&req, "claude");
+        let b = request_body(&req, "claude", StructuredMode::Schema);
         assert_eq!(b["system"], "be brief");
         assert_eq!(b["max_tokens"], DEFAULT_MAX_TOKENS);
         let msgs = b["messages"].as_array().expect("array");

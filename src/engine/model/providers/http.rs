@@ -5,6 +5,7 @@ use super::{anthropic, openai};
 use crate::engine::base::cancel::CancelToken;
 use crate::engine::base::clock::{timeout, Clock};
 use crate::engine::model::error::{parse_retry_after, ModelError};
+use crate::engine::model::shape::StructuredMode;
 use crate::engine::model::types::{ChatRequest, ChatResponse};
 use crate::engine::model::{Call, Completion};
 use crate::engine::model::{ChatModel, DeltaSink};
@@ -57,6 +58,8 @@ pub struct Endpoint {
     pub stream_usage: bool,
     /// Shown with network errors (e.g. how to allow CORS in Ollama).
     pub cors_hint: Option<String>,
+    /// How a step's reply shape is first asked for (the preset's).
+    pub structured: StructuredMode,
     pub first_byte_timeout_ms: u64,
     pub idle_timeout_ms: u64,
 }
@@ -72,6 +75,7 @@ impl Endpoint {
             cors_hint: None,
             first_byte_timeout_ms: 120_000,
             idle_timeout_ms: 60_000,
+            structured: StructuredMode::Schema,
         }
     }
 
@@ -104,44 +108,158 @@ impl Endpoint {
         h
     }
 
-    pub fn body(&self, req: &ChatRequest) -> serde_json::Value {
+    pub fn body(&self, req: &ChatRequest, mode: StructuredMode) -> serde_json::Value {
         match self.format {
             WireFormat::OpenaiCompatible => {
-                openai::request_body(req, &self.model, self.stream_usage)
+                openai::request_body(req, &self.model, self.stream_usage, mode)
             }
-            WireFormat::Anthropic => anthropic::request_body(req, &self.model),
+            WireFormat::Anthropic => anthropic::request_body(req, &self.model, mode),
         }
     }
+
+    /// Which server and model a refused mode is remembered for.
+    fn server_key(&self) -> String {
+        format!("{:?} {} {}", self.format, self.base_url, self.model)
+    }
+
+    /// The mode below `mode` this server may still take.
+    fn step_down(&self, mode: StructuredMode) -> StructuredMode {
+        match (mode, self.format) {
+            (StructuredMode::Schema, WireFormat::OpenaiCompatible) => StructuredMode::JsonMode,
+            _ => StructuredMode::Prompt,
+        }
+    }
+}
+
+thread_local! {
+    /// The structured mode each server (base URL and model) was stepped
+    /// down to, for the page's or the process's lifetime: later runs on it
+    /// do not ask in a mode it refused.
+    static REFUSED: std::cell::RefCell<std::collections::HashMap<String, StructuredMode>> =
+        std::cell::RefCell::new(std::collections::HashMap::new());
+}
+
+/// Whether a refused request was refused for its structured-output field
+/// (`response_format`, its schema, or the forced tool), so that asking
+/// without it may succeed.
+fn refuses_structure(e: &ModelError) -> bool {
+    let ModelError::BadRequest { detail, .. } = e else {
+        return false;
+    };
+    let d = detail.to_lowercase();
+    [
+        "response_format",
+        "json_schema",
+        "schema",
+        "tool_choice",
+        "structured",
+        "json mode",
+        "json_object",
+    ]
+    .iter()
+    .any(|k| d.contains(k))
 }
 
 pub struct HttpChatModel {
     pub endpoint: Endpoint,
     transport: Rc<dyn HttpTransport>,
     clock: Rc<dyn Clock>,
+    /// The structured mode this server takes: the preset's, until it
+    /// refuses one (then the one it took, for the rest of the run).
+    mode: std::cell::Cell<StructuredMode>,
 }
 
 const MAX_ERROR_BODY: usize = 64 * 1024;
 
 impl HttpChatModel {
     pub fn new(endpoint: Endpoint, transport: Rc<dyn HttpTransport>, clock: Rc<dyn Clock>) -> Self {
+        let known = REFUSED.with(|r| r.borrow().get(&endpoint.server_key()).copied());
+        let mode =
+            std::cell::Cell::new(known.map_or(endpoint.structured, |m| m.min(endpoint.structured)));
         HttpChatModel {
             endpoint,
             transport,
             clock,
+            mode,
         }
     }
 
+    /// The structured mode the server now takes.
+    pub fn structured_mode(&self) -> StructuredMode {
+        self.mode.get()
+    }
+
+    /// One call; a request with a shape that the server refuses for its
+    /// structured-output field is sent again a mode lower (remembered).
+    /// The answer says which mode held it.
     async fn call(
         &self,
         req: &ChatRequest,
         sink: DeltaSink<'_>,
         cancel: &CancelToken,
     ) -> Result<ChatResponse, ModelError> {
+        let shaped = req.params.json_mode || req.params.schema.is_some();
+        loop {
+            let mode = self.mode.get();
+            match self.call_in(req, sink, cancel, mode).await {
+                Err(e) if shaped && mode != StructuredMode::Prompt && refuses_structure(&e) => {
+                    let lower = self.endpoint.step_down(mode);
+                    self.mode.set(lower);
+                    REFUSED.with(|r| r.borrow_mut().insert(self.endpoint.server_key(), lower));
+                }
+                Ok(mut r) => {
+                    // Anthropic's forced shape tool: its input is the reply.
+                    if self.endpoint.format == WireFormat::Anthropic
+                        && anthropic::forces_shape(req, mode)
+                    {
+                        let tool = r
+                            .tool_calls
+                            .iter()
+                            .position(|c| c.name == anthropic::SHAPE_TOOL);
+                        if let Some(i) = tool {
+                            let c = r.tool_calls.remove(i);
+                            sink(crate::engine::model::StreamDelta::Text(c.arguments.clone()));
+                            r.text.push_str(&c.arguments);
+                        }
+                    }
+                    if shaped {
+                        r.structured = Some(match mode {
+                            StructuredMode::Schema if req.params.schema.is_none() => {
+                                StructuredMode::JsonMode
+                            }
+                            StructuredMode::Schema
+                                if self.endpoint.format == WireFormat::Anthropic
+                                    && !anthropic::forces_shape(req, mode) =>
+                            {
+                                StructuredMode::Prompt
+                            }
+                            StructuredMode::JsonMode
+                                if self.endpoint.format == WireFormat::Anthropic =>
+                            {
+                                StructuredMode::Prompt
+                            }
+                            m => m,
+                        });
+                    }
+                    return Ok(r);
+                }
+                Err(e) => return Err(e),
+            }
+        }
+    }
+
+    async fn call_in(
+        &self,
+        req: &ChatRequest,
+        sink: DeltaSink<'_>,
+        cancel: &CancelToken,
+        mode: StructuredMode,
+    ) -> Result<ChatResponse, ModelError> {
         let ep = &self.endpoint;
         let http = HttpRequest {
             url: ep.url(),
             headers: ep.headers(),
-            body: ep.body(req).to_string(),
+            body: ep.body(req, mode).to_string(),
         };
         // A child token aborts the request on timeout without cancelling the run.
         let call_cancel = cancel.child();

@@ -4,11 +4,19 @@
 use super::sse::SseEvent;
 use super::text_at;
 use crate::engine::model::error::{error_detail, ModelError};
+use crate::engine::model::shape::StructuredMode;
 use crate::engine::model::types::{ChatRequest, ChatResponse, Role, StreamDelta, ToolCall, Usage};
 use serde_json::{json, Map, Value};
 
-/// Builds the JSON body of `POST {base}/chat/completions`.
-pub fn request_body(req: &ChatRequest, model: &str, stream_usage: bool) -> Value {
+/// Builds the JSON body of `POST {base}/chat/completions`; a step's shape
+/// goes as `response_format` in `mode` (its schema, strict; JSON mode; or
+/// nothing).
+pub fn request_body(
+    req: &ChatRequest,
+    model: &str,
+    stream_usage: bool,
+    mode: StructuredMode,
+) -> Value {
     let messages: Vec<Value> = req
         .messages
         .iter()
@@ -67,8 +75,28 @@ pub fn request_body(req: &ChatRequest, model: &str, stream_usage: bool) -> Value
     if let Some(n) = req.params.max_tokens {
         body.insert("max_tokens".into(), json!(n));
     }
-    if req.params.json_mode {
-        body.insert("response_format".into(), json!({"type": "json_object"}));
+    match (&req.params.schema, mode) {
+        (Some(shape), StructuredMode::Schema) => {
+            let name: String = (shape.name.chars())
+                .map(|c| {
+                    if c.is_ascii_alphanumeric() || c == '-' {
+                        c
+                    } else {
+                        '_'
+                    }
+                })
+                .take(64)
+                .collect();
+            body.insert(
+                "response_format".into(),
+                json!({"type": "json_schema", "json_schema": {
+                    "name": name, "schema": shape.strict(), "strict": true}}),
+            );
+        }
+        (_, StructuredMode::Schema | StructuredMode::JsonMode) if req.params.json_mode => {
+            body.insert("response_format".into(), json!({"type": "json_object"}));
+        }
+        _ => {}
     }
     Value::Object(body)
 }
@@ -210,6 +238,7 @@ impl OpenAiStream {
             finish_reason: self.finish_reason,
             model: self.model,
             replayed: false,
+            structured: None,
         })
     }
 }
@@ -281,6 +310,7 @@ pub fn parse_response(body: &str, request_chars: usize) -> Result<ChatResponse, 
         finish_reason: text_at(choice, "finish_reason"),
         model: text_at(&v, "model"),
         replayed: false,
+        structured: None,
     })
 }
 
@@ -392,7 +422,7 @@ mod tests {
         }]);
         req.params.json_mode = true;
         req.params.temperature = Some(0.5);
-        let b = request_body(&req, "m", true);
+        let b = request_body(&req, "m", true, StructuredMode::Schema);
         assert_eq!(b["stream"], true);
         assert_eq!(b["stream_options"]["include_usage"], true);
         assert_eq!(b["messages"][2]["content"], Value::Null);
@@ -402,7 +432,7 @@ mod tests {
         assert_eq!(b["response_format"]["type"], "json_object");
         assert!(b.get("step").is_none());
         req.params.stream = false;
-        assert!(request_body(&req, "m", true)
+        assert!(request_body(&req, "m", true, StructuredMode::Schema)
             .get("stream_options")
             .is_none());
     }

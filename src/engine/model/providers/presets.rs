@@ -1,6 +1,7 @@
 //! Provider presets shown in Settings.
 
 use super::http::WireFormat;
+use crate::engine::model::shape::StructuredMode;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum PresetKind {
@@ -24,6 +25,11 @@ pub struct Preset {
     pub stream_usage: bool,
     /// Shown with network errors, e.g. how to let a local server accept the page.
     pub cors_hint: Option<&'static str>,
+    /// How a step's reply shape is asked for: the schema (OpenAI-compatible
+    /// `json_schema`, strict; Anthropic a forced tool), JSON mode, or the
+    /// prompt alone. A server that refuses it is asked once more a step
+    /// lower, and that is remembered.
+    pub structured: StructuredMode,
 }
 
 const OA: PresetKind = PresetKind::Http(WireFormat::OpenaiCompatible);
@@ -46,7 +52,20 @@ const fn p(
         needs_key,
         stream_usage: true,
         cors_hint,
+        structured: StructuredMode::Schema,
     }
+}
+
+/// A preset that has JSON mode but no schema mode.
+const fn json_mode_only(mut p: Preset) -> Preset {
+    p.structured = StructuredMode::JsonMode;
+    p
+}
+
+/// The structured mode a provider is first asked in (a preset's; a custom
+/// server is tried with the schema, and steps down if it refuses).
+pub fn structured_mode(provider: &str) -> StructuredMode {
+    preset(provider).map_or(StructuredMode::Schema, |p| p.structured)
 }
 
 pub const DEMO_LABEL: &str = "Offline demo (scripted, not an LLM)";
@@ -77,7 +96,8 @@ pub const PRESETS: &[Preset] = &[
         None,
     ),
     p("mistral", "Mistral", OA, "https://api.mistral.ai/v1", "mistral-small-latest", true, None),
-    p("deepseek", "DeepSeek", OA, "https://api.deepseek.com/v1", "deepseek-chat", true, None),
+    // DeepSeek's API documents JSON output (json_object) only.
+    json_mode_only(p("deepseek", "DeepSeek", OA, "https://api.deepseek.com/v1", "deepseek-chat", true, None)),
     p(
         "gemini",
         "Google Gemini",

@@ -53,6 +53,13 @@ fn llm_call_html(c: &LlmCallView) -> String {
         "<details class=\"tp-prompt\"><summary>Request (last user message)</summary><pre tabindex=\"0\">{}</pre></details>",
         esc(&c.prompt)
     );
+    if let Some(schema) = &c.schema {
+        let _ = write!(
+            h,
+            "<details class=\"tp-prompt\"><summary>Reply shape asked for (JSON Schema)</summary><pre tabindex=\"0\">{}</pre></details>",
+            esc(schema)
+        );
+    }
     if let CallState::Failed(msg) = &c.state {
         let _ = write!(h, "<p class=\"bad small\">{}</p>", esc(msg));
     }

@@ -4,6 +4,7 @@ use super::agents::AgentMarks;
 use super::esc;
 use super::markdown::to_safe_html;
 use crate::engine::model::reply::Repair;
+use crate::engine::model::shape::StructuredMode;
 use crate::engine::run::Audience;
 use crate::engine::views::transcript::{Cut, Entry, EntryKind, NoticeLevel, Transcript};
 
@@ -40,6 +41,7 @@ pub fn entry_html_with(e: &Entry, t: &Transcript, marks: &AgentMarks) -> String 
             call,
             repairs,
             cut,
+            structured,
         } => {
             let name = t.name_of(from);
             let initial = marks.initial(from, name);
@@ -62,6 +64,9 @@ pub fn entry_html_with(e: &Entry, t: &Transcript, marks: &AgentMarks) -> String 
                 h.push_str("<span class=\"typing\" aria-label=\"streaming\">●●●</span>");
             } else if let Some(c) = call {
                 h.push_str(&format!("<button class=\"link-button small fork-btn\" data-action=\"fork\" data-call=\"{c}\" title=\"Continue the run from this LLM call, optionally editing it\">Fork here</button>"));
+            }
+            if let Some(mode) = structured {
+                h.push_str(&shape_mark(*mode));
             }
             h.push_str("</header>");
             h.push_str(&repair_mark(repairs));
@@ -128,6 +133,29 @@ pub fn entry_html_with(e: &Entry, t: &Transcript, marks: &AgentMarks) -> String 
             format!("<div class=\"notice {class}\"><p>{}</p></div>", esc(text))
         }
     }
+}
+
+/// How a reply was held to its step's shape: "held to schema", "provider's
+/// JSON mode" or "read leniently" (the model was asked by the prompt alone).
+pub fn shape_mark(mode: StructuredMode) -> String {
+    let (class, title) = match mode {
+        StructuredMode::Schema => (
+            "held",
+            "The model could only write a reply of the step's shape (its JSON Schema).",
+        ),
+        StructuredMode::JsonMode => (
+            "json",
+            "The provider made the reply a JSON object; its fields were checked when it was read.",
+        ),
+        StructuredMode::Prompt => (
+            "lenient",
+            "The model was asked for the shape by the prompt alone; the reply was read leniently.",
+        ),
+    };
+    format!(
+        "<span class=\"shape-mark {class}\" title=\"{title}\">{}</span>",
+        mode.label()
+    )
 }
 
 /// The mark on a reply its step had to repair: a summary a keyboard and a
@@ -250,6 +278,7 @@ mod tests {
             }],
             repairs: vec![],
             cut: None,
+            structured: None,
         });
         let h = entry_html(&msg, &t);
         assert!(
@@ -289,6 +318,7 @@ mod tests {
             tool_calls: vec![],
             repairs: vec![],
             cut: None,
+            structured: None,
         });
         let h = entry_html(&msg, &Transcript::default());
         assert!(h.contains("Waiting for the first tokens") && !h.contains("fork"));
@@ -310,6 +340,7 @@ mod tests {
                 Repair::new(RepairKind::Default, "no score: used 0"),
             ],
             cut: None,
+            structured: None,
         });
         let h = entry_html(&msg, &Transcript::default());
         // A default used: the reply was unreadable, and its mark says so.
@@ -334,6 +365,35 @@ mod tests {
         );
     }
 
+    #[test]
+    fn a_shaped_reply_says_how_it_was_held() {
+        for (mode, label) in [
+            (StructuredMode::Schema, ">held to schema<"),
+            (StructuredMode::JsonMode, ">provider&#39;s JSON mode<"),
+            (StructuredMode::Prompt, ">read leniently<"),
+        ] {
+            let msg = entry(EntryKind::Message {
+                from: "a".into(),
+                to: None,
+                text: "{}".into(),
+                call: Some(1),
+                streaming: false,
+                tool_calls: vec![],
+                repairs: vec![],
+                cut: None,
+                structured: Some(mode),
+            });
+            let h = entry_html(&msg, &Transcript::default());
+            assert!(
+                h.contains("class=\"shape-mark") && h.contains(label)
+                    || h.contains(&label.replace("&#39;", "'")),
+                "{h}"
+            );
+        }
+        // A reply whose step asked no shape carries no mark.
+        assert!(!reply(None).contains("shape-mark"));
+    }
+
     fn reply(cut: Option<Cut>) -> String {
         let msg = entry(EntryKind::Message {
             from: "a".into(),
@@ -344,6 +404,7 @@ mod tests {
             tool_calls: vec![],
             repairs: vec![],
             cut,
+            structured: None,
         });
         entry_html(&msg, &Transcript::default())
     }

@@ -14,6 +14,7 @@
 //! carries the knowledge over to the next complex task.
 
 use crate::engine::domains::creative::ComplexTask;
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 pub const ID: &str = "act";
@@ -411,15 +412,9 @@ pub use crate::engine::model::reply::section;
 
 // ---------------------------------------------------------------- replies
 
-/// act.decompose: `{"tasks": [{"subject": "...", "details": ["..."]}]}`
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct Decomposition {
-    pub tasks: Vec<AgentTask>,
-}
-
 /// An agent's task T = {subject, details}: the subject is rewritten by task
 /// exploration, the details never change.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct AgentTask {
     pub subject: String,
     #[serde(default)]
@@ -427,7 +422,7 @@ pub struct AgentTask {
 }
 
 /// act.team.fuse: `{"subject": "...", "detail": "...", "description": "..."}`
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct TeamTask {
     pub subject: String,
     #[serde(default)]
@@ -451,7 +446,7 @@ impl TeamTask {
 }
 
 /// act.break.reflect: `{"deepen": "...", "questions": ["..."]}`
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Reflection {
     #[serde(default)]
     pub reflection: String,
@@ -461,7 +456,7 @@ pub struct Reflection {
 }
 
 /// act.production.check: `{"ok": bool, "issues": ["..."]}`
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Check {
     pub ok: bool,
     #[serde(default)]
@@ -469,7 +464,7 @@ pub struct Check {
 }
 
 /// act.production.instruct: `{"subtasks": [{"tool": "...", "input": "..."}]}`
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct ToolSubtask {
     pub tool: String,
     #[serde(default)]
@@ -477,4 +472,6 @@ pub struct ToolSubtask {
 }
 
 mod records;
+mod replies;
 pub use records::*;
+pub use replies::*;

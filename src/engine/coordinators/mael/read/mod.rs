@@ -26,6 +26,11 @@
 //! [`RepairKind::Clamped`]: crate::engine::model::reply::RepairKind::Clamped
 //! [`Unreadable`]: crate::engine::model::reply::Unreadable
 
+//! Each structured step's reply shape ([`schema`]) is made from its type
+//! in `contract.rs`; the request carries it (the provider's structured
+//! mode), and every reader here checks the reply against it: a reply read
+//! with no repair that does not fit its shape is flagged all the same.
+
 mod critique;
 mod decompose;
 mod fields;
@@ -33,10 +38,70 @@ mod judge;
 mod score;
 mod tokens;
 
-pub use critique::critique;
-pub use decompose::{subtasks, Subtask};
-pub use judge::judgement;
-pub use score::rating;
+pub use decompose::Subtask;
+
+use super::contract::{
+    Critique, Decomposition, Judgement, Rating, StepKind, STEP_CRITIQUE, STEP_DECOMPOSE, STEP_JUDGE,
+};
+use crate::engine::model::reply::{Read, Unreadable};
+use crate::engine::model::shape::ReplySchema;
+
+/// The reply shape of a decision step (none for the free-text ones).
+pub fn schema(kind: StepKind) -> Option<ReplySchema> {
+    match kind {
+        StepKind::Judge => Some(ReplySchema::of::<Judgement>(STEP_JUDGE)),
+        StepKind::Decompose => Some(ReplySchema::of::<Decomposition>(STEP_DECOMPOSE)),
+        StepKind::Critique => Some(ReplySchema::of::<Critique>(STEP_CRITIQUE)),
+        StepKind::Solve | StepKind::Aggregate => None,
+    }
+}
+
+/// The evaluator's (and the quality judge's) reply shape, for `step`.
+pub fn rating_schema(step: &str) -> ReplySchema {
+    ReplySchema::of::<Rating>(step)
+}
+
+fn checked<T>(
+    read: Result<Read<T>, Unreadable>,
+    shape: ReplySchema,
+    reply: &str,
+) -> Result<Read<T>, Unreadable> {
+    read.map(|mut r| {
+        shape.flag_misfit(reply, &mut r.repairs);
+        r
+    })
+}
+
+/// The judge's reply: whether the agent solves the task alone.
+pub fn judgement(reply: &str) -> Result<Read<Judgement>, Unreadable> {
+    checked(
+        judge::judgement(reply),
+        ReplySchema::of::<Judgement>(STEP_JUDGE),
+        reply,
+    )
+}
+
+/// The decomposer's reply: the subtasks (possibly none). Subtasks that
+/// name no neighbour (plain texts) are read as they are: the step flags
+/// their assignment (round robin), and the run checks the rest of the
+/// shape when the step reports its repairs.
+pub fn subtasks(reply: &str) -> Result<Read<Vec<Subtask>>, Unreadable> {
+    decompose::subtasks(reply)
+}
+
+/// The critic's reply: adequate or not, and the feedback.
+pub fn critique(reply: &str) -> Result<Read<Critique>, Unreadable> {
+    checked(
+        critique::critique(reply),
+        ReplySchema::of::<Critique>(STEP_CRITIQUE),
+        reply,
+    )
+}
+
+/// The evaluator's reply: its score on [0, 1], and its reason.
+pub fn rating(reply: &str) -> Result<Read<(f64, String)>, Unreadable> {
+    checked(score::rating(reply), rating_schema("rating"), reply)
+}
 
 #[cfg(test)]
 mod tests {

@@ -1,0 +1,170 @@
+//! The reply shape of each of ACT's structured steps: its JSON Schema is
+//! made from the reply's type (those in `mod.rs`, and the ones here that
+//! only a reply has), sent in the provider's structured mode, and checked
+//! when the reply is read (`RunCtx::repaired` flags one that does not fit).
+//! Steps that speak (free text) and the judge ("Score: N" in text) have
+//! none.
+
+use super::{
+    AgentTask, Check, Reflection, TeamTask, ToolSubtask, STEP_ACQUIRE, STEP_CHECK, STEP_DECOMPOSE,
+    STEP_EXPERTISE, STEP_EXPLORE, STEP_FOLLOWUP, STEP_FUSE, STEP_INSTRUCT, STEP_REFLECT,
+};
+use crate::engine::model::shape::ReplySchema;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// act.decompose: one task per member.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Decomposition {
+    #[schemars(length(min = 1))]
+    pub tasks: Vec<AgentTask>,
+}
+
+/// act.expertise: keywords, most useful first.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ExpertiseReply {
+    #[schemars(length(min = 1))]
+    pub expertise: Vec<String>,
+}
+
+/// act.explore: the persona and scenes the member pictured, and its
+/// specified task (the one kept).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ExploreReply {
+    #[serde(default)]
+    pub persona: String,
+    #[serde(default)]
+    pub scenes: String,
+    /// The specified task, in one sentence.
+    pub task: String,
+}
+
+/// act.acquire: episodes and knowledge, grouped by speaker.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct AcquireReply {
+    pub episodes: Vec<EpisodeReply>,
+    pub knowledge: Vec<KnowledgeReply>,
+}
+
+/// One episode: what a speaker did.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct EpisodeReply {
+    /// The speaker's name.
+    pub subject: String,
+    pub text: String,
+}
+
+/// One knowledge entry drawn from a speaker.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct KnowledgeReply {
+    /// The speaker's name.
+    pub subject: String,
+    pub summary: String,
+    #[schemars(length(min = 1, max = 4))]
+    pub keywords: Vec<String>,
+    /// Who the information came from.
+    pub source: String,
+    #[schemars(range(min = 0, max = 10))]
+    pub importance: u8,
+}
+
+/// act.break.followup: a further question, or done.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct FollowUpReply {
+    #[serde(default)]
+    pub question: Option<String>,
+    #[serde(default)]
+    pub done: Option<bool>,
+}
+
+/// act.production.instruct: at most three tool sub-tasks.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ToolPlan {
+    #[schemars(length(max = 3))]
+    pub subtasks: Vec<ToolSubtask>,
+}
+
+/// The reply shape step `step` asks for, if it is structured. ACT+'s
+/// rescore (entry ids as keys: a map, which strict schema modes refuse)
+/// asks for JSON mode only.
+pub fn reply_shape(step: &str) -> Option<ReplySchema> {
+    Some(match step {
+        STEP_DECOMPOSE => ReplySchema::of::<Decomposition>(step),
+        STEP_EXPERTISE => ReplySchema::of::<ExpertiseReply>(step),
+        STEP_FUSE => ReplySchema::of::<TeamTask>(step),
+        STEP_EXPLORE => ReplySchema::of::<ExploreReply>(step),
+        STEP_ACQUIRE => ReplySchema::of::<AcquireReply>(step),
+        STEP_REFLECT => ReplySchema::of::<Reflection>(step),
+        STEP_FOLLOWUP => ReplySchema::of::<FollowUpReply>(step),
+        STEP_INSTRUCT => ReplySchema::of::<ToolPlan>(step),
+        STEP_CHECK => ReplySchema::of::<Check>(step),
+        _ => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn each_structured_step_has_the_shape_its_prompt_asks_for() {
+        let fits = |step: &str, v: serde_json::Value| {
+            reply_shape(step)
+                .unwrap_or_else(|| panic!("{step} has a shape"))
+                .check(&v)
+        };
+        assert_eq!(
+            fits(
+                STEP_DECOMPOSE,
+                json!({"tasks": [{"subject": "s", "details": ["d"]}]})
+            ),
+            Ok(())
+        );
+        assert_eq!(fits(STEP_EXPERTISE, json!({"expertise": ["tea"]})), Ok(()));
+        assert_eq!(
+            fits(
+                STEP_FUSE,
+                json!({"subject": "s", "detail": "d", "description": "x"})
+            ),
+            Ok(())
+        );
+        assert_eq!(
+            fits(
+                STEP_EXPLORE,
+                json!({"persona": "p", "scenes": "s", "task": "t"})
+            ),
+            Ok(())
+        );
+        let acquired = json!({"episodes": [{"subject": "Agent B", "text": "spoke"}],
+            "knowledge": [{"subject": "Agent B", "summary": "x is y.", "keywords": ["x"], "source": "Agent B", "importance": 7}]});
+        assert_eq!(fits(STEP_ACQUIRE, acquired), Ok(()));
+        assert_eq!(
+            fits(
+                STEP_REFLECT,
+                json!({"reflection": "r", "deepen": "d", "questions": ["q"]})
+            ),
+            Ok(())
+        );
+        assert_eq!(fits(STEP_FOLLOWUP, json!({"question": "why?"})), Ok(()));
+        assert_eq!(fits(STEP_FOLLOWUP, json!({"done": true})), Ok(()));
+        assert_eq!(
+            fits(
+                STEP_INSTRUCT,
+                json!({"subtasks": [{"tool": "calculator", "input": "2+2"}]})
+            ),
+            Ok(())
+        );
+        assert_eq!(fits(STEP_CHECK, json!({"ok": true, "issues": []})), Ok(()));
+        // What the readers would have to repair does not fit.
+        assert!(fits(STEP_CHECK, json!({"ok": "yes"})).is_err());
+        assert!(fits(STEP_EXPERTISE, json!(["tea"])).is_err());
+        let too_important = json!({"episodes": [], "knowledge": [{"subject": "B", "summary": "s",
+            "keywords": ["k"], "source": "B", "importance": 12}]});
+        assert!(fits(STEP_ACQUIRE, too_important).is_err());
+        assert!(
+            reply_shape(super::super::STEP_DRAFT).is_none(),
+            "speech is free"
+        );
+    }
+}
