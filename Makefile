@@ -25,9 +25,12 @@ build: setup
 bench: setup-browser build
 	node e2e/bench-figures.mjs --clear
 	CARGO_TARGET_DIR=$(CURDIR)/target/llm-worker cargo build --locked --release --manifest-path crates/llm-worker/Cargo.toml --bin gguf-speed
-	@echo "the real model natively (SmolLM2-135M-Instruct Q4_1, 2 threads; weights unpacked to f32 as the CLI does, then as stored):"
-	CANDLE_DEQUANTIZE_ALL=1 target/llm-worker/release/gguf-speed "$$(bash scripts/setup.sh --model-path)" 200 64
-	CANDLE_DEQUANTIZE_ALL=0 target/llm-worker/release/gguf-speed "$$(bash scripts/setup.sh --model-path)" 200 64
+	cargo build --locked --bin roundtable
+	target/debug/roundtable shapes --largest > target/largest-shape.json
+	@echo "the real model natively (SmolLM2-135M-Instruct Q4_1, 2 threads; weights unpacked to f32 as the CLI does, then as stored),"
+	@echo "each then held to the largest step shape (constrained decoding: decode speed with and without, the first mask's latency):"
+	CANDLE_DEQUANTIZE_ALL=1 target/llm-worker/release/gguf-speed "$$(bash scripts/setup.sh --model-path)" 200 64 target/largest-shape.json
+	CANDLE_DEQUANTIZE_ALL=0 target/llm-worker/release/gguf-speed "$$(bash scripts/setup.sh --model-path)" 200 64 target/largest-shape.json
 	ROUNDTABLE_REAL_MODEL="$$(bash scripts/setup.sh --model-path)" cargo test --locked --test real_model -- --test-threads 1 --nocapture
 	cargo bench --locked --bench engine_overhead
 	cargo bench --locked --bench travel_eval

@@ -88,6 +88,15 @@ test('SmolLM2 added in Settings answers the single agent as it streams, then run
   assert.equal(Number(unreadable ?? 0), unread.size, 'the unreadable replies shown are those recorded');
   assert.equal(Number(shown) + Number(unreadable ?? 0), repaired.size, 'the counts shown are the repairs recorded');
   assert.equal(Number(total), responses(mael).length);
+  // Every structured step's reply was held to its schema by constrained
+  // decoding, and says so; free-text steps carry no such mark.
+  const shapedCalls = new Set(mael.events.map((e) => e.event.llm_request).filter((r) => r && r.request.params?.schema).map((r) => r.call));
+  assert.ok(shapedCalls.size > 0, 'MAEL asked for shaped replies');
+  for (const r of responses(mael)) {
+    assert.equal(r.response.structured, shapedCalls.has(r.call) ? 'schema' : undefined, `call ${r.call}`);
+  }
+  assert.equal(await page.locator('.shape-mark.held').count(), shapedCalls.size, 'each shaped reply is marked held to schema');
+  assert.equal(await page.locator('.shape-mark:not(.held)').count(), 0);
   const marks = page.locator('.repair-mark');
   assert.equal(await marks.count(), repaired.size, 'each repaired reply carries a mark');
   if (repaired.size > 0) {

@@ -14,6 +14,8 @@
 mod run_scan;
 
 use roundtable::engine::coordinators;
+use roundtable::engine::model::reply::RepairKind;
+use roundtable::engine::model::shape::StructuredMode;
 use roundtable::engine::run::{RunDoc, RunEvent};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -137,7 +139,50 @@ fn check_run(what: &str, run: &RunDoc, model_name: &str) -> (usize, usize) {
         run_scan::unanswered_repairs(&run.events).is_empty(),
         "{what}: a repair names a call that never answered"
     );
+    held_to_shape(what, run, &answered);
     (calls, run_scan::repaired_calls(&run.events).len())
+}
+
+/// Every structured step's reply was held to its schema by constrained
+/// decoding: it says so, and its step read it with nothing unreadable
+/// (asked again or defaulted) and no shape repaired (a reply cut at the
+/// answer's cap may still be closed).
+fn held_to_shape(what: &str, run: &RunDoc, answered: &[run_scan::Answered<'_>]) {
+    let mut shaped = 0;
+    for a in answered {
+        let Some(req) = a.request.filter(|r| r.params.schema.is_some()) else {
+            assert_eq!(
+                a.response.structured, None,
+                "{what}: call {} has no shape",
+                a.call
+            );
+            continue;
+        };
+        shaped += 1;
+        assert_eq!(
+            a.response.structured,
+            Some(StructuredMode::Schema),
+            "{what}: call {} ({:?}) was not held to its schema",
+            a.call,
+            req.step
+        );
+        for e in &run.events {
+            if let RunEvent::ReplyRepaired { call, repairs } = &e.event {
+                for r in repairs.iter().filter(|_| *call == a.call) {
+                    assert!(
+                        !matches!(
+                            r.kind,
+                            RepairKind::Shape | RepairKind::Default | RepairKind::AskedAgain
+                        ),
+                        "{what}: call {call} ({:?}), held to its schema, still needed {r:?}: {:?}",
+                        req.step,
+                        a.response.text
+                    );
+                }
+            }
+        }
+    }
+    eprintln!("[real model] {what}: {shaped} replies held to their schema");
 }
 
 /// Whether the run ended with `run_finished` (not a cap, not a failure).

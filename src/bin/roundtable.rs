@@ -19,6 +19,24 @@ fn main() {
             }
             0
         }
+        Ok(Command::Shapes { largest }) => {
+            let shapes = roundtable::engine::coordinators::every_shape();
+            if largest {
+                let big = shapes
+                    .iter()
+                    .map(|s| s.strict())
+                    .max_by_key(|s| s.to_string().len());
+                println!("{}", big.unwrap_or_default());
+            } else {
+                for s in &shapes {
+                    println!(
+                        "{}",
+                        serde_json::json!({"step": s.name, "schema": s.strict()})
+                    );
+                }
+            }
+            0
+        }
         Ok(Command::Share { encode }) => cli::share_cmd::run(encode),
         Ok(Command::LessonQuestions { run, from }) => exit_code(cli::lesson_cmd::list(&run, from)),
         Ok(Command::LessonMake { spec, out }) => exit_code(cli::lesson_cmd::make(&spec, &out)),

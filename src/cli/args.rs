@@ -11,6 +11,8 @@ USAGE:
   roundtable run --continue RUN.json [--out FILE] [options]
                                          finish a run that stopped (a signal, a failed call)
   roundtable coordinators
+  roundtable shapes [--largest]          each structured step's reply shape (strict JSON
+                                         Schema), a JSON line each; --largest: its schema only
   roundtable share encode < run.json     print the share-link payload (after #run=)
   roundtable share decode < payload      print the run JSON of a payload or link
                                          (a lesson or comparison file encodes to
@@ -61,6 +63,11 @@ pub enum Command {
     /// `serve`: its options, read by `serve`.
     Serve(Vec<OsString>),
     Coordinators,
+    /// `shapes [--largest]`: every structured step's reply shape (its strict
+    /// JSON Schema), one JSON line each; or the largest one's schema only.
+    Shapes {
+        largest: bool,
+    },
     /// A command of a coordinator's own (`travel-batch`, `mael-learn`…), with its arguments.
     Paper(&'static super::paper::PaperCommand, Vec<OsString>),
     /// `share encode` (run JSON on stdin → payload) or `share decode` (payload → run JSON).
@@ -134,6 +141,16 @@ pub fn parse(args: impl IntoIterator<Item = std::ffi::OsString>) -> Result<Comma
     match sub.as_str() {
         "help" => Ok(Command::Help),
         "coordinators" => Ok(Command::Coordinators),
+        "shapes" => {
+            let mut largest = false;
+            while let Some(arg) = p.next().map_err(|e| e.to_string())? {
+                match arg {
+                    Long("largest") => largest = true,
+                    other => return Err(other.unexpected().to_string()),
+                }
+            }
+            Ok(Command::Shapes { largest })
+        }
         "share" => match p.next().map_err(|e| e.to_string())? {
             Some(Value(v)) if v == "encode" => Ok(Command::Share { encode: true }),
             Some(Value(v)) if v == "decode" => Ok(Command::Share { encode: false }),

@@ -32,6 +32,7 @@ enum Msg {
         prompt: u64,
         output: u64,
         finish: &'static str,
+        held: bool,
     },
     Cancelled,
     Failed(String),
@@ -175,6 +176,7 @@ fn serve(engine: &mut Engine, job: Job) {
                     prompt: gen.prompt_tokens() as u64,
                     output: gen.output_tokens() as u64,
                     finish: finish.as_str(),
+                    held: gen.held(),
                 })
             }
             Ok(_) => {}
@@ -229,6 +231,7 @@ impl ChatModel for NativeLocal {
                         prompt,
                         output,
                         finish,
+                        held,
                     } => {
                         return Ok(ChatResponse {
                             text,
@@ -237,7 +240,7 @@ impl ChatModel for NativeLocal {
                             finish_reason: Some(finish.into()),
                             model: Some(self.name.clone()),
                             replayed: false,
-                            structured: None,
+                            structured: roundtable::engine::model::local::held_mode(req, held),
                         })
                     }
                     Msg::Cancelled => return Err(ModelError::Cancelled),

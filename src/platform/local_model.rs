@@ -521,11 +521,17 @@ impl ChatModel for LocalModel {
                         reused,
                         finish,
                         prefill_ms,
+                        held,
                         ..
                     } => {
                         status(None);
                         self.note_read_rate(prompt_tokens.saturating_sub(reused), prefill_ms);
-                        return self.response(text, prompt_tokens, output_tokens, finish);
+                        return self
+                            .response(text, prompt_tokens, output_tokens, finish)
+                            .map(|mut r| {
+                                r.structured = crate::engine::model::local::held_mode(req, held);
+                                r
+                            });
                     }
                     FromWorker::Error { message, .. } => {
                         status(None);

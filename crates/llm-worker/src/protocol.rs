@@ -229,6 +229,9 @@ pub struct GenParams {
     pub sampling: Sampling,
     pub max_tokens: Option<u32>,
     pub seed: u64,
+    /// The JSON Schema the answer is held to (constrained decoding); none
+    /// for a free-text step.
+    pub schema: Option<serde_json::Value>,
 }
 
 /// [`GenParams`] as the message carries it: the temperature first, the
@@ -242,6 +245,8 @@ struct GenParamsWire {
     seed: u64,
     #[serde(flatten)]
     sampling: LocalSampling,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    schema: Option<serde_json::Value>,
 }
 
 impl From<GenParamsWire> for GenParams {
@@ -254,6 +259,7 @@ impl From<GenParamsWire> for GenParams {
             },
             max_tokens: w.max_tokens,
             seed: w.seed,
+            schema: w.schema,
         }
     }
 }
@@ -265,6 +271,7 @@ impl From<GenParams> for GenParamsWire {
             max_tokens: p.max_tokens,
             seed: p.seed,
             sampling: p.sampling.local,
+            schema: p.schema,
         }
     }
 }
@@ -395,6 +402,10 @@ pub enum FromWorker {
         share_ms: Vec<f64>,
         #[serde(default)]
         wait_ms: f64,
+        /// The answer was held to the request's schema (constrained
+        /// decoding) from its first token to its last.
+        #[serde(default)]
+        held: bool,
     },
     Error {
         id: u32,

@@ -128,6 +128,22 @@ pub fn every_script(req: &ChatRequest) -> Option<Reply> {
         .or_else(|| act::demo::answer(req))
 }
 
+/// Every structured step's reply shape, by coordinator (the CLI's
+/// `shapes`, the constrained-decoding bench, the tests).
+pub fn every_shape() -> Vec<crate::engine::model::shape::ReplySchema> {
+    use mael::contract::{StepKind, STEP_EVALUATE, STEP_QUALITY};
+    let mut all = vec![travel::orchestrator::decision_schema()];
+    all.extend(StepKind::ALL.iter().filter_map(|k| mael::read::schema(*k)));
+    all.push(mael::read::rating_schema(STEP_EVALUATE));
+    all.push(mael::read::rating_schema(STEP_QUALITY));
+    all.extend(
+        act::contract::STRUCTURED_STEPS
+            .iter()
+            .filter_map(|s| act::contract::reply_shape(s)),
+    );
+    all
+}
+
 /// The entry for a coordinator this build does not know: the run fails
 /// with a message that lists the known ones.
 pub fn unknown(ctx: &RunCtx) -> LocalBoxFuture<'_, Result<Outcome, RunError>> {

@@ -3,6 +3,7 @@
 //! how a request becomes the chat template's turns and the engine's
 //! parameters (the one place [`GenParams`] is built), and the sampling seed.
 
+use super::shape::StructuredMode;
 use super::worker_protocol::{ChatTurn, GenParams, LocalSampling, Sampling};
 use super::{ChatRequest, Role};
 
@@ -43,7 +44,22 @@ pub fn gen_params(req: &ChatRequest, local: &LocalSampling) -> GenParams {
         },
         max_tokens: req.params.max_tokens,
         seed: LOCAL_SEED,
+        // A structured step is decoded under its schema.
+        schema: req.params.schema.as_ref().map(|s| s.strict()),
     }
+}
+
+/// How a local answer to `req` was held to its shape: the schema, when the
+/// engine held it from first token to last (`held`); the prompt alone when
+/// it could not (said, never silent); none for a free-text step.
+pub fn held_mode(req: &ChatRequest, held: bool) -> Option<StructuredMode> {
+    req.params.schema.as_ref().map(|_| {
+        if held {
+            StructuredMode::Schema
+        } else {
+            StructuredMode::Prompt
+        }
+    })
 }
 
 #[cfg(test)]

@@ -57,6 +57,19 @@ impl ReplySchema {
         }
     }
 
+    /// The shape with the list under the top-level property `field`
+    /// holding at most `max` items (a limit the run sets, not the type).
+    pub fn with_max_items(mut self, field: &str, max: usize) -> ReplySchema {
+        if let Some(list) = self
+            .schema
+            .pointer_mut(&format!("/properties/{field}"))
+            .and_then(Value::as_object_mut)
+        {
+            list.insert("maxItems".into(), Value::from(max));
+        }
+        self
+    }
+
     /// The strict form OpenAI-compatible servers enforce: every object
     /// closed (`additionalProperties: false`) and every property required
     /// (an optional one may still be null where its type allows it).
@@ -137,7 +150,7 @@ fn type_fits(t: &str, v: &Value) -> bool {
 
 /// The subset of JSON Schema [`ReplySchema::of`] makes: type (one or a
 /// list), properties, required, additionalProperties, items, enum,
-/// minimum, maximum, minItems, maxItems, anyOf.
+/// minimum, maximum, minItems, maxItems, minLength, maxLength, anyOf.
 fn fits(schema: &Value, v: &Value, at: &str) -> Result<(), String> {
     let Value::Object(s) = schema else {
         return Ok(());
@@ -180,6 +193,21 @@ fn fits(schema: &Value, v: &Value, at: &str) -> Result<(), String> {
             .is_some_and(|m| x > m)
         {
             return Err(format!("{at} is {x}, above its maximum"));
+        }
+    }
+    if let Value::String(text) = v {
+        let n = text.chars().count() as u64;
+        if s.get("minLength")
+            .and_then(Value::as_u64)
+            .is_some_and(|m| n < m)
+        {
+            return Err(format!("{at} is {n} characters, too short"));
+        }
+        if s.get("maxLength")
+            .and_then(Value::as_u64)
+            .is_some_and(|m| n > m)
+        {
+            return Err(format!("{at} is {n} characters, too long"));
         }
     }
     if let (Value::Object(o), Some(props)) = (v, s.get("properties").and_then(Value::as_object)) {
@@ -288,6 +316,10 @@ mod tests {
             s.check(&json!({"ok": true, "score": 7, "next": "plan"})),
             Ok(())
         );
+        let capped = ReplySchema::of::<Example>("e").with_max_items("issues", 1);
+        let two = json!({"ok": true, "issues": ["a", "b"], "score": 1, "next": "plan"});
+        assert!(capped.check(&two).is_err_and(|e| e.contains("too many")));
+        assert_eq!(s.check(&two), Ok(()));
         let strict = s.strict();
         assert_eq!(strict["additionalProperties"], false);
         assert_eq!(strict["required"].as_array().map(Vec::len), Some(4));

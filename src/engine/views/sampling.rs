@@ -52,7 +52,7 @@ pub fn structured_line(spec: &ModelSpec) -> String {
         return "Structured replies: scripted (the demo model writes each step's shape).".into();
     }
     if spec.is_local() {
-        return "Structured replies: asked by the prompt, read leniently (every repair is marked)."
+        return "Structured replies: each step's JSON Schema, by constrained decoding (the model can only write tokens that keep its reply in shape)."
             .into();
     }
     let how = match (structured_mode(&spec.provider), spec.format) {

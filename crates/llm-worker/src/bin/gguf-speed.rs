@@ -1,8 +1,15 @@
 //! Measures a GGUF model natively (`make bench`): load time, prompt tokens
 //! read per second (prefill) and tokens written per second (decode), greedy.
 //!
-//!   gguf-speed MODEL.gguf [PROMPT_WORDS] [NEW_TOKENS]
+//!   gguf-speed MODEL.gguf [PROMPT_WORDS] [NEW_TOKENS] [SCHEMA.json]
+//!
+//! With a schema (the largest step shape: `roundtable shapes --largest`),
+//! the answer is written again held to it (constrained decoding), and the
+//! cost is printed: decode speed with and without, and how long the first
+//! token's mask takes to be ready (the vocabulary's trie, made once per
+//! model, apart).
 
+use llm_worker::generate::constrain::{Constraint, Vocab};
 use llm_worker::generate::engine::{Engine, Step};
 use llm_worker::protocol::{ChatTurn, GenParams};
 use std::process::ExitCode;
@@ -36,7 +43,70 @@ fn run(args: &[String]) -> Result<(), String> {
         seed: 1,
         ..GenParams::default()
     };
-    let mut job = engine.start(&turns, &params)?;
+    let free = timed(&mut engine, &turns, &params)?;
+    println!(
+        "{{\"model\":{:?},\"threads\":{},\"load_ms\":{load_ms:.0},\"prompt_tokens\":{},\"prefill_tok_s\":{:.1},\"output_tokens\":{},\"decode_tok_s\":{:.1}}}",
+        path.rsplit('/').next().unwrap_or(path),
+        candle_core::utils::get_num_threads(),
+        free.prompt,
+        free.prefill_tok_s,
+        free.output,
+        free.decode_tok_s,
+    );
+    let Some(schema_path) = args.get(3) else {
+        return Ok(());
+    };
+    let text = std::fs::read_to_string(schema_path).map_err(|e| format!("{schema_path}: {e}"))?;
+    let schema: serde_json::Value =
+        serde_json::from_str(&text).map_err(|e| format!("{schema_path}: {e}"))?;
+    let t = Instant::now();
+    let eos = engine.stops().first().copied().unwrap_or(0);
+    let vocab = Vocab::new(engine.tokenizer(), eos)?;
+    let vocab_ms = t.elapsed().as_secs_f64() * 1000.0;
+    let t = Instant::now();
+    let mut constraint = Constraint::new(&vocab, &schema)?;
+    let mut logits = vec![0f32; engine.tokenizer().vocab_size];
+    constraint.mask(&mut logits)?;
+    let first_mask_ms = t.elapsed().as_secs_f64() * 1000.0;
+    // The same prompt again (from a cold cache), now held to the schema;
+    // each generation twice, interleaved, the better of each kept.
+    let held_params = GenParams {
+        schema: Some(schema),
+        ..params.clone()
+    };
+    let mut best = (free.decode_tok_s, 0.0f64, 0usize);
+    for _ in 0..2 {
+        engine.clear_cache();
+        let f = timed(&mut engine, &turns, &params)?;
+        engine.clear_cache();
+        let h = timed(&mut engine, &turns, &held_params)?;
+        best = (
+            best.0.max(f.decode_tok_s),
+            best.1.max(h.decode_tok_s),
+            h.output,
+        );
+    }
+    println!(
+        "{{\"constrained\":true,\"schema_bytes\":{},\"vocab_trie_ms\":{vocab_ms:.0},\"first_mask_ms\":{first_mask_ms:.1},\"decode_tok_s_free\":{:.1},\"decode_tok_s_held\":{:.1},\"held_output_tokens\":{},\"held_over_free\":{:.3}}}",
+        text.len(),
+        best.0,
+        best.1,
+        best.2,
+        best.1 / best.0.max(1e-9),
+    );
+    Ok(())
+}
+
+struct Timed {
+    prompt: usize,
+    output: usize,
+    prefill_tok_s: f64,
+    decode_tok_s: f64,
+}
+
+/// One greedy generation, timed: prompt read, then tokens written.
+fn timed(engine: &mut Engine, turns: &[ChatTurn], params: &GenParams) -> Result<Timed, String> {
+    let mut job = engine.start(turns, params)?;
     let t1 = Instant::now();
     let mut prefill_ms = 0.0;
     loop {
@@ -50,14 +120,12 @@ fn run(args: &[String]) -> Result<(), String> {
     }
     let decode_ms = t1.elapsed().as_secs_f64() * 1000.0 - prefill_ms;
     let (p, o) = (job.prompt_tokens(), job.output_tokens());
-    println!(
-        "{{\"model\":{:?},\"threads\":{},\"load_ms\":{load_ms:.0},\"prompt_tokens\":{p},\"prefill_tok_s\":{:.1},\"output_tokens\":{o},\"decode_tok_s\":{:.1}}}",
-        path.rsplit('/').next().unwrap_or(path),
-        candle_core::utils::get_num_threads(),
-        p as f64 * 1000.0 / prefill_ms.max(1e-3),
-        o.saturating_sub(1) as f64 * 1000.0 / decode_ms.max(1e-3),
-    );
-    Ok(())
+    Ok(Timed {
+        prompt: p,
+        output: o,
+        prefill_tok_s: p as f64 * 1000.0 / prefill_ms.max(1e-3),
+        decode_tok_s: o.saturating_sub(1) as f64 * 1000.0 / decode_ms.max(1e-3),
+    })
 }
 
 fn main() -> ExitCode {

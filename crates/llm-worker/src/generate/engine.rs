@@ -16,6 +16,7 @@
 //! greedy at temperature 0), and an answer whose tail is one block written
 //! again and again stops there (`repeat`, `Finish::Repeat`).
 
+use crate::generate::constrain::{Constraint, Vocab};
 use crate::generate::repeat::looping_tail;
 use crate::generate::sampler::{Sampler, SamplerConfig};
 use crate::gguf::inspect::{inspect, Meta, MEMORY_BUDGET};
@@ -65,6 +66,9 @@ pub struct Engine {
     stops: Vec<u32>,
     pub info: ModelInfo,
     clock: u64,
+    /// The vocabulary as constrained decoding reads it (made on the first
+    /// request with a schema).
+    vocab: Option<Result<Vocab, String>>,
 }
 
 /// What one step did.
@@ -110,6 +114,12 @@ pub struct Job {
     finished: Option<Finish>,
     /// The prompt batch being read, layer by layer.
     pass: Option<Pass>,
+    /// The schema the answer is held to, while it is.
+    constraint: Option<Constraint>,
+    /// Whether the answer was asked to be held, and whether it has been
+    /// from its first token (a failure lets it go, said by `held`).
+    asked_held: bool,
+    let_go: Option<String>,
 }
 
 impl Job {
@@ -127,6 +137,14 @@ impl Job {
     pub fn to_prefill(&self) -> usize {
         self.prompt.len() - self.reused
     }
+    /// The answer was held to its schema from first token to last.
+    pub fn held(&self) -> bool {
+        self.asked_held && self.let_go.is_none()
+    }
+    /// Why the schema could not be held, if it was asked and was not.
+    pub fn let_go(&self) -> Option<&str> {
+        self.let_go.as_deref()
+    }
 }
 
 fn err(e: candle_core::Error) -> String {
@@ -136,11 +154,24 @@ fn err(e: candle_core::Error) -> String {
 /// The job's next token from the model's last logits; its context so far
 /// (prompt and answer) is what the repetition penalty reads.
 fn sample(job: &mut Job, logits: &Tensor) -> Result<u32, String> {
-    let logits: Vec<f32> = logits
+    let mut logits: Vec<f32> = logits
         .to_dtype(DType::F32)
         .and_then(|l| l.to_vec1())
         .map_err(err)?;
-    Ok(job.sampler.sample(&logits, &job.prompt, &job.generated))
+    if let Some(c) = job.constraint.as_mut() {
+        if let Err(e) = c.mask(&mut logits) {
+            job.let_go = Some(e);
+            job.constraint = None;
+        }
+    }
+    let token = job.sampler.sample(&logits, &job.prompt, &job.generated);
+    if let Some(c) = job.constraint.as_mut() {
+        if let Err(e) = c.accept(token) {
+            job.let_go = Some(e);
+            job.constraint = None;
+        }
+    }
+    Ok(token)
 }
 
 impl Engine {
@@ -205,6 +236,7 @@ impl Engine {
             stops,
             info,
             clock: 0,
+            vocab: None,
         })
     }
 
@@ -280,6 +312,13 @@ impl Engine {
         let max_new = (params.max_tokens.unwrap_or(DEFAULT_MAX_TOKENS).max(1) as usize)
             .min(ctx - prompt.len() - 1);
         let (slot, reused) = self.pick_slot(&prompt);
+        let (constraint, let_go) = match &params.schema {
+            Some(schema) => match self.vocab().and_then(|v| Constraint::new(v, schema)) {
+                Ok(c) => (Some(c), None),
+                Err(e) => (None, Some(e)),
+            },
+            None => (None, None),
+        };
         Ok(Job {
             slot,
             prompt,
@@ -291,7 +330,23 @@ impl Engine {
             sampler: Sampler::new(SamplerConfig::from_params(params), params.seed),
             finished: None,
             pass: None,
+            constraint,
+            asked_held: params.schema.is_some(),
+            let_go,
         })
+    }
+
+    /// The vocabulary constrained decoding reads, made once.
+    fn vocab(&mut self) -> Result<&Vocab, String> {
+        if self.vocab.is_none() {
+            let eos = self.stops.first().copied().unwrap_or(0);
+            self.vocab = Some(Vocab::new(&self.tok, eos));
+        }
+        match self.vocab.as_ref() {
+            Some(Ok(v)) => Ok(v),
+            Some(Err(e)) => Err(e.clone()),
+            None => Err("no vocabulary".into()),
+        }
     }
 
     /// The prompt's tokens. Where a cache's text begins the prompt (an

@@ -367,6 +367,7 @@ async fn generate(
                     .collect()
             },
             wait_ms: shares.wait_ms,
+            held: job.held(),
         }
     };
     loop {

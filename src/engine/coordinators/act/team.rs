@@ -181,7 +181,16 @@ impl<'a> Act<'a> {
 
     /// One request of `agent` for `step`: the reply's text and its call.
     pub async fn ask(&self, agent: &str, step: &str, prompt: Prompt) -> Result<Said, RunError> {
-        let req = request(step, prompt);
+        let mut req = request(step, prompt);
+        // The run's limit on keywords is part of the shape: a list held to
+        // it ends where the prompt says it does.
+        if step == STEP_EXPERTISE {
+            let max = self.limits().keywords;
+            req.params.schema = req
+                .params
+                .schema
+                .map(|s| s.with_max_items("expertise", max));
+        }
         let (call, response) = self.ctx.chat(agent, req).await?;
         Ok(Said {
             call,

@@ -23,7 +23,7 @@ pub mod memory;
 pub mod projection;
 mod prompts;
 pub mod quality;
-mod read;
+pub mod read;
 pub mod rewards;
 pub mod setup;
 mod steps;

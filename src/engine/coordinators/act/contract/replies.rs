@@ -23,7 +23,8 @@ pub struct Decomposition {
 /// act.expertise: keywords, most useful first.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct ExpertiseReply {
-    #[schemars(length(min = 1))]
+    /// Each keyword at most `memory::KEYWORD_CHARS` (40) characters.
+    #[schemars(length(min = 1), inner(length(min = 1, max = 40)))]
     pub expertise: Vec<String>,
 }
 
@@ -60,7 +61,7 @@ pub struct KnowledgeReply {
     /// The speaker's name.
     pub subject: String,
     pub summary: String,
-    #[schemars(length(min = 1, max = 4))]
+    #[schemars(length(min = 1, max = 4), inner(length(min = 1, max = 40)))]
     pub keywords: Vec<String>,
     /// Who the information came from.
     pub source: String,
@@ -83,6 +84,19 @@ pub struct ToolPlan {
     #[schemars(length(max = 3))]
     pub subtasks: Vec<ToolSubtask>,
 }
+
+/// ACT's steps that ask for a reply shape.
+pub const STRUCTURED_STEPS: [&str; 9] = [
+    STEP_DECOMPOSE,
+    STEP_EXPERTISE,
+    STEP_FUSE,
+    STEP_EXPLORE,
+    STEP_ACQUIRE,
+    STEP_REFLECT,
+    STEP_FOLLOWUP,
+    STEP_INSTRUCT,
+    STEP_CHECK,
+];
 
 /// The reply shape step `step` asks for, if it is structured. ACT+'s
 /// rescore (entry ids as keys: a map, which strict schema modes refuse)
@@ -166,5 +180,9 @@ mod tests {
             reply_shape(super::super::STEP_DRAFT).is_none(),
             "speech is free"
         );
+        assert!(STRUCTURED_STEPS.iter().all(|s| reply_shape(s).is_some()));
+        // A keyword is no longer than the memory keeps one.
+        let long = "k".repeat(crate::engine::coordinators::act::memory::KEYWORD_CHARS + 1);
+        assert!(fits(STEP_EXPERTISE, json!({"expertise": [long]})).is_err());
     }
 }
