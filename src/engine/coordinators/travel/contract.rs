@@ -10,7 +10,6 @@
 //! (no LLM) builds a brief from G and N; the plan compiler P_C writes the
 //! plan; the plan critic P_R reviews it with P_C for a few rounds.
 
-use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -337,95 +336,10 @@ pub fn parse_conversation(text: &str) -> Vec<(String, String)> {
 }
 
 // ---------------------------------------------------------------- replies
-
-/// Experts end their post with a ```json block of their choices, in the
-/// shape of their domain; `problem` says what they could not find.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct ExpertChoices {
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub route: Vec<String>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub legs: Vec<Leg>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub stays: Vec<Stay>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub restaurants: Vec<Place>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub attractions: Vec<Place>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub problem: Option<String>,
-    /// What this part of the trip costs the whole group, in dollars.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub estimated_cost: Option<f64>,
-}
-
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct Leg {
-    /// 1-based day of travel.
-    pub day: u32,
-    pub from: String,
-    pub to: String,
-    /// The plan text, e.g. `Flight Number: F123, from A to B, Departure Time: 10:00, Arrival Time: 12:00`
-    /// or `Self-driving, from A to B, duration: 1 hour, distance: 100 km, cost: 5`.
-    pub text: String,
-    #[serde(default)]
-    pub cost: f64,
-}
-
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct Stay {
-    pub city: String,
-    pub name: String,
-    pub nights: u32,
-    #[serde(default)]
-    pub cost: f64,
-}
-
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct Place {
-    pub city: String,
-    pub name: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub cost: Option<f64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub cuisines: Option<String>,
-}
-
-/// The orchestrator's reply (JSON object): its self-reflection and choice.
-/// Its JSON Schema (the step's shape) is made from this type.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
-pub struct Decision {
-    /// What is settled so far.
-    #[serde(default)]
-    pub done: String,
-    /// What is missing.
-    #[serde(default)]
-    pub missing: String,
-    /// Conflicts between parts (budget, cities, dates).
-    #[serde(default)]
-    pub conflicts: String,
-    /// One of the experts' ids, or "plan".
-    #[schemars(schema_with = "next_schema")]
-    pub next: String,
-    /// Why this agent, and what it should do.
-    #[serde(default)]
-    pub instruction: String,
-}
-
-/// `next`: an expert's id or "plan".
-fn next_schema(_: &mut schemars::gen::SchemaGenerator) -> schemars::schema::Schema {
-    use schemars::schema::{InstanceType, SchemaObject};
-    let ids = [TRANSPORTATION, HOTEL, RESTAURANT, ATTRACTION, PLAN];
-    SchemaObject {
-        instance_type: Some(InstanceType::String.into()),
-        enum_values: Some(ids.iter().map(|id| Value::from(*id)).collect()),
-        ..Default::default()
-    }
-    .into()
-}
-
-/// The critic's reply: `APPROVED` on its own line, or a list of issues.
-pub const APPROVED: &str = "APPROVED";
+//
+// The experts' choices, the orchestrator's decision and the critic's
+// approval: `replies.rs`.
+pub use super::replies::*;
 
 // ---------------------------------------------------------------- events
 //

@@ -27,6 +27,7 @@ pub mod html;
 pub mod orchestrator;
 mod planning;
 mod prompts;
+pub mod replies;
 pub mod report;
 mod setup;
 mod solo;
