@@ -95,8 +95,9 @@ worker_wasm test "${WORKER[@]}" --target wasm32-unknown-unknown --test worker_op
 # The quantised kernels: SIMD against scalar on random and edge blocks, in
 # wasm with simd128 (run in Node's V8; natively only the scalar code runs);
 # the attention kernel against the plain formula; a forward pass split over
-# several parts against the whole model, to the bit with the browser's kernels.
-worker_wasm test "${WORKER[@]}" --target wasm32-unknown-unknown --test kernels_legacy --test kernels_k --test kernels_batch --test attention --test split
+# several parts against the whole model, to the bit with the browser's kernels;
+# constrained decoding (a schema held by llguidance's masks, its clock included).
+worker_wasm test "${WORKER[@]}" --target wasm32-unknown-unknown --test kernels_legacy --test kernels_k --test kernels_batch --test attention --test split --test constrain
 # The same kernel tests in the worker's relaxed-SIMD build (its own target
 # directory), in headless Chromium: the browser that build is for. Node 20
 # has relaxed SIMD behind a flag, and on CPUs with AVX-VNNI its V8 returns
