@@ -8,7 +8,7 @@
 #[path = "support/mock.rs"]
 mod mock;
 
-use mock::{cli, requests, script, start_mock, tmp};
+use mock::{cli, on_mock, requests, script, start_mock, strs, tmp};
 use roundtable::engine::run::{RunDoc, RunEvent, RunStatus};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -71,20 +71,10 @@ fn a_sigtermed_run_leaves_an_interrupted_file_that_continue_finishes() {
     script(&mock, r#"[{"text":"hello"},{"hangMs":60000}]"#);
     let out = tmp("interrupted.json");
     let _ = std::fs::remove_file(&out);
-    let base = format!("{}/v1", mock.url);
-    let mut child = spawn(&[
-        "run",
-        "--coordinator",
-        "travel",
-        "--provider",
-        "openai-compatible",
-        "--base-url",
-        &base,
-        "--model",
-        "mock-model",
-        "--out",
-        &out,
-    ]);
+    let mut child = spawn(&strs(&on_mock(
+        &mock,
+        &["run", "--coordinator", "travel", "--out", &out],
+    )));
     // Before any signal the file holds the answered call: a process killed
     // outright (SIGKILL, a power cut) keeps it.
     let kept = wait_for("the run file with an answered call", || {
@@ -163,23 +153,19 @@ fn a_sigtermed_batch_keeps_its_finished_runs_and_resume_finishes_it() {
     script(&mock, r#"[{"text":"A plan."},{"hangMs":60000}]"#);
     let dir = tmp("batch-interrupted");
     let _ = std::fs::remove_dir_all(&dir);
-    let base = format!("{}/v1", mock.url);
-    let args = [
-        "travel-batch",
-        "--variants",
-        "single",
-        "--concurrency",
-        "1",
-        "--provider",
-        "openai-compatible",
-        "--base-url",
-        &base,
-        "--model",
-        "mock-model",
-        "--out-dir",
-        &dir,
-    ];
-    let mut child = spawn(&args);
+    let args = on_mock(
+        &mock,
+        &[
+            "travel-batch",
+            "--variants",
+            "single",
+            "--concurrency",
+            "1",
+            "--out-dir",
+            &dir,
+        ],
+    );
+    let mut child = spawn(&strs(&args));
     let first = wait_for("the first run's file", || {
         let entry = std::fs::read_dir(&dir).ok()?.next()?.ok()?;
         let path = entry.path().to_string_lossy().into_owned();
@@ -195,9 +181,9 @@ fn a_sigtermed_batch_keeps_its_finished_runs_and_resume_finishes_it() {
     let files = std::fs::read_dir(&dir).expect("dir").count();
 
     script(&mock, "[]");
-    let mut resumed = args.to_vec();
-    resumed.push("--resume");
-    let (code, _, stderr) = cli(&resumed, Some(KEY));
+    let mut resumed = args.clone();
+    resumed.push("--resume".into());
+    let (code, _, stderr) = cli(&strs(&resumed), Some(KEY));
     assert_eq!(code, 0, "{stderr}");
     assert!(
         stderr.contains("taken from --out-dir"),

@@ -7,7 +7,7 @@
 #[path = "support/mock.rs"]
 mod mock;
 
-use mock::{cli, requests, start_mock, tmp};
+use mock::{cli, on_mock, refuse, requests, script, start_mock, strs, tmp};
 use roundtable::engine::model::shape::StructuredMode;
 use roundtable::engine::run::{RunDoc, RunEvent};
 use std::collections::HashMap;
@@ -15,23 +15,8 @@ use std::collections::HashMap;
 /// Runs MAEL on the mock; returns each call's step and how its reply was
 /// held.
 fn mael_run(mock: &mock::Mock, out: &str) -> Vec<(String, Option<StructuredMode>)> {
-    let base = format!("{}/v1", mock.url);
-    let (code, _, stderr) = cli(
-        &[
-            "run",
-            "--coordinator",
-            "mael",
-            "--provider",
-            "openai-compatible",
-            "--base-url",
-            &base,
-            "--model",
-            "mock-model",
-            "--out",
-            out,
-        ],
-        Some("sk-shapes"),
-    );
+    let args = on_mock(mock, &["run", "--coordinator", "mael", "--out", out]);
+    let (code, _, stderr) = cli(&strs(&args), Some("sk-shapes"));
     assert_eq!(code, 0, "{stderr}");
     let doc = RunDoc::from_json(&std::fs::read_to_string(out).expect("file")).expect("run");
     let mut steps: HashMap<u32, String> = HashMap::new();
@@ -94,16 +79,8 @@ fn each_step_asks_for_its_shape_and_a_refusing_server_still_gets_the_run() {
     }
 
     // The same run on a server without json_schema.
-    let agent = ureq::Agent::new_with_defaults();
-    agent
-        .post(&format!("{}/__reset", mock.url))
-        .send("")
-        .expect("reset");
-    agent
-        .post(&format!("{}/__refuse", mock.url))
-        .header("content-type", "application/json")
-        .send(r#"{"fields":["json_schema"]}"#)
-        .expect("refuse");
+    script(&mock, "[]");
+    refuse(&mock, &["json_schema"]);
     let held = mael_run(&mock, &tmp("shapes-json-mode.json"));
     for (step, mode) in &held {
         let want = shaped(step).then_some(StructuredMode::JsonMode);

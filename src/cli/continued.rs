@@ -30,8 +30,7 @@ pub fn read(path: &str) -> Result<RunDoc, String> {
 pub fn model_of(parent: &RunDoc) -> Result<ModelSpec, String> {
     let spec = parent
         .config
-        .model_for("*")
-        .or(parent.config.models.first().map(|b| &b.spec))
+        .main_model()
         .cloned()
         .ok_or("the run names no model: give --model / --provider")?;
     if spec.is_local() {
@@ -52,8 +51,7 @@ pub fn router(
     build: impl FnOnce(&ModelSpec) -> Result<Rc<dyn ChatModel>, String>,
 ) -> Result<ModelRouter, String> {
     let chosen = config
-        .model_for("*")
-        .or(config.models.first().map(|b| &b.spec))
+        .main_model()
         .cloned()
         .ok_or("no model to continue with")?;
     let spec = fork_spec(&parent.config, chosen);

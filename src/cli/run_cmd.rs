@@ -220,13 +220,15 @@ pub fn run(args: Vec<OsString>) -> Result<i32, String> {
         let count = repairs::sum([doc.events.as_slice()]).total;
         eprintln!("{}", count.summary());
     }
+    // Where a run a signal stopped is kept: its file, else (nowhere named)
+    // one named for it, the calls made kept all the same.
+    let kept = file.unwrap_or_else(|| format!("{}.json", doc.config.run_id));
     match r.out.as_deref() {
         Some("-") => println!("{}", doc.to_json_pretty()),
         Some(path) => write_whole(path, &doc.to_json_pretty())?,
         None if signal.is_some() => {
-            // Nowhere was named: the calls made are kept all the same.
-            let path = format!("{}.json", doc.config.run_id);
-            write_whole(&path, &doc.to_json_pretty())?;
+            let path = &kept;
+            write_whole(path, &doc.to_json_pretty())?;
             eprintln!("the run so far is in {path}");
         }
         None => {
@@ -238,12 +240,7 @@ pub fn run(args: Vec<OsString>) -> Result<i32, String> {
         }
     }
     if let Some(signal) = signal {
-        let path = r
-            .out
-            .as_deref()
-            .filter(|p| *p != "-")
-            .map_or_else(|| format!("{}.json", doc.config.run_id), str::to_string);
-        eprintln!("finish it with: roundtable run --continue {path} --out FILE");
+        eprintln!("finish it with: roundtable run --continue {kept} --out FILE");
         return Ok(interrupt::exit_code(signal));
     }
     Ok(match status {

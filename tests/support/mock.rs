@@ -50,6 +50,40 @@ pub fn script(mock: &Mock, steps: &str) {
         .expect("script");
 }
 
+/// From now on (until the next script) the mock refuses requests asking
+/// for these structured-output fields (`json_schema`, `json_object`,
+/// `tool_choice`), as a server without them does.
+pub fn refuse(mock: &Mock, fields: &[&str]) {
+    ureq::Agent::new_with_defaults()
+        .post(&format!("{}/__refuse", mock.url))
+        .header("content-type", "application/json")
+        .send(serde_json::json!({ "fields": fields }).to_string())
+        .expect("refuse");
+}
+
+/// `args`, then the model options that point the CLI at the mock's
+/// OpenAI-compatible API.
+pub fn on_mock(mock: &Mock, args: &[&str]) -> Vec<String> {
+    let base = format!("{}/v1", mock.url);
+    let model = [
+        "--provider",
+        "openai-compatible",
+        "--base-url",
+        &base,
+        "--model",
+        "mock-model",
+    ];
+    args.iter()
+        .chain(model.iter())
+        .map(|a| a.to_string())
+        .collect()
+}
+
+/// The arguments as `cli` takes them.
+pub fn strs(args: &[String]) -> Vec<&str> {
+    args.iter().map(String::as_str).collect()
+}
+
 pub fn cli(args: &[&str], key: Option<&str>) -> (i32, String, String) {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_roundtable"));
     cmd.args(args).env_remove("ROUNDTABLE_API_KEY");

@@ -93,6 +93,12 @@ impl RunConfig {
             .map(|b| &b.spec)
     }
 
+    /// The run's own model: the one every agent without a role of its own
+    /// uses, else the first bound.
+    pub fn main_model(&self) -> Option<&ModelSpec> {
+        self.model_for("*").or(self.models.first().map(|b| &b.spec))
+    }
+
     /// A copy safe to record and share: no credentials in base URLs.
     pub fn sanitized(&self) -> Self {
         RunConfig {

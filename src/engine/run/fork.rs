@@ -32,10 +32,7 @@ pub enum ForkEdit {
 /// taken for the fork point. A local model's fork of a local model's run
 /// also samples as the parent did (top-k, top-p, min-p, repeat penalty).
 pub fn fork_spec(parent: &RunConfig, mut chosen: ModelSpec) -> ModelSpec {
-    if let Some(p) = parent
-        .model_for("*")
-        .or(parent.models.first().map(|b| &b.spec))
-    {
+    if let Some(p) = parent.main_model() {
         chosen.sampling.temperature = p.sampling.temperature;
         chosen.max_tokens = p.max_tokens;
         if chosen.is_local() && p.is_local() {
