@@ -144,6 +144,20 @@ fn a_sigtermed_run_leaves_an_interrupted_file_that_continue_finishes() {
     let (code, _, stderr) = cli(&["run", "--continue", &damaged], Some(KEY));
     assert_ne!(code, 0);
     assert!(stderr.contains("not valid JSON"), "{stderr}");
+
+    // An ACT+ run is refused by its paper's row (its bank has moved on).
+    let mut plus = doc.clone();
+    plus.config.coordinator = "act".into();
+    plus.config.variant = Some("act-plus".into());
+    let plus_file = tmp("act-plus.json");
+    std::fs::write(&plus_file, plus.to_json()).expect("write");
+    let (code, _, stderr) = cli(&["run", "--continue", &plus_file], Some(KEY));
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("ACT+ run cannot be continued"), "{stderr}");
+    plus.config.variant = Some("no-keywords".into());
+    std::fs::write(&plus_file, plus.to_json()).expect("write");
+    let (_, _, stderr) = cli(&["run", "--continue", &plus_file], Some(KEY));
+    assert!(!stderr.contains("cannot be continued"), "{stderr}");
 }
 
 #[test]

@@ -5,7 +5,7 @@
 //! `--model` / `--provider` / `--model-file` name another. The new run
 //! names the old one as its parent.
 
-use roundtable::engine::coordinators::act::contract::Variant;
+use super::coordinators::cli_of;
 use roundtable::engine::model::ChatModel;
 use roundtable::engine::run::config::{ModelBinding, ParentRef};
 use roundtable::engine::run::fork::{continue_point, fork_spec, ForkEdit, ForkModel};
@@ -21,8 +21,9 @@ pub fn read(path: &str) -> Result<RunDoc, String> {
             "{path}: this run finished; there is nothing to continue (start a new run, or fork it in the page to change it)"
         ));
     }
-    if doc.config.variant.as_deref() == Some(Variant::ActPlus.id()) {
-        return Err(format!("{path}: an ACT+ run cannot be continued: its knowledge bank has changed since the run began, so it could not go on from what the run knew. Start a new ACT+ run instead."));
+    let refusal = cli_of(&doc.config.coordinator).and_then(|c| (c.cannot_continue)(&doc.config));
+    if let Some(why) = refusal {
+        return Err(format!("{path}: {why}"));
     }
     Ok(doc)
 }

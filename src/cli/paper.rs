@@ -23,6 +23,11 @@ pub trait Prepared {
 pub struct Nothing;
 impl Prepared for Nothing {}
 
+/// Every run of the paper can be continued.
+pub fn always_continues(_: &RunConfig) -> Option<&'static str> {
+    None
+}
+
 /// Fills a run's config from the paper's own options.
 pub type Prepare = fn(&Flags, &Common, &mut RunConfig) -> Result<Box<dyn Prepared>, String>;
 
@@ -47,6 +52,9 @@ pub struct CliCoordinator {
     /// (the single agent has no row: only the common options).
     pub prepare: Prepare,
     pub commands: &'static [PaperCommand],
+    /// Why a stopped run of this paper cannot be continued
+    /// (`run --continue`), if it cannot: ACT+'s bank has moved on.
+    pub cannot_continue: fn(&RunConfig) -> Option<&'static str>,
     /// Its commands' and options' part of `roundtable help`.
     pub usage: &'static str,
 }

@@ -22,6 +22,7 @@ pub use roundtable::engine::coordinators::act::ID;
 pub const CLI: CliCoordinator = CliCoordinator {
     id: ID,
     prepare: run::prepare,
+    cannot_continue: run::cannot_continue,
     commands: &[PaperCommand {
         name: "act-batch",
         run: batch::run,

@@ -75,3 +75,10 @@ pub fn prepare(
         save_to: a.bank.clone(),
     }))
 }
+
+/// An ACT+ run cannot be continued: its bank has moved on since it began.
+pub fn cannot_continue(config: &RunConfig) -> Option<&'static str> {
+    (config.variant.as_deref() == Some(Variant::ActPlus.id())).then_some(
+        "an ACT+ run cannot be continued: its knowledge bank has changed since the run began, so it could not go on from what the run knew. Start a new ACT+ run instead.",
+    )
+}

@@ -25,6 +25,7 @@ pub use roundtable::engine::coordinators::mael::ID;
 pub const CLI: CliCoordinator = CliCoordinator {
     id: ID,
     prepare: run::prepare,
+    cannot_continue: super::paper::always_continues,
     commands: &[
         PaperCommand {
             name: "mael-learn",

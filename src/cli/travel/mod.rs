@@ -20,6 +20,7 @@ pub use roundtable::engine::coordinators::travel::ID;
 pub const CLI: CliCoordinator = CliCoordinator {
     id: ID,
     prepare: run::prepare,
+    cannot_continue: super::paper::always_continues,
     commands: &[
         PaperCommand {
             name: "travel-batch",
