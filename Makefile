@@ -21,16 +21,18 @@ test: setup-browser
 build: setup
 	trunk build --release
 
-## bench: print benchmark figures (bundle size, time to interactive, engine overhead, MAEL retrieval / concurrency / learning, ROUGE throughput, the in-browser model's speed, alone and with a core busy), then every goal in one table; last, the in-browser model beside wllama (llama.cpp in wasm) and their greedy texts compared
+## bench: print benchmark figures (bundle size, time to interactive, the CLI's model beside native llama.cpp, engine overhead, MAEL retrieval / concurrency / learning, ROUGE throughput, the in-browser model's speed, alone and with a core busy), then every goal in one table; last, the in-browser model beside wllama (llama.cpp in wasm) and their greedy texts compared
 bench: setup-browser build
 	node e2e/bench-figures.mjs --clear
 	CARGO_TARGET_DIR=$(CURDIR)/target/llm-worker cargo build --locked --release --manifest-path crates/llm-worker/Cargo.toml --bin gguf-speed
 	cargo build --locked --bin roundtable
 	target/debug/roundtable shapes --largest > target/largest-shape.json
-	@echo "the real model natively (SmolLM2-135M-Instruct Q4_1, 2 threads; weights unpacked to f32 as the CLI does, then as stored),"
+	@echo "the real model natively (SmolLM2-135M-Instruct Q4_1, every core; weights as stored, the CLI's default, then unpacked to f32 by candle's switch),"
 	@echo "each then held to the largest step shape (constrained decoding: decode speed with and without, the first mask's latency):"
+	target/llm-worker/release/gguf-speed "$$(bash scripts/setup.sh --model-path)" 200 64 target/largest-shape.json
 	CANDLE_DEQUANTIZE_ALL=1 target/llm-worker/release/gguf-speed "$$(bash scripts/setup.sh --model-path)" 200 64 target/largest-shape.json
-	CANDLE_DEQUANTIZE_ALL=0 target/llm-worker/release/gguf-speed "$$(bash scripts/setup.sh --model-path)" 200 64 target/largest-shape.json
+	@# native llama.cpp (built from PyPI's llama-cpp-python source package) beside the CLI's engine: 1 and 2 threads, ratios
+	bash scripts/llama-bench.sh
 	ROUNDTABLE_REAL_MODEL="$$(bash scripts/setup.sh --model-path)" cargo test --locked --test real_model -- --test-threads 1 --nocapture
 	cargo bench --locked --bench engine_overhead
 	cargo bench --locked --bench travel_eval

@@ -21,7 +21,13 @@ worker_relaxed() {
 }
 
 step() { printf '\n\033[1;34m━━ %s\033[0m\n' "$*"; STEP_NAME="$*"; STEP_START=$(date +%s); }
-done_step() { printf '\033[0;32m✓ %s (%ss)\033[0m\n' "$1" $(( $(date +%s) - STEP_START )); }
+TIMES=()
+done_step() {
+  local took=$(( $(date +%s) - STEP_START ))
+  TIMES+=("$took $1")
+  printf '\033[0;32m✓ %s (%ss)\033[0m\n' "$1" "$took"
+}
+RUN_START=$(date +%s)
 
 MOCK_PID=""
 STEP_NAME=""
@@ -116,4 +122,10 @@ step "end-to-end tests in Chromium (Playwright)"
 ROUNDTABLE_REAL_MODEL="$(bash scripts/setup.sh --model-path)" node --test --test-concurrency=1 e2e/*.spec.mjs
 done_step "end-to-end tests"
 echo
+# Where the time went: each step's seconds and share of the whole run.
+total=$(( $(date +%s) - RUN_START ))
+printf '%s\n' "${TIMES[@]}" | while read -r took name; do
+  printf '  %5ss  %3s%%  %s\n' "$took" $(( 100 * took / (total > 0 ? total : 1) )) "$name"
+done
+echo "  ${total}s in all"
 echo "All tests passed. Screenshots: $PWD/e2e/screenshots/ (target/: $(du -sh target 2>/dev/null | cut -f1))"

@@ -149,6 +149,7 @@ fn check_run(what: &str, run: &RunDoc, model_name: &str) -> (usize, usize) {
 /// answer's cap may still be closed).
 fn held_to_shape(what: &str, run: &RunDoc, answered: &[run_scan::Answered<'_>]) {
     let mut shaped = 0;
+    let mut cut_off = 0;
     for a in answered {
         let Some(req) = a.request.filter(|r| r.params.schema.is_some()) else {
             assert_eq!(
@@ -166,6 +167,23 @@ fn held_to_shape(what: &str, run: &RunDoc, answered: &[run_scan::Answered<'_>]) 
             a.call,
             req.step
         );
+        // Cut off by the token cap (`--max-tokens`), a held reply can be
+        // unfinished JSON: it must then be flagged, never read in silence.
+        let cut = a.response.finish_reason.as_deref() == Some("length");
+        if cut {
+            cut_off += 1;
+            let flagged = run.events.iter().any(|e| {
+                matches!(&e.event, RunEvent::ReplyRepaired { call, repairs } if *call == a.call && !repairs.is_empty())
+            });
+            let whole = serde_json::from_str::<serde_json::Value>(&a.response.text).is_ok();
+            assert!(
+                flagged || whole,
+                "{what}: call {} was cut off unfinished and read in silence: {:?}",
+                a.call,
+                a.response.text
+            );
+            continue;
+        }
         for e in &run.events {
             if let RunEvent::ReplyRepaired { call, repairs } = &e.event {
                 for r in repairs.iter().filter(|_| *call == a.call) {
@@ -182,7 +200,9 @@ fn held_to_shape(what: &str, run: &RunDoc, answered: &[run_scan::Answered<'_>]) 
             }
         }
     }
-    eprintln!("[real model] {what}: {shaped} replies held to their schema");
+    eprintln!(
+        "[real model] {what}: {shaped} replies held to their schema ({cut_off} cut off by the token cap)"
+    );
 }
 
 /// Whether the run ended with `run_finished` (not a cap, not a failure).

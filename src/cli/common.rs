@@ -52,6 +52,8 @@ MODEL OPTIONS (every command that runs coordinators):
   --model-file F.gguf    with --provider local: run this GGUF file in this process, on the
                          engine of the page's local model (text tool protocol; greedy at
                          temperature 0 or where neither the run nor the step sets one)
+  --threads N            with --provider local: the threads the model's products run on
+                         (default: the machine's cores)
   --temperature T        the run's sampling temperature: every request that does not set
                          its own by design (recorded in the run file)
   --max-tokens N         the longest answer of every request that does not set its own
@@ -83,6 +85,16 @@ impl Common {
         let provider = f.text("provider")?.unwrap_or_default();
         // Checked before a model file is loaded.
         let sampling = sampling_flags(f, provider == LOCAL_PROVIDER)?;
+        match (f.number::<usize>("threads")?, provider == LOCAL_PROVIDER) {
+            (Some(0), _) => return Err("--threads must be at least 1".into()),
+            (Some(n), true) => {
+                llm_worker::model::quant::native::set_threads(n);
+            }
+            (Some(_), false) => {
+                return Err("--threads goes with --provider local --model-file F.gguf".into())
+            }
+            (None, _) => {}
+        }
         let local = match (provider.as_str(), f.text("model-file")?) {
             (LOCAL_PROVIDER, Some(path)) => Some(Rc::new(NativeLocal::open(Path::new(&path))?)),
             (LOCAL_PROVIDER, None) => {

@@ -3,8 +3,11 @@
 //! page's worker (`crates/llm-worker`), built natively. The engine lives on
 //! a thread of its own and answers one request at a time, as the page's
 //! worker does (a call waits its turn: its recorded latency includes the
-//! wait); candle spreads each matrix product over the CPU's cores. A
-//! cancelled call stops before the model's next token or prompt chunk.
+//! wait). Its weights stay as the file stores them (a SmolLM2-135M run
+//! in about 140 MB); each matrix product is split over `--threads`
+//! threads (default: every core) and runs the page's kernels compiled for
+//! AVX2 where the CPU has it (`quant::native`). A cancelled call stops
+//! before the model's next token or prompt chunk.
 
 use llm_worker::generate::engine::{Engine, Step};
 use llm_worker::gguf::inspect::{inspect, MEMORY_BUDGET};
@@ -18,13 +21,6 @@ use roundtable::engine::run::ModelSpec;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc};
-
-/// Weights at most this large once unpacked to f32 are unpacked when the
-/// file is loaded: candle multiplies f32 matrices with its fast GEMM (all
-/// cores, SIMD), which reads a prompt several times faster than its scalar
-/// kernels for Q4_1 and the other types without SIMD; decoding speed stays
-/// about the same. Larger models keep their quantised weights.
-const UNPACK_MAX_BYTES: u64 = 2 << 30;
 
 enum Msg {
     Delta(String),
@@ -78,16 +74,6 @@ impl NativeLocal {
         let sha256 =
             llm_worker::gguf::digest::sha256_hex(&mut std::io::BufReader::new(file("hash")?))
                 .map_err(|e| format!("cannot read {shown}: {e}"))?;
-        if std::env::var_os("CANDLE_DEQUANTIZE_ALL").is_none()
-            && header.params.saturating_mul(4) <= UNPACK_MAX_BYTES
-        {
-            // candle's only switch for this (read once per thread when the
-            // weights are built, on the model's thread below). Set here, in
-            // the CLI binary, while it still has one thread: argument
-            // parsing is done and no thread (HTTP, model) is spawned yet,
-            // so no other thread can be reading the environment.
-            std::env::set_var("CANDLE_DEQUANTIZE_ALL", "1");
-        }
         let name = path
             .file_name()
             .map(|n| n.to_string_lossy().trim_end_matches(".gguf").to_string())

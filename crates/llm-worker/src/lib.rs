@@ -117,7 +117,15 @@
 //!   values; the 32-value types take four tokens at once (the row loaded
 //!   once, the four sums scaled in one vector's lanes, each lane the scalar
 //!   formula), which `tests/kernels_batch.rs` checks bit for bit in both
-//!   builds.
+//!   builds. Natively (the CLI, the benches) `quant::native` splits each
+//!   product's rows over `--threads` threads (the caller and a rayon pool)
+//!   and, on x86-64 with AVX2 and F16C, unpacks every row and runs the
+//!   unpacked products compiled for AVX2 (`legacy/avx2.rs` for the
+//!   32-value types; the K-quants' plain code widened by the compiler),
+//!   chosen at run time; `tests/kernels_native.rs` checks every type, split
+//!   and not, against the scalar kernel to the bit. The weights stay as
+//!   the file stores them, and the embedding table too (a token's row is
+//!   unpacked as it comes).
 //! - **Attention** (`model::attention`): each layer's keys and values live in
 //!   f16 buffers written in place (`attention::Kv`, grown by doubling), and
 //!   llama.cpp's flash attention runs head by head over them, on the path

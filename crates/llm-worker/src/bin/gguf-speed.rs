@@ -1,7 +1,9 @@
 //! Measures a GGUF model natively (`make bench`): load time, prompt tokens
 //! read per second (prefill) and tokens written per second (decode), greedy.
 //!
-//!   gguf-speed MODEL.gguf [PROMPT_WORDS] [NEW_TOKENS] [SCHEMA.json]
+//!   gguf-speed [--threads N] MODEL.gguf [PROMPT_WORDS] [NEW_TOKENS] [SCHEMA.json]
+//!
+//! `--threads N`: the threads the products run on (default every core).
 //!
 //! With a schema (the largest step shape: `roundtable shapes --largest`),
 //! the answer is written again held to it (constrained decoding), and the
@@ -13,9 +15,35 @@ use llm_worker::generate::constrain::{Constraint, Vocab};
 use llm_worker::generate::engine::{Engine, Step};
 use llm_worker::protocol::{ChatTurn, GenParams};
 use std::process::ExitCode;
+
+#[cfg(not(target_arch = "wasm32"))]
+use llm_worker::model::quant::native;
+/// A native tool: in a wasm build (lints only) one thread, the page's kernels.
+#[cfg(target_arch = "wasm32")]
+mod native {
+    pub fn set_threads(_: usize) -> usize {
+        1
+    }
+    pub fn threads() -> usize {
+        1
+    }
+    pub fn kernels() -> &'static str {
+        llm_worker::model::quant::BUILD
+    }
+}
 use std::time::Instant;
 
 fn run(args: &[String]) -> Result<(), String> {
+    let mut args = args.to_vec();
+    if let Some(at) = args.iter().position(|a| a == "--threads") {
+        let n: usize = args
+            .get(at + 1)
+            .and_then(|s| s.parse().ok())
+            .filter(|&n| n > 0)
+            .ok_or("--threads needs a count of at least 1")?;
+        native::set_threads(n);
+        args.drain(at..at + 2);
+    }
     let path = args
         .first()
         .ok_or("usage: gguf-speed MODEL.gguf [PROMPT_WORDS] [NEW_TOKENS]")?;
@@ -45,9 +73,10 @@ fn run(args: &[String]) -> Result<(), String> {
     };
     let free = timed(&mut engine, &turns, &params)?;
     println!(
-        "{{\"model\":{:?},\"threads\":{},\"load_ms\":{load_ms:.0},\"prompt_tokens\":{},\"prefill_tok_s\":{:.1},\"output_tokens\":{},\"decode_tok_s\":{:.1}}}",
+        "{{\"model\":{:?},\"threads\":{},\"kernels\":{:?},\"load_ms\":{load_ms:.0},\"prompt_tokens\":{},\"prefill_tok_s\":{:.1},\"output_tokens\":{},\"decode_tok_s\":{:.1}}}",
         path.rsplit('/').next().unwrap_or(path),
-        candle_core::utils::get_num_threads(),
+        native::threads(),
+        native::kernels(),
         free.prompt,
         free.prefill_tok_s,
         free.output,

@@ -47,8 +47,10 @@ struct Layer {
 }
 
 pub struct Model {
-    /// The token embeddings as floats (the leader's; a peer has none).
-    embed: Option<Tensor>,
+    /// The token embeddings as stored (the leader's; a peer has none),
+    /// each token's row unpacked as it comes: a float copy of the whole
+    /// table was most of a small model's memory.
+    embed: Option<Arc<QTensor>>,
     layers: Vec<Layer>,
     norm: Vec<f32>,
     output: QMatMul,
@@ -229,10 +231,6 @@ impl Model {
         let embed_q = leader
             .then(|| load_tensor(content, reader, "token_embd.weight").map(Arc::new))
             .transpose()?;
-        let embed = embed_q
-            .as_ref()
-            .map(|q| q.dequantize(&Device::Cpu))
-            .transpose()?;
         let output = match (&embed_q, tied) {
             (Some(q), true) if part.is_whole() => QMatMul::from_arc(q.clone())?,
             (_, true) => {
@@ -275,7 +273,7 @@ impl Model {
             });
         }
         Ok(Model {
-            embed,
+            embed: embed_q,
             layers,
             norm,
             output,
@@ -303,8 +301,8 @@ impl Model {
         Ok(())
     }
 
-    /// Bytes of this part's matrices as stored (the embedding's float copy
-    /// and the norms aside).
+    /// Bytes of this part's matrices as stored (the embedding table and
+    /// the norms aside).
     pub fn matrix_bytes(&self) -> usize {
         let size = |w: &QMatMul| match w {
             QMatMul::QTensor(t) => t.storage_size_in_bytes(),
@@ -458,7 +456,7 @@ impl Model {
             candle_core::bail!("part {} of the model does not run passes", self.part.index)
         };
         let ids = Tensor::new(tokens, &Device::Cpu)?;
-        let x = embed.index_select(&ids, 0)?.unsqueeze(0)?;
+        let x = embed.embedding(&ids)?.unsqueeze(0)?;
         Ok(Pass {
             x,
             pos,

@@ -61,23 +61,29 @@ pub struct Place {
 }
 
 /// The orchestrator's reply (JSON object): its self-reflection and choice.
-/// Its JSON Schema (the step's shape) is made from this type.
+/// Its JSON Schema (the step's shape) is made from this type; its notes are
+/// bounded (`maxLength`), so a reply held to the shape cannot spend its
+/// tokens on one note before it names the next agent.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Decision {
     /// What is settled so far.
     #[serde(default)]
+    #[schemars(length(max = 200))]
     pub done: String,
     /// What is missing.
     #[serde(default)]
+    #[schemars(length(max = 200))]
     pub missing: String,
     /// Conflicts between parts (budget, cities, dates).
     #[serde(default)]
+    #[schemars(length(max = 200))]
     pub conflicts: String,
     /// One of the experts' ids, or "plan".
     #[schemars(schema_with = "next_schema")]
     pub next: String,
     /// Why this agent, and what it should do.
     #[serde(default)]
+    #[schemars(length(max = 300))]
     pub instruction: String,
 }
 

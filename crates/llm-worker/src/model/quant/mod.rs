@@ -45,6 +45,8 @@ pub mod bytes;
 mod isum;
 pub mod kquants;
 pub mod legacy;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod native;
 pub mod packed;
 #[cfg(target_feature = "simd128")]
 pub mod simd;
@@ -90,6 +92,7 @@ pub trait Kernel: Plain + Send + Sync + 'static {
     /// The dot product of a weight row and quantised activations of the
     /// same length in blocks: `dot_simd` when the build has simd128, else
     /// `dot_scalar`. A type with one kernel for every build overrides it.
+    #[inline(always)]
     fn dot(xs: &[Self], ys: &[Self::Act]) -> f32 {
         #[cfg(target_feature = "simd128")]
         return Self::dot_simd(xs, ys);
@@ -104,6 +107,7 @@ pub trait Kernel: Plain + Send + Sync + 'static {
     /// Two weight rows with the same activations: `[dot(a), dot(b)]` to
     /// the bit. Kernels that load the activations once for both override
     /// it; a product of few tokens reads its rows two at a time.
+    #[inline(always)]
     fn dot2(a: &[Self], b: &[Self], ys: &[Self::Act]) -> [f32; 2] {
         [Self::dot(a, ys), Self::dot(b, ys)]
     }
@@ -121,10 +125,37 @@ pub trait Kernel: Plain + Send + Sync + 'static {
     fn widen(&self) -> Self::Wide;
     /// `dot` over unpacked blocks: the same value as `dot_scalar`, to the bit.
     fn dot_wide(xs: &[Self::Wide], ys: &[Self::Act]) -> f32;
+    /// `dot_wide` with AVX2 and F16C (native x86-64, `native.rs`): the
+    /// same value to the bit. A type with AVX2 code overrides it; the
+    /// others run their plain code, compiled for AVX2 where it is inlined.
+    ///
+    /// # Safety
+    /// The CPU has AVX2 and F16C.
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    unsafe fn dot_wide_avx2(xs: &[Self::Wide], ys: &[Self::Act]) -> f32 {
+        Self::dot_wide(xs, ys)
+    }
+    /// `dot_wide4` with AVX2 and F16C, to the bit.
+    ///
+    /// # Safety
+    /// The CPU has AVX2 and F16C.
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    unsafe fn dot_wide4_avx2(xs: &[Self::Wide], ys: [&[Self::Act]; 4]) -> [f32; 4] {
+        Self::dot_wide4(xs, ys)
+    }
     /// `dot_wide` for four tokens: `ys.map(|y| dot_wide(xs, y))` to the
     /// bit. A batch runs its tokens four at a time; kernels that load the
     /// row once for all four and scale their sums in one vector override it.
+    #[inline(always)]
     fn dot_wide4(xs: &[Self::Wide], ys: [&[Self::Act]; 4]) -> [f32; 4] {
-        ys.map(|y| Self::dot_wide(xs, y))
+        // Not `ys.map`: see `legacy::wide::dot4`.
+        [
+            Self::dot_wide(xs, ys[0]),
+            Self::dot_wide(xs, ys[1]),
+            Self::dot_wide(xs, ys[2]),
+            Self::dot_wide(xs, ys[3]),
+        ]
     }
 }

@@ -59,6 +59,23 @@ pub fn matmul<T: Kernel>(
     for (x, q) in lhs.chunks_exact(k).zip(act.chunks_exact_mut(kb)) {
         T::quantize_act(x, q);
     }
+    #[cfg(not(target_arch = "wasm32"))]
+    super::native::products::<T>((m, n, kb), &act, rows, dst);
+    #[cfg(target_arch = "wasm32")]
+    products::<T>((m, n, kb), &act, rows, dst, n);
+    Ok(())
+}
+
+/// `dst[i * stride + j]` for `m` tokens' quantised activations `act`
+/// (`kb` blocks each) and the first `n` rows of `rows`.
+#[inline(always)]
+pub(super) fn products<T: Kernel>(
+    (m, n, kb): (usize, usize, usize),
+    act: &[T::Act],
+    rows: &[T],
+    dst: &mut [f32],
+    stride: usize,
+) {
     if m >= T::WIDEN_FROM {
         // A batch: each row unpacked once, then plain 8-bit products.
         let mut wide = vec![T::WIDE_ZERO; kb];
@@ -72,14 +89,14 @@ pub fn matmul<T: Kernel>(
                 let q = |i: usize| &four[i * kb..(i + 1) * kb];
                 let sums = T::dot_wide4(&wide, [q(0), q(1), q(2), q(3)]);
                 for (i, s) in sums.into_iter().enumerate() {
-                    dst[(4 * t + i) * n + j] = s;
+                    dst[(4 * t + i) * stride + j] = s;
                 }
             }
             for (i, q) in act.chunks_exact(kb).enumerate().skip(quads) {
-                dst[i * n + j] = T::dot_wide(&wide, q);
+                dst[i * stride + j] = T::dot_wide(&wide, q);
             }
         }
-        return Ok(());
+        return;
     }
     // A few tokens: two rows at a time, each token's activations loaded
     // once for both; an odd last row alone.
@@ -87,17 +104,16 @@ pub fn matmul<T: Kernel>(
         let (a, b) = two.split_at(kb);
         for (i, q) in act.chunks_exact(kb).enumerate() {
             let [x, y] = T::dot2(a, b, q);
-            dst[i * n + 2 * p] = x;
-            dst[i * n + 2 * p + 1] = y;
+            dst[i * stride + 2 * p] = x;
+            dst[i * stride + 2 * p + 1] = y;
         }
     }
     if n % 2 == 1 {
         let row = &rows[(n - 1) * kb..n * kb];
         for (i, q) in act.chunks_exact(kb).enumerate() {
-            dst[i * n + n - 1] = T::dot(row, q);
+            dst[i * stride + n - 1] = T::dot(row, q);
         }
     }
-    Ok(())
 }
 
 impl<T: Kernel> QuantizedType for Packed<T> {

@@ -46,6 +46,7 @@ macro_rules! group_kernel {
                 simd::$simd(xs.len() * QK_K, xs, ys)
             }
 
+            #[inline(always)]
             fn dot_scalar(xs: &[Self], ys: &[Self::Act]) -> f32 {
                 $crate::model::quant::kquants::$group::dot_scalar(xs, ys)
             }
@@ -58,10 +59,12 @@ macro_rules! group_kernel {
             const WIDE_ZERO: Self::Wide = $crate::model::quant::kquants::wide::$wide::ZERO;
             const WIDEN_FROM: usize = 16;
 
+            #[inline(always)]
             fn widen(&self) -> Self::Wide {
                 $crate::model::quant::kquants::$group::widen(self)
             }
 
+            #[inline(always)]
             fn dot_wide(xs: &[Self::Wide], ys: &[Self::Act]) -> f32 {
                 $crate::model::quant::kquants::wide::$dot_wide(xs, ys)
             }

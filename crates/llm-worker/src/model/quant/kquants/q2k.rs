@@ -35,6 +35,7 @@ impl Kernel for BlockQ2K {
 
     /// Each block unpacked as it is read, then `dot_wide`'s term: the same
     /// integers and float operations as `dot_scalar`.
+    #[inline(always)]
     fn dot(xs: &[Self], ys: &[BlockQ8K]) -> f32 {
         assert_eq!(xs.len(), ys.len(), "vec_dot_q2k_q8k: lengths");
         let term = |(x, y): (&Self, &BlockQ8K)| wide::term16m(&x.widen(), y);
@@ -42,6 +43,7 @@ impl Kernel for BlockQ2K {
     }
 
     /// ggml's `ggml_vec_dot_q2_K_q8_K` (its generic code).
+    #[inline(always)]
     fn dot_scalar(xs: &[Self], ys: &[BlockQ8K]) -> f32 {
         assert_eq!(xs.len(), ys.len(), "vec_dot_q2k_q8k: lengths");
         let mut sumf = 0f32;
@@ -83,6 +85,7 @@ impl Kernel for BlockQ2K {
 
     /// The values as bytes, in order (with SIMD shifts when the build has
     /// simd128).
+    #[inline(always)]
     fn widen(&self) -> Wide16m {
         #[cfg(target_feature = "simd128")]
         let qs = super::simd::q2k_values(&self.qs);
@@ -97,6 +100,7 @@ impl Kernel for BlockQ2K {
         }
     }
 
+    #[inline(always)]
     fn dot_wide(xs: &[Wide16m], ys: &[BlockQ8K]) -> f32 {
         wide::dot16m(xs, ys)
     }

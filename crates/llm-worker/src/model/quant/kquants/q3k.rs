@@ -14,6 +14,7 @@ block! {
 }
 
 impl Scale16 for BlockQ3K {
+    #[inline(always)]
     fn scales(&self) -> (f16, [i8; 16]) {
         (self.d, q3k_scales(&self.scales))
     }

@@ -15,6 +15,7 @@ block! {
 }
 
 impl ScaleMin for BlockQ4K {
+    #[inline(always)]
     fn scales(&self) -> (f16, f16, &[u8; 12]) {
         (self.d, self.dmin, &self.scales)
     }

@@ -16,6 +16,7 @@ block! {
 }
 
 impl ScaleMin for BlockQ5K {
+    #[inline(always)]
     fn scales(&self) -> (f16, f16, &[u8; 12]) {
         (self.d, self.dmin, &self.scales)
     }

@@ -15,6 +15,7 @@ block! {
 }
 
 impl Scale16 for BlockQ6K {
+    #[inline(always)]
     fn scales(&self) -> (f16, [i8; 16]) {
         (self.d, self.scales)
     }

@@ -17,6 +17,7 @@ pub trait Scale16 {
 
 /// Per block `d * yd * Σ_j scales[j] · Σ_16 q·yq`, the integer sum exact
 /// (ggml sums Q6_K's in eight f32 lanes instead).
+#[inline(always)]
 pub fn dot_scalar<B: Scale16>(xs: &[B], ys: &[BlockQ8K]) -> f32 {
     assert_eq!(xs.len(), ys.len(), "scale-16 K-quant dot: lengths");
     let mut sumf = 0f32;
@@ -46,6 +47,7 @@ pub fn dequantize<B: Scale16>(xs: &[B], out: &mut [f32]) {
     }
 }
 
+#[inline(always)]
 pub fn widen<B: Scale16>(x: &B) -> Wide16 {
     let (d, scales) = x.scales();
     let mut qs = [0i8; QK_K];

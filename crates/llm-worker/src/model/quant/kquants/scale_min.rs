@@ -50,6 +50,7 @@ pub fn q5k_scales_mins(q: &[u8; 12]) -> ([u8; 8], [u8; 8]) {
 /// ggml's scalar Q4_K/Q5_K product: per block the exact integer sums
 /// `Σ_j scale_j · Σ q·q8` and `Σ_j min_j · Σ q8`, then
 /// `d·dy·sumi - dmin·dy·summ`.
+#[inline(always)]
 pub fn dot_scalar<B: ScaleMin>(xs: &[B], ys: &[BlockQ8K]) -> f32 {
     assert_eq!(xs.len(), ys.len(), "scale-min K-quant dot: lengths");
     let mut sumf = 0f32;
@@ -89,6 +90,7 @@ pub fn dequantize<B: ScaleMin>(xs: &[B], out: &mut [f32]) {
     }
 }
 
+#[inline(always)]
 pub fn widen<B: ScaleMin>(x: &B) -> Wide32m {
     let (d, dmin, packed) = x.scales();
     let (scales, mins) = q5k_scales_mins(packed);

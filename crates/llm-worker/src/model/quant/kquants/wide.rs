@@ -55,6 +55,7 @@ impl<const S: usize> WideMin<S> {
 }
 
 /// Q3_K's and Q6_K's product: per block `d * yd * Σ_j scales[j] · Σ_16 q·yq`.
+#[inline(always)]
 pub fn dot16(xs: &[Wide16], ys: &[BlockQ8K]) -> f32 {
     debug_assert_eq!(xs.len(), ys.len());
     let mut sumf = 0f32;
@@ -66,6 +67,7 @@ pub fn dot16(xs: &[Wide16], ys: &[BlockQ8K]) -> f32 {
 }
 
 /// Q2_K's product: the sum of each block's `term16m`.
+#[inline(always)]
 pub fn dot16m(xs: &[Wide16m], ys: &[BlockQ8K]) -> f32 {
     debug_assert_eq!(xs.len(), ys.len());
     let mut sumf = 0f32;
@@ -91,6 +93,7 @@ pub fn term16m(x: &Wide16m, y: &BlockQ8K) -> f32 {
 
 /// Q4_K's and Q5_K's product: per block `d * yd * Σ_j scales[j] · Σ_32 q·yq -
 /// dmin * yd * Σ_j mins[j] · (the activations' sum over sub-block j)`.
+#[inline(always)]
 pub fn dot32m(xs: &[Wide32m], ys: &[BlockQ8K]) -> f32 {
     debug_assert_eq!(xs.len(), ys.len());
     let mut sumf = 0f32;

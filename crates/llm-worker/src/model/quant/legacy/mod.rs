@@ -8,6 +8,8 @@
 //! Each type's float operations are its own, in ggml's order (`Formula`):
 //! the SIMD and unpacked kernels give the scalar kernel's value to the bit.
 
+#[cfg(target_arch = "x86_64")]
+pub mod avx2;
 mod q4_0;
 mod q4_1;
 mod q5_0;
@@ -75,18 +77,22 @@ pub trait Q8: Activation {
 }
 
 impl Q8 for BlockQ8_0 {
+    #[inline(always)]
     fn qs(&self) -> &[i8; QK] {
         &self.qs
     }
+    #[inline(always)]
     fn ds(&self) -> (f16, f16) {
         (self.d, f16::ZERO)
     }
 }
 
 impl Q8 for BlockQ8_1 {
+    #[inline(always)]
     fn qs(&self) -> &[i8; QK] {
         &self.qs
     }
+    #[inline(always)]
     fn ds(&self) -> (f16, f16) {
         (self.d, self.s)
     }
@@ -127,6 +133,7 @@ fn fives(qs: &[u8; QK / 2], qh: [u8; 4], j: usize) -> (i32, i32) {
 
 /// ggml's generic `ggml_vec_dot_*`: per block the integer sum of
 /// `(code + OFFSET) * yq`, then the type's `FORMULA`.
+#[inline(always)]
 pub fn dot_scalar<T: Legacy>(xs: &[T], ys: &[T::Act]) -> f32 {
     debug_assert_eq!(xs.len(), ys.len(), "{:?} vec_dot: size mismatch", T::DTYPE);
     let mut sumf = 0f32;
@@ -165,6 +172,7 @@ pub fn dequantize<T: Legacy>(xs: &[T], out: &mut [f32]) {
 
 /// The block unpacked: its values (offset applied) as bytes, in element
 /// order.
+#[inline(always)]
 pub fn widen<T: Legacy>(x: &T) -> T::Wide {
     let mut qs = [0i8; QK];
     for j in 0..QK / 2 {
@@ -185,6 +193,7 @@ pub fn dot_simd<T: Legacy + simd::BlockDot>(xs: &[T], ys: &[T::Act]) -> f32 {
 /// Two rows in one SIMD loop if the type gains by it
 /// (`simd::BlockDot::TWO_ROWS`), else one after the other.
 #[cfg(target_feature = "simd128")]
+#[inline(always)]
 pub fn dot2<T: Legacy + simd::BlockDot>(a: &[T], b: &[T], ys: &[T::Act]) -> [f32; 2] {
     debug_assert_eq!(a.len(), b.len(), "{:?} dot2: rows differ", T::DTYPE);
     if T::TWO_ROWS {
@@ -209,10 +218,12 @@ macro_rules! legacy_kernel {
             }
 
             #[cfg(target_feature = "simd128")]
+            #[inline(always)]
             fn dot2(a: &[Self], b: &[Self], ys: &[$act]) -> [f32; 2] {
                 $crate::model::quant::legacy::dot2(a, b, ys)
             }
 
+            #[inline(always)]
             fn dot_scalar(xs: &[Self], ys: &[$act]) -> f32 {
                 $crate::model::quant::legacy::dot_scalar(xs, ys)
             }
@@ -225,16 +236,31 @@ macro_rules! legacy_kernel {
             const WIDE_ZERO: $wide = <$wide as $crate::model::quant::legacy::wide::Unpacked>::ZERO;
             const WIDEN_FROM: usize = 4;
 
+            #[inline(always)]
             fn widen(&self) -> $wide {
                 $crate::model::quant::legacy::widen(self)
             }
 
+            #[inline(always)]
             fn dot_wide(xs: &[$wide], ys: &[$act]) -> f32 {
                 $crate::model::quant::legacy::wide::dot(Self::FORMULA, xs, ys)
             }
 
+            #[inline(always)]
             fn dot_wide4(xs: &[$wide], ys: [&[$act]; 4]) -> [f32; 4] {
                 $crate::model::quant::legacy::wide::dot4(Self::FORMULA, xs, ys)
+            }
+
+            #[cfg(target_arch = "x86_64")]
+            #[inline(always)]
+            unsafe fn dot_wide_avx2(xs: &[$wide], ys: &[$act]) -> f32 {
+                $crate::model::quant::legacy::avx2::dot(Self::FORMULA, xs, ys)
+            }
+
+            #[cfg(target_arch = "x86_64")]
+            #[inline(always)]
+            unsafe fn dot_wide4_avx2(xs: &[$wide], ys: [&[$act]; 4]) -> [f32; 4] {
+                $crate::model::quant::legacy::avx2::dot4(Self::FORMULA, xs, ys)
             }
         }
     };

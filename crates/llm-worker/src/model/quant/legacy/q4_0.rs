@@ -22,10 +22,12 @@ impl Legacy for BlockQ4_0 {
     const FORMULA: Formula = Formula::SumFirst;
     const OFFSET: i32 = -8;
 
+    #[inline(always)]
     fn codes(&self, j: usize) -> (i32, i32) {
         nibbles(&self.qs, j)
     }
 
+    #[inline(always)]
     fn dm(&self) -> (f16, f16) {
         (self.d, f16::ZERO)
     }

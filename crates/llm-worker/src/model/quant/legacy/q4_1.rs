@@ -21,10 +21,12 @@ impl Legacy for BlockQ4_1 {
     const FORMULA: Formula = Formula::WithMin;
     const OFFSET: i32 = 0;
 
+    #[inline(always)]
     fn codes(&self, j: usize) -> (i32, i32) {
         nibbles(&self.qs, j)
     }
 
+    #[inline(always)]
     fn dm(&self) -> (f16, f16) {
         (self.d, self.m)
     }

@@ -21,10 +21,12 @@ impl Legacy for BlockQ5_0 {
     const FORMULA: Formula = Formula::ScaleFirst;
     const OFFSET: i32 = -16;
 
+    #[inline(always)]
     fn codes(&self, j: usize) -> (i32, i32) {
         fives(&self.qs, self.qh, j)
     }
 
+    #[inline(always)]
     fn dm(&self) -> (f16, f16) {
         (self.d, f16::ZERO)
     }

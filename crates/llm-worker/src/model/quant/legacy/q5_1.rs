@@ -20,10 +20,12 @@ impl Legacy for BlockQ5_1 {
     const FORMULA: Formula = Formula::WithMin;
     const OFFSET: i32 = 0;
 
+    #[inline(always)]
     fn codes(&self, j: usize) -> (i32, i32) {
         fives(&self.qs, self.qh, j)
     }
 
+    #[inline(always)]
     fn dm(&self) -> (f16, f16) {
         (self.d, self.m)
     }

@@ -19,6 +19,7 @@ impl Kernel for BlockQ8_0 {
 
     /// The integer sums with simd128 when the build has it; the same
     /// float formula either way.
+    #[inline(always)]
     fn dot(xs: &[Self], ys: &[BlockQ8_0]) -> f32 {
         debug_assert_eq!(xs.len(), ys.len(), "vec_dot_q8_0_q8_0: size mismatch");
         let mut sumf = 0f32;
@@ -29,6 +30,7 @@ impl Kernel for BlockQ8_0 {
     }
 
     /// ggml's `ggml_vec_dot_q8_0_q8_0_generic`: per block `sumi * (d * yd)`.
+    #[inline(always)]
     fn dot_scalar(xs: &[Self], ys: &[BlockQ8_0]) -> f32 {
         debug_assert_eq!(xs.len(), ys.len(), "vec_dot_q8_0_q8_0: size mismatch");
         let mut sumf = 0f32;
@@ -62,6 +64,7 @@ impl Kernel for BlockQ8_0 {
     /// Already bytes: a row is "unpacked" only to hold its scale as a float.
     const WIDEN_FROM: usize = 4;
 
+    #[inline(always)]
     fn widen(&self) -> Wide8 {
         Wide8 {
             d: self.d.to_f32(),
@@ -69,11 +72,25 @@ impl Kernel for BlockQ8_0 {
         }
     }
 
+    #[inline(always)]
     fn dot_wide(xs: &[Wide8], ys: &[BlockQ8_0]) -> f32 {
         wide::dot(Formula::ScaleFirst, xs, ys)
     }
 
+    #[inline(always)]
     fn dot_wide4(xs: &[Wide8], ys: [&[BlockQ8_0]; 4]) -> [f32; 4] {
         wide::dot4(Formula::ScaleFirst, xs, ys)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    unsafe fn dot_wide_avx2(xs: &[Wide8], ys: &[BlockQ8_0]) -> f32 {
+        super::avx2::dot(Formula::ScaleFirst, xs, ys)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    unsafe fn dot_wide4_avx2(xs: &[Wide8], ys: [&[BlockQ8_0]; 4]) -> [f32; 4] {
+        super::avx2::dot4(Formula::ScaleFirst, xs, ys)
     }
 }

@@ -53,9 +53,11 @@ impl Unpacked for Wide8 {
     fn new(d: f32, _m: f32, qs: [i8; QK]) -> Self {
         Wide8 { d, qs }
     }
+    #[inline(always)]
     fn dm(&self) -> (f32, f32) {
         (self.d, 0.0)
     }
+    #[inline(always)]
     fn qs(&self) -> &[i8; QK] {
         &self.qs
     }
@@ -71,9 +73,11 @@ impl Unpacked for Wide8m {
     fn new(d: f32, m: f32, qs: [i8; QK]) -> Self {
         Wide8m { d, m, qs }
     }
+    #[inline(always)]
     fn dm(&self) -> (f32, f32) {
         (self.d, self.m)
     }
+    #[inline(always)]
     fn qs(&self) -> &[i8; QK] {
         &self.qs
     }
@@ -131,6 +135,13 @@ pub fn dot4<W: Unpacked, Y: Q8>(f: Formula, xs: &[W], ys: [&[Y]; 4]) -> [f32; 4]
         }
         lanes_f32(acc)
     }
+    // Written out, not `ys.map`: core's array map is a function of its
+    // own that a native AVX2 product (`native.rs`) would not inline.
     #[cfg(not(target_feature = "simd128"))]
-    ys.map(|y| dot(f, xs, y))
+    [
+        dot(f, xs, ys[0]),
+        dot(f, xs, ys[1]),
+        dot(f, xs, ys[2]),
+        dot(f, xs, ys[3]),
+    ]
 }

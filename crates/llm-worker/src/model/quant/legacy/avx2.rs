@@ -1,0 +1,145 @@
+//! x86-64 AVX2 products of unpacked legacy blocks (`wide.rs`) with their
+//! activations: what native products run on a CPU with AVX2 and F16C
+//! (`quant::native`), chosen at run time.
+//!
+//! The same algorithm as the simd128 `wide::dot4`, on 256-bit vectors: a
+//! block's 32 integer products summed exactly (unsigned values: bytes
+//! times bytes with `vpmaddubsw`, whose i16 pair sums cannot saturate for
+//! values below 32; signed ones widened to i16 and multiplied with
+//! `vpmaddwd`), four blocks' sums gathered into one vector, the type's
+//! `Formula` run on its lanes with separate multiplies and adds (no fused
+//! multiply-add), and the terms added in block order, as the scalar
+//! kernel adds them. So every result is the scalar kernel's to the bit.
+
+use super::wide::Unpacked;
+use super::{Formula, Q8};
+use core::arch::x86_64::*;
+
+/// Σ a·b of a block's 32 values as eight i32 lanes.
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn lanes<W: Unpacked>(x: &W, y: &[i8; 32]) -> __m256i {
+    let a = _mm256_loadu_si256(x.qs().as_ptr() as *const __m256i);
+    let b = _mm256_loadu_si256(y.as_ptr() as *const __m256i);
+    if W::UNSIGNED {
+        // Values in 0..32: pair sums at most 2·31·128.
+        _mm256_madd_epi16(_mm256_maddubs_epi16(a, b), _mm256_set1_epi16(1))
+    } else {
+        let lo = |v: __m256i| _mm256_cvtepi8_epi16(_mm256_castsi256_si128(v));
+        let hi = |v: __m256i| _mm256_cvtepi8_epi16(_mm256_extracti128_si256::<1>(v));
+        _mm256_add_epi32(
+            _mm256_madd_epi16(lo(a), lo(b)),
+            _mm256_madd_epi16(hi(a), hi(b)),
+        )
+    }
+}
+
+/// Four vectors of eight i32 lanes, each summed across its lanes.
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn sum4(v: [__m256i; 4]) -> __m128i {
+    let h = _mm256_hadd_epi32(_mm256_hadd_epi32(v[0], v[1]), _mm256_hadd_epi32(v[2], v[3]));
+    _mm_add_epi32(_mm256_castsi256_si128(h), _mm256_extracti128_si256::<1>(h))
+}
+
+/// Four f16 values as f32 lanes (F16C: exact, as `f16::to_f32`).
+#[inline]
+#[target_feature(enable = "avx2,f16c")]
+unsafe fn f16x4(h: [half::f16; 4]) -> __m128 {
+    let b = |i: usize| h[i].to_bits() as i16;
+    _mm_cvtph_ps(_mm_setr_epi16(b(0), b(1), b(2), b(3), 0, 0, 0, 0))
+}
+
+/// `f`'s term on four lanes, with the scalar `Formula::term`'s operations.
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn term4(f: Formula, sums: __m128, d: __m128, yd: __m128, m: __m128, s: __m128) -> __m128 {
+    match f {
+        Formula::SumFirst => _mm_mul_ps(_mm_mul_ps(sums, d), yd),
+        Formula::ScaleFirst => _mm_mul_ps(_mm_mul_ps(d, yd), sums),
+        Formula::WithMin => _mm_add_ps(_mm_mul_ps(_mm_mul_ps(d, yd), sums), _mm_mul_ps(m, s)),
+    }
+}
+
+/// `wide::dot` for four tokens: per block the row's bytes with each
+/// token's, the four sums in one vector, each lane one token's sum.
+///
+/// # Safety
+/// The CPU has AVX2 and F16C.
+#[inline]
+#[target_feature(enable = "avx2,f16c")]
+pub unsafe fn dot4<W: Unpacked, Y: Q8>(f: Formula, xs: &[W], ys: [&[Y]; 4]) -> [f32; 4] {
+    let n = xs.len();
+    let ys = [&ys[0][..n], &ys[1][..n], &ys[2][..n], &ys[3][..n]];
+    let mut acc = _mm_setzero_ps();
+    for (b, x) in xs.iter().enumerate() {
+        let y = [&ys[0][b], &ys[1][b], &ys[2][b], &ys[3][b]];
+        let sums = sum4([
+            lanes(x, y[0].qs()),
+            lanes(x, y[1].qs()),
+            lanes(x, y[2].qs()),
+            lanes(x, y[3].qs()),
+        ]);
+        let (d, m) = x.dm();
+        let yd = f16x4([y[0].ds().0, y[1].ds().0, y[2].ds().0, y[3].ds().0]);
+        let s = f16x4([y[0].ds().1, y[1].ds().1, y[2].ds().1, y[3].ds().1]);
+        let t = term4(
+            f,
+            _mm_cvtepi32_ps(sums),
+            _mm_set1_ps(d),
+            yd,
+            _mm_set1_ps(m),
+            s,
+        );
+        acc = _mm_add_ps(acc, t);
+    }
+    let mut out = [0f32; 4];
+    _mm_storeu_ps(out.as_mut_ptr(), acc);
+    out
+}
+
+/// `wide::dot` for one token: blocks four at a time (their sums and terms
+/// in one vector, the terms then added one by one, in order), the last
+/// `n % 4` alone.
+///
+/// # Safety
+/// The CPU has AVX2 and F16C.
+#[inline]
+#[target_feature(enable = "avx2,f16c")]
+pub unsafe fn dot<W: Unpacked, Y: Q8>(f: Formula, xs: &[W], ys: &[Y]) -> f32 {
+    let ys = &ys[..xs.len()];
+    let mut sumf = 0f32;
+    let (xq, xr) = xs.split_at(xs.len() / 4 * 4);
+    let (yq, yr) = ys.split_at(xq.len());
+    for (x, y) in xq.chunks_exact(4).zip(yq.chunks_exact(4)) {
+        let sums = sum4([
+            lanes(&x[0], y[0].qs()),
+            lanes(&x[1], y[1].qs()),
+            lanes(&x[2], y[2].qs()),
+            lanes(&x[3], y[3].qs()),
+        ]);
+        let dm = [x[0].dm(), x[1].dm(), x[2].dm(), x[3].dm()];
+        let t = term4(
+            f,
+            _mm_cvtepi32_ps(sums),
+            _mm_setr_ps(dm[0].0, dm[1].0, dm[2].0, dm[3].0),
+            f16x4([y[0].ds().0, y[1].ds().0, y[2].ds().0, y[3].ds().0]),
+            _mm_setr_ps(dm[0].1, dm[1].1, dm[2].1, dm[3].1),
+            f16x4([y[0].ds().1, y[1].ds().1, y[2].ds().1, y[3].ds().1]),
+        );
+        let mut terms = [0f32; 4];
+        _mm_storeu_ps(terms.as_mut_ptr(), t);
+        for t in terms {
+            sumf += t;
+        }
+    }
+    for (x, y) in xr.iter().zip(yr) {
+        let v = lanes(x, y.qs());
+        let s = _mm256_castsi256_si128(_mm256_hadd_epi32(v, v));
+        let s8 = _mm_add_epi32(s, _mm256_extracti128_si256::<1>(_mm256_hadd_epi32(v, v)));
+        let sum = _mm_cvtsi128_si32(s8) + _mm_extract_epi32::<1>(s8);
+        let ((d, m), (yd, s)) = (x.dm(), y.ds());
+        sumf += f.term(sum as f32, d, yd.to_f32(), || (m, s.to_f32()));
+    }
+    sumf
+}

@@ -1,0 +1,163 @@
+//! Native products (the CLI's local model, the benches): the weight rows
+//! split over every thread of rayon's pool (`--threads`; the page splits
+//! its products over workers instead, `model::split`), and on x86-64 CPUs
+//! with AVX2 the same kernels compiled for AVX2, chosen at run time.
+//!
+//! The AVX2 copy is the scalar code, not other code: the compiler widens
+//! its integer loops to 256-bit vectors (integer sums are exact in any
+//! order) and keeps every float operation where the source puts it (it
+//! never reorders float sums, and fuses no multiply-add unless asked), so
+//! each element is the scalar kernel's value to the bit, which the tests
+//! check for every type (`tests/kernels_native.rs`).
+
+use super::packed::products as run;
+use super::Kernel;
+use std::sync::OnceLock;
+
+/// Below this many block products, a product runs on the calling thread
+/// alone: handing work to another thread costs a few microseconds.
+const SPLIT_FROM: usize = 2048;
+
+/// The threads products run on: the caller and the pool's. Set once, before
+/// the first product (`set_threads`), else the machine's cores.
+static THREADS: OnceLock<Option<rayon::ThreadPool>> = OnceLock::new();
+
+/// Runs products on `n` threads (at least 1): the calling thread and a
+/// pool of `n - 1`. Only the first call (or first product) counts; a later
+/// call returns the count in force.
+pub fn set_threads(n: usize) -> usize {
+    let pool = THREADS.get_or_init(|| {
+        let n = n.max(1);
+        (n > 1)
+            .then(|| {
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(n - 1)
+                    .thread_name(|i| format!("products-{i}"))
+                    .build()
+                    .ok()
+            })
+            .flatten()
+    });
+    threads_of(pool)
+}
+
+fn threads_of(pool: &Option<rayon::ThreadPool>) -> usize {
+    pool.as_ref().map_or(1, |p| p.current_num_threads() + 1)
+}
+
+/// The threads products run on (the machine's cores unless set).
+pub fn threads() -> usize {
+    match THREADS.get() {
+        Some(pool) => threads_of(pool),
+        None => set_threads(std::thread::available_parallelism().map_or(1, |n| n.get())),
+    }
+}
+
+/// `matmul`'s products (`dst` is `m × n`) over `threads()` threads, each
+/// taking a range of rows; the calling thread takes the first.
+pub fn products<T: Kernel>(
+    (m, n, kb): (usize, usize, usize),
+    act: &[T::Act],
+    rows: &[T],
+    dst: &mut [f32],
+) {
+    let threads = threads();
+    let parts = if m * n * kb < SPLIT_FROM {
+        1
+    } else {
+        threads.min(n / 16).max(1)
+    };
+    let Some(Some(pool)) = THREADS.get().filter(|_| parts > 1) else {
+        return fastest::<T>((m, n, kb), act, rows, dst, n);
+    };
+    // Rows per part, even (products read rows two at a time).
+    let per = n.div_ceil(parts).next_multiple_of(2);
+    let mut outs: Vec<(usize, Vec<f32>)> = (0..n.div_ceil(per))
+        .map(|p| (p * per, vec![0f32; m * (((p + 1) * per).min(n) - p * per)]))
+        .collect();
+    let part = |(j0, out): &mut (usize, Vec<f32>)| {
+        let width = out.len() / m;
+        let mine = &rows[*j0 * kb..(*j0 + width) * kb];
+        fastest::<T>((m, width, kb), act, mine, out, width);
+    };
+    let part = &part;
+    pool.in_place_scope(|s| {
+        let (first, rest) = outs.split_at_mut(1);
+        for o in rest {
+            s.spawn(move |_| part(o));
+        }
+        part(&mut first[0]);
+    });
+    for (j0, out) in outs {
+        let width = out.len() / m;
+        for (i, part) in out.chunks_exact(width).enumerate() {
+            dst[i * n + j0..i * n + j0 + width].copy_from_slice(part);
+        }
+    }
+}
+
+/// The products on the best kernels this CPU has.
+fn fastest<T: Kernel>(
+    mnk: (usize, usize, usize),
+    act: &[T::Act],
+    rows: &[T],
+    dst: &mut [f32],
+    stride: usize,
+) {
+    #[cfg(target_arch = "x86_64")]
+    if has_avx2() {
+        // SAFETY: the CPU has AVX2 and F16C (checked above).
+        return unsafe { wide_avx2::<T>(mnk, act, rows, dst, stride) };
+    }
+    run::<T>(mnk, act, rows, dst, stride)
+}
+
+#[cfg(target_arch = "x86_64")]
+fn has_avx2() -> bool {
+    std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("f16c")
+}
+
+/// `packed::products` with AVX2: every row unpacked once (`Kernel::widen`,
+/// plain code the compiler widens to AVX2), then multiplied with the
+/// tokens four at a time and the last `m % 4` one by one, whatever `m`
+/// (the unpacked product is the scalar kernel's value to the bit, as
+/// `dot` is natively).
+///
+/// # Safety
+/// The CPU has AVX2 and F16C.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,f16c")]
+unsafe fn wide_avx2<T: Kernel>(
+    (m, n, kb): (usize, usize, usize),
+    act: &[T::Act],
+    rows: &[T],
+    dst: &mut [f32],
+    stride: usize,
+) {
+    let mut wide = vec![T::WIDE_ZERO; kb];
+    let quads = m / 4 * 4;
+    for (j, row) in rows.chunks_exact(kb).take(n).enumerate() {
+        for (w, x) in wide.iter_mut().zip(row) {
+            *w = x.widen();
+        }
+        for (t, four) in act[..quads * kb].chunks_exact(4 * kb).enumerate() {
+            let q = |i: usize| &four[i * kb..(i + 1) * kb];
+            let sums = T::dot_wide4_avx2(&wide, [q(0), q(1), q(2), q(3)]);
+            for (i, s) in sums.into_iter().enumerate() {
+                dst[(4 * t + i) * stride + j] = s;
+            }
+        }
+        for (i, q) in act.chunks_exact(kb).enumerate().skip(quads) {
+            dst[i * stride + j] = T::dot_wide_avx2(&wide, q);
+        }
+    }
+}
+
+/// Which kernels this CPU runs natively: `avx2` (with F16C) or `scalar`.
+pub fn kernels() -> &'static str {
+    #[cfg(target_arch = "x86_64")]
+    if has_avx2() {
+        return "avx2";
+    }
+    "scalar"
+}

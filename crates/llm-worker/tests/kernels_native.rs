@@ -1,0 +1,132 @@
+//! Native products (`quant::native`): rows split over threads and, on a
+//! CPU with AVX2 and F16C, the AVX2 kernels. Every element of a product is
+//! the scalar kernel's value to the bit, for every type, for a few tokens
+//! and a batch, with the rows split over threads and not. Native only (in
+//! wasm the simd128 kernels have tests of their own).
+#![cfg(not(target_arch = "wasm32"))]
+
+use llm_worker::model::quant::activation::{BlockQ8K, BlockQ8_0};
+use llm_worker::model::quant::kquants::{BlockQ2K, BlockQ3K, BlockQ4K, BlockQ5K, BlockQ6K};
+use llm_worker::model::quant::legacy::{BlockQ4_0, BlockQ4_1, BlockQ5_0, BlockQ5_1};
+use llm_worker::model::quant::native;
+use llm_worker::model::quant::packed::matmul;
+use llm_worker::model::quant::{Kernel, QK_K};
+
+mod support;
+use support::kquants::{raw_q2k, raw_q3k, raw_q4k, raw_q5k, raw_q6k, values};
+use support::legacy::{floats, random_blocks, Case};
+use support::{quantize_act, Rng};
+
+/// Three threads (the caller and two in the pool), whatever the machine
+/// has, so that the split is exercised on any CI runner.
+fn three_threads() {
+    assert_eq!(native::set_threads(3), 3, "the pool was set elsewhere");
+}
+
+/// `matmul` of `rows` (`n` rows of `kb` blocks) with `m` tokens of `lhs`
+/// against the scalar kernel, element by element, to the bit.
+fn check<K: Kernel>(name: &str, rows: &[K], (m, n, kb): (usize, usize, usize), lhs: &[f32]) {
+    let k = kb * K::BLOCK;
+    let mut dst = vec![f32::NAN; m * n];
+    matmul((m, k, n), lhs, rows, &mut dst).expect("matmul");
+    for i in 0..m {
+        let acts = quantize_act::<K>(&lhs[i * k..(i + 1) * k]);
+        for j in 0..n {
+            let want = K::dot_scalar(&rows[j * kb..(j + 1) * kb], &acts);
+            assert_eq!(
+                dst[i * n + j].to_bits(),
+                want.to_bits(),
+                "{name} on {} kernels: {m} tokens, element ({i}, {j}): {} vs {want}",
+                native::kernels(),
+                dst[i * n + j]
+            );
+        }
+    }
+}
+
+/// 1 to 9 tokens (a few, a batch of four and its remainder) over a matrix
+/// small enough to run on one thread and one split over three.
+fn legacy<T: Case>(name: &str) {
+    three_threads();
+    let mut rng = Rng::new(91);
+    for (n, kb) in [(5, 7), (97, 23)] {
+        let rows: Vec<T> = (0..n)
+            .flat_map(|r| random_blocks::<T>(&mut rng, kb, r))
+            .collect();
+        for m in [1, 2, 3, 4, 9] {
+            let lhs: Vec<f32> = (0..m).flat_map(|t| floats(&mut rng, kb, t)).collect();
+            check(name, &rows, (m, n, kb), &lhs);
+        }
+    }
+}
+
+fn kquant<K: Kernel<Act = BlockQ8K>>(name: &str, raw: fn(&mut Rng) -> K) {
+    three_threads();
+    let mut rng = Rng::new(17);
+    for (n, kb) in [(3, 2), (701, 3)] {
+        let rows: Vec<K> = (0..n * kb).map(|_| raw(&mut rng)).collect();
+        for m in [1, 3, 4, 17] {
+            let lhs = values(&mut rng, m * kb, 1);
+            assert_eq!(lhs.len(), m * kb * QK_K);
+            check(name, &rows, (m, n, kb), &lhs);
+        }
+    }
+}
+
+#[test]
+fn native_products_q4_0() {
+    legacy::<BlockQ4_0>("Q4_0");
+}
+
+#[test]
+fn native_products_q4_1() {
+    legacy::<BlockQ4_1>("Q4_1");
+}
+
+#[test]
+fn native_products_q5_0() {
+    legacy::<BlockQ5_0>("Q5_0");
+}
+
+#[test]
+fn native_products_q5_1() {
+    legacy::<BlockQ5_1>("Q5_1");
+}
+
+#[test]
+fn native_products_q8_0() {
+    legacy::<BlockQ8_0>("Q8_0");
+}
+
+#[test]
+fn native_products_q2k() {
+    kquant::<BlockQ2K>("Q2_K", raw_q2k);
+}
+
+#[test]
+fn native_products_q3k() {
+    kquant::<BlockQ3K>("Q3_K", raw_q3k);
+}
+
+#[test]
+fn native_products_q4k() {
+    kquant::<BlockQ4K>("Q4_K", raw_q4k);
+}
+
+#[test]
+fn native_products_q5k() {
+    kquant::<BlockQ5K>("Q5_K", raw_q5k);
+}
+
+#[test]
+fn native_products_q6k() {
+    kquant::<BlockQ6K>("Q6_K", raw_q6k);
+}
+
+/// The thread count is the first one set; a later call reports it.
+#[test]
+fn the_first_thread_count_stays() {
+    three_threads();
+    assert_eq!(native::set_threads(1), 3);
+    assert_eq!(native::threads(), 3);
+}
