@@ -11,19 +11,8 @@ use candle_core::quantized::GgmlDType;
 use llm_worker::generate::engine::{Engine, Finish};
 use llm_worker::protocol::{ChatTurn, GenParams, Sampling};
 use llm_worker::tiny::{random_model, Shape};
-use std::io::Cursor;
-
-fn load(bytes: &[u8]) -> Result<Engine, String> {
-    Engine::load(&mut Cursor::new(bytes), bytes.len() as u64)
-}
-
-fn greedy(max: u32) -> GenParams {
-    GenParams {
-        max_tokens: Some(max),
-        seed: 1,
-        ..GenParams::default()
-    }
-}
+mod support;
+use support::engine::{greedy, load};
 
 fn conversation() -> Vec<ChatTurn> {
     ["You are the critic.", "Check the plan."]

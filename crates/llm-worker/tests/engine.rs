@@ -8,24 +8,14 @@ use llm_worker::protocol::{ChatTurn, GenParams, LocalSampling, Sampling};
 use llm_worker::tiny::{
     looping_model, random_model, random_model_with, scripted_model, scripted_model_pieces, Shape,
 };
+mod support;
 use std::io::Cursor;
+use support::engine::{greedy, load};
 
 fn turn(role: &str, content: &str) -> ChatTurn {
     ChatTurn {
         role: role.into(),
         content: content.into(),
-    }
-}
-
-fn load(bytes: &[u8]) -> Result<Engine, String> {
-    Engine::load(&mut Cursor::new(bytes), bytes.len() as u64)
-}
-
-fn greedy(max: u32) -> GenParams {
-    GenParams {
-        max_tokens: Some(max),
-        seed: 1,
-        ..GenParams::default()
     }
 }
 

@@ -1,8 +1,10 @@
-//! What the kernel tests share: a deterministic random source, and the
+//! What the crate's tests share: an engine and greedy parameters
+//! (`engine`); for the kernel tests, a deterministic random source, and the
 //! generators and independent layout references of each family
 //! (`legacy`: Q4_0, Q4_1, Q5_0, Q5_1; `kquants`: Q3_K, Q4_K, Q5_K, Q6_K).
 #![allow(dead_code)] // each test file uses its own part
 
+pub mod engine;
 pub mod kquants;
 pub mod legacy;
 
