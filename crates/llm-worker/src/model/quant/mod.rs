@@ -125,6 +125,20 @@ pub trait Kernel: Plain + Send + Sync + 'static {
     fn widen(&self) -> Self::Wide;
     /// `dot` over unpacked blocks: the same value as `dot_scalar`, to the bit.
     fn dot_wide(xs: &[Self::Wide], ys: &[Self::Act]) -> f32;
+    /// Whether natively, on AVX2, a token or two are multiplied with the
+    /// packed rows (`dot_avx2`) rather than with unpacked ones.
+    #[cfg(target_arch = "x86_64")]
+    const PACKED_AVX2: bool = false;
+    /// `dot` with AVX2 and F16C on packed blocks, to the bit (for the
+    /// types with `PACKED_AVX2`).
+    ///
+    /// # Safety
+    /// The CPU has AVX2 and F16C.
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    unsafe fn dot_avx2(xs: &[Self], ys: &[Self::Act]) -> f32 {
+        Self::dot(xs, ys)
+    }
     /// `dot_wide` with AVX2 and F16C (native x86-64, `native.rs`): the
     /// same value to the bit. A type with AVX2 code overrides it; the
     /// others run their plain code, compiled for AVX2 where it is inlined.

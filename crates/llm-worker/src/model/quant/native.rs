@@ -117,10 +117,11 @@ fn has_avx2() -> bool {
     std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("f16c")
 }
 
-/// `packed::products` with AVX2: every row unpacked once (`Kernel::widen`,
-/// plain code the compiler widens to AVX2), then multiplied with the
-/// tokens four at a time and the last `m % 4` one by one, whatever `m`
-/// (the unpacked product is the scalar kernel's value to the bit, as
+/// `packed::products` with AVX2: for a few tokens, the packed rows of the
+/// types that have such a kernel (`Kernel::PACKED_AVX2`: Q4_1, Q8_0);
+/// else every row unpacked once (`Kernel::widen`, plain code the compiler
+/// widens to AVX2), then multiplied with the tokens four at a time and the
+/// last `m % 4` one by one (each the scalar kernel's value to the bit, as
 /// `dot` is natively).
 ///
 /// # Safety
@@ -134,6 +135,15 @@ unsafe fn wide_avx2<T: Kernel>(
     dst: &mut [f32],
     stride: usize,
 ) {
+    if m < 4 && T::PACKED_AVX2 {
+        // Writing: the packed rows as stored, each read once per token.
+        for (j, row) in rows.chunks_exact(kb).take(n).enumerate() {
+            for (i, q) in act.chunks_exact(kb).enumerate() {
+                dst[i * stride + j] = T::dot_avx2(row, q);
+            }
+        }
+        return;
+    }
     let mut wide = vec![T::WIDE_ZERO; kb];
     let quads = m / 4 * 4;
     for (j, row) in rows.chunks_exact(kb).take(n).enumerate() {

@@ -19,10 +19,22 @@ use core::arch::x86_64::*;
 #[inline]
 #[target_feature(enable = "avx2")]
 unsafe fn lanes<W: Unpacked>(x: &W, y: &[i8; 32]) -> __m256i {
-    let a = _mm256_loadu_si256(x.qs().as_ptr() as *const __m256i);
-    let b = _mm256_loadu_si256(y.as_ptr() as *const __m256i);
-    if W::UNSIGNED {
-        // Values in 0..32: pair sums at most 2·31·128.
+    products(load32(x.qs()), load32(y), W::UNSIGNED)
+}
+
+/// 32 bytes.
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn load32(v: &[i8; 32]) -> __m256i {
+    _mm256_loadu_si256(v.as_ptr() as *const __m256i)
+}
+
+/// Σ a·b of 32 byte pairs as eight i32 lanes, exactly: `a` in 0..32 when
+/// `unsigned` (bytes times bytes; pair sums at most 2·31·128), else any.
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn products(a: __m256i, b: __m256i, unsigned: bool) -> __m256i {
+    if unsigned {
         _mm256_madd_epi16(_mm256_maddubs_epi16(a, b), _mm256_set1_epi16(1))
     } else {
         let lo = |v: __m256i| _mm256_cvtepi8_epi16(_mm256_castsi256_si128(v));
@@ -134,12 +146,113 @@ pub unsafe fn dot<W: Unpacked, Y: Q8>(f: Formula, xs: &[W], ys: &[Y]) -> f32 {
         }
     }
     for (x, y) in xr.iter().zip(yr) {
-        let v = lanes(x, y.qs());
-        let s = _mm256_castsi256_si128(_mm256_hadd_epi32(v, v));
-        let s8 = _mm_add_epi32(s, _mm256_extracti128_si256::<1>(_mm256_hadd_epi32(v, v)));
-        let sum = _mm_cvtsi128_si32(s8) + _mm_extract_epi32::<1>(s8);
+        let sum = hsum(lanes(x, y.qs()));
         let ((d, m), (yd, s)) = (x.dm(), y.ds());
         sumf += f.term(sum as f32, d, yd.to_f32(), || (m, s.to_f32()));
     }
     sumf
+}
+
+/// A packed block whose 32 values AVX2 reads from its stored bytes, with
+/// no unpacked copy: Q4_1 (nibbles) and Q8_0 (bytes). A token or two of
+/// products (writing) then reads each weight once, as stored.
+pub trait Packed32: Copy {
+    /// Values in 0..32 (`products`' unsigned case).
+    const UNSIGNED: bool;
+    const FORMULA: Formula;
+    /// The 32 values (offset applied), in element order.
+    ///
+    /// # Safety
+    /// The CPU has AVX2.
+    unsafe fn values(&self) -> __m256i;
+    /// The scale and the minimum (zero without one).
+    fn dm(&self) -> (half::f16, half::f16);
+}
+
+impl Packed32 for super::BlockQ4_1 {
+    const UNSIGNED: bool = true;
+    const FORMULA: Formula = Formula::WithMin;
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    unsafe fn values(&self) -> __m256i {
+        // Byte j: element j in its low nibble, j + 16 in its high one.
+        let q = _mm_loadu_si128(self.qs.as_ptr() as *const __m128i);
+        let low = _mm_set1_epi8(0x0F);
+        let hi = _mm_and_si128(_mm_srli_epi16::<4>(q), low);
+        _mm256_set_m128i(hi, _mm_and_si128(q, low))
+    }
+    #[inline(always)]
+    fn dm(&self) -> (half::f16, half::f16) {
+        (self.d, self.m)
+    }
+}
+
+impl Packed32 for crate::model::quant::activation::BlockQ8_0 {
+    const UNSIGNED: bool = false;
+    const FORMULA: Formula = Formula::ScaleFirst;
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    unsafe fn values(&self) -> __m256i {
+        load32(&self.qs)
+    }
+    #[inline(always)]
+    fn dm(&self) -> (half::f16, half::f16) {
+        (self.d, half::f16::ZERO)
+    }
+}
+
+/// The scalar kernel's product of packed blocks and one token's
+/// activations, to the bit: `dot`'s algorithm (blocks four at a time, the
+/// terms added one by one in order) on the stored bytes.
+///
+/// # Safety
+/// The CPU has AVX2 and F16C.
+#[inline]
+#[target_feature(enable = "avx2,f16c")]
+pub unsafe fn dot_packed<X: Packed32, Y: Q8>(xs: &[X], ys: &[Y]) -> f32 {
+    let ys = &ys[..xs.len()];
+    let f = X::FORMULA;
+    let mut sumf = 0f32;
+    let (xq, xr) = xs.split_at(xs.len() / 4 * 4);
+    let (yq, yr) = ys.split_at(xq.len());
+    let block = |x: &X, y: &Y| products(x.values(), load32(y.qs()), X::UNSIGNED);
+    for (x, y) in xq.chunks_exact(4).zip(yq.chunks_exact(4)) {
+        let sums = sum4([
+            block(&x[0], &y[0]),
+            block(&x[1], &y[1]),
+            block(&x[2], &y[2]),
+            block(&x[3], &y[3]),
+        ]);
+        let dm = [x[0].dm(), x[1].dm(), x[2].dm(), x[3].dm()];
+        let t = term4(
+            f,
+            _mm_cvtepi32_ps(sums),
+            f16x4([dm[0].0, dm[1].0, dm[2].0, dm[3].0]),
+            f16x4([y[0].ds().0, y[1].ds().0, y[2].ds().0, y[3].ds().0]),
+            f16x4([dm[0].1, dm[1].1, dm[2].1, dm[3].1]),
+            f16x4([y[0].ds().1, y[1].ds().1, y[2].ds().1, y[3].ds().1]),
+        );
+        let mut terms = [0f32; 4];
+        _mm_storeu_ps(terms.as_mut_ptr(), t);
+        for t in terms {
+            sumf += t;
+        }
+    }
+    for (x, y) in xr.iter().zip(yr) {
+        let sum = hsum(block(x, y));
+        let ((d, m), (yd, s)) = (x.dm(), y.ds());
+        sumf += f.term(sum as f32, d.to_f32(), yd.to_f32(), || {
+            (m.to_f32(), s.to_f32())
+        });
+    }
+    sumf
+}
+
+/// The sum of eight i32 lanes.
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn hsum(v: __m256i) -> i32 {
+    let h = _mm256_hadd_epi32(v, v);
+    let s = _mm_add_epi32(_mm256_castsi256_si128(h), _mm256_extracti128_si256::<1>(h));
+    _mm_cvtsi128_si32(s) + _mm_extract_epi32::<1>(s)
 }

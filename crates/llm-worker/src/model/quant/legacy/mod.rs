@@ -204,9 +204,10 @@ pub fn dot2<T: Legacy + simd::BlockDot>(a: &[T], b: &[T], ys: &[T::Act]) -> [f32
 }
 
 /// The `Kernel` of a `Legacy` type `$t` of ggml type `$dtype`, with
-/// activations `$act` and unpacked blocks `$wide`.
+/// activations `$act` and unpacked blocks `$wide`; with `packed`, natively
+/// a few tokens multiply its packed blocks on AVX2 (`avx2::Packed32`).
 macro_rules! legacy_kernel {
-    ($t:ty: $dtype:ident, $act:ty, $wide:ty) => {
+    ($t:ty: $dtype:ident, $act:ty, $wide:ty $(, $packed:ident)?) => {
         impl $crate::model::quant::Kernel for $t {
             const DTYPE: candle_core::quantized::GgmlDType =
                 candle_core::quantized::GgmlDType::$dtype;
@@ -262,6 +263,17 @@ macro_rules! legacy_kernel {
             unsafe fn dot_wide4_avx2(xs: &[$wide], ys: [&[$act]; 4]) -> [f32; 4] {
                 $crate::model::quant::legacy::avx2::dot4(Self::FORMULA, xs, ys)
             }
+
+            $(
+            #[cfg(target_arch = "x86_64")]
+            const PACKED_AVX2: bool = { let _ = stringify!($packed); true };
+
+            #[cfg(target_arch = "x86_64")]
+            #[inline(always)]
+            unsafe fn dot_avx2(xs: &[Self], ys: &[$act]) -> f32 {
+                $crate::model::quant::legacy::avx2::dot_packed(xs, ys)
+            }
+            )?
         }
     };
 }

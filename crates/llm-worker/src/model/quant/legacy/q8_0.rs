@@ -83,6 +83,15 @@ impl Kernel for BlockQ8_0 {
     }
 
     #[cfg(target_arch = "x86_64")]
+    const PACKED_AVX2: bool = true;
+
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    unsafe fn dot_avx2(xs: &[Self], ys: &[BlockQ8_0]) -> f32 {
+        super::avx2::dot_packed(xs, ys)
+    }
+
+    #[cfg(target_arch = "x86_64")]
     #[inline(always)]
     unsafe fn dot_wide_avx2(xs: &[Wide8], ys: &[BlockQ8_0]) -> f32 {
         super::avx2::dot(Formula::ScaleFirst, xs, ys)
