@@ -229,3 +229,31 @@ fn sampler_flags_are_checked_and_go_with_the_local_model_only() {
     assert_eq!(code, 2);
     assert!(stderr.contains("cannot open the model file"), "{stderr}");
 }
+
+#[test]
+fn threads_go_with_the_local_model_and_are_at_least_one() {
+    let run = |extra: &[&str]| {
+        let mut args = vec!["run", "--coordinator", "single", "--task", "x"];
+        args.extend_from_slice(extra);
+        cli(&args, None)
+    };
+    let local = [
+        "--provider",
+        "local",
+        "--model-file",
+        "/nonexistent/model.gguf",
+    ];
+    let (code, _, stderr) = run(&[&["--threads", "0"][..], &local].concat());
+    assert_eq!(code, 2);
+    assert!(stderr.contains("--threads must be at least 1"), "{stderr}");
+    let (code, _, stderr) = run(&["--threads", "2"]);
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("--threads goes with --provider local"),
+        "{stderr}"
+    );
+    // A count in range: what is missing is the file.
+    let (code, _, stderr) = run(&[&["--threads", "2"][..], &local].concat());
+    assert_eq!(code, 2);
+    assert!(stderr.contains("cannot open the model file"), "{stderr}");
+}
