@@ -6,10 +6,11 @@
 
 use super::contract::*;
 use super::prompts;
+use super::reading;
 use super::team::Act;
 use crate::engine::domains::creative::score::{self, Scores};
 use crate::engine::domains::creative::ComplexTask;
-use crate::engine::model::reply::{Repair, RepairKind};
+use crate::engine::model::reply::Repair;
 use crate::engine::run::{RunError, RunEvent};
 
 pub async fn evaluate(
@@ -70,15 +71,15 @@ async fn judge(act: &Act<'_>, full: &ComplexTask, output: &str) -> Result<Option
         .ask(JUDGE, STEP_JUDGE, prompts::judge(output, &components))
         .await?;
     let reply = said.text;
-    let (score, note) = read_judge(&reply, components.len() as u32);
-    if let Some(n) = &note {
-        let kind = if score.is_some() {
-            RepairKind::Clamped
-        } else {
-            RepairKind::Default
-        };
-        act.repaired(said.call, &[Repair::new(kind, n.clone())]);
-    }
+    let (score, repairs) = read_judge_reply(&reply, components.len() as u32);
+    act.repaired(said.call, &repairs);
+    let note = (!repairs.is_empty()).then(|| {
+        repairs
+            .iter()
+            .map(|r| r.detail.clone())
+            .collect::<Vec<_>>()
+            .join("; ")
+    });
     act.ctx.note(
         JUDGE,
         STORE_JUDGE,
@@ -98,6 +99,43 @@ async fn judge(act: &Act<'_>, full: &ComplexTask, output: &str) -> Result<Option
         });
     }
     Ok(score)
+}
+
+/// The judge's score from its reply: the JSON object its shape asks for
+/// (`{"reasoning": …, "score": N}`, read by the shared reader, its repairs
+/// kept), else — a run recorded before the judge had a shape, a provider
+/// that ignored it — the text's "Score: N" ([`read_judge`]). Each repair
+/// is flagged: a clamp or a fraction as clamped, no score as a default.
+pub fn read_judge_reply(reply: &str, max: u32) -> (Option<u32>, Vec<Repair>) {
+    let fits = |v: &serde_json::Value| v.get("score").is_some();
+    let Ok(read) = reading::object_in(reply, &fits, "\"score\"") else {
+        let (score, note) = read_judge(reply, max);
+        return (score, note.into_iter().map(|n| flag(score, n)).collect());
+    };
+    let mut repairs = read.repairs;
+    let value = match read.value.get("score") {
+        Some(serde_json::Value::Number(n)) => n.as_f64(),
+        Some(serde_json::Value::String(t)) => {
+            let n = t.trim().parse::<f64>().ok();
+            if n.is_some() {
+                repairs.push(reading::shape("\"score\" was a text: read as its number"));
+            }
+            n
+        }
+        _ => None,
+    };
+    let (score, note) = graded(value.filter(|v| *v >= 0.0), max);
+    repairs.extend(note.map(|n| flag(score, n)));
+    (score, repairs)
+}
+
+/// A judge's note as a repair: clamped when a score was kept, else the
+/// stated default (no score).
+fn flag(score: Option<u32>, note: String) -> Repair {
+    match score {
+        Some(_) => reading::clamped(note),
+        None => reading::default(note),
+    }
 }
 
 /// The judge's score: the number after the last "score" label ("Score: 3",
@@ -121,7 +159,13 @@ pub fn read_judge(reply: &str, max: u32) -> (Option<u32>, Option<String>) {
             .is_some_and(|d| !d.trim().is_empty() && d.trim().chars().all(|c| c.is_ascii_digit()));
         (rest.is_empty() || fraction_of).then_some(n)
     };
-    match labelled.or_else(alone) {
+    graded(labelled.or_else(alone), max)
+}
+
+/// A score read as a whole count of at most `max`: clamped above it, a
+/// fraction read down, none a parse failure; each with its note.
+fn graded(value: Option<f64>, max: u32) -> (Option<u32>, Option<String>) {
+    match value {
         None => (
             None,
             Some("the reply held no score: a parse failure, not counted".into()),
@@ -200,5 +244,36 @@ mod tests {
         let (s, note) = read_judge("Score: 2.5", 4);
         assert_eq!(s, Some(2));
         assert!(note.unwrap_or_default().contains("fractional score 2.5"));
+    }
+
+    #[test]
+    fn the_judges_shaped_reply_is_read_and_every_repair_flagged() {
+        use crate::engine::model::reply::RepairKind;
+        let kinds = |r: &[Repair]| r.iter().map(|r| r.kind.clone()).collect::<Vec<_>>();
+        // The shape asked for: read as it is, nothing to flag.
+        let (s, r) = read_judge_reply(r#"{"reasoning": "1 and 3 are there.", "score": 2}"#, 4);
+        assert_eq!((s, r), (Some(2), vec![]));
+        // Above the count: clamped, flagged.
+        let (s, r) = read_judge_reply(r#"{"reasoning": "all", "score": 9}"#, 4);
+        assert_eq!((s, kinds(&r)), (Some(4), vec![RepairKind::Clamped]));
+        // A number as text: read, flagged as a shape repair.
+        let (s, r) = read_judge_reply(r#"{"reasoning": "", "score": "3"}"#, 4);
+        assert_eq!((s, kinds(&r)), (Some(3), vec![RepairKind::Shape]));
+        // A score that is no number, or below zero: no score, flagged.
+        for bad in [
+            r#"{"score": "many"}"#,
+            r#"{"score": -1}"#,
+            r#"{"score": null}"#,
+        ] {
+            let (s, r) = read_judge_reply(bad, 4);
+            assert_eq!((s, kinds(&r)), (None, vec![RepairKind::Default]), "{bad}");
+        }
+        // No JSON: the text's "Score: N" (runs from before the shape).
+        assert_eq!(
+            read_judge_reply("Two are there.\nScore: 3", 4),
+            (Some(3), vec![])
+        );
+        let (s, r) = read_judge_reply("component 4 is closest", 4);
+        assert_eq!((s, kinds(&r)), (None, vec![RepairKind::Default]));
     }
 }

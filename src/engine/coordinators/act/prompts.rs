@@ -313,7 +313,7 @@ pub fn judge(output: &str, components: &[String]) -> Prompt {
     (
         "You grade a team's deliverable against the components it was expected to contain.".into(),
         format!(
-            "{H_COMPONENTS}\n{}\n\n{H_OUTPUT}\n{output}\n\nCount the expected components the output contains, in its words or in meaning (alternatives of a component are separated by \" | \"; any of them counts). Explain briefly, then end with \"Score: N\" (0 to {}).",
+            "{H_COMPONENTS}\n{}\n\n{H_OUTPUT}\n{output}\n\nCount the expected components the output contains, in its words or in meaning (alternatives of a component are separated by \" | \"; any of them counts). Reply with one JSON object: {{\"reasoning\": \"which components are there, briefly\", \"score\": N}}, N the count (0 to {}).",
             list.join("\n"),
             components.len()
         ),

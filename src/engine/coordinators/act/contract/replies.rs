@@ -2,12 +2,12 @@
 //! made from the reply's type (those in `mod.rs`, and the ones here that
 //! only a reply has), sent in the provider's structured mode, and checked
 //! when the reply is read (`RunCtx::repaired` flags one that does not fit).
-//! Steps that speak (free text) and the judge ("Score: N" in text) have
-//! none.
+//! Steps that speak (free text) have none.
 
 use super::{
     AgentTask, Check, Reflection, TeamTask, ToolSubtask, STEP_ACQUIRE, STEP_CHECK, STEP_DECOMPOSE,
-    STEP_EXPERTISE, STEP_EXPLORE, STEP_FOLLOWUP, STEP_FUSE, STEP_INSTRUCT, STEP_REFLECT,
+    STEP_EXPERTISE, STEP_EXPLORE, STEP_FOLLOWUP, STEP_FUSE, STEP_INSTRUCT, STEP_JUDGE,
+    STEP_REFLECT,
 };
 use crate::engine::model::shape::ReplySchema;
 use schemars::JsonSchema;
@@ -85,8 +85,17 @@ pub struct ToolPlan {
     pub subtasks: Vec<ToolSubtask>,
 }
 
+/// act.judge: why, briefly, then how many expected components the output
+/// contains (the reader clamps a count above the task's components).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct JudgeReply {
+    #[schemars(length(max = 400))]
+    pub reasoning: String,
+    pub score: u32,
+}
+
 /// ACT's steps that ask for a reply shape.
-pub const STRUCTURED_STEPS: [&str; 9] = [
+pub const STRUCTURED_STEPS: [&str; 10] = [
     STEP_DECOMPOSE,
     STEP_EXPERTISE,
     STEP_FUSE,
@@ -96,6 +105,7 @@ pub const STRUCTURED_STEPS: [&str; 9] = [
     STEP_FOLLOWUP,
     STEP_INSTRUCT,
     STEP_CHECK,
+    STEP_JUDGE,
 ];
 
 /// The reply shape step `step` asks for, if it is structured. ACT+'s
@@ -112,6 +122,7 @@ pub fn reply_shape(step: &str) -> Option<ReplySchema> {
         STEP_FOLLOWUP => ReplySchema::of::<FollowUpReply>(step),
         STEP_INSTRUCT => ReplySchema::of::<ToolPlan>(step),
         STEP_CHECK => ReplySchema::of::<Check>(step),
+        STEP_JUDGE => ReplySchema::of::<JudgeReply>(step),
         _ => return None,
     })
 }
@@ -170,6 +181,11 @@ mod tests {
             Ok(())
         );
         assert_eq!(fits(STEP_CHECK, json!({"ok": true, "issues": []})), Ok(()));
+        assert_eq!(
+            fits(STEP_JUDGE, json!({"reasoning": "1 and 3.", "score": 2})),
+            Ok(())
+        );
+        assert!(fits(STEP_JUDGE, json!({"reasoning": "r", "score": -1})).is_err());
         // What the readers would have to repair does not fit.
         assert!(fits(STEP_CHECK, json!({"ok": "yes"})).is_err());
         assert!(fits(STEP_EXPERTISE, json!(["tea"])).is_err());

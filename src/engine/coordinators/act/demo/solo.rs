@@ -194,7 +194,8 @@ pub fn rescore(text: &str) -> String {
 }
 
 /// act.judge: an expected component is present when one of its
-/// alternatives shares at least half of its content words with the output.
+/// alternatives shares at least half of its content words with the output;
+/// the reply is the step's shape (`{"reasoning", "score"}`).
 pub fn judge(text: &str) -> String {
     let output = words(last_sec(text, H_OUTPUT));
     let mut lines = Vec::new();
@@ -222,7 +223,7 @@ pub fn judge(text: &str) -> String {
             if present { "present" } else { "missing" }
         ));
     }
-    format!("{}\nScore: {found}", lines.join("\n"))
+    serde_json::json!({"reasoning": lines.join("; "), "score": found}).to_string()
 }
 
 /// The glossary terms a single model recognises in a request (by name

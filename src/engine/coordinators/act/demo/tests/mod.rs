@@ -223,7 +223,14 @@ fn every_act_step_gets_a_reply_of_the_shape_the_coordinator_reads() {
             &["rooibos caffeine free; x".into(), "latte art".into()],
         ),
     );
-    assert!(j.ends_with("Score: 1"), "{j}");
+    let j = json(&j);
+    assert_eq!(j["score"].as_u64(), Some(1), "{j}");
+    assert!(
+        j["reasoning"]
+            .as_str()
+            .is_some_and(|r| r.contains("1. present")),
+        "{j}"
+    );
     for step in [STEP_STANDARD, STEP_COT, STEP_SPP] {
         let out = ask(step, prompts::single(step, &tea_task()));
         assert!(
