@@ -204,10 +204,10 @@ pub fn dot2<T: Legacy + simd::BlockDot>(a: &[T], b: &[T], ys: &[T::Act]) -> [f32
 }
 
 /// The `Kernel` of a `Legacy` type `$t` of ggml type `$dtype`, with
-/// activations `$act` and unpacked blocks `$wide`; with `packed`, natively
+/// activations `$act` and unpacked blocks `$wide`; with `packed = true`, natively
 /// a few tokens multiply its packed blocks on AVX2 (`avx2::Packed32`).
 macro_rules! legacy_kernel {
-    ($t:ty: $dtype:ident, $act:ty, $wide:ty $(, $packed:ident)?) => {
+    ($t:ty: $dtype:ident, $act:ty, $wide:ty $(, packed = $packed:literal)?) => {
         impl $crate::model::quant::Kernel for $t {
             const DTYPE: candle_core::quantized::GgmlDType =
                 candle_core::quantized::GgmlDType::$dtype;
@@ -266,7 +266,7 @@ macro_rules! legacy_kernel {
 
             $(
             #[cfg(target_arch = "x86_64")]
-            const PACKED_AVX2: bool = { let _ = stringify!($packed); true };
+            const PACKED_AVX2: bool = $packed;
 
             #[cfg(target_arch = "x86_64")]
             #[inline(always)]

@@ -32,4 +32,4 @@ impl Legacy for BlockQ4_1 {
     }
 }
 
-legacy_kernel!(BlockQ4_1: Q4_1, BlockQ8_1, Wide8m, packed);
+legacy_kernel!(BlockQ4_1: Q4_1, BlockQ8_1, Wide8m, packed = true);
