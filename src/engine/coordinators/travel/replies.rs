@@ -68,22 +68,22 @@ pub struct Place {
 pub struct Decision {
     /// What is settled so far.
     #[serde(default)]
-    #[schemars(length(max = 200))]
+    #[schemars(length(max = 400))]
     pub done: String,
     /// What is missing.
     #[serde(default)]
-    #[schemars(length(max = 200))]
+    #[schemars(length(max = 400))]
     pub missing: String,
     /// Conflicts between parts (budget, cities, dates).
     #[serde(default)]
-    #[schemars(length(max = 200))]
+    #[schemars(length(max = 400))]
     pub conflicts: String,
     /// One of the experts' ids, or "plan".
     #[schemars(schema_with = "next_schema")]
     pub next: String,
     /// Why this agent, and what it should do.
     #[serde(default)]
-    #[schemars(length(max = 300))]
+    #[schemars(length(max = 600))]
     pub instruction: String,
 }
 
