@@ -140,13 +140,26 @@ test('a tiny GGUF picked in Settings runs a two-agent MAEL run to the end, and t
   assert.equal(doc.config.max_concurrency, 1, 'the model answers one call at a time, and the run says so');
   const responses = doc.events.map((e) => e.event.llm_response).filter(Boolean);
   const requests = doc.events.map((e) => e.event.llm_request).filter(Boolean);
-  // The judge's prose is not a verdict: its stated default (solve alone).
-  assert.deepEqual(requests.map((r) => r.request.step), ['mael.judge', 'mael.solve']);
+  // The judge is held to its shape (constrained decoding): its verdict is
+  // JSON by construction, whatever the model would have written, and the
+  // run follows it.
+  const steps = requests.map((r) => r.request.step);
+  assert.equal(steps[0], 'mael.judge');
+  assert.equal(responses[0].response.structured, 'schema', 'the judge was held to its schema');
+  const verdict = JSON.parse(responses[0].response.text);
+  assert.equal(typeof verdict.solvable, 'boolean', responses[0].response.text);
+  if (verdict.solvable) assert.deepEqual(steps, ['mael.judge', 'mael.solve']);
+  else assert.deepEqual([steps[1], steps.at(-1)], ['mael.decompose', 'mael.aggregate'], steps.join(' '));
   assert.ok(shown >= responses.length, 'every answer is shown (the last also as the result)');
   const repaired = doc.events.map((e) => e.event.reply_repaired).filter(Boolean);
-  assert.ok(repaired.length >= 1, 'prose where JSON was asked is flagged, never read as a verdict');
+  assert.ok(repaired.length >= 1, 'what could not be read as given is flagged, never taken in silence');
   assert.equal(await page.locator('.repair-mark').count(), new Set(repaired.map((r) => r.call)).size, 'each flagged reply carries a mark');
-  for (const r of responses) {
+  for (const [i, r] of responses.entries()) {
+    if (requests[i].request.params?.schema) {
+      // A step with a shape: held to it, its text the model's under the mask.
+      assert.equal(r.response.structured, 'schema', requests[i].request.step);
+      continue;
+    }
     assert.equal(r.response.text, REPLY);
     assert.equal(r.response.usage.output_tokens, 3, '"-", " split", " adequate"');
     assert.ok(r.response.usage.input_tokens > 20, 'real prompt token counts');
