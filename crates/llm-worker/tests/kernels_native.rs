@@ -130,3 +130,34 @@ fn the_first_thread_count_stays() {
     assert_eq!(native::set_threads(1), 3);
     assert_eq!(native::threads(), 3);
 }
+
+/// Attention's heads shared out over three threads give each head's values
+/// to the bit, on every path: a prompt read in batches (tiled, 512 and
+/// then 190 rows), a few tokens key by key, and a token written over
+/// 1,200 keys (split in halves).
+#[test]
+fn attention_heads_split_over_threads_keep_their_bits() {
+    use llm_worker::model::attention::{attend, attend_unsplit, Kv};
+    three_threads();
+    let (heads, kvh, dim) = (9, 3, 64);
+    let mut rng = Rng::new(7);
+    let mut kv = Kv::default();
+    for seq in [702, 5, 1, 500, 1] {
+        let n = seq * kvh * dim;
+        let k: Vec<f32> = (0..n).map(|_| rng.unit() * 2.0 - 1.0).collect();
+        let v: Vec<f32> = (0..n).map(|_| rng.unit() * 2.0 - 1.0).collect();
+        kv.append(kvh, dim, seq, &k, &v);
+        let q: Vec<f32> = (0..seq * heads * dim)
+            .map(|_| rng.unit() * 2.0 - 1.0)
+            .collect();
+        let (mut split, mut alone) = (vec![0f32; q.len()], vec![1f32; q.len()]);
+        attend(&q, heads, seq, &kv, &mut split);
+        attend_unsplit(&q, heads, seq, &kv, &mut alone);
+        let bits = |x: &[f32]| x.iter().map(|f| f.to_bits()).collect::<Vec<_>>();
+        assert!(
+            bits(&split) == bits(&alone),
+            "{seq} tokens after {} keys",
+            kv.len() - seq
+        );
+    }
+}

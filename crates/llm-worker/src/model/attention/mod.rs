@@ -122,44 +122,108 @@ pub fn attend(q: &[f32], heads: usize, seq: usize, kv: &Kv, out: &mut [f32]) {
 }
 
 /// `attend` with the given inner loops (tests compare `Simd` with `Scalar`).
+/// Natively the heads of a batch are shared out over the product threads
+/// (`quant::native`); each head's values are the same whichever thread
+/// computes them.
 pub fn attend_with<L: Lanes>(q: &[f32], heads: usize, seq: usize, kv: &Kv, out: &mut [f32]) {
+    attend_in::<L>(q, heads, seq, kv, out, true)
+}
+
+/// `attend` with every head on the calling thread, in order (the tests
+/// compare it with `attend`'s heads shared out over threads).
+pub fn attend_unsplit(q: &[f32], heads: usize, seq: usize, kv: &Kv, out: &mut [f32]) {
+    attend_in::<Fast>(q, heads, seq, kv, out, false)
+}
+
+fn attend_in<L: Lanes>(
+    q: &[f32],
+    heads: usize,
+    seq: usize,
+    kv: &Kv,
+    out: &mut [f32],
+    may_split: bool,
+) {
     let dim = kv.dim;
-    let rep = heads / kv.heads.max(1);
     let first = kv.len - seq;
-    let scale = 1.0 / (dim as f32).sqrt();
     for start in (0..seq).step_by(UBATCH) {
         let rows = UBATCH.min(seq - start);
+        let batch = Batch {
+            q,
+            heads,
+            first,
+            start,
+            rows,
+        };
+        // Worth another thread: a few hundred thousand multiply-adds a head.
+        let split = may_split && rows * (first + start + rows) * dim >= SPLIT_WORK;
+        let each = |j: usize| batch.head::<L>(kv, j);
+        #[cfg(not(target_arch = "wasm32"))]
+        let per_head = crate::model::quant::native::map_split(heads, split, each);
+        #[cfg(target_arch = "wasm32")]
+        let per_head: Vec<Vec<f32>> = {
+            let _ = split;
+            (0..heads).map(each).collect()
+        };
+        for (j, o) in per_head.iter().enumerate() {
+            for (r, o) in o.chunks_exact(dim).enumerate() {
+                out[((start + r) * heads + j) * dim..][..dim].copy_from_slice(o);
+            }
+        }
+    }
+}
+
+/// The multiply-adds per head from which a batch's heads are split.
+const SPLIT_WORK: usize = 1 << 16;
+
+/// One batch of `rows` new tokens from `start` (of the `seq` whose first
+/// position is `first`), queries laid out (seq, heads, dim).
+struct Batch<'a> {
+    q: &'a [f32],
+    heads: usize,
+    first: usize,
+    start: usize,
+    rows: usize,
+}
+
+impl Batch<'_> {
+    /// Query head `j`'s outputs for the batch's rows, (rows, dim); it reads
+    /// key head `j / (heads / kv heads)`.
+    fn head<L: Lanes>(&self, kv: &Kv, j: usize) -> Vec<f32> {
+        let Batch {
+            q,
+            heads,
+            first,
+            start,
+            rows,
+        } = *self;
+        let dim = kv.dim;
+        let g = j / (heads / kv.heads.max(1));
+        let scale = 1.0 / (dim as f32).sqrt();
         // The keys held once this batch is in (llama.cpp's padded n_kv).
         let n_kv = (first + start + rows).next_multiple_of(KV_PAD).max(KV_PAD);
-        for j in 0..heads {
-            let g = j / rep;
-            let at = |i: usize| (i * heads + j) * dim;
-            if rows >= TILE {
-                let queries: Vec<&[f32]> =
-                    (start..start + rows).map(|i| &q[at(i)..][..dim]).collect();
-                let mut o = vec![0f32; rows * dim];
-                tiled::<L>(&queries, kv, g, first + start + 1, scale, &mut o);
-                for (r, o) in o.chunks_exact(dim).enumerate() {
-                    out[at(start + r)..][..dim].copy_from_slice(o);
-                }
-                continue;
-            }
-            for i in start..start + rows {
-                // Token i sees the keys up to its own position.
-                let seen = first + i + 1;
-                let query = &q[at(i)..][..dim];
-                let o = &mut out[at(i)..][..dim];
-                if rows == 1 && n_kv >= SPLIT_FROM {
-                    split::<L>(query, kv, g, seen, n_kv, scale, o);
-                } else {
-                    let (_, s, v) = one_chunk::<L>(query, kv, g, 0..seen, scale);
-                    let inv = if s == 0.0 { 0.0 } else { 1.0 / s };
-                    for (o, v) in o.iter_mut().zip(v) {
-                        *o = v * inv;
-                    }
+        let at = |i: usize| (i * heads + j) * dim;
+        let mut out = vec![0f32; rows * dim];
+        if rows >= TILE {
+            let queries: Vec<&[f32]> = (start..start + rows).map(|i| &q[at(i)..][..dim]).collect();
+            tiled::<L>(&queries, kv, g, first + start + 1, scale, &mut out);
+            return out;
+        }
+        for (r, o) in out.chunks_exact_mut(dim).enumerate() {
+            let i = start + r;
+            // Token i sees the keys up to its own position.
+            let seen = first + i + 1;
+            let query = &q[at(i)..][..dim];
+            if rows == 1 && n_kv >= SPLIT_FROM {
+                split::<L>(query, kv, g, seen, n_kv, scale, o);
+            } else {
+                let (_, s, v) = one_chunk::<L>(query, kv, g, 0..seen, scale);
+                let inv = if s == 0.0 { 0.0 } else { 1.0 / s };
+                for (o, v) in o.iter_mut().zip(v) {
+                    *o = v * inv;
                 }
             }
         }
+        out
     }
 }
 

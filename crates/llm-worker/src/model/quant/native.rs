@@ -96,6 +96,31 @@ pub fn products<T: Kernel>(
     }
 }
 
+/// `f(0)`, …, `f(n - 1)` in order, computed over `threads()` threads (the
+/// calling thread takes the first share) when `split`, else on the caller.
+/// Each value is computed by the same code whichever thread runs it, so
+/// the results do not depend on the thread count.
+pub fn map_split<R: Send>(n: usize, split: bool, f: impl Fn(usize) -> R + Sync) -> Vec<R> {
+    let parts = if split { threads().min(n) } else { 1 };
+    let Some(Some(pool)) = THREADS.get().filter(|_| parts > 1) else {
+        return (0..n).map(f).collect();
+    };
+    let per = n.div_ceil(parts);
+    let mut outs: Vec<Vec<R>> = (0..n.div_ceil(per)).map(|_| Vec::new()).collect();
+    let f = &f;
+    let share = move |p: usize, out: &mut Vec<R>| {
+        *out = (p * per..((p + 1) * per).min(n)).map(f).collect();
+    };
+    pool.in_place_scope(|s| {
+        let (first, rest) = outs.split_at_mut(1);
+        for (p, out) in rest.iter_mut().enumerate() {
+            s.spawn(move |_| share(p + 1, out));
+        }
+        share(0, &mut first[0]);
+    });
+    outs.into_iter().flatten().collect()
+}
+
 /// The products on the best kernels this CPU has.
 fn fastest<T: Kernel>(
     mnk: (usize, usize, usize),
