@@ -3,7 +3,7 @@
 // (g) Model output with <script> and <img onerror> is shown as text.
 import { test, before, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
-import { setup, openApp, configure, runTask, waitForStatus, eventually } from './harness.mjs';
+import { setup, openApp, configure, runTask, waitForStatus, eventually, screenshot } from './harness.mjs';
 
 let env;
 before(async () => (env = await setup({ chunkDelayMs: 60 })));
@@ -77,4 +77,69 @@ test('model output with <script> and <img onerror> is shown as text and never ru
   await msg.locator('a').first().click().catch(() => {});
   await page.waitForTimeout(300);
   assert.equal(await page.evaluate(() => window.__pwned), 0);
+});
+
+// Structured replies on a provider: a step that needs a shape sends its
+// JSON Schema as `response_format` (strict); a server that refuses the
+// schema is asked once more in JSON mode, remembered for the next calls,
+// and every reply says how it was held. Test connection says so too.
+async function runMaelOnMock(page) {
+  env.mock.script([
+    { text: '{"reason": "one product of two numbers", "solvable": true}' },
+    { text: 'Three candles at $4 each cost $12.' },
+  ]);
+  await page.getByLabel('Coordinator').selectOption('mael');
+  await page.getByLabel('Task', { exact: true }).waitFor();
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await waitForStatus(page, /Finished/, 30000);
+}
+
+const judged = (r) => /solvable/.test(JSON.stringify(r.body?.messages ?? []));
+
+test('a shaped step sends its schema to an OpenAI-compatible server; a server that refuses it gets JSON mode, remembered and marked', async () => {
+  const page = await openApp(env);
+  await page.setViewportSize({ width: 1440, height: 1000 });
+  await configure(page, { provider: 'custom', baseUrl: env.mock.url + '/v1', model: 'mock-model', key: 'k' });
+  await runMaelOnMock(page);
+  let log = env.mock.log();
+  const judge = log.find(judged);
+  assert.ok(judge, 'the judge was asked');
+  const format = judge.body.response_format;
+  assert.equal(format?.type, 'json_schema', JSON.stringify(format));
+  assert.equal(format.json_schema.strict, true);
+  assert.ok(format.json_schema.schema.properties.solvable, 'the judge\'s own schema is sent');
+  assert.deepEqual([...format.json_schema.schema.required].sort(), Object.keys(format.json_schema.schema.properties).sort(), 'strict: every field required');
+  assert.equal(format.json_schema.schema.additionalProperties, false);
+  const free = log.filter((r) => r !== judge && r.status === 200);
+  assert.ok(free.length >= 1, 'the solver was asked');
+  assert.ok(free.some((r) => r.body.response_format === undefined), 'a free step (the solver) is asked without a shape');
+  assert.equal(await page.locator('.shape-mark.held').count(), 1, 'the judge\'s reply is marked held to schema');
+  assert.equal(await page.locator('.shape-mark.json, .shape-mark.lenient').count(), 0);
+
+  // The same server, now without JSON Schema support.
+  env.mock.reset();
+  env.mock.refuse(['json_schema']);
+  const next = await openApp(env);
+  await next.setViewportSize({ width: 1440, height: 1000 });
+  await configure(next, { provider: 'custom', baseUrl: env.mock.url + '/v1', model: 'mock-model', key: 'k' });
+  await runMaelOnMock(next);
+  log = env.mock.log().filter(judged);
+  assert.deepEqual(log.map((r) => [r.body.response_format?.type, r.status]), [['json_schema', 400], ['json_object', 200]],
+    'the refused schema is asked once more in JSON mode');
+  assert.equal(await next.locator('.shape-mark.json').count(), 1, 'the reply says the provider\'s JSON mode held it');
+  assert.equal(await next.locator('.shape-mark.held').count(), 0);
+  assert.match(await next.locator('.shape-mark.json').first().innerText(), /provider's JSON mode/);
+  await screenshot(next, 'provider-json-mode');
+  // Remembered: Test connection on this page asks in JSON mode at once and says so.
+  const before = env.mock.log().length;
+  env.mock.script([{ text: '{"ok": true}' }]);
+  await next.getByRole('button', { name: 'Settings', exact: true }).click();
+  const dialog = next.getByRole('dialog', { name: 'Settings' });
+  await dialog.getByRole('button', { name: 'Test connection' }).click();
+  await dialog.locator('.probe').filter({ hasText: 'Connected' }).waitFor();
+  assert.match(await dialog.locator('.probe').innerText(), /JSON mode only \(the server refused a JSON Schema\)/);
+  const probes = env.mock.log().slice(before);
+  assert.deepEqual(probes.map((r) => r.body.response_format?.type), ['json_object'], 'the refusal is remembered');
+  assert.deepEqual(page.errors, []);
+  assert.deepEqual(next.errors, []);
 });
