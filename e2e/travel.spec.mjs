@@ -176,8 +176,8 @@ test('a tool-calling LLM (OpenAI native tool calls, mock server) completes a run
     { toolCalls: [{ name: 'AttractionSearch', arguments: { city: q.dest } }] },
     post('Attraction'),
     decide('plan'),
-    { text: 'Here is the plan.\n```json\n' + JSON.stringify(q.annotated_plan) + '\n```' },
-    { text: 'All constraints hold.\nAPPROVED' },
+    { text: JSON.stringify({ plan: q.annotated_plan, notes: 'Every part from the team\'s findings.' }) },
+    { text: JSON.stringify({ summary: 'All constraints hold.', problems: [], approved: true }) },
   ]);
   await page.getByRole('button', { name: 'Run', exact: true }).click();
   await waitForStatus(page, /Finished/, 60000);
@@ -189,6 +189,11 @@ test('a tool-calling LLM (OpenAI native tool calls, mock server) completes a run
   assert.equal(followUp.at(-1).role, 'tool', 'the tool result went back as a tool message');
   assert.match(followUp.at(-1).content, /F\d{7}/, 'a real flight from the sandbox');
   assert.ok(!JSON.stringify(log[3].body).includes(followUp.at(-1).content), 'the orchestrator never sees tool returns');
+  // The orchestrator and the compiler ask for their shapes (strict JSON Schemas).
+  assert.equal(log[12].body.response_format?.json_schema?.schema?.properties?.next?.type, 'string');
+  assert.equal(log[13].body.response_format?.type, 'json_schema');
+  assert.equal(log[13].body.response_format.json_schema.schema.properties.plan.type, 'array');
+  assert.equal(log[14].body.response_format?.json_schema?.schema?.properties?.approved?.type, 'boolean', 'the critic\'s verdict is a boolean');
   assert.match(await page.getByRole('region', { name: 'Metrics' }).innerText(), /Final pass\s*pass/i);
 });
 

@@ -309,6 +309,28 @@ fn real_model_travel_orchestrator_on_a_builtin_query() {
         run.config.options["tool_mode"], "text",
         "the local model reads tools as text"
     );
+    // The compiler, held to its shape, writes a plan the evaluator scores.
+    let scored = roundtable::engine::coordinators::travel::batch::evaluation_of(&run.events)
+        .expect("the run was evaluated");
+    assert!(
+        scored.delivered,
+        "the compiler's plan was read and scored: {:?}",
+        scored.not_delivered
+    );
+    eprintln!(
+        "[real model] travel: plan of {} days scored, commonsense {} of {} checks pass",
+        scored
+            .plan
+            .as_ref()
+            .and_then(|p| p.as_array())
+            .map_or(0, Vec::len),
+        scored
+            .commonsense
+            .iter()
+            .filter(|v| v.pass == Some(true))
+            .count(),
+        scored.commonsense.len()
+    );
 }
 
 #[test]

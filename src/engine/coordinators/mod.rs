@@ -132,7 +132,11 @@ pub fn every_script(req: &ChatRequest) -> Option<Reply> {
 /// `shapes`, the constrained-decoding bench, the tests).
 pub fn every_shape() -> Vec<crate::engine::model::shape::ReplySchema> {
     use mael::contract::{StepKind, STEP_EVALUATE, STEP_QUALITY};
-    let mut all = vec![travel::orchestrator::decision_schema()];
+    let mut all = vec![
+        travel::orchestrator::decision_schema(),
+        travel::planning::plan_schema(),
+        travel::planning::critic_schema(),
+    ];
     all.extend(StepKind::ALL.iter().filter_map(|k| mael::read::schema(*k)));
     all.push(mael::read::rating_schema(STEP_EVALUATE));
     all.push(mael::read::rating_schema(STEP_QUALITY));

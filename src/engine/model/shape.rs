@@ -70,6 +70,38 @@ impl ReplySchema {
         self
     }
 
+    /// The value at `pointer` (a JSON Pointer into the schema, e.g.
+    /// `/properties/episodes/items/properties/subject`) narrowed to one of
+    /// `values` (names the run knows, so a reply held to the shape cannot
+    /// name another).
+    pub fn with_enum(mut self, pointer: &str, values: &[String]) -> ReplySchema {
+        if let Some(at) = self
+            .schema
+            .pointer_mut(pointer)
+            .and_then(Value::as_object_mut)
+        {
+            at.insert("enum".into(), Value::from(values.to_vec()));
+        }
+        self
+    }
+
+    /// The top-level properties (and their `required` list) in `fields`'
+    /// order, the others after them: schemars lists them by name, and a
+    /// model held to the shape writes them in the listed order (e.g. its
+    /// reasons before its verdict).
+    pub fn in_order(mut self, fields: &[&str]) -> ReplySchema {
+        let rank = |k: &str| fields.iter().position(|f| *f == k).unwrap_or(fields.len());
+        if let Some(Value::Object(props)) = self.schema.get_mut("properties") {
+            let mut all: Vec<(String, Value)> = std::mem::take(props).into_iter().collect();
+            all.sort_by_key(|(k, _)| rank(k));
+            props.extend(all);
+        }
+        if let Some(Value::Array(required)) = self.schema.get_mut("required") {
+            required.sort_by_key(|k| rank(k.as_str().unwrap_or("")));
+        }
+        self
+    }
+
     /// The strict form OpenAI-compatible servers enforce: every object
     /// closed (`additionalProperties: false`) and every property required
     /// (an optional one may still be null where its type allows it).
@@ -295,6 +327,29 @@ mod tests {
     enum Next {
         Hotel,
         Plan,
+    }
+
+    #[test]
+    fn properties_can_be_put_in_the_order_a_reply_should_write_them() {
+        let keys = |v: &Value| -> Vec<String> {
+            v.as_object()
+                .map_or(vec![], |o| o.keys().cloned().collect())
+        };
+        let s = ReplySchema::of::<Example>("example").in_order(&["score", "ok"]);
+        assert_eq!(
+            keys(&s.schema["properties"]),
+            ["score", "ok", "issues", "next"]
+        );
+        let strict = s.strict();
+        assert_eq!(
+            keys(&strict["properties"]),
+            ["score", "ok", "issues", "next"]
+        );
+        assert_eq!(strict["required"], json!(["score", "ok", "issues", "next"]));
+        // What it checks is unchanged.
+        assert!(s
+            .check(&json!({"ok": true, "issues": [], "score": 3, "next": "plan"}))
+            .is_ok());
     }
 
     #[test]

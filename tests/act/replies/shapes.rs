@@ -124,3 +124,47 @@ fn a_follow_up_without_question_or_done_ends_the_one_to_one_flagged() {
         .iter()
         .all(|(_, b)| b.ended == "no further questions"));
 }
+
+/// Held to its shape, an acquisition can only be about the speakers its
+/// prompt lists: each request's schema narrows both `subject` fields to
+/// exactly those names, so a reply about anyone else does not fit it.
+#[test]
+fn an_acquisition_is_held_to_the_speakers_its_prompt_lists() {
+    use roundtable::engine::run::RunEvent;
+    let mut captured = Vec::new();
+    let r = run_answering(STEP_ACQUIRE, |_| String::new());
+    for e in &r.events {
+        if let RunEvent::LlmRequest { request, .. } = &e.event {
+            if request.step.as_deref() == Some(STEP_ACQUIRE) {
+                captured.push(request.clone());
+            }
+        }
+    }
+    assert!(!captured.is_empty(), "acquisitions were asked");
+    for req in captured {
+        let listed: Vec<String> = section(req.last_user().unwrap_or_default(), H_SPEAKERS)
+            .unwrap_or("")
+            .split(", ")
+            .filter(|s| !s.is_empty())
+            .map(str::to_string)
+            .collect();
+        assert!(!listed.is_empty());
+        let shape = req.params.schema.clone().expect("the step's shape");
+        for list in ["episodes", "knowledge"] {
+            let at = format!("/properties/{list}/items/properties/subject/enum");
+            assert_eq!(
+                shape.schema.pointer(&at),
+                Some(&serde_json::json!(listed)),
+                "{list}"
+            );
+        }
+        let about = |who: &str| {
+            serde_json::json!({
+                "episodes": [{"subject": who, "text": "spoke about tea"}],
+                "knowledge": [{"subject": who, "summary": "Tea is a drink.", "keywords": ["tea"], "source": who, "importance": 5}],
+            })
+        };
+        assert_eq!(shape.check(&about(&listed[0])), Ok(()));
+        assert!(shape.check(&about("speaker name")).is_err());
+    }
+}

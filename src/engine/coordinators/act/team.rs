@@ -8,6 +8,7 @@ use super::memory::{self, Store};
 use super::prompts::{self, Prompt, Speaker};
 use crate::engine::domains::creative::ComplexTask;
 use crate::engine::model::reply::Repair;
+use crate::engine::model::shape::ReplySchema;
 use crate::engine::model::{ChatRequest, Message};
 use crate::engine::run::{Audience, RunCtx, RunError};
 use serde::{Deserialize, Serialize};
@@ -181,7 +182,20 @@ impl<'a> Act<'a> {
 
     /// One request of `agent` for `step`: the reply's text and its call.
     pub async fn ask(&self, agent: &str, step: &str, prompt: Prompt) -> Result<Said, RunError> {
+        self.ask_narrowed(agent, step, prompt, |s| s).await
+    }
+
+    /// [`Act::ask`] with the step's shape narrowed for this request (e.g.
+    /// names restricted to the speakers the prompt lists).
+    pub async fn ask_narrowed(
+        &self,
+        agent: &str,
+        step: &str,
+        prompt: Prompt,
+        narrow: impl FnOnce(ReplySchema) -> ReplySchema,
+    ) -> Result<Said, RunError> {
         let mut req = request(step, prompt);
+        req.params.schema = req.params.schema.map(narrow);
         // The run's limit on keywords is part of the shape: a list held to
         // it ends where the prompt says it does.
         if step == STEP_EXPERTISE {

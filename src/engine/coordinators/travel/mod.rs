@@ -25,7 +25,7 @@ mod evaluate;
 mod expert;
 pub mod html;
 pub mod orchestrator;
-mod planning;
+pub mod planning;
 mod prompts;
 pub mod replies;
 pub mod report;

@@ -7,6 +7,7 @@ use super::prompts;
 use super::world::{Delivery, Halt, World};
 use crate::engine::domains::travel::{parse_plan_text, plan_from_value, Plan};
 use crate::engine::model::reply::{read_json, read_value, Repair, RepairKind};
+use crate::engine::model::shape::ReplySchema;
 use crate::engine::model::ChatRequest;
 use crate::engine::run::{Audience, RunCtx, RunError};
 
@@ -51,7 +52,8 @@ pub async fn compile(
         brief,
         &prompts::compiler_turn(),
     ))
-    .with_step(STEP_COMPILER);
+    .with_step(STEP_COMPILER)
+    .with_schema(plan_schema());
     let (call, text) = say(ctx, world, COMPILER, req).await?;
     let unread = if has_plan {
         "the previous plan is kept"
@@ -59,6 +61,11 @@ pub async fn compile(
         "no plan from this reply"
     };
     Ok(record_plan(ctx, COMPILER, round, (call, &text), unread))
+}
+
+/// The compiler's reply shape, made from [`PlanReply`].
+pub fn plan_schema() -> ReplySchema {
+    ReplySchema::of::<PlanReply>(STEP_COMPILER).in_order(&["plan", "notes"])
 }
 
 /// Asks `agent`, and posts its reply (trimmed) to the conversation: the
@@ -108,25 +115,77 @@ pub async fn critique(ctx: &RunCtx, world: &mut World) -> Result<Review, RunErro
         &world.goal_block(),
         &prompts::critic_turn(),
     ))
-    .with_step(STEP_CRITIC);
+    .with_step(STEP_CRITIC)
+    .with_schema(critic_schema());
     let (call, text) = say(ctx, world, CRITIC, req).await?;
-    if text.is_empty() {
-        ctx.repaired(
-            call,
-            &[Repair::new(
-                RepairKind::Default,
-                "the critic's reply was empty: taken as not approved",
-            )],
-        );
-    }
-    let approved = text
-        .lines()
-        .any(|l| l.trim().trim_matches(|c: char| !c.is_alphanumeric()) == APPROVED);
-    if approved {
+    let (review, repairs) = read_review(&text);
+    ctx.repaired(call, &repairs);
+    if review == Review::Approved {
         return Ok(Review::Approved);
     }
     ctx.handoff(CRITIC, COMPILER, "fix the problems found");
     Ok(Review::Problems)
+}
+
+/// The critic's reply shape, made from [`CriticReply`].
+pub fn critic_schema() -> ReplySchema {
+    ReplySchema::of::<CriticReply>(STEP_CRITIC).in_order(&["summary", "problems", "approved"])
+}
+
+/// The critic's verdict and what reading it needed: its JSON object
+/// approves only with no problem listed (approved with problems, or with
+/// an empty list and not approved, is flagged and taken as problems); a
+/// reply without that object (a recorded run's prose, a provider that
+/// ignored the shape) is read by its `APPROVED` line and flagged; an empty
+/// one is not approved, flagged.
+pub fn read_review(text: &str) -> (Review, Vec<Repair>) {
+    if text.trim().is_empty() {
+        let why = "the critic's reply was empty: taken as not approved";
+        return (
+            Review::Problems,
+            vec![Repair::new(RepairKind::Default, why)],
+        );
+    }
+    if let Ok(read) = read_json::<CriticReply>(text) {
+        let mut repairs = read.repairs;
+        let r = read.value;
+        let review = if r.approved && r.problems.is_empty() {
+            Review::Approved
+        } else {
+            Review::Problems
+        };
+        if r.approved && !r.problems.is_empty() {
+            repairs.push(Repair::new(
+                RepairKind::Shape,
+                format!(
+                    "approved, yet {} problem(s) listed: taken as not approved",
+                    r.problems.len()
+                ),
+            ));
+        } else if !r.approved && r.problems.is_empty() {
+            repairs.push(Repair::new(
+                RepairKind::Shape,
+                "not approved, yet no problem listed: the compiler is asked to check the plan again",
+            ));
+        }
+        repairs.retain(|r| !matches!(r.kind, RepairKind::Fence | RepairKind::AroundText));
+        return (review, repairs);
+    }
+    let approved = text
+        .lines()
+        .any(|l| l.trim().trim_matches(|c: char| !c.is_alphanumeric()) == APPROVED);
+    let verdict = if approved {
+        "an APPROVED line"
+    } else {
+        "no APPROVED line: the problems in its text"
+    };
+    let review = if approved {
+        Review::Approved
+    } else {
+        Review::Problems
+    };
+    let why = format!("the review was not a JSON object: read by its text ({verdict})");
+    (review, vec![Repair::new(RepairKind::Shape, why)])
 }
 
 /// Reads a plan out of `agent`'s answer (the reply of LLM call `call`)
@@ -136,6 +195,9 @@ pub async fn critique(ctx: &RunCtx, world: &mut World) -> Result<Review, RunErro
 /// the prompt asks for); the reader's repairs; a [`RepairKind::Shape`]
 /// repair for a plan read from text that is not JSON; a
 /// [`RepairKind::Default`] one for no plan (`unread` says what then holds).
+/// A plan read without repair from a reply that does not fit the shape
+/// its step asked for (a day missing a key) is flagged by
+/// [`RunCtx::repaired`].
 pub fn record_plan(
     ctx: &RunCtx,
     agent: &str,
@@ -178,7 +240,13 @@ fn plan_repairs(text: &str, plan: &Plan) -> Vec<Repair> {
         });
     match read {
         Some(r) => {
-            let wrapped = !r.value.is_array();
+            // The compiler's shape is `{"plan": [...], ...}`; a bare list
+            // of days is what the solo agent (and older runs) write.
+            let wrapped = match &r.value {
+                serde_json::Value::Array(_) => false,
+                serde_json::Value::Object(o) => !o.contains_key("plan"),
+                _ => true,
+            };
             let mut repairs: Vec<Repair> = r
                 .repairs
                 .into_iter()
@@ -187,7 +255,7 @@ fn plan_repairs(text: &str, plan: &Plan) -> Vec<Repair> {
             if wrapped {
                 repairs.push(Repair::new(
                     RepairKind::Shape,
-                    "the plan was not a list of days: the list inside it was taken",
+                    "the plan was neither a list of days nor under \"plan\": the list inside it was taken",
                 ));
             }
             repairs

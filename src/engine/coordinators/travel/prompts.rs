@@ -118,14 +118,31 @@ pub const COMPILER_SYSTEM: &str = "You write the final travel plan from the plan
 conversation. Use only facts found there; copy every name, flight number and time exactly. When a critic points out \
 problems, fix them.";
 
+/// How the plan's days are written (the evaluator's keys and formats).
+const DAY_RULES: &str = "Rules: current_city is \"from A to B\" on a travel day and the city name otherwise; places \
+are written \"Name, City\"; several attractions are separated by \";\"; transportation is the exact text of the leg \
+(e.g. \"Flight Number: F0123456, from A to B, Departure Time: 08:00, Arrival Time: 10:00\" or \"Self-driving, from A \
+to B, duration: ..., distance: ..., cost: ...\"); use \"-\" when there is nothing (no hotel on the last day).";
+
+/// The eight keys of a day, in the order the evaluator lists them.
+const DAY_KEYS: &str =
+    "days, current_city, transportation, breakfast, attraction, lunch, dinner, accommodation";
+
+/// The compiler's turn: one JSON object, the plan first (its shape is the
+/// step's schema, [`super::planning::plan_schema`]).
 pub fn compiler_turn() -> String {
     format!(
-        "{TURN_HEADING}\nWrite the plan as a JSON array with one object per day and exactly these keys: days, \
-current_city, transportation, breakfast, attraction, lunch, dinner, accommodation. Rules: current_city is \"from A \
-to B\" on a travel day and the city name otherwise; places are written \"Name, City\"; several attractions are \
-separated by \";\"; transportation is the exact text of the leg (e.g. \"Flight Number: F0123456, from A to B, \
-Departure Time: 08:00, Arrival Time: 10:00\" or \"Self-driving, from A to B, duration: ..., distance: ..., cost: ...\"); \
-use \"-\" when there is nothing (no hotel on the last day). Put the array in a ```json block."
+        "{TURN_HEADING}\nReply with one JSON object only: {{\"plan\": [...], \"notes\": \"...\"}}. \"plan\" \
+holds one object per day with exactly these keys: {DAY_KEYS}; \"notes\" says briefly what the travellers should know \
+(gaps, the total cost). {DAY_RULES}"
+    )
+}
+
+/// How the solo agent writes its plan: a JSON array of days in a block.
+fn solo_plan_format() -> String {
+    format!(
+        "Write the plan as a JSON array with one object per day and exactly these keys: {DAY_KEYS}. {DAY_RULES} \
+Put the array in a ```json block."
     )
 }
 
@@ -136,8 +153,9 @@ place in the city of its day.";
 
 pub fn critic_turn() -> String {
     format!(
-        "{TURN_HEADING}\nCheck the latest plan. If it is right, reply with {APPROVED} on its own line. Otherwise list \
-each problem precisely (day, field, what is wrong, what to use instead) so the compiler can fix it."
+        "{TURN_HEADING}\nCheck the latest plan. Reply with one JSON object only: {{\"summary\": \"what you checked\", \"problems\": \
+[...], \"approved\": true|false}}. List each problem precisely (day, field, what is wrong, what to use instead) so the compiler can fix it; \
+\"approved\" is true only when the list is empty."
     )
 }
 
@@ -153,6 +171,6 @@ pub fn solo_turn() -> String {
     format!(
         "{TURN_HEADING}\nGather information step by step. When you have everything, reply without tool calls with \
 the final plan.\n{}",
-        compiler_turn().trim_start_matches(TURN_HEADING).trim()
+        solo_plan_format()
     )
 }

@@ -1,6 +1,7 @@
 //! The travel planner's replies: the experts' choices (their fenced JSON
-//! block), the orchestrator's decision (its JSON Schema, the step's shape,
-//! is made from [`Decision`]) and the critic's approval.
+//! block), the orchestrator's decision and the compiler's plan (their JSON
+//! Schemas, the steps' shapes, are made from [`Decision`] and
+//! [`PlanReply`]) and the critic's review ([`CriticReply`]).
 
 use super::contract::{ATTRACTION, HOTEL, PLAN, RESTAURANT, TRANSPORTATION};
 use schemars::JsonSchema;
@@ -99,5 +100,65 @@ fn next_schema(_: &mut schemars::gen::SchemaGenerator) -> schemars::schema::Sche
     .into()
 }
 
-/// The critic's reply: `APPROVED` on its own line, or a list of issues.
+/// The plan compiler's reply (JSON object): the plan, one object per day
+/// with TravelPlanner's eight keys, then the compiler's notes. Its JSON
+/// Schema is the compiler step's shape; the plan comes first, so a model
+/// held to the shape writes the plan before any note, and every text is
+/// bounded so no field can spend the answer's tokens.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct PlanReply {
+    /// The days in order (TravelPlanner's trips last 3, 5 or 7 days).
+    #[schemars(length(min = 1, max = 7))]
+    pub plan: Vec<PlanDayReply>,
+    /// What the travellers should know: gaps, the cost, what was changed.
+    #[serde(default)]
+    #[schemars(length(max = 1500))]
+    pub notes: String,
+}
+
+/// One day of the plan, in the keys and formats the evaluator reads.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct PlanDayReply {
+    #[schemars(range(min = 1, max = 7))]
+    pub days: u32,
+    /// The city, or "from A to B" on a travel day.
+    #[schemars(length(max = 200))]
+    pub current_city: String,
+    /// The leg's exact text, or "-".
+    #[schemars(length(max = 400))]
+    pub transportation: String,
+    /// "Name, City" or "-".
+    #[schemars(length(max = 200))]
+    pub breakfast: String,
+    /// "Name, City" entries separated by ";", or "-".
+    #[schemars(length(max = 600))]
+    pub attraction: String,
+    #[schemars(length(max = 200))]
+    pub lunch: String,
+    #[schemars(length(max = 200))]
+    pub dinner: String,
+    #[schemars(length(max = 200))]
+    pub accommodation: String,
+}
+
+/// The plan critic's reply (JSON object): what it checked, the problems it
+/// found, then its verdict. Its JSON Schema is the critic step's shape; the
+/// verdict comes last, so a model held to it writes what is wrong before it
+/// decides.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct CriticReply {
+    /// What was checked, in a sentence or two.
+    #[serde(default)]
+    #[schemars(length(max = 400))]
+    pub summary: String,
+    /// Each problem: the day, the field, what is wrong, what to use instead.
+    #[schemars(length(max = 20))]
+    #[schemars(inner(length(max = 400)))]
+    pub problems: Vec<String>,
+    /// True only when no problem is listed.
+    pub approved: bool,
+}
+
+/// The critic's approval in prose (before the critic had a shape, and what
+/// a reply without JSON is read by): `APPROVED` on its own line.
 pub const APPROVED: &str = "APPROVED";

@@ -416,18 +416,23 @@ pub use crate::engine::model::reply::section;
 /// exploration, the details never change.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct AgentTask {
+    #[schemars(length(max = 400))]
     pub subject: String,
     #[serde(default)]
+    #[schemars(length(max = 8), inner(length(max = 400)))]
     pub details: Vec<String>,
 }
 
 /// act.team.fuse: `{"subject": "...", "detail": "...", "description": "..."}`
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct TeamTask {
+    #[schemars(length(max = 400))]
     pub subject: String,
     #[serde(default)]
+    #[schemars(length(max = 800))]
     pub detail: String,
     #[serde(default)]
+    #[schemars(length(max = 1200))]
     pub description: String,
 }
 
@@ -449,9 +454,12 @@ impl TeamTask {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Reflection {
     #[serde(default)]
+    #[schemars(length(max = 800))]
     pub reflection: String,
+    #[schemars(length(max = 400))]
     pub deepen: String,
     #[serde(default)]
+    #[schemars(length(max = 8), inner(length(max = 400)))]
     pub questions: Vec<String>,
 }
 
@@ -460,14 +468,17 @@ pub struct Reflection {
 pub struct Check {
     pub ok: bool,
     #[serde(default)]
+    #[schemars(length(max = 8), inner(length(max = 400)))]
     pub issues: Vec<String>,
 }
 
 /// act.production.instruct: `{"subtasks": [{"tool": "...", "input": "..."}]}`
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct ToolSubtask {
+    #[schemars(length(max = 60))]
     pub tool: String,
     #[serde(default)]
+    #[schemars(length(max = 600))]
     pub input: String,
 }
 

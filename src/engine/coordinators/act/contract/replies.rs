@@ -33,37 +33,47 @@ pub struct ExpertiseReply {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct ExploreReply {
     #[serde(default)]
+    #[schemars(length(max = 400))]
     pub persona: String,
     #[serde(default)]
+    #[schemars(length(max = 600))]
     pub scenes: String,
     /// The specified task, in one sentence.
+    #[schemars(length(max = 400))]
     pub task: String,
 }
 
 /// act.acquire: episodes and knowledge, grouped by speaker.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct AcquireReply {
+    #[schemars(length(max = 12))]
     pub episodes: Vec<EpisodeReply>,
+    #[schemars(length(max = 12))]
     pub knowledge: Vec<KnowledgeReply>,
 }
 
 /// One episode: what a speaker did.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct EpisodeReply {
-    /// The speaker's name.
+    /// The speaker's name (narrowed per request to the speakers listed).
+    #[schemars(length(max = 60))]
     pub subject: String,
+    #[schemars(length(max = 400))]
     pub text: String,
 }
 
 /// One knowledge entry drawn from a speaker.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct KnowledgeReply {
-    /// The speaker's name.
+    /// The speaker's name (narrowed per request to the speakers listed).
+    #[schemars(length(max = 60))]
     pub subject: String,
+    #[schemars(length(max = 400))]
     pub summary: String,
     #[schemars(length(min = 1, max = 4), inner(length(min = 1, max = 40)))]
     pub keywords: Vec<String>,
     /// Who the information came from.
+    #[schemars(length(max = 60))]
     pub source: String,
     #[schemars(range(min = 0, max = 10))]
     pub importance: u8,
@@ -73,6 +83,7 @@ pub struct KnowledgeReply {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct FollowUpReply {
     #[serde(default)]
+    #[schemars(length(max = 400))]
     pub question: Option<String>,
     #[serde(default)]
     pub done: Option<bool>,

@@ -9,6 +9,7 @@ use crate::engine::coordinators::act::prompts;
 use crate::engine::coordinators::act::reading;
 use crate::engine::coordinators::act::team::{Act, Meeting};
 use crate::engine::model::reply::{Repair, RepairKind};
+use crate::engine::model::shape::ReplySchema;
 use crate::engine::run::RunError;
 
 /// What one acquisition stored (ids are given when stored).
@@ -41,7 +42,14 @@ pub async fn acquire_knowledge(
     let names: Vec<String> = speakers.iter().map(|s| act.name_of(s)).collect();
     let s = act.speaker(i, STEP_ACQUIRE);
     let prompt = prompts::acquire(&s, &names, transcript, act.limits());
-    let mut said = act.ask(&owner, STEP_ACQUIRE, prompt.clone()).await?;
+    // Held to the shape, a reply can only be about the speakers listed.
+    let about = |s: ReplySchema| {
+        s.with_enum("/properties/episodes/items/properties/subject", &names)
+            .with_enum("/properties/knowledge/items/properties/subject", &names)
+    };
+    let mut said = act
+        .ask_narrowed(&owner, STEP_ACQUIRE, prompt.clone(), about)
+        .await?;
     let mut read = read_acquisition_json(&said.text);
     let retried = read.is_err();
     if let Err(why) = &read {
@@ -53,7 +61,7 @@ pub async fn acquire_knowledge(
             )],
         );
         said = act
-            .ask(&owner, STEP_ACQUIRE, reading::again(&prompt))
+            .ask_narrowed(&owner, STEP_ACQUIRE, reading::again(&prompt), about)
             .await?;
         read = read_acquisition_json(&said.text);
     }

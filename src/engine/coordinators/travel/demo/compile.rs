@@ -15,7 +15,7 @@ use super::parts::{cost_line, place, Parts, Placed};
 use super::request::{no_facts, TravelRequest};
 use super::team::{team_trip, Team, TripSource};
 use super::transport::{self, RouteSearch};
-use super::trip::{plan_block, Trip};
+use super::trip::{plan_reply, Trip};
 use super::{Reply, Step};
 use crate::engine::coordinators::travel::contract::{
     ExpertChoices, TripFacts, ATTRACTION, HOTEL, RESTAURANT,
@@ -46,19 +46,17 @@ pub fn answer(req: &ChatRequest) -> Reply {
                 .into(),
         );
     }
-    let mut text = format!("{}\n", draft.source);
-    for n in &draft.notes {
-        text.push_str(&format!("- {n}\n"));
-    }
-    for g in &draft.placed.gaps {
-        text.push_str(&format!("- Not filled: {g}.\n"));
-    }
-    text.push_str(&format!(
-        "\n{}\n\n{}",
-        cost_line(draft.placed.cost, facts.budget),
-        plan_block(&draft.placed.plan)
-    ));
-    Reply::text(text)
+    let mut notes = vec![draft.source.clone()];
+    notes.extend(draft.notes.iter().map(|n| format!("- {n}")));
+    notes.extend(
+        draft
+            .placed
+            .gaps
+            .iter()
+            .map(|g| format!("- Not filled: {g}.")),
+    );
+    notes.push(cost_line(draft.placed.cost, facts.budget));
+    Reply::text(plan_reply(&draft.placed.plan, &notes.join("\n")))
 }
 
 struct Draft {

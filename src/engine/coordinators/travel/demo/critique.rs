@@ -5,14 +5,15 @@
 //! night away and none on the last day, every meal and a sight on full
 //! days, places in the day's city, nothing repeated, the wanted cuisines
 //! (as the restaurant expert described its picks) and the stated cost
-//! within budget. It answers APPROVED, or one line per problem.
+//! within budget. It answers in its step's shape: approved, or the
+//! problems found, one entry each.
 
 use super::parts::stated_cost;
 use super::request::{no_facts, TravelRequest};
 use super::team::Team;
 use super::{money, Reply};
 use crate::engine::coordinators::travel::contract::{
-    choices_in, TripFacts, APPROVED, COMPILER, RESTAURANT,
+    choices_in, CriticReply, TripFacts, COMPILER, RESTAURANT,
 };
 use crate::engine::domains::travel::plan::{Field, Plan, PlanDay};
 use crate::engine::model::ChatRequest;
@@ -26,9 +27,12 @@ pub fn answer(req: &ChatRequest) -> Reply {
     let plan = match team.latest_plan() {
         Ok(p) => p,
         Err(e) => {
-            return Reply::text(format!(
-                "- The plan cannot be read ({e}). Write it as a JSON array with one object per day in a ```json block."
-            ))
+            return review(
+                "I could not check the plan.",
+                &[format!(
+                    "The plan cannot be read ({e}). Write it as one JSON object {{\"plan\": [...]}} with one object per day."
+                )],
+            )
         }
     };
     let cost = team.latest(COMPILER).and_then(stated_cost);
@@ -43,24 +47,35 @@ pub fn answer(req: &ChatRequest) -> Reply {
     };
     let found = problems(&facts, &plan, cost, &cuisines);
     if found.is_empty() {
-        return Reply::text(format!(
-            "I checked all {} days: the route goes out and back, transportation follows the rules, there is a bed every \
-night away, every full day has its meals and a sight in the right city, nothing is repeated{}.\n\n{APPROVED}",
-            plan.days.len(),
-            cost.map(|c| format!(", and the stated total {} is within the budget of {}", money(c), money(facts.budget)))
-                .unwrap_or_default()
-        ));
+        return review(
+            &format!(
+                "I checked all {} days: the route goes out and back, transportation follows the rules, there is a bed \
+every night away, every full day has its meals and a sight in the right city, nothing is repeated{}.",
+                plan.days.len(),
+                cost.map(|c| format!(", and the stated total {} is within the budget of {}", money(c), money(facts.budget)))
+                    .unwrap_or_default()
+            ),
+            &[],
+        );
     }
-    let mut text = format!(
-        "I found {} problem{} in the plan:\n",
-        found.len(),
-        if found.len() == 1 { "" } else { "s" }
-    );
-    for p in &found {
-        text.push_str(&format!("- {p}\n"));
-    }
-    text.push_str("Please fix them and post the whole plan again.");
-    Reply::text(text)
+    review(
+        &format!(
+            "I found {} problem{} in the plan: please fix them and post the whole plan again.",
+            found.len(),
+            if found.len() == 1 { "" } else { "s" }
+        ),
+        &found,
+    )
+}
+
+/// The review in the critic step's shape: approved when nothing was found.
+fn review(summary: &str, found: &[String]) -> Reply {
+    let reply = CriticReply {
+        summary: summary.to_string(),
+        problems: found.to_vec(),
+        approved: found.is_empty(),
+    };
+    Reply::text(serde_json::to_string_pretty(&reply).unwrap_or_default())
 }
 
 /// "Name, City" → (name, city).

@@ -260,24 +260,40 @@ pub fn assemble(trip: &Trip, picks: &Picks) -> Plan {
 /// The plan as a ```json block, one day object per entry with the keys in
 /// the order the prompt lists them.
 pub fn plan_block(plan: &Plan) -> String {
-    let mut out = String::from("```json\n[\n");
+    format!("```json\n{}\n```", days_array(plan, ""))
+}
+
+/// The compiler's reply in its step's shape: `{"plan": [...], "notes": ...}`.
+pub fn plan_reply(plan: &Plan, notes: &str) -> String {
+    format!(
+        "{{\n  \"plan\": {},\n  \"notes\": {}\n}}",
+        days_array(plan, "  "),
+        serde_json::Value::from(notes)
+    )
+}
+
+/// The days as a JSON array, every line after the first indented by `indent`.
+fn days_array(plan: &Plan, indent: &str) -> String {
+    let mut out = String::from("[\n");
     for (i, day) in plan.days.iter().enumerate() {
-        out.push_str("  {\n");
+        out.push_str(&format!("{indent}  {{\n"));
         let keys: Vec<String> = Field::ALL
             .iter()
             .filter_map(|f| {
                 let v = day.get(*f)?.to_json();
-                Some(format!("    \"{}\": {v}", f.key()))
+                Some(format!("{indent}    \"{}\": {v}", f.key()))
             })
             .collect();
         out.push_str(&keys.join(",\n"));
+        out.push_str(&format!("\n{indent}  }}"));
         out.push_str(if i + 1 == plan.days.len() {
-            "\n  }\n"
+            "\n"
         } else {
-            "\n  },\n"
+            ",\n"
         });
     }
-    out.push_str("]\n```");
+    out.push_str(indent);
+    out.push(']');
     out
 }
 
