@@ -1,6 +1,8 @@
 //! Markdown to HTML that is safe to insert: raw HTML in the source becomes
 //! visible text, dangerous link schemes are dropped, images become links
-//! (nothing is fetched from addresses in model output).
+//! (nothing is fetched from addresses in model output). A reply that is
+//! one JSON object or list (a step held to its shape) is shown as an
+//! indented JSON block, not as a paragraph of braces.
 
 use pulldown_cmark::{CowStr, Event, Options, Parser, Tag, TagEnd};
 
@@ -20,6 +22,25 @@ fn safe_url(url: &str) -> bool {
 }
 
 pub fn to_safe_html(src: &str) -> String {
+    match whole_json(src) {
+        // Every line of the block starts with a brace, a bracket or
+        // indentation, so no string inside it can close the fence.
+        Some(pretty) => markdown_html(&format!("```json\n{pretty}\n```")),
+        None => markdown_html(src),
+    }
+}
+
+/// `src` indented, when the whole of it is a JSON object or list.
+fn whole_json(src: &str) -> Option<String> {
+    let t = src.trim();
+    if !(t.starts_with('{') || t.starts_with('[')) {
+        return None;
+    }
+    let v: serde_json::Value = serde_json::from_str(t).ok()?;
+    serde_json::to_string_pretty(&v).ok()
+}
+
+fn markdown_html(src: &str) -> String {
     let mut opts = Options::empty();
     opts.insert(Options::ENABLE_TABLES);
     opts.insert(Options::ENABLE_STRIKETHROUGH);
@@ -71,6 +92,23 @@ pub fn to_safe_html(src: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_reply_that_is_one_json_value_is_an_indented_block() {
+        let h = to_safe_html(r#" {"plan": [{"days": 1}], "notes": "<b>```x</b>"} "#);
+        assert!(
+            h.starts_with("<pre tabindex=\"0\"><code class=\"language-json\">{\n  \"plan\": ["),
+            "{h}"
+        );
+        assert!(
+            h.contains("&lt;b&gt;```x&lt;/b&gt;"),
+            "escaped, inside the block: {h}"
+        );
+        assert_eq!(h.matches("<pre").count(), 1);
+        // Prose around JSON, or JSON cut short, stays markdown.
+        assert!(to_safe_html("Here: {\"a\": 1}").starts_with("<p>"));
+        assert!(to_safe_html("{\"a\": ").starts_with("<p>"));
+    }
 
     #[test]
     fn raw_html_becomes_text() {
