@@ -400,7 +400,9 @@ fn a_wrapped_decision_is_unwrapped_and_flagged() {
 /// list of days (the solo agent's format), a day without one of its keys.
 #[test]
 fn the_compiler_is_asked_for_its_shape_and_a_plan_in_another_is_flagged() {
-    let shape = plan_schema();
+    // Narrowed to the trip's days: exactly that many, no more, no fewer.
+    let days = query(1)["days"].as_u64().expect("days") as usize;
+    let shape = plan_schema().with_items("plan", days, days);
     let (status, events) = run(Variant::Orchestrator, query(1), ToolMode::Native);
     assert_eq!(status, RunStatus::Finished);
     let compiler = calls_of(&events, COMPILER);

@@ -89,15 +89,37 @@ impl ReplySchema {
     /// order, the others after them: schemars lists them by name, and a
     /// model held to the shape writes them in the listed order (e.g. its
     /// reasons before its verdict).
-    pub fn in_order(mut self, fields: &[&str]) -> ReplySchema {
+    pub fn in_order(self, fields: &[&str]) -> ReplySchema {
+        self.in_order_at("", fields)
+    }
+
+    /// [`ReplySchema::in_order`] for the object schema at `pointer`.
+    pub fn in_order_at(mut self, pointer: &str, fields: &[&str]) -> ReplySchema {
         let rank = |k: &str| fields.iter().position(|f| *f == k).unwrap_or(fields.len());
-        if let Some(Value::Object(props)) = self.schema.get_mut("properties") {
+        let Some(at) = self.schema.pointer_mut(pointer) else {
+            return self;
+        };
+        if let Some(Value::Object(props)) = at.get_mut("properties") {
             let mut all: Vec<(String, Value)> = std::mem::take(props).into_iter().collect();
             all.sort_by_key(|(k, _)| rank(k));
             props.extend(all);
         }
-        if let Some(Value::Array(required)) = self.schema.get_mut("required") {
+        if let Some(Value::Array(required)) = at.get_mut("required") {
             required.sort_by_key(|k| rank(k.as_str().unwrap_or("")));
+        }
+        self
+    }
+
+    /// The list under the top-level property `field` holding `min` to
+    /// `max` items (a number the run sets, e.g. one per member).
+    pub fn with_items(mut self, field: &str, min: usize, max: usize) -> ReplySchema {
+        if let Some(list) = self
+            .schema
+            .pointer_mut(&format!("/properties/{field}"))
+            .and_then(Value::as_object_mut)
+        {
+            list.insert("minItems".into(), Value::from(min));
+            list.insert("maxItems".into(), Value::from(max));
         }
         self
     }

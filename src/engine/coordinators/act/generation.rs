@@ -10,6 +10,7 @@ use super::prompts;
 use super::reading;
 use super::team::{member_id, Act, Agent};
 use crate::engine::model::reply::{read_value, Read, Repair, RepairKind, Unreadable};
+use crate::engine::model::shape::ReplySchema;
 use crate::engine::run::RunError;
 use futures::future::join_all;
 use serde_json::Value;
@@ -42,7 +43,14 @@ pub async fn decompose(act: &Act<'_>) -> Result<Vec<AgentTask>, RunError> {
     act.ctx
         .add_agent(FACILITATOR, ROLE_FACILITATOR, "Facilitator");
     let prompt = prompts::decompose(&act.task.text, l);
-    let mut said = act.ask(FACILITATOR, STEP_DECOMPOSE, prompt.clone()).await?;
+    // Held to the shape: exactly one task per member, each its subject first.
+    let one_each = |s: ReplySchema| {
+        s.with_items("tasks", l, l)
+            .in_order_at("/properties/tasks/items", &["subject", "details"])
+    };
+    let mut said = act
+        .ask_narrowed(FACILITATOR, STEP_DECOMPOSE, prompt.clone(), one_each)
+        .await?;
     let mut read = read_tasks(&said.text);
     if let Err(why) = &read {
         act.repaired(
@@ -53,7 +61,12 @@ pub async fn decompose(act: &Act<'_>) -> Result<Vec<AgentTask>, RunError> {
             )],
         );
         said = act
-            .ask(FACILITATOR, STEP_DECOMPOSE, reading::again(&prompt))
+            .ask_narrowed(
+                FACILITATOR,
+                STEP_DECOMPOSE,
+                reading::again(&prompt),
+                one_each,
+            )
             .await?;
         read = read_tasks(&said.text);
     }

@@ -47,13 +47,15 @@ pub async fn compile(
     round: u32,
     has_plan: bool,
 ) -> Result<Delivery, RunError> {
+    let days = (world.query.days as usize).clamp(1, 7);
     let req = ChatRequest::new(world.messages(
         prompts::COMPILER_SYSTEM,
         brief,
         &prompts::compiler_turn(),
     ))
     .with_step(STEP_COMPILER)
-    .with_schema(plan_schema());
+    // Held to the shape, the plan has exactly the trip's days.
+    .with_schema(plan_schema().with_items("plan", days, days));
     let (call, text) = say(ctx, world, COMPILER, req).await?;
     let unread = if has_plan {
         "the previous plan is kept"
@@ -63,9 +65,24 @@ pub async fn compile(
     Ok(record_plan(ctx, COMPILER, round, (call, &text), unread))
 }
 
-/// The compiler's reply shape, made from [`PlanReply`].
+/// A day's keys in the order the evaluator (and the prompt) lists them.
+const DAY_KEYS: [&str; 8] = [
+    "days",
+    "current_city",
+    "transportation",
+    "breakfast",
+    "attraction",
+    "lunch",
+    "dinner",
+    "accommodation",
+];
+
+/// The compiler's reply shape, made from [`PlanReply`]: the plan first,
+/// each day's keys in the evaluator's order.
 pub fn plan_schema() -> ReplySchema {
-    ReplySchema::of::<PlanReply>(STEP_COMPILER).in_order(&["plan", "notes"])
+    ReplySchema::of::<PlanReply>(STEP_COMPILER)
+        .in_order(&["plan", "notes"])
+        .in_order_at("/properties/plan/items", &DAY_KEYS)
 }
 
 /// Asks `agent`, and posts its reply (trimmed) to the conversation: the

@@ -122,22 +122,22 @@ pub struct PlanDayReply {
     #[schemars(range(min = 1, max = 7))]
     pub days: u32,
     /// The city, or "from A to B" on a travel day.
-    #[schemars(length(max = 200))]
+    #[schemars(length(max = 100))]
     pub current_city: String,
     /// The leg's exact text, or "-".
-    #[schemars(length(max = 400))]
+    #[schemars(length(max = 200))]
     pub transportation: String,
     /// "Name, City" or "-".
-    #[schemars(length(max = 200))]
+    #[schemars(length(max = 120))]
     pub breakfast: String,
     /// "Name, City" entries separated by ";", or "-".
-    #[schemars(length(max = 600))]
+    #[schemars(length(max = 300))]
     pub attraction: String,
-    #[schemars(length(max = 200))]
+    #[schemars(length(max = 120))]
     pub lunch: String,
-    #[schemars(length(max = 200))]
+    #[schemars(length(max = 120))]
     pub dinner: String,
-    #[schemars(length(max = 200))]
+    #[schemars(length(max = 120))]
     pub accommodation: String,
 }
 

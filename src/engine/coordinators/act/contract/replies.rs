@@ -33,10 +33,10 @@ pub struct ExpertiseReply {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct ExploreReply {
     #[serde(default)]
-    #[schemars(length(max = 400))]
+    #[schemars(length(max = 240))]
     pub persona: String,
     #[serde(default)]
-    #[schemars(length(max = 600))]
+    #[schemars(length(max = 360))]
     pub scenes: String,
     /// The specified task, in one sentence.
     #[schemars(length(max = 400))]
