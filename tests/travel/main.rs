@@ -26,6 +26,7 @@ mod parity;
 mod quirks;
 mod replies;
 mod run_export;
+mod shapes;
 mod tool_tables;
 mod tools;
 mod views;
