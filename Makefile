@@ -27,9 +27,12 @@ bench: setup-browser build
 	CARGO_TARGET_DIR=$(CURDIR)/target/llm-worker cargo build --locked --release --manifest-path crates/llm-worker/Cargo.toml --bin gguf-speed
 	cargo build --locked --bin roundtable
 	target/debug/roundtable shapes --largest > target/largest-shape.json
+	target/debug/roundtable shapes --grammar > target/tool-grammar.lark
 	@echo "the real model natively (SmolLM2-135M-Instruct Q4_1, every core; weights as stored, the CLI's default, then unpacked to f32 by candle's switch),"
 	@echo "each then held to the largest step shape (constrained decoding: decode speed with and without, the first mask's latency):"
 	target/llm-worker/release/gguf-speed "$$(bash scripts/setup.sh --model-path)" 200 64 target/largest-shape.json
+	@echo "the same, held to the text tool protocol's grammar (every travel tool):"
+	target/llm-worker/release/gguf-speed "$$(bash scripts/setup.sh --model-path)" 200 64 target/tool-grammar.lark
 	CANDLE_DEQUANTIZE_ALL=1 target/llm-worker/release/gguf-speed "$$(bash scripts/setup.sh --model-path)" 200 64 target/largest-shape.json
 	@# native llama.cpp (built from PyPI's llama-cpp-python source package) beside the CLI's engine: 1 and 2 threads, ratios
 	bash scripts/llama-bench.sh

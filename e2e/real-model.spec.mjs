@@ -2,8 +2,9 @@
 // (Q4_1, the file scripts/setup.sh --browser fetches; scripts/test.sh names
 // it in ROUNDTABLE_REAL_MODEL) picked in Settings → Local model, answers
 // kept short in Settings. The single agent's answer streams with counted
-// tokens; then one MAEL task runs to its end, and what its steps had to
-// repair is counted and shown.
+// tokens; then one MAEL task and one ACT task run to their end, every
+// structured reply held to its schema, and what their steps had to repair
+// is counted and shown.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
@@ -28,7 +29,7 @@ async function runFile(page) {
 
 const responses = (doc) => doc.events.map((e) => e.event.llm_response).filter(Boolean);
 
-test('SmolLM2 added in Settings answers the single agent as it streams, then runs a MAEL task to its end', { timeout: 600_000 }, async () => {
+test('SmolLM2 added in Settings answers the single agent as it streams, then runs a MAEL task and an ACT task to their end', { timeout: 1_200_000 }, async () => {
   const page = await openApp(env);
   await page.setViewportSize({ width: 1440, height: 1000 });
   await page.getByRole('button', { name: 'Settings', exact: true }).click();
@@ -105,6 +106,33 @@ test('SmolLM2 added in Settings answers the single agent as it streams, then run
     await marks.first().locator('li').first().waitFor();
     await screenshot(page, 'real-model-mael-repair');
   }
+  // ACT on the same model: a task the team of two splits itself, no break
+  // time (Table 6's ablation row, the shortest run that reaches the
+  // production meeting). Every structured step is held to its schema.
+  await page.getByLabel('Coordinator').selectOption('act');
+  await page.locator('#act-source').selectOption('free');
+  await page.locator('#act-free').fill('Plan a school picnic for thirty children: food, games and transport.');
+  await page.locator('#act-size').fill('2');
+  await page.locator('#act-size').press('Tab');
+  await page.locator('#act-variant').selectOption('no-break-time');
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await waitForStatus(page, /Running/, 30_000);
+  await waitForStatus(page, /Finished|Failed|Stopped/, 600_000);
+  const actStatus = await page.getByTestId('run-status').innerText();
+  assert.match(actStatus, /Finished/, actStatus);
+  await screenshot(page, 'real-model-act');
+  const act = await runFile(page);
+  const actShaped = new Set(act.events.map((e) => e.event.llm_request).filter((r) => r && r.request.params?.schema).map((r) => r.call));
+  const actSteps = new Set(act.events.map((e) => e.event.llm_request).filter(Boolean).map((r) => r.request.step));
+  for (const step of ['act.decompose', 'act.production.draft', 'act.production.check']) {
+    assert.ok(actSteps.has(step), `${step} asked: ${[...actSteps]}`);
+  }
+  assert.ok(actShaped.size >= 5, `ACT asked for shaped replies: ${actShaped.size}`);
+  for (const r of responses(act)) {
+    assert.equal(r.response.structured, actShaped.has(r.call) ? 'schema' : undefined, `ACT call ${r.call}`);
+  }
+  assert.equal(await page.locator('.shape-mark.held').count(), actShaped.size, 'each shaped ACT reply is marked held to schema');
+  assert.equal(await page.locator('.shape-mark:not(.held)').count(), 0);
   // The other setup panels say which temperature their requests carry.
   await page.getByLabel('Coordinator').selectOption('travel');
   assert.equal(await page.getByTestId('travel-temperature').innerText(), 'Temperature 0 (set in Settings) · answers up to 48 tokens');

@@ -257,3 +257,40 @@ fn threads_go_with_the_local_model_and_are_at_least_one() {
     assert_eq!(code, 2);
     assert!(stderr.contains("cannot open the model file"), "{stderr}");
 }
+
+#[test]
+fn shapes_lists_each_steps_shape_and_what_a_local_model_is_held_to() {
+    let (code, out, err) = cli(&["shapes"], None);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .collect();
+    let step = |name: &str| {
+        lines
+            .iter()
+            .find(|l| l["step"] == name)
+            .unwrap_or_else(|| panic!("{name} listed"))
+    };
+    // A provider gets one object; a verdict that must agree with its
+    // findings is held by its two cases.
+    for name in ["travel.critic", "act.production.check", "mael.critique"] {
+        assert_eq!(step(name)["schema"]["type"], "object", "{name}");
+        assert_eq!(
+            step(name)["held"]["anyOf"].as_array().map(Vec::len),
+            Some(2),
+            "{name}"
+        );
+    }
+    assert!(step("act.plus.rescore")["held"].is_null());
+    let (code, out, _) = cli(&["shapes", "--largest"], None);
+    assert_eq!(code, 0);
+    assert!(serde_json::from_str::<serde_json::Value>(&out).is_ok());
+    // The text protocol's grammar names every travel tool.
+    let (code, out, _) = cli(&["shapes", "--grammar"], None);
+    assert_eq!(code, 0);
+    assert!(out.starts_with("start: REPLY\n"), "{out}");
+    for tool in ["FlightSearch", "AccommodationSearch", "CitySearch"] {
+        assert!(out.contains(&format!("{tool}\\[")), "{tool}: {out}");
+    }
+}

@@ -19,20 +19,26 @@ fn main() {
             }
             0
         }
-        Ok(Command::Shapes { largest }) => {
+        Ok(Command::Shapes { largest, grammar }) => {
             let shapes = roundtable::engine::coordinators::every_shape();
-            if largest {
+            if grammar {
+                print!(
+                    "{}",
+                    roundtable::engine::coordinators::text_tool_grammar().lark()
+                );
+            } else if largest {
                 let big = shapes
                     .iter()
-                    .map(|s| s.strict())
+                    .map(|s| s.decoding_form())
                     .max_by_key(|s| s.to_string().len());
                 println!("{}", big.unwrap_or_default());
             } else {
                 for s in &shapes {
-                    println!(
-                        "{}",
-                        serde_json::json!({"step": s.name, "schema": s.strict()})
-                    );
+                    let mut line = serde_json::json!({"step": s.name, "schema": s.strict()});
+                    if s.agreeing.is_some() {
+                        line["held"] = s.decoding_form();
+                    }
+                    println!("{line}");
                 }
             }
             0

@@ -11,8 +11,11 @@ USAGE:
   roundtable run --continue RUN.json [--out FILE] [options]
                                          finish a run that stopped (a signal, a failed call)
   roundtable coordinators
-  roundtable shapes [--largest]          each structured step's reply shape (strict JSON
-                                         Schema), a JSON line each; --largest: its schema only
+  roundtable shapes [--largest|--grammar] each structured step's reply shape (strict JSON
+                                         Schema, and the form a local model is held to when
+                                         it differs), a JSON line each; --largest: the largest
+                                         held form only; --grammar: the text tool protocol's
+                                         grammar (Lark) with the travel planner's tools
   roundtable share encode < run.json     print the share-link payload (after #run=)
   roundtable share decode < payload      print the run JSON of a payload or link
                                          (a lesson or comparison file encodes to
@@ -63,10 +66,12 @@ pub enum Command {
     /// `serve`: its options, read by `serve`.
     Serve(Vec<OsString>),
     Coordinators,
-    /// `shapes [--largest]`: every structured step's reply shape (its strict
-    /// JSON Schema), one JSON line each; or the largest one's schema only.
+    /// `shapes [--largest|--grammar]`: every structured step's reply shape
+    /// (its strict JSON Schema), one JSON line each; or the largest form a
+    /// local model is held to; or the text tool protocol's grammar.
     Shapes {
         largest: bool,
+        grammar: bool,
     },
     /// A command of a coordinator's own (`travel-batch`, `mael-learn`…), with its arguments.
     Paper(&'static super::paper::PaperCommand, Vec<OsString>),
@@ -142,14 +147,15 @@ pub fn parse(args: impl IntoIterator<Item = std::ffi::OsString>) -> Result<Comma
         "help" => Ok(Command::Help),
         "coordinators" => Ok(Command::Coordinators),
         "shapes" => {
-            let mut largest = false;
+            let (mut largest, mut grammar) = (false, false);
             while let Some(arg) = p.next().map_err(|e| e.to_string())? {
                 match arg {
                     Long("largest") => largest = true,
+                    Long("grammar") => grammar = true,
                     other => return Err(other.unexpected().to_string()),
                 }
             }
-            Ok(Command::Shapes { largest })
+            Ok(Command::Shapes { largest, grammar })
         }
         "share" => match p.next().map_err(|e| e.to_string())? {
             Some(Value(v)) if v == "encode" => Ok(Command::Share { encode: true }),

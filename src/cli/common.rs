@@ -57,6 +57,7 @@ MODEL OPTIONS (every command that runs coordinators):
   --temperature T        the run's sampling temperature: every request that does not set
                          its own by design (recorded in the run file)
   --max-tokens N         the longest answer of every request that does not set its own
+                         (the travel compiler sets room for its whole plan)
   --sampler-top-k N      with --provider local, llama.cpp's sampler settings (recorded in the
   --top-p P              run file; each left out is llama.cpp's default: top-k 40 (0 = off),
   --min-p P              top-p 0.95 and min-p 0.05 (in [0, 1]; 1 and 0 = off), repeat

@@ -7,6 +7,7 @@ pub mod domains;
 pub mod lesson;
 pub mod live;
 pub mod model;
+pub mod prompts;
 pub mod run;
 pub mod share;
 pub mod views;

@@ -369,6 +369,7 @@ fn test_connection(s: Settings, key: String, probe: RwSignal<Probe>) {
                 "properties": {"ok": {"type": "boolean"}},
                 "required": ["ok"]
             }),
+            agreeing: None,
         });
         req.params.max_tokens = Some(16);
         let started = js_sys::Date::now();
@@ -396,7 +397,7 @@ fn structured_note(mode: crate::engine::model::shape::StructuredMode) -> String 
     match mode {
         StructuredMode::Schema => " Structured replies: the server holds each step to its JSON Schema.",
         StructuredMode::JsonMode => " Structured replies: JSON mode only (the server refused a JSON Schema); replies are checked when read.",
-        StructuredMode::Prompt => " Structured replies: by the prompt alone (the server refused JSON mode); replies are read leniently.",
+        StructuredMode::Prompt | StructuredMode::Grammar => " Structured replies: by the prompt alone (the server refused JSON mode); replies are read leniently.",
     }
     .to_string()
 }

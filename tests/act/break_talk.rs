@@ -226,3 +226,89 @@ fn no_further_questions_in_the_questions_place_ends_the_one_to_one() {
 fn member_letter(id: &str) -> char {
     (b'A' + id[1..].parse::<u8>().unwrap_or(1) - 1) as char
 }
+
+/// A member whose reflection plans `n` questions ("Q1 of …", …); its
+/// follow-up says it is done (the scripted default).
+fn planned_questions(n: usize) -> roundtable::engine::model::scripted::ScriptedModel {
+    model(move |req| {
+        (req.step.as_deref() == Some(STEP_REFLECT)).then(|| {
+            let name = name_of(req);
+            let qs: Vec<String> = (1..=n).map(|k| format!("Q{k} of {name}")).collect();
+            serde_json::json!({"reflection": "r", "deepen": format!("DEEPEN-{name}"), "questions": qs})
+                .to_string()
+        })
+    })
+}
+
+#[test]
+fn the_reflections_questions_are_all_asked_in_order_up_to_the_cap() {
+    // §3.5: the member formulates a set of questions; each is put to the
+    // expert in turn before any follow-up. Cap 4: three planned, then one
+    // follow-up turn that says done.
+    let r = run_with(Variant::Act, planned_questions(3), |o, _| {
+        o.limits.break_pairs = 4
+    });
+    assert_eq!(r.status, RunStatus::Finished, "{:?}", r.failure());
+    for (_, b) in r.notes::<BreakRecord>(STORE_BREAK) {
+        assert_eq!(
+            (b.pairs, b.planned, b.ended.as_str()),
+            (3, 3, "no further questions"),
+            "{b:?}"
+        );
+    }
+    assert_eq!(r.asked(STEP_FOLLOWUP).len(), 4, "one follow-up turn each");
+    for (member, lines) in one_to_ones(&r) {
+        let name = format!("Agent {}", member_letter(&member));
+        let texts: Vec<&str> = lines.iter().map(|(_, t)| t.as_str()).collect();
+        let q = |k: usize| format!("Q{k} of {name}");
+        assert_eq!(
+            texts,
+            [
+                q(1).as_str(),
+                "EXPERT ANSWER.",
+                q(2).as_str(),
+                "EXPERT ANSWER.",
+                q(3).as_str(),
+                "EXPERT ANSWER."
+            ],
+            "{member}"
+        );
+    }
+    // The reflection is asked for at most the cap, in its prompt and in
+    // its shape.
+    let reflect: Vec<_> = r
+        .requests
+        .iter()
+        .filter(|q| q.step.as_deref() == Some(STEP_REFLECT))
+        .collect();
+    assert_eq!(reflect.len(), 4);
+    for q in reflect {
+        let strict = q.params.schema.as_ref().expect("a shape").strict();
+        assert_eq!(strict["properties"]["questions"]["maxItems"], 4);
+        assert!(q.last_user().unwrap_or_default().contains("at most 4"));
+    }
+
+    // Five planned, the default cap of 3: the first three are asked, no
+    // follow-up, the rest dropped and flagged, never posted.
+    let r = run(Variant::Act, planned_questions(5));
+    assert_eq!(r.status, RunStatus::Finished, "{:?}", r.failure());
+    for (_, b) in r.notes::<BreakRecord>(STORE_BREAK) {
+        assert_eq!(
+            (b.pairs, b.planned, b.ended.as_str()),
+            (3, 3, "cap"),
+            "{b:?}"
+        );
+        assert!(b.flags.iter().any(|f| f.contains("the first 3")), "{b:?}");
+    }
+    assert!(r.asked(STEP_FOLLOWUP).is_empty());
+    for (_, lines) in one_to_ones(&r) {
+        assert!(lines
+            .iter()
+            .all(|(_, t)| !t.starts_with("Q4") && !t.starts_with("Q5")));
+    }
+    // The expert's task is the questions that are asked.
+    for (_, text) in r.asked(STEP_ANSWER) {
+        let task = section(&text, H_INITIAL).unwrap_or("");
+        assert!(task.contains("Q3 of") && !task.contains("Q4 of"), "{task}");
+    }
+}

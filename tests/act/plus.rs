@@ -61,9 +61,9 @@ fn m27_knowledge_carries_over_and_tasks_go_to_the_most_similar_agent() {
                             .map(str::to_string)
                     })
                     .collect();
-                let scores: serde_json::Map<String, serde_json::Value> = ids
+                let scores: Vec<serde_json::Value> = ids
                     .into_iter()
-                    .map(|id| (id, serde_json::json!(10)))
+                    .map(|id| serde_json::json!({"id": id, "score": 10}))
                     .collect();
                 serde_json::json!({"scores": scores}).to_string()
             })
@@ -106,6 +106,31 @@ fn m27_knowledge_carries_over_and_tasks_go_to_the_most_similar_agent() {
     // Re-scored for the new task: every carried entry now has 10.
     let rescores = second.notes::<RescoreRecord>(STORE_RESCORE);
     assert_eq!(rescores.len(), 4);
+    // Each re-scoring is held to its shape: one score per entry shown,
+    // by the shown entries' ids; replies in that shape need no repair.
+    for r in second
+        .requests
+        .iter()
+        .filter(|r| r.step.as_deref() == Some(STEP_RESCORE))
+    {
+        let strict = r.params.schema.as_ref().expect("a shape").strict();
+        let ids: Vec<String> = r
+            .last_user()
+            .unwrap_or_default()
+            .lines()
+            .filter_map(|l| l.strip_prefix('[')?.split(']').next().map(str::to_string))
+            .collect();
+        assert_eq!(strict["properties"]["scores"]["minItems"], ids.len());
+        assert_eq!(strict["properties"]["scores"]["maxItems"], ids.len());
+        assert_eq!(
+            strict["properties"]["scores"]["items"]["properties"]["id"]["enum"],
+            serde_json::json!(ids)
+        );
+    }
+    assert!(
+        rescores.iter().all(|(_, r)| r.note.is_none()),
+        "{rescores:?}"
+    );
     assert!(rescores
         .iter()
         .all(|(_, r)| !r.scores.is_empty() && r.scores.iter().all(|(_, s)| *s == 10)));
@@ -273,5 +298,153 @@ fn a_bank_of_thousands_is_rescored_with_a_bounded_prompt_latest_first() {
             .filter(|k| k.summary.starts_with("BANKED-"))
             .all(|k| k.importance == 10);
         assert!(kept);
+    }
+}
+
+/// The ids shown in a re-scoring prompt, in order.
+fn shown_ids(req: &roundtable::engine::model::ChatRequest) -> Vec<String> {
+    req.last_user()
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| l.strip_prefix('[')?.split(']').next().map(str::to_string))
+        .collect()
+}
+
+/// A model that re-scores every entry it is shown to `score`.
+fn rescoring_to(score: u8) -> roundtable::engine::model::scripted::ScriptedModel {
+    model(move |req| {
+        (req.step.as_deref() == Some(STEP_RESCORE)).then(|| {
+            let scores: Vec<serde_json::Value> = shown_ids(req)
+                .into_iter()
+                .map(|id| serde_json::json!({"id": id, "score": score}))
+                .collect();
+            serde_json::json!({ "scores": scores }).to_string()
+        })
+    })
+}
+
+#[test]
+fn an_old_score_never_outranks_a_fresh_one_it_was_not_judged_against() {
+    use roundtable::engine::coordinators::act::memory::top_c_order;
+    use roundtable::engine::coordinators::act::plus::{RESCORE_BATCHES, RESCORE_ENTRIES};
+    // Banks whose old scores are all high, re-scored low for the new task:
+    // before batches, 40 were re-scored and the other old 10s took top-c.
+    for (extra, rescored_to) in [(100u32, 3u8), (10_000, 1)] {
+        let bank = grown_bank(extra);
+        let c = 5;
+        let r = run_full(
+            task(),
+            Variant::ActPlus,
+            rescoring_to(rescored_to),
+            Some(bank.clone()),
+            |o, _| o.limits.c = c,
+        );
+        assert_eq!(r.status, RunStatus::Finished, "{:?}", r.failure());
+        let asked: Vec<_> = r
+            .requests
+            .iter()
+            .filter(|q| q.step.as_deref() == Some(STEP_RESCORE))
+            .collect();
+        assert!(asked.len() > 4, "{extra}: more than one batch each");
+        assert!(
+            asked.len() <= 4 * RESCORE_BATCHES,
+            "{extra}: {}",
+            asked.len()
+        );
+        // No entry is shown twice to the same agent.
+        let records = r.notes::<RescoreRecord>(STORE_RESCORE);
+        for agent in ["a1", "a2", "a3", "a4"] {
+            let mine: Vec<&RescoreRecord> = records
+                .iter()
+                .filter(|(a, _)| a == agent)
+                .map(|(_, r)| r)
+                .collect();
+            let mut shown: Vec<&String> = mine
+                .iter()
+                .flat_map(|r| r.scores.iter().map(|(id, _)| id))
+                .collect();
+            let n = shown.len();
+            shown.sort();
+            shown.dedup();
+            assert_eq!(shown.len(), n, "{agent}: an entry shown twice");
+            assert!(mine.iter().all(|r| r.scores.len() <= RESCORE_ENTRIES));
+            let last = mine.last().expect("records");
+            assert!(last.stopped.is_some(), "{last:?}");
+            assert!(mine[..mine.len() - 1].iter().all(|r| r.stopped.is_none()));
+            // Every top-c pick of the first meeting was judged for this
+            // task: re-scored (to the new score) or learnt in it.
+            let fresh: Vec<&String> = mine
+                .iter()
+                .flat_map(|r| r.scores.iter().map(|(id, _)| id))
+                .collect();
+            let first = r
+                .notes::<RetrievalRecord>(STORE_RETRIEVAL)
+                .into_iter()
+                .find(|(a, _)| a == agent)
+                .expect("a retrieval");
+            for id in &first.1.ids {
+                assert!(
+                    fresh.contains(&id),
+                    "{extra} {agent}: {id} kept an old score and was picked"
+                );
+            }
+        }
+        // In the bank the team leaves behind, no entry with an old score
+        // ranks ahead of the c-th fresh one.
+        let data = bank.data.borrow();
+        for a in &data.agents {
+            let fresh: Vec<&String> = records
+                .iter()
+                .filter(|(id, _)| *id == a.id)
+                .flat_map(|(_, r)| r.scores.iter().map(|(id, _)| id))
+                .collect();
+            let mut judged: Vec<&roundtable::engine::coordinators::act::contract::Knowledge> = a
+                .store
+                .knowledge
+                .iter()
+                .filter(|k| fresh.contains(&&k.id) || k.trial == data.trials - 1)
+                .collect();
+            judged.sort_by(|x, y| top_c_order(x, y));
+            let cth = judged[c - 1];
+            for k in &a.store.knowledge {
+                if !judged.iter().any(|j| j.id == k.id) {
+                    assert_ne!(
+                        top_c_order(k, cth),
+                        std::cmp::Ordering::Less,
+                        "{extra}: {} (old {}) outranks the c-th fresh {} ({})",
+                        k.id,
+                        k.importance,
+                        cth.id,
+                        cth.importance
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn rescoring_stops_once_no_unseen_entry_could_enter_top_c() {
+    // Re-scored to 10, above every old score: one batch is enough.
+    let bank = grown_bank(1_000);
+    let r = run_full(
+        task(),
+        Variant::ActPlus,
+        rescoring_to(10),
+        Some(bank),
+        |_, _| {},
+    );
+    assert_eq!(r.status, RunStatus::Finished, "{:?}", r.failure());
+    assert_eq!(
+        r.asked(STEP_RESCORE).len(),
+        4,
+        "no more than one batch each"
+    );
+    for (_, rec) in r.notes::<RescoreRecord>(STORE_RESCORE) {
+        assert_eq!(
+            rec.stopped.as_deref(),
+            Some("no entry left unseen could enter top-c")
+        );
+        assert!(rec.lowered.is_empty());
     }
 }

@@ -7,7 +7,7 @@ use super::replies::{calls, calls_of, repairs_for};
 use crate::common::*;
 use roundtable::engine::coordinators::travel::contract::*;
 use roundtable::engine::coordinators::travel::planning::{
-    critic_schema, plan_schema, read_review, Review,
+    critic_schema, plan_room, plan_schema, read_review, Review,
 };
 use roundtable::engine::model::reply::{Repair, RepairKind};
 use roundtable::engine::run::{RunEvent, RunStatus};
@@ -29,6 +29,8 @@ fn the_compiler_is_asked_for_its_shape_and_a_plan_in_another_is_flagged() {
     for c in &compiler {
         let req = &all[c].2;
         assert_eq!(req.params.schema.as_ref(), Some(&shape), "call {c}");
+        // Room for the whole plan, whatever the run's longest answer.
+        assert_eq!(req.params.max_tokens, Some(plan_room(days)), "call {c}");
         let text = events
             .iter()
             .find_map(|e| match &e.event {

@@ -232,6 +232,10 @@ pub struct GenParams {
     /// The JSON Schema the answer is held to (constrained decoding); none
     /// for a free-text step.
     pub schema: Option<serde_json::Value>,
+    /// A grammar the answer is held to instead (llguidance's Lark syntax:
+    /// e.g. the text tool protocol, where a call is written whole or not
+    /// at all); none for a free-text step or a schema step.
+    pub grammar: Option<String>,
 }
 
 /// [`GenParams`] as the message carries it: the temperature first, the
@@ -247,6 +251,8 @@ struct GenParamsWire {
     sampling: LocalSampling,
     #[serde(skip_serializing_if = "Option::is_none")]
     schema: Option<serde_json::Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    grammar: Option<String>,
 }
 
 impl From<GenParamsWire> for GenParams {
@@ -260,6 +266,7 @@ impl From<GenParamsWire> for GenParams {
             max_tokens: w.max_tokens,
             seed: w.seed,
             schema: w.schema,
+            grammar: w.grammar,
         }
     }
 }
@@ -272,6 +279,7 @@ impl From<GenParams> for GenParamsWire {
             seed: p.seed,
             sampling: p.sampling.local,
             schema: p.schema,
+            grammar: p.grammar,
         }
     }
 }
@@ -402,8 +410,8 @@ pub enum FromWorker {
         share_ms: Vec<f64>,
         #[serde(default)]
         wait_ms: f64,
-        /// The answer was held to the request's schema (constrained
-        /// decoding) from its first token to its last.
+        /// The answer was held to the request's schema or grammar
+        /// (constrained decoding) from its first token to its last.
         #[serde(default)]
         held: bool,
     },

@@ -148,6 +148,17 @@ pub fn every_shape() -> Vec<crate::engine::model::shape::ReplySchema> {
     all
 }
 
+/// The text tool protocol's grammar with every tool the travel planner
+/// offers (the solo agent's set): the largest a local model is held to.
+pub fn text_tool_grammar() -> crate::engine::model::text_tools::CallGrammar {
+    use crate::engine::domains::travel::tools::{parameter_names, TOOL_NAMES};
+    crate::engine::model::text_tools::CallGrammar::new(
+        TOOL_NAMES
+            .iter()
+            .map(|t| (*t, parameter_names(t).map_or(0, |n| n.len()))),
+    )
+}
+
 /// The entry for a coordinator this build does not know: the run fails
 /// with a message that lists the known ones.
 pub fn unknown(ctx: &RunCtx) -> LocalBoxFuture<'_, Result<Outcome, RunError>> {

@@ -45,21 +45,23 @@ pub fn gen_params(req: &ChatRequest, local: &LocalSampling) -> GenParams {
         max_tokens: req.params.max_tokens,
         seed: LOCAL_SEED,
         // A structured step is decoded under its schema.
-        schema: req.params.schema.as_ref().map(|s| s.strict()),
+        schema: req.params.schema.as_ref().map(|s| s.decoding_form()),
+        // A step in a text protocol (tool calls), under its grammar.
+        grammar: req.params.grammar.as_ref().map(|g| g.lark()),
     }
 }
 
-/// How a local answer to `req` was held to its shape: the schema, when the
-/// engine held it from first token to last (`held`); the prompt alone when
-/// it could not (said, never silent); none for a free-text step.
+/// How a local answer to `req` was held to its shape: the schema (or the
+/// grammar of a text protocol), when the engine held it from first token
+/// to last (`held`); the prompt alone when it could not (said, never
+/// silent); none for a free-text step.
 pub fn held_mode(req: &ChatRequest, held: bool) -> Option<StructuredMode> {
-    req.params.schema.as_ref().map(|_| {
-        if held {
-            StructuredMode::Schema
-        } else {
-            StructuredMode::Prompt
-        }
-    })
+    let by = match (&req.params.schema, &req.params.grammar) {
+        (Some(_), _) => StructuredMode::Schema,
+        (None, Some(_)) => StructuredMode::Grammar,
+        (None, None) => return None,
+    };
+    Some(if held { by } else { StructuredMode::Prompt })
 }
 
 #[cfg(test)]

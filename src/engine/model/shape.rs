@@ -14,6 +14,21 @@ use serde_json::{Map, Value};
 pub struct ReplySchema {
     pub name: String,
     pub schema: Value,
+    /// A verdict that must agree with its findings (approved only with no
+    /// problem listed): what a provider's schema mode cannot say (its
+    /// root must be one object), a model run here is held to
+    /// ([`ReplySchema::decoding_form`]); a reply that disagrees anyway is
+    /// read by its findings, flagged.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agreeing: Option<Agreement>,
+}
+
+/// The boolean field `verdict` is true exactly when the field `findings`
+/// (a text or a list) is empty.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Agreement {
+    pub verdict: String,
+    pub findings: String,
 }
 
 /// How a provider was held to a step's shape.
@@ -27,6 +42,9 @@ pub enum StructuredMode {
     /// The step's schema itself (a provider's strict schema mode, a forced
     /// tool, or constrained decoding).
     Schema,
+    /// The step's grammar (the text tool protocol's), by constrained
+    /// decoding: a tool call whole or none.
+    Grammar,
 }
 
 impl StructuredMode {
@@ -36,6 +54,7 @@ impl StructuredMode {
             StructuredMode::Schema => "held to schema",
             StructuredMode::JsonMode => "provider's JSON mode",
             StructuredMode::Prompt => "read leniently",
+            StructuredMode::Grammar => "held to the tool grammar",
         }
     }
 }
@@ -54,7 +73,52 @@ impl ReplySchema {
         ReplySchema {
             name: name.to_string(),
             schema,
+            agreeing: None,
         }
+    }
+
+    /// The shape with its boolean `verdict` agreeing with `findings`: true
+    /// with none (an empty text or list), false with some.
+    pub fn with_agreeing(mut self, verdict: &str, findings: &str) -> ReplySchema {
+        self.agreeing = Some(Agreement {
+            verdict: verdict.to_string(),
+            findings: findings.to_string(),
+        });
+        self
+    }
+
+    /// The form a model run here is held to by constrained decoding: the
+    /// strict form, or, with a verdict that must agree with its findings,
+    /// its two cases (the verdict true and no findings; false and some).
+    pub fn decoding_form(&self) -> Value {
+        let strict = self.strict();
+        let Some(a) = &self.agreeing else {
+            return strict;
+        };
+        let case = |verdict: bool| {
+            let mut c = strict.clone();
+            let Some(props) = c.get_mut("properties").and_then(Value::as_object_mut) else {
+                return c;
+            };
+            if let Some(v) = props.get_mut(&a.verdict) {
+                *v = serde_json::json!({ "enum": [verdict] });
+            }
+            if let Some(Value::Object(f)) = props.get_mut(&a.findings) {
+                let list = f.get("type").and_then(Value::as_str) == Some("array");
+                let (min, max) = if list {
+                    ("minItems", "maxItems")
+                } else {
+                    ("minLength", "maxLength")
+                };
+                if verdict {
+                    f.insert(max.into(), Value::from(0));
+                } else {
+                    f.insert(min.into(), Value::from(1));
+                }
+            }
+            c
+        };
+        serde_json::json!({ "anyOf": [case(true), case(false)] })
     }
 
     /// The shape with the list under the top-level property `field`

@@ -1,6 +1,9 @@
 //! The text tool-call protocol for models without native tool calling:
 //! `ToolName[arg1, arg2]`, as TravelPlanner's agents write it. Parsing is
-//! robust to surrounding prose, Markdown emphasis and code fences.
+//! robust to surrounding prose, Markdown emphasis and code fences. A model
+//! run here is held to the protocol by a grammar ([`CallGrammar`]).
+
+use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TextToolCall {
@@ -11,6 +14,92 @@ pub struct TextToolCall {
 /// Formats a call: `FlightSearch[New York, Boston, 2022-03-16]`.
 pub fn format_call(name: &str, args: &[&str]) -> String {
     format!("{name}[{}]", args.join(", "))
+}
+
+/// The tools a text-protocol reply may call, as a request carries them:
+/// a model run here (the page's worker, the CLI's local model) holds the
+/// reply to [`CallGrammar::lark`] by constrained decoding; a provider gets
+/// the prompt alone. No tool: the reply may call none (an agent's last
+/// round).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CallGrammar {
+    pub tools: Vec<GrammarTool>,
+}
+
+/// A tool of a [`CallGrammar`]: its name and how many arguments a call
+/// has (0: any number).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GrammarTool {
+    pub name: String,
+    pub args: usize,
+}
+
+impl CallGrammar {
+    pub fn new<'a>(tools: impl IntoIterator<Item = (&'a str, usize)>) -> CallGrammar {
+        CallGrammar {
+            tools: tools
+                .into_iter()
+                .map(|(name, args)| GrammarTool {
+                    name: name.to_string(),
+                    args,
+                })
+                .collect(),
+        }
+    }
+
+    /// The grammar, in llguidance's Lark syntax ([`call_grammar`]).
+    pub fn lark(&self) -> String {
+        let tools: Vec<(&str, usize)> = self
+            .tools
+            .iter()
+            .map(|t| (t.name.as_str(), t.args))
+            .collect();
+        call_grammar(&tools)
+    }
+}
+
+/// The text protocol as a grammar (llguidance's Lark syntax) that a model
+/// run here is held to by constrained decoding. A reply is any text in
+/// which a word followed by `[` is one of `tools` (name, arguments; 0: any
+/// number), starting a word, with that many arguments, each on the call's line and written
+/// as [`parse_all`] reads it (plain, or in quotes; no brackets or
+/// parentheses), the call closed on its line: `FlightSearch[Boston, Austin,
+/// 2022-03-16]`. So a call is whole or absent, and never of a tool the
+/// agent lacks; prose, lists and JSON (a bracket after a space, a colon, a
+/// quote) stay free. A reply cut off by the token cap can still stop inside
+/// a call: its reader says so.
+pub fn call_grammar(tools: &[(&str, usize)]) -> String {
+    // Characters of a word: ASCII letters, digits and `_`, and any
+    // character beyond ASCII (wider than `parse_all`'s letters: a call
+    // the grammar lets through always starts a word there).
+    const NOT_WORD: &str = r"\x00-\x2F\x3A-\x40\x5B-\x5E\x60\x7B-\x7F";
+    const NOT_WORD_NOR_OPEN: &str = r"\x00-\x2F\x3A-\x40\x5C-\x5E\x60\x7B-\x7F";
+    let arg = r#" *(?:"[^"\n]*"|'[^'\n]*'|[^\[\]\n(){},"' ][^\[\]\n(){},]*) *"#;
+    let calls: Vec<String> = tools
+        .iter()
+        .filter_map(|(name, arity)| {
+            let name: String = name
+                .chars()
+                .filter(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect();
+            let args = match arity {
+                0 => format!("(?:{arg}(?:,{arg})*)?"),
+                n => format!("{arg}(?:,{arg}){{{}}}", n - 1),
+            };
+            (!name.is_empty()).then(|| format!(r"{name}\[{args}\]"))
+        })
+        .collect();
+    let call = if calls.is_empty() {
+        String::new()
+    } else {
+        format!("{}|", calls.join("|"))
+    };
+    // Calls; words, each followed by a character that is neither a word's
+    // nor `[`; single characters that are not a word's (`[` among them:
+    // after them a bracket starts no call); and a last word.
+    let reply =
+        format!("(?:{call}[^{NOT_WORD}]+[{NOT_WORD_NOR_OPEN}]|[{NOT_WORD}])*[^{NOT_WORD}]*");
+    format!("start: REPLY\nREPLY: /{}/\n", reply.replace('/', r"\/"))
 }
 
 /// Every `Name[...]` in `text` whose name is in `known` (any identifier

@@ -151,6 +151,12 @@ pub struct RequestParams {
     /// structured-output mode, recorded, shown by the inspector.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub schema: Option<super::shape::ReplySchema>,
+    /// The tools a reply in the text tool protocol may call: a model run
+    /// here is held to their grammar (a call whole or none). Recorded,
+    /// shown by the inspector; never sent to a provider (the prompt
+    /// describes the protocol).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub grammar: Option<super::text_tools::CallGrammar>,
     /// Stream the answer (false = one-shot request).
     #[serde(default = "yes")]
     pub stream: bool,
@@ -196,14 +202,21 @@ impl ChatRequest {
         self.params.schema = Some(schema);
         self
     }
+    /// Asks a model run here to hold the reply to the text tool
+    /// protocol's grammar for these tools.
+    pub fn with_grammar(mut self, grammar: super::text_tools::CallGrammar) -> Self {
+        self.params.grammar = Some(grammar);
+        self
+    }
     /// The request as a log matches it: what was asked, not how the
-    /// provider was held to its shape (runs recorded before shapes were
+    /// provider was held to its shape or grammar (runs recorded before shapes were
     /// sent still replay and fork).
     pub fn same_ask(&self, other: &ChatRequest) -> bool {
         let plain = |r: &ChatRequest| {
             let mut p = r.params.clone();
             p.json_mode = false;
             p.schema = None;
+            p.grammar = None;
             p
         };
         self.messages == other.messages

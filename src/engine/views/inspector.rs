@@ -31,6 +31,8 @@ pub struct LlmCallView {
     pub prompt: String,
     /// The reply shape the step asked for (its JSON Schema, indented).
     pub schema: Option<String>,
+    /// The grammar a text-protocol step asked a model run here to keep.
+    pub grammar: Option<String>,
     /// The answer (streamed so far, or complete).
     pub answer: String,
     /// Names of the tools the answer called (native tool calls).
@@ -194,6 +196,7 @@ impl Fold for InspectorView {
                         .schema
                         .as_ref()
                         .map(|s| serde_json::to_string_pretty(&s.schema).unwrap_or_default()),
+                    grammar: request.params.grammar.as_ref().map(|g| g.lark()),
                     answer: String::new(),
                     tool_calls: Vec::new(),
                     state: CallState::Streaming,

@@ -52,7 +52,7 @@ pub fn structured_line(spec: &ModelSpec) -> String {
         return "Structured replies: scripted (the demo model writes each step's shape).".into();
     }
     if spec.is_local() {
-        return "Structured replies: each step's JSON Schema, by constrained decoding (the model can only write tokens that keep its reply in shape)."
+        return "Structured replies: each step's JSON Schema, by constrained decoding (the model can only write tokens that keep its reply in shape); tool calls in the text protocol under its grammar (a call whole, or none)."
             .into();
     }
     let how = match (structured_mode(&spec.provider), spec.format) {
@@ -63,7 +63,8 @@ pub fn structured_line(spec: &ModelSpec) -> String {
             "each step's JSON Schema (response_format json_schema, strict)"
         }
         (StructuredMode::JsonMode, _) => "JSON mode (the provider has no schema mode)",
-        (StructuredMode::Prompt, _) => "by the prompt alone",
+        // A grammar is no provider's mode: a provider is asked by the prompt.
+        (StructuredMode::Prompt | StructuredMode::Grammar, _) => "by the prompt alone",
     };
     format!("Structured replies: {how}; a server that refuses it is asked a step lower, and each reply says how it was held.")
 }

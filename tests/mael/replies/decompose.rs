@@ -46,16 +46,25 @@ fn each_subtask_goes_to_the_neighbour_named_and_round_robin_is_flagged() {
         let d: Vec<DecompositionRecord> = notes(&events, STORE_DECOMPOSITION);
         (subs, repairs_of(&events, STEP_DECOMPOSE), d[0].note.clone())
     };
-    // Named (by id or by name, any case): where the decomposer said,
-    // even all to one agent, and not flagged.
+    // Named by id: where the decomposer said, even all to one agent, and
+    // not flagged.
     let (subs, repairs, note) = solvers(replying(serde_json::json!({"subtasks": [
         {"task": "Find the cost of the first line.", "agent": "a4"},
-        {"task": "Find the cost of the second line.", "agent": "A4"},
+        {"task": "Find the cost of the second line.", "agent": "a4"},
         {"task": "Find the cost of the third line.", "agent": "a3"},
     ]})));
     assert_eq!(subs, ["a4", "a4", "a3"]);
     assert_eq!(repairs, [Vec::<RepairKind>::new()]);
     assert_eq!(note, None);
+    // By name or in another case: still read as that neighbour, and
+    // flagged (the shape asked names the free neighbours by id).
+    let (subs, repairs, _) = solvers(replying(serde_json::json!({"subtasks": [
+        {"task": "Find the cost of the first line.", "agent": "a4"},
+        {"task": "Find the cost of the second line.", "agent": "A4"},
+        {"task": "Find the cost of the third line.", "agent": "a3"},
+    ]})));
+    assert_eq!(subs, ["a4", "a4", "a3"]);
+    assert_eq!(repairs, [vec![RepairKind::Shape]]);
     // Plain texts: round robin, flagged, and said in the decomposition.
     let (subs, repairs, note) = solvers(replying(serde_json::json!({"subtasks": [
         "Find the cost of the first line.",

@@ -80,9 +80,7 @@ fn clean(step: &str, text: &str) -> bool {
         STEP_JUDGE => serde_json::from_str::<Judgement>(t).is_ok(),
         STEP_DECOMPOSE => serde_json::from_str::<Decomposition>(t).is_ok(),
         STEP_CRITIQUE => serde_json::from_str::<Critique>(t).is_ok(),
-        STEP_EVALUATE => {
-            serde_json::from_str::<Rating>(t).is_ok_and(|r| (0.0..=10.0).contains(&r.score))
-        }
+        STEP_EVALUATE => serde_json::from_str::<Rating>(t).is_ok_and(|r| r.score <= 10),
         _ => true,
     }
 }

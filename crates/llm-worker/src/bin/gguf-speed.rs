@@ -1,15 +1,16 @@
 //! Measures a GGUF model natively (`make bench`): load time, prompt tokens
 //! read per second (prefill) and tokens written per second (decode), greedy.
 //!
-//!   gguf-speed [--threads N] MODEL.gguf [PROMPT_WORDS] [NEW_TOKENS] [SCHEMA.json]
+//!   gguf-speed [--threads N] MODEL.gguf [PROMPT_WORDS] [NEW_TOKENS] [SCHEMA.json|GRAMMAR.lark]
 //!
 //! `--threads N`: the threads the products run on (default every core).
 //!
-//! With a schema (the largest step shape: `roundtable shapes --largest`),
-//! the answer is written again held to it (constrained decoding), and the
-//! cost is printed: decode speed with and without, and how long the first
-//! token's mask takes to be ready (the vocabulary's trie, made once per
-//! model, apart).
+//! With a schema (the largest step shape: `roundtable shapes --largest`)
+//! or a Lark grammar (the text tool protocol's: `roundtable shapes
+//! --grammar`), the answer is written again held to it (constrained
+//! decoding), and the cost is printed: decode speed with and without, and
+//! how long the first token's mask takes to be ready (the vocabulary's
+//! trie, made once per model, apart).
 
 use llm_worker::generate::constrain::{Constraint, Vocab};
 use llm_worker::generate::engine::{Engine, Step};
@@ -86,21 +87,32 @@ fn run(args: &[String]) -> Result<(), String> {
         return Ok(());
     };
     let text = std::fs::read_to_string(schema_path).map_err(|e| format!("{schema_path}: {e}"))?;
-    let schema: serde_json::Value =
-        serde_json::from_str(&text).map_err(|e| format!("{schema_path}: {e}"))?;
+    // A Lark grammar (the text tool protocol's: `roundtable shapes
+    // --grammar`) or a JSON Schema.
+    let lark = text.trim_start().starts_with("start:");
+    let schema: Option<serde_json::Value> = if lark {
+        None
+    } else {
+        Some(serde_json::from_str(&text).map_err(|e| format!("{schema_path}: {e}"))?)
+    };
     let t = Instant::now();
     let eos = engine.stops().first().copied().unwrap_or(0);
     let vocab = Vocab::new(engine.tokenizer(), eos)?;
     let vocab_ms = t.elapsed().as_secs_f64() * 1000.0;
     let t = Instant::now();
-    let mut constraint = Constraint::new(&vocab, &schema)?;
+    let mut constraint = match &schema {
+        Some(s) => Constraint::new(&vocab, s)?,
+        None => Constraint::of_grammar(&vocab, &text)?,
+    };
     let mut logits = vec![0f32; engine.tokenizer().vocab_size];
     constraint.mask(&mut logits)?;
     let first_mask_ms = t.elapsed().as_secs_f64() * 1000.0;
-    // The same prompt again (from a cold cache), now held to the schema;
-    // each generation twice, interleaved, the better of each kept.
+    // The same prompt again (from a cold cache), now held to the schema
+    // or grammar; each generation twice, interleaved, the better of each
+    // kept.
     let held_params = GenParams {
-        schema: Some(schema),
+        grammar: lark.then(|| text.clone()),
+        schema,
         ..params.clone()
     };
     let mut best = (free.decode_tok_s, 0.0f64, 0usize);
@@ -116,7 +128,8 @@ fn run(args: &[String]) -> Result<(), String> {
         );
     }
     println!(
-        "{{\"constrained\":true,\"schema_bytes\":{},\"vocab_trie_ms\":{vocab_ms:.0},\"first_mask_ms\":{first_mask_ms:.1},\"decode_tok_s_free\":{:.1},\"decode_tok_s_held\":{:.1},\"held_output_tokens\":{},\"held_over_free\":{:.3}}}",
+        "{{\"constrained\":{:?},\"schema_bytes\":{},\"vocab_trie_ms\":{vocab_ms:.0},\"first_mask_ms\":{first_mask_ms:.1},\"decode_tok_s_free\":{:.1},\"decode_tok_s_held\":{:.1},\"held_output_tokens\":{},\"held_over_free\":{:.3}}}",
+        if lark { "grammar" } else { "schema" },
         text.len(),
         best.0,
         best.1,

@@ -1,4 +1,5 @@
-//! Constrained decoding: an answer held to a JSON Schema by construction.
+//! Constrained decoding: an answer held to a JSON Schema (or a grammar:
+//! the text tool protocol's) by construction.
 //! Before each token is sampled (greedy included), every token that would
 //! take the answer outside the schema gets a logit of minus infinity, so
 //! the sampler can only pick one that keeps the answer valid; the end of
@@ -61,13 +62,35 @@ impl Vocab {
                 }
             })
             .collect();
-        let trie = TokTrie::from(&TokRxInfo::new(n, eos), &words);
+        Vocab::of_words(&words, eos)
+    }
+
+    /// One token a byte (0xFF, never in UTF-8, has none) and an end of
+    /// turn ([`BYTE_EOS`]): a vocabulary to check a schema or grammar
+    /// against texts (tests, `roundtable shapes`), not to decode with.
+    pub fn bytes() -> Result<Vocab, String> {
+        let mut words: Vec<Vec<u8>> = (0u32..256)
+            .map(|b| if b == 0xFF { vec![] } else { vec![b as u8] })
+            .collect();
+        words.push(b"\xFF<eos>".to_vec());
+        Vocab::of_words(&words, BYTE_EOS)
+    }
+
+    /// A vocabulary of these byte strings (token `i` is `words[i]`; a
+    /// special token starts with 0xFF), with `eos` the end of turn: the
+    /// tokenizer's, or one token per byte where a grammar is checked on
+    /// text (`tests`).
+    pub fn of_words(words: &[Vec<u8>], eos: u32) -> Result<Vocab, String> {
+        let trie = TokTrie::from(&TokRxInfo::new(words.len() as u32, eos), words);
         let env: TokEnv = Arc::new(ApproximateTokEnv::new(trie));
         let factory = ParserFactory::new_simple(&env)
             .map_err(|e| format!("the structured-output engine could not start: {e}"))?;
         Ok(Vocab { factory, eos })
     }
 }
+
+/// The end of turn of [`Vocab::bytes`].
+pub const BYTE_EOS: u32 = 256;
 
 /// One answer held to a schema.
 pub struct Constraint {
@@ -89,19 +112,62 @@ impl Constraint {
                 serde_json::json!({"whitespace_flexible": false, "item_separator": ", ", "key_separator": ": "}),
             );
         }
-        let grammar = TopLevelGrammar::from_json_schema(schema);
+        Constraint::of(vocab, TopLevelGrammar::from_json_schema(schema), "schema")
+    }
+
+    /// A constraint for `lark`, a grammar in llguidance's Lark syntax (the
+    /// text tool protocol's: a call whole, or none); an error says why it
+    /// cannot be held.
+    pub fn of_grammar(vocab: &Vocab, lark: &str) -> Result<Constraint, String> {
+        Constraint::of(
+            vocab,
+            TopLevelGrammar::from_lark(lark.to_string()),
+            "grammar",
+        )
+    }
+
+    fn of(vocab: &Vocab, grammar: TopLevelGrammar, what: &str) -> Result<Constraint, String> {
         let parser = vocab
             .factory
             .create_parser(grammar)
-            .map_err(|e| format!("the step's schema cannot be held: {e}"))?;
+            .map_err(|e| format!("the step's {what} cannot be held: {e}"))?;
         let matcher = Matcher::new(Ok(parser));
         if let Some(e) = matcher.get_error() {
-            return Err(format!("the step's schema cannot be held: {e}"));
+            return Err(format!("the step's {what} cannot be held: {e}"));
         }
         Ok(Constraint {
             matcher,
             eos: vocab.eos,
         })
+    }
+
+    /// How many of `tokens`, in order, the constraint would take from here
+    /// (none is taken).
+    pub fn would_take(&mut self, tokens: &[u32]) -> Result<usize, String> {
+        self.matcher
+            .validate_tokens(tokens)
+            .map_err(|e| format!("the structured-output engine failed: {e}"))
+    }
+
+    /// With [`Vocab::bytes`]: whether the held answer can be `text`
+    /// exactly, and end there.
+    pub fn writes(mut self, text: &str) -> Result<bool, String> {
+        for b in text.bytes() {
+            if !self.allows(u32::from(b))? {
+                return Ok(false);
+            }
+            self.accept(u32::from(b))?;
+        }
+        self.allows(BYTE_EOS)
+    }
+
+    /// Whether the tokens allowed next include `token` (the end of turn:
+    /// whether the answer may end here).
+    pub fn allows(&mut self, token: u32) -> Result<bool, String> {
+        self.matcher
+            .compute_mask_or_eos()
+            .map(|m| m.is_allowed(token))
+            .map_err(|e| format!("the structured-output engine failed: {e}"))
     }
 
     /// Sets every token the schema does not allow next to minus infinity.

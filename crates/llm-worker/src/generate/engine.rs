@@ -114,7 +114,7 @@ pub struct Job {
     finished: Option<Finish>,
     /// The prompt batch being read, layer by layer.
     pass: Option<Pass>,
-    /// The schema the answer is held to, while it is.
+    /// The schema or grammar the answer is held to, while it is.
     constraint: Option<Constraint>,
     /// Whether the answer was asked to be held, and whether it has been
     /// from its first token (a failure lets it go, said by `held`).
@@ -137,7 +137,7 @@ impl Job {
     pub fn to_prefill(&self) -> usize {
         self.prompt.len() - self.reused
     }
-    /// The answer was held to its schema from first token to last.
+    /// The answer was held to its schema (or grammar) from first token to last.
     pub fn held(&self) -> bool {
         self.asked_held && self.let_go.is_none()
     }
@@ -312,11 +312,14 @@ impl Engine {
         let max_new = (params.max_tokens.unwrap_or(DEFAULT_MAX_TOKENS).max(1) as usize)
             .min(ctx - prompt.len() - 1);
         let (slot, reused) = self.pick_slot(&prompt);
-        let (constraint, let_go) = match &params.schema {
-            Some(schema) => match self.vocab().and_then(|v| Constraint::new(v, schema)) {
-                Ok(c) => (Some(c), None),
-                Err(e) => (None, Some(e)),
-            },
+        let held = match (&params.schema, &params.grammar) {
+            (Some(schema), _) => Some(self.vocab().and_then(|v| Constraint::new(v, schema))),
+            (None, Some(lark)) => Some(self.vocab().and_then(|v| Constraint::of_grammar(v, lark))),
+            (None, None) => None,
+        };
+        let (constraint, let_go) = match held {
+            Some(Ok(c)) => (Some(c), None),
+            Some(Err(e)) => (None, Some(e)),
             None => (None, None),
         };
         Ok(Job {
@@ -331,7 +334,7 @@ impl Engine {
             finished: None,
             pass: None,
             constraint,
-            asked_held: params.schema.is_some(),
+            asked_held: params.schema.is_some() || params.grammar.is_some(),
             let_go,
         })
     }

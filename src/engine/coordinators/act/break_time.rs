@@ -1,11 +1,13 @@
 //! Break time D₂ (§3.5), per member and concurrently: the member reflects
-//! on the team meeting and picks knowledge to deepen; it **generates an
+//! on the team meeting, picks knowledge to deepen and formulates the set
+//! of questions it lacks answers to (at most the cap); it **generates an
 //! expert** for it (the expert's initial task is that knowledge, its
-//! expertise comes from the same step as the members'); it asks, the
-//! expert answers, and after each answer the member asks a further
-//! question (`{"question": …}`) or says it is done (`{"done": true}`),
-//! told how many questions the cap still allows, until it is done or the
-//! cap of question / answer pairs is reached. Every turn is posted to the
+//! expertise comes from the same step as the members'); it asks its
+//! questions in order, the expert answering each, and then, after each
+//! answer, asks a further, deeper question (`{"question": …}`) or says it
+//! is done (`{"done": true}`), told how many questions the cap still
+//! allows, until it is done or the cap of question / answer pairs is
+//! reached. Every turn is posted to the
 //! pair and kept in the 1:1's transcript. The expert sees only its
 //! own task, its expertise and the 1:1 conversation. Then the member
 //! explores its task and acquires knowledge from the conversation (the
@@ -44,6 +46,7 @@ async fn one_to_one(act: &Act<'_>, i: usize, transcript: &str) -> Result<(), Run
             expert: expert.id.clone(),
             deepen: plan.deepen,
             pairs: talk.pairs,
+            planned: talk.planned,
             ended: talk.ended.into(),
             flags: plan.flags,
         },
@@ -53,7 +56,7 @@ async fn one_to_one(act: &Act<'_>, i: usize, transcript: &str) -> Result<(), Run
 }
 
 /// What a member takes into its 1:1: the knowledge to deepen, its
-/// questions (the first is asked first), and what reading them took.
+/// questions (asked in order, at most the cap), and what reading them took.
 struct BreakPlan {
     deepen: String,
     questions: Vec<String>,
@@ -63,14 +66,15 @@ struct BreakPlan {
 /// The member's reflection on the team meeting, read into its plan for
 /// the 1:1 (defaults stated and flagged where the reply falls short).
 async fn reflect(act: &Act<'_>, i: usize, transcript: &str) -> Result<BreakPlan, RunError> {
+    let cap = act.limits().break_pairs.max(1);
     let (said, s) = act
         .ask_member(i, STEP_REFLECT, |s| {
-            prompts::reflect(s, &act.team_task_text(), transcript)
+            prompts::reflect(s, &act.team_task_text(), transcript, cap)
         })
         .await?;
     let (reflection, mut repairs) = reflection_or_expertise(&said.text, &s);
     let deepen = one_line_deepen(&reflection.deepen, &s.current.subject, &mut repairs);
-    let questions = questions_to_ask(&reflection.questions, &deepen, &mut repairs);
+    let questions = questions_to_ask(&reflection.questions, &deepen, cap, &mut repairs);
     let repairs = reading::folded(repairs);
     act.repaired(said.call, &repairs);
     let flags = reading::details(&repairs);
@@ -127,9 +131,15 @@ fn one_line_deepen(deepen: &str, subject: &str, repairs: &mut Vec<Repair>) -> St
     }
 }
 
-/// The reflection's questions, cut in length; one about `deepen` when it
-/// asked none (flagged unless a default was already stated).
-fn questions_to_ask(asked: &[String], deepen: &str, repairs: &mut Vec<Repair>) -> Vec<String> {
+/// The reflection's questions, cut in length, the first `cap` of them
+/// (more are flagged); one about `deepen` when it asked none (flagged
+/// unless a default was already stated).
+fn questions_to_ask(
+    asked: &[String],
+    deepen: &str,
+    cap: usize,
+    repairs: &mut Vec<Repair>,
+) -> Vec<String> {
     let mut questions: Vec<String> = Vec::new();
     for q in asked {
         let (q, cut) = reading::cap_chars(&reading::visible(q), QUESTION_CHARS);
@@ -141,6 +151,13 @@ fn questions_to_ask(asked: &[String], deepen: &str, repairs: &mut Vec<Repair>) -
         if !q.is_empty() {
             questions.push(q);
         }
+    }
+    if questions.len() > cap {
+        repairs.push(reading::clamped(format!(
+            "the reflection planned {} questions: the first {cap}, as many as a 1:1 allows, are asked",
+            questions.len()
+        )));
+        questions.truncate(cap);
     }
     if questions.is_empty() {
         let q = format!("What should I know about {deepen} for my task?");
@@ -192,16 +209,18 @@ impl BreakExpert {
     }
 }
 
-/// A 1:1 as it went: what was said, the question / answer pairs, and why
-/// it ended.
+/// A 1:1 as it went: what was said, the question / answer pairs (how
+/// many of them the planned questions), and why it ended.
 struct BreakTalk {
     meeting: Meeting,
     pairs: usize,
+    planned: usize,
     ended: &'static str,
 }
 
-/// The 1:1: the member asks, the expert answers, and the member asks a
-/// follow-up until it is done or the cap of pairs is reached.
+/// The 1:1: the member asks its planned questions in order, the expert
+/// answering each; then it asks follow-ups until it is done or the cap of
+/// pairs is reached.
 async fn converse(
     act: &Act<'_>,
     i: usize,
@@ -215,7 +234,17 @@ async fn converse(
         lines: Vec::new(),
     };
     let cap = act.limits().break_pairs.max(1);
-    let mut question = plan.questions[0].clone();
+    // The plan holds one question at least, at most the cap.
+    let mut planned = plan.questions.iter().take(cap).cloned();
+    let Some(mut question) = planned.next() else {
+        return Ok(BreakTalk {
+            meeting,
+            pairs: 0,
+            planned: 0,
+            ended: "no question could be read",
+        });
+    };
+    let mut asked_planned = 1;
     let mut pairs = 0;
     let mut ended = "cap";
     loop {
@@ -234,6 +263,11 @@ async fn converse(
         pairs += 1;
         if pairs >= cap {
             break;
+        }
+        if let Some(q) = planned.next() {
+            question = q;
+            asked_planned += 1;
+            continue;
         }
         let (said, _) = act
             .ask_member(i, STEP_FOLLOWUP, |s| {
@@ -257,6 +291,7 @@ async fn converse(
     Ok(BreakTalk {
         meeting,
         pairs,
+        planned: asked_planned,
         ended,
     })
 }

@@ -24,7 +24,7 @@ impl Store {
     pub fn select(&self, c: usize, by_importance: bool) -> Vec<&Knowledge> {
         let mut all: Vec<&Knowledge> = self.knowledge.iter().collect();
         if by_importance {
-            all.sort_by(|a, b| b.importance.cmp(&a.importance).then(newer_first(a, b)));
+            all.sort_by(|a, b| top_c_order(a, b));
         } else {
             all.sort_by_key(|k| std::cmp::Reverse((k.trial, k.meeting, k.order)));
         }
@@ -61,6 +61,11 @@ pub fn sources_of(episodes: &[Episode], knowledge: &[Knowledge]) -> Vec<String> 
         }
     }
     out
+}
+
+/// Top-c's order: the more important first, ties by [`newer_first`].
+pub fn top_c_order(a: &Knowledge, b: &Knowledge) -> std::cmp::Ordering {
+    b.importance.cmp(&a.importance).then(newer_first(a, b))
 }
 
 /// Top-c's tie-break between entries of equal importance: the later

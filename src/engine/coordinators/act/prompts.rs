@@ -167,11 +167,20 @@ const ACQUISITION_EXAMPLE: &str = r#"Said in a meeting: "Mia: Omar at the bakery
 Noted by a member working on a cafe's bread menu (speaker Mia, source Omar; important to that task, so 8):
 {"episodes": [{"subject": "Mia", "text": "Mia proposed sourdough half-loaves for people living alone, passing on Omar's point about shelf life, briefly and practically."}], "knowledge": [{"subject": "Mia", "summary": "Sourdough is bread raised by a starter of wild yeast and lactic bacteria. Its acidity slows mould, so it keeps longer than bread made with baker's yeast.", "keywords": ["sourdough", "shelf life", "bread leavening"], "source": "Omar", "importance": 8}]}"#;
 
-pub fn reflect(s: &Speaker, team_task: &str, transcript: &str) -> Prompt {
+/// The member's reflection before break time (§3.5 (1)): what it lacks,
+/// one topic to deepen, and the questions it will put to the expert (at
+/// most `cap`, the pairs a 1:1 allows: they are asked in order, then
+/// deeper ones while the cap allows).
+pub fn reflect(s: &Speaker, team_task: &str, transcript: &str, cap: usize) -> Prompt {
+    let how_many = if cap == 1 {
+        "your question".to_string()
+    } else {
+        format!("the questions you want to ask about it (at most {cap}, the most important first: the expert answers them in this order, and after the answers you may ask deeper ones)")
+    };
     (
         MEMBER.into(),
         format!(
-            "{}\n\n{H_TEAM_TASK}\n{team_task}\n\n{H_TRANSCRIPT}\n{transcript}\n\nIt is break time. Reflect: did your task contribute to the team's complex task in the meeting? What knowledge do you lack? Name one topic to deepen with an expert and your first question.\nReply with JSON: {{\"reflection\": \"...\", \"deepen\": \"the topic\", \"questions\": [\"...\"]}}",
+            "{}\n\n{H_TEAM_TASK}\n{team_task}\n\n{H_TRANSCRIPT}\n{transcript}\n\nIt is break time. Reflect: did your task contribute to the team's complex task in the meeting? What knowledge do you lack? Name one topic to deepen with an expert and {how_many}.\nReply with JSON: {{\"reflection\": \"...\", \"deepen\": \"the topic\", \"questions\": [\"...\"]}}",
             who(s)
         ),
     )
@@ -288,17 +297,18 @@ pub fn reassert(s: &Speaker, team_task: &str, opinion: &str, draft: &str, issues
 }
 
 /// ACT+'s re-scoring: the `shown` entries (of the `held` the agent
-/// keeps) scored again for the new task.
-pub fn rescore(s: &Speaker, entries: &str, shown: usize, held: usize) -> Prompt {
-    let which = if shown < held {
-        format!(" These are the {shown} of your {held} entries that ranked highest so far; the rest keep their scores.")
-    } else {
-        String::new()
+/// keeps) scored again for the new task; `batch` counts the prompts
+/// before this one (entries already re-scored are not shown again).
+pub fn rescore(s: &Speaker, entries: &str, shown: usize, held: usize, batch: usize) -> Prompt {
+    let which = match (batch, shown < held) {
+        (0, false) => String::new(),
+        (0, true) => format!(" These are the {shown} of your {held} entries that ranked highest so far; more may follow."),
+        _ => format!(" These are the next {shown} of your {held} entries by their old scores; those you re-scored already are not shown again."),
     };
     (
         "You review your notes for a new task.".into(),
         format!(
-            "{}\n\n{H_ENTRIES}\n{entries}\n\nYou have a new task. Score each stored entry above again from 0 to 10: how much it helps your new task, and how likely you are to reuse it.{which}\nReply with JSON: {{\"scores\": {{\"<id>\": 7}}}}",
+            "{}\n\n{H_ENTRIES}\n{entries}\n\nYou have a new task. Score each stored entry above again from 0 to 10: how much it helps your new task, and how likely you are to reuse it.{which}\nReply with JSON, one item for each entry: {{\"scores\": [{{\"id\": \"<id>\", \"score\": 7}}]}}",
             who(s)
         ),
     )
@@ -313,9 +323,9 @@ pub fn judge(output: &str, components: &[String]) -> Prompt {
     (
         "You grade a team's deliverable against the components it was expected to contain.".into(),
         format!(
-            "{H_COMPONENTS}\n{}\n\n{H_OUTPUT}\n{output}\n\nCount the expected components the output contains, in its words or in meaning (alternatives of a component are separated by \" | \"; any of them counts). Reply with one JSON object: {{\"reasoning\": \"which components are there, briefly\", \"score\": N}}, N the count (0 to {}).",
+            "{H_COMPONENTS}\n{}\n\n{H_OUTPUT}\n{output}\n\nCount the expected components the output contains, in its words or in meaning (alternatives of a component are separated by \" | \"; any of them counts). An output with none of them scores 0; one with all {n} scores {n}, the number of expected components. Reply with one JSON object: {{\"reasoning\": \"which components are there, briefly\", \"score\": N}}, N the count (0 to {n}).",
             list.join("\n"),
-            components.len()
+            n = components.len()
         ),
     )
 }

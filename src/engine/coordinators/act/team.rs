@@ -205,6 +205,15 @@ impl<'a> Act<'a> {
                 .schema
                 .map(|s| s.with_max_items("expertise", max));
         }
+        // So is the cap of a 1:1's question / answer pairs: a reflection
+        // plans at most that many questions.
+        if step == STEP_REFLECT {
+            let max = self.limits().break_pairs.max(1);
+            req.params.schema = req
+                .params
+                .schema
+                .map(|s| s.with_max_items("questions", max));
+        }
         let (call, response) = self.ctx.chat(agent, req).await?;
         Ok(Said {
             call,
@@ -284,10 +293,6 @@ pub fn request(step: &str, prompt: Prompt) -> ChatRequest {
     req.params.temperature = Some(if speech.contains(&step) { 0.7 } else { 0.0 });
     match reply_shape(step) {
         Some(shape) => req.with_schema(shape),
-        None if step == STEP_RESCORE => {
-            req.params.json_mode = true;
-            req
-        }
         None => req,
     }
 }

@@ -201,7 +201,7 @@ impl ActView {
             STORE_RESCORE => {
                 if let Some(r) = parse_object::<RescoreRecord>(payload) {
                     let a = self.agent_mut(agent);
-                    for (id, score) in r.scores {
+                    for (id, score) in r.scores.into_iter().chain(r.lowered) {
                         if let Some(k) = a.knowledge.iter_mut().find(|k| k.id == id) {
                             k.importance = score.min(10);
                         }

@@ -330,11 +330,14 @@ pub struct Decomposition {
     pub subtasks: Vec<SubtaskChoice>,
 }
 
-/// One subtask of a decomposition and the neighbour it goes to.
+/// One subtask of a decomposition and the neighbour it goes to (the
+/// neighbours narrowed per request to the free ones).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct SubtaskChoice {
+    #[schemars(length(max = 600))]
     pub task: String,
     /// A neighbour's id.
+    #[schemars(length(max = 64))]
     pub agent: String,
 }
 
@@ -344,14 +347,17 @@ pub struct Critique {
     pub adequate: bool,
     /// What is wrong and how to fix it; empty when adequate.
     #[serde(default)]
+    #[schemars(length(max = 600))]
     pub feedback: String,
 }
 
-/// evaluate and quality: `{"score": 0..10, "reason": "..."}`
+/// evaluate and quality: `{"score": 0..10, "reason": "..."}` (a whole
+/// number: a model held to it cannot write a score whose scale is unclear,
+/// such as 0.8).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Rating {
     #[schemars(range(min = 0, max = 10))]
-    pub score: f64,
+    pub score: u8,
     /// One sentence.
     #[serde(default)]
     pub reason: String,

@@ -30,8 +30,8 @@ earlier attempt is given, fix exactly what it points out.";
 
 /// How to check a solution.
 const CRITIQUE_ROLE: &str = "Check the solution against its task. Is it correct and complete? \
-Reply with one JSON object: {\"adequate\": true or false, \"feedback\": \"what is wrong and how \
-to fix it, or empty when adequate\"}.";
+Reply with one JSON object: {\"adequate\": true, \"feedback\": \"\"} when it is, or \
+{\"adequate\": false, \"feedback\": \"<what is wrong and how to fix it>\"} when it is not.";
 
 /// How to merge the subtasks' solutions.
 const AGGREGATE_ROLE: &str = "Merge the solutions of the subtasks into one solution of the whole \
@@ -50,9 +50,9 @@ pub fn system(kind: StepKind) -> String {
     format!("{TEAM}\n\n{role}")
 }
 
-pub const EVALUATOR_SYSTEM: &str = "You rate how good a solution to a task is, from 0 (useless or \
-wrong) to 10 (correct and complete). Reply with one JSON object: {\"score\": <0-10>, \"reason\": \
-\"one sentence\"}.";
+pub const EVALUATOR_SYSTEM: &str = "You rate how good a solution to a task is, as a whole number \
+from 0 (useless or wrong) to 10 (correct and complete). Reply with one JSON object: {\"score\": \
+<0-10>, \"reason\": \"one sentence\"}.";
 
 fn task_block(task: &str, parent: Option<&str>) -> String {
     let mut s = format!("{TASK_HEADING}\n{}\n", task.trim());

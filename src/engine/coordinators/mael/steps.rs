@@ -34,6 +34,7 @@ use super::prompts;
 use super::read::{self, Subtask};
 use super::workflow::{Step, Workflow};
 use crate::engine::model::reply::{Repair, RepairKind, Unreadable};
+use crate::engine::model::shape::ReplySchema;
 use crate::engine::model::{ChatRequest, Message};
 use crate::engine::run::{Audience, RunCtx, RunError};
 
@@ -62,6 +63,19 @@ async fn ask(
     t: usize,
     input: String,
 ) -> Result<Asked, RunError> {
+    ask_narrowed(wf, kind, agent, t, input, |s| s).await
+}
+
+/// [`ask`] with the step's shape narrowed for this request (e.g. the
+/// neighbours a decomposition may name).
+async fn ask_narrowed(
+    wf: &Workflow<'_>,
+    kind: StepKind,
+    agent: usize,
+    t: usize,
+    input: String,
+    narrow: impl FnOnce(ReplySchema) -> ReplySchema,
+) -> Result<Asked, RunError> {
     let agent_id = wf.agent_id(agent).to_string();
     let task_id = wf.tasks.borrow()[t].id.clone();
     let example = wf
@@ -78,7 +92,7 @@ async fn ask(
     ])
     .with_step(kind.tag());
     if let Some(shape) = read::schema(kind) {
-        req = req.with_schema(shape);
+        req = req.with_schema(narrow(shape));
     }
     let (call, response) = wf.ctx.chat(&agent_id, req.clone()).await?;
     let mut steps = wf.steps.borrow_mut();
@@ -269,7 +283,15 @@ pub async fn decompose(
         .map(|&n| (wf.agent_id(n).to_string(), wf.team.agents[n].name.clone()))
         .collect();
     let input = prompts::decompose(&node.text, &neighbours);
-    let asked = ask(wf, StepKind::Decompose, agent, t, input).await?;
+    // Held to the shape, a decomposition names only free neighbours and
+    // gives no more subtasks than the step keeps.
+    let ids: Vec<String> = neighbours.iter().map(|(id, _)| id.clone()).collect();
+    let cap = free.len() * SUBTASKS_PER_NEIGHBOUR;
+    let to_free = |s: ReplySchema| {
+        s.with_items("subtasks", 1, cap.max(1))
+            .with_enum("/properties/subtasks/items/properties/agent", &ids)
+    };
+    let asked = ask_narrowed(wf, StepKind::Decompose, agent, t, input, to_free).await?;
     let (mut texts, mut repairs) = match read::subtasks(&asked.reply) {
         Ok(r) => (r.value, r.repairs),
         Err(why) => (
@@ -293,7 +315,6 @@ pub async fn decompose(
         repairs.push(Repair::new(RepairKind::Other, detail.clone()));
         detail
     });
-    let cap = free.len() * SUBTASKS_PER_NEIGHBOUR;
     if texts.len() > cap {
         repairs.push(Repair::new(
             RepairKind::Clamped,
@@ -419,7 +440,7 @@ pub async fn solve(
 }
 
 /// The JSON a critique reply must be, for the reminder of a second ask.
-const CRITIQUE_JSON: &str = "{\"adequate\": true or false, \"feedback\": \"what is wrong and how to fix it, or empty when adequate\"}";
+const CRITIQUE_JSON: &str = "{\"adequate\": true, \"feedback\": \"\"} or {\"adequate\": false, \"feedback\": \"<what is wrong and how to fix it>\"}";
 
 /// critique: the critic checks the last solution of subtask `t`. Returns
 /// the step and its verdict. An unreadable reply is asked again once; a

@@ -49,15 +49,15 @@ pub async fn expert_turn(
         &world.goal_block(),
         &prompts::expert_turn(&turn.instruction),
     );
-    let tools = user.specs();
     for round in 0..=options.max_tool_rounds {
         let last = round == options.max_tool_rounds;
         if last {
             messages.push(Message::user(prompts::FORCE_ANSWER));
         }
-        let req = ChatRequest::new(messages.clone())
-            .with_step(expert_step(expert))
-            .with_tools(if last { Vec::new() } else { tools.clone() });
+        let req = user.offer(
+            ChatRequest::new(messages.clone()).with_step(expert_step(expert)),
+            !last,
+        );
         let (call, response) = ctx.chat(expert, req).await?;
         let calls = calls_in(&response, options.tool_mode, call);
         if last && !calls.is_empty() {

@@ -48,7 +48,7 @@ pub async fn compile(
     has_plan: bool,
 ) -> Result<Delivery, RunError> {
     let days = (world.query.days as usize).clamp(1, 7);
-    let req = ChatRequest::new(world.messages(
+    let mut req = ChatRequest::new(world.messages(
         prompts::COMPILER_SYSTEM,
         brief,
         &prompts::compiler_turn(),
@@ -56,6 +56,9 @@ pub async fn compile(
     .with_step(STEP_COMPILER)
     // Held to the shape, the plan has exactly the trip's days.
     .with_schema(plan_schema().with_items("plan", days, days));
+    // A plan cut short is no plan: the compiler's answer has room for the
+    // whole of its shape, whatever the run's longest answer is.
+    req.params.max_tokens = Some(plan_room(days));
     let (call, text) = say(ctx, world, COMPILER, req).await?;
     let unread = if has_plan {
         "the previous plan is kept"
@@ -63,6 +66,15 @@ pub async fn compile(
         "no plan from this reply"
     };
     Ok(record_plan(ctx, COMPILER, round, (call, &text), unread))
+}
+
+/// The tokens a compiler's answer may take for a plan of `days` days: a
+/// day of the shape is at most ~1,200 characters (its texts' bounds and
+/// its keys), its notes 1,500; at three characters a token or more.
+pub fn plan_room(days: usize) -> u32 {
+    const DAY_TOKENS: u32 = 400;
+    const NOTES_TOKENS: u32 = 500;
+    DAY_TOKENS * days.clamp(1, 7) as u32 + NOTES_TOKENS
 }
 
 /// A day's keys in the order the evaluator (and the prompt) lists them.
@@ -146,7 +158,9 @@ pub async fn critique(ctx: &RunCtx, world: &mut World) -> Result<Review, RunErro
 
 /// The critic's reply shape, made from [`CriticReply`].
 pub fn critic_schema() -> ReplySchema {
-    ReplySchema::of::<CriticReply>(STEP_CRITIC).in_order(&["summary", "problems", "approved"])
+    ReplySchema::of::<CriticReply>(STEP_CRITIC)
+        .in_order(&["summary", "problems", "approved"])
+        .with_agreeing("approved", "problems")
 }
 
 /// The critic's verdict and what reading it needed: its JSON object

@@ -43,12 +43,12 @@ async fn react_steps(
         Message::system(prompts::solo_system(options.tool_mode)),
         Message::user(format!("{}\n{}", world.goal_block(), prompts::solo_turn())),
     ];
-    let tools = user.specs();
     loop {
         world.take_step()?;
-        let req = ChatRequest::new(messages.clone())
-            .with_step(STEP_SOLO)
-            .with_tools(tools.clone());
+        let req = user.offer(
+            ChatRequest::new(messages.clone()).with_step(STEP_SOLO),
+            true,
+        );
         let (call, response) = ctx.chat(SOLO, req).await?;
         let calls = calls_in(&response, options.tool_mode, call);
         if calls.is_empty() {

@@ -16,8 +16,8 @@ use super::world::World;
 use crate::engine::domains::travel::tools::{execute, parameter_names, tool_specs, TOOL_NAMES};
 use crate::engine::domains::travel::{ToolResult, ToolRows, TravelDb};
 use crate::engine::model::reply::{self, read_value, Read, Repair, RepairKind};
-use crate::engine::model::text_tools::parse_all;
-use crate::engine::model::{ChatResponse, Message, ToolCall, ToolSpec};
+use crate::engine::model::text_tools::{parse_all, CallGrammar};
+use crate::engine::model::{ChatRequest, ChatResponse, Message, ToolCall, ToolSpec};
 use crate::engine::run::{RunCtx, RunEvent};
 use serde_json::Value;
 
@@ -212,12 +212,21 @@ pub struct ToolUser<'a> {
 }
 
 impl ToolUser<'_> {
-    /// The tools to offer with a request: native specs, or none in the
-    /// text protocol (the prompt describes them).
-    pub fn specs(&self) -> Vec<ToolSpec> {
+    /// `req` with the tools on offer: native specs, or in the text protocol
+    /// their grammar (a model run here writes a call whole, of this agent's
+    /// tools, or none); `calls` false: no tool may be called (the last
+    /// round).
+    pub fn offer(&self, req: ChatRequest, calls: bool) -> ChatRequest {
         match self.mode {
-            ToolMode::Native => specs_for(self.allowed),
-            ToolMode::Text => Vec::new(),
+            ToolMode::Native if calls => req.with_tools(specs_for(self.allowed)),
+            ToolMode::Native => req,
+            ToolMode::Text => {
+                let tools = self.allowed.iter().filter(|_| calls).map(|t| {
+                    let args = parameter_names(t).map_or(0, |n| n.len());
+                    (*t, args)
+                });
+                req.with_grammar(CallGrammar::new(tools))
+            }
         }
     }
 
@@ -362,3 +371,7 @@ impl ToolUser<'_> {
         result.text
     }
 }
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+#[path = "tools_grammar_tests.rs"]
+mod grammar_tests;

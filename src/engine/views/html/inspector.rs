@@ -60,6 +60,13 @@ fn llm_call_html(c: &LlmCallView) -> String {
             esc(schema)
         );
     }
+    if let Some(grammar) = &c.grammar {
+        let _ = write!(
+            h,
+            "<details class=\"tp-prompt\"><summary>Reply grammar asked for (tool calls whole or none)</summary><pre tabindex=\"0\">{}</pre></details>",
+            esc(grammar)
+        );
+    }
     if let CallState::Failed(msg) = &c.state {
         let _ = write!(h, "<p class=\"bad small\">{}</p>", esc(msg));
     }

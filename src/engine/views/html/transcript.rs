@@ -147,6 +147,10 @@ pub fn shape_mark(mode: StructuredMode) -> String {
             "json",
             "The provider made the reply a JSON object; its fields were checked when it was read.",
         ),
+        StructuredMode::Grammar => (
+            "held",
+            "The model could only write its tool calls whole, of its own tools (the text protocol's grammar).",
+        ),
         StructuredMode::Prompt => (
             "lenient",
             "The model was asked for the shape by the prompt alone; the reply was read leniently.",
@@ -371,6 +375,7 @@ mod tests {
             (StructuredMode::Schema, ">held to schema<"),
             (StructuredMode::JsonMode, ">provider&#39;s JSON mode<"),
             (StructuredMode::Prompt, ">read leniently<"),
+            (StructuredMode::Grammar, ">held to the tool grammar<"),
         ] {
             let msg = entry(EntryKind::Message {
                 from: "a".into(),

@@ -182,6 +182,10 @@ pub struct BreakRecord {
     pub expert: String,
     pub deepen: String,
     pub pairs: usize,
+    /// How many of the pairs asked the questions the reflection planned
+    /// (the rest were follow-ups); 0 in runs recorded before.
+    #[serde(default)]
+    pub planned: usize,
     /// `no further questions`, `no question could be read` (a follow-up
     /// with neither a question nor "done", flagged) or `cap`.
     pub ended: String,
@@ -199,6 +203,17 @@ pub struct RescoreRecord {
     pub held: usize,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+    /// Which prompt of the agent's re-scoring this was (from 1; 0 in
+    /// records from before re-scoring went in batches).
+    #[serde(default)]
+    pub batch: usize,
+    /// Set on the last batch: entries that kept an old score and ranked
+    /// ahead of the c-th fresh one, with the score they were put to.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub lowered: Vec<(String, u8)>,
+    /// Set on the last batch: why re-scoring stopped.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stopped: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

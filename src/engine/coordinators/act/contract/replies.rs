@@ -7,7 +7,7 @@
 use super::{
     AgentTask, Check, Reflection, TeamTask, ToolSubtask, STEP_ACQUIRE, STEP_CHECK, STEP_DECOMPOSE,
     STEP_EXPERTISE, STEP_EXPLORE, STEP_FOLLOWUP, STEP_FUSE, STEP_INSTRUCT, STEP_JUDGE,
-    STEP_REFLECT,
+    STEP_REFLECT, STEP_RESCORE,
 };
 use crate::engine::model::shape::ReplySchema;
 use schemars::JsonSchema;
@@ -105,8 +105,26 @@ pub struct JudgeReply {
     pub score: u32,
 }
 
+/// act.plus.rescore: each entry shown scored again for the new task (the
+/// ids narrowed per request to the entries shown, one item each).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct RescoreReply {
+    #[schemars(length(min = 1))]
+    pub scores: Vec<EntryScore>,
+}
+
+/// One entry's new score (0–10).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct EntryScore {
+    /// The entry's id as the prompt shows it (narrowed per request).
+    #[schemars(length(max = 64))]
+    pub id: String,
+    #[schemars(range(min = 0, max = 10))]
+    pub score: u8,
+}
+
 /// ACT's steps that ask for a reply shape.
-pub const STRUCTURED_STEPS: [&str; 10] = [
+pub const STRUCTURED_STEPS: [&str; 11] = [
     STEP_DECOMPOSE,
     STEP_EXPERTISE,
     STEP_FUSE,
@@ -117,11 +135,10 @@ pub const STRUCTURED_STEPS: [&str; 10] = [
     STEP_INSTRUCT,
     STEP_CHECK,
     STEP_JUDGE,
+    STEP_RESCORE,
 ];
 
-/// The reply shape step `step` asks for, if it is structured. ACT+'s
-/// rescore (entry ids as keys: a map, which strict schema modes refuse)
-/// asks for JSON mode only.
+/// The reply shape step `step` asks for, if it is structured.
 pub fn reply_shape(step: &str) -> Option<ReplySchema> {
     Some(match step {
         STEP_DECOMPOSE => ReplySchema::of::<Decomposition>(step),
@@ -132,8 +149,12 @@ pub fn reply_shape(step: &str) -> Option<ReplySchema> {
         STEP_REFLECT => ReplySchema::of::<Reflection>(step),
         STEP_FOLLOWUP => ReplySchema::of::<FollowUpReply>(step),
         STEP_INSTRUCT => ReplySchema::of::<ToolPlan>(step),
-        STEP_CHECK => ReplySchema::of::<Check>(step),
+        // The issues before the verdict, which agrees with them.
+        STEP_CHECK => ReplySchema::of::<Check>(step)
+            .in_order(&["issues", "ok"])
+            .with_agreeing("ok", "issues"),
         STEP_JUDGE => ReplySchema::of::<JudgeReply>(step),
+        STEP_RESCORE => ReplySchema::of::<RescoreReply>(step),
         _ => return None,
     })
 }
@@ -197,6 +218,20 @@ mod tests {
             Ok(())
         );
         assert!(fits(STEP_JUDGE, json!({"reasoning": "r", "score": -1})).is_err());
+        assert_eq!(
+            fits(
+                STEP_RESCORE,
+                json!({"scores": [{"id": "a1.k3", "score": 7}]})
+            ),
+            Ok(())
+        );
+        // The old form (a map by id) no strict schema mode takes.
+        assert!(fits(STEP_RESCORE, json!({"scores": {"a1.k3": 7}})).is_err());
+        assert!(fits(
+            STEP_RESCORE,
+            json!({"scores": [{"id": "a1.k3", "score": 11}]})
+        )
+        .is_err());
         // What the readers would have to repair does not fit.
         assert!(fits(STEP_CHECK, json!({"ok": "yes"})).is_err());
         assert!(fits(STEP_EXPERTISE, json!(["tea"])).is_err());

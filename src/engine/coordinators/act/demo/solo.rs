@@ -164,11 +164,12 @@ pub fn self_refine(text: &str) -> String {
 }
 
 /// act.plus.rescore: each stored entry scored again by how many of its
-/// keywords (else its first content words) the current task holds.
+/// keywords (else its first content words) the current task holds, in the
+/// step's shape (`{"scores": [{"id", "score"}]}`).
 pub fn rescore(text: &str) -> String {
     let me = Me::read(text);
     let task = words(&format!("{} {}", me.current, me.subject));
-    let mut scores = serde_json::Map::new();
+    let mut scores = Vec::new();
     for line in last_sec(text, H_ENTRIES).lines() {
         let Some(rest) = line.trim().strip_prefix('[') else {
             continue;
@@ -188,7 +189,7 @@ pub fn rescore(text: &str) -> String {
             .iter()
             .filter(|k| overlap(&words(k), &task) > 0)
             .count();
-        scores.insert(id.to_string(), json!((2 + 2 * hits).min(10)));
+        scores.push(json!({"id": id, "score": (2 + 2 * hits).min(10)}));
     }
     json!({ "scores": scores }).to_string()
 }

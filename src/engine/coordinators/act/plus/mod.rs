@@ -11,8 +11,8 @@
 mod rescore;
 
 pub use rescore::{
-    candidates, read_scores, rescore_entries, RESCORE_ENTRIES, RESCORE_ENTRIES_CHARS,
-    RESCORE_LINE_CHARS,
+    candidates, could_enter, read_scores, rescore_entries, RESCORE_BATCHES, RESCORE_ENTRIES,
+    RESCORE_ENTRIES_CHARS, RESCORE_LINE_CHARS,
 };
 
 use super::contract::*;

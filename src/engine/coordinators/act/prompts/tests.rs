@@ -280,3 +280,19 @@ fn the_prompts_own_text_stays_short() {
         assert!(n <= max, "the {kind} prompt has {n} words (at most {max})");
     }
 }
+
+#[test]
+fn the_judge_prompt_anchors_none_at_zero_and_all_at_the_count() {
+    // Table 27: no expected component scores 0, all of them the count.
+    let p = judge("out", &["a".into(), "b".into(), "c".into()]);
+    in_order(
+        instruction(&p),
+        &[
+            "Count",
+            "none of them scores 0",
+            "all 3 scores 3",
+            "\"score\"",
+            "(0 to 3)",
+        ],
+    );
+}

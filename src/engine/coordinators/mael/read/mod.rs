@@ -50,8 +50,13 @@ use crate::engine::model::shape::ReplySchema;
 pub fn schema(kind: StepKind) -> Option<ReplySchema> {
     match kind {
         StepKind::Judge => Some(ReplySchema::of::<Judgement>(STEP_JUDGE)),
-        StepKind::Decompose => Some(ReplySchema::of::<Decomposition>(STEP_DECOMPOSE)),
-        StepKind::Critique => Some(ReplySchema::of::<Critique>(STEP_CRITIQUE)),
+        StepKind::Decompose => Some(
+            ReplySchema::of::<Decomposition>(STEP_DECOMPOSE)
+                .in_order_at("/properties/subtasks/items", &["task", "agent"]),
+        ),
+        StepKind::Critique => {
+            Some(ReplySchema::of::<Critique>(STEP_CRITIQUE).with_agreeing("adequate", "feedback"))
+        }
         StepKind::Solve | StepKind::Aggregate => None,
     }
 }

@@ -131,7 +131,7 @@ fn every_act_step_gets_a_reply_of_the_shape_the_coordinator_reads() {
             .as_str()
             .is_some_and(|s| s.contains(" is ")));
     }
-    let r = json(&ask(STEP_REFLECT, prompts::reflect(&me, "G", &ops)));
+    let r = json(&ask(STEP_REFLECT, prompts::reflect(&me, "G", &ops, 3)));
     assert_eq!(r["deepen"], "rooibos", "{r}");
     assert!(r["questions"].as_array().is_some_and(|q| !q.is_empty()));
     let f = json(&ask(
@@ -211,9 +211,11 @@ fn every_act_step_gets_a_reply_of_the_shape_the_coordinator_reads() {
     );
     assert!(ra.contains("Issues addressed: my request"), "{ra}");
     let entries = "[a1.k0] Rooibos is a tisane. — keywords: rooibos, caffeine (was 5)\n[a1.k1] Latte art is a pattern. — keywords: latte, milk (was 9)";
-    let s = json(&ask(STEP_RESCORE, prompts::rescore(&me, entries, 2, 2)));
+    let s = json(&ask(STEP_RESCORE, prompts::rescore(&me, entries, 2, 2, 0)));
+    assert_eq!(s["scores"][0]["id"], "a1.k0", "{s}");
+    assert_eq!(s["scores"][1]["id"], "a1.k1", "{s}");
     assert!(
-        s["scores"]["a1.k0"].as_u64() > s["scores"]["a1.k1"].as_u64(),
+        s["scores"][0]["score"].as_u64() > s["scores"][1]["score"].as_u64(),
         "{s}"
     );
     let j = ask(
