@@ -43,6 +43,7 @@ fn main() {
             }
             0
         }
+        Ok(Command::Prompts { coordinator }) => exit_code(prompts(&coordinator)),
         Ok(Command::Share { encode }) => cli::share_cmd::run(encode),
         Ok(Command::LessonQuestions { run, from }) => exit_code(cli::lesson_cmd::list(&run, from)),
         Ok(Command::LessonMake { spec, out }) => exit_code(cli::lesson_cmd::make(&spec, &out)),
@@ -56,6 +57,31 @@ fn main() {
         }
     };
     std::process::exit(code);
+}
+
+/// `roundtable prompts --coordinator ID`: its default templates as a
+/// prompt file, headed by what each is for and may use.
+#[cfg(not(target_arch = "wasm32"))]
+fn prompts(id: &str) -> Result<i32, String> {
+    use roundtable::engine::coordinators::{info, prompt_templates};
+    use roundtable::engine::prompts::{file_of, Prompts};
+    let (defaults, specs) = prompt_templates(id).ok_or_else(|| {
+        let known: Vec<&str> = roundtable::engine::coordinators::COORDINATORS
+            .iter()
+            .map(|c| c.id)
+            .collect();
+        format!("unknown coordinator \"{id}\"; known: {}", known.join(", "))
+    })?;
+    let p = Prompts::new(defaults, specs, &Default::default()).map_err(|e| e.to_string())?;
+    let name = info(id).map_or(id, |c| c.name);
+    print!(
+        "{}",
+        file_of(
+            &p,
+            &format!("The prompts of {name} (roundtable prompts --coordinator {id}).")
+        )
+    );
+    Ok(0)
 }
 
 /// A command's exit code; an error is printed.

@@ -11,6 +11,8 @@ USAGE:
   roundtable run --continue RUN.json [--out FILE] [options]
                                          finish a run that stopped (a signal, a failed call)
   roundtable coordinators
+  roundtable prompts --coordinator ID    print the coordinator's prompt templates in the file
+                                         format --prompts reads (edit a copy, pass it back)
   roundtable shapes [--largest|--grammar] each structured step's reply shape (strict JSON
                                          Schema, and the form a local model is held to when
                                          it differs), a JSON line each; --largest: the largest
@@ -29,6 +31,11 @@ USAGE:
 
 RUN OPTIONS:
   --coordinator ID       coordinator to run (see `roundtable coordinators`)
+  --prompts FILE         the run's prompt templates: a file as `roundtable prompts` prints
+                         it, edited (the templates left as they are keep their default;
+                         checked first: an unknown variable or template, a variable the
+                         step needs left out, a syntax error are refused with their line).
+                         Every batch command takes it too
   --task TEXT            the task (or --task-file PATH)
   --variant NAME         coordinator variant, when it has several
   --concurrency N        parallel LLM calls (the same as --parallel-calls)
@@ -72,6 +79,10 @@ pub enum Command {
     Shapes {
         largest: bool,
         grammar: bool,
+    },
+    /// `prompts --coordinator ID`: its templates as a prompt file.
+    Prompts {
+        coordinator: String,
     },
     /// A command of a coordinator's own (`travel-batch`, `mael-learn`…), with its arguments.
     Paper(&'static super::paper::PaperCommand, Vec<OsString>),
@@ -146,6 +157,25 @@ pub fn parse(args: impl IntoIterator<Item = std::ffi::OsString>) -> Result<Comma
     match sub.as_str() {
         "help" => Ok(Command::Help),
         "coordinators" => Ok(Command::Coordinators),
+        "prompts" => {
+            let mut coordinator = None;
+            while let Some(arg) = p.next().map_err(|e| e.to_string())? {
+                match arg {
+                    Long("coordinator") => {
+                        coordinator = Some(
+                            p.value()
+                                .map_err(|e| e.to_string())?
+                                .string()
+                                .map_err(|_| "--coordinator: not text")?,
+                        )
+                    }
+                    other => return Err(other.unexpected().to_string()),
+                }
+            }
+            let coordinator =
+                coordinator.ok_or("prompts needs --coordinator ID (e.g. --coordinator travel)")?;
+            Ok(Command::Prompts { coordinator })
+        }
         "shapes" => {
             let (mut largest, mut grammar) = (false, false);
             while let Some(arg) = p.next().map_err(|e| e.to_string())? {

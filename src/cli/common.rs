@@ -39,6 +39,9 @@ pub struct Common {
     pub json: bool,
     embedding_model: Option<String>,
     embedding_url: Option<String>,
+    /// `--prompts FILE`: its path and text (checked against the
+    /// coordinator's templates when a run's config is made).
+    prompts: Option<(String, String)>,
     /// `--provider local --model-file F`: loaded once, shared by every run.
     local: Option<Rc<NativeLocal>>,
 }
@@ -130,6 +133,14 @@ impl Common {
             json: f.switch("json")?,
             embedding_model: f.text("embedding-model")?,
             embedding_url: f.text("embedding-url")?,
+            prompts: match f.text("prompts")? {
+                Some(path) => {
+                    let text = std::fs::read_to_string(&path)
+                        .map_err(|e| format!("cannot read the prompt file {path}: {e}"))?;
+                    Some((path, text))
+                }
+                None => None,
+            },
             local,
         })
     }
@@ -168,8 +179,17 @@ impl Common {
     }
 
     /// A run's config with the options every run takes (`run_id` names it).
-    pub fn config(&self, coordinator: &str, task: &str, run_id: &str) -> RunConfig {
+    pub fn config(&self, coordinator: &str, task: &str, run_id: &str) -> Result<RunConfig, String> {
         let mut config = RunConfig::new(coordinator, task, self.spec.clone());
+        if let Some((path, text)) = &self.prompts {
+            let (defaults, specs) = roundtable::engine::coordinators::prompt_templates(coordinator)
+                .ok_or_else(|| {
+                    format!("--prompts: the coordinator \"{coordinator}\" has no prompt templates")
+                })?;
+            let edits = roundtable::engine::prompts::edits_in_file(text, defaults, specs)
+                .map_err(|e| format!("--prompts {path}: {e}"))?;
+            config.prompts = edits;
+        }
         config.created_ms = self.clock.epoch_ms().floor();
         config.run_id = format!("{run_id}-{}", config.created_ms as u64);
         if let Some(n) = self.parallel_calls {
@@ -178,7 +198,7 @@ impl Common {
         if let Some(n) = self.retries {
             config.retry.max_attempts = n.max(1);
         }
-        config
+        Ok(config)
     }
 
     /// The embedder the options name: the built-in lexical one, or an

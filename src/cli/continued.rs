@@ -62,6 +62,7 @@ pub fn router(
     config.task = p.task.clone();
     config.variant = p.variant.clone();
     config.options = p.options.clone();
+    config.prompts = p.prompts.clone();
     config.seed = p.seed;
     config.parent = Some(ParentRef {
         run_id: p.run_id.clone(),

@@ -115,7 +115,7 @@ struct Request {
 
 fn request(f: &Flags) -> Result<Request, String> {
     if let Some(parent) = f.text("continue")? {
-        if let Some(name) = ["coordinator", "task", "task-file", "variant"]
+        if let Some(name) = ["coordinator", "task", "task-file", "variant", "prompts"]
             .into_iter()
             .find(|n| f.has(n))
         {
@@ -174,7 +174,7 @@ pub fn run(args: Vec<OsString>) -> Result<i32, String> {
         Some(p) => (p.config.coordinator.clone(), String::new()),
         None => (r.coordinator.clone(), r.task.clone()),
     };
-    let mut config = common.config(&coordinator, &task, "cli");
+    let mut config = common.config(&coordinator, &task, "cli")?;
     config.variant = match &parent {
         Some(p) => p.config.variant.clone(),
         None => r.variant.clone(),

@@ -85,7 +85,7 @@ pub fn run(args: Vec<OsString>) -> Result<i32, String> {
     let tasks = (first..first + trials)
         .map(|t| a.task(t).map(|task| (t, task)))
         .collect::<Result<Vec<_>, _>>()?;
-    let base = common.config(act::ID, "", "act-batch");
+    let base = common.config(act::ID, "", "act-batch")?;
     let all = jobs(&base, &variants, &tasks, |v, task| {
         let mut o = a.options(task.clone());
         if v != Variant::ActPlus {

@@ -177,7 +177,7 @@ pub fn learn(args: Vec<OsString>) -> Result<i32, String> {
             candidates.len() - todo.len()
         );
     }
-    let base = common.config(mael::ID, "", "mael-learn");
+    let base = common.config(mael::ID, "", "mael-learn")?;
     let jobs = match template {
         Some(o) => learning_jobs(&base, &todo, mode, |t| MaelOptions {
             task: t.clone(),
@@ -237,7 +237,7 @@ pub fn eval(args: Vec<OsString>) -> Result<i32, String> {
     refuse_trained(&memory.pool.borrow(), &pool, &tasks)?;
     let template = a.options(first.clone())?;
     let sweep_pools = sweep_pools(&memory, &sizes)?;
-    let base = common.config(mael::ID, "", "mael-eval");
+    let base = common.config(mael::ID, "", "mael-eval")?;
     let rows_asked = groups(&modes, &[], template.scoring);
     let jobs = evaluation_jobs(&base, &tasks, &rows_asked, &sizes, |t| MaelOptions {
         task: t.clone(),

@@ -73,7 +73,7 @@ pub fn run(args: Vec<OsString>) -> Result<i32, String> {
     };
     f.finish()?;
     let model = common.model(travel::demo::answer)?;
-    let base = common.config(travel::ID, "", "travel-batch");
+    let base = common.config(travel::ID, "", "travel-batch")?;
     let all = jobs(&base, &variants, &queries, &setup);
     let started = common.clock.now_ms();
     let host = TravelHost {

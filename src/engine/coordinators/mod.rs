@@ -148,6 +148,25 @@ pub fn every_shape() -> Vec<crate::engine::model::shape::ReplySchema> {
     all
 }
 
+/// A coordinator's prompt templates: its default file and what each
+/// template is given (the CLI's `prompts` and `--prompts`; the page's
+/// Prompts panel in the coordinator's own part, so the start page links
+/// none of them).
+pub fn prompt_templates(
+    id: &str,
+) -> Option<(
+    &'static str,
+    &'static [crate::engine::prompts::TemplateSpec],
+)> {
+    Some(match id {
+        single::ID => (single::DEFAULTS, &single::TEMPLATES),
+        travel::ID => (travel::prompts::DEFAULTS, &travel::prompts::TEMPLATES),
+        act::ID => (act::prompts::DEFAULTS, &act::prompts::TEMPLATES),
+        mael::ID => (mael::prompts::DEFAULTS, &mael::prompts::TEMPLATES),
+        _ => return None,
+    })
+}
+
 /// The text tool protocol's grammar with every tool the travel planner
 /// offers (the solo agent's set): the largest a local model is held to.
 pub fn text_tool_grammar() -> crate::engine::model::text_tools::CallGrammar {

@@ -3,6 +3,7 @@
 
 use crate::engine::model::demo::{general, Reply};
 use crate::engine::model::{ChatRequest, ChatResponse, Message};
+use crate::engine::prompts::{vars, Prompts, TemplateSpec};
 use crate::engine::run::{Audience, Outcome, RunCtx, RunError};
 
 pub const ID: &str = "single";
@@ -11,9 +12,15 @@ pub const STEP: &str = "single.answer";
 pub const EXAMPLE_TASK: &str =
     "Plan a three-day study schedule for learning the basics of Rust, and estimate 3 * (2 + 4) hours of practice.";
 
-const SYSTEM_PROMPT: &str = "You are a capable, concise assistant. Answer the user's task \
-directly. Use Markdown for structure when it helps (short headings, lists, tables). If the task \
-is ambiguous, state the assumption you make and continue.";
+/// The default template (`roundtable prompts --coordinator single`).
+pub const DEFAULTS: &str = include_str!("single.prompts");
+
+/// The single agent's one template.
+pub static TEMPLATES: [TemplateSpec; 1] = [TemplateSpec::new(
+    "single.system",
+    "The assistant's system prompt; the user's task follows as it is",
+    &[],
+)];
 
 /// The single agent as a [`crate::engine::run::CoordinatorFn`].
 pub fn entry(ctx: &RunCtx) -> futures::future::LocalBoxFuture<'_, Result<Outcome, RunError>> {
@@ -28,14 +35,17 @@ pub async fn run(ctx: &RunCtx) -> Result<Outcome, RunError> {
             "The task is empty. Write what the agent should do, then press Run.",
         ));
     }
-    let system = ctx
-        .config()
-        .options
+    let options = &ctx.config().options;
+    let prompts = Prompts::new(DEFAULTS, &TEMPLATES, &ctx.config().prompts)?;
+    // `system_prompt` (runs written before templates) still sets it.
+    let system = match options
         .get("system_prompt")
         .and_then(|s| s.as_str())
         .filter(|s| !s.trim().is_empty())
-        .unwrap_or(SYSTEM_PROMPT)
-        .to_string();
+    {
+        Some(s) => s.to_string(),
+        None => prompts.render("single.system", vars! {})?,
+    };
     ctx.add_agent(AGENT, "assistant", "Assistant");
     let response = ctx
         .phase("answer", "Answer", answer(ctx, system, task))
@@ -62,4 +72,19 @@ async fn answer(ctx: &RunCtx, system: String, task: String) -> Result<ChatRespon
         Some(call),
     );
     Ok(response)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_default_template_is_declared_and_renders() {
+        let p = Prompts::new(DEFAULTS, &TEMPLATES, &Default::default()).expect("valid");
+        let s = p.render("single.system", vars! {}).expect("rendered");
+        assert!(
+            s.starts_with("You are a capable, concise assistant."),
+            "{s}"
+        );
+    }
 }

@@ -87,8 +87,11 @@ pub fn parse(text: &str) -> Result<Vec<Entry>, String> {
 pub fn write<'a>(comment: &str, templates: impl IntoIterator<Item = (&'a str, &'a str)>) -> String {
     let mut s = String::new();
     for line in comment.lines() {
-        s.push_str("# ");
-        s.push_str(line);
+        s.push('#');
+        if !line.is_empty() {
+            s.push(' ');
+            s.push_str(line);
+        }
         s.push('\n');
     }
     for (name, text) in templates {

@@ -20,3 +20,60 @@ pub use spec::{TemplateSpec, Var};
 /// text, numbers, booleans, lists).
 pub use minijinja::context as vars;
 pub use minijinja::Value;
+
+/// The edits a prompt file makes (name → text): its templates whose text
+/// differs from the default (a file may hold every template, as
+/// `roundtable prompts` prints them, or only the ones it changes), each
+/// checked with the rest. An error names the file's line.
+pub fn edits_in_file(
+    text: &str,
+    defaults: &str,
+    specs: &'static [TemplateSpec],
+) -> Result<std::collections::BTreeMap<String, String>, String> {
+    let entries = parse(text)?;
+    let base = Prompts::new(defaults, specs, &Default::default())
+        .map_err(|e| format!("the defaults: {e}"))?;
+    let edits: std::collections::BTreeMap<String, String> = entries
+        .iter()
+        .filter(|e| base.default_text(&e.name) != Some(e.text.as_str()))
+        .map(|e| (e.name.clone(), e.text.clone()))
+        .collect();
+    match Prompts::new(defaults, specs, &edits) {
+        Ok(_) => Ok(edits),
+        Err(e) => {
+            let at = entries.iter().find(|x| x.name == e.template);
+            Err(match (at, e.line) {
+                (Some(x), Some(n)) => format!("line {}: {e}", x.line + n - 1),
+                (Some(x), None) => format!("line {}: {e}", x.line.saturating_sub(1)),
+                _ => e.to_string(),
+            })
+        }
+    }
+}
+
+/// A prompt file of `specs`' templates as `prompts` renders them (every
+/// one: its edit or its default), headed by what each is for and the
+/// variables it is given: what `roundtable prompts` prints and the page
+/// exports.
+pub fn file_of(prompts: &Prompts, title: &str) -> String {
+    let mut comment = format!(
+        "{title}\nEach template's text follows its \"=== name ===\" line, up to the next one; {{{{ name }}}}\n\
+         is a variable the step fills in, {{% if … %}} … {{% endif %}} a part it may leave out.\n\
+         Edit the texts and pass the file back (roundtable run --prompts FILE, or the page's\n\
+         Prompts panel); a template you leave out or leave as it is keeps its default.\n\n"
+    );
+    for s in prompts.specs() {
+        comment.push_str(&format!("{}: {}\n", s.name, s.about));
+        for v in s.vars {
+            let must = if v.required { "must use" } else { "may use" };
+            comment.push_str(&format!("    {{{{ {} }}}} ({must}): {}\n", v.name, v.about));
+        }
+    }
+    write(
+        comment.trim_end(),
+        prompts
+            .specs()
+            .iter()
+            .map(|s| (s.name, prompts.text(s.name).unwrap_or_default())),
+    )
+}

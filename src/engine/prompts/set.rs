@@ -91,8 +91,8 @@ impl Prompts {
                 .map_err(|e| syntax(name, &e))?;
             used.insert(name.clone(), text.clone());
         }
-        for (name, text) in edits {
-            let Some(spec) = specs.iter().find(|s| s.name == name) else {
+        for name in edits.keys() {
+            if !specs.iter().any(|s| s.name == name) {
                 return Err(PromptError::new(
                     name,
                     None,
@@ -101,8 +101,11 @@ impl Prompts {
                         names(specs)
                     ),
                 ));
-            };
-            check(&env, spec, text)?;
+            }
+        }
+        // Every template the run will render, edited or not.
+        for spec in specs {
+            check(&env, spec, &used[spec.name])?;
         }
         Ok(Prompts {
             env,

@@ -36,6 +36,11 @@ pub struct RunConfig {
     /// Coordinator-specific options.
     #[serde(default, skip_serializing_if = "serde_json::Value::is_null")]
     pub options: serde_json::Value,
+    /// The prompt templates this run changed (name → text), only those:
+    /// the coordinator renders the rest from its defaults. Replays, share
+    /// links, forks and variants carry them.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub prompts: std::collections::BTreeMap<String, String>,
     #[serde(default = "default_concurrency")]
     pub max_concurrency: u32,
     #[serde(default)]
@@ -74,6 +79,7 @@ impl RunConfig {
                 spec: model,
             }],
             options: serde_json::Value::Null,
+            prompts: Default::default(),
             max_concurrency: default_concurrency(),
             retry: RetryPolicy::default(),
             created_ms: 0.0,

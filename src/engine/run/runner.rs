@@ -36,6 +36,14 @@ impl RunError {
     }
 }
 
+/// A prompt template the run cannot use (an edit refused, or one that
+/// failed to render): the run fails with what to fix, before or at the step.
+impl From<crate::engine::prompts::PromptError> for RunError {
+    fn from(e: crate::engine::prompts::PromptError) -> Self {
+        RunError::new("config", e.to_string())
+    }
+}
+
 impl From<ModelError> for RunError {
     fn from(e: ModelError) -> Self {
         match e {

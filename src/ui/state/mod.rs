@@ -321,6 +321,8 @@ impl AppState {
         let mut config = self.new_config(&parent.config.coordinator, &parent.config.task, spec);
         config.variant = parent.config.variant.clone();
         config.options = parent.config.options.clone();
+        // A fork tells its agents what the parent's did.
+        config.prompts = parent.config.prompts.clone();
         config.seed = parent.config.seed;
         config.parent = Some(ParentRef {
             run_id: parent.config.run_id.clone(),

@@ -69,7 +69,7 @@ async fn reflect(act: &Act<'_>, i: usize, transcript: &str) -> Result<BreakPlan,
     let cap = act.limits().break_pairs.max(1);
     let (said, s) = act
         .ask_member(i, STEP_REFLECT, |s| {
-            prompts::reflect(s, &act.team_task_text(), transcript, cap)
+            prompts::reflect(&act.prompts, s, &act.team_task_text(), transcript, cap)
         })
         .await?;
     let (reflection, mut repairs) = reflection_or_expertise(&said.text, &s);
@@ -255,7 +255,13 @@ async fn converse(
             .say(
                 &expert.id,
                 STEP_ANSWER,
-                prompts::answer(&expert.name, &expert.expertise, &expert.task, &conversation),
+                prompts::answer(
+                    &act.prompts,
+                    &expert.name,
+                    &expert.expertise,
+                    &expert.task,
+                    &conversation,
+                )?,
                 to.clone(),
             )
             .await?;
@@ -271,7 +277,13 @@ async fn converse(
         }
         let (said, _) = act
             .ask_member(i, STEP_FOLLOWUP, |s| {
-                prompts::followup(s, &plan.deepen, &act.transcript(&meeting), cap - pairs)
+                prompts::followup(
+                    &act.prompts,
+                    s,
+                    &plan.deepen,
+                    &act.transcript(&meeting),
+                    cap - pairs,
+                )
             })
             .await?;
         let (next, repairs) = next_question(&said.text);

@@ -68,7 +68,11 @@ async fn judge(act: &Act<'_>, full: &ComplexTask, output: &str) -> Result<Option
         })
         .collect();
     let said = act
-        .ask(JUDGE, STEP_JUDGE, prompts::judge(output, &components))
+        .ask(
+            JUDGE,
+            STEP_JUDGE,
+            prompts::judge(&act.prompts, output, &components)?,
+        )
         .await?;
     let reply = said.text;
     let (score, repairs) = read_judge_reply(&reply, components.len() as u32);

@@ -42,7 +42,7 @@ pub async fn decompose(act: &Act<'_>) -> Result<Vec<AgentTask>, RunError> {
     let l = act.options.team_size.clamp(2, 8);
     act.ctx
         .add_agent(FACILITATOR, ROLE_FACILITATOR, "Facilitator");
-    let prompt = prompts::decompose(&act.task.text, l);
+    let prompt = prompts::decompose(&act.prompts, &act.task.text, l)?;
     // Held to the shape: exactly one task per member, each its subject first.
     let one_each = |s: ReplySchema| {
         s.with_items("tasks", l, l)
@@ -64,7 +64,7 @@ pub async fn decompose(act: &Act<'_>) -> Result<Vec<AgentTask>, RunError> {
             .ask_narrowed(
                 FACILITATOR,
                 STEP_DECOMPOSE,
-                reading::again(&prompt),
+                prompts::again(&act.prompts, &prompt)?,
                 one_each,
             )
             .await?;
@@ -267,7 +267,7 @@ pub async fn expertise(
         .ask(
             id,
             STEP_EXPERTISE,
-            prompts::expertise(name, TEAM_NAME, task, max),
+            prompts::expertise(&act.prompts, name, TEAM_NAME, task, max)?,
         )
         .await?;
     let (mut keywords, mut repairs, why) = match read_expertise(&said.text, max) {

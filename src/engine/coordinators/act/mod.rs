@@ -73,7 +73,7 @@ pub mod html;
 pub mod memory;
 pub mod plus;
 pub mod production;
-mod prompts;
+pub mod prompts;
 mod reading;
 pub mod report;
 pub mod setup;
@@ -107,7 +107,8 @@ pub fn entry(ctx: &RunCtx) -> futures::future::LocalBoxFuture<'_, Result<Outcome
 pub async fn run(ctx: &RunCtx) -> Result<Outcome, RunError> {
     let (options, variant) = setup::prepare(ctx)?;
     let full = options.task.clone();
-    let act = Act::new(ctx, options, variant);
+    let prompts = prompts::of_run(&ctx.config().prompts)?;
+    let act = Act::new(ctx, options, variant, prompts);
     if variant.is_single() {
         let write = single::write(&act);
         let output = ctx

@@ -33,7 +33,7 @@ pub async fn production_meeting(act: &Act<'_>) -> Result<Production, RunError> {
     let deliverable = act.task.deliverable.clone();
     let cap = act.options.production_rounds() as u32;
     let mut opinions = members_say(act, STEP_PROD_OPINION, |_, s| {
-        prompts::production_opinion(s, &team_task, &deliverable)
+        prompts::production_opinion(&act.prompts, s, &team_task, &deliverable)
     })
     .await?;
     let mut previous: Option<(String, String)> = None;
@@ -55,13 +55,13 @@ pub async fn production_meeting(act: &Act<'_>) -> Result<Production, RunError> {
                 &leader_id,
                 STEP_DRAFT,
                 prompts::draft(
+                    &act.prompts,
                     &s,
                     &act.task,
-                    &team_task,
-                    &act.tasks_text(true),
+                    (&team_task, &act.tasks_text(true)),
                     &act.transcript(&meeting),
                     previous.as_ref().map(|(d, i)| (d.as_str(), i.as_str())),
-                ),
+                )?,
                 Audience::Public,
             )
             .await?
@@ -95,7 +95,7 @@ pub async fn production_meeting(act: &Act<'_>) -> Result<Production, RunError> {
         let before = opinions.clone();
         // Tools again (§3.6: steps 2–4 repeat), when the set has any.
         opinions = members_say(act, STEP_REASSERT, |i, s| {
-            prompts::reassert(s, &team_task, &before[i], &draft, &issues)
+            prompts::reassert(&act.prompts, s, &team_task, &before[i], (&draft, &issues))
         })
         .await?;
         previous = Some((draft, issues));
@@ -108,14 +108,14 @@ pub async fn production_meeting(act: &Act<'_>) -> Result<Production, RunError> {
 async fn members_say(
     act: &Act<'_>,
     step: &str,
-    prompt: impl Fn(usize, &Speaker) -> Prompt,
+    prompt: impl Fn(usize, &Speaker) -> Result<Prompt, RunError>,
 ) -> Result<Vec<String>, RunError> {
     join_all((0..act.member_count()).map(|i| {
         let s = act.speaker(i, step);
         let id = act.member_id(i);
         let prompt = prompt(i, &s);
         async move {
-            let opinion = act.say(&id, step, prompt, Audience::Public).await?;
+            let opinion = act.say(&id, step, prompt?, Audience::Public).await?;
             tools::use_tools(act, i, &opinion.text).await
         }
     }))
@@ -135,7 +135,7 @@ async fn check(act: &Act<'_>, round: u32, draft: &str, team_task: &str) -> Resul
         .say(
             &leader_id,
             STEP_CHECK,
-            prompts::check(&s, team_task, &act.tasks_text(true), draft),
+            prompts::check(&act.prompts, &s, team_task, &act.tasks_text(true), draft)?,
             Audience::Public,
         )
         .await?;

@@ -8,7 +8,6 @@
 //! task:"). The steps record the repairs against their call, once per
 //! reply.
 
-use super::prompts::Prompt;
 use crate::engine::model::reply::{echo, read_value, Read, Repair, RepairKind, Unreadable};
 use serde_json::Value;
 
@@ -60,17 +59,6 @@ pub fn folded(repairs: Vec<Repair>) -> Vec<Repair> {
             r
         })
         .collect()
-}
-
-/// The prompt again, asking for the JSON only (a step's one retry).
-pub fn again(prompt: &Prompt) -> Prompt {
-    (
-        prompt.0.clone(),
-        format!(
-            "{}\n\nYour previous reply could not be read. Reply with the JSON object only.",
-            prompt.1
-        ),
-    )
 }
 
 /// The JSON in `text`, as the object `fits` accepts (see [`object_that`]).

@@ -19,7 +19,7 @@ pub async fn write(act: &Act<'_>) -> Result<String, RunError> {
         .say(
             WRITER,
             step,
-            prompts::single(step, &act.task),
+            prompts::single(&act.prompts, step, &act.task)?,
             Audience::Public,
         )
         .await?
@@ -30,7 +30,7 @@ pub async fn write(act: &Act<'_>) -> Result<String, RunError> {
             .say(
                 WRITER,
                 STEP_SELF_FEEDBACK,
-                prompts::self_feedback(&act.task, &out),
+                prompts::self_feedback(&act.prompts, &act.task, &out)?,
                 Audience::Public,
             )
             .await?
@@ -39,7 +39,7 @@ pub async fn write(act: &Act<'_>) -> Result<String, RunError> {
             .say(
                 WRITER,
                 STEP_SELF_REFINE,
-                prompts::self_refine(&act.task, &out, &feedback),
+                prompts::self_refine(&act.prompts, &act.task, &out, &feedback)?,
                 Audience::Public,
             )
             .await?

@@ -10,6 +10,7 @@ use crate::engine::domains::creative::ComplexTask;
 use crate::engine::model::reply::Repair;
 use crate::engine::model::shape::ReplySchema;
 use crate::engine::model::{ChatRequest, Message};
+use crate::engine::prompts::Prompts;
 use crate::engine::run::{Audience, RunCtx, RunError};
 use serde::{Deserialize, Serialize};
 use std::cell::{Cell, RefCell};
@@ -55,12 +56,19 @@ pub struct Act<'a> {
     /// Complex tasks the team took on before this one (ACT+; 0 otherwise).
     pub trial: Cell<u32>,
     pub team_task: RefCell<TeamTask>,
+    /// The run's prompt templates (the defaults with its edits).
+    pub prompts: Prompts,
 }
 
 impl<'a> Act<'a> {
     /// The run's state; the references are dropped from the task (the
     /// steps never see them: only the evaluation, given the full task).
-    pub fn new(ctx: &'a RunCtx, mut options: ActOptions, variant: Variant) -> Act<'a> {
+    pub fn new(
+        ctx: &'a RunCtx,
+        mut options: ActOptions,
+        variant: Variant,
+        prompts: Prompts,
+    ) -> Act<'a> {
         options.task = options.task.brief();
         Act {
             ctx,
@@ -73,6 +81,7 @@ impl<'a> Act<'a> {
             leader: Cell::new(0),
             trial: Cell::new(0),
             team_task: RefCell::new(TeamTask::default()),
+            prompts,
         }
     }
 
@@ -172,11 +181,11 @@ impl<'a> Act<'a> {
         &self,
         i: usize,
         step: &str,
-        make: impl FnOnce(&Speaker) -> Prompt,
+        make: impl FnOnce(&Speaker) -> Result<Prompt, RunError>,
     ) -> Result<(Said, Speaker), RunError> {
         let member = self.member_id(i);
         let s = self.speaker(i, step);
-        let said = self.ask(&member, step, make(&s)).await?;
+        let said = self.ask(&member, step, make(&s)?).await?;
         Ok((said, s))
     }
 

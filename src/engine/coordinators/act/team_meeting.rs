@@ -28,7 +28,7 @@ pub async fn team_meeting(act: &Act<'_>) -> Result<Meeting, RunError> {
             act.say(
                 &id,
                 STEP_TEAM_OPINION,
-                prompts::team_opinion(&s, &draft),
+                prompts::team_opinion(&act.prompts, &s, &draft)?,
                 Audience::Public,
             )
             .await
@@ -49,7 +49,7 @@ pub async fn team_meeting(act: &Act<'_>) -> Result<Meeting, RunError> {
             act.say(
                 &id,
                 STEP_TEAM_ADVICE,
-                prompts::team_advice(&s, &draft, &opinions_text),
+                prompts::team_advice(&act.prompts, &s, &draft, &opinions_text)?,
                 Audience::Public,
             )
             .await
@@ -83,7 +83,7 @@ pub async fn fuse(act: &Act<'_>, opinions: &str, advice: &str) -> Result<TeamTas
         .say(
             &id,
             STEP_FUSE,
-            prompts::fuse(&s, &act.tasks(false), opinions, advice),
+            prompts::fuse(&act.prompts, &s, &act.tasks(false), opinions, advice)?,
             Audience::Public,
         )
         .await?;

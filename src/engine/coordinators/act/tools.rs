@@ -24,7 +24,7 @@ pub async fn use_tools(act: &Act<'_>, i: usize, opinion: &str) -> Result<String,
     let id = act.member_id(i);
     let (said, _) = act
         .ask_member(i, STEP_INSTRUCT, |s| {
-            prompts::instruct(s, opinion, &act.options.tools)
+            prompts::instruct(&act.prompts, s, opinion, &act.options.tools)
         })
         .await?;
     // Only the tools this build has.

@@ -21,7 +21,7 @@ pub mod html;
 pub mod learn;
 pub mod memory;
 pub mod projection;
-mod prompts;
+pub mod prompts;
 pub mod quality;
 pub mod read;
 pub mod rewards;
@@ -32,6 +32,7 @@ pub mod view;
 pub mod workflow;
 
 use crate::engine::domains::tasks::{humaneval, Gold, Task};
+use crate::engine::prompts::Prompts;
 use crate::engine::run::{Outcome, RunCtx, RunError, RunEvent};
 use contract::*;
 use memory::Recall;
@@ -61,7 +62,8 @@ pub async fn run(ctx: &RunCtx) -> Result<Outcome, RunError> {
     let judged = matches!(options.task.gold, Gold::Concepts(_));
     add_team(ctx, team, root, options.learn, judged);
     let recall = Recall::new(memory, mode, options.scoring, options.top_k);
-    let wf = Workflow::new(ctx, &options, team, recall);
+    let prompts = prompts::of_run(&ctx.config().prompts)?;
+    let wf = Workflow::new(ctx, &options, team, (recall, prompts));
 
     let t0 = forward(&wf, &options).await?;
     let answer = wf.task(t0).versions.last().cloned().unwrap_or_default();
@@ -121,7 +123,7 @@ async fn score(
 ) -> Result<(f64, Vec<(String, f64)>), RunError> {
     let ctx = wf.ctx;
     let root_id = &options.team.agents[options.team.root()].id;
-    let (score, checked, parts) = score_answer(ctx, &options.task, answer).await?;
+    let (score, checked, parts) = score_answer(ctx, &wf.prompts, &options.task, answer).await?;
     let mut detail = serde_json::json!({"metric": options.task.dataset.metric()});
     for (name, v) in &parts {
         detail[name] = (*v).into();
@@ -167,8 +169,13 @@ type Scored = (f64, Option<humaneval::Checked>, Vec<(String, f64)>);
 /// answer's composite (`quality`), a HumanEval answer's by running its
 /// tests (the platform's [`humaneval::Runner`]), with what was read from
 /// the answer and the verdict.
-async fn score_answer(ctx: &RunCtx, task: &Task, answer: &str) -> Result<Scored, RunError> {
-    if let Some(q) = quality::judge(ctx, task, answer).await? {
+async fn score_answer(
+    ctx: &RunCtx,
+    prompts: &Prompts,
+    task: &Task,
+    answer: &str,
+) -> Result<Scored, RunError> {
+    if let Some(q) = quality::judge(ctx, prompts, task, answer).await? {
         return Ok((q.composite, None, q.parts()));
     }
     if !matches!(task.gold, Gold::Program { .. }) {

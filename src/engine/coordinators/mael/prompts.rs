@@ -4,55 +4,104 @@
 //! small JSON objects; solutions are free text ending with the answer.
 
 use super::contract::*;
+use crate::engine::prompts::{vars, Prompts, TemplateSpec, Var};
+use crate::engine::run::RunError;
 
-const TEAM: &str =
-    "You are one agent in a team connected as a graph. Tasks travel along its edges: \
-an agent may solve a task itself, or split it and hand the parts to its neighbours, check what \
-they send back and merge it.";
+/// The default templates (`roundtable prompts --coordinator mael`).
+pub const DEFAULTS: &str = include_str!("mael.prompts");
 
-/// Whether to solve the task or split it.
-const JUDGE_ROLE: &str = "Decide whether you can solve the task well on your own, in one answer, \
-or whether it is better split into parts for your neighbours. Reply with one JSON object: \
-{\"solvable\": true or false, \"reason\": \"one sentence\"}.";
+/// Every template of MAEL, with the variables its step gives. A step's
+/// input (its task block and what follows) is not a template: it is what
+/// a pool stores and retrieves by.
+pub static TEMPLATES: [TemplateSpec; 10] = [
+    TemplateSpec::new(
+        "mael.judge.system",
+        "The judge: solve the task alone, or split it (JSON)",
+        &[],
+    ),
+    TemplateSpec::new(
+        "mael.decompose.system",
+        "The decomposer: subtasks for the neighbours (JSON)",
+        &[],
+    ),
+    TemplateSpec::new(
+        "mael.solve.system",
+        "The solver: an answer, or a refinement after feedback",
+        &[],
+    ),
+    TemplateSpec::new(
+        "mael.critique.system",
+        "The critic: is the solution adequate, and what to fix (JSON)",
+        &[],
+    ),
+    TemplateSpec::new(
+        "mael.aggregate.system",
+        "The aggregator: the subtasks' solutions merged",
+        &[],
+    ),
+    TemplateSpec::new(
+        "mael.evaluate.system",
+        "The evaluator that rates each solution version 0-10 (JSON)",
+        &[],
+    ),
+    TemplateSpec::new(
+        "mael.quality.system",
+        "CommonGen-Hard's judge of one quality 0-10 (JSON)",
+        &[],
+    ),
+    TemplateSpec::new(
+        "mael.quality.user",
+        "The quality judge's request: the criterion, its anchors, the concepts and the text",
+        &[
+            Var::required(
+                "criterion",
+                "the quality judged (grammar, fluency, relevance, logic)",
+            ),
+            Var::optional("high", "what a 10 means"),
+            Var::optional("low", "what a 0 means"),
+            Var::required("concepts", "the task's concepts, comma-separated"),
+            Var::required("text", "the answer's text"),
+        ],
+    ),
+    TemplateSpec::new(
+        "mael.ask_again",
+        "Added to a request whose reply could not be read, before it is asked once more",
+        &[
+            Var::optional("why", "why the reply could not be read"),
+            Var::required("expected", "the JSON the step expects"),
+        ],
+    ),
+    TemplateSpec::new(
+        "mael.unread_feedback",
+        "The feedback a solver gets when its critique could not be read",
+        &[],
+    ),
+];
 
-/// How to split a task among the neighbours.
-const DECOMPOSE_ROLE: &str =
-    "Split the task into independent subtasks, one for each part that can \
-be worked on separately (at most one per neighbour unless the task needs more), and give each \
-to the neighbour best suited to it (one of those listed, by id). Each subtask must make sense \
-on its own: repeat the numbers and names it needs. Reply with one JSON object: \
-{\"subtasks\": [{\"task\": \"...\", \"agent\": \"<a neighbour's id>\"}, ...]}.";
-
-/// How to solve a task (or refine an attempt).
-const SOLVE_ROLE: &str = "Solve the task yourself, carefully and completely. Show the short \
-reasoning that matters, then end with a line \"Answer: <your answer>\". When feedback on an \
-earlier attempt is given, fix exactly what it points out.";
-
-/// How to check a solution.
-const CRITIQUE_ROLE: &str = "Check the solution against its task. Is it correct and complete? \
-Reply with one JSON object: {\"adequate\": true, \"feedback\": \"\"} when it is, or \
-{\"adequate\": false, \"feedback\": \"<what is wrong and how to fix it>\"} when it is not.";
-
-/// How to merge the subtasks' solutions.
-const AGGREGATE_ROLE: &str = "Merge the solutions of the subtasks into one solution of the whole \
-task. Use their results, check that they fit together, and end with a line \"Answer: <your \
-answer>\".";
-
-/// The system prompt of a step: the team, then what the step asks.
-pub fn system(kind: StepKind) -> String {
-    let role = match kind {
-        StepKind::Judge => JUDGE_ROLE,
-        StepKind::Decompose => DECOMPOSE_ROLE,
-        StepKind::Solve => SOLVE_ROLE,
-        StepKind::Critique => CRITIQUE_ROLE,
-        StepKind::Aggregate => AGGREGATE_ROLE,
-    };
-    format!("{TEAM}\n\n{role}")
+/// The templates of a run: the defaults with its edits.
+pub fn of_run(edits: &std::collections::BTreeMap<String, String>) -> Result<Prompts, RunError> {
+    Ok(Prompts::new(DEFAULTS, &TEMPLATES, edits)?)
 }
 
-pub const EVALUATOR_SYSTEM: &str = "You rate how good a solution to a task is, as a whole number \
-from 0 (useless or wrong) to 10 (correct and complete). Reply with one JSON object: {\"score\": \
-<0-10>, \"reason\": \"one sentence\"}.";
+/// The system prompt of a step: the team, then what the step asks.
+pub fn system(p: &Prompts, kind: StepKind) -> Result<String, RunError> {
+    let name = format!("mael.{}.system", kind.tag().trim_start_matches("mael."));
+    Ok(p.render(&name, vars! {})?)
+}
+
+pub fn evaluator_system(p: &Prompts) -> Result<String, RunError> {
+    Ok(p.render("mael.evaluate.system", vars! {})?)
+}
+
+/// What is added to a request asked again: why, and the JSON expected.
+pub fn ask_again(p: &Prompts, why: &str, expected: &str) -> Result<String, RunError> {
+    Ok(p.render("mael.ask_again", vars! { why, expected })?)
+}
+
+/// The feedback when a critique could not be read.
+pub fn unread_feedback(p: &Prompts) -> Result<String, RunError> {
+    Ok(p.render("mael.unread_feedback", vars! {})?)
+}
 
 fn task_block(task: &str, parent: Option<&str>) -> String {
     let mut s = format!("{TASK_HEADING}\n{}\n", task.trim());
@@ -140,4 +189,34 @@ pub fn example(input: &str, output: &str, reward: f64) -> String {
         quote(&clip(input)),
         quote(&clip(output))
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn edits(v: serde_json::Value) -> std::collections::BTreeMap<String, String> {
+        serde_json::from_value(v).expect("name → text")
+    }
+
+    #[test]
+    fn every_default_template_is_declared_and_renders() {
+        let p = of_run(&Default::default()).expect("the defaults are valid");
+        for kind in StepKind::ALL {
+            assert!(system(&p, kind)
+                .expect("rendered")
+                .starts_with("You are one agent in a team"));
+        }
+        assert_eq!(
+            ask_again(&p, "no JSON", "{\"a\": 1}").expect("rendered"),
+            "\n\nYour previous reply could not be read (no JSON). Reply with the JSON object only: {\"a\": 1}"
+        );
+        // An edit is used; one that drops what the step gives is refused.
+        let p = of_run(&edits(
+            serde_json::json!({"mael.solve.system": "Solve it."}),
+        ))
+        .expect("an edit");
+        assert_eq!(system(&p, StepKind::Solve).expect("rendered"), "Solve it.");
+        assert!(of_run(&edits(serde_json::json!({"mael.ask_again": "Again."}))).is_err());
+    }
 }

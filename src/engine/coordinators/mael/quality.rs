@@ -21,6 +21,7 @@ use super::steps::ask_again;
 use crate::engine::domains::tasks::{commongen, Gold, Task};
 use crate::engine::model::reply::{Repair, RepairKind};
 use crate::engine::model::{ChatRequest, Message};
+use crate::engine::prompts::{vars, Prompts};
 use crate::engine::run::{RunCtx, RunError};
 use futures::future::join_all;
 use serde::{Deserialize, Serialize};
@@ -79,39 +80,46 @@ pub fn composite(coverage: f64, judged: &[(String, Option<f64>)]) -> f64 {
     (coverage + read.iter().sum::<f64>()) / (1 + read.len()) as f64
 }
 
-pub const QUALITY_SYSTEM: &str = "You judge one quality of a short text written to use a set of \
-concepts. Judge only the quality you are asked about, from 0 to 10. Reply with one JSON object: \
-{\"score\": <0-10>, \"reason\": \"one sentence\"}.";
-
-/// The request for one criterion.
-pub fn quality_prompt(criterion: (&str, &str, &str), concepts: &[String], text: &str) -> String {
+/// The request for one criterion (the template `mael.quality.user`).
+pub fn quality_prompt(
+    p: &Prompts,
+    criterion: (&str, &str, &str),
+    concepts: &[String],
+    text: &str,
+) -> Result<String, RunError> {
     let (name, high, low) = criterion;
-    format!(
-        "{QUALITY_HEADING} {name}\n10: {high}.\n0: {low}.\n\n{CONCEPTS_HEADING}\n{}\n\n{TEXT_HEADING}\n{}\n",
-        concepts.join(", "),
-        text.trim()
-    )
+    Ok(p.render(
+        "mael.quality.user",
+        vars! { criterion => name, high, low, concepts => concepts.join(", "), text => text.trim() },
+    )?)
 }
 
 const RATING_JSON: &str = "{\"score\": <0-10>, \"reason\": \"one sentence\"}";
 
 /// Judges `answer` on a CommonGen task; None for other tasks.
-pub async fn judge(ctx: &RunCtx, task: &Task, answer: &str) -> Result<Option<Quality>, RunError> {
+pub async fn judge(
+    ctx: &RunCtx,
+    p: &Prompts,
+    task: &Task,
+    answer: &str,
+) -> Result<Option<Quality>, RunError> {
     let Gold::Concepts(concepts) = &task.gold else {
         return Ok(None);
     };
     let coverage = commongen::coverage(concepts, answer);
     let text = commongen::final_sentences(concepts, answer);
-    let asks = CRITERIA.iter().map(|&c| {
+    let system = p.render("mael.quality.system", vars! {})?;
+    let mut asks = Vec::new();
+    for &c in &CRITERIA {
         let mut req = ChatRequest::new(vec![
-            Message::system(QUALITY_SYSTEM),
-            Message::user(quality_prompt(c, concepts, &text)),
+            Message::system(system.clone()),
+            Message::user(quality_prompt(p, c, concepts, &text)?),
         ])
         .with_step(STEP_QUALITY)
         .with_schema(super::read::rating_schema(STEP_QUALITY));
         req.params.temperature = Some(0.0);
-        async move { rate(ctx, req).await.map(|r| (c.0.to_string(), r)) }
-    });
+        asks.push(async move { rate((ctx, p), req).await.map(|r| (c.0.to_string(), r)) });
+    }
     let judged: Vec<(String, Option<f64>)> =
         join_all(asks).await.into_iter().collect::<Result<_, _>>()?;
     let quality = Quality {
@@ -124,7 +132,7 @@ pub async fn judge(ctx: &RunCtx, task: &Task, answer: &str) -> Result<Option<Qua
 }
 
 /// One criterion's rating, or None when neither reply could be read.
-async fn rate(ctx: &RunCtx, req: ChatRequest) -> Result<Option<f64>, RunError> {
+async fn rate((ctx, p): (&RunCtx, &Prompts), req: ChatRequest) -> Result<Option<f64>, RunError> {
     let (call, response) = ctx.chat(JUDGE, req.clone()).await?;
     let why = match read::rating(&response.text) {
         Ok(r) => {
@@ -133,7 +141,7 @@ async fn rate(ctx: &RunCtx, req: ChatRequest) -> Result<Option<f64>, RunError> {
         }
         Err(why) => why,
     };
-    let (call, reply) = ask_again(ctx, JUDGE, &req, call, &why, RATING_JSON).await?;
+    let (call, reply) = ask_again((ctx, p), JUDGE, &req, call, &why, RATING_JSON).await?;
     match read::rating(&reply) {
         Ok(r) => {
             ctx.repaired(call, &r.repairs);

@@ -83,7 +83,7 @@ pub async fn rate(wf: &Workflow<'_>, final_score: f64) -> Result<Ratings, RunErr
         let node = &tasks_ref[*t];
         let parent = node.parent.map(|p| tasks_ref[p].text.as_str());
         let req = ChatRequest::new(vec![
-            Message::system(prompts::EVALUATOR_SYSTEM),
+            Message::system(prompts::evaluator_system(&wf.prompts)?),
             Message::user(prompts::evaluate(&node.text, parent, text)),
         ])
         .with_step(STEP_EVALUATE)
@@ -117,7 +117,15 @@ async fn evaluate(
         }
         Err(why) => why,
     };
-    let (call, reply) = ask_again(wf.ctx, EVALUATOR, &req, call, &why, RATING_JSON).await?;
+    let (call, reply) = ask_again(
+        (wf.ctx, &wf.prompts),
+        EVALUATOR,
+        &req,
+        call,
+        &why,
+        RATING_JSON,
+    )
+    .await?;
     match read::rating(&reply) {
         Ok(r) => {
             wf.ctx.repaired(call, &r.repairs);

@@ -36,14 +36,11 @@ use super::workflow::{Step, Workflow};
 use crate::engine::model::reply::{Repair, RepairKind, Unreadable};
 use crate::engine::model::shape::ReplySchema;
 use crate::engine::model::{ChatRequest, Message};
+use crate::engine::prompts::Prompts;
 use crate::engine::run::{Audience, RunCtx, RunError};
 
 /// The most subtasks one decomposition may hand out, per free neighbour.
 const SUBTASKS_PER_NEIGHBOUR: usize = 2;
-
-/// The feedback a critique that could not be read passes to the solver.
-const UNREAD_FEEDBACK: &str =
-    "The check of this solution could not be read. Go through it again against the task and fix any mistake.";
 
 /// A step asked: its index, the call, the reply, and the request (for a
 /// second ask).
@@ -87,7 +84,7 @@ async fn ask_narrowed(
         None => input.clone(),
     };
     let mut req = ChatRequest::new(vec![
-        Message::system(prompts::system(kind)),
+        Message::system(prompts::system(&wf.prompts, kind)?),
         Message::user(content),
     ])
     .with_step(kind.tag());
@@ -120,7 +117,7 @@ async fn ask_narrowed(
 /// and asks `agent` the same request once more, with a short reminder of
 /// the JSON `expected`. Returns the second call and its reply.
 pub async fn ask_again(
-    ctx: &RunCtx,
+    (ctx, p): (&RunCtx, &Prompts),
     agent: &str,
     req: &ChatRequest,
     call: u32,
@@ -136,9 +133,8 @@ pub async fn ask_again(
     );
     let mut again = req.clone();
     if let Some(last) = again.messages.last_mut() {
-        last.content.push_str(&format!(
-            "\n\nYour previous reply could not be read ({why}). Reply with the JSON object only: {expected}"
-        ));
+        last.content
+            .push_str(&prompts::ask_again(p, &why.to_string(), expected)?);
     }
     let (call, response) = ctx.chat(agent, again).await?;
     Ok((call, response.text))
@@ -464,15 +460,22 @@ pub async fn critique(
             (r.value, r.repairs)
         }
         Err(why) => {
-            let (call, reply) =
-                ask_again(wf.ctx, &me, &asked.req, asked.call, &why, CRITIQUE_JSON).await?;
+            let (call, reply) = ask_again(
+                (wf.ctx, &wf.prompts),
+                &me,
+                &asked.req,
+                asked.call,
+                &why,
+                CRITIQUE_JSON,
+            )
+            .await?;
             wf.steps.borrow_mut()[step].output = reply.clone();
             let read = match read::critique(&reply) {
                 Ok(r) => (r.value, r.repairs),
                 Err(again) => (
                     Critique {
                         adequate: false,
-                        feedback: UNREAD_FEEDBACK.into(),
+                        feedback: prompts::unread_feedback(&wf.prompts)?,
                     },
                     vec![Repair::new(
                         RepairKind::Default,

@@ -15,6 +15,7 @@ use super::contract::*;
 use super::memory::Recall;
 use super::steps;
 use super::topology::Team;
+use crate::engine::prompts::Prompts;
 use crate::engine::run::{RunCtx, RunError};
 use futures::future::{join_all, LocalBoxFuture};
 use std::cell::{Cell, RefCell};
@@ -65,6 +66,8 @@ pub struct Workflow<'a> {
     pub options: &'a MaelOptions,
     pub team: &'a Team,
     pub recall: Recall,
+    /// The run's prompt templates (the defaults with its edits).
+    pub prompts: Prompts,
     pub tasks: RefCell<Vec<TaskNode>>,
     pub steps: RefCell<Vec<Step>>,
     /// The most critique rounds any agent ran.
@@ -72,12 +75,18 @@ pub struct Workflow<'a> {
 }
 
 impl<'a> Workflow<'a> {
-    pub fn new(ctx: &'a RunCtx, options: &'a MaelOptions, team: &'a Team, recall: Recall) -> Self {
+    pub fn new(
+        ctx: &'a RunCtx,
+        options: &'a MaelOptions,
+        team: &'a Team,
+        (recall, prompts): (Recall, Prompts),
+    ) -> Self {
         Workflow {
             ctx,
             options,
             team,
             recall,
+            prompts,
             tasks: RefCell::new(Vec::new()),
             steps: RefCell::new(Vec::new()),
             rounds: Cell::new(0),

@@ -44,15 +44,16 @@ pub async fn expert_turn(
         allowed: expert_tools(expert),
         mode: options.tool_mode,
     };
+    let p = world.prompts.clone();
     let mut messages = world.messages(
-        prompts::expert_system(expert, options.tool_mode),
+        prompts::expert_system(&p, expert, options.tool_mode)?,
         &world.goal_block(),
-        &prompts::expert_turn(&turn.instruction),
+        &prompts::expert_turn(&p, &turn.instruction)?,
     );
     for round in 0..=options.max_tool_rounds {
         let last = round == options.max_tool_rounds;
         if last {
-            messages.push(Message::user(prompts::FORCE_ANSWER));
+            messages.push(Message::user(prompts::force_answer(&p)?));
         }
         let req = user.offer(
             ChatRequest::new(messages.clone()).with_step(expert_step(expert)),

@@ -26,7 +26,7 @@ mod expert;
 pub mod html;
 pub mod orchestrator;
 pub mod planning;
-mod prompts;
+pub mod prompts;
 pub mod replies;
 pub mod report;
 mod setup;
@@ -62,7 +62,8 @@ pub async fn run(ctx: &RunCtx) -> Result<Outcome, RunError> {
         query,
         db,
     } = setup::prepare(ctx)?;
-    let mut world = World::new(query, options.max_steps, variant);
+    let prompts = std::rc::Rc::new(prompts::of_run(&ctx.config().prompts)?);
+    let mut world = World::new(query, options.max_steps, variant, prompts);
     add_team(ctx, variant);
     let plan = match variant {
         Variant::Solo => solo::react(ctx, &mut world, &db, &options).await,

@@ -25,9 +25,9 @@ pub enum Next {
 /// the reflection → hand off.
 pub async fn choose_next_speaker(ctx: &RunCtx, world: &World) -> Result<Next, RunError> {
     let req = ChatRequest::new(world.messages(
-        prompts::ORCHESTRATOR_SYSTEM,
+        prompts::orchestrator_system(&world.prompts)?,
         &world.goal_block(),
-        &prompts::orchestrator_turn(),
+        &prompts::orchestrator_turn(&world.prompts)?,
     ))
     .with_step(STEP_ORCHESTRATOR)
     .with_schema(decision_schema());

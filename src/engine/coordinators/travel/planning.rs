@@ -49,9 +49,9 @@ pub async fn compile(
 ) -> Result<Delivery, RunError> {
     let days = (world.query.days as usize).clamp(1, 7);
     let mut req = ChatRequest::new(world.messages(
-        prompts::COMPILER_SYSTEM,
+        prompts::compiler_system(&world.prompts)?,
         brief,
-        &prompts::compiler_turn(),
+        &prompts::compiler_turn(&world.prompts)?,
     ))
     .with_step(STEP_COMPILER)
     // Held to the shape, the plan has exactly the trip's days.
@@ -140,9 +140,9 @@ pub async fn critic_rounds(
 pub async fn critique(ctx: &RunCtx, world: &mut World) -> Result<Review, RunError> {
     ctx.handoff(COMPILER, CRITIC, "review the plan");
     let req = ChatRequest::new(world.messages(
-        prompts::CRITIC_SYSTEM,
+        prompts::critic_system(&world.prompts)?,
         &world.goal_block(),
-        &prompts::critic_turn(),
+        &prompts::critic_turn(&world.prompts)?,
     ))
     .with_step(STEP_CRITIC)
     .with_schema(critic_schema());

@@ -40,8 +40,12 @@ async fn react_steps(
         mode: options.tool_mode,
     };
     let mut messages = vec![
-        Message::system(prompts::solo_system(options.tool_mode)),
-        Message::user(format!("{}\n{}", world.goal_block(), prompts::solo_turn())),
+        Message::system(prompts::solo_system(&world.prompts, options.tool_mode)?),
+        Message::user(format!(
+            "{}\n{}",
+            world.goal_block(),
+            prompts::solo_turn(&world.prompts)?
+        )),
     ];
     loop {
         world.take_step()?;

@@ -6,8 +6,10 @@
 use super::contract::*;
 use crate::engine::domains::travel::{NotDelivered, Plan, Query};
 use crate::engine::model::{Message, ModelError};
+use crate::engine::prompts::Prompts;
 use crate::engine::run::RunError;
 use std::collections::BTreeMap;
+use std::rc::Rc;
 
 /// What a variant delivers: a plan, or why there is none.
 pub type Delivery = Result<Plan, NotDelivered>;
@@ -87,6 +89,8 @@ pub struct World {
     pub revisits: BTreeMap<String, u32>,
     pub steps: u32,
     pub max_steps: u32,
+    /// The run's prompt templates (the defaults with its edits).
+    pub prompts: Rc<Prompts>,
 }
 
 pub fn display_name(agent: &str) -> &'static str {
@@ -105,7 +109,7 @@ pub fn display_name(agent: &str) -> &'static str {
 }
 
 impl World {
-    pub fn new(query: Query, max_steps: u32, variant: Variant) -> Self {
+    pub fn new(query: Query, max_steps: u32, variant: Variant, prompts: Rc<Prompts>) -> Self {
         let lc = &query.local_constraint;
         let facts = TripFacts {
             org: query.org.clone(),
@@ -129,6 +133,7 @@ impl World {
             revisits: BTreeMap::new(),
             steps: 0,
             max_steps,
+            prompts,
         }
     }
 

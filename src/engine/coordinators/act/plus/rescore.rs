@@ -205,7 +205,7 @@ async fn one_batch(
         .ask_narrowed(
             &agent_id,
             STEP_RESCORE,
-            prompts::rescore(s, entries, ids.len(), held, batch),
+            prompts::rescore(&act.prompts, s, entries, (ids.len(), held), batch)?,
             shown_ids,
         )
         .await?;
@@ -402,7 +402,15 @@ mod tests {
     /// The user message of the re-scoring prompt for a store.
     fn prompt(store: &[Knowledge]) -> String {
         let (entries, shown) = rescore_entries(store, &[]);
-        prompts::rescore(&speaker(), &entries, shown.len(), store.len(), 0).1
+        prompts::rescore(
+            &prompts::of_run(&Default::default()).expect("the defaults"),
+            &speaker(),
+            &entries,
+            (shown.len(), store.len()),
+            0,
+        )
+        .expect("rendered")
+        .1
     }
 
     #[test]

@@ -4,6 +4,11 @@
 use super::*;
 use crate::engine::domains::creative::CreativeSet;
 
+/// The default prompt templates.
+fn dp() -> Prompts {
+    of_run(&Default::default()).expect("the defaults are valid")
+}
+
 fn task(subject: &str, detail: &str) -> AgentTask {
     AgentTask {
         subject: subject.into(),
@@ -69,11 +74,13 @@ fn in_order(text: &str, markers: &[&str]) {
 #[test]
 fn expertise_names_the_team_by_its_name() {
     let p = expertise(
+        &dp(),
         "Agent A",
         "Tea Guild",
         &task("Pick teas", "For mornings."),
         4,
-    );
+    )
+    .expect("rendered");
     assert!(p.1.contains("Agent A, in the team Tea Guild"), "{}", p.1);
     in_order(
         instruction(&p),
@@ -92,7 +99,14 @@ fn expertise_names_the_team_by_its_name() {
 
 #[test]
 fn fusion_lists_every_subject_and_detail_and_asks_what_connects_them() {
-    let p = fuse(&me(), &team(), "Agent B: iced.", "Agent C: one space.");
+    let p = fuse(
+        &dp(),
+        &me(),
+        &team(),
+        "Agent B: iced.",
+        "Agent C: one space.",
+    )
+    .expect("rendered");
     in_order(&p.1, &[H_OPINIONS, H_ADVICE, H_TASKS]);
     for (name, t) in team() {
         in_order(
@@ -118,12 +132,14 @@ fn fusion_lists_every_subject_and_detail_and_asks_what_connects_them() {
 #[test]
 fn exploration_goes_persona_scenes_task_issues_outside_insight_proposal() {
     let p = explore(
+        &dp(),
         &me(),
         "Tea Guild",
         "One tea house",
         "service proposal",
         "Agent B: too sweet?",
-    );
+    )
+    .expect("rendered");
     let ask = instruction(&p);
     in_order(
         ask,
@@ -147,14 +163,17 @@ fn exploration_goes_persona_scenes_task_issues_outside_insight_proposal() {
 #[test]
 fn acquisition_carries_a_worked_example_and_asks_for_a_source() {
     let p = acquire(
+        &dp(),
         &me(),
         &["Agent B".into()],
         "Agent B: Oolong is a tea.",
         &Limits::default(),
-    );
+    )
+    .expect("rendered");
     in_order(&p.1, &[H_SPEAKERS, H_EXAMPLE, H_TRANSCRIPT]);
     // The example's reply has the asked shape, its source not its speaker.
-    let example = ACQUISITION_EXAMPLE
+    let example = crate::engine::model::reply::section(&p.1, H_EXAMPLE)
+        .unwrap_or("")
         .lines()
         .find(|l| l.starts_with('{'))
         .unwrap_or("");
@@ -184,7 +203,8 @@ fn acquisition_carries_a_worked_example_and_asks_for_a_source() {
 
 #[test]
 fn production_opinion_ends_with_coherence_and_synergy() {
-    let p = production_opinion(&me(), "One tea house", "service proposal");
+    let p =
+        production_opinion(&dp(), &me(), "One tea house", "service proposal").expect("rendered");
     in_order(
         instruction(&p),
         &[
@@ -201,13 +221,14 @@ fn production_opinion_ends_with_coherence_and_synergy() {
 fn the_leader_lays_a_proposal_out_in_the_framework() {
     let tasks = task_list(&team());
     let p = draft(
+        &dp(),
         &me(),
         &proposal_task("service proposal"),
-        "G",
-        &tasks,
+        ("G", &tasks),
         "Agent B: iced.",
         None,
-    );
+    )
+    .expect("rendered");
     in_order(
         instruction(&p),
         &[
@@ -220,13 +241,14 @@ fn the_leader_lays_a_proposal_out_in_the_framework() {
         ],
     );
     let story = draft(
+        &dp(),
         &me(),
         &proposal_task("story"),
-        "G",
-        &tasks,
+        ("G", &tasks),
         "Agent B: iced.",
         None,
-    );
+    )
+    .expect("rendered");
     assert!(!story.1.contains("Service name"), "{}", story.1);
 }
 
@@ -239,40 +261,47 @@ fn the_prompts_own_text_stays_short() {
     let sized = [
         (
             "expertise",
-            words(&expertise("Agent A", TEAM_NAME, &team()[0].1, 4)),
+            words(&expertise(&dp(), "Agent A", TEAM_NAME, &team()[0].1, 4).expect("rendered")),
             100,
         ),
-        ("fuse", words(&fuse(&me(), &team(), "-", "-")), 260),
+        (
+            "fuse",
+            words(&fuse(&dp(), &me(), &team(), "-", "-").expect("rendered")),
+            260,
+        ),
         (
             "explore",
-            words(&explore(&me(), TEAM_NAME, "G", "service proposal", "-")),
+            words(
+                &explore(&dp(), &me(), TEAM_NAME, "G", "service proposal", "-").expect("rendered"),
+            ),
             280,
         ),
         (
             "acquire",
-            words(&acquire(
-                &me(),
-                &["Agent B".into()],
-                "-",
-                &Limits::default(),
-            )),
+            words(
+                &acquire(&dp(), &me(), &["Agent B".into()], "-", &Limits::default())
+                    .expect("rendered"),
+            ),
             380,
         ),
         (
             "production opinion",
-            words(&production_opinion(&me(), "G", "service proposal")),
+            words(&production_opinion(&dp(), &me(), "G", "service proposal").expect("rendered")),
             220,
         ),
         (
             "draft",
-            words(&draft(
-                &me(),
-                &proposal_task("service proposal"),
-                "G",
-                &tasks,
-                "-",
-                None,
-            )),
+            words(
+                &draft(
+                    &dp(),
+                    &me(),
+                    &proposal_task("service proposal"),
+                    ("G", &tasks),
+                    "-",
+                    None,
+                )
+                .expect("rendered"),
+            ),
             210,
         ),
     ];
@@ -284,7 +313,7 @@ fn the_prompts_own_text_stays_short() {
 #[test]
 fn the_judge_prompt_anchors_none_at_zero_and_all_at_the_count() {
     // Table 27: no expected component scores 0, all of them the count.
-    let p = judge("out", &["a".into(), "b".into(), "c".into()]);
+    let p = judge(&dp(), "out", &["a".into(), "b".into(), "c".into()]).expect("rendered");
     in_order(
         instruction(&p),
         &[

@@ -41,7 +41,7 @@ pub async fn acquire_knowledge(
     }
     let names: Vec<String> = speakers.iter().map(|s| act.name_of(s)).collect();
     let s = act.speaker(i, STEP_ACQUIRE);
-    let prompt = prompts::acquire(&s, &names, transcript, act.limits());
+    let prompt = prompts::acquire(&act.prompts, &s, &names, transcript, act.limits())?;
     // Held to the shape, a reply can only be about the speakers listed.
     let about = |s: ReplySchema| {
         s.with_enum("/properties/episodes/items/properties/subject", &names)
@@ -61,7 +61,12 @@ pub async fn acquire_knowledge(
             )],
         );
         said = act
-            .ask_narrowed(&owner, STEP_ACQUIRE, reading::again(&prompt), about)
+            .ask_narrowed(
+                &owner,
+                STEP_ACQUIRE,
+                prompts::again(&act.prompts, &prompt)?,
+                about,
+            )
             .await?;
         read = read_acquisition_json(&said.text);
     }

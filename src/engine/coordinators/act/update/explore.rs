@@ -28,12 +28,13 @@ pub async fn explore_task(
             &act.member_id(i),
             STEP_EXPLORE,
             prompts::explore(
+                &act.prompts,
                 &s,
                 TEAM_NAME,
                 &act.team_task_text(),
                 &act.task.deliverable,
                 transcript,
-            ),
+            )?,
         )
         .await?;
     let (subject, repairs) = read_subject(&said.text, &current);

@@ -10,7 +10,13 @@ use crate::engine::model::reply::read_value;
 use crate::engine::model::{ChatRequest, Message};
 use serde_json::Value;
 
-fn ask(step: &str, prompt: prompts::Prompt) -> String {
+/// The default prompt templates.
+fn dp() -> crate::engine::prompts::Prompts {
+    prompts::of_run(&Default::default()).expect("the defaults are valid")
+}
+
+fn ask(step: &str, prompt: Result<prompts::Prompt, crate::engine::run::RunError>) -> String {
+    let prompt = prompt.expect("rendered");
     let req =
         ChatRequest::new(vec![Message::system(prompt.0), Message::user(prompt.1)]).with_step(step);
     answer(&req).map(|r| r.text).unwrap_or_default()
@@ -68,26 +74,30 @@ fn every_act_step_gets_a_reply_of_the_shape_the_coordinator_reads() {
     let limits = Limits::default();
     let d = json(&ask(
         STEP_DECOMPOSE,
-        prompts::decompose("Open a tea house; run tastings; sell teaware", 5),
+        prompts::decompose(&dp(), "Open a tea house; run tastings; sell teaware", 5),
     ));
     assert_eq!(d["tasks"].as_array().map(Vec::len), Some(5), "{d}");
     let e = json(&ask(
         STEP_EXPERTISE,
-        prompts::expertise("Agent A", TEAM_NAME, &me.initial, 3),
+        prompts::expertise(&dp(), "Agent A", TEAM_NAME, &me.initial, 3),
     ));
     let kws = e["expertise"].as_array().cloned().unwrap_or_default();
     assert!(!kws.is_empty() && kws.len() <= 3, "{e}");
-    let opinion = ask(STEP_TEAM_OPINION, prompts::team_opinion(&me, "A tea house"));
+    let opinion = ask(
+        STEP_TEAM_OPINION,
+        prompts::team_opinion(&dp(), &me, "A tea house"),
+    );
     assert!(opinion.contains("rooibos"), "{opinion}");
     let ops = format!("Agent A: {opinion}\n\nAgent B: My task is: Recommend iced teas for summer. I would build my part around cold brew tea.");
     assert!(!ask(
         STEP_TEAM_ADVICE,
-        prompts::team_advice(&me, "A tea house", &ops)
+        prompts::team_advice(&dp(), &me, "A tea house", &ops)
     )
     .is_empty());
     let g = json(&ask(
         STEP_FUSE,
         prompts::fuse(
+            &dp(),
             &me,
             &[
                 ("Agent A".into(), task(RELAX, &[])),
@@ -106,12 +116,12 @@ fn every_act_step_gets_a_reply_of_the_shape_the_coordinator_reads() {
     assert!(g["detail"].is_string() && g["description"].is_string());
     let x = json(&ask(
         STEP_EXPLORE,
-        prompts::explore(&me, TEAM_NAME, "G", "service proposal", &ops),
+        prompts::explore(&dp(), &me, TEAM_NAME, "G", "service proposal", &ops),
     ));
     assert_eq!(x["task"].as_str(), Some(RELAX), "no knowledge: unchanged");
     let a = json(&ask(
         STEP_ACQUIRE,
-        prompts::acquire(&me, &["Agent B".into()], &ops, &limits),
+        prompts::acquire(&dp(), &me, &["Agent B".into()], &ops, &limits),
     ));
     let k = a["knowledge"].as_array().cloned().unwrap_or_default();
     assert!(
@@ -131,12 +141,16 @@ fn every_act_step_gets_a_reply_of_the_shape_the_coordinator_reads() {
             .as_str()
             .is_some_and(|s| s.contains(" is ")));
     }
-    let r = json(&ask(STEP_REFLECT, prompts::reflect(&me, "G", &ops, 3)));
+    let r = json(&ask(
+        STEP_REFLECT,
+        prompts::reflect(&dp(), &me, "G", &ops, 3),
+    ));
     assert_eq!(r["deepen"], "rooibos", "{r}");
     assert!(r["questions"].as_array().is_some_and(|q| !q.is_empty()));
     let f = json(&ask(
         STEP_FOLLOWUP,
         prompts::followup(
+            &dp(),
             &me,
             "rooibos",
             "Agent A: What is rooibos?\n\nExpert on rooibos: Rooibos is a tisane.",
@@ -148,6 +162,7 @@ fn every_act_step_gets_a_reply_of_the_shape_the_coordinator_reads() {
     let ans = ask(
         STEP_ANSWER,
         prompts::answer(
+            &dp(),
             "Expert on rooibos",
             &["rooibos".into()],
             &expert,
@@ -157,7 +172,7 @@ fn every_act_step_gets_a_reply_of_the_shape_the_coordinator_reads() {
     assert!(ans.starts_with("Rooibos is"), "{ans}");
     let po = ask(
         STEP_PROD_OPINION,
-        prompts::production_opinion(&me, "G", "service proposal"),
+        prompts::production_opinion(&dp(), &me, "G", "service proposal"),
     );
     assert!(
         po.starts_with("Solution:") && po.contains("\nContent:"),
@@ -165,25 +180,28 @@ fn every_act_step_gets_a_reply_of_the_shape_the_coordinator_reads() {
     );
     let plan = json(&ask(
         STEP_INSTRUCT,
-        prompts::instruct(&me, &po, &["word_count".into()]),
+        prompts::instruct(&dp(), &me, &po, &["word_count".into()]),
     ));
     assert_eq!(plan["subtasks"][0]["tool"], "word_count", "{plan}");
     let tasks = format!("- Agent A: {RELAX}\n- Agent B: Recommend iced teas for summer");
     let opinions = format!("Agent A: {po}\n\nAgent B: Solution: For iced teas, cold brew tea.\nContent: Cold brew tea is smooth.");
     let draft = ask(
         STEP_DRAFT,
-        prompts::draft(&me, &tea_task(), "G", &tasks, &opinions, None),
+        prompts::draft(&dp(), &me, &tea_task(), ("G", &tasks), &opinions, None),
     );
     assert!(
         draft.contains("Service name:") && draft.contains("Offerings:"),
         "{draft}"
     );
     assert!(draft.split_whitespace().count() <= 450);
-    let c = json(&ask(STEP_CHECK, prompts::check(&me, "G", &tasks, &draft)));
+    let c = json(&ask(
+        STEP_CHECK,
+        prompts::check(&dp(), &me, "G", &tasks, &draft),
+    ));
     assert_eq!(c["ok"], true, "{c}");
     let c = json(&ask(
         STEP_CHECK,
-        prompts::check(&me, "G", &tasks, "Only about coffee."),
+        prompts::check(&dp(), &me, "G", &tasks, "Only about coffee."),
     ));
     assert_eq!(c["ok"], false);
     assert!(
@@ -196,10 +214,10 @@ fn every_act_step_gets_a_reply_of_the_shape_the_coordinator_reads() {
     let re = ask(
         STEP_DRAFT,
         prompts::draft(
+            &dp(),
             &me,
             &tea_task(),
-            "G",
-            &tasks,
+            ("G", &tasks),
             &opinions,
             Some((&draft, issues)),
         ),
@@ -207,11 +225,20 @@ fn every_act_step_gets_a_reply_of_the_shape_the_coordinator_reads() {
     assert!(re.contains("This revision fixes"), "{re}");
     let ra = ask(
         STEP_REASSERT,
-        prompts::reassert(&me, "A tea house", "My earlier opinion.", &draft, issues),
+        prompts::reassert(
+            &dp(),
+            &me,
+            "A tea house",
+            "My earlier opinion.",
+            (&draft, issues),
+        ),
     );
     assert!(ra.contains("Issues addressed: my request"), "{ra}");
     let entries = "[a1.k0] Rooibos is a tisane. — keywords: rooibos, caffeine (was 5)\n[a1.k1] Latte art is a pattern. — keywords: latte, milk (was 9)";
-    let s = json(&ask(STEP_RESCORE, prompts::rescore(&me, entries, 2, 2, 0)));
+    let s = json(&ask(
+        STEP_RESCORE,
+        prompts::rescore(&dp(), &me, entries, (2, 2), 0),
+    ));
     assert_eq!(s["scores"][0]["id"], "a1.k0", "{s}");
     assert_eq!(s["scores"][1]["id"], "a1.k1", "{s}");
     assert!(
@@ -221,6 +248,7 @@ fn every_act_step_gets_a_reply_of_the_shape_the_coordinator_reads() {
     let j = ask(
         STEP_JUDGE,
         prompts::judge(
+            &dp(),
             "Rooibos is caffeine-free.",
             &["rooibos caffeine free; x".into(), "latte art".into()],
         ),
@@ -234,7 +262,7 @@ fn every_act_step_gets_a_reply_of_the_shape_the_coordinator_reads() {
         "{j}"
     );
     for step in [STEP_STANDARD, STEP_COT, STEP_SPP] {
-        let out = ask(step, prompts::single(step, &tea_task()));
+        let out = ask(step, prompts::single(&dp(), step, &tea_task()));
         assert!(
             out.contains("rooibos") || out.contains("Rooibos"),
             "{step}: {out}"
@@ -245,12 +273,12 @@ fn every_act_step_gets_a_reply_of_the_shape_the_coordinator_reads() {
     }
     assert!(!ask(
         STEP_SELF_FEEDBACK,
-        prompts::self_feedback(&tea_task(), &draft)
+        prompts::self_feedback(&dp(), &tea_task(), &draft)
     )
     .is_empty());
     assert!(!ask(
         STEP_SELF_REFINE,
-        prompts::self_refine(&tea_task(), "x", "Missing: all")
+        prompts::self_refine(&dp(), &tea_task(), "x", "Missing: all")
     )
     .is_empty());
     let other = ChatRequest::new(vec![Message::user("hi")]).with_step("mael.solve");
@@ -264,7 +292,7 @@ fn acquisition_never_stores_anything_about_the_agent_itself() {
     let names = vec!["Agent A".to_string(), "Agent B".to_string()];
     let a = json(&ask(
         STEP_ACQUIRE,
-        prompts::acquire(&me, &names, transcript, &Limits::default()),
+        prompts::acquire(&dp(), &me, &names, transcript, &Limits::default()),
     ));
     for list in ["episodes", "knowledge"] {
         let items = a[list].as_array().cloned().unwrap_or_default();
@@ -275,7 +303,13 @@ fn acquisition_never_stores_anything_about_the_agent_itself() {
     let talk = "Agent A: What is rooibos?\n\nExpert on rooibos: Rooibos is a naturally caffeine-free red bush tisane.\n\nAgent A: How?\n\nExpert on rooibos: Steep it for five minutes.";
     let a = json(&ask(
         STEP_ACQUIRE,
-        prompts::acquire(&me, &["Expert on rooibos".into()], talk, &Limits::default()),
+        prompts::acquire(
+            &dp(),
+            &me,
+            &["Expert on rooibos".into()],
+            talk,
+            &Limits::default(),
+        ),
     ));
     let k = &a["knowledge"][0];
     assert_eq!(k["subject"], "Expert on rooibos");
@@ -295,10 +329,13 @@ fn the_member_asks_one_deeper_question_then_is_done() {
     let two = format!("{one}\n\nAgent A: How do I brew it?\n\nExpert on rooibos: Steep it long.");
     assert!(json(&ask(
         STEP_FOLLOWUP,
-        prompts::followup(&me, "rooibos", one, 2)
+        prompts::followup(&dp(), &me, "rooibos", one, 2)
     ))["question"]
         .is_string());
-    let done = ask(STEP_FOLLOWUP, prompts::followup(&me, "rooibos", &two, 1));
+    let done = ask(
+        STEP_FOLLOWUP,
+        prompts::followup(&dp(), &me, "rooibos", &two, 1),
+    );
     assert_eq!(
         crate::engine::coordinators::act::break_time::next_question(&done),
         (None, Vec::new()),
