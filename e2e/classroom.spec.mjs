@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setup, openApp, waitForStatus, screenshot, eventually } from './harness.mjs';
+import { setup, openApp, waitForStatus, screenshot, eventually, instantDemo } from './harness.mjs';
 
 let env;
 before(async () => (env = await setup({ chunkDelayMs: 2 })));
@@ -19,15 +19,6 @@ const a11y = existsSync('e2e/a11y.mjs') ? await import('./a11y.mjs') : null;
 async function accessible(page, label) {
   assert.ok(a11y, 'e2e/a11y.mjs (axe-core) is there');
   await a11y.checkA11y(page, label);
-}
-
-/** The demo model without pauses (Settings → demo pace "Instant"). */
-async function instantDemo(page) {
-  await page.getByRole('button', { name: 'Settings', exact: true }).click();
-  const dialog = page.getByRole('dialog', { name: 'Settings' });
-  await dialog.getByLabel("Demo model's streaming pace").selectOption('0');
-  await dialog.getByRole('button', { name: 'Save' }).click();
-  await dialog.waitFor({ state: 'hidden' });
 }
 
 async function runTravel(page, variant) {

@@ -2,7 +2,7 @@
 // the mock LLM server, and Debian's Chromium driven by playwright-core.
 // Everything listens on 127.0.0.1 on ports the OS picks.
 import { chromium } from 'playwright-core';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { startStatic } from './serve-dist.mjs';
 import { startMockLlm } from './mock-llm.mjs';
@@ -168,4 +168,20 @@ export async function eventually(fn, { timeout = 10000, interval = 50 } = {}) {
     await new Promise((r) => setTimeout(r, interval));
   }
   throw new Error(`condition not met within ${timeout} ms (last: ${JSON.stringify(last)})`);
+}
+
+/** The demo model without pauses (Settings → demo pace "Instant"). */
+export async function instantDemo(page) {
+  await page.getByRole('button', { name: 'Settings', exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: 'Settings' });
+  await dialog.getByLabel("Demo model's streaming pace").selectOption('0');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await dialog.waitFor({ state: 'hidden' });
+}
+
+/** The run on screen as its run file (Export → Run file), parsed. */
+export async function runFile(page) {
+  await page.locator('.menu summary', { hasText: 'Export' }).click();
+  const [dl] = await Promise.all([page.waitForEvent('download'), page.getByRole('menuitem', { name: 'Run file (.json)' }).click()]);
+  return JSON.parse(readFileSync(await dl.path(), 'utf8'));
 }

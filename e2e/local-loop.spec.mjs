@@ -10,7 +10,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, mkdirSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
-import { setup, openApp, waitForStatus, screenshot } from './harness.mjs';
+import { setup, openApp, waitForStatus, screenshot, runFile } from './harness.mjs';
 
 const TOOL = 'target/llm-worker/debug/tiny-gguf';
 const DIR = 'target/e2e-models';
@@ -28,12 +28,6 @@ before(async () => {
   env = await setup();
 });
 after(async () => env && (await env.close()));
-
-async function runFile(page) {
-  await page.locator('.menu summary', { hasText: 'Export' }).click();
-  const [dl] = await Promise.all([page.waitForEvent('download'), page.getByRole('menuitem', { name: 'Run file (.json)' }).click()]);
-  return JSON.parse(readFileSync(await dl.path(), 'utf8'));
-}
 
 const responses = (doc) => doc.events.map((e) => e.event.llm_response).filter(Boolean);
 

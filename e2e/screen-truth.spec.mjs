@@ -6,7 +6,7 @@
 import { test, before, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { setup, openApp, configure, runTask, runMaelInProse, waitForStatus, screenshot, shareLink, eventually } from './harness.mjs';
+import { setup, openApp, configure, runTask, runMaelInProse, waitForStatus, screenshot, shareLink, eventually, runFile } from './harness.mjs';
 
 let env;
 before(async () => (env = await setup({ chunkDelayMs: 30 })));
@@ -18,12 +18,6 @@ const status = (page) => page.getByTestId('run-status').innerText();
 async function openHistory(page) {
   await page.getByRole('link', { name: 'History' }).click();
   await page.getByRole('heading', { name: 'History' }).waitFor();
-}
-
-async function runFile(page) {
-  await page.locator('.menu summary', { hasText: 'Export' }).click();
-  const [dl] = await Promise.all([page.waitForEvent('download'), page.getByRole('menuitem', { name: 'Run file (.json)' }).click()]);
-  return JSON.parse(readFileSync(await dl.path(), 'utf8'));
 }
 
 test('a MAEL run opened from History shows its own setup, read-only until edited for a new run', async () => {

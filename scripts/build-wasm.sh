@@ -24,6 +24,34 @@ for tool in wasm-split-cli wasm-bindgen; do
   command -v "$tool" >/dev/null 2>&1 || die "$tool is missing: run \`make setup\` (scripts/setup.sh installs it)."
 done
 
+build_worker() { # target dir, rustflags, output dir (see the model worker's part below)
+  CARGO_TARGET_DIR="$1" RUSTFLAGS="$2" \
+    cargo rustc --locked --manifest-path crates/llm-worker/Cargo.toml --lib --target wasm32-unknown-unknown --release \
+    --crate-type cdylib
+  wasm-bindgen --target web --no-typescript --remove-name-section --remove-producers-section \
+    --out-dir "$3" --out-name llm_worker "$1/wasm32-unknown-unknown/release/llm_worker.wasm"
+}
+
+# The model worker's two builds (below) start first and run beside the
+# app's: the app's last crate and its link-time optimisation keep one core
+# busy for minutes while the other would idle. Each has its own target
+# directory and log, printed when it ends.
+WORKER_LOGS="$TARGET_DIR/wasm-split/worker-logs"
+mkdir -p "$WORKER_LOGS"
+rm -rf "$OUT/llm-worker" && mkdir -p "$OUT/llm-worker/relaxed"
+worker_started() { # log name, then build_worker's arguments
+  local log="$WORKER_LOGS/$1.log"; shift
+  build_worker "$@" >"$log" 2>&1 &
+}
+
+declare -A WORKER_PIDS
+# The app's build failing ends the script: its workers' builds end with it.
+trap 'for p in "${WORKER_PIDS[@]}"; do pkill -TERM -P "$p" 2>/dev/null || true; kill "$p" 2>/dev/null || true; done' EXIT
+worker_started simd128 "$TARGET_DIR/llm-worker" "-Ctarget-feature=+simd128" "$OUT/llm-worker"
+WORKER_PIDS[simd128]=$!
+worker_started relaxed "$TARGET_DIR/llm-worker-relaxed" "-Ctarget-feature=+simd128,+relaxed-simd" "$OUT/llm-worker/relaxed"
+WORKER_PIDS[relaxed]=$!
+
 CARGO_ARGS=(--locked --target wasm32-unknown-unknown --bin "$NAME" --features app)
 [ "$PROFILE" = release ] && CARGO_ARGS+=(--release)
 cargo build "${CARGO_ARGS[@]}"
@@ -59,13 +87,14 @@ STRIP=(--strip-debug --strip-producers)
 # and 172 -> 70 (travel); opened 0.87 / 0.91x (ACT), 0.89x (MAEL), 1.04 /
 # 0.98x (travel), 0.96x (lesson) pairwise; +2 KB gzip in all.
 INLINE=(--one-caller-inline-max-function-size=500)
-for m in "${modules[@]}"; do
-  if [ "$PROFILE" = release ]; then
-    wasm-opt -Oz "${INLINE[@]}" "${FEATURES[@]}" "${STRIP[@]}" "$m" -o "$OUT/$(basename "$m")"
-  else
-    cp "$m" "$OUT/"
-  fi
-done
+if [ "$PROFILE" = release ]; then
+  # Two modules at a time: binaryen keeps about one core busy on each of
+  # the ~70 small chunks (xargs fails if any one does).
+  printf '%s\n' "${modules[@]}" | OUT="$OUT" xargs -P 2 -I{} \
+    sh -c 'wasm-opt "$@" "$0" -o "$OUT/$(basename "$0")"' {} -Oz "${INLINE[@]}" "${FEATURES[@]}" "${STRIP[@]}"
+else
+  cp "${modules[@]}" "$OUT/"
+fi
 printf '[build-wasm] %s: core + %d chunks in %s\n' "$PROFILE" $(( ${#modules[@]} - 1 )) "$OUT"
 
 # The in-browser model's worker (crates/llm-worker): a wasm of its own,
@@ -84,16 +113,11 @@ printf '[build-wasm] %s: core + %d chunks in %s\n' "$PROFILE" $(( ${#modules[@]}
 # engine may validate them and sum wrong); `?simd=simd128` on its URL
 # forces the first (the bench times both). Each build has its own target directory, so
 # neither rebuilds the other.
-build_worker() { # target dir, rustflags, output dir
-  CARGO_TARGET_DIR="$1" RUSTFLAGS="$2" \
-    cargo rustc --locked --manifest-path crates/llm-worker/Cargo.toml --lib --target wasm32-unknown-unknown --release \
-    --crate-type cdylib
-  wasm-bindgen --target web --no-typescript --remove-name-section --remove-producers-section \
-    --out-dir "$3" --out-name llm_worker "$1/wasm32-unknown-unknown/release/llm_worker.wasm"
-}
-rm -rf "$OUT/llm-worker" && mkdir -p "$OUT/llm-worker/relaxed"
-build_worker "$TARGET_DIR/llm-worker" "-Ctarget-feature=+simd128" "$OUT/llm-worker"
-build_worker "$TARGET_DIR/llm-worker-relaxed" "-Ctarget-feature=+simd128,+relaxed-simd" "$OUT/llm-worker/relaxed"
+for build in simd128 relaxed; do
+  wait "${WORKER_PIDS[$build]}" && ok=1 || ok=0
+  cat "$WORKER_LOGS/$build.log"
+  [ "$ok" = 1 ] || die "the model worker's $build build failed (its output is above)"
+done
 cp web/llm-worker/simd-probe.mjs "$OUT/llm-worker/simd-probe.mjs"
 cat > "$OUT/llm-worker/worker.js" <<'JS'
 // The in-browser model's worker: loads its wasm, whose start function

@@ -20,6 +20,24 @@ worker_relaxed() {
   CARGO_TARGET_DIR="$PWD/target/llm-worker-relaxed" RUSTFLAGS="-Ctarget-feature=+simd128,+relaxed-simd" cargo "$@"
 }
 
+# A command run in the background beside a step's others, its output kept
+# in a file and printed when it is joined: a cargo build of the app keeps
+# one core busy for minutes at a time (its one large crate, its links), and
+# the worker's builds (their own target directories) fill the other.
+beside() { # log file, command...
+  local log="$1"; shift
+  mkdir -p "$(dirname "$log")"
+  "$@" >"$log" 2>&1 &
+  BESIDE_PID=$!
+}
+joined() { # pid, log file: its output, and its exit status
+  local rc=0
+  wait "$1" || rc=$?
+  cat "$2"
+  [ "$rc" = 0 ] || printf '\033[1;31m✗ %s failed (exit %s)\033[0m\n' "$2" "$rc"
+  return "$rc"
+}
+
 step() { printf '\n\033[1;34m━━ %s\033[0m\n' "$*"; STEP_NAME="$*"; STEP_START=$(date +%s); }
 TIMES=()
 done_step() {
@@ -47,15 +65,29 @@ trap report EXIT
 
 step "lint: rustfmt and clippy (native and wasm32)"
 cargo fmt --check
+cargo fmt --check --manifest-path crates/llm-worker/Cargo.toml
+worker_lint() {
+  worker_cargo clippy "${WORKER[@]}" --all-targets -- -D warnings &&
+    worker_wasm clippy "${WORKER[@]}" --target wasm32-unknown-unknown --all-targets -- -D warnings &&
+    worker_relaxed clippy "${WORKER[@]}" --target wasm32-unknown-unknown --all-targets -- -D warnings
+}
+beside target/logs/worker-lint.log worker_lint
+LINT_PID=$BESIDE_PID
 cargo clippy --all-targets --locked -- -D warnings
 cargo clippy --target wasm32-unknown-unknown --all-targets --features app --locked -- -D warnings
-cargo fmt --check --manifest-path crates/llm-worker/Cargo.toml
-worker_cargo clippy "${WORKER[@]}" --all-targets -- -D warnings
-worker_wasm clippy "${WORKER[@]}" --target wasm32-unknown-unknown --all-targets -- -D warnings
-worker_relaxed clippy "${WORKER[@]}" --target wasm32-unknown-unknown --all-targets -- -D warnings
+joined "$LINT_PID" target/logs/worker-lint.log
 done_step lint
 
 step "native tests (engine, providers' wire formats, CLI over HTTP, share links, TravelPlanner)"
+# Built first, the worker's native tests beside them (run in their step).
+worker_built() {
+  worker_cargo test "${WORKER[@]}" --no-run &&
+    worker_cargo build "${WORKER[@]}" --features fixtures --bin tiny-gguf
+}
+beside target/logs/worker-tests.log worker_built
+WORKER_PID=$BESIDE_PID
+cargo test --locked --no-run
+joined "$WORKER_PID" target/logs/worker-tests.log
 SHARED="${ROUNDTABLE_SHARED:-$PWD/../shared}"
 if [ -d "$SHARED/travelplanner" ]; then
   export ROUNDTABLE_SHARED="$SHARED"
@@ -89,6 +121,15 @@ node --test --test-concurrency=1 e2e/humaneval.test.mjs
 done_step "HumanEval harness"
 
 step "wasm tests in headless Chromium and Node (key storage, fetch against the mock; the model worker on OPFS; the SIMD kernels, simd128 and relaxed)"
+# The worker's wasm tests are compiled beside the app's (below), run after.
+WORKER_WASM_TESTS=(--test worker_opfs --test kernels_legacy --test kernels_k --test kernels_batch --test attention --test split --test constrain)
+RELAXED_TESTS=(--test kernels_legacy --test kernels_k --test kernels_batch --test attention)
+worker_wasm_built() {
+  worker_wasm test "${WORKER[@]}" --target wasm32-unknown-unknown --no-run "${WORKER_WASM_TESTS[@]}" &&
+    worker_relaxed test "${WORKER[@]}" --target wasm32-unknown-unknown --no-run "${RELAXED_TESTS[@]}"
+}
+beside target/logs/worker-wasm-tests.log worker_wasm_built
+WASM_PID=$BESIDE_PID
 exec 3< <(node e2e/mock-llm.mjs --port 0 --delay 5)
 MOCK_PID=$!
 read -r line <&3
@@ -97,6 +138,7 @@ echo "mock LLM server at $ROUNDTABLE_MOCK_URL"
 cargo test --locked --target wasm32-unknown-unknown --test browser
 kill "$MOCK_PID" 2>/dev/null || true
 MOCK_PID=""
+joined "$WASM_PID" target/logs/worker-wasm-tests.log
 worker_wasm test "${WORKER[@]}" --target wasm32-unknown-unknown --test worker_opfs
 # The quantised kernels: SIMD against scalar on random and edge blocks, in
 # wasm with simd128 (run in Node's V8; natively only the scalar code runs);

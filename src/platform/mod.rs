@@ -16,6 +16,7 @@ pub mod locks;
 pub mod model_facts;
 pub mod model_ledger;
 pub mod perf;
+pub mod prompt_edits;
 pub mod python;
 pub mod recorder;
 pub mod settings;

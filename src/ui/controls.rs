@@ -57,6 +57,7 @@ pub fn TaskPanel() -> impl IntoView {
                 Some(setup) => lazy_view_later(setup.what, setup.view).into_any(),
                 None => view! { <TaskEditor/> }.into_any(),
             }}
+            <super::prompts::PromptsLine/>
             <div class="controls" role="group" aria-label="Run controls">
                 <button
                     class="button primary"

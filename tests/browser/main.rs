@@ -85,6 +85,45 @@ fn settings_survive_damaged_storage_and_hold_no_key() {
     storage::remove("roundtable.settings.v1");
 }
 
+#[wasm_bindgen_test]
+fn edited_prompts_are_kept_and_only_the_users_reset_removes_them() {
+    use roundtable::platform::prompt_edits::{self, Edits, KEY};
+    storage::remove(KEY);
+    let mut edits = Edits::new();
+    edits.entry("travel".into()).or_default().insert(
+        "travel.orchestrator.system".into(),
+        "Prefer the cheapest options.".into(),
+    );
+    prompt_edits::save(&edits).expect("saved");
+    assert_eq!(prompt_edits::load(), edits);
+    // Paths that must not touch them: forgetting keys, saving settings.
+    keys::set("openai", "sk-x", true).expect("set");
+    keys::forget_all();
+    Settings::default().save().expect("save");
+    assert_eq!(
+        prompt_edits::load(),
+        edits,
+        "untouched by keys and settings"
+    );
+    // A coordinator's edits reset: the others stay.
+    edits
+        .entry("act".into())
+        .or_default()
+        .insert("act.ask_again".into(), "Again.".into());
+    prompt_edits::save(&edits).expect("saved");
+    edits.remove("travel");
+    prompt_edits::save(&edits).expect("saved");
+    assert_eq!(prompt_edits::load().keys().collect::<Vec<_>>(), ["act"]);
+    // A record that cannot be read is read as none, and left as it is.
+    storage::set(KEY, "{damaged").expect("set");
+    assert!(prompt_edits::load().is_empty());
+    assert_eq!(storage::get(KEY).as_deref(), Some("{damaged"));
+    // The user's last reset removes the record.
+    prompt_edits::save(&Edits::new()).expect("saved");
+    assert_eq!(storage::get(KEY), None);
+    storage::remove("roundtable.settings.v1");
+}
+
 async fn script(steps: &str) {
     let reset = gloo_net::http::Request::post(&format!("{}/__reset", mock_url()))
         .send()

@@ -59,15 +59,19 @@ pub enum Panel {
     Tabs,
     Usage,
     Replay,
+    /// How the runs' prompts differ (a comparison's), or what the run was
+    /// told (one run's line under its setup).
+    Prompts,
 }
 
 impl Panel {
-    pub const ALL: [Panel; 5] = [
+    pub const ALL: [Panel; 6] = [
         Panel::Graph,
         Panel::Transcript,
         Panel::Tabs,
         Panel::Usage,
         Panel::Replay,
+        Panel::Prompts,
     ];
 
     pub fn id(self) -> &'static str {
@@ -77,6 +81,7 @@ impl Panel {
             Panel::Tabs => "tabs",
             Panel::Usage => "usage",
             Panel::Replay => "replay",
+            Panel::Prompts => "prompts",
         }
     }
 
@@ -87,6 +92,7 @@ impl Panel {
             Panel::Tabs => "the coordinator's tabs (notebook, memory, …)",
             Panel::Usage => "usage and cost",
             Panel::Replay => "the replay timeline",
+            Panel::Prompts => "the prompts (how the runs were told differently)",
         }
     }
 

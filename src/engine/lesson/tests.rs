@@ -331,3 +331,38 @@ fn a_comparison_over_the_cap_is_refused_with_its_size() {
     assert!(msg.contains("too big for a link"), "{msg}");
     assert!(msg.contains("Export it as a file"), "{msg}");
 }
+
+#[test]
+fn a_note_can_point_at_how_two_runs_prompts_differ() {
+    // A comparison of a run told the paper's prompts and one told an
+    // edited template: a note highlights the prompt diff, and the runs
+    // keep what each was told.
+    let a = doc(travel_like());
+    let mut b = doc(travel_like());
+    b.config.prompts.insert(
+        "travel.orchestrator.system".into(),
+        "Prefer cheap options.".into(),
+    );
+    let mut bundle = Bundle::comparison("paper's vs mine", vec![a, b]);
+    bundle.lesson = Some(Lesson {
+        id: String::new(),
+        title: "What the orchestrator is told".into(),
+        summary: String::new(),
+        steps: vec![Step::Note {
+            run: 1,
+            at: 3,
+            text: "Only the orchestrator's prompt changed: see the diff.".into(),
+            highlight: Some(Panel::Prompts),
+        }],
+    });
+    let json = serde_json::to_string(&bundle).expect("JSON");
+    assert!(json.contains("\"highlight\":\"prompts\""), "{json}");
+    let back: Bundle = serde_json::from_str(&json).expect("read back");
+    assert_eq!(back, bundle);
+    assert_eq!(
+        back.runs[1].config.prompts["travel.orchestrator.system"],
+        "Prefer cheap options."
+    );
+    assert!(back.runs[0].config.prompts.is_empty());
+    assert_eq!(Panel::parse("prompts"), Some(Panel::Prompts));
+}

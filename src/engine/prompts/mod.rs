@@ -14,7 +14,7 @@ mod spec;
 
 pub use file::{parse, write, Entry};
 pub use set::{PromptError, Prompts};
-pub use spec::{TemplateSpec, Var};
+pub use spec::{TemplateSpec, Var, VarKind};
 
 /// A template's variables, as the step gives them (minijinja's values:
 /// text, numbers, booleans, lists).
@@ -76,4 +76,23 @@ pub fn file_of(prompts: &Prompts, title: &str) -> String {
             .iter()
             .map(|s| (s.name, prompts.text(s.name).unwrap_or_default())),
     )
+}
+
+/// Values to preview a template with: each variable of `spec` filled with
+/// a stand-in of its kind (`⟨name⟩` for a text, `given` where it names
+/// one: the page's task for `task`), flags true.
+pub fn preview_vars(spec: &TemplateSpec, given: &[(&str, &str)]) -> Value {
+    let mut map = std::collections::BTreeMap::new();
+    for v in spec.vars {
+        let value = match v.kind {
+            VarKind::Flag => Value::from(true),
+            VarKind::Number => Value::from(3),
+            VarKind::Text => match given.iter().find(|(n, _)| *n == v.name) {
+                Some((_, t)) if !t.trim().is_empty() => Value::from(*t),
+                _ => Value::from(format!("⟨{}⟩", v.name)),
+            },
+        };
+        map.insert(v.name.to_string(), value);
+    }
+    Value::from_serialize(&map)
 }

@@ -19,6 +19,16 @@ pub struct Var {
     pub name: &'static str,
     pub about: &'static str,
     pub required: bool,
+    pub kind: VarKind,
+}
+
+/// What a variable holds (a preview fills each with a value of its kind).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VarKind {
+    Text,
+    Number,
+    /// True or false: for `{% if … %}`.
+    Flag,
 }
 
 impl Var {
@@ -27,6 +37,7 @@ impl Var {
             name,
             about,
             required: true,
+            kind: VarKind::Text,
         }
     }
     pub const fn optional(name: &'static str, about: &'static str) -> Var {
@@ -34,7 +45,18 @@ impl Var {
             name,
             about,
             required: false,
+            kind: VarKind::Text,
         }
+    }
+    /// The variable holds a number.
+    pub const fn number(mut self) -> Var {
+        self.kind = VarKind::Number;
+        self
+    }
+    /// The variable is true or false.
+    pub const fn flag(mut self) -> Var {
+        self.kind = VarKind::Flag;
+        self
     }
 }
 

@@ -31,6 +31,9 @@ pub struct LlmCallView {
     pub prompt: String,
     /// The reply shape the step asked for (its JSON Schema, indented).
     pub schema: Option<String>,
+    /// The request's system message, if it has one (what the step's
+    /// template told the agent).
+    pub system: Option<String>,
     /// The grammar a text-protocol step asked a model run here to keep.
     pub grammar: Option<String>,
     /// The answer (streamed so far, or complete).
@@ -197,6 +200,11 @@ impl Fold for InspectorView {
                         .as_ref()
                         .map(|s| serde_json::to_string_pretty(&s.schema).unwrap_or_default()),
                     grammar: request.params.grammar.as_ref().map(|g| g.lark()),
+                    system: request
+                        .messages
+                        .iter()
+                        .find(|m| m.role == crate::engine::model::Role::System)
+                        .map(|m| m.content.clone()),
                     answer: String::new(),
                     tool_calls: Vec::new(),
                     state: CallState::Streaming,

@@ -6,6 +6,7 @@
 
 pub mod compare;
 pub mod compare_report;
+pub mod diff;
 pub mod events;
 pub mod export;
 pub mod graph;

@@ -143,6 +143,7 @@ fn Comparison() -> impl IntoView {
         <Show when=move || app.compare.with(|c| c.len() < 2)>
             <p class="notice">"One run is picked. Add another from History or a run's toolbar to compare."</p>
         </Show>
+        <PromptDiff/>
         <Timeline align=align labels=labels t=t/>
         <div class="cmp-columns" style=move || format!("--cols:{}", app.compare.with(Vec::len).max(1))>
             {move || (0..app.compare.with(Vec::len)).map(|i| view! { <Column i=i/> }).collect_view()}
@@ -150,6 +151,51 @@ fn Comparison() -> impl IntoView {
         <Differences figs=figs/>
         <Divergences/>
     }
+}
+
+/// At the top, when runs of one coordinator were told different prompts:
+/// each run's templates that differ from the first run's, as a line diff
+/// (the editor's chunk, with the defaults, loads only then).
+#[component]
+fn PromptDiff() -> impl IntoView {
+    let app = use_app();
+    let html = RwSignal::new(String::new());
+    Effect::new(move |_| {
+        let runs = app.compare.get();
+        html.set(String::new());
+        let Some(first) = runs.first() else { return };
+        let coordinator = first.config.coordinator.clone();
+        let one_kind = runs.iter().all(|r| r.config.coordinator == coordinator);
+        if !one_kind || runs.iter().all(|r| r.config.prompts.is_empty()) {
+            return;
+        }
+        let told = |i: usize, r: &RunDoc| {
+            let what = if r.config.prompts.is_empty() {
+                "the paper's prompts"
+            } else {
+                "edited prompts"
+            };
+            (format!("{}: {what}", letter(i)), r.config.prompts.clone())
+        };
+        let a = told(0, first);
+        let others: Vec<(String, std::collections::BTreeMap<String, String>)> = runs
+            .iter()
+            .enumerate()
+            .skip(1)
+            .map(|(i, r)| told(i, r))
+            .collect();
+        spawn_local(async move {
+            let mut out = String::new();
+            for b in others {
+                if let Ok(h) = crate::ui::prompts::diff_of(coordinator.clone(), a.clone(), b).await
+                {
+                    out.push_str(&h);
+                }
+            }
+            let _ = html.try_set(out);
+        });
+    });
+    view! { <div class="cmp-prompts" data-testid="prompt-diff" inner_html=move || html.get()></div> }
 }
 
 /// The comparison as a bundle, named `name` or, when that is blank, after

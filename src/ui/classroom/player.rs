@@ -102,6 +102,8 @@ fn selector(panel: Panel, multi: bool) -> &'static str {
         (Panel::Usage, true) => ".cmp-diff",
         (Panel::Replay, false) => ".replay",
         (Panel::Replay, true) => ".cmp-timeline",
+        (Panel::Prompts, false) => ".prompts-line",
+        (Panel::Prompts, true) => ".cmp-prompts",
     }
 }
 

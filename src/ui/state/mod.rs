@@ -116,6 +116,13 @@ pub struct AppState {
     pub presenter: RwSignal<bool>,
     /// The "Run a variant of this" dialog.
     pub variant_open: RwSignal<bool>,
+    /// The prompt templates a new run of each coordinator changes (by
+    /// coordinator id, then template name; only those edited), as the
+    /// Prompts dialog left them or a shown run had them.
+    pub prompt_edits:
+        RwSignal<std::collections::BTreeMap<String, std::collections::BTreeMap<String, String>>>,
+    /// The Prompts dialog.
+    pub prompts_open: RwSignal<bool>,
     /// The user chose to edit the setup panel of a shown (not live) run for
     /// a new run; until then the panel shows the shown run's setup,
     /// read-only (`ui::shown_setup`). Cleared whenever a run is shown.
@@ -207,6 +214,8 @@ impl AppState {
             lesson: RwSignal::new(None),
             presenter: RwSignal::new(false),
             variant_open: RwSignal::new(false),
+            prompt_edits: RwSignal::new(crate::platform::prompt_edits::load()),
+            prompts_open: RwSignal::new(false),
             setup_unlocked: RwSignal::new(false),
             goto: RwSignal::new(None),
             class: RwSignal::new(None),
@@ -258,6 +267,9 @@ impl AppState {
         config.retry.max_attempts = settings.max_attempts.clamp(1, 10);
         config.seed = (js_sys::Math::random() * u32::MAX as f64) as u64;
         config.spend_cap = settings.spend_cap();
+        config.prompts = self
+            .prompt_edits
+            .with_untracked(|m| m.get(coordinator).cloned().unwrap_or_default());
         config
     }
 

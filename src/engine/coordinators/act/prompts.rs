@@ -79,7 +79,7 @@ pub static TEMPLATES: [TemplateSpec; 36] = [
         "The task to split, one task per member (JSON)",
         &[
             req("task", "the complex task"),
-            req("agents", "how many members"),
+            req("agents", "how many members").number(),
         ],
     ),
     spec("act.expertise.system", "Agent generation (Table 21)", &[]),
@@ -90,7 +90,7 @@ pub static TEMPLATES: [TemplateSpec; 36] = [
             req("name", "the member's name"),
             opt("team", "the team's name"),
             req("task", "its initial task"),
-            opt("max", "the most keywords"),
+            opt("max", "the most keywords").number(),
         ],
     ),
     spec(
@@ -149,9 +149,9 @@ pub static TEMPLATES: [TemplateSpec; 36] = [
             WHO,
             req("speakers", "the speakers to take notes on"),
             req("transcript", "the meeting's transcript"),
-            opt("episodes", "the most episodes per speaker"),
-            opt("episode_words", "the most words per episode"),
-            opt("entries", "the most knowledge entries per speaker"),
+            opt("episodes", "the most episodes per speaker").number(),
+            opt("episode_words", "the most words per episode").number(),
+            opt("entries", "the most knowledge entries per speaker").number(),
         ],
     ),
     spec(
@@ -161,7 +161,7 @@ pub static TEMPLATES: [TemplateSpec; 36] = [
             WHO,
             TEAM_TASK,
             req("transcript", "the team meeting's transcript"),
-            opt("cap", "the most question / answer pairs of a 1:1"),
+            opt("cap", "the most question / answer pairs of a 1:1").number(),
         ],
     ),
     spec(
@@ -171,7 +171,7 @@ pub static TEMPLATES: [TemplateSpec; 36] = [
             WHO,
             opt("deepen", "the knowledge to deepen"),
             req("conversation", "the 1:1 so far"),
-            opt("left", "how many questions the cap still allows"),
+            opt("left", "how many questions the cap still allows").number(),
         ],
     ),
     spec(
@@ -223,14 +223,16 @@ pub static TEMPLATES: [TemplateSpec; 36] = [
             opt(
                 "revising",
                 "true for a revision, which sees the last draft and its issues",
-            ),
+            )
+            .flag(),
             opt("draft", "the last draft, when revising"),
             opt("issues", "its issues, when revising"),
             opt(
                 "proposal",
                 "true when the deliverable is a proposal (the paper's framework)",
-            ),
-            opt("word_limit", "the task's word limit, if any"),
+            )
+            .flag(),
+            opt("word_limit", "the task's word limit, if any").number(),
         ],
     ),
     spec(
@@ -264,10 +266,10 @@ pub static TEMPLATES: [TemplateSpec; 36] = [
         "The stored entries to score again for the new task (JSON)",
         &[
             WHO,
-            req("entries", "the entries shown, one line each"),
-            opt("shown", "how many are shown"),
-            opt("held", "how many the member holds"),
-            opt("batch", "how many re-scoring prompts came before this one"),
+            req("entries", "the entries shown, one line each").number(),
+            opt("shown", "how many are shown").number(),
+            opt("held", "how many the member holds").number(),
+            opt("batch", "how many re-scoring prompts came before this one").number(),
         ],
     ),
     spec(
@@ -281,7 +283,7 @@ pub static TEMPLATES: [TemplateSpec; 36] = [
         &[
             req("components", "the expected components, numbered"),
             req("output", "the deliverable"),
-            opt("n", "how many components"),
+            opt("n", "how many components").number(),
         ],
     ),
     spec(

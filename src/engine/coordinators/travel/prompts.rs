@@ -38,7 +38,7 @@ pub static TEMPLATES: [TemplateSpec; 15] = [
         "An agent's tools, and in the text protocol how to call them",
         &[
             Var::required("tools", "the tools, one \"- Tool[arguments] — what it finds\" line each"),
-            Var::optional("text_protocol", "true when tools are called as Tool[args] lines in the text"),
+            Var::optional("text_protocol", "true when tools are called as Tool[args] lines in the text").flag(),
         ],
     ),
     TemplateSpec::new(

@@ -48,6 +48,13 @@ fn llm_call_html(c: &LlmCallView) -> String {
         c.call,
         c.step.as_deref().map(|s| format!(" <code class=\"small\">{}</code>", esc(s))).unwrap_or_default(),
     );
+    if let Some(system) = &c.system {
+        let _ = write!(
+            h,
+            "<details class=\"tp-prompt\"><summary>System prompt</summary><pre tabindex=\"0\">{}</pre></details>",
+            esc(system)
+        );
+    }
     let _ = write!(
         h,
         "<details class=\"tp-prompt\"><summary>Request (last user message)</summary><pre tabindex=\"0\">{}</pre></details>",

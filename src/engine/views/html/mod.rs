@@ -6,6 +6,7 @@
 //! attributes and the UI handles clicks on their container.
 
 pub mod agents;
+pub mod diff;
 pub mod events;
 pub mod graph;
 pub mod history;

@@ -7,41 +7,19 @@ use crate::engine::coordinators::act::view::ActView;
 use crate::engine::views::html::esc;
 use std::fmt::Write;
 
-/// A word diff (longest common subsequence) of `old` → `new`, as HTML.
+/// A word diff (longest common subsequence) of `old` → `new`, as HTML:
+/// words added in `<ins>`, dropped in `<del>`.
 pub fn diff_html(old: &str, new: &str) -> String {
-    let a: Vec<&str> = old.split_whitespace().collect();
-    let b: Vec<&str> = new.split_whitespace().collect();
-    let (n, m) = (a.len(), b.len());
-    if n * m > 250_000 {
-        // Too long to compare word by word: the new text as it is.
-        return esc(new);
-    }
-    let mut l = vec![vec![0u32; m + 1]; n + 1];
-    for i in (0..n).rev() {
-        for j in (0..m).rev() {
-            l[i][j] = if a[i].eq_ignore_ascii_case(b[j]) {
-                l[i + 1][j + 1] + 1
-            } else {
-                l[i + 1][j].max(l[i][j + 1])
-            };
-        }
-    }
-    let (mut i, mut j) = (0, 0);
-    let mut out: Vec<String> = Vec::new();
-    while i < n || j < m {
-        if i < n && j < m && a[i].eq_ignore_ascii_case(b[j]) {
-            out.push(esc(b[j]));
-            i += 1;
-            j += 1;
-        } else if j < m && (i == n || l[i][j + 1] > l[i + 1][j]) {
-            out.push(format!("<ins>{}</ins>", esc(b[j])));
-            j += 1;
-        } else {
-            out.push(format!("<del>{}</del>", esc(a[i])));
-            i += 1;
-        }
-    }
-    out.join(" ")
+    use crate::engine::views::diff::{words, Change};
+    words(old, new)
+        .into_iter()
+        .map(|c| match c {
+            Change::Same(w) => esc(w),
+            Change::Added(w) => format!("<ins>{}</ins>", esc(w)),
+            Change::Removed(w) => format!("<del>{}</del>", esc(w)),
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 fn stage_name(stage: &str) -> &str {
