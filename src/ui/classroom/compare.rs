@@ -160,9 +160,14 @@ fn Comparison() -> impl IntoView {
 fn PromptDiff() -> impl IntoView {
     let app = use_app();
     let html = RwSignal::new(String::new());
+    // Each change of the runs compared starts a new diff; one still loading
+    // for an earlier set is dropped.
+    let generation = StoredValue::new(0u64);
     Effect::new(move |_| {
         let runs = app.compare.get();
         html.set(String::new());
+        generation.update_value(|g| *g += 1);
+        let mine = generation.get_value();
         let Some(first) = runs.first() else { return };
         let coordinator = first.config.coordinator.clone();
         let one_kind = runs.iter().all(|r| r.config.coordinator == coordinator);
@@ -192,7 +197,9 @@ fn PromptDiff() -> impl IntoView {
                     out.push_str(&h);
                 }
             }
-            let _ = html.try_set(out);
+            if generation.try_get_value() == Some(mine) {
+                let _ = html.try_set(out);
+            }
         });
     });
     view! { <div class="cmp-prompts" data-testid="prompt-diff" inner_html=move || html.get()></div> }

@@ -119,8 +119,7 @@ pub struct AppState {
     /// The prompt templates a new run of each coordinator changes (by
     /// coordinator id, then template name; only those edited), as the
     /// Prompts dialog left them or a shown run had them.
-    pub prompt_edits:
-        RwSignal<std::collections::BTreeMap<String, std::collections::BTreeMap<String, String>>>,
+    pub prompt_edits: RwSignal<crate::platform::prompt_edits::Edits>,
     /// The Prompts dialog.
     pub prompts_open: RwSignal<bool>,
     /// The user chose to edit the setup panel of a shown (not live) run for
