@@ -127,3 +127,87 @@ test('an edited orchestrator prompt runs, replays from its link, and shows as a 
   assert.equal(await page.evaluate(() => localStorage.getItem('roundtable.prompts.v1')), null);
   assert.deepEqual(page.errors, []);
 });
+
+test('a batch runs the paper\'s prompts beside the user\'s, one column each', async () => {
+  const page = await openApp(env);
+  await page.setViewportSize({ width: 1440, height: 1000 });
+  await instantDemo(page);
+  await page.locator('nav a[href="/batch"]').click();
+  const form = page.getByRole('form', { name: 'Batch setup' });
+  const prompts = form.getByTestId('batch-prompts');
+  // With nothing edited: the paper's, and the way to edit them.
+  assert.match(await prompts.innerText(), /The paper's, as written for Roundtable/);
+  await prompts.getByRole('button', { name: 'Edit them' }).click();
+  const dialog = page.getByRole('dialog', { name: /^Prompts · Travel planner/ });
+  await dialog.getByRole('navigation', { name: 'Templates' }).getByRole('button', { name: /orchestrator\.system/ }).click();
+  await dialog.getByLabel('Template', { exact: true }).fill(CHEAP);
+  await dialog.getByRole('button', { name: 'Done' }).click();
+  await dialog.waitFor({ state: 'hidden' });
+  assert.match(await prompts.innerText(), /Mine \(1 template edited\)/);
+
+  await page.getByLabel('medium').uncheck();
+  await page.getByLabel('hard').uncheck();
+  await page.getByLabel('At most this many queries (0 = all)').fill('1');
+  await page.getByLabel('At most this many queries (0 = all)').dispatchEvent('change');
+  await page.getByLabel('Fixed workflow, no notebook').uncheck();
+  await page.getByLabel('Fixed workflow + notebook').uncheck();
+  assert.match(await form.innerText(), /1 queries × 2 variants = 2 runs/);
+  await prompts.getByLabel(/The paper's and mine, side by side/).check();
+  assert.match(await form.innerText(), /1 queries × 2 variants × 2 prompt sets = 4 runs/);
+  await screenshot(page, 'batch-prompt-sets');
+  await page.getByRole('button', { name: 'Start batch' }).click();
+  await page.getByRole('status', { name: 'Batch progress' }).filter({ hasText: /Done: 4 of 4 runs/ }).waitFor({ timeout: 60000 });
+
+  // One column per variant and prompt set, in the table and its export.
+  const table = page.getByRole('region', { name: 'Batch results' }).locator('table').first();
+  const heads = (await table.locator('thead th').allInnerTexts()).map((t) => t.trim());
+  const solo = 'Single agent (ReAct)', orch = 'Orchestrator + notebook + critic';
+  assert.deepEqual(heads.slice(1), [solo, `${solo} · edited prompts`, orch, `${orch} · edited prompts`]);
+  const runs = page.getByRole('region', { name: 'Runs' });
+  assert.equal(await runs.locator('tbody tr').count(), 4);
+  assert.equal(await runs.locator('tbody tr', { hasText: 'edited prompts' }).count(), 2);
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Summary CSV' }).click()]);
+  const csv = readFileSync(await download.path(), 'utf8');
+  assert.match(csv, /\nOrchestrator \+ notebook \+ critic · edited prompts,1,/);
+  await screenshot(page, 'batch-prompt-sets-results');
+  assert.deepEqual(page.errors, []);
+});
+
+test('ACT\'s batch side by side: a row per prompt set, ACT+ learning into a bank per set', async () => {
+  const page = await openApp(env);
+  await page.setViewportSize({ width: 1400, height: 1100 });
+  await instantDemo(page);
+  const member = 'You are a member of a small design team. Speak for your own task and say what could go wrong with it.';
+  await page.evaluate((text) => localStorage.setItem('roundtable.prompts.v1', JSON.stringify({ act: { 'act.member.system': text } })), member);
+  await page.reload();
+  await page.waitForSelector('body[data-ready="1"]');
+  await page.getByRole('link', { name: 'ACT', exact: true }).click();
+  const form = page.getByRole('form', { name: 'Batch setup' });
+  await form.getByLabel('Tasks').selectOption('builtin');
+  await form.getByLabel('ACT − break time').uncheck();
+  await form.getByLabel('Baseline (all five removed)').uncheck();
+  await form.getByLabel('ACT+ (knowledge carried over)').check();
+  await form.getByLabel('ACT+ knowledge bank').fill('e2e-sets');
+  await form.getByLabel('ACT+ knowledge bank').dispatchEvent('change');
+  await form.getByLabel('Trials (K)').fill('2');
+  await form.getByLabel('Trials (K)').dispatchEvent('change');
+  const prompts = form.getByTestId('batch-prompts');
+  assert.match(await prompts.innerText(), /Mine \(1 template edited\)/);
+  await prompts.getByLabel(/The paper's and mine, side by side/).check();
+  assert.match(await form.innerText(), /2 variant\(s\) × 2 trial\(s\) × 2 prompt sets = 8 runs/);
+  await page.getByRole('button', { name: 'Start batch' }).click();
+  await page.getByRole('status', { name: 'Batch progress' }).getByText(/Done: 8 of 8 runs/).waitFor({ timeout: 120000 });
+  const results = page.getByRole('region', { name: 'Batch results' });
+  const rows = (await results.locator('table.act-report tbody th').allInnerTexts()).map((t) => t.trim());
+  assert.deepEqual(rows, ['ACT', 'ACT · edited prompts', 'ACT+ (knowledge carried over)', 'ACT+ (knowledge carried over) · edited prompts']);
+  assert.match(await results.innerText(), /the paper's prompts and edited ones/);
+  // Each set's ACT+ trials filled a bank of their own, two trials each.
+  const banks = page.getByRole('region', { name: 'Knowledge banks' });
+  const trialsOf = async (name) => {
+    const row = banks.locator('tbody tr').filter({ has: page.getByRole('rowheader', { name, exact: true }) });
+    return (await row.count()) === 1 ? (await row.locator('td').first().innerText()).trim() : null;
+  };
+  await eventually(async () => (await trialsOf('e2e-sets')) === '2' && (await trialsOf("e2e-sets (paper's prompts)")) === '2');
+  await screenshot(page, 'act-batch-prompt-sets');
+  assert.deepEqual(page.errors, []);
+});

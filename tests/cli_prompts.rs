@@ -104,7 +104,7 @@ fn an_edited_prompt_file_changes_only_its_templates_and_reaches_the_requests() {
     )
     .expect("written");
     let dir = tmp("prompts-batch");
-    let (code, _, err) = cli(
+    let (code, out, err) = cli(
         &[
             "travel-batch",
             "--variants",
@@ -114,10 +114,19 @@ fn an_edited_prompt_file_changes_only_its_templates_and_reaches_the_requests() {
             "--out-dir",
             &dir,
             "--quiet",
+            "--json",
         ],
         None,
     );
     assert_eq!(code, 0, "{err}");
+    // Its table says the column was told edited prompts (beside a batch
+    // without --prompts, the paper's, the two read as two sets).
+    let groups: serde_json::Value = serde_json::from_str(&out).expect("the table as JSON");
+    assert_eq!(groups[0]["variant"], "orchestrator", "{out}");
+    assert_eq!(groups[0]["prompts"], "edited", "{out}");
+    assert!(groups[0]["group"]
+        .as_str()
+        .is_some_and(|g| g.ends_with(" · edited prompts")));
     let runs: Vec<RunDoc> = std::fs::read_dir(&dir)
         .expect("the batch's folder")
         .filter_map(|e| e.ok().map(|e| e.path()))

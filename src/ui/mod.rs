@@ -201,7 +201,7 @@ pub fn App(link: Option<Result<link::Opened, String>>) -> impl IntoView {
             {lazy::lazy_dialog("the share dialog", move || app.share_open.get(), parts::share)}
             {lazy::lazy_dialog("the fork dialog", move || app.fork_at.with(Option::is_some), parts::fork)}
             {lazy::lazy_dialog("the variant dialog", move || app.variant_open.get(), classroom::variant_dialog)}
-            {lazy::lazy_dialog("the prompt editor", move || app.prompts_open.get(), prompts::editor_dialog)}
+            {lazy::lazy_dialog("the prompt editor", move || app.prompts_open.with(Option::is_some), prompts::editor_dialog)}
         </Router>
     }
 }

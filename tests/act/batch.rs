@@ -338,3 +338,48 @@ fn act_batch_prints_the_same_table_at_any_concurrency_and_resumes_from_its_files
     assert_eq!(code, 2);
     assert!(err.contains("no option --trails"), "{err}");
 }
+
+#[test]
+fn a_prompt_set_is_a_row_the_papers_and_the_edited_side_by_side() {
+    const EXTRA: &str = " Name one risk of your part.";
+    let defaults = act::prompts::of_run(&Default::default()).expect("the defaults");
+    let name = "act.member.system";
+    let edited = format!("{}{EXTRA}", defaults.text(name).expect("default"));
+    let mut all = plan(&[Variant::Act, Variant::Baseline], 2);
+    for j in &mut all {
+        j.config.prompts.insert(name.into(), edited.clone());
+    }
+    let both = batch::for_prompt_sets(all, batch::PromptSets::Both, |_| {});
+    assert_eq!(both.len(), 8);
+    let (report, _, _) = go(both, 3);
+    assert!(report.runs.iter().all(|r| r.status == RunStatus::Finished));
+    let t = table(&report.runs);
+    let rows: Vec<&str> = t.rows.iter().map(|r| r.variant.as_str()).collect();
+    assert_eq!(
+        rows,
+        [
+            "act",
+            "act · edited prompts",
+            "baseline",
+            "baseline · edited prompts"
+        ]
+    );
+    assert!(t.rows.iter().all(|r| r.runs == 2));
+    for r in &report.runs {
+        let told = r.events.iter().any(|e| match &e.event {
+            RunEvent::LlmRequest { request, .. } => {
+                request.messages.iter().any(|m| m.content.contains(EXTRA))
+            }
+            _ => false,
+        });
+        assert_eq!(told, !r.config.prompts.is_empty(), "{}", r.config.run_id);
+    }
+    // The page's table names each row as the paper does, with its prompts.
+    let html = table_html(&t);
+    let label = Variant::Act.label();
+    assert!(
+        html.contains(&format!(">{label} · edited prompts</th>")),
+        "{html}"
+    );
+    assert!(html.contains(&format!(">{label}</th>")), "{html}");
+}

@@ -238,3 +238,39 @@ fn a_demo_evaluation_repairs_no_reply_and_says_0_of_its_replies() {
         assert_eq!(steps, n);
     }
 }
+
+#[test]
+fn a_prompt_set_is_a_row_the_papers_and_the_edited_side_by_side() {
+    const EXTRA: &str = " Check the units of every number.";
+    let defaults = roundtable::engine::coordinators::mael::prompts::of_run(&Default::default())
+        .expect("the defaults");
+    let name = "mael.solve.system";
+    let edited = format!("{}{EXTRA}", defaults.text(name).expect("default"));
+    let mut base = RunConfig::new(ID, "", ModelSpec::demo());
+    base.prompts.insert(name.into(), edited);
+    let test = &tasks(Split::Test)[..2];
+    let asked = groups(&[Mode::None], &[], Scoring::default());
+    let jobs = evaluation_jobs(&base, test, &asked, &[], |t| {
+        let mut o = MaelOptions::for_task(t.clone());
+        o.learn = false;
+        o
+    });
+    let jobs = batch::for_prompt_sets(jobs, batch::PromptSets::Both, |_| {});
+    assert_eq!(jobs.len(), 4);
+    let controls = Controls::new(SpendCap::default(), PriceTable::default());
+    let host = Demo(Rc::new(Memory::lexical("eval")));
+    let report = block_on(batch::run(Batch::new(jobs, 2), &controls, &host));
+    let table = rows(&report.runs);
+    let labels: Vec<&str> = table.iter().map(|r| r.label.as_str()).collect();
+    let row = &asked[0].label;
+    assert_eq!(labels, [row.clone(), format!("{row} · edited prompts")]);
+    for r in &report.runs {
+        let told = r.events.iter().any(|e| match &e.event {
+            RunEvent::LlmRequest { request, .. } => {
+                request.messages.iter().any(|m| m.content.contains(EXTRA))
+            }
+            _ => false,
+        });
+        assert_eq!(told, !r.config.prompts.is_empty(), "{}", r.config.run_id);
+    }
+}

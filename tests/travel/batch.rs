@@ -324,3 +324,59 @@ fn travel_batch_prints_the_pages_table_and_writes_and_resumes_its_runs() {
     assert_eq!(code, 2);
     assert!(err.contains("unknown variant \"nope\""), "{err}");
 }
+
+/// Whether any request of `events` carried `text`.
+fn told(events: &[roundtable::engine::run::LoggedEvent], text: &str) -> bool {
+    events.iter().any(|e| match &e.event {
+        RunEvent::LlmRequest { request, .. } => {
+            request.messages.iter().any(|m| m.content.contains(text))
+        }
+        _ => false,
+    })
+}
+
+#[test]
+fn a_prompt_set_is_a_variant_the_papers_and_the_edited_side_by_side() {
+    const EXTRA: &str = " Prefer the cheapest option that meets every constraint.";
+    let defaults = roundtable::engine::coordinators::travel::prompts::of_run(&Default::default())
+        .expect("the defaults");
+    let name = "travel.orchestrator.system";
+    let edited = format!("{}{EXTRA}", defaults.text(name).expect("default"));
+    let mut all = plan(2, &[Variant::Solo, Variant::Orchestrator]);
+    for j in &mut all {
+        // As the page's new_config does with the user's edits.
+        j.config.prompts.insert(name.into(), edited.clone());
+    }
+    let both = batch::for_prompt_sets(all, batch::PromptSets::Both, |_| {});
+    assert_eq!(both.len(), 8, "each job twice");
+    let report = go(both, 3);
+    assert!(report.runs.iter().all(|r| r.status == RunStatus::Finished));
+    let groups = table(&report.runs);
+    let names: Vec<&str> = groups.iter().map(|g| g.group.as_str()).collect();
+    let (solo, orch) = (Variant::Solo.label(), Variant::Orchestrator.label());
+    assert_eq!(
+        names,
+        [
+            solo.to_string(),
+            format!("{solo} · edited prompts"),
+            orch.to_string(),
+            format!("{orch} · edited prompts")
+        ]
+    );
+    assert!(groups.iter().all(|g| g.runs == 2), "the same queries each");
+    // The edited runs were told the edit; the paper's twins were not.
+    for r in report
+        .runs
+        .iter()
+        .filter(|r| r.tag.variant == Variant::Orchestrator)
+    {
+        assert_eq!(
+            told(&r.events, EXTRA),
+            !r.config.prompts.is_empty(),
+            "{}",
+            r.config.run_id
+        );
+    }
+    let csv = batch_summary_csv(&entries(&report.runs));
+    assert!(csv.contains(&format!("{orch} · edited prompts")), "{csv}");
+}

@@ -13,6 +13,7 @@ use roundtable::engine::coordinators::travel::report::comparison::{rate_rows, Gr
 use roundtable::engine::coordinators::travel::{self};
 use roundtable::engine::domains::travel::TravelDb;
 use roundtable::engine::model::ChatModel;
+use roundtable::engine::run::batch::prompt_sets::split_group_name;
 use roundtable::engine::run::batch::{Controls, Finished, Host, Job};
 use roundtable::engine::run::RunCtx;
 use std::ffi::OsString;
@@ -100,12 +101,16 @@ pub fn run(args: Vec<OsString>) -> Result<i32, String> {
     Ok(crate::cli::interrupt::stopped_by().map_or(0, crate::cli::interrupt::exit_code))
 }
 
-/// A column's variant id (the table's groups are the variants' labels).
-fn variant_id(group: &str) -> &str {
-    Variant::ALL
+/// A column's variant id (the table's groups are the variants' labels,
+/// with the prompts when edited) and whether its runs were told edited
+/// prompts.
+fn variant_id(group: &str) -> (&str, bool) {
+    let (label, prompts) = split_group_name(group);
+    let id = Variant::ALL
         .iter()
-        .find(|v| v.label() == group)
-        .map_or(group, |v| v.id())
+        .find(|v| v.label() == label)
+        .map_or(label, |v| v.id());
+    (id, !prompts.is_empty())
 }
 
 fn group_json(g: &GroupStats) -> serde_json::Value {
@@ -116,7 +121,8 @@ fn group_json(g: &GroupStats) -> serde_json::Value {
         .collect();
     let hallucinated: usize = g.hallucinations.iter().map(|(_, n)| n).sum();
     serde_json::json!({
-        "variant": variant_id(&g.group),
+        "variant": variant_id(&g.group).0,
+        "prompts": if variant_id(&g.group).1 { "edited" } else { "paper" },
         "group": g.group,
         "runs": g.runs,
         "summary": g.summary.to_json(),
@@ -136,7 +142,10 @@ fn print_table(groups: &[GroupStats], queries: usize, variants: usize, secs: f64
         "{queries} queries × {variants} variants, {secs:.1} s"
     ));
     for g in groups {
-        print!("{:>16}", variant_id(&g.group));
+        match variant_id(&g.group) {
+            (id, false) => print!("{id:>16}"),
+            (id, true) => print!("{:>16}", format!("{id}·edited")),
+        }
     }
     println!();
     let labels = groups.first().map(|g| rate_rows(&g.summary).map(|r| r.0));

@@ -1,8 +1,10 @@
 //! The fields every batch form has: a group of checkboxes (variants,
-//! levels, modes), and runs at once, the batch's caps and "Save each run
-//! to History".
+//! levels, modes), runs at once, the batch's caps and "Save each run to
+//! History", and which prompts its runs are told.
 
 use super::state::BatchCommon;
+use crate::engine::run::batch::PromptSets;
+use crate::ui::state::use_app;
 use crate::ui::widgets::{amount, parsed, Toggle};
 use leptos::prelude::*;
 
@@ -94,5 +96,81 @@ pub fn CommonFields(
         <p class="muted small">"The batch stops cleanly before the call that would pass its cap, and starts no run after it (each run also keeps the Settings' per-run caps)."</p>
         <Toggle id=id("save") label="Save each run to History" busy=busy
             on=Signal::derive(move || common.with(|c| c.save)) set=Callback::new(move |on| common.update(|c| c.save = on))/>
+    }
+}
+
+/// The templates of `coordinator` the user edited (0: the paper's prompts).
+pub fn edited(coordinator: &str) -> Signal<usize> {
+    let app = use_app();
+    let coordinator = coordinator.to_string();
+    Signal::derive(move || {
+        app.prompt_edits
+            .with(|m| m.get(&coordinator).map_or(0, |e| e.len()))
+    })
+}
+
+/// Runs per job, as the form's count says: two when the batch runs each
+/// job on the paper's prompts and on the user's.
+pub fn runs_per_job(common: RwSignal<BatchCommon>, coordinator: &str) -> Signal<usize> {
+    let edited = edited(coordinator);
+    Signal::derive(move || common.with(|c| c.prompt_sets.runs_per_job(edited.get())))
+}
+
+/// Which prompts the batch's runs are told: with none edited, the paper's
+/// (and the way to edit them); with some, the user's, the paper's, or
+/// both side by side (each job twice: the tables get a column or row per
+/// set). Element ids start with `prefix` (`batch-prompts-both`, …).
+#[component]
+pub fn PromptSetsField(
+    common: RwSignal<BatchCommon>,
+    busy: Signal<bool>,
+    prefix: &'static str,
+    coordinator: &'static str,
+    /// What runs of this page the choice leaves alone, if any.
+    #[prop(optional)]
+    note: Option<&'static str>,
+) -> impl IntoView {
+    let app = use_app();
+    let edited = edited(coordinator);
+    let open = move |_| app.prompts_open.set(Some(coordinator.to_string()));
+    let choice = move |value: PromptSets, label: String| {
+        let id = format!(
+            "{prefix}-prompts-{}",
+            match value {
+                PromptSets::AsSetUp => "mine",
+                PromptSets::Paper => "paper",
+                PromptSets::Both => "both",
+            }
+        );
+        view! {
+            <label class="check">
+                <input type="radio" name=format!("{prefix}-prompts") id=id disabled=busy
+                    prop:checked=move || common.with(|c| c.prompt_sets == value)
+                    on:change=move |_| common.update(|c| c.prompt_sets = value)/>
+                {label}
+            </label>
+        }
+    };
+    view! {
+        <fieldset class="batch-prompts" data-testid="batch-prompts">
+            <legend>"Prompts"</legend>
+            {move || match edited.get() {
+                0 => view! {
+                    <p class="muted small">"The paper's, as written for Roundtable. "
+                        <button type="button" class="link-button small" disabled=busy on:click=open>"Edit them"</button>
+                        " to compare a set of your own with the paper's over the same tasks."</p>
+                }.into_any(),
+                n => view! {
+                    {choice(PromptSets::AsSetUp, format!("Mine ({n} template{} edited)", if n == 1 { "" } else { "s" }))}
+                    {choice(PromptSets::Paper, "The paper's".to_string())}
+                    {choice(PromptSets::Both, "The paper's and mine, side by side (each job twice)".to_string())}
+                    <p class="muted small">
+                        "Runs told edited prompts are grouped as \u{201c}… · edited prompts\u{201d} in the tables. "
+                        {note}
+                        <button type="button" class="link-button small" disabled=busy on:click=open>"Edit…"</button>
+                    </p>
+                }.into_any(),
+            }}
+        </fieldset>
     }
 }

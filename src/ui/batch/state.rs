@@ -7,7 +7,7 @@
 //! batch keeps running while one of its runs is shown on the Run page.
 
 use crate::engine::model::pricing::PriceTable;
-use crate::engine::run::batch::{self, Batch, Controls, Finished, Host, Job, Progress};
+use crate::engine::run::batch::{self, Batch, Controls, Finished, Host, Job, Progress, PromptSets};
 use crate::engine::run::budget::SpendCap;
 use crate::engine::run::{RunCtx, RunStatus};
 use crate::platform::recorder;
@@ -28,6 +28,8 @@ pub struct BatchCommon {
     /// its runs; each run also has the Settings' caps).
     pub cap_usd: Option<f64>,
     pub cap_tokens: Option<u64>,
+    /// The prompts as set up, or each job also on the paper's.
+    pub prompt_sets: PromptSets,
 }
 
 impl BatchCommon {
@@ -37,6 +39,7 @@ impl BatchCommon {
             save,
             cap_usd: None,
             cap_tokens: None,
+            prompt_sets: PromptSets::AsSetUp,
         }
     }
 
@@ -224,6 +227,12 @@ impl<T: Clone + Send + Sync + 'static> BatchRun<T> {
         let report = batch::run(batch, &controls, &page).await;
         self.end();
         report
+    }
+
+    /// The batch's name says which prompts its `jobs` are told.
+    pub fn name_prompts<U>(self, jobs: &[Job<U>]) {
+        let more = batch::prompt_sets::described(jobs);
+        self.label.update(|l| l.push_str(more));
     }
 
     /// The batch could not start (its setup failed after `begin`): says why.

@@ -51,7 +51,11 @@ struct Editing {
 
 impl Editing {
     fn new(app: AppState) -> Editing {
-        let coordinator = Memo::new(move |_| app.coordinator.get());
+        let coordinator = Memo::new(move |_| {
+            app.prompts_open
+                .get()
+                .unwrap_or_else(|| app.coordinator.get())
+        });
         let defaults = Memo::new(move |_| {
             let Some((d, specs)) = prompt_templates(&coordinator.get()) else {
                 return BTreeMap::new();
@@ -142,7 +146,7 @@ pub fn PromptsDialog() -> impl IntoView {
     let ed = Editing::new(app);
     let dialog = NodeRef::<html::Dialog>::new();
     Effect::new(move |_| {
-        let open = app.prompts_open.get();
+        let open = app.prompts_open.with(Option::is_some);
         let Some(d) = dialog.get() else { return };
         if open {
             ed.import_error.set(None);
@@ -154,7 +158,7 @@ pub fn PromptsDialog() -> impl IntoView {
             d.close();
         }
     });
-    let close = Callback::new(move |()| app.prompts_open.set(false));
+    let close = Callback::new(move |()| app.prompts_open.set(None));
     view! {
         <dialog class="prompts-dialog" node_ref=dialog aria-labelledby="prompts-title"
             on:close=move |_: leptos::ev::Event| close.run(())>

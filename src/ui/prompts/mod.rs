@@ -106,7 +106,7 @@ pub fn PromptsLine() -> impl IntoView {
                 " "
                 <button type="button" class="link-button small"
                     disabled=move || app.activity.get() != Activity::Idle
-                    on:click=move |_| app.prompts_open.set(true)>
+                    on:click=move |_| app.prompts_open.set(Some(app.coordinator.get_untracked()))>
                     {move || if mine().is_empty() { "Read or edit them…" } else { "Edit…" }}
                 </button>
             </p>

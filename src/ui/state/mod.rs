@@ -120,8 +120,8 @@ pub struct AppState {
     /// coordinator id, then template name; only those edited), as the
     /// Prompts dialog left them or a shown run had them.
     pub prompt_edits: RwSignal<crate::platform::prompt_edits::Edits>,
-    /// The Prompts dialog.
-    pub prompts_open: RwSignal<bool>,
+    /// The Prompts dialog, open on this coordinator's templates.
+    pub prompts_open: RwSignal<Option<String>>,
     /// The user chose to edit the setup panel of a shown (not live) run for
     /// a new run; until then the panel shows the shown run's setup,
     /// read-only (`ui::shown_setup`). Cleared whenever a run is shown.
@@ -214,7 +214,7 @@ impl AppState {
             presenter: RwSignal::new(false),
             variant_open: RwSignal::new(false),
             prompt_edits: RwSignal::new(crate::platform::prompt_edits::load()),
-            prompts_open: RwSignal::new(false),
+            prompts_open: RwSignal::new(None),
             setup_unlocked: RwSignal::new(false),
             goto: RwSignal::new(None),
             class: RwSignal::new(None),

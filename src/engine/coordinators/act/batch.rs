@@ -7,7 +7,7 @@
 use super::contract::{ActOptions, ResultRecord, Variant, ID, STORE_RESULT};
 use super::report::{self, Report};
 use crate::engine::domains::creative::ComplexTask;
-use crate::engine::run::batch::{grid, scored, Finished, Job};
+use crate::engine::run::batch::{grid, group_name, scored, Finished, Job};
 use crate::engine::run::log::last_note;
 use crate::engine::run::{LoggedEvent, RunConfig};
 
@@ -54,11 +54,15 @@ pub fn jobs(
 pub fn table<'a>(runs: impl IntoIterator<Item = &'a Finished<Tag>>) -> Report {
     let mut counted: Vec<&Finished<Tag>> = scored(runs).collect();
     counted.sort_by_key(|r| r.job);
-    report::report(
-        counted
-            .into_iter()
-            .map(|r| (r.tag.variant.id(), r.events.as_slice())),
-    )
+    // A variant's runs told edited prompts are a row of their own.
+    let rows: Vec<(String, &[LoggedEvent])> = counted
+        .into_iter()
+        .map(|r| {
+            let row = group_name(r.tag.variant.id(), &r.config);
+            (row, r.events.as_slice())
+        })
+        .collect();
+    report::report(rows.iter().map(|(row, events)| (row.as_str(), *events)))
 }
 
 /// The result a run's log holds (its last `result` note).

@@ -26,7 +26,7 @@
 use super::contract::*;
 use super::experience::Pool;
 use crate::engine::domains::tasks::Task;
-use crate::engine::run::batch::{scored, Finished, Job};
+use crate::engine::run::batch::{group_name, scored, Finished, Job};
 use crate::engine::run::log::{last_note, status_of};
 use crate::engine::run::{LoggedEvent, RunConfig, RunStatus};
 use crate::engine::views::repairs::{self, RepairSum};
@@ -321,21 +321,21 @@ fn mean_parts<'a>(all: impl Iterator<Item = &'a [(String, f64)]>) -> Vec<(String
 /// The runs grouped by `key` (in order of first sight; runs it gives no
 /// key stay out), each group summarized in its first run's mode; a group
 /// with no finished result is left out.
-fn summaries<'a, K: PartialEq + Copy>(
+fn summaries<'a, K: PartialEq>(
     runs: impl IntoIterator<Item = &'a Finished<Tag>>,
-    key: impl Fn(&'a Tag) -> Option<K>,
+    key: impl Fn(&'a Finished<Tag>) -> Option<K>,
 ) -> Vec<(K, ModeSummary)> {
     let runs: Vec<&Finished<Tag>> = runs.into_iter().collect();
     let mut keys: Vec<(K, Mode)> = Vec::new();
     for r in &runs {
-        match key(&r.tag) {
+        match key(r) {
             Some(k) if !keys.iter().any(|(seen, _)| *seen == k) => keys.push((k, r.tag.mode)),
             _ => {}
         }
     }
     keys.into_iter()
         .filter_map(|(k, mode)| {
-            let mine = runs.iter().filter(|r| key(&r.tag) == Some(k));
+            let mine = runs.iter().filter(|r| key(r).as_ref() == Some(&k));
             summarize(mode, mine.map(|r| r.events.as_slice())).map(|s| (k, s))
         })
         .collect()
@@ -344,13 +344,14 @@ fn summaries<'a, K: PartialEq + Copy>(
 /// The evaluation's table: one row per row label (sweep points aside), in
 /// job order.
 pub fn rows<'a>(runs: impl IntoIterator<Item = &'a Finished<Tag>>) -> Vec<Row> {
-    let row = |t: &'a Tag| (t.pool_tasks.is_none() && t.row != LEARNING).then_some(t.row.as_str());
+    // A row's runs told edited prompts are a row of their own.
+    let row = |r: &'a Finished<Tag>| {
+        let t = &r.tag;
+        (t.pool_tasks.is_none() && t.row != LEARNING).then(|| group_name(&t.row, &r.config))
+    };
     summaries(runs, row)
         .into_iter()
-        .map(|(label, summary)| Row {
-            label: label.to_string(),
-            summary,
-        })
+        .map(|(label, summary)| Row { label, summary })
         .collect()
 }
 
@@ -366,7 +367,7 @@ pub fn learning_repairs<'a>(runs: impl IntoIterator<Item = &'a Finished<Tag>>) -
 
 /// The sweep (Fig. 3): the figures at each pool size, in size order of the jobs.
 pub fn sweep<'a>(runs: impl IntoIterator<Item = &'a Finished<Tag>>) -> Vec<(usize, ModeSummary)> {
-    summaries(runs, |t| t.pool_tasks)
+    summaries(runs, |r| r.tag.pool_tasks)
 }
 
 /// The mode a pool-size sweep runs in: task-wise retrieval, as Fig. 3,

@@ -21,11 +21,13 @@
 
 mod controls;
 mod progress;
+pub mod prompt_sets;
 #[cfg(test)]
 mod tests;
 
 pub use controls::Controls;
 pub use progress::{Ended, Progress};
+pub use prompt_sets::{for_prompt_sets, group_name, PromptSets};
 
 use super::event::{FailReason, LoggedEvent, RunEvent};
 use super::log::{status_of, RunDoc, RunStatus};

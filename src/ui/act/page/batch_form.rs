@@ -1,14 +1,18 @@
 //! The batch form: variants, the task source (the setup's, shared with the
 //! Run page), trials, the LLM judge, ACT+'s bank; then the kit's fields
-//! (runs at once, caps, History), Start / Pause / Resume / Stop and the
+//! (prompts, runs at once, caps, History), Start / Pause / Resume / Stop and the
 //! progress line.
 
 use super::super::setup::{pick_source, CommunitySelect};
 use super::super::state::{act_setup, ActSetup, BUILTIN, FREE};
 use super::batch_state::{use_batch, ActBatchForm};
+use crate::engine::coordinators::act;
 use crate::engine::coordinators::act::contract::Variant;
 use crate::platform::act_store::SetKind;
-use crate::ui::batch::{number, BatchButtons, BatchNotices, Checks, CommonFields, ProgressLine};
+use crate::ui::batch::{
+    number, runs_per_job, BatchButtons, BatchNotices, Checks, CommonFields, ProgressLine,
+    PromptSetsField,
+};
 use crate::ui::state::use_app;
 use crate::ui::widgets::Toggle;
 use leptos::prelude::*;
@@ -48,7 +52,8 @@ pub fn BatchForm() -> impl IntoView {
         let available = s.with(ActSetup::trials);
         form.with(|f| f.trials_within(available))
     };
-    let runs = move || trials() as usize * form.with(|f| f.variants.len());
+    let sets = runs_per_job(batch.common, act::ID);
+    let runs = move || trials() as usize * form.with(|f| f.variants.len()) * sets.get();
     let pick = Callback::new(move |v: Vec<Variant>| form.update(|f| f.variants = v));
     let picked = Signal::derive(move || form.with(|f| f.variants.clone()));
     view! {
@@ -70,8 +75,10 @@ pub fn BatchForm() -> impl IntoView {
             </Show>
             <Toggle id="act-batch-judge" label="LLM judge: count the expected components (one more call per run)" busy=busy
                 on=Signal::derive(move || form.with(|f| f.judge)) set=Callback::new(move |on| form.update(|f| f.judge = on))/>
+            <PromptSetsField common=batch.common busy=busy prefix="act-batch" coordinator=act::ID
+                note="Side by side, ACT+'s runs on the paper's prompts fill a bank of their own, named after yours with \u{201c}(paper's prompts)\u{201d}. "/>
             <CommonFields common=batch.common busy=busy prefix="act-batch"/>
-            <p class="muted small">{move || format!("{} variant(s) × {} trial(s) = {} runs", form.with(|f| f.variants.len()), trials(), runs())}</p>
+            <p class="muted small">{move || format!("{} variant(s) × {} trial(s){} = {} runs", form.with(|f| f.variants.len()), trials(), if sets.get() > 1 { " × 2 prompt sets" } else { "" }, runs())}</p>
             <BatchButtons run=batch.run start_label="Start batch" can_start=Signal::derive(move || runs() > 0)
                 on_start=Callback::new(move |()| batch.start(app))/>
             <BatchNotices run=batch.run/>

@@ -10,6 +10,7 @@ use super::batch_state::use_batch;
 use crate::engine::coordinators::act::batch::{headline, result_of, Tag};
 use crate::engine::coordinators::act::html::report::{chart_svg, repairs_html, table_html};
 use crate::engine::model::pricing::format_usd;
+use crate::engine::run::batch::group_name;
 use crate::engine::run::RunStatus;
 use crate::ui::batch::{ExportButton, Item, ResultsHead, RunsTable, StatusBadge};
 use leptos::prelude::*;
@@ -75,7 +76,7 @@ fn cells(i: &Item<Tag>) -> AnyView {
     };
     let why = i.run.failure().map(str::to_string);
     view! {
-        <td class="act-run-variant">{i.run.tag.variant.label()}</td>
+        <td class="act-run-variant">{group_name(i.run.tag.variant.label(), &i.run.config)}</td>
         <td class="num">{i.run.tag.trial}</td>
         <td><StatusBadge status=i.status() why=why.unwrap_or_default()/></td>
         <td>{score}</td>

@@ -2,19 +2,22 @@
 //! variant × every trial of the setup's task source, ACT+'s trials one
 //! lane) through the page's batch (`ui::batch`). ACT+'s knowledge bank is
 //! opened from IndexedDB before the batch starts and saved back after
-//! each of its trials; no other run or batch fills it meanwhile.
+//! each of its trials; no other run or batch fills it meanwhile. A batch
+//! that runs the paper's prompts beside the user's gives the paper's
+//! ACT+ runs a bank of their own ("… (paper's prompts)"), so that neither
+//! set learns from the other.
 
 use super::super::launch::open_bank;
 use super::super::setup::refresh_stored;
 use super::super::state::{act_setup, ActSetup, BUILTIN, FREE};
 use super::batch_state::{ActBatch, ActBatchForm};
 use crate::engine::coordinators::act::batch::{jobs, Tag};
-use crate::engine::coordinators::act::contract::Variant;
+use crate::engine::coordinators::act::contract::{ActOptions, Variant};
 use crate::engine::coordinators::act::{self, demo};
 use crate::engine::domains::creative::ComplexTask;
 use crate::engine::model::ChatModel;
-use crate::engine::run::batch::{Batch, Controls, Finished, Host, Job};
-use crate::engine::run::RunCtx;
+use crate::engine::run::batch::{for_prompt_sets, Batch, Controls, Finished, Host, Job};
+use crate::engine::run::{RunConfig, RunCtx};
 use crate::platform::act_store::Banks;
 use crate::platform::clock::BrowserClock;
 use crate::platform::locks;
@@ -47,18 +50,48 @@ fn source_label(setup: &ActSetup) -> String {
     }
 }
 
-/// ACT's runs: the model in Settings; ACT+'s runs with the bank, saved
-/// after each.
+/// ACT's runs: the model in Settings; ACT+'s runs with their bank (one
+/// per prompt set), saved after each.
 struct Runs {
     model: Rc<dyn ChatModel>,
-    bank: Option<Rc<Stored<Banks>>>,
+    banks: Vec<Rc<Stored<Banks>>>,
     error: RwSignal<Option<String>>,
+}
+
+/// The knowledge bank a run of `config` reads and fills (ACT+'s), by name.
+fn bank_of(config: &RunConfig) -> Option<String> {
+    serde_json::from_value::<ActOptions>(config.options.clone())
+        .ok()
+        .and_then(|o| o.bank)
+}
+
+/// The ACT+ runs of a batch whose prompt sets stand side by side learn
+/// apart: the paper's twin of a run fills a bank of its own.
+fn bank_apart(config: &mut RunConfig) {
+    let Ok(mut o) = serde_json::from_value::<ActOptions>(config.options.clone()) else {
+        return;
+    };
+    if let Some(bank) = &o.bank {
+        o.bank = Some(format!("{bank}{PAPER_BANK}"));
+        config.options = serde_json::to_value(&o).unwrap_or_default();
+    }
+}
+
+/// What the bank of ACT+'s runs on the paper's prompts adds to the form's
+/// bank name when the batch also runs the user's.
+const PAPER_BANK: &str = " (paper's prompts)";
+
+impl Runs {
+    fn bank(&self, config: &RunConfig) -> Option<&Rc<Stored<Banks>>> {
+        let name = bank_of(config)?;
+        self.banks.iter().find(|b| b.name() == name)
+    }
 }
 
 impl Host<Tag> for Runs {
     fn context(&self, job: &Job<Tag>, controls: &Controls) -> Result<RunCtx, String> {
         let ctx = controls.one_model(&job.config, self.model.clone(), Rc::new(BrowserClock));
-        if let (Variant::ActPlus, Some(bank)) = (job.tag.variant, &self.bank) {
+        if let (Variant::ActPlus, Some(bank)) = (job.tag.variant, self.bank(&job.config)) {
             ctx.insert_resource(bank.live());
         }
         Ok(ctx)
@@ -66,7 +99,7 @@ impl Host<Tag> for Runs {
 
     fn ended<'a>(&'a self, run: &'a Finished<Tag>) -> LocalBoxFuture<'a, ()> {
         Box::pin(async move {
-            let (Variant::ActPlus, Some(bank)) = (run.tag.variant, &self.bank) else {
+            let (Variant::ActPlus, Some(bank)) = (run.tag.variant, self.bank(&run.config)) else {
                 return;
             };
             if let Err(e) = bank.save_new().await {
@@ -106,7 +139,7 @@ fn batch_label(settings: &Settings, setup: &ActSetup, form: &ActBatchForm, last:
 }
 
 /// Opens ACT+'s knowledge bank `name` for the batch (claimed in this tab);
-/// if it cannot be, says so and drops the ACT+ runs from `all`.
+/// if it cannot be, says so and drops the ACT+ runs that fill it from `all`.
 async fn open_batch_bank(
     name: &str,
     app: AppState,
@@ -124,7 +157,9 @@ async fn open_batch_bank(
             error.set(Some(format!(
                 "{e} The ACT+ runs were skipped; the other variants run on."
             )));
-            all.retain(|j| j.tag.variant != Variant::ActPlus);
+            all.retain(|j| {
+                j.tag.variant != Variant::ActPlus || bank_of(&j.config).as_deref() != Some(name)
+            });
             None
         }
     }
@@ -173,24 +208,34 @@ impl ActBatch {
             )));
         }
         let base = app.new_config(act::ID, "", spec);
-        let mut all = jobs(&base, &form.variants, &tasks, |variant, task| {
+        let all = jobs(&base, &form.variants, &tasks, |variant, task| {
             let mut o = setup.options(task.clone());
             o.judge = form.judge;
             o.bank = (variant == Variant::ActPlus).then(|| bank_name.clone());
             o
         });
+        let mut all = for_prompt_sets(all, common.prompt_sets, bank_apart);
         let run = self.run;
+        run.name_prompts(&all);
         spawn_local(async move {
-            let bank = if form.has_plus() {
-                open_batch_bank(&bank_name, app, run.error, &mut all).await
-            } else {
-                None
-            };
-            // Held until the batch ends (the bank's claim goes with it).
-            let filling = bank.clone();
+            // Each bank the ACT+ runs fill, in the order they first come.
+            let mut names: Vec<String> = Vec::new();
+            for name in all.iter().filter_map(|j| bank_of(&j.config)) {
+                if !names.contains(&name) {
+                    names.push(name);
+                }
+            }
+            let mut banks = Vec::new();
+            for name in &names {
+                if let Some(b) = open_batch_bank(name, app, run.error, &mut all).await {
+                    banks.push(b);
+                }
+            }
+            // Held until the batch ends (the banks' claims go with them).
+            let filling = banks.clone();
             let host = Runs {
                 model,
-                bank,
+                banks,
                 error: run.error,
             };
             run.run(
@@ -200,7 +245,7 @@ impl ActBatch {
                 common.save,
             )
             .await;
-            if let Some(bank) = filling {
+            for bank in filling {
                 bank.release();
             }
         });

@@ -1,15 +1,19 @@
 //! The learning page's jobs: the forms (left column: the team and pool the
 //! jobs use, from the MAEL setup; the learning phase; the evaluation; the
-//! batch kit's runs at once, caps and History) and the job under way
+//! batch kit's prompts, runs at once, caps and History) and the job under way
 //! (right column: pause / resume / stop, progress, cost).
 
 use super::super::setup::{refresh_stored, ImportTasks, TaskSetSelect};
 use super::super::state::mael_setup;
 use super::state::{use_learn, Job};
+use crate::engine::coordinators::mael;
 use crate::engine::coordinators::mael::contract::Mode;
 use crate::engine::coordinators::mael::learn::{label, LEARNING, VARIANTS};
 use crate::engine::views::html::repairs::by_step_details_html;
-use crate::ui::batch::{number, BatchButtons, BatchNotices, Checks, CommonFields, ProgressLine};
+use crate::ui::batch::{
+    number, runs_per_job, BatchButtons, BatchNotices, Checks, CommonFields, ProgressLine,
+    PromptSetsField,
+};
 use crate::ui::state::use_app;
 use leptos::prelude::*;
 
@@ -25,8 +29,10 @@ pub fn JobsPanel() -> impl IntoView {
     let variants: Vec<(usize, &'static str)> =
         VARIANTS.iter().enumerate().map(|(i, v)| (i, v.0)).collect();
     let rows = move || ef.with(|f| f.groups(Default::default()).len());
-    let planned =
-        move || ef.with(|f| f.n * (f.groups(Default::default()).len() + f.sweep_sizes().len()));
+    let sets = runs_per_job(st.common, mael::ID);
+    let planned = move || {
+        ef.with(|f| f.n * (f.groups(Default::default()).len() * sets.get() + f.sweep_sizes().len()))
+    };
     let team = move || {
         s.with(|x| match x.team.validate() {
             Ok(()) => format!(
@@ -73,10 +79,12 @@ pub fn JobsPanel() -> impl IntoView {
             <Checks legend="Score variants (Table 4), for each retrieval mode" all=variants busy=busy
                 picked=Signal::derive(move || ef.with(|f| f.variants.clone()))
                 on_change=Callback::new(move |v| ef.update(|f| f.variants = v))/>
-            <p class="muted small">{move || format!("{} rows, {} runs", rows(), planned())}</p>
+            <p class="muted small">{move || format!("{} rows, {} runs", rows() * sets.get(), planned())}</p>
             <button type="button" class="button primary" disabled=move || busy.get() || rows() == 0 on:click=move |_| st.evaluate(app)>"Start evaluation"</button>
 
             <h3 class="tp-h">"Both jobs"</h3>
+            <PromptSetsField common=st.common busy=busy prefix="ml" coordinator=mael::ID
+                note="Side by side, the evaluation's rows run on both sets; learning and the sweep run on yours (one pool, one figure). "/>
             <CommonFields common=st.common busy=busy prefix="ml" concurrency_label="Evaluation runs at once"/>
 
         </div>

@@ -9,6 +9,7 @@ use crate::engine::coordinators::mael::html::report::{
     bars_svg, csv, json, parts_html, repairs_html, sweep_svg, table_html,
 };
 use crate::engine::coordinators::mael::learn::{result_of, ModeSummary, Tag};
+use crate::engine::run::batch::group_name;
 use crate::engine::views::usage::UsageView;
 use crate::engine::views::Fold;
 use crate::ui::batch::{ExportButton, Item, ResultsHead, RunsTable, StatusBadge};
@@ -83,7 +84,7 @@ fn cells(i: &Item<Tag>) -> AnyView {
     let tokens = UsageView::of(&i.run.events).total.output_tokens;
     view! {
         <td>{i.run.job + 1}</td>
-        <td class="small">{i.run.tag.row.clone()}</td>
+        <td class="small">{group_name(&i.run.tag.row, &i.run.config)}</td>
         <td><code class="small">{i.run.tag.task_id.clone()}</code></td>
         <td><StatusBadge status=i.status() why=i.run.failure().unwrap_or_default().to_string()/></td>
         <td>{dash(r.as_ref().map(|x| format!("{:.2}", x.score)))}</td>

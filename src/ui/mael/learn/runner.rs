@@ -21,7 +21,9 @@ use crate::engine::coordinators::mael::{self, ID};
 use crate::engine::domains::tasks::builtin::Split;
 use crate::engine::domains::tasks::{split_file, Task};
 use crate::engine::model::ChatModel;
-use crate::engine::run::batch::{Batch, Controls, Ended, Finished, Host, Job as BatchJob};
+use crate::engine::run::batch::{
+    for_prompt_sets, Batch, Controls, Ended, Finished, Host, Job as BatchJob, PromptSets,
+};
 use crate::engine::run::{ModelSpec, RunCtx, RunStatus};
 use crate::platform::clock::BrowserClock;
 use crate::platform::experience_store::Pools;
@@ -168,7 +170,7 @@ impl LearnState {
             self.run.error.set(Some(format!("A run on the Run page is learning into the pool \"{pool_name}\": let it end (or stop it) first.")));
             return;
         }
-        let save = self.common.with_untracked(|c| c.save);
+        let (save, sets) = self.common.with_untracked(|c| (c.save, c.prompt_sets));
         spawn_local(async move {
             // Held until the phase ends: no other tab learns into the pool.
             // Taken before the job begins, so a refusal leaves the last
@@ -205,6 +207,8 @@ impl LearnState {
                 .set(format!("Learning {} tasks, one after another…", todo.len()));
             let base = app.new_config(ID, "", p.spec.clone());
             let jobs = learning_jobs(&base, &todo, form.mode, |t| p.setup.options(t.clone()));
+            let jobs = for_prompt_sets(jobs, one_set(sets), |_| {});
+            self.run.name_prompts(&jobs);
             let mut batch = Batch::new(jobs, 1);
             batch.halt_lane_on_failure = true;
             let total = todo.len();
@@ -289,6 +293,16 @@ impl LearnState {
                 o.learn = false;
                 o
             });
+            // The table's rows may run on both prompt sets; the sweep runs
+            // on one (the user's, side by side).
+            let (table, sweep_jobs): (Vec<_>, Vec<_>) =
+                jobs.into_iter().partition(|j| j.tag.pool_tasks.is_none());
+            let mut jobs = for_prompt_sets(table, common.prompt_sets, |_| {});
+            jobs.extend(for_prompt_sets(
+                sweep_jobs,
+                one_set(common.prompt_sets),
+                |_| {},
+            ));
             let (tasks, pool_len) = (p.tasks.len(), p.memory.pool.borrow().len());
             let host = Runs {
                 app,
@@ -297,6 +311,7 @@ impl LearnState {
                 learning: false,
                 error: self.run.error,
             };
+            self.run.name_prompts(&jobs);
             let batch = Batch::new(jobs, common.concurrency());
             let report = self.run.run(controls, batch, host, common.save).await;
             self.evaluated.set(self.run.runs.get_untracked());
@@ -309,5 +324,14 @@ impl LearnState {
                 _ => "Stopped: the figures count the runs that finished.".into(),
             });
         });
+    }
+}
+
+/// The prompts of the runs that fill one pool (a learning phase) or one
+/// figure (the sweep): the user's when the table compares both sets.
+fn one_set(sets: PromptSets) -> PromptSets {
+    match sets {
+        PromptSets::Both => PromptSets::AsSetUp,
+        other => other,
     }
 }

@@ -1,10 +1,13 @@
 //! The batch form: query set and levels, how many queries, variants, tool
-//! mode, sandbox, then the kit's fields (runs at once, caps, History),
+//! mode, sandbox, then the kit's fields (prompts, runs at once, caps, History),
 //! Start / Pause / Resume / Stop and the progress line.
 
 use super::state::{use_batch, LEVELS};
+use crate::engine::coordinators::travel;
 use crate::engine::coordinators::travel::contract::{ToolMode, Variant};
-use crate::ui::batch::{BatchButtons, BatchNotices, Checks, CommonFields, ProgressLine};
+use crate::ui::batch::{
+    runs_per_job, BatchButtons, BatchNotices, Checks, CommonFields, ProgressLine, PromptSetsField,
+};
 use crate::ui::state::use_app;
 use crate::ui::travel::setup::{
     ensure_queries, refresh_imported, DatabaseSelect, QuerySetSelect, LOCAL_TOOLS_WHY,
@@ -25,7 +28,8 @@ pub fn BatchForm() -> impl IntoView {
         let f = form.get();
         travel_setup().with(|t| f.queries(&t.queries).len())
     };
-    let runs = move || matching() * form.with(|f| f.variants.len());
+    let sets = runs_per_job(batch.common, travel::ID);
+    let runs = move || matching() * form.with(|f| f.variants.len()) * sets.get();
     // The in-page model gets the text protocol whatever the field says
     // (`ToolMode::for_model`, as the batch runs it).
     let forced_text = move || app.settings.with(|s| s.model_spec().is_local());
@@ -68,8 +72,9 @@ pub fn BatchForm() -> impl IntoView {
                 <label for="batch-db">"Database"</label>
                 <DatabaseSelect id="batch-db" disabled=busy/>
             </div>
+            <PromptSetsField common=batch.common busy=busy prefix="batch" coordinator=travel::ID/>
             <CommonFields common=batch.common busy=busy prefix="batch"/>
-            <p class="muted small">{move || format!("{} queries × {} variants = {} runs", matching(), form.with(|f| f.variants.len()), runs())}</p>
+            <p class="muted small">{move || format!("{} queries × {} variants{} = {} runs", matching(), form.with(|f| f.variants.len()), if sets.get() > 1 { " × 2 prompt sets" } else { "" }, runs())}</p>
             <BatchButtons run=batch.run start_label="Start batch" can_start=Signal::derive(move || runs() > 0)
                 on_start=Callback::new(move |()| batch.start(app))/>
             <BatchNotices run=batch.run/>

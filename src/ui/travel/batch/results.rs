@@ -14,6 +14,7 @@ use crate::engine::coordinators::travel::report::comparison_export::{
     batch_csv, batch_json, batch_summary_csv,
 };
 use crate::engine::model::pricing::format_usd;
+use crate::engine::run::batch::group_name;
 use crate::ui::batch::{records, ExportButton, Item, ResultsHead, RunsTable};
 use leptos::prelude::*;
 
@@ -76,7 +77,7 @@ fn cells(i: &Item<Tag>) -> AnyView {
     let e = batch::evaluation_of(&i.run.events);
     let t = &i.run.tag;
     view! {
-        <td>{t.variant.label()}</td>
+        <td>{group_name(t.variant.label(), &i.run.config)}</td>
         <td>{format!("#{}", t.query_idx)}</td>
         <td>{t.level}</td>
         <td>{format!("{:?}", i.status()).to_lowercase()}</td>

@@ -10,7 +10,7 @@ use crate::engine::coordinators::travel::contract::{ToolMode, Variant};
 use crate::engine::coordinators::travel::{self};
 use crate::engine::domains::travel::{Query, TravelDb};
 use crate::engine::model::ChatModel;
-use crate::engine::run::batch::{Batch, Controls, Host, Job};
+use crate::engine::run::batch::{for_prompt_sets, Batch, Controls, Host, Job};
 use crate::engine::run::RunCtx;
 use crate::platform::clock::BrowserClock;
 use crate::platform::travel_store;
@@ -135,8 +135,13 @@ impl TravelBatch {
             tool_mode: form.tool_mode.for_model(&spec),
             max_steps: None,
         };
-        let all = jobs(&base, &form.variants, &chosen, &plan);
+        let all = for_prompt_sets(
+            jobs(&base, &form.variants, &chosen, &plan),
+            common.prompt_sets,
+            |_| {},
+        );
         let run = self.run;
+        run.name_prompts(&all);
         spawn_local(async move {
             let db = if setup.db == BUILTIN {
                 None

@@ -6,6 +6,7 @@
 
 use crate::engine::coordinators::act::contract::Variant;
 use crate::engine::coordinators::act::report::Report;
+use crate::engine::run::batch::prompt_sets::split_group_name;
 use crate::engine::views::html::esc;
 use crate::engine::views::html::repairs::{by_step_details_html, count_cell};
 use std::fmt::Write;
@@ -17,8 +18,11 @@ fn cell(x: Option<f64>) -> String {
     )
 }
 
-fn label(id: &str) -> String {
-    Variant::parse(id).map_or_else(|| id.to_string(), |v| v.label().to_string())
+/// A row's variant as the paper names it, with the prompts it was told.
+fn label(row: &str) -> String {
+    let (id, prompts) = split_group_name(row);
+    let name = Variant::parse(id).map_or(id, |v| v.label());
+    format!("{name}{prompts}")
 }
 
 pub fn table_html(r: &Report) -> String {

@@ -16,6 +16,7 @@ use crate::engine::coordinators::travel::contract::{
 use crate::engine::domains::travel::{
     aggregate, CellRef, Check, Field, PlanEvaluation, Query, Summary, Verdict,
 };
+use crate::engine::run::batch::group_name;
 use crate::engine::run::{LoggedEvent, RunConfig};
 use crate::engine::views::repairs::{RepairCount, RepairsView};
 use crate::engine::views::usage::UsageView;
@@ -38,7 +39,8 @@ pub struct BatchEntry {
 }
 
 impl BatchEntry {
-    /// A run from its config and log, grouped by its variant's label, with
+    /// A run from its config and log, grouped by its variant's label (and
+    /// the prompts it was told, when not the paper's), with
     /// its token total and repaired replies (cost needs a price table: set
     /// `cost_usd` after).
     /// None when the options hold no readable query.
@@ -55,7 +57,7 @@ impl BatchEntry {
             .unwrap_or(Variant::Orchestrator);
         let usage = UsageView::of(events);
         Some(BatchEntry {
-            group: variant.label().to_string(),
+            group: group_name(variant.label(), config),
             query,
             evaluation: view.evaluation,
             cost_usd: None,
