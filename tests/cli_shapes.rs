@@ -100,3 +100,19 @@ fn each_step_asks_for_its_shape_and_a_refusing_server_still_gets_the_run() {
         "then JSON mode, remembered: {formats:?}"
     );
 }
+
+/// Every held step's shape is bounded, so the run gives it room for the
+/// whole of it: a held reply is never cut short by `--max-tokens`.
+#[test]
+fn every_held_shape_has_room_for_the_whole_of_it() {
+    for s in roundtable::engine::coordinators::every_shape() {
+        let room = s.room();
+        eprintln!("{:<28} room {room:?}", s.name);
+        assert!(
+            room.is_some(),
+            "{} is unbounded: {}",
+            s.name,
+            s.decoding_form()
+        );
+    }
+}

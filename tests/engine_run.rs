@@ -538,3 +538,48 @@ fn replay_model_reproduces_a_run_without_a_provider() {
     assert_eq!(block_on(execute(&ctx)), RunStatus::Finished);
     assert!(ctx.events().iter().any(|e| matches!(&e.event, RunEvent::LlmResponse { response, .. } if response.text == "live answer")));
 }
+
+#[test]
+fn a_step_held_to_its_shape_has_room_for_the_whole_of_it_on_a_model_run_here() {
+    let schema = roundtable::engine::coordinators::travel::orchestrator::decision_schema();
+    let room = schema.room().expect("a bounded shape");
+    assert!(room > 80);
+    let asked = |mut spec: ModelSpec, max: Option<u32>, held: bool| -> Option<u32> {
+        spec.max_tokens = max;
+        let model = ScriptedModel::new("m").otherwise(|_| ChatResponse::default());
+        let ctx = RunCtx::new(
+            RunConfig::new("single", "t", spec),
+            ModelRouter::single(Rc::new(model.clone())),
+            Rc::new(FakeClock::new()),
+        );
+        ctx.add_agent("a", "worker", "A");
+        let mut req = ChatRequest::new(vec![Message::user("go")]);
+        if held {
+            req = req.with_schema(schema.clone());
+        }
+        let _ = block_on(ctx.chat("a", req));
+        model.requests()[0].params.max_tokens
+    };
+    let local = ModelSpec {
+        provider: roundtable::engine::model::spec::LOCAL_PROVIDER.into(),
+        model: "SmolLM2".into(),
+        ..ModelSpec::demo()
+    };
+    use roundtable::engine::model::local::LOCAL_MAX_TOKENS;
+    assert_eq!(asked(local.clone(), Some(80), true), Some(room));
+    assert_eq!(
+        asked(local.clone(), None, true),
+        Some(room.max(LOCAL_MAX_TOKENS))
+    );
+    assert_eq!(asked(local.clone(), Some(room + 5), true), Some(room + 5));
+    assert_eq!(
+        asked(local, Some(80), false),
+        Some(80),
+        "free text keeps the run's"
+    );
+    assert_eq!(
+        asked(ModelSpec::demo(), Some(80), true),
+        Some(80),
+        "a provider keeps the run's"
+    );
+}

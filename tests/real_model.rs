@@ -196,26 +196,28 @@ fn held_to_shape(what: &str, run: &RunDoc, answered: &[run_scan::Answered<'_>]) 
             a.call,
             req.step
         );
-        // Cut off by the token cap (`--max-tokens`) or by the loop stopper
-        // (a 135M model repeats itself), a held reply can be unfinished
-        // JSON: it must then be flagged, never read in silence.
-        let cut = matches!(
+        // A held reply has room for the whole of its shape, whatever
+        // `--max-tokens` says: the token cap never cuts it.
+        assert_ne!(
             a.response.finish_reason.as_deref(),
-            Some("length") | Some("repeat")
+            Some("length"),
+            "{what}: call {} ({:?}), held to its schema, was cut by the token cap ({:?} tokens): {:?}",
+            a.call,
+            req.step,
+            req.params.max_tokens,
+            a.response.text
         );
-        if cut {
+        // A 135M model repeats itself: a held reply that loops has the list
+        // or object of the loop closed and ends whole (`repeat` says it
+        // looped), so it is read like any other.
+        if a.response.finish_reason.as_deref() == Some("repeat") {
             cut_off += 1;
-            let flagged = run.events.iter().any(|e| {
-                matches!(&e.event, RunEvent::ReplyRepaired { call, repairs } if *call == a.call && !repairs.is_empty())
-            });
-            let whole = serde_json::from_str::<serde_json::Value>(&a.response.text).is_ok();
             assert!(
-                flagged || whole,
-                "{what}: call {} was cut off unfinished and read in silence: {:?}",
+                serde_json::from_str::<serde_json::Value>(&a.response.text).is_ok(),
+                "{what}: call {} looped and was not wrapped up whole: {:?}",
                 a.call,
                 a.response.text
             );
-            continue;
         }
         for e in &run.events {
             if let RunEvent::ReplyRepaired { call, repairs } = &e.event {
@@ -234,7 +236,7 @@ fn held_to_shape(what: &str, run: &RunDoc, answered: &[run_scan::Answered<'_>]) 
         }
     }
     eprintln!(
-        "[real model] {what}: {shaped} replies held to their schema ({cut_off} cut off by the token cap or the loop stopper), {grammar} to the tool grammar"
+        "[real model] {what}: {shaped} replies held to their schema ({cut_off} looped, wrapped up whole), {grammar} to the tool grammar"
     );
 }
 

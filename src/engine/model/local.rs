@@ -33,6 +33,10 @@ pub fn turns(req: &ChatRequest) -> Vec<ChatTurn> {
         .collect()
 }
 
+/// The longest answer the local engine writes when a request sets none
+/// (the model worker's `DEFAULT_MAX_TOKENS`).
+pub const LOCAL_MAX_TOKENS: u32 = 512;
+
 /// How the engine writes the answer to `req`: the request's temperature
 /// (the run context filled it in: its own, else the run's, else the
 /// coordinator's), its longest answer, and the spec's sampler settings.

@@ -4,6 +4,8 @@
 //! provider in its structured-output mode. [`ReplySchema::check`] tells
 //! whether a reply fits it.
 
+mod room;
+
 use super::reply::{read_value, Repair, RepairKind};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -186,6 +188,14 @@ impl ReplySchema {
             list.insert("maxItems".into(), Value::from(max));
         }
         self
+    }
+
+    /// The tokens a reply held to this shape may need to be whole (the
+    /// form it is held to, [`decoding_form`](Self::decoding_form), written
+    /// out at its longest, at `room::CHARS_PER_TOKEN`), or None when the
+    /// shape leaves it unbounded.
+    pub fn room(&self) -> Option<u32> {
+        room::tokens(&self.decoding_form())
     }
 
     /// The strict form OpenAI-compatible servers enforce: every object

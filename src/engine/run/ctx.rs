@@ -8,6 +8,7 @@ use super::event::{Audience, LoggedEvent, RunEvent};
 use super::gate::{Gate, Semaphore};
 use crate::engine::base::cancel::CancelToken;
 use crate::engine::base::clock::Clock;
+use crate::engine::model::local::LOCAL_MAX_TOKENS;
 use crate::engine::model::pricing::PriceTable;
 use crate::engine::model::reply::Repair;
 use crate::engine::model::retry::SplitMix;
@@ -430,8 +431,16 @@ impl RunCtx {
             .temperature
             .or(spec.and_then(|s| s.sampling.temperature))
             .or(self.0.default_temperature.get());
-        if let Some(spec) = spec {
-            req.params.max_tokens = req.params.max_tokens.or(spec.max_tokens);
+        let Some(spec) = spec else { return };
+        req.params.max_tokens = req.params.max_tokens.or(spec.max_tokens);
+        // A model run here is held to a step's shape by constrained
+        // decoding: its reply has room for the whole of the shape,
+        // whatever the run's longest answer is (cut short, it could not be
+        // read). A provider keeps the run's.
+        let room = req.params.schema.as_ref().and_then(ReplySchema::room);
+        if let (true, Some(room)) = (spec.is_local(), room) {
+            let n = req.params.max_tokens.unwrap_or(LOCAL_MAX_TOKENS);
+            req.params.max_tokens = Some(n.max(room));
         }
     }
 

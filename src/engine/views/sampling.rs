@@ -52,7 +52,7 @@ pub fn structured_line(spec: &ModelSpec) -> String {
         return "Structured replies: scripted (the demo model writes each step's shape).".into();
     }
     if spec.is_local() {
-        return "Structured replies: each step's JSON Schema, by constrained decoding (the model can only write tokens that keep its reply in shape); tool calls in the text protocol under its grammar (a call whole, or none)."
+        return "Structured replies: each step's JSON Schema, by constrained decoding (the model can only write tokens that keep its reply in shape), with room for the whole shape whatever the longest answer is, and a reply that loops closed where it looped; tool calls in the text protocol under its grammar (a call whole, or none)."
             .into();
     }
     let how = match (structured_mode(&spec.provider), spec.format) {

@@ -17,6 +17,8 @@ use std::sync::Arc;
 pub struct Vocab {
     factory: ParserFactory,
     eos: u32,
+    /// Each token's bytes (a special token's start with 0xFF).
+    words: Arc<Vec<Vec<u8>>>,
 }
 
 /// GPT-2's byte-level alphabet: the byte a vocabulary character stands
@@ -85,7 +87,11 @@ impl Vocab {
         let env: TokEnv = Arc::new(ApproximateTokEnv::new(trie));
         let factory = ParserFactory::new_simple(&env)
             .map_err(|e| format!("the structured-output engine could not start: {e}"))?;
-        Ok(Vocab { factory, eos })
+        Ok(Vocab {
+            factory,
+            eos,
+            words: Arc::new(words.to_vec()),
+        })
     }
 }
 
@@ -96,6 +102,33 @@ pub const BYTE_EOS: u32 = 256;
 pub struct Constraint {
     matcher: Matcher,
     eos: u32,
+    words: Arc<Vec<Vec<u8>>>,
+    /// Where a JSON answer stands (None: held to a grammar, not JSON).
+    json: Option<Lexer>,
+}
+
+/// Where a JSON answer stands between tokens: in a string or not (and
+/// after a backslash in one), and how many lists and objects are open.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Lexer {
+    in_string: bool,
+    escaped: bool,
+    depth: usize,
+}
+
+impl Lexer {
+    fn read(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            match (self.in_string, self.escaped, b) {
+                (true, true, _) => self.escaped = false,
+                (true, false, b'\\') => self.escaped = true,
+                (_, false, b'"') => self.in_string = !self.in_string,
+                (false, _, b'[' | b'{') => self.depth += 1,
+                (false, _, b']' | b'}') => self.depth = self.depth.saturating_sub(1),
+                _ => {}
+            }
+        }
+    }
 }
 
 impl Constraint {
@@ -112,7 +145,9 @@ impl Constraint {
                 serde_json::json!({"whitespace_flexible": false, "item_separator": ", ", "key_separator": ": "}),
             );
         }
-        Constraint::of(vocab, TopLevelGrammar::from_json_schema(schema), "schema")
+        let mut c = Constraint::of(vocab, TopLevelGrammar::from_json_schema(schema), "schema")?;
+        c.json = Some(Lexer::default());
+        Ok(c)
     }
 
     /// A constraint for `lark`, a grammar in llguidance's Lark syntax (the
@@ -138,7 +173,64 @@ impl Constraint {
         Ok(Constraint {
             matcher,
             eos: vocab.eos,
+            words: vocab.words.clone(),
+            json: None,
         })
+    }
+
+    /// Whether the answer is held to a JSON Schema (it can be wrapped up,
+    /// [`closing`](Self::closing)).
+    pub fn is_json(&self) -> bool {
+        self.json.is_some()
+    }
+
+    /// The lists and objects a JSON answer has open (None: not JSON).
+    pub fn depth(&self) -> Option<usize> {
+        self.json.map(|l| l.depth)
+    }
+
+    /// The allowed token that takes a JSON answer soonest to its end: the
+    /// end of turn once the answer is whole; else, in a string, the token
+    /// that closes it soonest (`"` earliest); outside one, the one that
+    /// closes a list or object soonest (`]` or `}`, then `"`: a key or
+    /// value the shape requires); the shortest on a tie. A model that
+    /// loops is wrapped up with it: the answer ends whole and fits its
+    /// shape, its open text cut where the loop was found (the engine
+    /// closes the list or object the loop was in, then lets the model
+    /// write on).
+    pub fn closing(&mut self) -> Result<u32, String> {
+        let allowed = self
+            .matcher
+            .compute_mask_or_eos()
+            .map_err(|e| format!("the structured-output engine failed: {e}"))?;
+        if allowed.is_allowed(self.eos) {
+            return Ok(self.eos);
+        }
+        let in_string = self.json.is_some_and(|l| l.in_string);
+        let rank = |b: u8| match (in_string, b) {
+            (true, b'"') => Some(0),
+            (false, b']' | b'}') => Some(0),
+            (false, b'"') => Some(1),
+            _ => None,
+        };
+        let mut best: Option<(usize, u8, usize, u32)> = None;
+        for (id, w) in self.words.iter().enumerate() {
+            let id = id as u32;
+            if w.is_empty() || w[0] == 0xFF || !allowed.is_allowed(id) {
+                continue;
+            }
+            let (at, r) = w
+                .iter()
+                .enumerate()
+                .find_map(|(i, b)| rank(*b).map(|r| (i, r)))
+                .unwrap_or((usize::MAX, u8::MAX));
+            let key = (at, r, w.len(), id);
+            if best.is_none_or(|b| key < b) {
+                best = Some(key);
+            }
+        }
+        best.map(|b| b.3)
+            .ok_or_else(|| "the structured-output engine allows no token".to_string())
     }
 
     /// How many of `tokens`, in order, the constraint would take from here
@@ -191,7 +283,11 @@ impl Constraint {
         }
         self.matcher
             .consume_token(token)
-            .map_err(|e| format!("the structured-output engine refused a token: {e}"))
+            .map_err(|e| format!("the structured-output engine refused a token: {e}"))?;
+        if let (Some(l), Some(w)) = (self.json.as_mut(), self.words.get(token as usize)) {
+            l.read(w);
+        }
+        Ok(())
     }
 
     /// The end-of-turn token this constraint allows once complete.
@@ -203,6 +299,59 @@ impl Constraint {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `start`, then the tokens `closing` picks until the end of turn, on
+    /// the one-byte vocabulary.
+    fn wrapped_up(schema: serde_json::Value, start: &str) -> String {
+        let vocab = Vocab::bytes().expect("vocab");
+        let mut c = Constraint::new(&vocab, &schema).expect("schema");
+        for b in start.bytes() {
+            c.accept(u32::from(b)).expect("the start fits");
+        }
+        let mut out = start.to_string();
+        for _ in 0..200 {
+            let t = c.closing().expect("a token");
+            if t == BYTE_EOS {
+                return out;
+            }
+            c.accept(t).expect("allowed");
+            out.push(t as u8 as char);
+        }
+        panic!("not closed within 200 tokens: {out}");
+    }
+
+    #[test]
+    fn a_looping_json_answer_is_wrapped_up_whole_and_in_its_shape() {
+        let schema = serde_json::json!({
+            "type": "object", "additionalProperties": false, "required": ["a", "b", "ok"],
+            "properties": {
+                "a": {"type": "string", "maxLength": 60},
+                "b": {"type": "array", "minItems": 1, "maxItems": 3,
+                      "items": {"type": "string", "minLength": 1, "maxLength": 10}},
+                "ok": {"type": "boolean"}
+            }
+        });
+        for (start, want) in [
+            (r#"{"a": "la la la la"#, r#"{"a": "la la la la", "b": [""#),
+            // An escaped quote does not close the string.
+            (r#"{"a": "say \"hi"#, r#"{"a": "say \"hi", "b": [""#),
+            (
+                r#"{"a": "x", "b": ["one", "tw"#,
+                r#"{"a": "x", "b": ["one", "tw"]"#,
+            ),
+        ] {
+            let out = wrapped_up(schema.clone(), start);
+            assert!(out.starts_with(want), "{out}");
+            let v: serde_json::Value = serde_json::from_str(&out).expect(&out);
+            assert!(v["b"].as_array().is_some_and(|b| !b.is_empty()), "{out}");
+            assert!(v["ok"].is_boolean(), "{out}");
+        }
+        // A grammar's answer (not JSON) is not wrapped up this way.
+        let vocab = Vocab::bytes().expect("vocab");
+        assert!(!Constraint::of_grammar(&vocab, "start: \"a\"")
+            .expect("grammar")
+            .is_json());
+    }
 
     #[test]
     fn the_byte_level_alphabet_maps_back_to_bytes() {

@@ -14,7 +14,10 @@
 //!
 //! Each next token comes from `sampler` (llama.cpp's chain and defaults;
 //! greedy at temperature 0), and an answer whose tail is one block written
-//! again and again stops there (`repeat`, `Finish::Repeat`).
+//! again and again stops there (`repeat`, `Finish::Repeat`); one held to a
+//! JSON Schema has the list or object the loop is in closed instead (each
+//! next token the one that closes it soonest, `Constraint::closing`), then
+//! writes on: it ends whole, and `repeat` says it looped.
 
 use crate::generate::constrain::{Constraint, Vocab};
 use crate::generate::repeat::looping_tail;
@@ -120,6 +123,12 @@ pub struct Job {
     /// from its first token (a failure lets it go, said by `held`).
     asked_held: bool,
     let_go: Option<String>,
+    /// The answer looped while held to a JSON Schema: it is being closed
+    /// until fewer than this many lists and objects are open (the one the
+    /// loop was in is closed), then the model writes on.
+    wrapping: Option<usize>,
+    /// It looped at least once (it ends `repeat`, whole).
+    looped: bool,
 }
 
 impl Job {
@@ -164,11 +173,29 @@ fn sample(job: &mut Job, logits: &Tensor) -> Result<u32, String> {
             job.constraint = None;
         }
     }
-    let token = job.sampler.sample(&logits, &job.prompt, &job.generated);
+    let token = match job.constraint.as_mut() {
+        // A looping answer held to its schema: wrapped up, not sampled.
+        Some(c) if job.wrapping.is_some() => match c.closing() {
+            Ok(t) => t,
+            Err(e) => {
+                job.let_go = Some(e);
+                job.constraint = None;
+                job.sampler.sample(&logits, &job.prompt, &job.generated)
+            }
+        },
+        _ => job.sampler.sample(&logits, &job.prompt, &job.generated),
+    };
     if let Some(c) = job.constraint.as_mut() {
         if let Err(e) = c.accept(token) {
             job.let_go = Some(e);
             job.constraint = None;
+        }
+    }
+    // The list or object the loop was in is closed: the model writes on.
+    let depth = job.constraint.as_ref().and_then(Constraint::depth);
+    if let (Some(open), Some(now)) = (job.wrapping, depth) {
+        if now < open {
+            job.wrapping = None;
         }
     }
     Ok(token)
@@ -336,6 +363,8 @@ impl Engine {
             constraint,
             asked_held: params.schema.is_some() || params.grammar.is_some(),
             let_go,
+            wrapping: None,
+            looped: false,
         })
     }
 
@@ -499,10 +528,16 @@ impl Engine {
         }
         let token = job.next.take().unwrap_or_default();
         if self.stops.contains(&token) {
-            job.finished = Some(Finish::Stop);
+            // A wrapped-up answer ends whole, but was cut where it looped.
+            let finish = if job.looped {
+                Finish::Repeat
+            } else {
+                Finish::Stop
+            };
+            job.finished = Some(finish);
             let tail = self.unsent(job, true);
             return Ok(if tail.is_empty() {
-                Step::Done(Finish::Stop)
+                Step::Done(finish)
             } else {
                 Step::Token { text: tail }
             });
@@ -512,10 +547,16 @@ impl Engine {
         // cut all the same).
         let end = if job.generated.len() >= job.max_new {
             Some(Finish::Length)
-        } else if looping_tail(&job.generated).is_some() {
-            Some(Finish::Repeat)
-        } else {
+        } else if job.wrapping.is_some() || looping_tail(&job.generated).is_none() {
             None
+        } else if let Some(open) = job.constraint.as_ref().and_then(Constraint::depth) {
+            // Held to a JSON Schema, the loop is cut: the list or object it
+            // is in is closed (the answer whole if it is the answer itself).
+            job.wrapping = Some(open);
+            job.looped = true;
+            None
+        } else {
+            Some(Finish::Repeat)
         };
         if let Some(f) = end {
             // Everything written is kept and sent: the deltas add up to

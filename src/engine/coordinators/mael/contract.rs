@@ -320,13 +320,16 @@ pub struct Judgement {
     pub solvable: bool,
     /// One sentence.
     #[serde(default)]
+    #[schemars(length(max = 300))]
     pub reason: String,
 }
 
 /// decompose: `{"subtasks": [{"task": "...", "agent": "<neighbour id>"}]}`
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Decomposition {
-    #[schemars(length(min = 1))]
+    /// At most a node's neighbours (each request narrows it to the free
+    /// ones and the step's cap).
+    #[schemars(length(min = 1, max = 8))]
     pub subtasks: Vec<SubtaskChoice>,
 }
 
@@ -360,6 +363,7 @@ pub struct Rating {
     pub score: u8,
     /// One sentence.
     #[serde(default)]
+    #[schemars(length(max = 300))]
     pub reason: String,
 }
 

@@ -16,7 +16,8 @@ use serde::{Deserialize, Serialize};
 /// act.decompose: one task per member.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Decomposition {
-    #[schemars(length(min = 1))]
+    /// One per member (each request narrows it to the team's size).
+    #[schemars(length(min = 1, max = 8))]
     pub tasks: Vec<AgentTask>,
 }
 
@@ -24,7 +25,7 @@ pub struct Decomposition {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct ExpertiseReply {
     /// Each keyword at most `memory::KEYWORD_CHARS` (40) characters.
-    #[schemars(length(min = 1), inner(length(min = 1, max = 40)))]
+    #[schemars(length(min = 1, max = 12), inner(length(min = 1, max = 40)))]
     pub expertise: Vec<String>,
 }
 
@@ -109,7 +110,8 @@ pub struct JudgeReply {
 /// ids narrowed per request to the entries shown, one item each).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct RescoreReply {
-    #[schemars(length(min = 1))]
+    /// At most a batch (`plus::RESCORE_ENTRIES`, 40).
+    #[schemars(length(min = 1, max = 40))]
     pub scores: Vec<EntryScore>,
 }
 
