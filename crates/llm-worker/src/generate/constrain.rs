@@ -1,9 +1,10 @@
 //! Constrained decoding: an answer held to a JSON Schema (or a grammar:
 //! the text tool protocol's) by construction.
-//! Before each token is sampled (greedy included), every token that would
-//! take the answer outside the schema gets a logit of minus infinity, so
-//! the sampler can only pick one that keeps the answer valid; the end of
-//! turn is allowed only once the answer is complete. The masks come from
+//! The model's pick is checked first (one token: [`Constraint::takes`]);
+//! when the schema does not take it, every token that would take the
+//! answer outside the schema gets a logit of minus infinity and the pick
+//! is made again, so the sampler can only pick one that keeps the answer
+//! valid; the end of turn is allowed only once the answer is complete. The masks come from
 //! llguidance (the engine behind llama.cpp's, vLLM's and SGLang's
 //! structured outputs) over the tokenizer's real vocabulary.
 
@@ -260,6 +261,15 @@ impl Constraint {
             .compute_mask_or_eos()
             .map(|m| m.is_allowed(token))
             .map_err(|e| format!("the structured-output engine failed: {e}"))
+    }
+
+    /// Whether the answer may go on with `token` (the end of turn: end
+    /// here), by checking that one token: far cheaper than the whole mask.
+    pub fn takes(&mut self, token: u32) -> Result<bool, String> {
+        if self.matcher.is_stopped() {
+            return Ok(token == self.eos);
+        }
+        self.would_take(&[token]).map(|n| n == 1)
     }
 
     /// Sets every token the schema does not allow next to minus infinity.

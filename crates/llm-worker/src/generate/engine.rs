@@ -167,23 +167,32 @@ fn sample(job: &mut Job, logits: &Tensor) -> Result<u32, String> {
         .to_dtype(DType::F32)
         .and_then(|l| l.to_vec1())
         .map_err(err)?;
-    if let Some(c) = job.constraint.as_mut() {
-        if let Err(e) = c.mask(&mut logits) {
+    let held = match job.constraint.as_mut() {
+        None => None,
+        // A looping answer held to its schema: wrapped up, not sampled.
+        Some(c) if job.wrapping.is_some() => Some(c.closing()),
+        // The model's own pick when the shape takes it (one token checked),
+        // the whole mask only when it does not, as llama.cpp's sampler
+        // does: greedy, the pick is the one the masked logits give.
+        Some(c) => {
+            let own = job.sampler.sample(&logits, &job.prompt, &job.generated);
+            Some(match c.takes(own) {
+                Ok(true) => Ok(own),
+                Ok(false) => c
+                    .mask(&mut logits)
+                    .map(|()| job.sampler.sample(&logits, &job.prompt, &job.generated)),
+                Err(e) => Err(e),
+            })
+        }
+    };
+    let token = match held {
+        Some(Ok(t)) => t,
+        None => job.sampler.sample(&logits, &job.prompt, &job.generated),
+        Some(Err(e)) => {
             job.let_go = Some(e);
             job.constraint = None;
+            job.sampler.sample(&logits, &job.prompt, &job.generated)
         }
-    }
-    let token = match job.constraint.as_mut() {
-        // A looping answer held to its schema: wrapped up, not sampled.
-        Some(c) if job.wrapping.is_some() => match c.closing() {
-            Ok(t) => t,
-            Err(e) => {
-                job.let_go = Some(e);
-                job.constraint = None;
-                job.sampler.sample(&logits, &job.prompt, &job.generated)
-            }
-        },
-        _ => job.sampler.sample(&logits, &job.prompt, &job.generated),
     };
     if let Some(c) = job.constraint.as_mut() {
         if let Err(e) = c.accept(token) {
