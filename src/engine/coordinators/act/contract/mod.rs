@@ -416,7 +416,9 @@ pub use crate::engine::model::reply::section;
 /// exploration, the details never change.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct AgentTask {
-    #[schemars(length(max = 400))]
+    /// Never empty: a task without a subject is no task (a model held to
+    /// the shape cannot leave it out).
+    #[schemars(length(min = 1, max = 400))]
     pub subject: String,
     #[serde(default)]
     #[schemars(length(max = 8), inner(length(max = 400)))]
