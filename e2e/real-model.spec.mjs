@@ -119,6 +119,11 @@ test('SmolLM2 added in Settings answers the single agent as it streams, then run
   assert.match(actStatus, /Finished/, actStatus);
   await screenshot(page, 'real-model-act');
   const act = await runFile(page);
+  // What a flagged reply was, for the log (a 135M model's words vary with the kernels).
+  for (const r of act.events.map((e) => e.event.reply_repaired).filter(Boolean)) {
+    const step = act.events.map((e) => e.event.llm_request).find((q) => q && q.call === r.call)?.request.step;
+    console.log(`# ACT call ${r.call} (${step}) flagged: ${r.repairs.map((x) => `${x.kind}: ${x.detail}`).join('; ')}`);
+  }
   const actShaped = new Set(act.events.map((e) => e.event.llm_request).filter((r) => r && r.request.params?.schema).map((r) => r.call));
   const actSteps = new Set(act.events.map((e) => e.event.llm_request).filter(Boolean).map((r) => r.request.step));
   for (const step of ['act.decompose', 'act.expertise', 'act.production.draft', 'act.production.check']) {
