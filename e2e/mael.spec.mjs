@@ -9,7 +9,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { setup, openApp, waitForStatus, screenshot, shareLink } from './harness.mjs';
+import { setup, openApp, waitForStatus, screenshot, shareLink, eventually } from './harness.mjs';
 
 let env;
 before(async () => (env = await setup({ chunkDelayMs: 2 })));
@@ -142,9 +142,9 @@ test('pools: learning fills one that survives a reload and resumes; bad files ar
   const job = page.getByRole('region', { name: 'Job' });
   await job.getByText(/Learned 6 tasks; the pool "default" has \d+ experiences/).waitFor({ timeout: 60000 });
   const row = pools.locator('tr[data-pool="default"]');
-  await row.waitFor();
-  const count = Number(await row.locator('td.num').innerText());
+  const count = Number((await job.innerText()).match(/the pool "default" has (\d+) experiences/)[1]);
   assert.ok(count > 30, `the pool filled (${count})`);
+  await eventually(async () => (await row.count()) === 1 && Number(await row.locator('td.num').innerText()) === count);
 
   // A reload keeps it (IndexedDB); learning again resumes after the 6.
   await page.reload();
@@ -156,8 +156,12 @@ test('pools: learning fills one that survives a reload and resumes; bad files ar
   await page.getByRole('button', { name: 'Start learning' }).click();
   await job.getByText(/Learned 2 tasks/).waitFor({ timeout: 60000 });
   assert.match(await job.innerText(), /6 tasks already learned, skipped/);
-  const grown = Number(await pools.locator('tr[data-pool="default"] td.num').innerText());
-  assert.ok(grown > count);
+  // The job states the pool's new size; the table, refreshed from
+  // IndexedDB after the job ends, comes to show the same.
+  const stated = Number((await job.innerText()).match(/the pool "default" has (\d+) experiences/)[1]);
+  assert.ok(stated > count, `the pool grew (${count} → ${stated})`);
+  await eventually(async () => Number(await pools.locator('tr[data-pool="default"] td.num').innerText()) === stated);
+  const grown = stated;
 
   // Another tab holding the pool's lock (as it does while it learns into
   // it): this tab refuses to learn into the pool, and learns once it is free.
