@@ -170,6 +170,17 @@ export async function eventually(fn, { timeout = 10000, interval = 50 } = {}) {
   throw new Error(`condition not met within ${timeout} ms (last: ${JSON.stringify(last)})`);
 }
 
+/** The travel batch form narrowed to the first `n` easy queries and two
+ * variants (solo and the orchestrator): `n` × 2 runs. */
+export async function easyTravelBatch(page, n) {
+  await page.getByLabel('medium').uncheck();
+  await page.getByLabel('hard').uncheck();
+  await page.getByLabel('At most this many queries (0 = all)').fill(String(n));
+  await page.getByLabel('At most this many queries (0 = all)').dispatchEvent('change');
+  await page.getByLabel('Fixed workflow, no notebook').uncheck();
+  await page.getByLabel('Fixed workflow + notebook').uncheck();
+}
+
 /** The demo model without pauses (Settings → demo pace "Instant"). */
 export async function instantDemo(page) {
   await page.getByRole('button', { name: 'Settings', exact: true }).click();

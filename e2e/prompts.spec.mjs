@@ -8,7 +8,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { setup, openApp, waitForStatus, screenshot, shareLink, eventually, runFile, instantDemo } from './harness.mjs';
+import { setup, openApp, waitForStatus, screenshot, shareLink, eventually, runFile, instantDemo, easyTravelBatch } from './harness.mjs';
 
 let env;
 before(async () => (env = await setup({ chunkDelayMs: 2 })));
@@ -145,12 +145,7 @@ test('a batch runs the paper\'s prompts beside the user\'s, one column each', as
   await dialog.waitFor({ state: 'hidden' });
   assert.match(await prompts.innerText(), /Mine \(1 template edited\)/);
 
-  await page.getByLabel('medium').uncheck();
-  await page.getByLabel('hard').uncheck();
-  await page.getByLabel('At most this many queries (0 = all)').fill('1');
-  await page.getByLabel('At most this many queries (0 = all)').dispatchEvent('change');
-  await page.getByLabel('Fixed workflow, no notebook').uncheck();
-  await page.getByLabel('Fixed workflow + notebook').uncheck();
+  await easyTravelBatch(page, 1);
   assert.match(await form.innerText(), /1 queries × 2 variants = 2 runs/);
   await prompts.getByLabel(/The paper's and mine, side by side/).check();
   assert.match(await form.innerText(), /1 queries × 2 variants × 2 prompt sets = 4 runs/);

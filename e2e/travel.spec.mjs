@@ -6,7 +6,7 @@ import { test, before, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { setup, openApp, configure, waitForStatus, screenshot } from './harness.mjs';
+import { setup, openApp, configure, waitForStatus, screenshot, easyTravelBatch } from './harness.mjs';
 
 let env;
 before(async () => (env = await setup({ chunkDelayMs: 2 })));
@@ -117,12 +117,7 @@ test('batch: two variants over the easy queries, the paper\'s table, exports, an
   const page = await openApp(env);
   await page.setViewportSize({ width: 1440, height: 1000 });
   await page.locator('nav a[href="/batch"]').click();
-  await page.getByLabel('medium').uncheck();
-  await page.getByLabel('hard').uncheck();
-  await page.getByLabel('At most this many queries (0 = all)').fill('2');
-  await page.getByLabel('At most this many queries (0 = all)').dispatchEvent('change');
-  await page.getByLabel('Fixed workflow, no notebook').uncheck();
-  await page.getByLabel('Fixed workflow + notebook').uncheck();
+  await easyTravelBatch(page, 2);
   assert.match(await page.getByRole('form', { name: 'Batch setup' }).innerText(), /2 queries × 2 variants = 4 runs/);
   await page.getByRole('button', { name: 'Start batch' }).click();
   const progress = page.getByRole('status', { name: 'Batch progress' });

@@ -7,6 +7,7 @@
 
 use super::cli::roundtable;
 use super::repaired_log::{calls, done, failed, finished, replies};
+use super::run_scan::told;
 use roundtable::engine::base::clock::FakeClock;
 use roundtable::engine::coordinators::act::batch::{jobs, table, Tag, PLUS_LANE};
 use roundtable::engine::coordinators::act::contract::{
@@ -366,13 +367,8 @@ fn a_prompt_set_is_a_row_the_papers_and_the_edited_side_by_side() {
     );
     assert!(t.rows.iter().all(|r| r.runs == 2));
     for r in &report.runs {
-        let told = r.events.iter().any(|e| match &e.event {
-            RunEvent::LlmRequest { request, .. } => {
-                request.messages.iter().any(|m| m.content.contains(EXTRA))
-            }
-            _ => false,
-        });
-        assert_eq!(told, !r.config.prompts.is_empty(), "{}", r.config.run_id);
+        let edited = !r.config.prompts.is_empty();
+        assert_eq!(told(&r.events, EXTRA), edited, "{}", r.config.run_id);
     }
     // The page's table names each row as the paper does, with its prompts.
     let html = table_html(&t);

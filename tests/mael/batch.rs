@@ -5,6 +5,7 @@
 
 use crate::common::demo;
 use crate::repaired_log::{calls, done, failed, finished, replies};
+use crate::run_scan::told;
 use futures::executor::block_on;
 use roundtable::engine::coordinators::mael::contract::*;
 use roundtable::engine::coordinators::mael::html::report;
@@ -265,12 +266,7 @@ fn a_prompt_set_is_a_row_the_papers_and_the_edited_side_by_side() {
     let row = &asked[0].label;
     assert_eq!(labels, [row.clone(), format!("{row} · edited prompts")]);
     for r in &report.runs {
-        let told = r.events.iter().any(|e| match &e.event {
-            RunEvent::LlmRequest { request, .. } => {
-                request.messages.iter().any(|m| m.content.contains(EXTRA))
-            }
-            _ => false,
-        });
-        assert_eq!(told, !r.config.prompts.is_empty(), "{}", r.config.run_id);
+        let edited = !r.config.prompts.is_empty();
+        assert_eq!(told(&r.events, EXTRA), edited, "{}", r.config.run_id);
     }
 }

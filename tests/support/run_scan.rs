@@ -1,10 +1,10 @@
 //! A run's log scanned for its model calls, as the tests of repaired
 //! replies check them: every answered call (its step, request and
 //! response), the calls its `reply_repaired` events name and whether each
-//! of those answered; and the run files the CLI writes, read from disk.
-//! Included by `tests/hostile_server.rs`, `tests/real_model.rs`,
-//! `tests/act/` and `tests/mael/` (`repaired_log.rs` has the repairs
-//! themselves and logs written by hand).
+//! of those answered; whether a request carried a text; and the run files
+//! the CLI writes, read from disk. Included by `tests/hostile_server.rs`,
+//! `tests/real_model.rs`, `tests/act/`, `tests/mael/` and `tests/travel/`
+//! (`repaired_log.rs` has the repairs themselves and logs written by hand).
 #![allow(dead_code)]
 
 use roundtable::engine::model::{ChatRequest, ChatResponse};
@@ -32,6 +32,16 @@ impl Answered<'_> {
     pub fn reply(&self) -> &str {
         &self.response.text
     }
+}
+
+/// Whether any request of `events` carried `text` in a message.
+pub fn told(events: &[LoggedEvent], text: &str) -> bool {
+    events.iter().any(|e| match &e.event {
+        RunEvent::LlmRequest { request, .. } => {
+            request.messages.iter().any(|m| m.content.contains(text))
+        }
+        _ => false,
+    })
 }
 
 /// Every `llm_response` of a log, in order, with its call's request.

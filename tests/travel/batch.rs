@@ -8,6 +8,7 @@
 //! `engine::run::batch`.)
 
 use super::repaired_log::{calls, done, failed, finished, replies};
+use super::run_scan::told;
 use roundtable::engine::base::clock::FakeClock;
 use roundtable::engine::coordinators::every_script;
 use roundtable::engine::coordinators::travel::batch::{entries, jobs, table, Setup, Tag};
@@ -323,16 +324,6 @@ fn travel_batch_prints_the_pages_table_and_writes_and_resumes_its_runs() {
     let (code, _, err) = cli(&["travel-batch", "--variants", "nope"]);
     assert_eq!(code, 2);
     assert!(err.contains("unknown variant \"nope\""), "{err}");
-}
-
-/// Whether any request of `events` carried `text`.
-fn told(events: &[roundtable::engine::run::LoggedEvent], text: &str) -> bool {
-    events.iter().any(|e| match &e.event {
-        RunEvent::LlmRequest { request, .. } => {
-            request.messages.iter().any(|m| m.content.contains(text))
-        }
-        _ => false,
-    })
 }
 
 #[test]

@@ -13,6 +13,8 @@ mod mock;
 mod common;
 #[path = "../support/repaired_log.rs"]
 mod repaired_log;
+#[path = "../support/run_scan.rs"]
+mod run_scan;
 mod world;
 
 mod aggregate;
