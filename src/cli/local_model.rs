@@ -9,7 +9,7 @@
 //! AVX2 where the CPU has it (`quant::native`). A cancelled call stops
 //! before the model's next token or prompt chunk.
 
-use llm_worker::generate::engine::{Engine, Step};
+use llm_worker::generate::{Engine, Step};
 use llm_worker::gguf::inspect::{inspect, MEMORY_BUDGET};
 use llm_worker::protocol::{ChatTurn, GenParams, ModelInfo};
 use roundtable::engine::model::local::{gen_params, turns};

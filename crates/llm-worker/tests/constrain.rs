@@ -8,7 +8,7 @@
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use candle_core::quantized::GgmlDType;
-use llm_worker::generate::engine::{Engine, Finish};
+use llm_worker::generate::{Engine, Finish};
 use llm_worker::protocol::{ChatTurn, GenParams, Sampling};
 use llm_worker::tiny::{random_model, Shape};
 mod support;

@@ -3,7 +3,7 @@
 
 use candle_core::quantized::gguf_file::Value;
 use candle_core::quantized::GgmlDType;
-use llm_worker::generate::engine::{Engine, Finish, Step};
+use llm_worker::generate::{Engine, Finish, Step};
 use llm_worker::protocol::{ChatTurn, GenParams, LocalSampling, Sampling};
 use llm_worker::tiny::{
     looping_model, random_model, random_model_with, scripted_model, scripted_model_pieces, Shape,

@@ -13,7 +13,7 @@
 //! trie, made once per model, apart).
 
 use llm_worker::generate::constrain::{Constraint, Vocab};
-use llm_worker::generate::engine::{Engine, Step};
+use llm_worker::generate::{Engine, Step};
 use llm_worker::protocol::{ChatTurn, GenParams};
 use std::process::ExitCode;
 

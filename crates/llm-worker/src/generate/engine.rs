@@ -6,29 +6,21 @@
 //! one layer per step, so every weight is read once per batch rather than
 //! once per token, and progress and cancel still land between layers.
 //!
-//! Prefix cache: the weights are shared (`model::Model`) and each slot holds
-//! one conversation's keys and values (`model::Cache`) with its tokens; a
-//! request whose prompt extends a slot's tokens (the same agent's next turn,
-//! whose prompt is its last prompt plus the answer and a new message) feeds
-//! only the new tokens.
-//!
-//! Each next token comes from `sampler` (llama.cpp's chain and defaults;
-//! greedy at temperature 0), and an answer whose tail is one block written
-//! again and again stops there (`repeat`, `Finish::Repeat`); one held to a
-//! JSON Schema has the list or object the loop is in closed instead (each
-//! next token the one that closes it soonest, `Constraint::closing`), then
-//! writes on: it ends whole, and `repeat` says it looped.
+//! The weights are shared (`model::Model`); each conversation's keys and
+//! values are in a slot of the prefix cache (`slots`). Each next token
+//! comes from the job (`job`: the sampler under the answer's shape, and the
+//! check that ends or closes an answer that loops).
 
 use crate::generate::constrain::{Constraint, Vocab};
-use crate::generate::repeat::looping_tail;
-use crate::generate::sampler::{Sampler, SamplerConfig};
+use crate::generate::job::{Finish, Job, Step};
+use crate::generate::slots::Slots;
 use crate::gguf::inspect::{inspect, Meta, MEMORY_BUDGET};
 use crate::gguf::template::Template;
 use crate::gguf::tokenizer::Tok;
 use crate::model::split::{Part, Peers};
-use crate::model::{Cache, Model, Pass};
+use crate::model::Model;
 use crate::protocol::{ChatTurn, GenParams, ModelInfo};
-use candle_core::{DType, Tensor};
+use candle_core::Tensor;
 use std::io::{Read, Seek};
 
 pub use crate::gguf::inspect::MAX_CONTEXT;
@@ -41,173 +33,20 @@ pub const DEFAULT_MAX_TOKENS: u32 = 512;
 /// contexts.
 pub const SLOTS: usize = 4;
 
-#[derive(Default)]
-struct Slot {
-    cache: Cache,
-    /// The tokens whose keys and values the cache holds.
-    tokens: Vec<u32>,
-    used: u64,
-    /// A pass is extending the cache layer by layer: until it ends, the
-    /// cache's layers hold different lengths.
-    open: bool,
-}
-
-impl Slot {
-    fn reset(&mut self) {
-        self.cache.clear();
-        self.tokens.clear();
-        self.open = false;
-    }
-}
-
 pub struct Engine {
     model: Model,
-    slots: Vec<Slot>,
-    max_slots: usize,
+    slots: Slots,
     tok: Tok,
     template: Template,
     stops: Vec<u32>,
     pub info: ModelInfo,
-    clock: u64,
     /// The vocabulary as constrained decoding reads it (made on the first
     /// request with a schema).
     vocab: Option<Result<Vocab, String>>,
 }
 
-/// What one step did.
-#[derive(Debug, PartialEq)]
-pub enum Step {
-    Prefill { done: usize, total: usize },
-    Token { text: String },
-    Done(Finish),
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Finish {
-    /// The model ended its turn.
-    Stop,
-    /// The token cap (the request's, or the context's end).
-    Length,
-    /// The answer kept writing the same block (`repeat::looping_tail`).
-    Repeat,
-}
-
-impl Finish {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Finish::Stop => "stop",
-            Finish::Length => "length",
-            Finish::Repeat => "repeat",
-        }
-    }
-}
-
-/// One generation in progress.
-pub struct Job {
-    slot: usize,
-    prompt: Vec<u32>,
-    /// Prompt tokens found in the cache.
-    pub reused: usize,
-    generated: Vec<u32>,
-    /// Text already sent as deltas.
-    sent: String,
-    next: Option<u32>,
-    max_new: usize,
-    sampler: Sampler,
-    finished: Option<Finish>,
-    /// The prompt batch being read, layer by layer.
-    pass: Option<Pass>,
-    /// The schema or grammar the answer is held to, while it is.
-    constraint: Option<Constraint>,
-    /// Whether the answer was asked to be held, and whether it has been
-    /// from its first token (a failure lets it go, said by `held`).
-    asked_held: bool,
-    let_go: Option<String>,
-    /// The answer looped while held to a JSON Schema: it is being closed
-    /// until fewer than this many lists and objects are open (the one the
-    /// loop was in is closed), then the model writes on.
-    wrapping: Option<usize>,
-    /// It looped at least once (it ends `repeat`, whole).
-    looped: bool,
-}
-
-impl Job {
-    pub fn prompt_tokens(&self) -> usize {
-        self.prompt.len()
-    }
-    pub fn output_tokens(&self) -> usize {
-        self.generated.len()
-    }
-    /// The tokens written so far.
-    pub fn generated(&self) -> &[u32] {
-        &self.generated
-    }
-    /// Prompt tokens the model must still read.
-    pub fn to_prefill(&self) -> usize {
-        self.prompt.len() - self.reused
-    }
-    /// The answer was held to its schema (or grammar) from first token to last.
-    pub fn held(&self) -> bool {
-        self.asked_held && self.let_go.is_none()
-    }
-    /// Why the schema could not be held, if it was asked and was not.
-    pub fn let_go(&self) -> Option<&str> {
-        self.let_go.as_deref()
-    }
-}
-
 fn err(e: candle_core::Error) -> String {
     format!("the model failed: {e}")
-}
-
-/// The job's next token from the model's last logits; its context so far
-/// (prompt and answer) is what the repetition penalty reads.
-fn sample(job: &mut Job, logits: &Tensor) -> Result<u32, String> {
-    let mut logits: Vec<f32> = logits
-        .to_dtype(DType::F32)
-        .and_then(|l| l.to_vec1())
-        .map_err(err)?;
-    let held = match job.constraint.as_mut() {
-        None => None,
-        // A looping answer held to its schema: wrapped up, not sampled.
-        Some(c) if job.wrapping.is_some() => Some(c.closing()),
-        // The model's own pick when the shape takes it (one token checked),
-        // the whole mask only when it does not, as llama.cpp's sampler
-        // does: greedy, the pick is the one the masked logits give.
-        Some(c) => {
-            let own = job.sampler.sample(&logits, &job.prompt, &job.generated);
-            Some(match c.takes(own) {
-                Ok(true) => Ok(own),
-                Ok(false) => c
-                    .mask(&mut logits)
-                    .map(|()| job.sampler.sample(&logits, &job.prompt, &job.generated)),
-                Err(e) => Err(e),
-            })
-        }
-    };
-    let token = match held {
-        Some(Ok(t)) => t,
-        None => job.sampler.sample(&logits, &job.prompt, &job.generated),
-        Some(Err(e)) => {
-            job.let_go = Some(e);
-            job.constraint = None;
-            job.sampler.sample(&logits, &job.prompt, &job.generated)
-        }
-    };
-    if let Some(c) = job.constraint.as_mut() {
-        if let Err(e) = c.accept(token) {
-            job.let_go = Some(e);
-            job.constraint = None;
-        }
-    }
-    // The list or object the loop was in is closed: the model writes on.
-    let depth = job.constraint.as_ref().and_then(Constraint::depth);
-    if let (Some(open), Some(now)) = (job.wrapping, depth) {
-        if now < open {
-            job.wrapping = None;
-        }
-    }
-    Ok(token)
 }
 
 impl Engine {
@@ -265,13 +104,11 @@ impl Engine {
             (budget.saturating_sub(base) / info.kv_bytes.max(1)).clamp(1, SLOTS as u64) as usize;
         Ok(Engine {
             model,
-            slots: vec![Slot::default()],
-            max_slots,
+            slots: Slots::new(max_slots),
             tok,
             template,
             stops,
             info,
-            clock: 0,
             vocab: None,
         })
     }
@@ -330,14 +167,12 @@ impl Engine {
 
     /// Forgets every cached prompt.
     pub fn clear_cache(&mut self) {
-        for s in &mut self.slots {
-            s.reset();
-        }
+        self.slots.clear();
     }
 
     /// Renders and tokenizes the conversation and picks the cache to use.
     pub fn start(&mut self, turns: &[ChatTurn], params: &GenParams) -> Result<Job, String> {
-        let prompt = self.tokens_for(&self.render(turns)?)?;
+        let prompt = self.slots.tokens_for(&self.tok, &self.render(turns)?)?;
         let ctx = self.info.context as usize;
         if prompt.len() + 1 >= ctx {
             return Err(format!(
@@ -347,34 +182,13 @@ impl Engine {
         }
         let max_new = (params.max_tokens.unwrap_or(DEFAULT_MAX_TOKENS).max(1) as usize)
             .min(ctx - prompt.len() - 1);
-        let (slot, reused) = self.pick_slot(&prompt);
+        let (slot, reused) = self.slots.pick(&prompt);
         let held = match (&params.schema, &params.grammar) {
             (Some(schema), _) => Some(self.vocab().and_then(|v| Constraint::new(v, schema))),
             (None, Some(lark)) => Some(self.vocab().and_then(|v| Constraint::of_grammar(v, lark))),
             (None, None) => None,
         };
-        let (constraint, let_go) = match held {
-            Some(Ok(c)) => (Some(c), None),
-            Some(Err(e)) => (None, Some(e)),
-            None => (None, None),
-        };
-        Ok(Job {
-            slot,
-            prompt,
-            reused,
-            generated: Vec::new(),
-            sent: String::new(),
-            next: None,
-            max_new,
-            sampler: Sampler::new(SamplerConfig::from_params(params), params.seed),
-            finished: None,
-            pass: None,
-            constraint,
-            asked_held: params.schema.is_some() || params.grammar.is_some(),
-            let_go,
-            wrapping: None,
-            looped: false,
-        })
+        Ok(Job::new(slot, prompt, reused, max_new, params, held))
     }
 
     /// The vocabulary constrained decoding reads, made once.
@@ -390,81 +204,9 @@ impl Engine {
         }
     }
 
-    /// The prompt's tokens. Where a cache's text begins the prompt (an
-    /// agent's next turn: its last prompt and the answer it wrote), its
-    /// tokens are kept as they are and only the rest is tokenized: the
-    /// tokens a model writes are not always those its tokenizer would make
-    /// of the same text, and the cache holds the written ones.
-    fn tokens_for(&self, text: &str) -> Result<Vec<u32>, String> {
-        let mut best: Option<&Slot> = None;
-        let mut best_len = 0;
-        for s in &self.slots {
-            if s.tokens.len() <= best.map_or(0, |b| b.tokens.len()) {
-                continue;
-            }
-            let cached = self.tok.decode_all(&s.tokens);
-            if cached.len() < text.len() && text.starts_with(&cached) {
-                best = Some(s);
-                best_len = cached.len();
-            }
-        }
-        match best {
-            Some(s) => {
-                let mut tokens = s.tokens.clone();
-                tokens.extend(self.tok.encode(&text[best_len..])?);
-                Ok(tokens)
-            }
-            None => self.tok.encode(text),
-        }
-    }
-
-    /// The cache whose tokens are the longest strict prefix of `prompt`;
-    /// else a new one while there is room; else the least recently used.
-    fn pick_slot(&mut self, prompt: &[u32]) -> (usize, usize) {
-        self.clock += 1;
-        // A job dropped mid-pass (a cancel) left its cache half-extended.
-        for s in self.slots.iter_mut().filter(|s| s.open) {
-            s.reset();
-        }
-        let best = self
-            .slots
-            .iter()
-            .enumerate()
-            .filter(|(_, s)| {
-                !s.tokens.is_empty()
-                    && s.tokens.len() < prompt.len()
-                    && prompt.starts_with(&s.tokens)
-            })
-            .max_by_key(|(_, s)| s.tokens.len())
-            .map(|(i, s)| (i, s.tokens.len()));
-        let (i, reused) = match best {
-            Some(hit) => hit,
-            None => {
-                let i = match self.slots.iter().position(|s| s.tokens.is_empty()) {
-                    Some(i) => i,
-                    None if self.slots.len() < self.max_slots => {
-                        self.slots.push(Slot::default());
-                        self.slots.len() - 1
-                    }
-                    None => self
-                        .slots
-                        .iter()
-                        .enumerate()
-                        .min_by_key(|(_, s)| s.used)
-                        .map(|(i, _)| i)
-                        .unwrap_or(0),
-                };
-                self.slots[i].reset();
-                (i, 0)
-            }
-        };
-        self.slots[i].used = self.clock;
-        (i, reused)
-    }
-
     /// Runs a whole forward pass of `tokens` on a slot (a decode step).
     fn feed(&mut self, slot: usize, tokens: &[u32]) -> Result<Tensor, String> {
-        let s = &mut self.slots[slot];
+        let s = self.slots.get(slot);
         match self.model.forward(tokens, &mut s.cache) {
             Ok(logits) => {
                 s.tokens.extend_from_slice(tokens);
@@ -480,7 +222,7 @@ impl Engine {
 
     /// One layer of the prompt batch; the batch's logits after its last.
     fn prefill_layer(&mut self, job: &mut Job) -> Result<Option<Tensor>, String> {
-        let s = &mut self.slots[job.slot];
+        let s = self.slots.get(job.slot);
         let result = (|| {
             let mut pass = match job.pass.take() {
                 Some(p) => p,
@@ -518,7 +260,7 @@ impl Engine {
             // Prefill: the cache holds a prefix of the prompt; a batch of
             // the rest is read one layer per step.
             let logits = self.prefill_layer(job)?;
-            let fed = self.slots[job.slot].tokens.len();
+            let fed = self.slots.tokens(job.slot);
             let done = match (&logits, &job.pass) {
                 (None, Some(pass)) => {
                     fed + (pass.end() - fed) * pass.layers_done() / self.model.layers()
@@ -527,7 +269,7 @@ impl Engine {
             };
             if let Some(logits) = logits {
                 if fed == job.prompt.len() {
-                    job.next = Some(sample(job, &logits)?);
+                    job.next = Some(job.sample(&logits)?);
                 }
             }
             return Ok(Step::Prefill {
@@ -537,12 +279,7 @@ impl Engine {
         }
         let token = job.next.take().unwrap_or_default();
         if self.stops.contains(&token) {
-            // A wrapped-up answer ends whole, but was cut where it looped.
-            let finish = if job.looped {
-                Finish::Repeat
-            } else {
-                Finish::Stop
-            };
+            let finish = job.stopped();
             job.finished = Some(finish);
             let tail = self.unsent(job, true);
             return Ok(if tail.is_empty() {
@@ -552,21 +289,7 @@ impl Engine {
             });
         }
         job.generated.push(token);
-        // At the cap, the cap is the reason (a loop ending there too is
-        // cut all the same).
-        let end = if job.generated.len() >= job.max_new {
-            Some(Finish::Length)
-        } else if job.wrapping.is_some() || looping_tail(&job.generated).is_none() {
-            None
-        } else if let Some(open) = job.constraint.as_ref().and_then(Constraint::depth) {
-            // Held to a JSON Schema, the loop is cut: the list or object it
-            // is in is closed (the answer whole if it is the answer itself).
-            job.wrapping = Some(open);
-            job.looped = true;
-            None
-        } else {
-            Some(Finish::Repeat)
-        };
+        let end = job.ends_after();
         if let Some(f) = end {
             // Everything written is kept and sent: the deltas add up to
             // the answer's text.
@@ -577,7 +300,7 @@ impl Engine {
         }
         let delta = self.unsent(job, false);
         let logits = self.feed(job.slot, &[token])?;
-        job.next = Some(sample(job, &logits)?);
+        job.next = Some(job.sample(&logits)?);
         Ok(Step::Token { text: delta })
     }
 

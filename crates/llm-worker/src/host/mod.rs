@@ -12,7 +12,7 @@ pub mod reader;
 pub mod store;
 pub mod store_idb;
 
-use crate::generate::engine::{Engine, Step};
+use crate::generate::{Engine, Step};
 use crate::gguf::inspect::MEMORY_BUDGET;
 use crate::model::split::{Part, Watch};
 use crate::protocol::{ChatTurn, FromWorker, GenParams, ToWorker};
@@ -330,7 +330,7 @@ async fn generate(
     let mut carried = (0u64, 0.0f64);
     let mut at_start = exchanged(state);
     let mut carried_all = 0u64;
-    let done = |job: &crate::generate::engine::Job,
+    let done = |job: &crate::generate::Job,
                 finish: &str,
                 first: Option<f64>,
                 from: (u64, f64),
