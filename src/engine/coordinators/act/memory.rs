@@ -6,6 +6,7 @@
 //! or the c most recent when the importance score is ablated. The block a
 //! prompt gets is the expertise (always, not counted in c) plus those.
 
+use super::contract::keyword::has_word;
 use super::contract::{Episode, Knowledge};
 use super::reading;
 use crate::engine::model::reply::Repair;
@@ -170,13 +171,12 @@ pub fn importance(v: Option<&serde_json::Value>) -> (u8, Option<Repair>) {
     }
 }
 
-/// The longest keyword kept (chars); a longer one is cut.
-pub const KEYWORD_CHARS: usize = 40;
+pub use super::contract::keyword::KEYWORD_CHARS;
 
 /// Keywords read from a model: an array of strings, or one text split at
-/// commas, semicolons, line breaks and list bullets; trimmed, empty ones
-/// dropped, each at most [`KEYWORD_CHARS`] chars, at most `max`. The
-/// repairs say what changed.
+/// commas, semicolons, line breaks and list bullets; trimmed, those with no
+/// word in them (`keyword::has_word`) dropped, each at most
+/// [`KEYWORD_CHARS`] chars, at most `max`. The repairs say what changed.
 pub fn keywords(v: Option<&serde_json::Value>, max: usize) -> (Vec<String>, Vec<Repair>) {
     let mut repairs = Vec::new();
     let list: Vec<String> = match v {
@@ -222,8 +222,9 @@ pub fn split_keywords(text: &str) -> Vec<String> {
             _ => line,
         };
         for k in body.split([',', ';', '•', '·']) {
+            // Blanks between separators are the split's, not keywords.
             let k = reading::strip_markup(k);
-            if !reading::is_preamble(k) {
+            if has_word(k) && !reading::is_preamble(k) {
                 out.push(k.to_string());
             }
         }
@@ -242,18 +243,34 @@ fn is_label(head: &str) -> bool {
 pub fn keyword_list(list: Vec<String>, max: usize) -> (Vec<String>, Vec<Repair>) {
     let mut repairs = Vec::new();
     let mut out: Vec<String> = Vec::new();
-    let mut cut = 0;
+    let (mut cut, mut blank) = (0, 0);
     for k in list {
+        // What the shape admits (`keyword::has_word`) is kept: trimmed of
+        // its marks and list numbering, or, were that to leave nothing
+        // ("2)"), as it was written.
         let k = reading::visible(&k);
-        let k = reading::strip_markup(k.trim_end_matches('.'));
-        if k.is_empty() {
+        if !has_word(&k) {
+            blank += 1;
             continue;
         }
+        let trimmed = reading::strip_markup(k.trim_end_matches('.'));
+        let k = if trimmed.is_empty() {
+            k.as_str()
+        } else {
+            trimmed
+        };
         let (k, was_cut) = reading::cap_chars(k, KEYWORD_CHARS);
         if was_cut {
             cut += 1;
         }
         out.push(k);
+    }
+    if blank > 0 {
+        repairs.push(reading::dropped(format!(
+            "{blank} keyword{} with no word in {} dropped",
+            if blank == 1 { "" } else { "s" },
+            if blank == 1 { "it" } else { "them" }
+        )));
     }
     if cut > 0 {
         repairs.push(reading::clamped(format!(

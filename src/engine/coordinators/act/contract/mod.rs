@@ -484,6 +484,7 @@ pub struct ToolSubtask {
     pub input: String,
 }
 
+pub mod keyword;
 mod records;
 mod replies;
 pub use records::*;

@@ -4,6 +4,7 @@
 //! when the reply is read (`RunCtx::repaired` flags one that does not fit).
 //! Steps that speak (free text) have none.
 
+use super::keyword::Keyword;
 use super::{
     AgentTask, Check, Reflection, TeamTask, ToolSubtask, STEP_ACQUIRE, STEP_CHECK, STEP_DECOMPOSE,
     STEP_EXPERTISE, STEP_EXPLORE, STEP_FOLLOWUP, STEP_FUSE, STEP_INSTRUCT, STEP_JUDGE,
@@ -24,9 +25,8 @@ pub struct Decomposition {
 /// act.expertise: keywords, most useful first.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct ExpertiseReply {
-    /// Each keyword at most `memory::KEYWORD_CHARS` (40) characters.
-    #[schemars(length(min = 1, max = 12), inner(length(min = 1, max = 40)))]
-    pub expertise: Vec<String>,
+    #[schemars(length(min = 1, max = 12))]
+    pub expertise: Vec<Keyword>,
 }
 
 /// act.explore: the persona and scenes the member pictured, and its
@@ -71,8 +71,8 @@ pub struct KnowledgeReply {
     pub subject: String,
     #[schemars(length(max = 400))]
     pub summary: String,
-    #[schemars(length(min = 1, max = 4), inner(length(min = 1, max = 40)))]
-    pub keywords: Vec<String>,
+    #[schemars(length(min = 1, max = 4))]
+    pub keywords: Vec<Keyword>,
     /// Who the information came from.
     #[schemars(length(max = 60))]
     pub source: String,
@@ -246,7 +246,7 @@ mod tests {
         );
         assert!(STRUCTURED_STEPS.iter().all(|s| reply_shape(s).is_some()));
         // A keyword is no longer than the memory keeps one.
-        let long = "k".repeat(crate::engine::coordinators::act::memory::KEYWORD_CHARS + 1);
+        let long = "k".repeat(super::super::keyword::KEYWORD_CHARS + 1);
         assert!(fits(STEP_EXPERTISE, json!({"expertise": [long]})).is_err());
     }
 }
