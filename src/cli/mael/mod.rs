@@ -1,11 +1,14 @@
 //! MAEL's commands: `run --coordinator mael` (its task, mode, team and
 //! pool, `run`), `mael-learn` and `mael-eval` (a learning phase, then the
-//! modes compared, `learn`), and `pool rank` / `pool merge` (`pool`).
+//! modes compared, `learn`), `pool rank` / `pool merge` (`pool`), and the
+//! scorers of generated code: `humaneval-score` and `srdd-score`.
 
 pub mod humaneval;
 pub mod learn;
 pub mod pool;
 pub mod run;
+#[cfg(unix)]
+pub mod srdd;
 
 use super::flags::Flags;
 use super::paper::{CliCoordinator, PaperCommand};
@@ -43,6 +46,11 @@ pub const CLI: CliCoordinator = CliCoordinator {
             name: "humaneval-score",
             run: humaneval::run,
         },
+        #[cfg(unix)]
+        PaperCommand {
+            name: "srdd-score",
+            run: srdd::run,
+        },
     ],
     usage: USAGE,
 };
@@ -56,6 +64,9 @@ MAEL (--coordinator mael):
                        [--alpha A] [--k K] [--reward high|low] [--similarity high|low] [--json]
   roundtable pool merge A.json B.json --out C.json
   roundtable humaneval-score --problems HumanEval.jsonl --samples S.jsonl [--json]
+  roundtable srdd-score --projects DIR [--json] [--embedding-model M [--embedding-url U]]
+                         SRDD's metric (ChatDev's, quirks included) and Table 3 of each
+                         project folder under DIR; its main.py runs 3 s in CPython
   --dataset D            builtin (default) | gsm8k | mmlu | commongen | humaneval (its tests
                          run in Pyodide through Node: see humaneval-score)
   --data FILE            the dataset's JSONL (needed but for builtin)

@@ -3,6 +3,7 @@
 
 pub mod creative;
 pub mod rouge;
+pub mod srdd;
 pub mod tasks;
 pub mod travel;
 
