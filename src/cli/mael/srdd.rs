@@ -88,9 +88,11 @@ fn walk(root: &Path) -> Result<Vec<(String, PathBuf)>, String> {
     Ok(out)
 }
 
-/// The project as the script reads it, and its requirement (the first
-/// `.txt` file's text, stripped).
-fn read_project(dir: &Path) -> Result<(Project, String), String> {
+/// The files walked, the project as the script reads them, and its
+/// requirement (the first `.txt` file's text, stripped).
+type Walked = (Vec<(String, PathBuf)>, Project, String);
+
+fn read_project(dir: &Path) -> Result<Walked, String> {
     let files = walk(dir)?;
     let mut project = Project::default();
     let mut requirement = None;
@@ -115,7 +117,7 @@ fn read_project(dir: &Path) -> Result<(Project, String), String> {
     let requirement = requirement.ok_or_else(|| {
         "no .txt file holds the requirement (the official script reads the first one)".to_string()
     })?;
-    Ok((project, requirement))
+    Ok((files, project, requirement))
 }
 
 /// A temporary folder, removed when dropped.
@@ -216,16 +218,12 @@ fn run_main(folder: &Path, scratch: &Path) -> Result<Ran, String> {
         });
         stderr = rx.recv_timeout(Duration::from_secs(1)).unwrap_or_default();
     }
-    let gui = std::fs::read_to_string(&mark)
-        .unwrap_or_default()
-        .lines()
-        .map(str::to_string)
-        .fold(Vec::new(), |mut all, t| {
-            if !all.contains(&t) {
-                all.push(t);
-            }
-            all
-        });
+    let mut gui: Vec<String> = Vec::new();
+    for toolkit in std::fs::read_to_string(&mark).unwrap_or_default().lines() {
+        if !gui.iter().any(|t| t == toolkit) {
+            gui.push(toolkit.to_string());
+        }
+    }
     Ok(Ran { stderr, gui })
 }
 
@@ -278,10 +276,10 @@ fn score(
     embedder: &dyn Embedder,
     runner: &str,
 ) -> Result<(Quality, Scale, serde_json::Value), String> {
-    let (project, requirement) = read_project(dir)?;
+    let (files, project, requirement) = read_project(dir)?;
     let scratch = Scratch::new()?;
     let copy = scratch.0.join("project");
-    copy_project(&walk(dir)?, &copy)?;
+    copy_project(&files, &copy)?;
     let ran = match project.run_folder() {
         Some(folder) => Some(run_main(&copy.join(folder), &scratch.0)?),
         None => None,

@@ -45,7 +45,8 @@ pub struct Engine {
     vocab: Option<Result<Vocab, String>>,
 }
 
-fn err(e: candle_core::Error) -> String {
+/// A forward pass's error, as the request's answer says it.
+pub(super) fn err(e: candle_core::Error) -> String {
     format!("the model failed: {e}")
 }
 

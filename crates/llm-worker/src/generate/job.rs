@@ -6,6 +6,7 @@
 //! answer is free, closed and written on when it is held to a JSON Schema).
 
 use crate::generate::constrain::Constraint;
+use crate::generate::engine::err;
 use crate::generate::repeat::looping_tail;
 use crate::generate::sampler::{Sampler, SamplerConfig};
 use crate::model::Pass;
@@ -163,7 +164,7 @@ impl Job {
         let mut logits: Vec<f32> = logits
             .to_dtype(DType::F32)
             .and_then(|l| l.to_vec1())
-            .map_err(|e| format!("the model failed: {e}"))?;
+            .map_err(err)?;
         let held = match self.constraint.as_mut() {
             None => None,
             // A looping answer held to its schema: wrapped up, not sampled.
