@@ -57,6 +57,16 @@ pub fn download_text(filename: &str, mime: &str, text: &str) -> Result<(), Strin
     download_blob(&blob(&parts, mime)?, filename)
 }
 
+/// Offers `bytes` as a file download.
+pub fn download_bytes(filename: &str, mime: &str, bytes: &[u8]) -> Result<(), String> {
+    let parts = Array::of1(&Uint8Array::from(bytes));
+    let opts = web_sys::BlobPropertyBag::new();
+    opts.set_type(mime);
+    let b =
+        web_sys::Blob::new_with_u8_array_sequence_and_options(&parts, &opts).map_err(js_error)?;
+    download_blob(&b, filename)
+}
+
 /// The files a file input's change event carries (none when the event did
 /// not come from a file input).
 pub fn picked(ev: &web_sys::Event) -> Vec<web_sys::File> {

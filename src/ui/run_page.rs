@@ -26,6 +26,9 @@ mod parts {
         pub fn events() -> ViewFn {
             || view! { <crate::ui::events_tab::EventsTab/> }.into_any()
         }
+        pub fn files() -> ViewFn {
+            || view! { <crate::ui::files_tab::FilesTab/> }.into_any()
+        }
         pub fn inspector() -> ViewFn {
             || view! { <crate::ui::inspector::InspectorPanel/> }.into_any()
         }
@@ -41,6 +44,9 @@ fn ui(shown: Memo<&'static str>) -> &'static CoordinatorUi {
 fn tab_count(app: AppState, shown: Memo<&'static str>, t: Tab) -> Option<usize> {
     match t {
         Tab::Events => Some(app.view.with(|v| v.status.events)),
+        // The count of files is the tab's own (its toolbar): the core does
+        // not fold the workspace.
+        Tab::Files => None,
         Tab::Extra(id) => {
             let store = ui(shown).tabs.iter().find(|x| x.id == id)?.count_store?;
             Some(
@@ -50,6 +56,11 @@ fn tab_count(app: AppState, shown: Memo<&'static str>, t: Tab) -> Option<usize> 
         }
         Tab::Transcript => None,
     }
+}
+
+/// Whether the shown run has written a file (as of the replay cursor).
+fn has_files(app: AppState) -> bool {
+    app.view.with(|v| v.status.files_written > 0)
 }
 
 /// A lesson on one run takes the setup's place (a comparison's is on the
@@ -71,13 +82,19 @@ pub fn RunPage() -> impl IntoView {
     let tab = tabs.tab;
     // The shown run's coordinator; the views below change only with it.
     let shown = Memo::new(move |_| shown_ui(app).id);
-    // Leaving a run for one of another coordinator hides its tabs: fall back.
+    // Leaving a run for one of another coordinator hides its tabs, and one
+    // without files the Files tab: fall back.
     Effect::new(move |_| {
         let extras = ui(shown).tabs;
         if let Tab::Extra(id) = tab.get_untracked() {
             if !extras.iter().any(|t| t.id == id) {
                 tab.set(Tab::Transcript);
             }
+        }
+    });
+    Effect::new(move |_| {
+        if !has_files(app) && tab.get_untracked() == Tab::Files {
+            tab.set(Tab::Transcript);
         }
     });
     let replayable =
@@ -130,6 +147,9 @@ fn TabBar(tab: RwSignal<Tab>, shown: Memo<&'static str>) -> impl IntoView {
                     .map(|t| view! { <TabButton tab=tab shown=shown t=Tab::Extra(t.id) label=t.label id=format!("tab-{}", t.id)/> })
                     .collect_view()
             }}
+            <Show when=move || has_files(use_app())>
+                <TabButton tab=tab shown=shown t=Tab::Files label="Files" id="tab-files".into()/>
+            </Show>
             <TabButton tab=tab shown=shown t=Tab::Events label="Events" id="tab-events".into()/>
         </div>
     }
@@ -169,6 +189,7 @@ fn TabBody(tab: RwSignal<Tab>, shown: Memo<&'static str>) -> impl IntoView {
             {move || match tab.get() {
                 Tab::Transcript => view! { <TranscriptPanel/> }.into_any(),
                 Tab::Events => lazy_view("the events", parts::events).into_any(),
+                Tab::Files => lazy_view("the files", parts::files).into_any(),
                 Tab::Extra(id) => match extra_tab(id) {
                     Some(t) => lazy_view(t.what, t.view).into_any(),
                     None => view! { <TranscriptPanel/> }.into_any(),

@@ -8,6 +8,8 @@ use leptos::prelude::*;
 pub enum Tab {
     Transcript,
     Events,
+    /// The run's workspace (shown once the run has written a file).
+    Files,
     /// A tab of the shown run's coordinator (`ExtraTab::id`).
     Extra(&'static str),
 }

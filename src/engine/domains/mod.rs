@@ -1,6 +1,7 @@
 //! Task domains: sandboxes, tools and evaluators that coordinators work
 //! against. Pure Rust, like the rest of the engine.
 
+pub mod agentverse;
 pub mod creative;
 pub mod rouge;
 pub mod srdd;

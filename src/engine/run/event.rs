@@ -125,6 +125,16 @@ pub enum RunEvent {
         key: Option<String>,
         payload: serde_json::Value,
     },
+    /// A file written to the run's workspace (`base::workspace`): its whole
+    /// text, a new version of it (`path` as the workspace keeps it).
+    FileWritten {
+        agent: String,
+        path: String,
+        text: String,
+        /// The LLM call whose answer it came from, if any.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        call: Option<u32>,
+    },
     /// A reply its step could read only after repairing it, or not at all
     /// (a stated default used, the step asked again): what was wrong and
     /// what was done. The call's answer itself stays as the model wrote it.
@@ -174,6 +184,7 @@ impl RunEvent {
             RunEvent::MessagePosted { .. } => "message_posted",
             RunEvent::Handoff { .. } => "handoff",
             RunEvent::NoteWritten { .. } => "note_written",
+            RunEvent::FileWritten { .. } => "file_written",
             RunEvent::ReplyRepaired { .. } => "reply_repaired",
             RunEvent::ScoreComputed { .. } => "score_computed",
             RunEvent::RunFinished { .. } => "run_finished",

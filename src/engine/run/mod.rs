@@ -6,6 +6,7 @@ pub mod budget;
 pub mod config;
 pub mod ctx;
 pub mod event;
+pub mod files;
 pub mod fork;
 pub mod gate;
 pub mod json;

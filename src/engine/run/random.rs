@@ -265,6 +265,12 @@ fn other_event(rng: &mut SplitMix, kind: u64, call: u32, agent: String, evs: &mu
             key: Some(text(rng)),
             payload: json!({"rows": [text(rng), text(rng)], "x": float(rng)}),
         }),
+        8 if rng.next_u64() % 2 == 0 => evs.push(RunEvent::FileWritten {
+            agent,
+            path: format!("{}/{}.py", text(rng), text(rng)),
+            text: text(rng),
+            call: (call > 0).then(|| call - 1),
+        }),
         _ if call > 0 && rng.next_u64() % 3 == 0 => evs.push(RunEvent::ReplyRepaired {
             call: call - 1,
             repairs: vec![

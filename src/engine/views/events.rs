@@ -73,6 +73,13 @@ pub fn summarize(ev: &RunEvent) -> String {
             "{agent} wrote to {store}{}",
             key.as_ref().map(|k| format!(" ({k})")).unwrap_or_default()
         ),
+        RunEvent::FileWritten {
+            agent, path, text, ..
+        } => format!(
+            "{agent} wrote {} ({} lines)",
+            clip(path, 60),
+            text.lines().count()
+        ),
         RunEvent::ReplyRepaired { call, repairs } => format!(
             "reply of call {call} repaired: {}",
             repairs

@@ -9,7 +9,9 @@ pub mod compare_report;
 pub mod diff;
 pub mod events;
 pub mod export;
+pub mod files;
 pub mod graph;
+pub mod highlight;
 pub mod html;
 pub mod inspector;
 pub mod record;
@@ -125,6 +127,9 @@ pub struct StatusView {
     pub elapsed_ms: u64,
     /// Notes written so far, per store (a coordinator's tab shows its count).
     pub notes: BTreeMap<String, usize>,
+    /// Files written so far (`file_written` events, refused ones too: the
+    /// Files tab shows once there is one, and counts what its workspace holds).
+    pub files_written: usize,
 }
 
 impl Default for StatusView {
@@ -147,6 +152,7 @@ impl Default for StatusView {
             queued: BTreeMap::new(),
             elapsed_ms: 0,
             notes: BTreeMap::new(),
+            files_written: 0,
         }
     }
 }
@@ -292,6 +298,7 @@ impl Fold for StatusView {
             RunEvent::NoteWritten { store, .. } => {
                 *self.notes.entry(store.clone()).or_insert(0) += 1;
             }
+            RunEvent::FileWritten { .. } => self.files_written += 1,
             RunEvent::RunFinished { .. } => self.status = RunStatus::Finished,
             RunEvent::RunFailed { reason } => {
                 self.status = RunStatus::Failed;

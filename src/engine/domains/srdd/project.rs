@@ -6,6 +6,8 @@
 //! from a folder (the CLI) or from a run's workspace (the page), running is
 //! the caller's.
 
+use crate::engine::base::workspace::Workspace;
+
 /// One file of a project: its path under the project's folder ("/"
 /// between parts) and its text, as Python reads it (universal newlines:
 /// `\r\n` and a lone `\r` are `\n`).
@@ -39,6 +41,19 @@ impl File {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Project {
     pub files: Vec<File>,
+}
+
+impl Project {
+    /// A run's workspace as the metric reads it, in the order `walk` gives.
+    pub fn of(ws: &Workspace) -> Project {
+        Project {
+            files: ws
+                .walk()
+                .into_iter()
+                .map(|(p, text)| File::new(p, text))
+                .collect(),
+        }
+    }
 }
 
 /// Python's text mode reads `\r\n` and a lone `\r` as `\n`.

@@ -1,0 +1,5 @@
+//! AgentVerse's tool-using tasks (ACT §4.3): the tools its agents call, on
+//! a run's workspace. `filesystem`: FileSystemEnv's four tools, with their
+//! arguments read as the tools' JSON Schemas state them.
+
+pub mod filesystem;
