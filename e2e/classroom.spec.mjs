@@ -130,7 +130,8 @@ test('a lesson written from a demo run: a note and questions, shared, answered w
   await lesson.waitFor();
   assert.match(await lesson.innerText(), /Predict the orchestrator/);
   assert.match(await lesson.innerText(), /never sees the notebook/);
-  assert.ok(await student.locator('.graph-panel.lesson-highlight').count(), 'the note highlights the graph');
+  // The note highlights the graph (marked once the step is drawn).
+  await student.locator('.graph-panel.lesson-highlight').waitFor({ timeout: 5000 });
   await screenshot(student, 'lesson-student-phone');
   await lesson.getByRole('button', { name: /Next/ }).tap();
   // Question 1: answer wrong first, then right (only the first counts).

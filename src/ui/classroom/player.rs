@@ -107,10 +107,21 @@ fn selector(panel: Panel, multi: bool) -> &'static str {
     }
 }
 
-/// Marks the panel a note points at (and only it).
+/// Marks the panel a note points at (and only it); a panel not drawn yet
+/// (its part still loading) is marked once the page has settled.
 fn highlight(panel: Option<Panel>, multi: bool) {
+    if !mark(panel, multi) {
+        leptos::task::spawn_local(async move {
+            crate::ui::lazy::settled().await;
+            mark(panel, multi);
+        });
+    }
+}
+
+/// [`highlight`] now: false when the panel is not on the page.
+fn mark(panel: Option<Panel>, multi: bool) -> bool {
     let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
-        return;
+        return true;
     };
     if let Ok(list) = doc.query_selector_all(".lesson-highlight") {
         for i in 0..list.length() {
@@ -132,8 +143,11 @@ fn highlight(panel: Option<Panel>, multi: bool) {
                 move || el.scroll_into_view_with_bool(false),
                 std::time::Duration::ZERO,
             );
+            return true;
         }
+        return false;
     }
+    true
 }
 
 fn set_presenter(on: bool) {
