@@ -6,6 +6,7 @@
 
 use super::fold::{self, Folded};
 use super::state::use_app;
+use crate::engine::base::workspace::Entry;
 use crate::engine::views::diff::{self, Change};
 use crate::engine::views::files::FilesView;
 use crate::engine::views::highlight;
@@ -14,15 +15,6 @@ use std::cell::RefCell;
 
 thread_local! {
     static VIEW: RefCell<Folded<FilesView>> = RefCell::new(Folded::default());
-}
-
-/// One row of the tree: a folder, or a file with its path.
-#[derive(Clone, Debug, PartialEq)]
-struct TreeRow {
-    depth: usize,
-    label: String,
-    path: Option<String>,
-    versions: usize,
 }
 
 /// The picked file at the picked version.
@@ -44,37 +36,16 @@ fn size(bytes: usize) -> String {
     }
 }
 
-/// The tree's rows: folders before the files beside them, as
-/// `Workspace::tree` lists them.
-fn rows(v: &FilesView) -> Vec<TreeRow> {
+/// The tree's rows, each file with its count of versions.
+fn rows(v: &FilesView) -> Vec<(Entry, usize)> {
     let ws = &v.workspace;
-    let mut out = Vec::new();
-    let mut open: Vec<String> = Vec::new();
-    for line in ws.tree().lines() {
-        let depth = (line.len() - line.trim_start().len()) / 2;
-        let name = line.trim_start();
-        open.truncate(depth);
-        if let Some(folder) = name.strip_suffix('/') {
-            out.push(TreeRow {
-                depth,
-                label: folder.to_string(),
-                path: None,
-                versions: 0,
-            });
-            open.push(folder.to_string());
-        } else {
-            let mut parts = open.clone();
-            parts.push(name.to_string());
-            let path = parts.join("/");
-            out.push(TreeRow {
-                depth,
-                label: name.to_string(),
-                versions: ws.history(&path).len(),
-                path: Some(path),
-            });
-        }
-    }
-    out
+    ws.entries()
+        .into_iter()
+        .map(|e| {
+            let n = e.path.as_deref().map_or(0, |p| ws.history(p).len());
+            (e, n)
+        })
+        .collect()
 }
 
 #[component]
@@ -98,7 +69,7 @@ pub fn FilesTab() -> impl IntoView {
     // The picked file while it exists, else the first one.
     let current = Memo::new(move |_| {
         let rows = tree.get();
-        let files = || rows.iter().filter_map(|r| r.path.clone());
+        let files = || rows.iter().filter_map(|(e, _)| e.path.clone());
         picked
             .get()
             .filter(|p| files().any(|f| &f == p))
@@ -161,10 +132,10 @@ pub fn FilesTab() -> impl IntoView {
                 <div class="files-body">
                     <nav class="file-tree" aria-label="Files">
                         <ul>
-                            {move || tree.get().into_iter().map(|row| {
+                            {move || tree.get().into_iter().map(|(row, versions)| {
                                 let pad = format!("padding-left: {}rem", 0.5 + row.depth as f32 * 0.9);
                                 match row.path {
-                                    None => view! { <li class="tree-folder" style=pad>{format!("{}/", row.label)}</li> }.into_any(),
+                                    None => view! { <li class="tree-folder" style=pad>{format!("{}/", row.name)}</li> }.into_any(),
                                     Some(path) => {
                                         let here = path.clone();
                                         let is_current = move || current.get().as_deref() == Some(here.as_str());
@@ -174,8 +145,8 @@ pub fn FilesTab() -> impl IntoView {
                                                 <button type="button" class="tree-file"
                                                     aria-current=move || if is_current() { "true" } else { "false" }
                                                     on:click=move |_| pick(click.clone())>
-                                                    <span class="tree-name">{row.label}</span>
-                                                    {(row.versions > 1).then(|| view! { <span class="tab-count" title="versions">{row.versions}</span> })}
+                                                    <span class="tree-name">{row.name}</span>
+                                                    {(versions > 1).then(|| view! { <span class="tab-count" title="versions">{versions}</span> })}
                                                 </button>
                                             </li>
                                         }.into_any()

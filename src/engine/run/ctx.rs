@@ -8,7 +8,7 @@ use super::event::{Audience, LoggedEvent, RunEvent};
 use super::gate::{Gate, Semaphore};
 use crate::engine::base::cancel::CancelToken;
 use crate::engine::base::clock::Clock;
-use crate::engine::base::workspace::{Refusal, Workspace};
+use crate::engine::base::workspace::Workspace;
 use crate::engine::model::local::LOCAL_MAX_TOKENS;
 use crate::engine::model::pricing::PriceTable;
 use crate::engine::model::reply::Repair;
@@ -316,38 +316,9 @@ impl RunCtx {
         })
     }
 
-    /// Writes a new version of a file to the run's workspace, as `agent`
-    /// (from call `call`'s answer, if any), and logs it; or refuses it
-    /// whole, logging nothing (the refusal is the caller's to show: a
-    /// tool's result, a mark on the reply). Returns the path as kept.
-    pub fn write_file(
-        &self,
-        agent: &str,
-        path: &str,
-        text: &str,
-        call: Option<u32>,
-    ) -> Result<String, Refusal> {
-        let kept = self.0.files.borrow().check(path, text)?;
-        let seq = self.emit(RunEvent::FileWritten {
-            agent: agent.into(),
-            path: kept.clone(),
-            text: text.into(),
-            call,
-        });
-        self.0
-            .files
-            .borrow_mut()
-            .write(&kept, text, agent, seq, call)
-    }
-
-    /// The run's workspace as it is now.
-    pub fn files(&self) -> Workspace {
-        self.0.files.borrow().clone()
-    }
-
-    /// The latest text of a workspace file.
-    pub fn read_file(&self, path: &str) -> Option<String> {
-        self.0.files.borrow().latest(path).map(|v| v.text.clone())
+    /// The run's workspace (its methods: `run::files`).
+    pub(super) fn workspace(&self) -> &RefCell<Workspace> {
+        &self.0.files
     }
 
     /// Records what the reply of `call` needed before it could be used

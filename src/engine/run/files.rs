@@ -3,27 +3,68 @@
 //! the same limits as a live run: the writes it refuses are returned, for
 //! the viewer to see, and the rest is kept.
 
+use super::ctx::RunCtx;
 use super::event::{LoggedEvent, RunEvent};
 use crate::engine::base::workspace::{Refusal, Workspace};
+
+/// Writes `e` to `ws` when it is a `file_written` event; its refusal, if
+/// the workspace refuses it.
+pub fn apply(ws: &mut Workspace, e: &LoggedEvent) -> Option<Refusal> {
+    let RunEvent::FileWritten {
+        agent,
+        path,
+        text,
+        call,
+    } = &e.event
+    else {
+        return None;
+    };
+    ws.write(path, text, agent, e.seq, *call).err()
+}
 
 /// The workspace `events` wrote, and the writes in them it refuses.
 pub fn workspace(events: &[LoggedEvent]) -> (Workspace, Vec<Refusal>) {
     let mut ws = Workspace::default();
-    let mut refused = Vec::new();
-    for e in events {
-        if let RunEvent::FileWritten {
-            agent,
-            path,
-            text,
-            call,
-        } = &e.event
-        {
-            if let Err(r) = ws.write(path, text, agent, e.seq, *call) {
-                refused.push(r);
-            }
-        }
-    }
+    let refused = events.iter().filter_map(|e| apply(&mut ws, e)).collect();
     (ws, refused)
+}
+
+impl RunCtx {
+    /// Writes a new version of a file to the run's workspace, as `agent`
+    /// (from call `call`'s answer, if any), and logs it; or refuses it
+    /// whole, logging nothing (the refusal is the caller's to show: a
+    /// tool's result, a mark on the reply). Returns the path as kept.
+    pub fn write_file(
+        &self,
+        agent: &str,
+        path: &str,
+        text: &str,
+        call: Option<u32>,
+    ) -> Result<String, Refusal> {
+        let kept = self.workspace().borrow().check(path, text)?;
+        let seq = self.emit(RunEvent::FileWritten {
+            agent: agent.into(),
+            path: kept.clone(),
+            text: text.into(),
+            call,
+        });
+        self.workspace()
+            .borrow_mut()
+            .write(&kept, text, agent, seq, call)
+    }
+
+    /// The run's workspace as it is now.
+    pub fn files(&self) -> Workspace {
+        self.workspace().borrow().clone()
+    }
+
+    /// The latest text of a workspace file.
+    pub fn read_file(&self, path: &str) -> Option<String> {
+        self.workspace()
+            .borrow()
+            .latest(path)
+            .map(|v| v.text.clone())
+    }
 }
 
 /// Whether a run wrote any file (the Files panel loads only then).

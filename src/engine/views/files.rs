@@ -4,7 +4,8 @@
 
 use super::Fold;
 use crate::engine::base::workspace::{Refusal, Workspace};
-use crate::engine::run::{LoggedEvent, RunEvent};
+use crate::engine::run::files;
+use crate::engine::run::LoggedEvent;
 
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct FilesView {
@@ -14,22 +15,7 @@ pub struct FilesView {
 
 impl Fold for FilesView {
     fn apply(&mut self, e: &LoggedEvent) {
-        if let RunEvent::FileWritten {
-            agent,
-            path,
-            text,
-            call,
-        } = &e.event
-        {
-            self.write(e.seq, agent, path, text, *call);
-        }
-    }
-}
-
-impl FilesView {
-    #[inline(never)]
-    fn write(&mut self, seq: u64, agent: &str, path: &str, text: &str, call: Option<u32>) {
-        if let Err(r) = self.workspace.write(path, text, agent, seq, call) {
+        if let Some(r) = files::apply(&mut self.workspace, e) {
             self.refused.push(r);
         }
     }
@@ -40,6 +26,7 @@ mod tests {
     use super::*;
     use crate::engine::run::event::ev;
     use crate::engine::run::files::workspace;
+    use crate::engine::run::RunEvent;
 
     #[test]
     fn the_fold_is_the_logs_workspace() {

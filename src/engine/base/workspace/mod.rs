@@ -56,6 +56,24 @@ impl std::fmt::Display for Refusal {
     }
 }
 
+/// One line of the workspace's tree.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Entry {
+    pub depth: usize,
+    pub name: String,
+    /// A file's path; none for a folder.
+    pub path: Option<String>,
+}
+
+impl Entry {
+    /// The entry as a line: `indent` a level, after `mark`; a folder's
+    /// name ends in "/".
+    pub fn line(&self, indent: &str, mark: &str) -> String {
+        let slash = if self.path.is_none() { "/" } else { "" };
+        format!("{}{mark}{}{slash}", indent.repeat(self.depth), self.name)
+    }
+}
+
 /// The files, by path (sorted, so every view lists them alike).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Workspace {
@@ -194,17 +212,11 @@ impl Workspace {
         self.files().map(|(_, v)| v.text.len()).sum()
     }
 
-    /// The tree as text, folders before the files beside them, two spaces
-    /// a level (what an agent's "print the file system" shows).
-    pub fn tree(&self) -> String {
-        if self.is_empty() {
-            return "(the workspace is empty)".into();
-        }
-        let mut lines = Vec::new();
-        let mut open: Vec<&str> = Vec::new();
+    /// The tree, folders before the files beside them: each folder once,
+    /// above what it holds.
+    pub fn entries(&self) -> Vec<Entry> {
         let mut paths: Vec<&str> = self.paths().collect();
-        // Folders first at each level: sort by the parts, a folder's own
-        // name marked as coming before any file's.
+        // By the parts, a folder's own name marked as coming before any file's.
         paths.sort_by_key(|p| {
             let parts: Vec<&str> = p.split('/').collect();
             let last = parts.len() - 1;
@@ -214,18 +226,41 @@ impl Workspace {
                 .map(|(i, s)| (i == last, s))
                 .collect::<Vec<_>>()
         });
+        let mut out = Vec::new();
+        let mut open: Vec<&str> = Vec::new();
         for p in paths {
             let parts: Vec<&str> = p.split('/').collect();
             let (folders, name) = parts.split_at(parts.len() - 1);
             let same = open.iter().zip(folders).take_while(|(a, b)| a == b).count();
             open.truncate(same);
             for f in &folders[same..] {
-                lines.push(format!("{}{f}/", "  ".repeat(open.len())));
+                out.push(Entry {
+                    depth: open.len(),
+                    name: f.to_string(),
+                    path: None,
+                });
                 open.push(f);
             }
-            lines.push(format!("{}{}", "  ".repeat(open.len()), name[0]));
+            out.push(Entry {
+                depth: open.len(),
+                name: name[0].to_string(),
+                path: Some(p.to_string()),
+            });
         }
-        lines.join("\n")
+        out
+    }
+
+    /// The tree as text, two spaces a level, a folder's name ending in "/"
+    /// (what an agent's "print the file system" shows).
+    pub fn tree(&self) -> String {
+        if self.is_empty() {
+            return "(the workspace is empty)".into();
+        }
+        self.entries()
+            .iter()
+            .map(|e| e.line("  ", ""))
+            .collect::<Vec<_>>()
+            .join("\n")
     }
 
     /// The latest versions in the order `os.walk` lists a folder written

@@ -183,11 +183,8 @@ pub fn run(ws: &Workspace, call: &Call) -> Result<Outcome, String> {
 /// folder and file under it, four spaces a level.
 pub fn structure(ws: &Workspace) -> String {
     let mut out = vec!["- workspace/".to_string()];
-    if !ws.is_empty() {
-        for line in ws.tree().lines() {
-            let depth = (line.len() - line.trim_start().len()) / 2 + 1;
-            out.push(format!("{}- {}", "    ".repeat(depth), line.trim_start()));
-        }
+    for e in ws.entries() {
+        out.push(format!("    {}", e.line("    ", "- ")));
     }
     out.join("\n")
 }
