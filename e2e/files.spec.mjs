@@ -37,6 +37,84 @@ function unzip(buf) {
   return out;
 }
 
+/** The demo's run file with these writes ([path, text, writer = its first agent]) added before its end, dropped on the page as an import. */
+async function importWithWrites(page, doc, writes) {
+  doc = structuredClone(doc);
+  const agent = doc.events.map((e) => e.event.agent_added).find(Boolean).agent;
+  const last = doc.events.pop();
+  for (const [path, text, who = agent] of writes) doc.events.push({ seq: 0, t_ms: last.t_ms, event: { file_written: { agent: who, path, text } } });
+  doc.events.push(last);
+  doc.events.forEach((e, i) => (e.seq = i));
+  const dt = await page.evaluateHandle((c) => {
+    const d = new DataTransfer();
+    d.items.add(new File([c], 'files.json', { type: 'application/json' }));
+    return d;
+  }, JSON.stringify(doc));
+  await page.dispatchEvent('body', 'drop', { dataTransfer: dt });
+}
+
+test('Run main.py runs the workspace in the page\'s Python as SRDD\'s metric does, and shows what it printed', async () => {
+  const page = await openApp(env);
+  await instantDemo(page);
+  await runTask(page, 'Write me a tiny game.');
+  await waitForStatus(page, /Finished/);
+  const doc = await runFile(page);
+  const files = page.locator('.files');
+  const output = files.getByRole('region', { name: 'Run output' });
+  const run = async (writes, done = /executable/) => {
+    await importWithWrites(page, doc, writes);
+    await filesTab(page).waitFor();
+    await filesTab(page).click();
+    // A new workspace clears the last output.
+    await files.locator('.file-tree').waitFor();
+    await output.waitFor({ state: 'detached' });
+    await files.getByRole('button', { name: 'Run main.py' }).click();
+    await output.locator('.run-head').waitFor({ timeout: 90_000 });
+    const text = await output.locator('.run-head').innerText();
+    assert.match(text, done);
+    const notes = await output.locator('.run-notes').innerText();
+    return `${text}\n${notes}`;
+  };
+
+  const stdout = async () => (await output.locator('pre.run-stdout').innerText()).trim();
+  // A helper module beside main.py; output with markup shown as text.
+  let text = await run([
+    ['util.py', 'def greet(who):\n    return f"hello, <b>{who}</b>"\n'],
+    ['main.py', 'import sys\nfrom util import greet\nsys.path.append("/elsewhere")\nprint(greet("board"))\n'],
+  ]);
+  assert.match(text, /^executable: no traceback on stderr/);
+  assert.match(text, /Pyodide [\d.]+ \(CPython 3\.\d+[\d.]*\), in the page · [\d.]+ s, Python's start [\d.]+ s of it/);
+  assert.equal(await stdout(), 'hello, <b>board</b>');
+  assert.equal(await output.locator('pre.run-stdout b').count(), 0);
+  assert.equal(await output.locator('pre.run-stderr').count(), 0);
+
+  // The same interpreter, reset: nothing of the last project is left.
+  text = await run([['main.py', 'import sys\nprint("util" in sys.modules, "/elsewhere" in sys.path)\n']]);
+  assert.equal(await stdout(), 'False False');
+  assert.doesNotMatch(text, /Python's start/, 'the same worker ran it');
+
+  // A traceback: not executable, stderr shown.
+  text = await run([['main.py', 'print("start")\nraise ValueError("boom")\n']], /not executable/);
+  assert.match(text, /not executable: its stderr has a traceback/);
+  assert.match(await output.locator('pre.run-stderr').innerText(), /Traceback \(most recent call last\):[\s\S]*ValueError: boom/);
+  assert.equal(await stdout(), 'start');
+
+  // A GUI program: its toolkit served headless, its main loop still
+  // running at 3 s, so it is stopped (the worker terminated): executable.
+  text = await run([['main.py', 'import tkinter\nroot = tkinter.Tk()\nprint("window up", flush=True)\nroot.mainloop()\n']]);
+  assert.match(text, /^executable/);
+  assert.match(text, /GUI served headless: tkinter/);
+  assert.match(text, /Stopped after 3 s, still running/);
+  assert.equal(await stdout(), 'window up');
+  await screenshot(page, 'files-run');
+  // A fresh worker serves the next run.
+  await run([['main.py', 'print(6 * 7)\n']]);
+  assert.equal(await stdout(), '42');
+  await output.getByRole('button', { name: 'Close the output' }).click();
+  await output.waitFor({ state: 'detached' });
+  assert.deepEqual(page.errors, []);
+});
+
 test('the Files tab shows the workspace a run wrote, version by version, and carries it in a share link', async () => {
   const page = await openApp(env);
   await instantDemo(page);
@@ -47,27 +125,15 @@ test('the Files tab shows the workspace a run wrote, version by version, and car
   // The run file, with writes added before its end: two versions of
   // main.py by two agents, a file in a folder, one outside the workspace.
   const doc = await runFile(page);
-  const agent = doc.events.map((e) => e.event.agent_added).find(Boolean).agent;
-  const write = (path, text, who = agent) => ({ file_written: { agent: who, path, text } });
   const v1 = 'def main():\n    print("hello")\n';
   const v2 = 'import random\n\ndef main():\n    print("hello", random.randint(1, 6))  # a die\n';
-  const added = [
-    write('main.py', v1),
-    write('game/board.py', 'class Board:\n    size = 3\n'),
-    write('README.md', '# Tiny game\n<script>alert(1)</script>\n'),
-    write('../escape.py', 'print("out")'),
-    write('main.py', v2, 'critic'),
-  ];
-  const last = doc.events.pop();
-  for (const event of added) doc.events.push({ seq: 0, t_ms: last.t_ms, event });
-  doc.events.push(last);
-  doc.events.forEach((e, i) => (e.seq = i));
-  const dt = await page.evaluateHandle((c) => {
-    const d = new DataTransfer();
-    d.items.add(new File([c], 'files.json', { type: 'application/json' }));
-    return d;
-  }, JSON.stringify(doc));
-  await page.dispatchEvent('body', 'drop', { dataTransfer: dt });
+  await importWithWrites(page, doc, [
+    ['main.py', v1],
+    ['game/board.py', 'class Board:\n    size = 3\n'],
+    ['README.md', '# Tiny game\n<script>alert(1)</script>\n'],
+    ['../escape.py', 'print("out")'],
+    ['main.py', v2, 'critic'],
+  ]);
   await filesTab(page).waitFor();
   await filesTab(page).click();
   const files = page.locator('.files');
@@ -82,7 +148,7 @@ test('the Files tab shows the workspace a run wrote, version by version, and car
   assert.match(await files.locator('.code-text').innerText(), /<script>alert\(1\)<\/script>/);
   assert.equal(await files.locator('.code-text script').count(), 0);
 
-  await files.getByRole('button', { name: /main\.py/ }).click();
+  await files.locator('.file-tree').getByRole('button', { name: /main\.py/ }).click();
   const head = files.locator('.file-head');
   assert.match(await head.innerText(), /main\.py/);
   assert.match(await head.innerText(), /written by critic/);

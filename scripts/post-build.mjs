@@ -2,7 +2,7 @@
 // time, and both of these rewrite index.html): the run views' pack and its
 // loader (split-manifest.mjs), then the stylesheets as one file
 // (merge-css.mjs); and the HumanEval checker with the Python it runs
-// (copyHumanEval, below). Works on Trunk's staging directory, or on the one
+// (copyHumanEval, below), and the workspace's project runner (copySrdd). Works on Trunk's staging directory, or on the one
 // given.
 import { copyFileSync, mkdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -19,6 +19,9 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 // runs). Checked against the requests a worker makes (e2e/humaneval.test.mjs).
 export const PYODIDE_FILES = ['pyodide.mjs', 'pyodide.asm.mjs', 'pyodide.asm.wasm', 'python_stdlib.zip', 'pyodide-lock.json'];
 export const HUMANEVAL_FILES = ['check.mjs', 'worker.mjs'];
+// The project runner's worker (web/srdd/worker.mjs) fetches the two Python
+// files beside it and imports project.mjs and ../humaneval/check.mjs.
+export const SRDD_FILES = ['worker.mjs', 'project.mjs', 'gui_standins.py', 'metrics.py'];
 
 /**
  * web/humaneval/{check,worker}.mjs → <dir>/humaneval/, and Pyodide's files →
@@ -48,6 +51,12 @@ export function copyHumanEval(dir) {
   return bytes;
 }
 
+/** web/srdd's worker files → <dir>/srdd/ (it needs copyHumanEval's too). */
+export function copySrdd(dir) {
+  mkdirSync(join(dir, 'srdd'), { recursive: true });
+  for (const f of SRDD_FILES) copyFileSync(join(ROOT, 'web', 'srdd', f), join(dir, 'srdd', f));
+}
+
 // Run as a script (Trunk's hook); imported, it only exports (the tests use copyHumanEval).
 const isMain = process.argv[1] && realpathSync(process.argv[1]) === realpathSync(fileURLToPath(import.meta.url));
 if (isMain) {
@@ -56,4 +65,5 @@ if (isMain) {
   inject(dir);
   mergeCss(dir);
   copyHumanEval(dir);
+  copySrdd(dir);
 }

@@ -4,7 +4,12 @@
 //! `pass` line, a `password` line, a traceback, a program still running
 //! after 3 s, a GUI program (headless stand-ins: executable unless it
 //! raises), one that raises inside its GUI class, a project with no `.py`
-//! file, one whose code is not UTF-8, one with no requirement file.
+//! file, one whose code is not UTF-8, one with no requirement file, and
+//! CPython's own quirks (a syntax error in main.py prints no traceback, no
+//! main.py, a full pipe blocks the program, `sys.exit("text")`, bytes on
+//! stderr that are not UTF-8). Then the same projects in Pyodide through
+//! Node (`--runner pyodide`, the page's project code): every figure and
+//! verdict must be CPython's.
 #![cfg(unix)]
 
 use serde_json::Value;
@@ -26,26 +31,21 @@ const REQ: (&str, &[u8]) = (
     b"A program that greets the user by name.\n",
 );
 
-#[test]
-fn every_rule_of_the_metric_on_small_projects() {
-    assert!(
-        Command::new("python3").arg("--version").output().is_ok(),
-        "srdd-score runs projects in CPython: python3 must be on the PATH"
-    );
-    let root = std::env::temp_dir().join(format!("roundtable-srdd-test-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&root);
+/// The projects, written under `root`.
+fn write_projects(root: &Path) {
+    let _ = std::fs::remove_dir_all(root);
     write(
-        &root,
+        root,
         "done",
         &[REQ, ("main.py", b"name = 'Ada'\nprint('Hello', name)\n")],
     );
     write(
-        &root,
+        root,
         "pass_line",
         &[REQ, ("main.py", b"def greet():\n    pass\n\ngreet()\n")],
     );
     write(
-        &root,
+        root,
         "password_line",
         &[
             REQ,
@@ -56,7 +56,7 @@ fn every_rule_of_the_metric_on_small_projects() {
         ],
     );
     write(
-        &root,
+        root,
         "traceback",
         &[
             REQ,
@@ -64,7 +64,7 @@ fn every_rule_of_the_metric_on_small_projects() {
         ],
     );
     write(
-        &root,
+        root,
         "still_running",
         &[
             REQ,
@@ -75,7 +75,7 @@ fn every_rule_of_the_metric_on_small_projects() {
         ],
     );
     write(
-        &root,
+        root,
         "gui",
         &[
             REQ,
@@ -86,7 +86,7 @@ fn every_rule_of_the_metric_on_small_projects() {
         ],
     );
     write(
-        &root,
+        root,
         "gui_raises",
         &[
             REQ,
@@ -96,12 +96,12 @@ fn every_rule_of_the_metric_on_small_projects() {
             ),
         ],
     );
-    write(&root, "no_code", &[REQ, ("README.md", b"The program.\n")]);
-    write(&root, "not_utf8", &[REQ, ("main.py", b"print('\xff')\n")]);
-    write(&root, "no_requirement", &[("main.py", b"print(1)\n")]);
+    write(root, "no_code", &[REQ, ("README.md", b"The program.\n")]);
+    write(root, "not_utf8", &[REQ, ("main.py", b"print('\xff')\n")]);
+    write(root, "no_requirement", &[("main.py", b"print(1)\n")]);
     // Table 3 on a file whose figures are counted by hand.
     write(
-        &root,
+        root,
         "scale",
         &[
             REQ,
@@ -109,23 +109,58 @@ fn every_rule_of_the_metric_on_small_projects() {
                 "main.py",
                 b"# a greeting\nimport sys\n\ndef greet(name):\n    if name and name != 'x':\n        return [c for c in name if c.isalpha()]\n    return []\n\nasync def main():\n    for arg in sys.argv:\n        print(greet(arg))\n",
             ),
-            ("util/helpers.py", b"def shout(s):\n    return s.upper()\n"),
+            // An f-string: one token in 3.11, parts in 3.12 and later
+            // (metrics.py counts it as one in both).
+            (
+                "util/helpers.py",
+                b"def shout(s):\n    return f'{s.upper()}!'\n",
+            ),
         ],
     );
+    write(
+        root,
+        "syntax_error",
+        &[REQ, ("main.py", b"print('Hello'\n")],
+    );
+    write(root, "no_main", &[REQ, ("app.py", b"print('Hello')\n")]);
+    write(
+        root,
+        "fills_pipe",
+        &[
+            REQ,
+            (
+                "main.py",
+                b"import sys\nfor i in range(20000):\n    print('Hello, world! line', i)\nsys.stdout.flush()\nraise SystemError('after the pipe filled')\n",
+            ),
+        ],
+    );
+    write(
+        root,
+        "exit_text",
+        &[REQ, ("main.py", b"import sys\nsys.exit('Goodbye')\n")],
+    );
+    write(
+        root,
+        "stderr_bytes",
+        &[REQ, ("main.py", b"import os\nos.write(2, b'\\xff\\n')\n")],
+    );
+}
 
+/// `srdd-score --json` on `root` with this runner: its lines by project,
+/// its stderr, and how long it took.
+fn score_all(root: &Path, runner: &str) -> (BTreeMap<String, Value>, String, f64) {
     let started = Instant::now();
     let out = Command::new(env!("CARGO_BIN_EXE_roundtable"))
-        .args(["srdd-score", "--projects"])
-        .arg(&root)
+        .args(["srdd-score", "--runner", runner, "--projects"])
+        .arg(root)
         .arg("--json")
         .output()
         .expect("run the CLI");
-    let took = started.elapsed();
+    let took = started.elapsed().as_secs_f64();
     let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    let _ = std::fs::remove_dir_all(&root);
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
     // Two projects cannot be scored: the exit code says so.
-    assert_eq!(out.status.code(), Some(1), "{stdout}\n{stderr}");
+    assert_eq!(out.status.code(), Some(1), "{runner}: {stdout}\n{stderr}");
     let lines: BTreeMap<String, Value> = stdout
         .lines()
         .map(|l| {
@@ -133,7 +168,54 @@ fn every_rule_of_the_metric_on_small_projects() {
             (v["project"].as_str().expect("a project").to_string(), v)
         })
         .collect();
-    assert_eq!(lines.len(), 11, "one line per folder: {stdout}");
+    assert_eq!(lines.len(), 16, "{runner}: one line per folder: {stdout}");
+    (lines, stderr, took)
+}
+
+#[test]
+fn every_rule_of_the_metric_on_small_projects() {
+    assert!(
+        Command::new("python3").arg("--version").output().is_ok(),
+        "srdd-score runs projects in CPython: python3 must be on the PATH"
+    );
+    let root = std::env::temp_dir().join(format!("roundtable-srdd-test-{}", std::process::id()));
+    write_projects(&root);
+    let (lines, stderr, took) = score_all(&root, "cpython");
+    let (pyodide, pyodide_stderr, pyodide_took) = score_all(&root, "pyodide");
+    let _ = std::fs::remove_dir_all(&root);
+    eprintln!(
+        "srdd-score on 16 projects: CPython {took:.1} s, Pyodide in Node {pyodide_took:.1} s"
+    );
+    check_rules(&lines, &stderr, took, "CPython");
+    check_rules(&pyodide, &pyodide_stderr, pyodide_took, "pyodide");
+    // Every figure and verdict is CPython's.
+    for (project, line) in &lines {
+        let other = &pyodide[project];
+        for key in [
+            "completeness",
+            "executability",
+            "consistency",
+            "quality",
+            "complexity",
+            "lines",
+            "tokens",
+            "functions",
+            "files",
+            "unparsed",
+            "gui",
+            "stopped",
+            "blocked",
+            "error",
+        ] {
+            assert_eq!(
+                line[key], other[key],
+                "{project} {key}: CPython {line}, Pyodide {other}"
+            );
+        }
+    }
+}
+
+fn check_rules(lines: &BTreeMap<String, Value>, stderr: &str, took: f64, runner: &str) {
     let score = |p: &str, k: &str| {
         lines[p][k]
             .as_f64()
@@ -149,6 +231,14 @@ fn every_rule_of_the_metric_on_small_projects() {
         ("gui", 1.0, 1.0),
         ("gui_raises", 1.0, 0.0),
         ("no_code", 1.0, 0.0),
+        // CPython prints a syntax error in main.py with no traceback header.
+        ("syntax_error", 1.0, 1.0),
+        // "python3: can't open file": no traceback either.
+        ("no_main", 1.0, 1.0),
+        // Blocked on its full stdout until stopped: it never raised.
+        ("fills_pipe", 1.0, 1.0),
+        ("exit_text", 1.0, 1.0),
+        ("stderr_bytes", 1.0, 0.0),
     ] {
         assert_eq!(
             score(p, "completeness"),
@@ -168,15 +258,27 @@ fn every_rule_of_the_metric_on_small_projects() {
             "{p}: quality is the product"
         );
         assert!((-1.0..=1.0).contains(&score(p, "consistency")), "{p}");
-        assert!(lines[p]["runner"]
-            .as_str()
-            .is_some_and(|r| r.contains("CPython")));
+        assert!(
+            lines[p]["runner"]
+                .as_str()
+                .is_some_and(|r| r.contains(runner)),
+            "{p}: {}",
+            lines[p]
+        );
         assert_eq!(lines[p]["embedder"], "lexical-v1");
     }
     assert_eq!(lines["gui"]["gui"], serde_json::json!(["tkinter"]));
     assert_eq!(lines["done"]["gui"], serde_json::json!([]));
-    // The still-running program was stopped at 3 s, not waited for.
-    assert!(took.as_secs() < 60, "{took:?}");
+    for p in ["still_running", "gui", "fills_pipe"] {
+        assert_eq!(lines[p]["stopped"], true, "{p}: {}", lines[p]);
+    }
+    for p in ["done", "traceback", "gui_raises", "exit_text"] {
+        assert_eq!(lines[p]["stopped"], false, "{p}: {}", lines[p]);
+    }
+    assert_eq!(lines["fills_pipe"]["blocked"], "stdout");
+    assert_eq!(lines["still_running"]["blocked"], Value::Null);
+    // The still-running programs were stopped at 3 s, not waited for.
+    assert!(took < 90.0, "{took}");
     let err = |p: &str| lines[p]["error"].as_str().unwrap_or_default().to_string();
     assert!(
         err("not_utf8").contains("main.py is not UTF-8"),
@@ -197,6 +299,6 @@ fn every_rule_of_the_metric_on_small_projects() {
     assert_eq!(s["lines"], 10, "{s}");
     assert_eq!(s["unparsed"], 0, "{s}");
     // The means, Table 2 in %.
-    assert!(stderr.contains("9 projects scored, 2 not"), "{stderr}");
+    assert!(stderr.contains("14 projects scored, 2 not"), "{stderr}");
     assert!(stderr.contains("Table 2 (%): completeness"), "{stderr}");
 }

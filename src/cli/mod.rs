@@ -15,6 +15,7 @@ pub mod lesson_cmd;
 pub mod local_model;
 pub mod mael;
 pub mod paper;
+pub mod projects;
 pub mod python;
 pub mod rouge_cmd;
 pub mod run_cmd;

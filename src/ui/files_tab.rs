@@ -1,9 +1,11 @@
 //! The Files tab: the run's workspace as of the replay cursor — its tree,
 //! the picked file highlighted, who wrote each version, the changes since
-//! the version before, and the whole workspace as a zip. Shown only once
+//! the version before, the whole workspace as a zip, and its `main.py` run
+//! (`files_run`). Shown only once
 //! the run has written a file; folded here, in the `extras` chunk. Every
 //! text is a text node (a file may hold anything).
 
+use super::files_run::{Outcome, RunButton, RunOutput};
 use super::fold::{self, Folded};
 use super::state::use_app;
 use crate::engine::base::workspace::Entry;
@@ -105,6 +107,16 @@ pub fn FilesTab() -> impl IntoView {
         );
     };
     let any_file = move || summary.get().0 != 0;
+    let outcome = RwSignal::new(None::<Outcome>);
+    let files = Memo::new(move |_| {
+        fold::read(&VIEW, app, |v| {
+            v.workspace
+                .walk()
+                .into_iter()
+                .map(|(p, t)| (p.to_string(), t.to_string()))
+                .collect::<Vec<_>>()
+        })
+    });
     let pick = move |path: String| {
         picked.set(Some(path));
         version.set(None);
@@ -116,9 +128,13 @@ pub fn FilesTab() -> impl IntoView {
                     let (n, bytes) = summary.get();
                     format!("{n} {} · {}", if n == 1 { "file" } else { "files" }, size(bytes))
                 }}</span>
-                <button type="button" class="button small" on:click=download
-                    title="Every file's latest version, in a zip">"Download zip"</button>
+                <span class="files-actions">
+                    <RunButton files outcome/>
+                    <button type="button" class="button small" on:click=download
+                        title="Every file's latest version, in a zip">"Download zip"</button>
+                </span>
             </div>
+            <RunOutput outcome/>
             {move || error.get().map(|e| view! { <p class="error small" role="alert">{format!("Could not download the zip: {e}")}</p> })}
             <Show when=move || !refused.with(Vec::is_empty)>
                 <div class="notice files-refused" role="status">

@@ -10,6 +10,7 @@ mod coordinators;
 mod embeddings;
 mod events_tab;
 mod exports;
+mod files_run;
 mod files_tab;
 mod fit_note;
 mod fold;

@@ -4,7 +4,10 @@
 #   files       the project's .py files
 #   lines       lines of code: lines holding a token that is not a comment
 #               (blank and comment-only lines do not count)
-#   tokens      Python tokens, comments and layout (line breaks, indents) aside
+#   tokens      Python tokens, comments and layout (line breaks, indents) aside;
+#               an f-string (or t-string) is one token, as Python 3.11 reads
+#               it, though 3.12 and later split it into parts: the CLI's
+#               CPython and the page's Pyodide (3.14) then count alike
 #   functions   def and async def, methods included
 #   complexity  total cyclomatic complexity (McCabe): 1 for each file and
 #               each function, plus 1 for each decision — if / elif, a
@@ -23,11 +26,31 @@ import tokenize
 LAYOUT = {tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT, tokenize.ENDMARKER, tokenize.ENCODING}
 
 
+# The tokens 3.12 and later split an f-string (t-string: 3.14) into: a
+# START ... END run (nested ones inside) is one token spanning the run.
+STARTS = {getattr(tokenize, n) for n in ("FSTRING_START", "TSTRING_START") if hasattr(tokenize, n)}
+ENDS = {getattr(tokenize, n) for n in ("FSTRING_END", "TSTRING_END") if hasattr(tokenize, n)}
+
+
+class Span:
+    def __init__(self, start, end):
+        self.start, self.end = start, end
+
+
 def code_tokens(text):
     out = []
+    depth, opened = 0, None
     try:
         for t in tokenize.generate_tokens(io.StringIO(text).readline):
-            if t.type not in LAYOUT:
+            if t.type in STARTS:
+                if depth == 0:
+                    opened = t.start
+                depth += 1
+            elif t.type in ENDS and depth:
+                depth -= 1
+                if depth == 0:
+                    out.append(Span(opened, t.end))
+            elif depth == 0 and t.type not in LAYOUT:
                 out.append(t)
     except (tokenize.TokenError, SyntaxError):
         pass

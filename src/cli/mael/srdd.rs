@@ -6,8 +6,11 @@
 //! tokens, functions, files). One line per project, `--json`:
 //! `{"project", "completeness", "executability", "consistency", "quality",
 //! "complexity", "lines", "tokens", "functions", "files", "runner",
-//! "embedder", "gui"}`, or `{"project", "error"}`; then the means (Table 2
-//! in %, Table 3), on stderr with `--json`.
+//! "embedder", "unparsed", "gui", "stopped", "blocked"}` (`gui`: the
+//! toolkits served headless; `stopped`: still running at 3 s; `blocked`:
+//! "stdout" or "stderr" when it was stopped with that pipe full, else
+//! null), or `{"project", "error"}`; then the means (Table 2 in %, Table
+//! 3), on stderr with `--json`.
 //!
 //! As the script: the files are taken in `os.walk` order (a folder's own
 //! entries in the order the file system lists them, then its folders'); the
@@ -17,41 +20,27 @@
 //! the script, it runs in a copy of the project in a temporary folder (a
 //! program's files do not land in DIR), with GUI toolkits served headless
 //! (`web/srdd/gui_standins.py`, as in the page: the result names them).
-//! CPython (`python3`) runs it; the line says which.
+//! CPython (`python3`) runs it, or Pyodide in Node where there is no
+//! python3 or `--runner pyodide` asks (`cli::projects`); the line says which.
 
 use super::super::common::Common;
 use super::super::flags::Flags;
+use super::super::projects::Runner;
+use futures::executor::block_on;
 use roundtable::engine::base::cancel::CancelToken;
 use roundtable::engine::domains::srdd::project::{File, Project};
-use roundtable::engine::domains::srdd::{
-    cosine, executability, requirement_text, Quality, RUN_SECONDS,
-};
+use roundtable::engine::domains::srdd::run::{Files, ProjectRunner, Scale};
+use roundtable::engine::domains::srdd::{cosine, executability, requirement_text, Quality};
 use roundtable::engine::model::embed::Embedder;
-use serde::Deserialize;
 use serde_json::json;
 use std::ffi::OsString;
-use std::io::{Read, Write};
-use std::os::unix::process::CommandExt;
+use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 pub const USAGE: &str = "\
-  roundtable srdd-score --projects DIR [--json] [--embedding-model M [--embedding-url U]]";
-
-const GUI_STANDINS: &str = include_str!("../../../web/srdd/gui_standins.py");
-const METRICS: &str = include_str!("../../../web/srdd/metrics.py");
-
-/// Table 3's figures of a project (`metrics.py`).
-#[derive(Debug, Default, Deserialize)]
-struct Scale {
-    complexity: u64,
-    lines: u64,
-    tokens: u64,
-    functions: u64,
-    files: u64,
-    unparsed: u64,
-}
+  roundtable srdd-score --projects DIR [--json] [--runner cpython|pyodide]
+                        [--embedding-model M [--embedding-url U]]";
 
 /// A project's files in `os.walk` order (top-down; symlinked folders are
 /// listed, not entered), paths relative to `root`.
@@ -88,15 +77,17 @@ fn walk(root: &Path) -> Result<Vec<(String, PathBuf)>, String> {
     Ok(out)
 }
 
-/// The files walked, the project as the script reads them, and its
-/// requirement (the first `.txt` file's text, stripped).
-type Walked = (Vec<(String, PathBuf)>, Project, String);
+/// The files walked (path and text, as a runner takes them), the project
+/// as the script reads them, and its requirement (the first `.txt` file's
+/// text, stripped).
+type Walked = (Files, Project, String);
 
 fn read_project(dir: &Path) -> Result<Walked, String> {
-    let files = walk(dir)?;
+    let walked = walk(dir)?;
     let mut project = Project::default();
     let mut requirement = None;
-    for (rel, path) in &files {
+    let mut files = Vec::new();
+    for (rel, path) in &walked {
         let read = || {
             let bytes =
                 std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
@@ -113,6 +104,11 @@ fn read_project(dir: &Path) -> Result<Walked, String> {
             requirement = Some(read()?.trim().to_string());
         }
         project.files.push(File::new(rel, &text));
+        // What a copy of the file holds for the run (a file that is not
+        // text is given as far as it reads: .py files are UTF-8 by now).
+        let bytes =
+            std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        files.push((rel.clone(), String::from_utf8_lossy(&bytes).into_owned()));
     }
     let requirement = requirement.ok_or_else(|| {
         "no .txt file holds the requirement (the official script reads the first one)".to_string()
@@ -120,175 +116,22 @@ fn read_project(dir: &Path) -> Result<Walked, String> {
     Ok((files, project, requirement))
 }
 
-/// A temporary folder, removed when dropped.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new() -> Result<Scratch, String> {
-        use std::sync::atomic::{AtomicU32, Ordering};
-        static N: AtomicU32 = AtomicU32::new(0);
-        let dir = std::env::temp_dir().join(format!(
-            "roundtable-srdd-{}-{}",
-            std::process::id(),
-            N.fetch_add(1, Ordering::SeqCst)
-        ));
-        std::fs::create_dir_all(&dir).map_err(|e| format!("cannot make {}: {e}", dir.display()))?;
-        Ok(Scratch(dir))
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-/// Copies a project's walked files under `to`.
-fn copy_project(files: &[(String, PathBuf)], to: &Path) -> Result<(), String> {
-    for (rel, from) in files {
-        let dest = to.join(rel);
-        if let Some(parent) = dest.parent() {
-            std::fs::create_dir_all(parent)
-                .map_err(|e| format!("cannot make {}: {e}", parent.display()))?;
-        }
-        std::fs::copy(from, &dest).map_err(|e| format!("cannot copy {rel}: {e}"))?;
-    }
-    Ok(())
-}
-
-/// What a run of `python3 main.py` left: its stderr, and the GUI
-/// toolkits served headless.
-struct Ran {
-    stderr: Vec<u8>,
-    gui: Vec<String>,
-}
-
-/// Runs `python3 main.py` in `folder` for [`RUN_SECONDS`], then stops its
-/// process group; stderr is read once it has ended.
-fn run_main(folder: &Path, scratch: &Path) -> Result<Ran, String> {
-    let gui_dir = scratch.join("gui");
-    std::fs::create_dir_all(&gui_dir).map_err(|e| format!("cannot make the GUI folder: {e}"))?;
-    std::fs::write(gui_dir.join("sitecustomize.py"), GUI_STANDINS)
-        .map_err(|e| format!("cannot write the GUI stand-ins: {e}"))?;
-    let mark = scratch.join("gui-mark");
-    let mut child = Command::new("python3")
-        .arg("main.py")
-        .current_dir(folder)
-        .env("PYTHONPATH", &gui_dir)
-        .env("ROUNDTABLE_GUI_MARK", &mark)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .process_group(0)
-        .spawn()
-        .map_err(|e| {
-            format!("cannot start python3 ({e}): srdd-score runs projects with CPython")
-        })?;
-    let started = Instant::now();
-    let limit = Duration::from_secs(RUN_SECONDS);
-    while started.elapsed() < limit {
-        if child.try_wait().ok().flatten().is_some() {
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    if child.try_wait().ok().flatten().is_none() {
-        let group = child.id() as libc::pid_t;
-        // SAFETY: killpg sends a signal to the group this process made.
-        unsafe { libc::killpg(group, libc::SIGTERM) };
-        let grace = Instant::now();
-        while child.try_wait().ok().flatten().is_none() && grace.elapsed() < Duration::from_secs(1)
-        {
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        // SAFETY: as above.
-        unsafe { libc::killpg(group, libc::SIGKILL) };
-        let _ = child.wait();
-    }
-    drop(child.stdout.take());
-    let mut stderr = Vec::new();
-    if let Some(mut pipe) = child.stderr.take() {
-        // A process that left the group could hold the pipe open: read in a
-        // thread, and take what came within a second.
-        let (tx, rx) = std::sync::mpsc::channel();
-        std::thread::spawn(move || {
-            let mut buf = Vec::new();
-            let _ = pipe.read_to_end(&mut buf);
-            let _ = tx.send(buf);
-        });
-        stderr = rx.recv_timeout(Duration::from_secs(1)).unwrap_or_default();
-    }
-    let mut gui: Vec<String> = Vec::new();
-    for toolkit in std::fs::read_to_string(&mark).unwrap_or_default().lines() {
-        if !gui.iter().any(|t| t == toolkit) {
-            gui.push(toolkit.to_string());
-        }
-    }
-    Ok(Ran { stderr, gui })
-}
-
-/// Table 3's figures, from `metrics.py` in CPython.
-fn scale(project: &Project, scratch: &Path) -> Result<Scale, String> {
-    let script = scratch.join("metrics.py");
-    std::fs::write(&script, METRICS).map_err(|e| format!("cannot write metrics.py: {e}"))?;
-    let files: Vec<_> = project
-        .files
-        .iter()
-        .map(|f| json!({"path": f.path, "text": f.text}))
-        .collect();
-    let mut child = Command::new("python3")
-        .arg(&script)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|e| format!("cannot start python3 ({e})"))?;
-    if let Some(mut stdin) = child.stdin.take() {
-        stdin
-            .write_all(json!({ "files": files }).to_string().as_bytes())
-            .map_err(|e| format!("cannot give metrics.py the files: {e}"))?;
-    }
-    let out = child
-        .wait_with_output()
-        .map_err(|e| format!("metrics.py did not end: {e}"))?;
-    if !out.status.success() {
-        return Err(format!(
-            "metrics.py failed: {}",
-            String::from_utf8_lossy(&out.stderr).trim()
-        ));
-    }
-    serde_json::from_slice(&out.stdout).map_err(|e| format!("metrics.py wrote no figures ({e})"))
-}
-
-/// CPython's version, as the result names the runner.
-fn runner() -> Result<String, String> {
-    let out = Command::new("python3")
-        .arg("--version")
-        .output()
-        .map_err(|e| format!("srdd-score runs projects with CPython, and python3 cannot be started ({e}): install Python 3"))?;
-    let v = String::from_utf8_lossy(&out.stdout).trim().to_string();
-    Ok(format!("python3 ({})", v.replace("Python", "CPython")))
-}
-
 /// One project's line.
 fn score(
     dir: &Path,
     embedder: &dyn Embedder,
-    runner: &str,
+    runner: &Runner,
 ) -> Result<(Quality, Scale, serde_json::Value), String> {
     let (files, project, requirement) = read_project(dir)?;
-    let scratch = Scratch::new()?;
-    let copy = scratch.0.join("project");
-    copy_project(&files, &copy)?;
     let ran = match project.run_folder() {
-        Some(folder) => Some(run_main(&copy.join(folder), &scratch.0)?),
+        Some(folder) => Some(block_on(runner.run(files.clone(), folder.to_string()))?),
         None => None,
     };
     let texts = [
         requirement_text(&requirement).to_string(),
         project.code_for_consistency(),
     ];
-    let vectors = futures::executor::block_on(embedder.embed(&texts, &CancelToken::new()))
+    let vectors = block_on(embedder.embed(&texts, &CancelToken::new()))
         .map_err(|e| format!("the embedder failed: {}", e.user_message()))?;
     let consistency = match vectors.as_slice() {
         [a, b] => cosine(a, b),
@@ -296,10 +139,15 @@ fn score(
     };
     let quality = Quality::new(
         project.completeness(),
-        executability(ran.as_ref().map(|r| r.stderr.as_slice())),
+        executability(ran.as_ref()),
         consistency,
     );
-    let scale = scale(&project, &scratch.0)?;
+    let py: Files = project
+        .files
+        .iter()
+        .map(|f| (f.path.clone(), f.text.clone()))
+        .collect();
+    let scale = block_on(runner.measure(py))?;
     let name = dir
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
@@ -316,9 +164,11 @@ fn score(
         "functions": scale.functions,
         "files": scale.files,
         "unparsed": scale.unparsed,
-        "runner": runner,
+        "runner": runner.name(),
         "embedder": embedder.id().id,
-        "gui": ran.map(|r| r.gui).unwrap_or_default(),
+        "gui": ran.as_ref().map(|r| r.gui.clone()).unwrap_or_default(),
+        "stopped": ran.as_ref().is_some_and(|r| r.stopped),
+        "blocked": ran.as_ref().and_then(|r| r.blocked.clone()),
     });
     Ok((quality, scale, line))
 }
@@ -329,9 +179,10 @@ pub fn run(args: Vec<OsString>) -> Result<i32, String> {
         .text("projects")?
         .ok_or_else(|| format!("srdd-score needs --projects\n{USAGE}"))?;
     let json_out = f.switch("json")?;
+    let choice = f.text("runner")?;
     let embedder = Common::read(&f)?.embedder()?;
     f.finish()?;
-    let runner = runner()?;
+    let runner = Runner::pick(choice.as_deref())?;
     let mut dirs: Vec<PathBuf> = std::fs::read_dir(&root)
         .map_err(|e| format!("cannot read {root}: {e}"))?
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -388,6 +239,12 @@ pub fn run(args: Vec<OsString>) -> Result<i32, String> {
 fn summary(scored: &[(Quality, Scale)], failed: usize, took: Duration, embedder: &str) -> String {
     let n = scored.len().max(1) as f64;
     let mean = |f: &dyn Fn(&(Quality, Scale)) -> f64| scored.iter().map(f).sum::<f64>() / n;
+    if scored.is_empty() {
+        return format!(
+            "no project scored ({failed} could not be) in {:.1} s: no Table 2 or 3",
+            took.as_secs_f64()
+        );
+    }
     format!(
         "{} projects scored{} in {:.1} s ({:.2} s each); consistency by the {embedder}\n\
          Table 2 (%): completeness {:.2} executability {:.2} consistency {:.2} quality {:.2}\n\

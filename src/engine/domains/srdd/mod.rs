@@ -5,14 +5,16 @@
 //!
 //! - `project`: what the script reads of a project (the code book,
 //!   completeness, the folder it runs, the code without comments).
-//! - Here: a requirement and the dataset's CSV; executability from what a
-//!   run of `main.py` left on stderr; the four scores of Table 2.
+//! - `run`: what a run of `main.py` left (executability is read from it),
+//!   Table 3's figures, and the runner a caller gives.
+//! - Here: a requirement and the dataset's CSV; the four scores of Table 2.
 //!
 //! Running the project (3 s, then stopped) and embedding (consistency) are
-//! the caller's: the CLI runs CPython, the page Pyodide; the embedder is the
-//! run's, named beside the figure.
+//! the caller's: the CLI runs CPython (or Pyodide in Node), the page
+//! Pyodide; the embedder is the run's, named beside the figure.
 
 pub mod project;
+pub mod run;
 
 use crate::engine::domains::travel::csv::read_table;
 use serde::{Deserialize, Serialize};
@@ -66,19 +68,11 @@ pub fn parse_csv(text: &str, file: &str) -> Result<Vec<Requirement>, String> {
     Ok(out)
 }
 
-/// Executability (0 or 1) from what a run of `python3 main.py` wrote on
-/// stderr (read after it ended or was stopped; its exit code is never read,
-/// as the script never reads it): 0 when stderr says `traceback` in any
-/// case, or is not UTF-8 (the script's decoding fails, which it counts as a
-/// bug); else 1. No `.py` file to run: 0 (`None` here).
-pub fn executability(stderr: Option<&[u8]>) -> f64 {
-    let Some(bytes) = stderr else {
-        return 0.0;
-    };
-    match std::str::from_utf8(bytes) {
-        Ok(text) if !text.to_lowercase().contains("traceback") => 1.0,
-        _ => 0.0,
-    }
+/// Executability (0 or 1) of a project's run: 0 when its stderr said
+/// `traceback` or was not UTF-8 ([`run::Ran::executability`]), and when
+/// there was no `.py` file to run (`None`).
+pub fn executability(ran: Option<&run::Ran>) -> f64 {
+    ran.map_or(0.0, run::Ran::executability)
 }
 
 /// Table 2's four scores of one project.
@@ -135,25 +129,10 @@ mod tests {
     use super::*;
 
     #[test]
-    fn executability_is_read_from_stderr_as_the_script_reads_it() {
-        assert_eq!(executability(Some(b"")), 1.0);
-        assert_eq!(executability(Some(b"DeprecationWarning: x\n")), 1.0);
-        assert_eq!(
-            executability(Some(
-                b"Traceback (most recent call last):\n  File \"main.py\"\nNameError: x"
-            )),
-            0.0
-        );
-        assert_eq!(executability(Some(b"TRACEBACK")), 0.0);
-        // Python cannot open main.py: no traceback, executable (a quirk).
-        assert_eq!(
-            executability(Some(
-                b"python3: can't open file '/p/main.py': [Errno 2] No such file or directory\n"
-            )),
-            1.0
-        );
-        assert_eq!(executability(Some(&[0xff, 0xfe])), 0.0);
+    fn nothing_to_run_is_not_executable() {
         assert_eq!(executability(None), 0.0);
+        let ran = run::Ran::from_bytes(b"", b"", false, vec![]);
+        assert_eq!(executability(Some(&ran)), 1.0);
     }
 
     #[test]
