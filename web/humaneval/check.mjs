@@ -85,6 +85,24 @@ export function fatalMessage(error) {
   return `interpreter died (${text.split('\n')[0].slice(0, 200)})`;
 }
 
+// Python for a runner's make_*() (indented as its body): the set "blocked",
+// and a finder that makes importing any of them fail as importing an absent
+// module does. The runner binds _ModuleNotFoundError (a program may replace
+// the builtin). web/srdd/project.mjs's runner has it too.
+export const ABSENT_MODULES_PY = String.raw`
+    blocked = set()
+
+    class AbsentModules:
+        @staticmethod
+        def find_spec(name, path=None, target=None):
+            top = name.partition(".")[0]
+            if top in blocked or name in blocked:
+                raise _ModuleNotFoundError(f"No module named {top!r}", name=top)
+            return None
+
+    sys.meta_path.insert(0, AbsentModules)
+`;
+
 // The Python side. make_checker() is run once per interpreter; it returns
 // check(program) -> result string. Everything check() needs is bound when it
 // is made, so a program that replaces sys.setrecursionlimit, os.chdir,
@@ -132,18 +150,7 @@ def make_checker():
     # Modules block_modules() takes away (the bridges to JavaScript): gone from
     # sys.modules before every program, and importing them, or anything in
     # them, fails the way importing an absent module does.
-    blocked = set()
-
-    class AbsentModules:
-        @staticmethod
-        def find_spec(name, path=None, target=None):
-            top = name.partition(".")[0]
-            if top in blocked or name in blocked:
-                raise _ModuleNotFoundError(f"No module named {top!r}", name=top)
-            return None
-
-    sys.meta_path.insert(0, AbsentModules)
-
+${ABSENT_MODULES_PY}
     # Builtins the checker itself uses, bound now: a program may replace them.
     _exec, _setattr, _delattr, _getattr, _isinstance = exec, setattr, delattr, getattr, isinstance
     _len, _type, _id, _set, _str, _tuple, _list = len, type, id, set, str, tuple, list

@@ -43,6 +43,8 @@
 // its folder (e.g. /tmp). A run that ends the interpreter (a JavaScript stack
 // overflow) is reported by the host, which replaces the worker.
 
+import { ABSENT_MODULES_PY } from '../humaneval/check.mjs';
+
 /** How long main.py runs before the host stops it (eval_quality.py's 3 s). */
 export const RUN_MS = 3000;
 /** A pipe's size (bytes): Linux's default, which the official script's pipes have. */
@@ -62,18 +64,8 @@ def make_runner(standins_src, metrics_src, emit, pipe_bytes):
     exec(compile(metrics_src, "metrics.py", "exec"), metrics)
     measure_files = metrics["measure"]
 
-    blocked = set()
-
-    class AbsentModules:
-        @staticmethod
-        def find_spec(name, path=None, target=None):
-            top = name.partition(".")[0]
-            if top in blocked or name in blocked:
-                raise ModuleNotFoundError(f"No module named {top!r}", name=top)
-            return None
-
-    sys.meta_path.insert(0, AbsentModules)
-
+    _ModuleNotFoundError = ModuleNotFoundError
+${ABSENT_MODULES_PY}
     home = os.getcwd()
     path0, argv0, main0 = list(sys.path), list(sys.argv), sys.modules.get("__main__")
     streams0 = (sys.stdout, sys.stderr, sys.stdin)
