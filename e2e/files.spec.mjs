@@ -112,6 +112,29 @@ test('Run main.py runs the workspace in the page\'s Python as SRDD\'s metric doe
   assert.equal(await stdout(), '42');
   await output.getByRole('button', { name: 'Close the output' }).click();
   await output.waitFor({ state: 'detached' });
+
+  // Leaving the tab while a run is going: it ends unseen, and nothing breaks.
+  await importWithWrites(page, doc, [['main.py', 'while True:\n    pass\n']]);
+  await filesTab(page).click();
+  await files.locator('.code-text', { hasText: 'while True' }).waitFor();
+  await files.getByRole('button', { name: 'Run main.py' }).click();
+  await page.getByRole('tab', { name: /^Transcript/ }).click();
+  await page.waitForTimeout(4000);
+  await filesTab(page).click();
+  await files.locator('.code-text', { hasText: 'while True' }).waitFor();
+  // Shown if the tab kept its state, else gone with it: never half.
+  if (await output.count()) {
+    assert.match(await output.innerText(), /Stopped after 3 s/);
+    await output.getByRole('button', { name: 'Close the output' }).click();
+  }
+  // The stopped worker was replaced: the next run starts a new one.
+  await importWithWrites(page, doc, [['main.py', 'print(1)\n']]);
+  await filesTab(page).click();
+  await files.locator('.code-text', { hasText: 'print(1)' }).waitFor();
+  await files.getByRole('button', { name: 'Run main.py' }).click();
+  await output.locator('.run-head').waitFor({ timeout: 90_000 });
+  assert.match(await output.locator('.run-head').innerText(), /Python's start/);
+  assert.equal(await stdout(), '1');
   assert.deepEqual(page.errors, []);
 });
 

@@ -34,6 +34,28 @@ const REQ: (&str, &[u8]) = (
 /// The projects, written under `root`.
 fn write_projects(root: &Path) {
     let _ = std::fs::remove_dir_all(root);
+    // Each run has its own pipes: two runs of 40 KB on stderr (the file
+    // descriptor itself, below sys.stderr) do not fill one, and a word
+    // split across two runs is no word ("trace" | "back").
+    for (name, text) in [
+        ("err_a_big", "import os\nos.write(2, b'w' * 40000)\n"),
+        ("err_b_big", "import os\nos.write(2, b'w' * 40000)\n"),
+        ("err_c_trace", "import os\nos.write(2, b'no trace')\n"),
+        ("err_d_back", "import os\nos.write(2, b'back to work')\n"),
+        // What generated programs do with the standard streams.
+        (
+            "streams",
+            "import sys\nsys.stdout.reconfigure(encoding='utf-8')\nsys.stdout.buffer.write(b'raw\\n')\n\
+             sys.stderr.buffer.write(b'\\xc3')\nsys.stderr.buffer.write(b'\\xa9\\n')\n\
+             print(sys.stdout.fileno(), sys.stderr.fileno(), repr(sys.stdin.read()), sys.stdin.buffer.read())\n",
+        ),
+        ("streams_bad", "import sys\nsys.stderr.buffer.write(b'\\xff\\n')\n"),
+        // One project's warning filters are not the next one's.
+        ("warn_a", "import warnings\nwarnings.simplefilter('error')\n"),
+        ("warn_b", "import warnings\nwarnings.warn('careful')\nprint('on')\n"),
+    ] {
+        write(root, name, &[REQ, ("main.py", text.as_bytes())]);
+    }
     write(
         root,
         "done",
@@ -168,7 +190,7 @@ fn score_all(root: &Path, runner: &str) -> (BTreeMap<String, Value>, String, f64
             (v["project"].as_str().expect("a project").to_string(), v)
         })
         .collect();
-    assert_eq!(lines.len(), 16, "{runner}: one line per folder: {stdout}");
+    assert_eq!(lines.len(), 24, "{runner}: one line per folder: {stdout}");
     (lines, stderr, took)
 }
 
@@ -184,7 +206,7 @@ fn every_rule_of_the_metric_on_small_projects() {
     let (pyodide, pyodide_stderr, pyodide_took) = score_all(&root, "pyodide");
     let _ = std::fs::remove_dir_all(&root);
     eprintln!(
-        "srdd-score on 16 projects: CPython {took:.1} s, Pyodide in Node {pyodide_took:.1} s"
+        "srdd-score on 24 projects: CPython {took:.1} s, Pyodide in Node {pyodide_took:.1} s"
     );
     check_rules(&lines, &stderr, took, "CPython");
     check_rules(&pyodide, &pyodide_stderr, pyodide_took, "pyodide");
@@ -239,6 +261,14 @@ fn check_rules(lines: &BTreeMap<String, Value>, stderr: &str, took: f64, runner:
         ("fills_pipe", 1.0, 1.0),
         ("exit_text", 1.0, 1.0),
         ("stderr_bytes", 1.0, 0.0),
+        ("err_a_big", 1.0, 1.0),
+        ("err_b_big", 1.0, 1.0),
+        ("err_c_trace", 1.0, 1.0),
+        ("err_d_back", 1.0, 1.0),
+        ("streams", 1.0, 1.0),
+        ("streams_bad", 1.0, 0.0),
+        ("warn_a", 1.0, 1.0),
+        ("warn_b", 1.0, 1.0),
     ] {
         assert_eq!(
             score(p, "completeness"),
@@ -272,7 +302,14 @@ fn check_rules(lines: &BTreeMap<String, Value>, stderr: &str, took: f64, runner:
     for p in ["still_running", "gui", "fills_pipe"] {
         assert_eq!(lines[p]["stopped"], true, "{p}: {}", lines[p]);
     }
-    for p in ["done", "traceback", "gui_raises", "exit_text"] {
+    for p in [
+        "done",
+        "traceback",
+        "gui_raises",
+        "exit_text",
+        "err_b_big",
+        "err_d_back",
+    ] {
         assert_eq!(lines[p]["stopped"], false, "{p}: {}", lines[p]);
     }
     assert_eq!(lines["fills_pipe"]["blocked"], "stdout");
@@ -299,6 +336,6 @@ fn check_rules(lines: &BTreeMap<String, Value>, stderr: &str, took: f64, runner:
     assert_eq!(s["lines"], 10, "{s}");
     assert_eq!(s["unparsed"], 0, "{s}");
     // The means, Table 2 in %.
-    assert!(stderr.contains("14 projects scored, 2 not"), "{stderr}");
+    assert!(stderr.contains("22 projects scored, 2 not"), "{stderr}");
     assert!(stderr.contains("Table 2 (%): completeness"), "{stderr}");
 }

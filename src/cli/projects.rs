@@ -88,13 +88,24 @@ impl Scratch {
     fn new() -> Result<Scratch, String> {
         use std::sync::atomic::{AtomicU32, Ordering};
         static N: AtomicU32 = AtomicU32::new(0);
-        let dir = std::env::temp_dir().join(format!(
-            "roundtable-srdd-{}-{}",
-            std::process::id(),
-            N.fetch_add(1, Ordering::SeqCst)
-        ));
-        std::fs::create_dir_all(&dir).map_err(|e| format!("cannot make {}: {e}", dir.display()))?;
-        Ok(Scratch(dir))
+        // A new folder, never one left by an earlier process (a name is
+        // tried again if it exists).
+        let mut last = String::new();
+        for _ in 0..16 {
+            let nanos = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.subsec_nanos());
+            let dir = std::env::temp_dir().join(format!(
+                "roundtable-srdd-{}-{}-{nanos:08x}",
+                std::process::id(),
+                N.fetch_add(1, Ordering::SeqCst)
+            ));
+            match std::fs::create_dir(&dir) {
+                Ok(()) => return Ok(Scratch(dir)),
+                Err(e) => last = format!("cannot make {}: {e}", dir.display()),
+            }
+        }
+        Err(last)
     }
 }
 
@@ -146,8 +157,8 @@ fn run_main(folder: &Path, scratch: &Path) -> Result<Ran, String> {
         std::thread::sleep(Duration::from_millis(20));
     }
     let stopped = child.try_wait().ok().flatten().is_none();
+    let group = child.id() as libc::pid_t;
     if stopped {
-        let group = child.id() as libc::pid_t;
         // SAFETY: killpg sends a signal to the group this process made.
         unsafe { libc::killpg(group, libc::SIGTERM) };
         let grace = Instant::now();
@@ -155,10 +166,13 @@ fn run_main(folder: &Path, scratch: &Path) -> Result<Ran, String> {
         {
             std::thread::sleep(Duration::from_millis(20));
         }
-        // SAFETY: as above.
-        unsafe { libc::killpg(group, libc::SIGKILL) };
-        let _ = child.wait();
     }
+    // The group whole (main.py, if it ignored SIGTERM, and what it started
+    // and left running: it would hold the pipes open and outlive the
+    // scoring), then main.py reaped.
+    // SAFETY: as above (a group already gone is ESRCH, ignored).
+    unsafe { libc::killpg(group, libc::SIGKILL) };
+    let _ = child.wait();
     // Read only now, as the script reads them (a program that filled a
     // pipe was blocked on it); a process that left the group may hold a
     // pipe open: what came within a second is taken.

@@ -281,6 +281,9 @@ impl ProjectRunner for PageProjects {
                     ran.died = Some(why);
                 }
             }
+            // The worker marks a traceback as it is written; stderr is read
+            // for one too, as the script reads it.
+            ran.traceback |= ran.stderr.to_lowercase().contains("traceback");
             ran.stdout = capped(ran.stdout);
             ran.stderr = capped(ran.stderr);
             Ok(ran)

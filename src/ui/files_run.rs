@@ -62,10 +62,11 @@ pub fn RunButton(files: Memo<Files>, outcome: RwSignal<Option<Outcome>>) -> impl
             use crate::engine::base::clock::Clock;
             let started = clock.now_ms();
             let ran = runner.run(files.clone(), folder.clone()).await;
-            if files != files_now.get_untracked() {
+            // The tab may be gone (another tab, another run) by now.
+            if files_now.try_get_untracked().as_ref() != Some(&files) {
                 return;
             }
-            outcome.set(Some(Outcome::Done {
+            outcome.try_set(Some(Outcome::Done {
                 ran,
                 runner: runner.name(),
                 folder,

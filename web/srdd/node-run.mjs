@@ -164,6 +164,8 @@ class Host {
       this.timeoutMs,
     );
     if (got?.error) return got;
+    // The worker marks a traceback as it is written; stderr is read for one too, as the script reads it.
+    if (ran.stderr.toLowerCase().includes('traceback')) ran.traceback = true;
     if (got === 'stopped') ran.stopped = true;
     if (got !== 'ran') this.replace();
     return { ran };

@@ -52,7 +52,7 @@ export const PIPE_BYTES = 65536;
 
 export const PROJECT_PY = String.raw`
 def make_runner(standins_src, metrics_src, emit, pipe_bytes):
-    import builtins, io, os, shutil, sys, tempfile, time, traceback, types
+    import builtins, codecs, io, os, shutil, sys, tempfile, time, traceback, types, warnings
     _sleep = time.sleep
 
     standins = types.ModuleType("sitecustomize")
@@ -69,10 +69,12 @@ ${ABSENT_MODULES_PY}
     home = os.getcwd()
     path0, argv0, main0 = list(sys.path), list(sys.argv), sys.modules.get("__main__")
     streams0 = (sys.stdout, sys.stderr, sys.stdin)
+    hooks0, limit0 = (sys.excepthook, sys.displayhook), sys.getrecursionlimit()
 
     class Stream(io.TextIOBase):
         def __init__(self, kind):
             self.kind, self.kept, self.tail, self.traceback = kind, 0, "", False
+            self.utf8, self.check = True, codecs.getincrementaldecoder("utf-8")()
 
         @property
         def encoding(self):
@@ -88,13 +90,32 @@ ${ABSENT_MODULES_PY}
         def isatty(self):
             return False
 
+        def fileno(self):
+            return 1 if self.kind == "stdout" else 2
+
+        def reconfigure(self, *, encoding=None, errors=None, newline=None,
+                        line_buffering=None, write_through=None):
+            pass  # the bytes go to the pipe as they are written either way
+
+        @property
+        def buffer(self):
+            return Bytes(self)
+
         def write(self, s):
             if not isinstance(s, str):
                 raise TypeError(f"write() argument must be str, not {type(s).__name__}")
-            data = s.encode("utf-8", self.errors)
+            return self.write_bytes(s.encode("utf-8", self.errors), len(s))
+
+        def write_bytes(self, data, count=None):
+            if self.kind == "stderr" and self.utf8:
+                try:
+                    self.check.decode(data)  # a character may end in the next write
+                except UnicodeDecodeError:
+                    self.utf8 = False
+                    emit("not-utf8", "")
             room = pipe_bytes - self.kept
             blocked = len(data) > room
-            s = data[:room].decode("utf-8", "ignore")
+            s = data[:room].decode("utf-8", "replace")
             self.kept += min(len(data), room)
             if self.kind == "stderr" and not self.traceback:
                 seen = self.tail + s.lower()
@@ -108,10 +129,27 @@ ${ABSENT_MODULES_PY}
                 emit("blocked", self.kind)
                 while True:  # the pipe is full: blocked until the host stops the run
                     _sleep(1)
-            return len(data)
+            return len(data) if count is None else count
+
+    class Bytes(io.BufferedIOBase):
+        """sys.stdout.buffer: the stream's bytes, to the same pipe."""
+
+        def __init__(self, text):
+            self.text = text
+
+        def writable(self):
+            return True
+
+        def fileno(self):
+            return self.text.fileno()
+
+        def write(self, b):
+            return self.text.write_bytes(bytes(b))
 
     def reset():
         sys.stdout, sys.stderr, sys.stdin = streams0
+        sys.excepthook, sys.displayhook = hooks0
+        sys.setrecursionlimit(limit0)
         sys.path, sys.argv = list(path0), list(argv0)
         if main0 is not None:
             sys.modules["__main__"] = main0
@@ -132,7 +170,8 @@ ${ABSENT_MODULES_PY}
                     f.write(text)
             here = os.path.join(project, folder) if folder else project
             os.makedirs(here, exist_ok=True)
-            sys.stdout, sys.stderr, sys.stdin = Stream("stdout"), err, io.StringIO("")
+            stdin = io.TextIOWrapper(io.BytesIO(b""), encoding="utf-8")
+            sys.stdout, sys.stderr, sys.stdin = Stream("stdout"), err, stdin
             os.chdir(here)
             sys.path = [here] + list(path0)
             sys.argv = ["main.py"]
@@ -155,7 +194,9 @@ ${ABSENT_MODULES_PY}
                 traceback.print_exception(type(e), e, None, file=err)
                 return
             try:
-                exec(code, main.__dict__)
+                # Its warning filters are its own (the next project's start as these).
+                with warnings.catch_warnings():
+                    exec(code, main.__dict__)
             except SystemExit as e:
                 if e.code is not None and not isinstance(e.code, int):
                     err.write(f"{e.code}\n")
@@ -166,7 +207,10 @@ ${ABSENT_MODULES_PY}
             shutil.rmtree(scratch, ignore_errors=True)
 
     def measure(files):
-        return measure_files([{"path": p, "text": t} for p, t in files])
+        # ast's SyntaxWarnings (an invalid escape …) are not the run's output.
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return measure_files([{"path": p, "text": t} for p, t in files])
 
     def block_modules(names):
         blocked.update(names)
@@ -193,11 +237,18 @@ export function readFiles(files) {
  * it); `measure(files)` gives Table 3's figures (web/srdd/metrics.py).
  */
 export function makeProjectRunner(pyodide, { standins, metrics, emit }) {
+  // A run's own pipe: every run and measure starts with an empty one (a
+  // count, a tail or a half character left by the last must not carry on).
   const fd = (kind) => {
-    const decoder = new TextDecoder('utf-8', { fatal: true });
-    let kept = 0;
-    let tail = '';
+    let decoder, kept, tail;
+    const fresh = () => {
+      decoder = new TextDecoder('utf-8', { fatal: true });
+      kept = 0;
+      tail = '';
+    };
+    fresh();
     return {
+      fresh,
       write(buffer) {
         let text;
         try {
@@ -224,8 +275,10 @@ export function makeProjectRunner(pyodide, { standins, metrics, emit }) {
       },
     };
   };
-  pyodide.setStdout(fd('stdout'));
-  pyodide.setStderr(fd('stderr'));
+  const pipes = [fd('stdout'), fd('stderr')];
+  const freshPipes = () => pipes.forEach((p) => p.fresh());
+  pyodide.setStdout({ write: (b) => pipes[0].write(b) });
+  pyodide.setStderr({ write: (b) => pipes[1].write(b) });
   pyodide.setStdin({ error: true });
   const namespace = pyodide.globals.get('dict')();
   pyodide.runPython(PROJECT_PY, { globals: namespace });
@@ -237,9 +290,11 @@ export function makeProjectRunner(pyodide, { standins, metrics, emit }) {
   return {
     run(files, folder) {
       if (folder !== null && typeof folder !== 'string') throw new TypeError('folder must be a string or null');
+      freshPipes();
       pyRun(toPy(files), folder ?? '');
     },
     measure(files) {
+      freshPipes();
       const got = pyMeasure(toPy(files));
       const out = got.toJs({ dict_converter: Object.fromEntries });
       got.destroy();
