@@ -63,6 +63,9 @@ export function parseLine(line) {
   return { files: v.files, folder: v.folder ?? null };
 }
 
+/** How long measuring a project's code may take (it runs no program; as platform/project.rs). */
+const MEASURE_MS = 30_000;
+
 /** One worker thread at a time, replaced when a run is stopped or dies. */
 class Host {
   constructor({ timeoutMs, dir }) {
@@ -131,11 +134,19 @@ class Host {
   }
 
   async measure(files) {
-    const got = await this.ask({ op: 'measure', files }, (m) => {
-      if (m.type === 'measured') return { scale: m.scale };
-      if (m.type === 'refused') return { error: m.message };
-      if (m.type === 'fatal') return { error: `Python died measuring the code: ${m.message}`, died: true };
-    });
+    const got = await this.ask(
+      { op: 'measure', files },
+      (m) => {
+        if (m.type === 'measured') return { scale: m.scale };
+        if (m.type === 'refused') return { error: m.message };
+        if (m.type === 'fatal') return { error: `Python died measuring the code: ${m.message}`, died: true };
+      },
+      MEASURE_MS,
+    );
+    if (got === 'stopped') {
+      this.replace();
+      return { error: `measuring the code took over ${MEASURE_MS / 1000} s` };
+    }
     if (got.died) this.replace();
     return got;
   }
