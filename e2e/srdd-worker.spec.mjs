@@ -35,6 +35,7 @@ after(async () => env && (await env.close()));
 /** Runs each program in a fresh-or-reused module worker as platform/project.rs does; what each gave. */
 async function runInPage(page, programs) {
   return page.evaluate(async ({ programs, runMs }) => {
+    const { foldOut, newRan } = await import('/srdd/project.mjs');
     let worker = null;
     const start = () =>
       new Promise((ok, fail) => {
@@ -46,20 +47,15 @@ async function runInPage(page, programs) {
     let id = 0;
     for (const [name, text] of Object.entries(programs)) {
       worker ??= await start();
-      const ran = { stdout: '', stderr: '', traceback: false, utf8: true, stopped: false, gui: [], blocked: null };
+      const ran = newRan();
       const mine = ++id;
       const end = await new Promise((done) => {
         const timer = setTimeout(() => done('stopped'), runMs);
         worker.onmessage = (e) => {
           const m = e.data;
           if (m.id !== mine) return;
-          if (m.type === 'out') {
-            if (m.kind === 'stdout' || m.kind === 'stderr') ran[m.kind] += m.text;
-            else if (m.kind === 'traceback') ran.traceback = true;
-            else if (m.kind === 'not-utf8') ran.utf8 = false;
-            else if (m.kind === 'gui' && !ran.gui.includes(m.text)) ran.gui.push(m.text);
-            else if (m.kind === 'blocked') ran.blocked = m.text;
-          } else if (m.type === 'ran' || m.type === 'refused' || m.type === 'fatal') {
+          if (m.type === 'out') foldOut(ran, m);
+          else if (m.type === 'ran' || m.type === 'refused' || m.type === 'fatal') {
             clearTimeout(timer);
             done(m.type === 'ran' ? 'ran' : `${m.type}: ${m.message}`);
           }

@@ -26,7 +26,7 @@ import { readFileSync, realpathSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { fatalMessage, lockDown } from '../humaneval/check.mjs';
-import { RUN_MS, serveProjects } from './project.mjs';
+import { foldOut, newRan, RUN_MS, serveProjects } from './project.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 
@@ -152,18 +152,11 @@ class Host {
   }
 
   async run(files, folder) {
-    const ran = { stdout: '', stderr: '', traceback: false, utf8: true, stopped: false, gui: [], blocked: null, died: null };
+    const ran = newRan();
     const got = await this.ask(
       { op: 'run', files, folder },
       (m) => {
-        if (m.type === 'out') {
-          if (m.kind === 'stdout' || m.kind === 'stderr') ran[m.kind] += m.text;
-          else if (m.kind === 'traceback') ran.traceback = true;
-          else if (m.kind === 'not-utf8') ran.utf8 = false;
-          else if (m.kind === 'gui' && !ran.gui.includes(m.text)) ran.gui.push(m.text);
-          else if (m.kind === 'blocked') ran.blocked = m.text;
-          return undefined;
-        }
+        if (m.type === 'out') return foldOut(ran, m);
         if (m.type === 'ran') return 'ran';
         if (m.type === 'refused') return { error: m.message };
         if (m.type === 'fatal') {

@@ -307,6 +307,18 @@ export function makeProjectRunner(pyodide, { standins, metrics, emit }) {
   };
 }
 
+/** A run's outcome before its first message (the fields of srdd::run::Ran). */
+export const newRan = () => ({ stdout: '', stderr: '', traceback: false, utf8: true, stopped: false, gui: [], blocked: null, died: null });
+
+/** A host's reading of one {type: "out"} message into `ran` (platform/project.rs reads them alike). */
+export function foldOut(ran, m) {
+  if (m.kind === 'stdout' || m.kind === 'stderr') ran[m.kind] += m.text;
+  else if (m.kind === 'traceback') ran.traceback = true;
+  else if (m.kind === 'not-utf8') ran.utf8 = false;
+  else if (m.kind === 'gui' && !ran.gui.includes(m.text)) ran.gui.push(m.text);
+  else if (m.kind === 'blocked') ran.blocked = m.text;
+}
+
 /**
  * A worker's side, for either host: loads nothing itself (the host gives
  * it the loaded Pyodide and the two Python files), locks the interpreter
