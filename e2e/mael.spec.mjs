@@ -35,7 +35,7 @@ test('a MAEL run: call tree, team graph, rewards, retrievals; it replays from a 
   const page = await openApp(env);
   await page.setViewportSize({ width: 1440, height: 1000 });
   await chooseMael(page);
-  assert.match(await page.locator('.ml-setup').innerText(), /4 agents, 3 edges · root Agent 1 \(closeness 1\.00\)/);
+  assert.match(await page.locator('.ml-setup').innerText(), /4 agents, 4 edges · root Agent 1 \(closeness 1\.00\)/);
   await screenshot(page, 'mael-setup');
   await run(page);
   // The team: the root crowned, every agent's closeness.
@@ -44,8 +44,8 @@ test('a MAEL run: call tree, team graph, rewards, retrievals; it replays from a 
   assert.equal(await team.locator('g.ml-node').count(), 4);
   assert.deepEqual(
     await team.locator('.ml-closeness').allTextContents(),
-    ['c 1.00', 'c 0.60', 'c 0.60', 'c 0.60'],
-    'star: the hub reaches everyone in one hop',
+    ['c 1.00', 'c 0.75', 'c 0.75', 'c 0.60'],
+    'the hub reaches everyone in one hop; two leaves are joined (depth 2 is reachable)',
   );
   // The call tree: the root task split into one subtask per line, each
   // with its solver, critique rounds and rewards.
@@ -262,13 +262,13 @@ test('task sets import from JSONL (checked first: a bad line is refused, nothing
   const row = (q, a) => JSON.stringify({ question: q, answer: `${a}\n#### ${a}` });
   const good = [row('Tom has 3 apples and buys 4 more. How many?', 7), row('Half of 18?', 9)].join('\n');
   await page.getByLabel('Import as').selectOption('gsm8k');
-  await page.getByLabel('Import tasks (JSONL)').setInputFiles({ name: 'mini-gsm8k.jsonl', mimeType: 'application/json', buffer: Buffer.from(good) });
+  await page.getByLabel('Import tasks (JSONL, or SRDD\'s CSV)').setInputFiles({ name: 'mini-gsm8k.jsonl', mimeType: 'application/json', buffer: Buffer.from(good) });
   await page.locator('#ml-set').filter({ hasText: 'mini-gsm8k.jsonl · gsm8k' }).waitFor();
   await page.waitForFunction(() => document.querySelector('#ml-set')?.value === 'mini-gsm8k.jsonl');
   assert.equal(await page.locator('#ml-task option').count(), 2);
   assert.match(await page.getByLabel('Task text').innerText(), /Tom has 3 apples/);
   const bad = `${good}\n{"question": "no answer here"}`;
-  await page.getByLabel('Import tasks (JSONL)').setInputFiles({ name: 'broken.jsonl', mimeType: 'application/json', buffer: Buffer.from(bad) });
+  await page.getByLabel('Import tasks (JSONL, or SRDD\'s CSV)').setInputFiles({ name: 'broken.jsonl', mimeType: 'application/json', buffer: Buffer.from(bad) });
   await page.getByText(/Could not import broken\.jsonl: broken\.jsonl line 3: .*Nothing was stored\./).waitFor();
   assert.equal(await page.locator('#ml-set option', { hasText: 'broken' }).count(), 0, 'not kept');
   assert.equal(await page.locator('#ml-set').inputValue(), 'mini-gsm8k.jsonl', 'the set in use is unchanged');
@@ -277,6 +277,47 @@ test('task sets import from JSONL (checked first: a bad line is refused, nothing
   await page.waitForSelector('body[data-ready="1"]');
   await chooseMael(page);
   await page.locator('#ml-set option', { hasText: 'mini-gsm8k.jsonl' }).waitFor({ state: 'attached' });
+  assert.deepEqual(page.errors, []);
+});
+
+test('SRDD: a built-in requirement is built in the page: a pipeline writes the files, the critic reads the run, the project is scored', async () => {
+  const page = await openApp(env);
+  await page.setViewportSize({ width: 1440, height: 1000 });
+  await chooseMael(page);
+  await page.locator('#ml-set').selectOption('builtin:software:test');
+  await page.waitForFunction(() => document.querySelector('#ml-task option')?.textContent.includes('Develop the software'));
+  assert.equal(await page.locator('#ml-task option').count(), 4);
+  await run(page);
+  // The files: the core by one stage's agent, main.py by the next's.
+  const files = page.locator('.files');
+  await page.getByRole('tab', { name: /^Files/ }).click();
+  await files.locator('.file-tree').waitFor();
+  const tree = (await files.locator('.file-tree li').allInnerTexts()).join(' ');
+  assert.match(tree, /main\.py/);
+  assert.match(tree, /unit_shifter\.py/);
+  await files.getByRole('button', { name: 'Run main.py' }).click();
+  const output = files.getByRole('region', { name: 'Run output' });
+  await output.locator('.run-head').waitFor({ timeout: 90_000 });
+  assert.match(await output.locator('pre.run-stdout').innerText(), /Unit_Shifter\n1\. Converts lengths\. -> 4 items, 67\.75 in all/);
+  await screenshot(page, 'mael-srdd-files');
+  // The critic was shown the program's run; the score names the runner.
+  await page.getByRole('tab', { name: /Call tree/ }).click();
+  const treeText = await page.getByRole('region', { name: 'Call tree' }).innerText();
+  assert.match(treeText, /Split into a pipeline/);
+  assert.match(treeText, /A placeholder \(`?pass`?\) is left/);
+  assert.match(treeText, /completeness 1\.00 · executability 1\.00 · consistency 0\.\d\d/);
+  assert.match(treeText, /Scored by Pyodide [\d.]+ \(CPython [\d.]+\), in the page; consistency by the built-in lexical embedder/);
+  // Fig. 4's shape: the placeholder's main.py is incomplete (0%) until refined.
+  assert.match(treeText, /Quality after each step that wrote files: \d+% → 0% → \d+% → \d+%/);
+  await screenshot(page, 'mael-srdd-tree');
+  // SRDD's CSV imports as a task set (a bad row is refused, nothing kept).
+  const csv = 'Name,Description,Category\nTiny_Timer,"Counts down from ten, then prints done.",Utility\n';
+  await page.getByLabel('Import as').selectOption('srdd');
+  await page.getByLabel('Import tasks (JSONL, or SRDD\'s CSV)').setInputFiles({ name: 'mini-srdd.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+  await page.waitForFunction(() => document.querySelector('#ml-set')?.value === 'mini-srdd.csv');
+  assert.match(await page.getByLabel('Task text').innerText(), /Develop the software Tiny_Timer: Counts down from ten/);
+  await page.getByLabel('Import tasks (JSONL, or SRDD\'s CSV)').setInputFiles({ name: 'bad-srdd.csv', mimeType: 'text/csv', buffer: Buffer.from('Name,Category\nx,y\n') });
+  await page.getByText(/Could not import bad-srdd\.csv: .*no column "Description".*Nothing was stored\./).waitFor();
   assert.deepEqual(page.errors, []);
 });
 
@@ -293,7 +334,7 @@ test('HumanEval: an imported problem is scored by running its tests in Pyodide, 
     entry_point: 'add',
   };
   await page.getByLabel('Import as').selectOption('humaneval');
-  await page.getByLabel('Import tasks (JSONL)').setInputFiles({ name: 'he-one.jsonl', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(problem)) });
+  await page.getByLabel('Import tasks (JSONL, or SRDD\'s CSV)').setInputFiles({ name: 'he-one.jsonl', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(problem)) });
   await page.waitForFunction(() => document.querySelector('#ml-set')?.value === 'he-one.jsonl');
   assert.equal(fetched.filter((p) => p.startsWith('/pyodide/') || p.startsWith('/humaneval/')).length, 0, 'nothing of Python before a HumanEval answer is scored');
   await run(page);

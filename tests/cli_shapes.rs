@@ -70,10 +70,21 @@ fn each_step_asks_for_its_shape_and_a_refusing_server_still_gets_the_run() {
                 assert_eq!(schema["properties"]["adequate"]["type"], "boolean")
             }
             Some("mael_evaluate") => assert_eq!(schema["properties"]["score"]["maximum"], 10.0),
-            Some("mael_decompose") => assert_eq!(
-                schema["properties"]["subtasks"]["items"]["required"],
-                serde_json::json!(["agent", "task"])
-            ),
+            Some("mael_decompose") => {
+                assert_eq!(
+                    schema["properties"]["subtasks"]["items"]["required"],
+                    serde_json::json!(["agent", "task"])
+                );
+                // The decomposer says how its parts relate (§2.1).
+                assert_eq!(
+                    schema["properties"]["mode"]["enum"],
+                    serde_json::json!(["modules", "pipeline"]),
+                    "{schema}"
+                );
+                assert!(schema["required"]
+                    .as_array()
+                    .is_some_and(|r| r.iter().any(|x| x == "mode")));
+            }
             other => panic!("unexpected shape {other:?}"),
         }
     }

@@ -65,6 +65,18 @@ fn runs() -> Vec<(String, Vec<String>)> {
             vec!["--coordinator", "mael", "--mode", mode],
         ));
     }
+    // Software (SRDD): files as the solution, the critic shown the run.
+    out.push((
+        "mael srdd".to_string(),
+        vec![
+            "--coordinator",
+            "mael",
+            "--dataset",
+            "srdd",
+            "--mode",
+            "none",
+        ],
+    ));
     out.into_iter()
         .map(|(n, a)| (n, a.into_iter().map(str::to_string).collect()))
         .collect()

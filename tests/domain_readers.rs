@@ -9,7 +9,7 @@
 //! and reproduces.
 
 use roundtable::engine::domains::tasks::{
-    builtin, commongen, gsm8k, humaneval, mmlu, parse_jsonl, Dataset, Gold, Task,
+    builtin, commongen, gsm8k, humaneval, mmlu, parse_file, parse_jsonl, Dataset, Gold, Task,
 };
 use serde_json::{json, Value};
 use std::cell::Cell;
@@ -373,6 +373,17 @@ fn task_readers_never_panic_and_give_well_formed_golds() {
                 golds.push(builtin::task_from_json(v, i).map(|t| t.gold));
                 golds.push(humaneval::task(v, i).map(|t| t.gold));
             }
+            // SRDD's CSV: the input as a row's description, and as a file.
+            let csv = format!(
+                "Name,Description,Category\nApp_{i},\"{}\",Tool\n{input}",
+                input.replace('"', "\"\"")
+            );
+            for text in [csv.as_str(), input.as_str()] {
+                match parse_file(Dataset::Srdd, text, "f.csv") {
+                    Ok(tasks) => golds.extend(tasks.into_iter().map(|t| Ok(t.gold))),
+                    Err(e) => golds.push(Err(e)),
+                }
+            }
             golds
         };
         let Ok(golds) = catch_unwind(AssertUnwindSafe(run)) else {
@@ -386,6 +397,7 @@ fn task_readers_never_panic_and_give_well_formed_golds() {
                 Gold::Concepts(c) => {
                     assert!(!c.is_empty() && c.iter().all(|c| !c.is_empty()))
                 }
+                Gold::Software { name, .. } => assert!(!name.trim().is_empty(), "{}", show(input)),
                 Gold::Program { entry_point, .. } => assert!(
                     entry_point
                         .chars()

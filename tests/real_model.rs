@@ -52,12 +52,17 @@ fn scratch(name: &str) -> PathBuf {
 /// Runs the CLI with the model options added; returns stdout, after
 /// printing the wall time (the closing notes' table reads it).
 fn cli(model: &Path, what: &str, args: &[&str]) -> String {
+    cli_capped(model, what, args, "80")
+}
+
+/// [`cli`] with replies of at most `max_tokens` tokens.
+fn cli_capped(model: &Path, what: &str, args: &[&str], max_tokens: &str) -> String {
     let started = Instant::now();
     let out = Command::new(env!("CARGO_BIN_EXE_roundtable"))
         .args(args)
         .args(["--provider", "local", "--model-file"])
         .arg(model)
-        .args(["--temperature", "0", "--max-tokens", "80", "--quiet"])
+        .args(["--temperature", "0", "--max-tokens", max_tokens, "--quiet"])
         .output()
         .expect("the CLI starts");
     let stderr = String::from_utf8_lossy(&out.stderr);
@@ -257,12 +262,17 @@ fn name_of(model: &Path) -> String {
 
 /// One `run`, its summary line (`--json`) checked against its run file.
 fn one_run(model: &Path, what: &str, args: &[&str]) -> RunDoc {
+    one_run_capped(model, what, args, "80")
+}
+
+/// [`one_run`] with replies of at most `max_tokens` tokens.
+fn one_run_capped(model: &Path, what: &str, args: &[&str], max_tokens: &str) -> RunDoc {
     let dir = scratch(what);
     let file = dir.join("run.json");
     let file_arg = file.to_string_lossy().into_owned();
     let mut all: Vec<&str> = args.to_vec();
     all.extend(["--json", "--out", &file_arg]);
-    let stdout = cli(model, what, &all);
+    let stdout = cli_capped(model, what, &all, max_tokens);
     let summary: Value = serde_json::from_str(stdout.trim())
         .unwrap_or_else(|e| panic!("{what}: the --json summary: {e}\n{stdout}"));
     let run = run_scan::read_run(what, &file);
@@ -528,6 +538,73 @@ fn real_model_mael_solves_learns_and_is_evaluated() {
         "mael-eval's repaired and unreadable replies are not the ones its runs recorded"
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// An SRDD task (a built-in requirement) on the real model, to its end:
+/// its software steps held to the files' shape, whatever the model writes
+/// written to the run's workspace (or refused, flagged), the project run in
+/// CPython and scored by SRDD's metric and Table 3 — any score.
+#[test]
+fn real_model_mael_builds_an_srdd_project() {
+    let Some(model) = model() else { return };
+    let run = one_run_capped(
+        &model,
+        "mael srdd",
+        &[
+            "run",
+            "--coordinator",
+            "mael",
+            "--dataset",
+            "srdd",
+            "--team",
+            "star:3",
+            "--critic-rounds",
+            "1",
+            "--token-cap",
+            "12000",
+        ],
+        "384",
+    );
+    assert!(
+        finished(&run),
+        "an SRDD task on the real model runs to its end"
+    );
+    let solves = run_scan::answered(&run.events)
+        .into_iter()
+        .filter(|a| a.step() == "mael.solve")
+        .count();
+    assert!(solves >= 1, "a solve wrote (or tried to write) the project");
+    let score = run.events.iter().find_map(|e| match &e.event {
+        RunEvent::ScoreComputed {
+            name,
+            value,
+            detail,
+            ..
+        } if name == "score" => Some((*value, detail.clone())),
+        _ => None,
+    });
+    let (value, detail) = score.expect("the project was scored");
+    assert!(
+        detail["runner"]
+            .as_str()
+            .is_some_and(|r| r.contains("python3")),
+        "{detail}"
+    );
+    for k in [
+        "completeness",
+        "executability",
+        "consistency",
+        "lines",
+        "files",
+    ] {
+        assert!(detail[k].is_number(), "{k}: {detail}");
+    }
+    let files = run
+        .events
+        .iter()
+        .filter(|e| matches!(e.event, RunEvent::FileWritten { .. }))
+        .count();
+    eprintln!("[real model] mael srdd: quality {value:.3}, {files} files written, {detail}");
 }
 
 /// SmolLM2's judge always solves alone, so the run's other steps never

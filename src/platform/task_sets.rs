@@ -1,9 +1,9 @@
-//! Task sets the user imported (JSONL of a known dataset's shape), kept in
+//! Task sets the user imported (JSONL of a known dataset's shape, or SRDD's CSV), kept in
 //! IndexedDB by name so they survive reloads. Checked before they are
 //! stored: a file that does not parse is refused and nothing is kept.
 
 use super::idb::{self, StoreDecl, StoreError};
-use crate::engine::domains::tasks::{parse_jsonl, Dataset, Task};
+use crate::engine::domains::tasks::{parse_file, Dataset, Task};
 use serde::{Deserialize, Serialize};
 
 const TASK_SETS: &str = "task_sets";
@@ -21,7 +21,7 @@ struct Record {
 
 /// Checks `jsonl` as a set of `dataset` and keeps it as `name`.
 pub async fn save(name: &str, dataset: Dataset, jsonl: &str) -> Result<usize, String> {
-    let tasks = parse_jsonl(dataset, jsonl, name)?;
+    let tasks = parse_file(dataset, jsonl, name)?;
     let record = Record {
         v: RECORD_VERSION,
         name: name.into(),
@@ -55,7 +55,7 @@ pub async fn load(name: &str) -> Result<Vec<Task>, String> {
             "The task set \"{name}\" was stored by a newer version of Roundtable."
         ));
     }
-    parse_jsonl(r.dataset, &r.jsonl, name)
+    parse_file(r.dataset, &r.jsonl, name)
 }
 
 pub async fn delete(name: &str) -> Result<(), StoreError> {

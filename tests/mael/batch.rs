@@ -35,6 +35,7 @@ fn result(task_id: &str, mode: Mode) -> RunEvent {
         mode,
         learned: 0,
         parts: Vec::new(),
+        scored_by: None,
     };
     RunEvent::NoteWritten {
         agent: "evaluator".into(),
@@ -139,7 +140,7 @@ fn rows_count_repaired_replies_per_mode_and_step_kind_once_per_call() {
         (summary["replies"].clone(), summary["repaired"].clone()),
         (json!(6), json!(3))
     );
-    let exported = report::json(&table, &[]);
+    let exported = report::json(&table, &[], &[]);
     let want = json!({
         "mael.aggregate": {"replies": 1, "repaired": 0, "unreadable": 0},
         "mael.critique": {"replies": 3, "repaired": 3, "unreadable": 0},

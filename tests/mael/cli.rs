@@ -7,7 +7,7 @@ use crate::mock::{cli, requests, start_mock, tmp};
 use roundtable::engine::coordinators::mael::experience::Pool;
 use serde_json::Value;
 
-fn lines(stdout: &str) -> Vec<Value> {
+pub fn lines(stdout: &str) -> Vec<Value> {
     stdout
         .lines()
         .filter(|l| l.starts_with('{'))

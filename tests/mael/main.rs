@@ -26,5 +26,6 @@ mod datasets;
 mod humaneval;
 mod learning;
 mod replies;
+mod software;
 mod views;
 mod workflow;

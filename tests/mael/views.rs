@@ -164,7 +164,91 @@ fn reports_render_tables_charts_and_files() {
         "mode,score,completion_tokens,rounds,tasks,replies,repaired,unreadable\nMAEL-ØExp,0.1,"
     ));
     assert!(csv.contains("pool_tasks,score\n0,0.1\n10,0.55"));
-    assert_eq!(report::json(&rows, &sweep)["modes"][2]["mode"], "step");
+    assert_eq!(report::json(&rows, &sweep, &[])["modes"][2]["mode"], "step");
+    // No SRDD row: no Table 2 or 3; no curve: no Fig. 4.
+    assert_eq!(report::srdd_html(&rows), "");
+    assert!(report::curves_svg(&[], false).is_empty());
+}
+
+#[test]
+fn srdd_reports_show_tables_two_and_three_and_the_figures() {
+    use roundtable::engine::coordinators::mael::learn::{
+        label, relative_to_none, QualityCurve, Row,
+    };
+    let parts = |q: f64, lines: f64| -> Vec<(String, f64)> {
+        [
+            ("completeness", 1.0),
+            ("executability", 1.0),
+            ("consistency", q),
+            ("quality", q),
+            ("complexity", 10.0),
+            ("lines", lines),
+            ("tokens", 160.0),
+            ("functions", 4.0),
+            ("files", 2.0),
+        ]
+        .into_iter()
+        .map(|(n, v)| (n.to_string(), v))
+        .collect()
+    };
+    let rows: Vec<Row> = [(Mode::None, 0.3, 800.0, 2.0), (Mode::Step, 0.4, 600.0, 1.0)]
+        .into_iter()
+        .map(|(mode, q, tokens, rounds)| Row {
+            label: label(mode).into(),
+            summary: ModeSummary {
+                mode,
+                score: q,
+                completion_tokens: tokens,
+                rounds,
+                tasks: 4,
+                task_ids: Vec::new(),
+                parts: parts(q, 26.0 + rounds),
+                repairs: Default::default(),
+            },
+        })
+        .collect();
+    let html = report::srdd_html(&rows);
+    assert!(html.contains("Table 2"), "{html}");
+    assert!(
+        html.contains("<td class=\"num\">30.00</td>"),
+        "quality in %: {html}"
+    );
+    assert!(html.contains("Table 3"), "{html}");
+    assert!(
+        html.contains("<td class=\"num\">28.0</td>"),
+        "lines as they are: {html}"
+    );
+    assert_eq!(report::parts_html(&rows), "", "not CommonGen's composite");
+    let rel = relative_to_none(&rows);
+    assert_eq!(rel[0].rounds, Some(1.0));
+    assert_eq!(rel[1].rounds, Some(0.5));
+    assert_eq!(rel[1].completion_tokens, Some(0.75));
+    assert!(report::relative_html(&rel).contains("<td class=\"num\">0.75</td>"));
+    let curves = vec![
+        QualityCurve {
+            task_id: "srdd:A".into(),
+            label: "MAEL-ØExp".into(),
+            quality: vec![0.2, 0.0, 0.3],
+        },
+        QualityCurve {
+            task_id: "srdd:A".into(),
+            label: "MAEL-Step".into(),
+            quality: vec![0.2, 0.3],
+        },
+    ];
+    let charts = report::curves_svg(&curves, true);
+    assert_eq!(charts.len(), 1, "one chart per case");
+    assert_eq!(
+        charts[0].1.matches("<polyline").count(),
+        2,
+        "a line per row"
+    );
+    assert_eq!(charts[0].1.matches("<circle").count(), 5);
+    assert!(charts[0].1.contains("MAEL-Step · iteration 2: 30.0%"));
+    let json = report::json(&rows, &[], &curves);
+    assert_eq!(json["modes"][1]["relative_to_none"]["rounds"], 0.5);
+    assert_eq!(json["modes"][1]["parts"]["lines"], 27.0);
+    assert_eq!(json["quality_per_iteration"][0]["quality"][1], 0.0);
 }
 
 /// A MAEL run shared as a link opens to the same run, and so to the same

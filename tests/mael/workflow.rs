@@ -17,7 +17,7 @@ use roundtable::engine::run::{RunEvent, RunStatus};
 use std::cell::Cell;
 use std::rc::Rc;
 
-fn three_line_task() -> Task {
+pub fn three_line_task() -> Task {
     Task {
         dataset: Dataset::Builtin,
         id: "t3".into(),
@@ -181,10 +181,10 @@ fn critique_rounds_stop_at_the_round_limit() {
 }
 
 /// The demo model, yielding once before each answer (as a network call would).
-struct Yielding {
-    inner: Rc<dyn ChatModel>,
-    in_flight: Rc<Cell<usize>>,
-    most: Rc<Cell<usize>>,
+pub struct Yielding {
+    pub inner: Rc<dyn ChatModel>,
+    pub in_flight: Rc<Cell<usize>>,
+    pub most: Rc<Cell<usize>>,
 }
 
 impl ChatModel for Yielding {

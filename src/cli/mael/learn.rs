@@ -14,11 +14,14 @@ use futures::future::LocalBoxFuture;
 use roundtable::engine::coordinators::every_script;
 use roundtable::engine::coordinators::mael::contract::{MaelOptions, Mode};
 use roundtable::engine::coordinators::mael::learn::{
-    evaluation_jobs, first_tasks, groups, learning_jobs, learning_repairs, pending, refuse_trained,
-    result_of, rows, sweep, sweep_mode, ModeSummary, Row, Tag, LEARNING,
+    evaluation_jobs, first_tasks, groups, learning_jobs, learning_repairs, pending, quality_curves,
+    refuse_trained, relative_to_none, result_of, rows, sweep, sweep_mode, ModeSummary,
+    QualityCurve, Relative, Row, Tag, LEARNING,
 };
 use roundtable::engine::coordinators::mael::memory::Memory;
+use roundtable::engine::coordinators::mael::software::SCALE_PARTS;
 use roundtable::engine::coordinators::mael::{self};
+use roundtable::engine::domains::srdd;
 use roundtable::engine::domains::tasks::builtin::Split;
 use roundtable::engine::domains::tasks::{humaneval, Task};
 use roundtable::engine::model::ChatModel;
@@ -41,12 +44,14 @@ struct MaelHost<'a> {
     save_to: Option<String>,
     /// HumanEval's runner, one Node process for every run.
     python: Rc<humaneval::Runner>,
+    /// SRDD's project runner, when the runs are SRDD's.
+    projects: Option<Rc<srdd::run::Runner>>,
     error: RefCell<Option<String>>,
 }
 
 impl<'a> MaelHost<'a> {
     /// Runs on `memory` with the model the options name; no sweep, no saving.
-    fn new(common: &'a Common, memory: Rc<Memory>) -> Result<MaelHost<'a>, String> {
+    fn new(common: &'a Common, memory: Rc<Memory>, a: &MaelArgs) -> Result<MaelHost<'a>, String> {
         Ok(MaelHost {
             common,
             model: common.model(every_script)?,
@@ -54,6 +59,7 @@ impl<'a> MaelHost<'a> {
             sweep: HashMap::new(),
             save_to: None,
             python: super::python(),
+            projects: a.projects()?,
             error: RefCell::new(None),
         })
     }
@@ -68,6 +74,9 @@ impl Host<Tag> for MaelHost<'_> {
         };
         ctx.insert_resource(memory);
         ctx.insert_resource(self.python.clone());
+        if let Some(p) = &self.projects {
+            ctx.insert_resource(p.clone());
+        }
         Ok(ctx)
     }
 
@@ -185,7 +194,7 @@ pub fn learn(args: Vec<OsString>) -> Result<i32, String> {
         }),
         None => Vec::new(),
     };
-    let mut host = MaelHost::new(&common, memory.clone())?;
+    let mut host = MaelHost::new(&common, memory.clone(), &a)?;
     host.save_to = Some(out.clone());
     let started = common.clock.now_ms();
     let report = cli_batch::run(jobs, true, &batch, &common, &host, &LINES)?;
@@ -243,11 +252,14 @@ pub fn eval(args: Vec<OsString>) -> Result<i32, String> {
         task: t.clone(),
         ..template.clone()
     });
-    let mut host = MaelHost::new(&common, memory.clone())?;
+    let mut host = MaelHost::new(&common, memory.clone(), &a)?;
     host.sweep = sweep_pools;
     let report = cli_batch::run(jobs, false, &batch, &common, &host, &LINES)?;
+    let table = rows(&report.runs);
     let figures = EvalFigures {
-        table: rows(&report.runs),
+        relative: relative_to_none(&table),
+        curves: quality_curves(&report.runs, FIG4_CASES),
+        table,
         points: sweep(&report.runs),
         sizes,
         sweep_in: sweep_mode(&modes),
@@ -267,6 +279,54 @@ pub fn eval(args: Vec<OsString>) -> Result<i32, String> {
     // left out of them), and the command succeeds (as it always has)
     // unless a signal stopped it.
     Ok(crate::cli::interrupt::stopped_by().map_or(0, crate::cli::interrupt::exit_code))
+}
+
+fn label_none() -> &'static str {
+    roundtable::engine::coordinators::mael::learn::label(Mode::None)
+}
+
+/// SRDD's Tables 2 (quality, in %) and 3 (scale and complexity, means).
+fn print_srdd_tables(rows: &[&Row]) {
+    let part = |r: &Row, name: &str| {
+        (r.summary.parts.iter())
+            .find(|(n, _)| n == name)
+            .map_or(f64::NAN, |(_, v)| *v)
+    };
+    let w = rows
+        .iter()
+        .map(|r| r.label.chars().count())
+        .fold(10, usize::max);
+    println!("\nTable 2 (SRDD, %)");
+    println!(
+        "  {:<w$} {:>12} {:>13} {:>11} {:>8}",
+        "method", "completeness", "executability", "consistency", "quality"
+    );
+    for r in rows {
+        println!(
+            "  {:<w$} {:>12.2} {:>13.2} {:>11.2} {:>8.2}",
+            r.label,
+            100.0 * part(r, "completeness"),
+            100.0 * part(r, "executability"),
+            100.0 * part(r, "consistency"),
+            100.0 * part(r, "quality")
+        );
+    }
+    println!("Table 3 (SRDD, means per project)");
+    println!(
+        "  {:<w$} {:>10} {:>8} {:>8} {:>9} {:>6}",
+        "method", "complexity", "lines", "tokens", "functions", "files"
+    );
+    for r in rows {
+        println!(
+            "  {:<w$} {:>10.1} {:>8.1} {:>8.1} {:>9.1} {:>6.1}",
+            r.label,
+            part(r, "complexity"),
+            part(r, "lines"),
+            part(r, "tokens"),
+            part(r, "functions"),
+            part(r, "files")
+        );
+    }
 }
 
 /// The pool sizes of the sweep: Fig. 3's by default; `--sizes none` runs
@@ -297,10 +357,16 @@ fn sweep_pools(memory: &Memory, sizes: &[usize]) -> Result<HashMap<usize, Rc<Mem
     Ok(pools)
 }
 
-/// What `mael-eval` reports: a row per mode, and the sweep's score per
-/// pool size (in `sweep_in`'s mode).
+/// Fig. 4's cases: the first five test tasks, as the paper's five.
+const FIG4_CASES: usize = 5;
+
+/// What `mael-eval` reports: a row per mode (with Fig. 2's tokens and
+/// rounds relative to no experience), SRDD's quality per iteration (Fig.
+/// 4), and the sweep's score per pool size (in `sweep_in`'s mode).
 struct EvalFigures {
     table: Vec<Row>,
+    relative: Vec<Relative>,
+    curves: Vec<QualityCurve>,
     points: Vec<(usize, ModeSummary)>,
     sizes: Vec<usize>,
     sweep_in: Mode,
@@ -309,8 +375,16 @@ struct EvalFigures {
 impl EvalFigures {
     /// One JSON line per row, then one per pool size.
     fn print_json(&self) {
-        for r in &self.table {
-            println!("{}", row_json(r));
+        for (r, rel) in self.table.iter().zip(&self.relative) {
+            let mut row = row_json(r);
+            row["relative_to_none"] = serde_json::json!({"completion_tokens": rel.completion_tokens, "rounds": rel.rounds});
+            println!("{row}");
+        }
+        for c in &self.curves {
+            println!(
+                "{}",
+                serde_json::json!({"figure": 4, "task": c.task_id, "label": c.label, "quality": c.quality})
+            );
         }
         for n in &self.sizes {
             // A pool size none of whose runs finished has no score (null).
@@ -348,11 +422,45 @@ impl EvalFigures {
                 r.summary.repairs.label()
             );
         }
-        for r in table.iter().filter(|r| !r.summary.parts.is_empty()) {
+        let software = |r: &Row| r.summary.parts.iter().any(|(n, _)| n == SCALE_PARTS[0]);
+        for r in table
+            .iter()
+            .filter(|r| !r.summary.parts.is_empty() && !software(r))
+        {
             let parts: Vec<String> = (r.summary.parts.iter())
                 .map(|(n, v)| format!("{n} {:.1}", v * 100.0))
                 .collect();
             println!("  {} · composite's parts %: {}", r.label, parts.join(", "));
+        }
+        let srdd: Vec<&Row> = table.iter().filter(|r| software(r)).collect();
+        if !srdd.is_empty() {
+            print_srdd_tables(&srdd);
+        }
+        if self.relative.iter().any(|r| r.completion_tokens.is_some()) {
+            println!(
+                "\nFig. 2 (relative to {}): completion tokens, rounds",
+                label_none()
+            );
+            for r in &self.relative {
+                let f = |x: Option<f64>| x.map_or("-".to_string(), |x| format!("{x:.2}"));
+                println!(
+                    "  {:<w$} {:>6} {:>6}",
+                    r.label,
+                    f(r.completion_tokens),
+                    f(r.rounds)
+                );
+            }
+        }
+        if !self.curves.is_empty() {
+            println!("\nFig. 4 (quality % after each step that wrote files):");
+            for c in &self.curves {
+                let q: Vec<String> = c
+                    .quality
+                    .iter()
+                    .map(|q| format!("{:.0}", q * 100.0))
+                    .collect();
+                println!("  {} · {}: {}", c.task_id, c.label, q.join(" → "));
+            }
         }
         let columns: Vec<(&str, &RepairSum)> = table
             .iter()

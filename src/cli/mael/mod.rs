@@ -17,9 +17,10 @@ use roundtable::engine::coordinators::mael::contract::{MaelOptions, Mode, Polari
 use roundtable::engine::coordinators::mael::experience::Pool;
 use roundtable::engine::coordinators::mael::memory::Memory;
 use roundtable::engine::coordinators::mael::topology::{Preset, Team};
+use roundtable::engine::domains::srdd as srdd_domain;
 use roundtable::engine::domains::tasks::builtin::{self, Split};
 use roundtable::engine::domains::tasks::humaneval as humaneval_runner;
-use roundtable::engine::domains::tasks::{parse_jsonl, split_file, Dataset, Task};
+use roundtable::engine::domains::tasks::{parse_file, split_file, srdd_builtin, Dataset, Task};
 use roundtable::engine::model::embed::Embedder;
 use std::rc::Rc;
 
@@ -68,8 +69,11 @@ MAEL (--coordinator mael):
                          SRDD's metric (ChatDev's, quirks included) and Table 3 of each
                          project folder under DIR; its main.py runs 3 s in CPython
   --dataset D            builtin (default) | gsm8k | mmlu | commongen | humaneval (its tests
-                         run in Pyodide through Node: see humaneval-score)
-  --data FILE            the dataset's JSONL (needed but for builtin)
+                         run in Pyodide through Node: see humaneval-score) | srdd (the
+                         run's files are the project, run in CPython and scored by
+                         SRDD's metric and Table 3, as srdd-score does)
+  --data FILE            the dataset's JSONL (SRDD: its CSV); needed but for builtin
+                         and srdd (without it, Roundtable's 8 small requirements)
   --shots FILE           mmlu: the dev rows (mmlu_dev.jsonl), each question's 5-shot examples
   --split train|test|all the split (run and mael-eval: test, mael-learn: train); a
                          data file's even tasks (from 0) train, its odd ones test;
@@ -81,7 +85,8 @@ MAEL (--coordinator mael):
   --mode M               none | task | step (run default step; learning default none)
   --pool FILE            the experience pool (read; written back after a learning run)
   --no-learn             no backward pass (no rewards, nothing added to the pool)
-  --team SHAPE:N         star | chain | ring | full, N agents (default star:4)
+  --team SHAPE:N         star | linked-star | chain | ring | full, N agents
+                         (default linked-star:4: the hub and three, two joined)
   --alpha A  --top-k K   retrieval score weight (0.5) and examples per step (1)
   --reward high|low  --similarity high|low   Table 4's variants
   --critic-rounds N  --depth N   refinement rounds and decomposition depth";
@@ -118,6 +123,16 @@ impl MaelArgs {
             depth: f.number("depth")?,
             no_learn: f.switch("no-learn")?,
         })
+    }
+
+    /// Whether the runs are SRDD's (their projects need a Python).
+    pub fn is_srdd(&self) -> bool {
+        self.dataset == Dataset::Srdd.id()
+    }
+
+    /// The project runner SRDD's runs need, else none.
+    pub fn projects(&self) -> Result<Option<Rc<srdd_domain::run::Runner>>, String> {
+        self.is_srdd().then(projects).transpose()
     }
 
     /// The task set the options name: the built-in split, or that split of
@@ -157,6 +172,8 @@ impl MaelArgs {
                 Some(s) => builtin::tasks(s),
                 None => [builtin::tasks(Split::Train), builtin::tasks(Split::Test)].concat(),
             }),
+            // Roundtable's own requirements (the demo model writes them).
+            (None, Dataset::Srdd) => Ok(srdd_builtin(split)),
             (None, d) => Err(format!(
                 "--dataset {} needs --data FILE (e.g. ../shared/datasets/{}/…)",
                 d.id(),
@@ -178,7 +195,7 @@ impl MaelArgs {
                     (Some(shots), Dataset::Mmlu) => text = format!("{}\n{text}", read(shots)?),
                     (Some(_), _) => return Err("--shots goes with --dataset mmlu".into()),
                 }
-                let all = parse_jsonl(d, &text, path)?;
+                let all = parse_file(d, &text, path)?;
                 Ok(match split {
                     Some(s) => split_file(all, s),
                     None => all,
@@ -194,7 +211,7 @@ impl MaelArgs {
         };
         let (shape, n) = spec.split_once(':').unwrap_or((spec, "4"));
         let preset = Preset::parse(shape).ok_or_else(|| {
-            format!("unknown --team \"{shape}\": use star, chain, ring or full (e.g. star:4)")
+            format!("unknown --team \"{shape}\": use star, linked-star, chain, ring or full (e.g. star:4)")
         })?;
         let n: usize = n
             .parse()
@@ -266,6 +283,13 @@ pub fn python() -> Rc<humaneval_runner::Runner> {
     Rc::new(humaneval_runner::Runner(Rc::new(
         super::python::NodePython::default(),
     )))
+}
+
+/// The Python a run's SRDD projects are run and measured in (CPython when
+/// `python3` starts, else Pyodide through Node).
+pub fn projects() -> Result<Rc<srdd_domain::run::Runner>, String> {
+    let runner = super::projects::Runner::pick(None)?;
+    Ok(Rc::new(srdd_domain::run::Runner(Rc::new(runner))))
 }
 
 /// The memory of a run: the pool file (if any) with the embedder.

@@ -9,6 +9,7 @@ use super::MaelArgs;
 use roundtable::engine::coordinators::mael::contract::Mode;
 use roundtable::engine::coordinators::mael::memory::Memory;
 use roundtable::engine::coordinators::mael::setup::configure;
+use roundtable::engine::domains::srdd;
 use roundtable::engine::run::config::ModelBinding;
 use roundtable::engine::run::{RunConfig, RunCtx};
 use std::rc::Rc;
@@ -17,12 +18,17 @@ use std::rc::Rc;
 struct Pooled {
     memory: Rc<Memory>,
     save_to: Option<String>,
+    /// SRDD: the Python its project runs in.
+    projects: Option<Rc<srdd::run::Runner>>,
 }
 
 impl Prepared for Pooled {
     fn attach(&self, ctx: &RunCtx) {
         ctx.insert_resource(self.memory.clone());
         ctx.insert_resource(super::python());
+        if let Some(p) = &self.projects {
+            ctx.insert_resource(p.clone());
+        }
     }
 
     fn finish(&self) -> Result<(), String> {
@@ -72,5 +78,6 @@ pub fn prepare(
     Ok(Box::new(Pooled {
         memory,
         save_to: pool.filter(|_| options.learn),
+        projects: a.projects()?,
     }))
 }

@@ -4,12 +4,14 @@
 //! retrieval's settings (α, k, Table 4's variants, rounds, depth, where
 //! sub-solution rewards come from, the embedder).
 
-use super::state::{mael_setup, MaelSetup, BUILTIN_TEST, BUILTIN_TRAIN};
+use super::state::{
+    mael_setup, MaelSetup, BUILTIN_TEST, BUILTIN_TRAIN, SOFTWARE_TEST, SOFTWARE_TRAIN,
+};
 use super::team_editor::TeamEditorDialog;
 use crate::engine::coordinators::mael::contract::{MaelOptions, Mode, Polarity, RewardSource};
 use crate::engine::coordinators::mael::topology::{Preset, Team};
 use crate::engine::domains::tasks::builtin::{self, Split};
-use crate::engine::domains::tasks::{Dataset, Task};
+use crate::engine::domains::tasks::{srdd_builtin, Dataset, Task};
 use crate::engine::views::sampling::TemperatureSource;
 use crate::platform::{experience_store, files, task_sets};
 use crate::ui::sampling_note::SamplingNote;
@@ -36,6 +38,8 @@ pub async fn tasks_of(name: &str) -> Result<Vec<Task>, String> {
     match name {
         BUILTIN_TEST => Ok(builtin::tasks(Split::Test)),
         BUILTIN_TRAIN => Ok(builtin::tasks(Split::Train)),
+        SOFTWARE_TEST => Ok(srdd_builtin(Some(Split::Test))),
+        SOFTWARE_TRAIN => Ok(srdd_builtin(Some(Split::Train))),
         _ => task_sets::load(name).await,
     }
 }
@@ -84,6 +88,8 @@ fn set_label(name: &str, imported: &[(String, Dataset)]) -> String {
     match name {
         BUILTIN_TEST => "Built-in shopping · test (30)".into(),
         BUILTIN_TRAIN => "Built-in shopping · training (40)".into(),
+        SOFTWARE_TEST => "Built-in software (SRDD-like) · test (4)".into(),
+        SOFTWARE_TRAIN => "Built-in software (SRDD-like) · training (4)".into(),
         _ => match imported.iter().find(|(n, _)| n == name) {
             Some((n, d)) => format!("{n} · {}", d.id()),
             None => name.into(),
@@ -103,6 +109,8 @@ pub fn TaskSetSelect(
         <select id=id disabled=disabled prop:value=value on:change=move |ev| on_pick(event_target_value(&ev))>
             <option value=BUILTIN_TEST>{set_label(BUILTIN_TEST, &[])}</option>
             <option value=BUILTIN_TRAIN>{set_label(BUILTIN_TRAIN, &[])}</option>
+            <option value=SOFTWARE_TEST>{set_label(SOFTWARE_TEST, &[])}</option>
+            <option value=SOFTWARE_TRAIN>{set_label(SOFTWARE_TRAIN, &[])}</option>
             {move || mael_setup().with(|s| s.imported.iter().map(|(n, _)| {
                 let label = set_label(n, &s.imported);
                 view! { <option value=n.clone()>{label}</option> }
@@ -139,15 +147,15 @@ pub fn ImportTasks(
         <div class="ml-import">
             <label class="sr-only" for="ml-import-kind">"Import as"</label>
             <select id="ml-import-kind" class="small" disabled=disabled
-                title="The shape of the JSONL rows (see the datasets' README)"
+                title="The shape of the rows: JSONL, or SRDD's CSV (see the datasets' README)"
                 prop:value=move || kind.get().id()
                 on:change=move |ev| if let Some(d) = Dataset::parse(&event_target_value(&ev)) { kind.set(d) }>
                 {Dataset::ALL.iter().map(|d| view! { <option value=d.id()>{d.label()}</option> }).collect_view()}
             </select>
             <label class="button small file-button">
                 "Import tasks…"
-                <input type="file" multiple=true accept=".jsonl,.json,application/json" aria-label="Import tasks (JSONL)"
-                    title="JSONL rows of the dataset picked beside; for MMLU pick the questions and mmlu_dev.jsonl together for 5-shot prompts"
+                <input type="file" multiple=true accept=".jsonl,.json,.csv,application/json,text/csv" aria-label="Import tasks (JSONL, or SRDD's CSV)"
+                    title="JSONL rows of the dataset picked beside (SRDD: its CSV, Name,Description,Category); for MMLU pick the questions and mmlu_dev.jsonl together for 5-shot prompts"
                     disabled=disabled on:change=on_file/>
             </label>
         </div>

@@ -13,6 +13,9 @@ use leptos::prelude::*;
 
 pub const BUILTIN_TEST: &str = "builtin:test";
 pub const BUILTIN_TRAIN: &str = "builtin:train";
+/// Roundtable's own software requirements (SRDD's shape), their splits.
+pub const SOFTWARE_TEST: &str = "builtin:software:test";
+pub const SOFTWARE_TRAIN: &str = "builtin:software:train";
 pub const DEFAULT_POOL: &str = "default";
 
 #[derive(Clone, Debug, PartialEq)]
@@ -46,7 +49,7 @@ impl Default for MaelSetup {
             tasks: builtin::tasks(Split::Test),
             selected: 0,
             mode: Mode::Step,
-            preset: Preset::Star,
+            preset: Preset::LinkedStar,
             team: Team::default_team(),
             learn: true,
             pool: DEFAULT_POOL.into(),
@@ -115,8 +118,16 @@ impl MaelSetup {
             self.selected = i;
             return;
         }
-        for (set, split) in [(BUILTIN_TEST, Split::Test), (BUILTIN_TRAIN, Split::Train)] {
-            let tasks = builtin::tasks(split);
+        for (set, split, software) in [
+            (BUILTIN_TEST, Split::Test, false),
+            (BUILTIN_TRAIN, Split::Train, false),
+            (SOFTWARE_TEST, Split::Test, true),
+            (SOFTWARE_TRAIN, Split::Train, true),
+        ] {
+            let tasks = match software {
+                true => crate::engine::domains::tasks::srdd_builtin(Some(split)),
+                false => builtin::tasks(split),
+            };
             if let Some(i) = tasks.iter().position(same) {
                 (self.set, self.tasks, self.selected) = (set.into(), tasks, i);
                 return;

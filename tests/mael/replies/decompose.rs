@@ -21,7 +21,7 @@ fn decomposer(subtasks: &'static [&'static str]) -> Rc<dyn ChatModel> {
                 serde_json::json!({"task": t, "agent": agent})
             })
             .collect();
-        serde_json::json!({ "subtasks": given }).to_string()
+        serde_json::json!({"mode": "modules", "subtasks": given}).to_string()
     })
 }
 
@@ -48,29 +48,35 @@ fn each_subtask_goes_to_the_neighbour_named_and_round_robin_is_flagged() {
     };
     // Named by id: where the decomposer said, even all to one agent, and
     // not flagged.
-    let (subs, repairs, note) = solvers(replying(serde_json::json!({"subtasks": [
-        {"task": "Find the cost of the first line.", "agent": "a4"},
-        {"task": "Find the cost of the second line.", "agent": "a4"},
-        {"task": "Find the cost of the third line.", "agent": "a3"},
-    ]})));
+    let (subs, repairs, note) = solvers(replying(
+        serde_json::json!({"mode": "modules", "subtasks": [
+            {"task": "Find the cost of the first line.", "agent": "a4"},
+            {"task": "Find the cost of the second line.", "agent": "a4"},
+            {"task": "Find the cost of the third line.", "agent": "a3"},
+        ]}),
+    ));
     assert_eq!(subs, ["a4", "a4", "a3"]);
     assert_eq!(repairs, [Vec::<RepairKind>::new()]);
     assert_eq!(note, None);
     // By name or in another case: still read as that neighbour, and
     // flagged (the shape asked names the free neighbours by id).
-    let (subs, repairs, _) = solvers(replying(serde_json::json!({"subtasks": [
-        {"task": "Find the cost of the first line.", "agent": "a4"},
-        {"task": "Find the cost of the second line.", "agent": "A4"},
-        {"task": "Find the cost of the third line.", "agent": "a3"},
-    ]})));
+    let (subs, repairs, _) = solvers(replying(
+        serde_json::json!({"mode": "modules", "subtasks": [
+            {"task": "Find the cost of the first line.", "agent": "a4"},
+            {"task": "Find the cost of the second line.", "agent": "A4"},
+            {"task": "Find the cost of the third line.", "agent": "a3"},
+        ]}),
+    ));
     assert_eq!(subs, ["a4", "a4", "a3"]);
     assert_eq!(repairs, [vec![RepairKind::Shape]]);
     // Plain texts: round robin, flagged, and said in the decomposition.
-    let (subs, repairs, note) = solvers(replying(serde_json::json!({"subtasks": [
-        "Find the cost of the first line.",
-        "Find the cost of the second line.",
-        "Find the cost of the third line.",
-    ]})));
+    let (subs, repairs, note) = solvers(replying(
+        serde_json::json!({"mode": "modules", "subtasks": [
+            "Find the cost of the first line.",
+            "Find the cost of the second line.",
+            "Find the cost of the third line.",
+        ]}),
+    ));
     assert_eq!(subs, ["a2", "a3", "a4"]);
     assert_eq!(repairs, [vec![RepairKind::Shape]]);
     let note = note.unwrap_or_default();
@@ -81,11 +87,13 @@ fn each_subtask_goes_to_the_neighbour_named_and_round_robin_is_flagged() {
     );
     // Itself (on the call path) or a stranger: round robin among the
     // free neighbours for those only, flagged with the name it gave.
-    let (subs, repairs, note) = solvers(replying(serde_json::json!({"subtasks": [
-        {"task": "Find the cost of the first line.", "agent": "a1"},
-        {"task": "Find the cost of the second line.", "agent": "a3"},
-        {"task": "Find the cost of the third line.", "agent": "zed"},
-    ]})));
+    let (subs, repairs, note) = solvers(replying(
+        serde_json::json!({"mode": "modules", "subtasks": [
+            {"task": "Find the cost of the first line.", "agent": "a1"},
+            {"task": "Find the cost of the second line.", "agent": "a3"},
+            {"task": "Find the cost of the third line.", "agent": "zed"},
+        ]}),
+    ));
     assert_eq!(subs, ["a2", "a3", "a3"]);
     assert_eq!(repairs, [vec![RepairKind::Shape]]);
     let note = note.unwrap_or_default();

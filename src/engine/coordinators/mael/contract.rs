@@ -240,7 +240,13 @@ impl MaelOptions {
 // needs). Decompose adds `# Neighbours` (one line per free neighbour: `- <id>: <name>`);
 // a refinement adds `# Your previous solution` and `# Feedback`; critique
 // adds `# Solution to check`; aggregate adds `# Sub-solutions` with one
-// `## Subtask <i>: <text>` section each. A retrieved experience comes last:
+// `## Subtask <i>: <text>` section each. A pipeline stage's solve adds
+// `# Results of the earlier stages` (one `## Stage <i>: <text>` each). On a
+// software task (SRDD), solve and aggregate add `# The project's files` (the
+// workspace now, each file under its path and a fence) and reply with
+// files ([`ProjectReply`]); a critique adds `# Running main.py` (the
+// verdict, stdout and stderr of the project run as the metric runs it).
+// A retrieved experience comes last:
 //
 //   # Example from your experience (reward 0.83)
 //   ## Input
@@ -258,6 +264,12 @@ pub const PREVIOUS_HEADING: &str = "# Your previous solution";
 pub const FEEDBACK_HEADING: &str = "# Feedback";
 pub const CHECK_HEADING: &str = "# Solution to check";
 pub const SUBSOLUTIONS_HEADING: &str = "# Sub-solutions";
+/// A pipeline stage's input: the solutions of the stages before it.
+pub const EARLIER_HEADING: &str = "# Results of the earlier stages";
+/// A software task's input: the project's files as they are now.
+pub const FILES_HEADING: &str = "# The project's files";
+/// A software critique's input: what running `main.py` gave.
+pub const RUN_HEADING: &str = "# Running main.py";
 pub const RATE_HEADING: &str = "# Solution to rate";
 pub const QUALITY_HEADING: &str = "# Criterion:";
 pub const CONCEPTS_HEADING: &str = "# Concepts";
@@ -324,9 +336,35 @@ pub struct Judgement {
     pub reason: String,
 }
 
-/// decompose: `{"subtasks": [{"task": "...", "agent": "<neighbour id>"}]}`
+/// How a decomposition's subtasks relate (§2.1: by "functional module or
+/// pipeline"). The decomposer says which.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Split {
+    // (Plain comments: documented variants would make the schema a oneOf.)
+    // Independent parts, worked on at the same time.
+    #[default]
+    Modules,
+    // Stages in order: each subtask starts when the one before it is
+    // solved, and sees the results of the ones before it.
+    Pipeline,
+}
+
+impl Split {
+    pub fn id(self) -> &'static str {
+        match self {
+            Split::Modules => "modules",
+            Split::Pipeline => "pipeline",
+        }
+    }
+}
+
+/// decompose: `{"mode": "modules" | "pipeline", "subtasks": [{"task":
+/// "...", "agent": "<neighbour id>"}]}`
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Decomposition {
+    /// Independent modules, or a pipeline of stages in order.
+    pub mode: Split,
     /// At most a node's neighbours (each request narrows it to the free
     /// ones and the step's cap).
     #[schemars(length(min = 1, max = 8))]
@@ -342,6 +380,25 @@ pub struct SubtaskChoice {
     /// A neighbour's id.
     #[schemars(length(max = 64))]
     pub agent: String,
+}
+
+/// A software step's reply (solve, aggregate on an SRDD task): the files
+/// it writes, whole (`{"files": [{"path": "main.py", "content": "..."}]}`).
+/// An aggregation may write none, when the parts already fit.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ProjectReply {
+    #[schemars(length(max = 8))]
+    pub files: Vec<FileWrite>,
+}
+
+/// One file written whole.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct FileWrite {
+    /// Relative, "/" between folders (`main.py`, `game/board.py`).
+    #[schemars(length(min = 1, max = 120))]
+    pub path: String,
+    #[schemars(length(max = 24000))]
+    pub content: String,
 }
 
 /// critique: `{"adequate": bool, "feedback": "..."}`
@@ -383,6 +440,8 @@ pub struct Rating {
 //   "unlearned"   agent = its owner    UnlearnedRecord     (a step not stored:
 //                                      its reward was not measured, or it
 //                                      took its stated default)
+//   "iteration"   agent = the writer   IterationRecord     (SRDD: the project
+//                                      measured after each step that wrote files)
 //   "result"      agent = root         ResultRecord        (last)
 // ScoreComputed: "reward" per experience (agent, detail {id, step, task}),
 // "score" (the metric of the final answer).
@@ -404,6 +463,8 @@ pub const STORE_RATING: &str = "rating";
 pub const STORE_EXPERIENCE: &str = "experience";
 pub const STORE_UNLEARNED: &str = "unlearned";
 pub const STORE_RESULT: &str = "result";
+/// SRDD: the project's quality after a step that wrote files (Fig. 4).
+pub const STORE_ITERATION: &str = "iteration";
 /// A CommonGen-Hard answer's composite and its parts (`quality::Quality`).
 pub const STORE_QUALITY: &str = "quality";
 /// A HumanEval answer run: the completion read from it (with its repairs)
@@ -445,6 +506,10 @@ pub struct JudgementRecord {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct DecompositionRecord {
     pub task: String,
+    /// Modules (at the same time) or a pipeline (in order); older runs'
+    /// records have none: modules.
+    #[serde(default)]
+    pub mode: Split,
     /// The subtask ids, in order.
     pub subtasks: Vec<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -536,6 +601,20 @@ pub struct UnlearnedRecord {
     pub reason: String,
 }
 
+/// The project measured after step `n` wrote files (SRDD's metric: Fig. 4's
+/// quality per iteration).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct IterationRecord {
+    /// 1 for the first step that wrote files, then 2, …
+    pub n: u32,
+    pub step: StepKind,
+    pub task: String,
+    pub completeness: f64,
+    pub executability: f64,
+    pub consistency: f64,
+    pub quality: f64,
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ResultRecord {
     pub task_id: String,
@@ -552,9 +631,14 @@ pub struct ResultRecord {
     /// Experiences added to the pool by the backward pass.
     pub learned: usize,
     /// CommonGen-Hard: the composite's parts (coverage, then each judged
-    /// criterion read), by name; the score is their mean.
+    /// criterion read), by name; the score is their mean. SRDD: Table 2's
+    /// four (the score is `quality`) and Table 3's five.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub parts: Vec<(String, f64)>,
+    /// SRDD: the Python that ran the project and the embedder of its
+    /// consistency, as a reader is told.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scored_by: Option<String>,
 }
 
 #[cfg(test)]

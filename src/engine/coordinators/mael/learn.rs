@@ -381,6 +381,89 @@ pub fn sweep_mode(modes: &[Mode]) -> Mode {
     }
 }
 
+/// Fig. 2: each row's completion tokens and rounds relative to the
+/// no-experience row's (MAEL-ØExp: 1.0), when the evaluation has one with
+/// tokens and rounds to divide by.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Relative {
+    pub label: String,
+    pub completion_tokens: Option<f64>,
+    pub rounds: Option<f64>,
+}
+
+pub fn relative_to_none(rows: &[Row]) -> Vec<Relative> {
+    let base = rows
+        .iter()
+        .find(|r| r.summary.mode == Mode::None && r.label == label(Mode::None));
+    let ratio = |x: f64, of: f64| (of > 0.0).then(|| x / of);
+    rows.iter()
+        .map(|r| Relative {
+            label: r.label.clone(),
+            completion_tokens: base
+                .and_then(|b| ratio(r.summary.completion_tokens, b.summary.completion_tokens)),
+            rounds: base.and_then(|b| ratio(r.summary.rounds, b.summary.rounds)),
+        })
+        .collect()
+}
+
+/// The project's quality after each step that wrote files (SRDD), in order.
+pub fn iterations(events: &[LoggedEvent]) -> Vec<IterationRecord> {
+    events
+        .iter()
+        .filter_map(|e| match &e.event {
+            crate::engine::run::RunEvent::NoteWritten { store, payload, .. }
+                if store == STORE_ITERATION =>
+            {
+                serde_json::from_value(payload.clone()).ok()
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// One case of Fig. 4: a task's quality per iteration in one row.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct QualityCurve {
+    pub task_id: String,
+    pub label: String,
+    pub quality: Vec<f64>,
+}
+
+/// Fig. 4: the quality per iteration of the first `cases` tasks (in job
+/// order) that some finished run measured, in every row (sweep points
+/// aside), the rows in job order within each task.
+pub fn quality_curves<'a>(
+    runs: impl IntoIterator<Item = &'a Finished<Tag>>,
+    cases: usize,
+) -> Vec<QualityCurve> {
+    let runs: Vec<&Finished<Tag>> = runs
+        .into_iter()
+        .filter(|r| r.tag.pool_tasks.is_none() && r.tag.row != LEARNING)
+        .filter(|r| r.status == RunStatus::Finished)
+        .collect();
+    let mut tasks: Vec<&str> = Vec::new();
+    for r in &runs {
+        let id = r.tag.task_id.as_str();
+        if !tasks.contains(&id) && !iterations(&r.events).is_empty() && tasks.len() < cases {
+            tasks.push(id);
+        }
+    }
+    let mut out = Vec::new();
+    for task in tasks {
+        for r in runs.iter().filter(|r| r.tag.task_id == task) {
+            let quality: Vec<f64> = iterations(&r.events).iter().map(|i| i.quality).collect();
+            if !quality.is_empty() {
+                out.push(QualityCurve {
+                    task_id: task.to_string(),
+                    label: group_name(&r.tag.row, &r.config),
+                    quality,
+                });
+            }
+        }
+    }
+    out
+}
+
 /// The pool as it was after its first `n` learned tasks (Fig. 3's sweep).
 pub fn first_tasks(pool: &Pool, n: usize) -> Pool {
     let keep: Vec<String> = pool

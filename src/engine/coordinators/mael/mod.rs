@@ -10,7 +10,8 @@
 //! Modules: the graph (`topology`), the workflow and its steps
 //! (`workflow`, `steps`, `prompts`), reading the replies (`read`), the
 //! pool and retrieval (`experience`, `memory`), the backward pass
-//! (`rewards`); everything
+//! (`rewards`), software tasks whose solution is the run's files (SRDD,
+//! `software`); everything
 //! that crosses this folder is in `contract`; the demo model's team in
 //! `demo`.
 
@@ -26,6 +27,7 @@ pub mod quality;
 pub mod read;
 pub mod rewards;
 pub mod setup;
+pub mod software;
 mod steps;
 pub mod topology;
 pub mod view;
@@ -61,12 +63,28 @@ pub async fn run(ctx: &RunCtx) -> Result<Outcome, RunError> {
     let root = team.root();
     let judged = matches!(options.task.gold, Gold::Concepts(_));
     add_team(ctx, team, root, options.learn, judged);
+    let software = matches!(options.task.gold, Gold::Software { .. })
+        .then(|| software::Software::new(ctx, memory.embedder.clone()));
+    if software
+        .as_ref()
+        .is_some_and(|sw| sw.runner_name().is_none())
+    {
+        return Err(RunError::new(
+            "no_python",
+            "SRDD's projects are run in Python (to critique and to score them), and this run has no Python runner.",
+        ));
+    }
     let recall = Recall::new(memory, mode, options.scoring, options.top_k);
     let prompts = prompts::of_run(&ctx.config().prompts)?;
-    let wf = Workflow::new(ctx, &options, team, (recall, prompts));
+    let mut wf = Workflow::new(ctx, &options, team, (recall, prompts));
+    wf.software = software;
 
     let t0 = forward(&wf, &options).await?;
-    let answer = wf.task(t0).versions.last().cloned().unwrap_or_default();
+    let answer = match &wf.software {
+        // The project is the run's files (the metric's code book).
+        Some(_) => crate::engine::domains::srdd::project::Project::of(&ctx.files()).code(),
+        None => wf.task(t0).versions.last().cloned().unwrap_or_default(),
+    };
     let (score, parts) = score(&wf, &options, t0, &answer).await?;
     let learned = match options.learn {
         true => backward(&wf, score).await?,
@@ -83,6 +101,13 @@ pub async fn run(ctx: &RunCtx) -> Result<Outcome, RunError> {
         mode,
         learned,
         parts,
+        scored_by: wf.software.as_ref().map(|sw| {
+            format!(
+                "{}; consistency by the {}",
+                sw.runner_name().unwrap_or_default(),
+                sw.embedder_label()
+            )
+        }),
     };
     ctx.note(&team.agents[root].id, STORE_RESULT, None, &result);
     Ok(Outcome {
@@ -123,8 +148,18 @@ async fn score(
 ) -> Result<(f64, Vec<(String, f64)>), RunError> {
     let ctx = wf.ctx;
     let root_id = &options.team.agents[options.team.root()].id;
-    let (score, checked, parts) = score_answer(ctx, &wf.prompts, &options.task, answer).await?;
+    let (score, checked, parts) = match &wf.software {
+        Some(sw) => {
+            let (q, parts) = software::score(ctx, sw, &options.task.prompt).await?;
+            (q, None, parts)
+        }
+        None => score_answer(ctx, &wf.prompts, &options.task, answer).await?,
+    };
     let mut detail = serde_json::json!({"metric": options.task.dataset.metric()});
+    if let Some(sw) = &wf.software {
+        detail["runner"] = sw.runner_name().unwrap_or_default().into();
+        detail["embedder"] = sw.embedder_label().into();
+    }
     for (name, v) in &parts {
         detail[name] = (*v).into();
     }

@@ -13,7 +13,7 @@ pub const DEFAULTS: &str = include_str!("mael.prompts");
 /// Every template of MAEL, with the variables its step gives. A step's
 /// input (its task block and what follows) is not a template: it is what
 /// a pool stores and retrieves by.
-pub static TEMPLATES: [TemplateSpec; 10] = [
+pub static TEMPLATES: [TemplateSpec; 12] = [
     TemplateSpec::new(
         "mael.judge.system",
         "The judge: solve the task alone, or split it (JSON)",
@@ -27,6 +27,16 @@ pub static TEMPLATES: [TemplateSpec; 10] = [
     TemplateSpec::new(
         "mael.solve.system",
         "The solver: an answer, or a refinement after feedback",
+        &[],
+    ),
+    TemplateSpec::new(
+        "mael.solve.software",
+        "The solver on a software task: the files it writes (JSON)",
+        &[],
+    ),
+    TemplateSpec::new(
+        "mael.aggregate.software",
+        "The aggregator on a software task: the files that join the parts (JSON)",
         &[],
     ),
     TemplateSpec::new(
@@ -89,6 +99,16 @@ pub fn system(p: &Prompts, kind: StepKind) -> Result<String, RunError> {
     Ok(p.render(&name, vars! {})?)
 }
 
+/// The system prompt of a step on a software task: solve and aggregate
+/// write files; the other steps are as on any task.
+pub fn software_system(p: &Prompts, kind: StepKind) -> Result<String, RunError> {
+    match kind {
+        StepKind::Solve => Ok(p.render("mael.solve.software", vars! {})?),
+        StepKind::Aggregate => Ok(p.render("mael.aggregate.software", vars! {})?),
+        _ => system(p, kind),
+    }
+}
+
 pub fn evaluator_system(p: &Prompts) -> Result<String, RunError> {
     Ok(p.render("mael.evaluate.system", vars! {})?)
 }
@@ -125,9 +145,12 @@ pub fn decompose(task: &str, neighbours: &[(String, String)]) -> String {
     s
 }
 
-/// A first attempt (`previous` None) or a refinement with the critic's feedback.
-pub fn solve(task: &str, previous: Option<(&str, &str)>) -> String {
+/// A first attempt (`previous` None) or a refinement with the critic's
+/// feedback; `context` (the earlier stages' results, the project's files)
+/// goes between the task and the previous attempt.
+pub fn solve(task: &str, context: &str, previous: Option<(&str, &str)>) -> String {
     let mut s = task_block(task, None);
+    s.push_str(context);
     if let Some((solution, feedback)) = previous {
         s.push_str(&format!(
             "\n{PREVIOUS_HEADING}\n{}\n\n{FEEDBACK_HEADING}\n{}\n",
@@ -138,17 +161,37 @@ pub fn solve(task: &str, previous: Option<(&str, &str)>) -> String {
     s
 }
 
-pub fn critique(subtask: &str, solution: &str) -> String {
+/// A pipeline stage's context: the stages before it, (text, solution) each.
+pub fn earlier(stages: &[(String, String)]) -> String {
+    if stages.is_empty() {
+        return String::new();
+    }
+    let mut s = format!("\n{EARLIER_HEADING}\n");
+    for (i, (text, solution)) in stages.iter().enumerate() {
+        s.push_str(&format!(
+            "## Stage {}: {}\n{}\n\n",
+            i + 1,
+            text.trim(),
+            solution.trim()
+        ));
+    }
+    s
+}
+
+/// `run`: what running the project gave (a software task), else empty.
+pub fn critique(subtask: &str, solution: &str, run: &str) -> String {
     format!(
-        "{}\n{CHECK_HEADING}\n{}\n",
+        "{}\n{CHECK_HEADING}\n{}\n{run}",
         task_block(subtask, None),
         solution.trim()
     )
 }
 
-/// `parts`: (subtask text, its solution).
-pub fn aggregate(task: &str, parts: &[(String, String)]) -> String {
+/// `parts`: (subtask text, its solution); `context`: the project's files
+/// on a software task, else empty.
+pub fn aggregate(task: &str, parts: &[(String, String)], context: &str) -> String {
     let mut s = task_block(task, None);
+    s.push_str(context);
     s.push_str(&format!("\n{SUBSOLUTIONS_HEADING}\n"));
     for (i, (sub, sol)) in parts.iter().enumerate() {
         s.push_str(&format!(

@@ -310,6 +310,7 @@ mod tests {
             children,
             versions: vec!["s".into(); versions],
             alone,
+            split: Split::Modules,
         }
     }
 

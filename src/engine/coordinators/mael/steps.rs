@@ -21,7 +21,15 @@
 //!   **not adequate** (the solver refines within the round limit; an
 //!   unchecked solution is never passed as adequate), flagged `Default`
 //!   on the second call.
-//! - solve, aggregate: free text, taken as written.
+//! - solve, aggregate: free text, taken as written. On a software task
+//!   (SRDD) they write files instead (`{"files": [...]}`, else fenced
+//!   blocks under their names, a `Shape` repair), each written whole to
+//!   the run's workspace; a file the workspace refuses is flagged
+//!   (`Other`) and named in the solution; an unreadable reply writes
+//!   nothing, flagged `Default`. After each, the project is measured
+//!   (`software::measure_iteration`).
+//! - a pipeline stage's solve sees the solutions of the stages before it;
+//!   a software critique sees what running the project gave.
 //!
 //! A decomposition's list is then trimmed: empty items dropped (an
 //! `Other` repair), and cut to two subtasks per free neighbour (a
@@ -32,7 +40,9 @@
 use super::contract::*;
 use super::prompts;
 use super::read::{self, Subtask};
+use super::software;
 use super::workflow::{Step, Workflow};
+use crate::engine::domains::srdd::project::Project;
 use crate::engine::model::reply::{Repair, RepairKind, Unreadable};
 use crate::engine::model::shape::ReplySchema;
 use crate::engine::model::{ChatRequest, Message};
@@ -83,12 +93,18 @@ async fn ask_narrowed(
         Some(e) => format!("{input}{e}"),
         None => input.clone(),
     };
-    let mut req = ChatRequest::new(vec![
-        Message::system(prompts::system(&wf.prompts, kind)?),
-        Message::user(content),
-    ])
-    .with_step(kind.tag());
-    if let Some(shape) = read::schema(kind) {
+    let software = wf.software.is_some() && matches!(kind, StepKind::Solve | StepKind::Aggregate);
+    let system = match software {
+        true => prompts::software_system(&wf.prompts, kind)?,
+        false => prompts::system(&wf.prompts, kind)?,
+    };
+    let mut req = ChatRequest::new(vec![Message::system(system), Message::user(content)])
+        .with_step(kind.tag());
+    let shape = match software {
+        true => Some(read::project_schema(kind)),
+        false => read::schema(kind),
+    };
+    if let Some(shape) = shape {
         req = req.with_schema(narrow(shape));
     }
     let (call, response) = wf.ctx.chat(&agent_id, req.clone()).await?;
@@ -288,9 +304,10 @@ pub async fn decompose(
             .with_enum("/properties/subtasks/items/properties/agent", &ids)
     };
     let asked = ask_narrowed(wf, StepKind::Decompose, agent, t, input, to_free).await?;
-    let (mut texts, mut repairs) = match read::subtasks(&asked.reply) {
-        Ok(r) => (r.value, r.repairs),
+    let (split, mut texts, mut repairs) = match read::subtasks(&asked.reply) {
+        Ok(r) => (r.value.0, r.value.1, r.repairs),
         Err(why) => (
+            Split::Modules,
             Vec::new(),
             vec![Repair::new(
                 RepairKind::Default,
@@ -334,6 +351,7 @@ pub async fn decompose(
     if texts.is_empty() && note.is_none() {
         note = Some("the reply held no subtasks; the agent solves the task itself".into());
     }
+    wf.tasks.borrow_mut()[t].split = split;
     let subtasks: Vec<usize> = texts
         .iter()
         .zip(&solvers)
@@ -349,6 +367,7 @@ pub async fn decompose(
         Some(&node.id),
         &DecompositionRecord {
             task: node.id.clone(),
+            mode: split,
             subtasks: ids.clone(),
             note,
         },
@@ -363,10 +382,14 @@ pub async fn decompose(
             .zip(&texts)
             .map(|(id, s)| format!("- **{id}**: {}\n", s.text))
             .collect();
+        let how = match split {
+            Split::Modules => "independent modules",
+            Split::Pipeline => "a pipeline, stage by stage in this order",
+        };
         wf.ctx.post(
             wf.agent_id(agent),
             Audience::To(to),
-            &format!("I split {} into:\n{listing}", node.id),
+            &format!("I split {} into {how}:\n{listing}", node.id),
             None,
         );
     }
@@ -423,16 +446,111 @@ pub async fn solve(
 ) -> Result<u32, RunError> {
     let node = wf.task(t);
     let previous = feedback.and_then(|f| node.versions.last().map(|v| (v.as_str(), f)));
-    let input = prompts::solve(&node.text, previous);
+    let mut context = prompts::earlier(&wf.earlier_stages(t));
+    if wf.software.is_some() {
+        context.push_str(&software::listing(&wf.ctx.files()));
+    }
+    let input = prompts::solve(&node.text, &context, previous);
     let asked = ask(wf, StepKind::Solve, agent, t, input).await?;
-    Ok(deliver(
-        wf,
-        t,
-        agent,
-        asked.step,
-        SolutionKind::Solve,
-        &asked.reply,
-    ))
+    let text = match wf.software.is_some() {
+        true => write_files(wf, agent, &asked).text(),
+        false => asked.reply.clone(),
+    };
+    let version = deliver(wf, t, agent, asked.step, SolutionKind::Solve, &text);
+    measure(wf, agent, StepKind::Solve, t).await?;
+    Ok(version)
+}
+
+/// What a software step wrote: the files (path, text), those refused
+/// (why), and whether its reply could not be read.
+struct Wrote {
+    written: Vec<(String, String)>,
+    refused: Vec<String>,
+    unread: bool,
+}
+
+impl Wrote {
+    /// A solve's solution: the files it wrote, rendered.
+    fn text(&self) -> String {
+        let mut text = software::render(self.written.iter().map(|(p, c)| (p.as_str(), c.as_str())));
+        if self.written.is_empty() {
+            text = match self.unread {
+                true => "(No file was written: the reply could not be read.)".into(),
+                false => "(No file was written.)".into(),
+            };
+        }
+        text + &self.refused_note()
+    }
+
+    fn refused_note(&self) -> String {
+        match self.refused.is_empty() {
+            true => String::new(),
+            false => format!("\n\n(Not written: {}.)", self.refused.join("; ")),
+        }
+    }
+}
+
+/// A software step's files, written whole to the run's workspace. Its
+/// repairs are recorded against its call; an unreadable reply writes
+/// nothing (the step's stated default, flagged).
+fn write_files(wf: &Workflow<'_>, agent: usize, asked: &Asked) -> Wrote {
+    let me = wf.agent_id(agent).to_string();
+    let (files, mut repairs, unread) = match read::project(&asked.reply) {
+        Ok(r) => (r.value, r.repairs, false),
+        Err(why) => (
+            Vec::new(),
+            vec![Repair::new(
+                RepairKind::Default,
+                format!(
+                    "the files could not be read ({why}); the default was used: no file written"
+                ),
+            )],
+            true,
+        ),
+    };
+    let mut wrote = Wrote {
+        written: Vec::new(),
+        refused: Vec::new(),
+        unread,
+    };
+    for f in &files {
+        match wf
+            .ctx
+            .write_file(&me, &f.path, &f.content, Some(asked.call))
+        {
+            Ok(path) => wrote.written.push((path, f.content.clone())),
+            Err(r) => wrote.refused.push(r.to_string()),
+        }
+    }
+    if !wrote.refused.is_empty() {
+        repairs.push(Repair::new(
+            RepairKind::Other,
+            format!("the workspace refused: {}", wrote.refused.join("; ")),
+        ));
+    }
+    wf.ctx.repaired(asked.call, &repairs);
+    mark_defaulted(wf, asked.step, &repairs);
+    wrote
+}
+
+/// On a software task, the project measured after a step wrote files.
+async fn measure(
+    wf: &Workflow<'_>,
+    agent: usize,
+    kind: StepKind,
+    t: usize,
+) -> Result<(), RunError> {
+    let Some(sw) = &wf.software else {
+        return Ok(());
+    };
+    let task = wf.tasks.borrow()[t].id.clone();
+    software::measure_iteration(
+        wf.ctx,
+        sw,
+        (wf.agent_id(agent), kind, &task),
+        &wf.options.task.prompt,
+    )
+    .await
 }
 
 /// The JSON a critique reply must be, for the reminder of a second ask.
@@ -450,7 +568,11 @@ pub async fn critique(
     let node = wf.task(t);
     let version = node.versions.len().saturating_sub(1) as u32;
     let solution = node.versions.last().cloned().unwrap_or_default();
-    let input = prompts::critique(&node.text, &solution);
+    let run = match &wf.software {
+        Some(sw) => sw.run_section(&wf.ctx.files()).await,
+        None => String::new(),
+    };
+    let input = prompts::critique(&node.text, &solution, &run);
     let asked = ask(wf, StepKind::Critique, critic, t, input).await?;
     let step = asked.step;
     let me = wf.agent_id(critic).to_string();
@@ -535,14 +657,28 @@ pub async fn aggregate(wf: &Workflow<'_>, t: usize, agent: usize) -> Result<u32,
             })
             .collect()
     };
-    let input = prompts::aggregate(&node.text, &parts);
+    let context = match &wf.software {
+        Some(_) => software::listing(&wf.ctx.files()),
+        None => String::new(),
+    };
+    let input = prompts::aggregate(&node.text, &parts, &context);
     let asked = ask(wf, StepKind::Aggregate, agent, t, input).await?;
-    Ok(deliver(
-        wf,
-        t,
-        agent,
-        asked.step,
-        SolutionKind::Aggregate,
-        &asked.reply,
-    ))
+    let text = match wf.software.is_some() {
+        true => {
+            let wrote = write_files(wf, agent, &asked);
+            // The merged solution is the project as it now is.
+            let code = Project::of(&wf.ctx.files()).code();
+            let changed: Vec<&str> = wrote.written.iter().map(|(p, _)| p.as_str()).collect();
+            let said = match (changed.is_empty(), wrote.unread) {
+                (_, true) => "(No file changed: the reply could not be read.)".to_string(),
+                (true, false) => "(No file changed: the parts fit as they are.)".to_string(),
+                (false, false) => format!("(Changed: {}.)", changed.join(", ")),
+            };
+            format!("{code}\n\n{said}{}", wrote.refused_note())
+        }
+        false => asked.reply.clone(),
+    };
+    let version = deliver(wf, t, agent, asked.step, SolutionKind::Aggregate, &text);
+    measure(wf, agent, StepKind::Aggregate, t).await?;
+    Ok(version)
 }

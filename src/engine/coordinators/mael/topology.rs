@@ -28,17 +28,29 @@ pub struct Team {
 #[serde(rename_all = "snake_case")]
 pub enum Preset {
     Star,
+    /// A star with its first two leaves joined: the hub is still the root
+    /// with every other agent beside it, and a part handed to either
+    /// joined leaf can be split once more (to the other), so tasks reach
+    /// depth 2, which a plain star's leaves never can.
+    LinkedStar,
     Chain,
     Ring,
     Full,
 }
 
 impl Preset {
-    pub const ALL: [Preset; 4] = [Preset::Star, Preset::Chain, Preset::Ring, Preset::Full];
+    pub const ALL: [Preset; 5] = [
+        Preset::Star,
+        Preset::LinkedStar,
+        Preset::Chain,
+        Preset::Ring,
+        Preset::Full,
+    ];
 
     pub fn id(self) -> &'static str {
         match self {
             Preset::Star => "star",
+            Preset::LinkedStar => "linked-star",
             Preset::Chain => "chain",
             Preset::Ring => "ring",
             Preset::Full => "full",
@@ -48,6 +60,7 @@ impl Preset {
     pub fn label(self) -> &'static str {
         match self {
             Preset::Star => "Star (one hub)",
+            Preset::LinkedStar => "Star, two leaves linked (reaches depth 2)",
             Preset::Chain => "Chain",
             Preset::Ring => "Ring",
             Preset::Full => "Fully connected",
@@ -100,6 +113,12 @@ impl Team {
         let mut edges = Vec::new();
         match preset {
             Preset::Star => edges.extend((1..n).map(|i| (0, i))),
+            Preset::LinkedStar => {
+                edges.extend((1..n).map(|i| (0, i)));
+                if n > 2 {
+                    edges.push((1, 2));
+                }
+            }
             Preset::Chain => edges.extend((1..n).map(|i| (i - 1, i))),
             Preset::Ring => {
                 edges.extend((1..n).map(|i| (i - 1, i)));
@@ -118,9 +137,33 @@ impl Team {
         Team { agents, edges }
     }
 
-    /// The paper's default: four agents; a star, so the hub is the root.
+    /// The default: the paper's four agents, the hub the root with the
+    /// other three beside it, two of them joined so that a task can be
+    /// split twice (SRDD's and CommonGen-Hard's depth 2; a plain star
+    /// stops at 1). At depth 1 it runs as the star does.
     pub fn default_team() -> Team {
-        Team::preset(Preset::Star, 4)
+        Team::preset(Preset::LinkedStar, 4)
+    }
+
+    /// How deep a task handed to `from` can be split on this graph: the
+    /// longest path from it that never comes back to an agent on it (a
+    /// task goes only to a neighbour off its call path).
+    pub fn reach(&self, from: usize) -> u32 {
+        fn longest(t: &Team, at: usize, path: &mut Vec<usize>) -> u32 {
+            path.push(at);
+            let mut best = 0;
+            for n in t.neighbours(at) {
+                if !path.contains(&n) {
+                    best = best.max(1 + longest(t, n, path));
+                }
+            }
+            path.pop();
+            best
+        }
+        if from >= self.len() {
+            return 0;
+        }
+        longest(self, from, &mut Vec::new())
     }
 
     pub fn len(&self) -> usize {
@@ -317,6 +360,20 @@ mod tests {
         // A chain of five: the middle one.
         assert_eq!(Team::preset(Preset::Chain, 5).root(), 2);
         assert_eq!(Team::preset(Preset::Star, 1).root(), 0);
+    }
+
+    #[test]
+    fn the_default_team_reaches_depth_two_from_its_hub() {
+        let t = Team::default_team();
+        assert_eq!((t.len(), t.root()), (4, 0));
+        assert_eq!(t.neighbours(0), [1, 2, 3]);
+        assert_eq!(t.reach(t.root()), 2);
+        // A star's leaves have only the hub: depth 1 at most.
+        assert_eq!(Team::preset(Preset::Star, 4).reach(0), 1);
+        assert_eq!(Team::preset(Preset::Chain, 4).reach(0), 3);
+        assert_eq!(Team::preset(Preset::Full, 4).reach(0), 3);
+        assert_eq!(Team::preset(Preset::LinkedStar, 2).reach(0), 1);
+        assert_eq!(t.reach(9), 0);
     }
 
     #[test]

@@ -63,6 +63,8 @@ pub struct MaelView {
     pub result: Option<ResultRecord>,
     /// A HumanEval answer: the completion read from it and the verdict.
     pub program: Option<crate::engine::domains::tasks::humaneval::Checked>,
+    /// SRDD: the project measured after each step that wrote files.
+    pub iterations: Vec<IterationRecord>,
     /// The phase under way (`forward`, `backward`), none once ended.
     pub phase: Option<String>,
     pub motion: Option<(u64, Motion)>,
@@ -129,6 +131,11 @@ impl MaelView {
                     if let Some(t) = self.task_mut(&j.task) {
                         t.judgement = Some(j);
                     }
+                }
+            }
+            STORE_ITERATION => {
+                if let Some(i) = parse_object::<IterationRecord>(payload) {
+                    self.iterations.push(i);
                 }
             }
             STORE_DECOMPOSITION => {

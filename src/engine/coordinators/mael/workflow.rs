@@ -6,13 +6,15 @@
 //! the depth limit, no free neighbour) it solves it; else it decomposes it
 //! among its free neighbours (not on the current call path; round-robin
 //! when there are more subtasks than neighbours), they handle their
-//! subtasks recursively (different agents concurrently, one agent's
-//! subtasks one after another), it critiques what they return (sibling
+//! subtasks recursively — modules: different agents concurrently, one
+//! agent's subtasks one after another; a pipeline: one stage after
+//! another, each seeing the results before it — it critiques what they return (sibling
 //! critiques concurrently; inadequate solutions go back for refinement,
 //! until all are adequate or the round limit), and aggregates them.
 
 use super::contract::*;
 use super::memory::Recall;
+use super::software::Software;
 use super::steps;
 use super::topology::Team;
 use crate::engine::prompts::Prompts;
@@ -34,6 +36,8 @@ pub struct TaskNode {
     pub versions: Vec<String>,
     /// Solved by its solver alone (else aggregated from subtasks).
     pub alone: bool,
+    /// How its subtasks relate, once it is decomposed.
+    pub split: Split,
 }
 
 /// One decision step of the forward pass.
@@ -72,6 +76,9 @@ pub struct Workflow<'a> {
     pub steps: RefCell<Vec<Step>>,
     /// The most critique rounds any agent ran.
     pub rounds: Cell<u32>,
+    /// A software task's runner and measures (SRDD): the solution is the
+    /// run's files.
+    pub software: Option<Software>,
 }
 
 impl<'a> Workflow<'a> {
@@ -90,7 +97,31 @@ impl<'a> Workflow<'a> {
             tasks: RefCell::new(Vec::new()),
             steps: RefCell::new(Vec::new()),
             rounds: Cell::new(0),
+            software: None,
         }
+    }
+
+    /// The solutions of the pipeline stages before `t`, (text, solution)
+    /// each, when `t` is a stage of a pipeline (else none).
+    pub fn earlier_stages(&self, t: usize) -> Vec<(String, String)> {
+        let tasks = self.tasks.borrow();
+        let Some(p) = tasks[t].parent else {
+            return Vec::new();
+        };
+        if tasks[p].split != Split::Pipeline {
+            return Vec::new();
+        }
+        tasks[p]
+            .children
+            .iter()
+            .take_while(|&&c| c != t)
+            .map(|&c| {
+                (
+                    tasks[c].text.clone(),
+                    tasks[c].versions.last().cloned().unwrap_or_default(),
+                )
+            })
+            .collect()
     }
 
     pub fn agent_id(&self, i: usize) -> &str {
@@ -150,6 +181,7 @@ impl<'a> Workflow<'a> {
                 children: Vec::new(),
                 versions: Vec::new(),
                 alone: false,
+                split: Split::Modules,
             });
             let t = tasks.len() - 1;
             if let Some(p) = parent {
@@ -222,15 +254,29 @@ impl<'a> Workflow<'a> {
             }
             let mut below = path;
             below.push(agent);
-            self.delegate(&subtasks, &below).await?;
+            let split = self.tasks.borrow()[t].split;
+            self.delegate(&subtasks, &below, split).await?;
             self.critique_rounds(agent, &subtasks).await?;
             steps::aggregate(self, t, agent).await.map(|_| ())
         })
     }
 
-    /// Every subtask to its solver: agents work concurrently, each on its
-    /// own subtasks one after another.
-    async fn delegate(&self, subtasks: &[usize], path: &[usize]) -> Result<(), RunError> {
+    /// Every subtask to its solver. Modules: agents work concurrently, each
+    /// on its own subtasks one after another. A pipeline: one stage after
+    /// another, in order, whoever solves it.
+    async fn delegate(
+        &self,
+        subtasks: &[usize],
+        path: &[usize],
+        split: Split,
+    ) -> Result<(), RunError> {
+        if split == Split::Pipeline {
+            for &t in subtasks {
+                let solver = self.tasks.borrow()[t].solver;
+                self.handle(t, solver, path.to_vec()).await?;
+            }
+            return Ok(());
+        }
         let by_solver = group_by_solver(&self.tasks.borrow(), subtasks);
         let work = by_solver.into_iter().map(|(solver, mine)| {
             let path = path.to_vec();

@@ -13,6 +13,7 @@
 //! the caller's: the CLI runs CPython (or Pyodide in Node), the page
 //! Pyodide; the embedder is the run's, named beside the figure.
 
+pub mod builtin;
 pub mod project;
 pub mod run;
 

@@ -151,6 +151,11 @@ pub trait ProjectRunner {
     fn measure(&self, files: Files) -> LocalBoxFuture<'_, Result<Scale, String>>;
 }
 
+/// The platform's project runner, as a run resource (the CLI's CPython or
+/// Pyodide in Node, the page's worker): MAEL's SRDD runs need it to run
+/// and score their projects.
+pub struct Runner(pub std::rc::Rc<dyn ProjectRunner>);
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,7 +1,8 @@
 //! Task sets with a gold answer and a metric, the benchmarks MAEL is
 //! measured on: GSM8K (the final number), MMLU (the letter),
-//! CommonGen-Hard (concept coverage) and the built-in shopping set written
-//! for Roundtable. A [`Task`] is what a run carries in its options: the
+//! CommonGen-Hard (concept coverage), HumanEval (its tests), SRDD (the
+//! project the run's files make, `domains::srdd`) and the built-in sets
+//! written for Roundtable (shopping problems; small software requirements). A [`Task`] is what a run carries in its options: the
 //! prompt the agents see, and the gold answer only the metric reads.
 //!
 //! ```text
@@ -25,15 +26,19 @@ pub enum Dataset {
     Mmlu,
     Commongen,
     Humaneval,
+    /// ChatDev's software requirements (a CSV): the run's files are the
+    /// project SRDD's metric scores.
+    Srdd,
 }
 
 impl Dataset {
-    pub const ALL: [Dataset; 5] = [
+    pub const ALL: [Dataset; 6] = [
         Dataset::Builtin,
         Dataset::Gsm8k,
         Dataset::Mmlu,
         Dataset::Commongen,
         Dataset::Humaneval,
+        Dataset::Srdd,
     ];
 
     pub fn id(self) -> &'static str {
@@ -43,6 +48,7 @@ impl Dataset {
             Dataset::Mmlu => "mmlu",
             Dataset::Commongen => "commongen",
             Dataset::Humaneval => "humaneval",
+            Dataset::Srdd => "srdd",
         }
     }
 
@@ -53,6 +59,7 @@ impl Dataset {
             Dataset::Mmlu => "MMLU (multiple choice)",
             Dataset::Commongen => "CommonGen-Hard (concepts to text)",
             Dataset::Humaneval => "HumanEval (Python functions)",
+            Dataset::Srdd => "SRDD (software projects, CSV)",
         }
     }
 
@@ -63,6 +70,9 @@ impl Dataset {
             Dataset::Mmlu => "accuracy on the letter",
             Dataset::Commongen => "concept coverage (English inflection rules, not spaCy lemmas)",
             Dataset::Humaneval => "pass@1 (the problem's tests run in Python)",
+            Dataset::Srdd => {
+                "quality = completeness × executability × consistency (ChatDev's SRDD script)"
+            }
         }
     }
 
@@ -70,7 +80,7 @@ impl Dataset {
     /// (2 and 1 for the QA sets, 3 and 2 for generation).
     pub fn defaults(self) -> (u32, u32) {
         match self {
-            Dataset::Commongen => (3, 2),
+            Dataset::Commongen | Dataset::Srdd => (3, 2),
             _ => (2, 1),
         }
     }
@@ -94,6 +104,12 @@ pub enum Gold {
         code: String,
         test: String,
         entry_point: String,
+    },
+    /// SRDD: the project the run's files make, scored by the dataset's
+    /// metric (`srdd`); the requirement is the task's prompt.
+    Software {
+        name: String,
+        category: String,
     },
 }
 
@@ -127,8 +143,9 @@ impl Task {
                 }
             }
             Gold::Concepts(c) => commongen::coverage(c, answer),
-            // Needs a Python runner: callers use humaneval::check first.
-            Gold::Program { .. } => 0.0,
+            // Need a Python runner: callers use humaneval::check (or
+            // SRDD's metric on the run's files) first.
+            Gold::Program { .. } | Gold::Software { .. } => 0.0,
         }
     }
 
@@ -148,6 +165,9 @@ impl Task {
             Gold::Letter(l) => l.clone(),
             Gold::Concepts(c) => format!("all of: {}", c.join(", ")),
             Gold::Program { entry_point, .. } => format!("the tests of {entry_point} pass"),
+            Gold::Software { .. } => {
+                "a complete project that runs and fits the requirement".to_string()
+            }
         }
     }
 }
@@ -193,6 +213,42 @@ fn row_id(v: &serde_json::Value, prefix: &str, n: usize) -> String {
         .unwrap_or_else(|| format!("{prefix}:{n}"))
 }
 
+/// A file of a set's tasks: SRDD's CSV, else JSONL ([`parse_jsonl`]).
+pub fn parse_file(dataset: Dataset, text: &str, file: &str) -> Result<Vec<Task>, String> {
+    match dataset {
+        Dataset::Srdd => Ok(srdd_tasks(&crate::engine::domains::srdd::parse_csv(
+            text, file,
+        )?)),
+        _ => parse_jsonl(dataset, text, file),
+    }
+}
+
+/// SRDD's requirements as tasks (`srdd:<Name>`; the prompt is the task as
+/// the dataset states it).
+pub fn srdd_tasks(reqs: &[crate::engine::domains::srdd::Requirement]) -> Vec<Task> {
+    reqs.iter()
+        .map(|r| Task {
+            dataset: Dataset::Srdd,
+            id: format!("srdd:{}", r.name),
+            prompt: r.task(),
+            gold: Gold::Software {
+                name: r.name.clone(),
+                category: r.category.clone(),
+            },
+        })
+        .collect()
+}
+
+/// Roundtable's own software requirements as tasks: a split (the even
+/// ones train, the odd ones test, as a file is split), or all.
+pub fn srdd_builtin(split: Option<builtin::Split>) -> Vec<Task> {
+    let all = srdd_tasks(&crate::engine::domains::srdd::builtin::requirements());
+    match split {
+        Some(s) => split_file(all, s),
+        None => all,
+    }
+}
+
 /// A JSONL file of a set's rows as tasks; errors name the line. Empty
 /// lines are skipped; a file with no task is an error. For MMLU, rows of
 /// the dev split (an id with `/dev/`, as in `mmlu_dev.jsonl`) are the
@@ -226,6 +282,7 @@ pub fn parse_jsonl(dataset: Dataset, text: &str, file: &str) -> Result<Vec<Task>
             Dataset::Commongen => commongen::task(v, out.len()),
             Dataset::Humaneval => humaneval::task(v, out.len()),
             Dataset::Builtin => builtin::task_from_json(v, out.len()),
+            Dataset::Srdd => Err("SRDD comes as a CSV file (Name,Description,Category)".into()),
         }
         .map_err(|e| format!("{file} line {line}: {e}"))?;
         out.push(task);

@@ -6,9 +6,10 @@
 
 use super::state::{use_learn, Job};
 use crate::engine::coordinators::mael::html::report::{
-    bars_svg, csv, json, parts_html, repairs_html, sweep_svg, table_html,
+    bars_svg, csv, curves_svg, json, parts_html, relative_html, repairs_html, srdd_html, sweep_svg,
+    table_html,
 };
-use crate::engine::coordinators::mael::learn::{result_of, ModeSummary, Tag};
+use crate::engine::coordinators::mael::learn::{relative_to_none, result_of, ModeSummary, Tag};
 use crate::engine::run::batch::group_name;
 use crate::engine::views::usage::UsageView;
 use crate::engine::views::Fold;
@@ -20,6 +21,7 @@ pub fn EvaluationResults() -> impl IntoView {
     let st = use_learn();
     let rows = Memo::new(move |_| st.rows());
     let sweep = Memo::new(move |_| st.sweep());
+    let curves = Memo::new(move |_| st.curves());
     let has_rows = move || rows.with(|r| !r.is_empty()) || sweep.with(|s| !s.is_empty());
     let buttons = vec![
         ExportButton::new("CSV", ".csv", "text/csv", move || {
@@ -27,7 +29,10 @@ pub fn EvaluationResults() -> impl IntoView {
         }),
         ExportButton::new("JSON", ".json", "application/json", move || {
             rows.with(|r| {
-                sweep.with(|s| serde_json::to_string_pretty(&json(r, s)).unwrap_or_default())
+                sweep.with(|s| {
+                    curves
+                        .with(|c| serde_json::to_string_pretty(&json(r, s, c)).unwrap_or_default())
+                })
             })
         }),
         ExportButton::new("Scores SVG", "-scores.svg", "image/svg+xml", move || {
@@ -60,11 +65,16 @@ pub fn EvaluationResults() -> impl IntoView {
                     label=Signal::derive(move || format!("Pool \"{}\"{}", st.pool.get(), if st.job() == Job::Evaluating { " · running…" } else { "" }))/>
                 <div class="tp-table-wrap" inner_html=move || rows.with(|r| table_html(r, &st.metric.get()))></div>
                 <div class="tp-table-wrap" inner_html=move || rows.with(|r| parts_html(r))></div>
+                <div class="tp-table-wrap" inner_html=move || rows.with(|r| srdd_html(r))></div>
+                <div class="tp-table-wrap" inner_html=move || rows.with(|r| relative_html(&relative_to_none(r)))></div>
                 <div class="ml-repairs" inner_html=move || rows.with(|r| repairs_html(r))></div>
                 <div class="ml-charts">
                     <figure><div class="chart-box" inner_html=scores></div></figure>
                     <figure><div class="chart-box" inner_html=tokens></div></figure>
                     <figure><div class="chart-box" inner_html=rounds></div></figure>
+                    {move || curves.with(|c| curves_svg(c, false)).into_iter().map(|(task, svg)| view! {
+                        <figure><div class="chart-box" inner_html=svg></div><figcaption class="small muted">{format!("Fig. 4 · {task}: the project's quality after each step that wrote files")}</figcaption></figure>
+                    }).collect_view()}
                     {move || sweep.with(|s| !s.is_empty()).then(|| view! {
                         <figure><div class="chart-box" inner_html=move || sweep.with(|s| sweep_svg(s, false))></div><figcaption class="small muted">"Score % by learned tasks in the pool (Fig. 3)"</figcaption></figure>
                     })}

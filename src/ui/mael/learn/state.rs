@@ -5,7 +5,7 @@
 //! pool it uses, and what it says. The jobs are started in `runner.rs`.
 
 use super::forms::{EvalForm, LearnForm};
-use crate::engine::coordinators::mael::learn::{self, Row, Tag};
+use crate::engine::coordinators::mael::learn::{self, QualityCurve, Row, Tag};
 use crate::engine::run::RunStatus;
 use crate::engine::views::repairs::RepairSum;
 use crate::ui::batch::{records, BatchCommon, BatchRun, Item};
@@ -80,6 +80,11 @@ impl LearnState {
     /// The evaluation's rows (Table 1, Table 4's variants), as runs end.
     pub fn rows(self) -> Vec<Row> {
         self.evaluation(|v| learn::rows(records(v)))
+    }
+
+    /// SRDD's quality per iteration for the first five cases (Fig. 4).
+    pub fn curves(self) -> Vec<QualityCurve> {
+        self.evaluation(|v| learn::quality_curves(records(v), 5))
     }
 
     /// (stopped, failed) among the evaluation's runs.

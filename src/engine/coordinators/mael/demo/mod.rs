@@ -13,10 +13,12 @@
 //! produced by the mechanism a user can inspect, not by the score.
 //!
 //! On CommonGen-Hard it writes a sentence with the first half of the
-//! concepts; its critic lists the missing ones. On other sets it says it
+//! concepts; its critic lists the missing ones. On a software task (SRDD)
+//! it writes a small real program (`software`). On other sets it says it
 //! cannot solve the task.
 
 mod shopping;
+mod software;
 
 use super::contract::*;
 use crate::engine::domains::tasks::builtin::{parse_items, Deal, Item};
@@ -30,6 +32,9 @@ pub fn answer(req: &ChatRequest) -> Option<Reply> {
     let step = req.step.as_deref()?;
     let text = req.last_user().unwrap_or_default();
     let task = section(text, TASK_HEADING).unwrap_or_default();
+    if let Some(reply) = software_step(step, text, task) {
+        return Some(Reply::text(reply));
+    }
     let reply = match step {
         STEP_JUDGE => judge(task),
         STEP_DECOMPOSE => decompose(task, &neighbours(text)),
@@ -41,6 +46,20 @@ pub fn answer(req: &ChatRequest) -> Option<Reply> {
         _ => return None,
     };
     Some(Reply::text(reply))
+}
+
+/// A step on a software task, when the task is one.
+fn software_step(step: &str, text: &str, task: &str) -> Option<String> {
+    software::software_of(task)?;
+    match step {
+        STEP_JUDGE => Some(software::judge(task)),
+        STEP_DECOMPOSE => software::decompose(task, &neighbours(text)),
+        STEP_SOLVE => software::solve(text, task),
+        STEP_CRITIQUE => software::critique(text, task),
+        STEP_AGGREGATE => software::aggregate(text, task),
+        STEP_EVALUATE => software::evaluate(text, task),
+        _ => None,
+    }
 }
 
 /// The concepts of a CommonGen task, when it is one.
@@ -146,7 +165,7 @@ fn decompose(task: &str, neighbours: &[String]) -> String {
             None => serde_json::json!({ "task": t }),
         })
         .collect();
-    serde_json::json!({ "subtasks": subtasks }).to_string()
+    serde_json::json!({"mode": "modules", "subtasks": subtasks}).to_string()
 }
 
 /// How the solver prices lines this time: it applies deals when the

@@ -3,7 +3,8 @@
 //! sweep (Fig. 3), as HTML tables, SVG charts and CSV / JSON; and the
 //! replies each mode's steps had to repair, in all and per step kind.
 
-use crate::engine::coordinators::mael::learn::{ModeSummary, Row};
+use crate::engine::coordinators::mael::learn::{ModeSummary, QualityCurve, Relative, Row};
+use crate::engine::coordinators::mael::software::SCALE_PARTS;
 use crate::engine::views::export::csv_field;
 use crate::engine::views::html::esc;
 use crate::engine::views::html::repairs::{by_step_details_html, count_cell};
@@ -55,7 +56,10 @@ pub fn repairs_html(rows: &[Row]) -> String {
 /// CommonGen-Hard's composite, part by part (%), one row per evaluation
 /// row; empty when no row has parts.
 pub fn parts_html(rows: &[Row]) -> String {
-    let Some(first) = rows.iter().find(|r| !r.summary.parts.is_empty()) else {
+    let Some(first) = rows
+        .iter()
+        .find(|r| !r.summary.parts.is_empty() && !is_software(r))
+    else {
         return String::new();
     };
     let names: Vec<&str> = first
@@ -89,6 +93,162 @@ pub fn parts_html(rows: &[Row]) -> String {
     }
     s.push_str("</tbody></table>");
     s
+}
+
+/// An SRDD row: its parts are Table 2's and Table 3's.
+fn is_software(r: &Row) -> bool {
+    r.summary.parts.iter().any(|(n, _)| n == SCALE_PARTS[0])
+}
+
+fn part(r: &Row, name: &str) -> Option<f64> {
+    r.summary
+        .parts
+        .iter()
+        .find(|(n, _)| n == name)
+        .map(|(_, v)| *v)
+}
+
+/// SRDD's Table 2 (quality, %) and Table 3 (scale and complexity, means
+/// per project), one row per evaluation row; empty when no row is SRDD's.
+pub fn srdd_html(rows: &[Row]) -> String {
+    let rows: Vec<&Row> = rows.iter().filter(|r| is_software(r)).collect();
+    if rows.is_empty() {
+        return String::new();
+    }
+    let table = |caption: &str, names: &[&str], scale: f64, digits: usize| {
+        let mut s = format!(
+            "<table class=\"ml-report ml-parts\"><caption>{}</caption><thead><tr><th>row</th>",
+            esc(caption)
+        );
+        for n in names {
+            let _ = write!(s, "<th>{}</th>", esc(n));
+        }
+        s.push_str("</tr></thead><tbody>");
+        for r in &rows {
+            let _ = write!(s, "<tr><th>{}</th>", esc(&r.label));
+            for n in names {
+                match part(r, n) {
+                    Some(v) => {
+                        let _ = write!(s, "<td class=\"num\">{:.digits$}</td>", v * scale);
+                    }
+                    None => s.push_str("<td class=\"num muted\">–</td>"),
+                }
+            }
+            s.push_str("</tr>");
+        }
+        s.push_str("</tbody></table>");
+        s
+    };
+    table(
+        "Table 2 · SRDD quality (%): completeness × executability × consistency",
+        &["completeness", "executability", "consistency", "quality"],
+        100.0,
+        2,
+    ) + &table(
+        "Table 3 · scale and complexity (means per project)",
+        &SCALE_PARTS,
+        1.0,
+        1,
+    )
+}
+
+/// Fig. 2 as ratios: each row's completion tokens and rounds relative to
+/// no experience; empty without a no-experience row.
+pub fn relative_html(rel: &[Relative]) -> String {
+    if !rel.iter().any(|r| r.completion_tokens.is_some()) {
+        return String::new();
+    }
+    let f = |x: Option<f64>| x.map_or("–".to_string(), |x| format!("{x:.2}"));
+    let mut s = String::from("<table class=\"ml-report ml-parts\"><caption>Fig. 2 · relative to no experience (MAEL-ØExp = 1.00)</caption><thead><tr><th>row</th><th>completion tokens</th><th>rounds</th></tr></thead><tbody>");
+    for r in rel {
+        let _ = write!(
+            s,
+            "<tr><th>{}</th><td class=\"num\">{}</td><td class=\"num\">{}</td></tr>",
+            esc(&r.label),
+            f(r.completion_tokens),
+            f(r.rounds)
+        );
+    }
+    s.push_str("</tbody></table>");
+    s
+}
+
+/// Fig. 4: one small chart per case, the project's quality after each
+/// step that wrote files, a line per row.
+pub fn curves_svg(curves: &[QualityCurve], standalone: bool) -> Vec<(String, String)> {
+    let mut tasks: Vec<&str> = Vec::new();
+    for c in curves {
+        if !tasks.contains(&c.task_id.as_str()) {
+            tasks.push(&c.task_id);
+        }
+    }
+    let labels: Vec<&str> = {
+        let mut v: Vec<&str> = Vec::new();
+        for c in curves {
+            if !v.contains(&c.label.as_str()) {
+                v.push(&c.label);
+            }
+        }
+        v
+    };
+    tasks
+        .iter()
+        .map(|task| {
+            let mine: Vec<&QualityCurve> = curves.iter().filter(|c| c.task_id == *task).collect();
+            let most = mine.iter().map(|c| c.quality.len()).max().unwrap_or(1).max(2);
+            let x = |i: usize| 40.0 + 220.0 * i as f64 / (most - 1) as f64;
+            let y = |q: f64| 140.0 - 110.0 * q.clamp(0.0, 1.0);
+            let mut s = format!(
+                "<svg {}class=\"ml-chart ml-curves\" viewBox=\"0 0 300 {}\" role=\"img\" aria-label=\"Quality per iteration of {}\">",
+                if standalone { "xmlns=\"http://www.w3.org/2000/svg\" " } else { "" },
+                170 + 14 * labels.len(),
+                esc(task)
+            );
+            let _ = write!(
+                s,
+                "<text class=\"ml-axis\" x=\"10\" y=\"16\">{}: quality % per iteration</text><line class=\"ml-grid\" x1=\"40\" y1=\"140\" x2=\"260\" y2=\"140\"/><text class=\"ml-axis\" x=\"10\" y=\"144\">0</text><text class=\"ml-axis\" x=\"4\" y=\"34\">100</text>",
+                esc(task)
+            );
+            for c in &mine {
+                let k = labels.iter().position(|l| *l == c.label).unwrap_or(0);
+                let points: Vec<String> = (c.quality.iter().enumerate())
+                    .map(|(i, q)| format!("{:.1},{:.1}", x(i), y(*q)))
+                    .collect();
+                let _ = write!(
+                    s,
+                    "<polyline class=\"ml-line ml-line-{k}\" points=\"{}\"/>",
+                    points.join(" ")
+                );
+                for (i, q) in c.quality.iter().enumerate() {
+                    let _ = write!(
+                        s,
+                        "<circle class=\"ml-dot ml-line-{k}\" cx=\"{:.1}\" cy=\"{:.1}\" r=\"3\"><title>{} · iteration {}: {:.1}%</title></circle>",
+                        x(i),
+                        y(*q),
+                        esc(&c.label),
+                        i + 1,
+                        q * 100.0
+                    );
+                }
+            }
+            for i in 0..most {
+                let _ = write!(s, "<text class=\"ml-axis\" x=\"{:.1}\" y=\"156\">{}</text>", x(i) - 3.0, i + 1);
+            }
+            for (k, l) in labels.iter().enumerate() {
+                let yy = 172 + 14 * k;
+                let _ = write!(
+                    s,
+                    "<line class=\"ml-line ml-line-{k}\" x1=\"40\" y1=\"{}\" x2=\"60\" y2=\"{}\"/><text class=\"ml-axis\" x=\"66\" y=\"{}\">{}</text>",
+                    yy - 4,
+                    yy - 4,
+                    yy,
+                    esc(l)
+                );
+            }
+            s.push_str("</svg>");
+            (task.to_string(), s)
+        })
+        .collect()
 }
 
 /// Bars of one figure per row (`pick`), scaled to its largest value.
@@ -204,15 +364,22 @@ pub fn csv(rows: &[Row], sweep: &[(usize, f64)]) -> String {
     out
 }
 
-pub fn json(rows: &[Row], sweep: &[(usize, f64)]) -> serde_json::Value {
+/// The evaluation as JSON: each row (with its parts: CommonGen-Hard's
+/// composite, SRDD's Tables 2 and 3; and Fig. 2's ratios to no
+/// experience), the sweep, and Fig. 4's curves.
+pub fn json(rows: &[Row], sweep: &[(usize, f64)], curves: &[QualityCurve]) -> serde_json::Value {
+    let relative = crate::engine::coordinators::mael::learn::relative_to_none(rows);
     serde_json::json!({
-        "modes": rows.iter().map(|r| serde_json::json!({
+        "modes": rows.iter().zip(&relative).map(|(r, rel)| serde_json::json!({
             "label": r.label, "mode": r.summary.mode.id(), "score": r.summary.score,
             "completion_tokens": r.summary.completion_tokens, "rounds": r.summary.rounds, "tasks": r.summary.tasks,
             "replies": r.summary.repairs.total.replies, "repaired": r.summary.repairs.total.repaired,
             "unreadable": r.summary.repairs.total.unreadable,
             "repaired_by_step": r.summary.repairs.by_step,
+            "parts": r.summary.parts.iter().map(|(n, v)| (n.clone(), serde_json::Value::from(*v))).collect::<serde_json::Map<_, _>>(),
+            "relative_to_none": {"completion_tokens": rel.completion_tokens, "rounds": rel.rounds},
         })).collect::<Vec<_>>(),
         "sweep": sweep.iter().map(|(n, s)| serde_json::json!({"pool_tasks": n, "score": s})).collect::<Vec<_>>(),
+        "quality_per_iteration": curves,
     })
 }

@@ -5,6 +5,7 @@
 
 use super::reward_badge;
 use crate::engine::coordinators::mael::contract::*;
+use crate::engine::coordinators::mael::software::SCALE_PARTS;
 use crate::engine::coordinators::mael::view::{MaelView, TaskItem};
 use crate::engine::views::html::esc;
 use crate::engine::views::html::markdown::to_safe_html;
@@ -79,6 +80,18 @@ fn task_html(view: &MaelView, t: &TaskItem, collapsed: &[String], out: &mut Stri
         out.push_str("</p>");
     }
     if let Some(d) = &t.decomposition {
+        if !d.subtasks.is_empty() {
+            let how = match d.mode {
+                Split::Modules => "independent modules, worked on at the same time",
+                Split::Pipeline => "a pipeline: stage by stage, each seeing the ones before",
+            };
+            let _ = write!(
+                out,
+                "<p class=\"small ml-split\" data-mode=\"{}\">Split into {}</p>",
+                d.mode.id(),
+                how
+            );
+        }
         if let Some(n) = &d.note {
             let _ = write!(out, "<p class=\"small muted\">Decompose: {}</p>", esc(n));
         }
@@ -152,6 +165,9 @@ pub fn tree_html(view: &MaelView, collapsed: &[String]) -> String {
             if r.learned == 1 { "" } else { "s" }
         );
     }
+    if let Some(r) = view.result.as_ref().filter(|r| !r.parts.is_empty()) {
+        software_html(r, &view.iterations, &mut out);
+    }
     if let Some(p) = &view.program {
         program_html(p, &mut out);
     }
@@ -159,6 +175,50 @@ pub fn tree_html(view: &MaelView, collapsed: &[String]) -> String {
     task_html(view, root, collapsed, &mut out);
     out.push_str("</div>");
     out
+}
+
+/// An SRDD project's figures (Table 2's, Table 3's), what scored it, and
+/// its quality after each step that wrote files (Fig. 4).
+fn software_html(r: &ResultRecord, iterations: &[IterationRecord], out: &mut String) {
+    let is_software = r.parts.iter().any(|(n, _)| n == SCALE_PARTS[0]);
+    if !is_software {
+        return;
+    }
+    let parts: Vec<String> = r
+        .parts
+        .iter()
+        .map(|(n, v)| match SCALE_PARTS.contains(&n.as_str()) {
+            true => format!("{} {v:.0}", esc(n)),
+            false => format!("{} {v:.2}", esc(n)),
+        })
+        .collect();
+    let _ = write!(
+        out,
+        "<div class=\"ml-program ml-software\"><p class=\"small\">{}</p>",
+        parts.join(" · ")
+    );
+    if let Some(by) = &r.scored_by {
+        let _ = write!(out, "<p class=\"small muted\">Scored by {}</p>", esc(by));
+    }
+    if !iterations.is_empty() {
+        let q: Vec<String> = iterations
+            .iter()
+            .map(|i| {
+                format!(
+                    "<span title=\"{} of {}\">{:.0}%</span>",
+                    i.step.id(),
+                    esc(&i.task),
+                    i.quality * 100.0
+                )
+            })
+            .collect();
+        let _ = write!(
+            out,
+            "<p class=\"small ml-iterations\">Quality after each step that wrote files: {}</p>",
+            q.join(" → ")
+        );
+    }
+    out.push_str("</div>");
 }
 
 /// A HumanEval answer's run: the verdict, how the completion was read

@@ -1,8 +1,11 @@
-//! The decomposer's reply: the subtasks, each with the neighbour it is
-//! given to, from its JSON (`{"subtasks": [{"task", "agent"}]}`), or with
-//! no neighbour named from a list of texts, a bare JSON list, or its list
-//! lines (the step then assigns them round robin, flagged).
+//! The decomposer's reply: how its parts relate (`mode`: modules or a
+//! pipeline) and the subtasks, each with the neighbour it is given to,
+//! from its JSON (`{"mode", "subtasks": [{"task", "agent"}]}`), or with no
+//! neighbour named from a list of texts, a bare JSON list, or its list
+//! lines (the step then assigns them round robin, flagged; such a reply
+//! names no mode: modules).
 
+use crate::engine::coordinators::mael::contract::Split;
 use crate::engine::model::reply::{read_json, read_value, Read, Repair, RepairKind, Unreadable};
 use serde::Deserialize;
 use serde_json::Value;
@@ -84,6 +87,61 @@ pub fn subtasks(reply: &str) -> Result<Read<Vec<Subtask>>, Unreadable> {
             RepairKind::Shape,
             format!("the reply was not a JSON decomposition ({why}); its list lines were read as the subtasks"),
         )],
+    })
+}
+
+/// The decomposer's reply: its mode and its subtasks. A JSON object that
+/// names no mode, or one of neither name, is read as modules (a `Shape`
+/// repair); a near name ("sequential", "parallel") is mapped, flagged.
+pub fn decomposition(reply: &str) -> Result<Read<(Split, Vec<Subtask>)>, Unreadable> {
+    let mut read = subtasks(reply)?;
+    let object = read_value(reply)
+        .ok()
+        .filter(|r| r.value.is_object())
+        .map(|r| r.value);
+    let mode = match object.as_ref().map(|o| o.get("mode")) {
+        // Not an object: its other repairs say how it was read.
+        None => Split::Modules,
+        Some(given) => {
+            let text = given
+                .and_then(Value::as_str)
+                .map(|m| m.trim().to_lowercase());
+            let (mode, exact) = match text.as_deref() {
+                Some("modules") => (Split::Modules, true),
+                Some("pipeline") => (Split::Pipeline, true),
+                Some("module" | "parallel" | "functional" | "independent") => {
+                    (Split::Modules, false)
+                }
+                Some("stages" | "sequential" | "sequence" | "ordered" | "chain") => {
+                    (Split::Pipeline, false)
+                }
+                _ => {
+                    read.repairs.push(Repair::new(
+                        RepairKind::Shape,
+                        match given {
+                            None => "the decomposition named no mode; its subtasks were taken as independent modules".to_string(),
+                            Some(v) => format!("the decomposition's mode {v} is neither modules nor pipeline; its subtasks were taken as independent modules"),
+                        },
+                    ));
+                    (Split::Modules, true)
+                }
+            };
+            if !exact {
+                read.repairs.push(Repair::new(
+                    RepairKind::Shape,
+                    format!(
+                        "the mode {:?} was read as {}",
+                        text.unwrap_or_default(),
+                        mode.id()
+                    ),
+                ));
+            }
+            mode
+        }
+    };
+    Ok(Read {
+        value: (mode, read.value),
+        repairs: read.repairs,
     })
 }
 
@@ -199,5 +257,40 @@ mod tests {
         assert_eq!(texts(&lines), ["cost of pens", "cost of mugs", "tax"]);
         assert_eq!(kinds(&lines), [RepairKind::Shape]);
         assert!(subtasks("I cannot split this.").is_err());
+    }
+
+    #[test]
+    fn the_mode_is_read_and_a_missing_one_is_modules_flagged() {
+        let mode = |reply: &str| {
+            let r = decomposition(reply).expect("read");
+            (r.value.0, kinds(&r))
+        };
+        let one = r#""subtasks": [{"task": "a", "agent": "a2"}]"#;
+        assert_eq!(
+            mode(&format!(r#"{{"mode": "pipeline", {one}}}"#)),
+            (Split::Pipeline, vec![])
+        );
+        assert_eq!(
+            mode(&format!(r#"{{"mode": "modules", {one}}}"#)),
+            (Split::Modules, vec![])
+        );
+        assert_eq!(
+            mode(&format!(r#"{{"mode": " Sequential", {one}}}"#)),
+            (Split::Pipeline, vec![RepairKind::Shape])
+        );
+        assert_eq!(
+            mode(&format!("{{{one}}}")),
+            (Split::Modules, vec![RepairKind::Shape])
+        );
+        assert_eq!(
+            mode(&format!(r#"{{"mode": 3, {one}}}"#)),
+            (Split::Modules, vec![RepairKind::Shape])
+        );
+        // A list says nothing of a mode: its own repair says how it was read.
+        assert_eq!(
+            mode(r#"["a", "b"]"#),
+            (Split::Modules, vec![RepairKind::Shape])
+        );
+        assert!(decomposition("no list").is_err());
     }
 }

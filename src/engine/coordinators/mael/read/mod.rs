@@ -34,6 +34,7 @@
 mod critique;
 mod decompose;
 mod fields;
+mod files;
 mod judge;
 mod score;
 mod tokens;
@@ -41,7 +42,8 @@ mod tokens;
 pub use decompose::Subtask;
 
 use super::contract::{
-    Critique, Decomposition, Judgement, Rating, StepKind, STEP_CRITIQUE, STEP_DECOMPOSE, STEP_JUDGE,
+    Critique, Decomposition, FileWrite, Judgement, ProjectReply, Rating, Split, StepKind,
+    STEP_CRITIQUE, STEP_DECOMPOSE, STEP_JUDGE,
 };
 use crate::engine::model::reply::{Read, Unreadable};
 use crate::engine::model::shape::ReplySchema;
@@ -52,6 +54,7 @@ pub fn schema(kind: StepKind) -> Option<ReplySchema> {
         StepKind::Judge => Some(ReplySchema::of::<Judgement>(STEP_JUDGE)),
         StepKind::Decompose => Some(
             ReplySchema::of::<Decomposition>(STEP_DECOMPOSE)
+                .in_order(&["mode", "subtasks"])
                 .in_order_at("/properties/subtasks/items", &["task", "agent"]),
         ),
         StepKind::Critique => {
@@ -59,6 +62,18 @@ pub fn schema(kind: StepKind) -> Option<ReplySchema> {
         }
         StepKind::Solve | StepKind::Aggregate => None,
     }
+}
+
+/// A software step's reply shape (solve or aggregate on an SRDD task):
+/// the files it writes.
+pub fn project_schema(kind: StepKind) -> ReplySchema {
+    ReplySchema::of::<ProjectReply>(kind.tag())
+        .in_order_at("/properties/files/items", &["path", "content"])
+}
+
+/// A software step's reply: the files it writes.
+pub fn project(reply: &str) -> Result<Read<Vec<FileWrite>>, Unreadable> {
+    files::files(reply)
 }
 
 /// The evaluator's (and the quality judge's) reply shape, for `step`.
@@ -90,8 +105,8 @@ pub fn judgement(reply: &str) -> Result<Read<Judgement>, Unreadable> {
 /// name no neighbour (plain texts) are read as they are: the step flags
 /// their assignment (round robin), and the run checks the rest of the
 /// shape when the step reports its repairs.
-pub fn subtasks(reply: &str) -> Result<Read<Vec<Subtask>>, Unreadable> {
-    decompose::subtasks(reply)
+pub fn subtasks(reply: &str) -> Result<Read<(Split, Vec<Subtask>)>, Unreadable> {
+    decompose::decomposition(reply)
 }
 
 /// The critic's reply: adequate or not, and the feedback.
@@ -135,6 +150,7 @@ mod tests {
             let _ = subtasks(s);
             let _ = critique(s);
             let _ = rating(s);
+            let _ = project(s);
         }
         assert_eq!(
             rating(odd[1]).map(|r| r.value.0),
