@@ -112,7 +112,9 @@ test('the team editor refuses a disconnected team; the edited team runs', async 
   await chooseMael(page);
   await page.getByRole('button', { name: 'Edit team…' }).click();
   const dialog = page.getByRole('dialog', { name: 'Edit the team' });
+  // Agent 3 is joined to the hub and to Agent 2 (the default's linked leaves).
   await dialog.getByLabel('Edge a1–a3').uncheck();
+  await dialog.getByLabel('Edge a2–a3').uncheck();
   await dialog.getByRole('alert').filter({ hasText: 'not connected: Agent 3' }).waitFor();
   assert.equal(await dialog.getByRole('button', { name: 'Apply' }).isDisabled(), true);
   await dialog.getByLabel('Edge a2–a3').check();
@@ -240,7 +242,7 @@ test('pools: learning fills one that survives a reload and resumes; bad files ar
   await page.getByRole('button', { name: 'Start evaluation' }).click();
   await job.getByText(/^Done: 4 tasks × 3 rows and a 2-point sweep/).waitFor({ timeout: 90000 });
   const results = page.getByRole('region', { name: 'Evaluation results' });
-  const table = results.locator('table.ml-report tbody tr');
+  const table = results.locator('table.tp-table.ml-report tbody tr');
   assert.deepEqual(await table.locator('th').allInnerTexts(), ['MAEL-ØExp', 'MAEL-Task', 'MAEL-Step']);
   assert.equal(await results.locator('svg.ml-chart').count(), 4, 'score, tokens, rounds, sweep');
   const [csv] = await Promise.all([page.waitForEvent('download'), results.getByRole('button', { name: 'CSV' }).click()]);
@@ -298,7 +300,7 @@ test('SRDD: a built-in requirement is built in the page: a pipeline writes the f
   await files.getByRole('button', { name: 'Run main.py' }).click();
   const output = files.getByRole('region', { name: 'Run output' });
   await output.locator('.run-head').waitFor({ timeout: 90_000 });
-  assert.match(await output.locator('pre.run-stdout').innerText(), /Unit_Shifter\n1\. Converts lengths\. -> 4 items, 67\.75 in all/);
+  assert.match(await output.locator('pre.run-stdout').innerText(), /Unit_Shifter\n1\. Converts lengths, weights and temperatures between metric and imperial units\. -> 4 items, 67\.75 in all\n2\. prints a table of sample conversions\. -> 16\.94 on average/);
   await screenshot(page, 'mael-srdd-files');
   // The critic was shown the program's run; the score names the runner.
   await page.getByRole('tab', { name: /Call tree/ }).click();

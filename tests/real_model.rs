@@ -560,8 +560,10 @@ fn real_model_mael_builds_an_srdd_project() {
             "star:3",
             "--critic-rounds",
             "1",
+            // A held software step has room for its whole shape (about 20 K
+            // tokens), which the cap's estimate counts before the call.
             "--token-cap",
-            "12000",
+            "100000",
         ],
         "384",
     );

@@ -384,10 +384,12 @@ pub struct SubtaskChoice {
 
 /// A software step's reply (solve, aggregate on an SRDD task): the files
 /// it writes, whole (`{"files": [{"path": "main.py", "content": "..."}]}`).
-/// An aggregation may write none, when the parts already fit.
+/// An aggregation may write none, when the parts already fit. Bounded so a
+/// model held to it here has room for it (about 20 K tokens): five files of
+/// 200-odd lines a step; a project grows over its steps.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct ProjectReply {
-    #[schemars(length(max = 8))]
+    #[schemars(length(max = 5))]
     pub files: Vec<FileWrite>,
 }
 
@@ -397,7 +399,7 @@ pub struct FileWrite {
     /// Relative, "/" between folders (`main.py`, `game/board.py`).
     #[schemars(length(min = 1, max = 120))]
     pub path: String,
-    #[schemars(length(max = 24000))]
+    #[schemars(length(max = 8000))]
     pub content: String,
 }
 

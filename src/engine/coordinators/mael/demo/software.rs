@@ -86,20 +86,77 @@ const KEYWORDS: [&str; 12] = [
     "and", "as", "class", "def", "del", "for", "from", "if", "import", "in", "is", "with",
 ];
 
-/// The features the description names (its clauses), at most four.
+/// Verbs a requirement's clauses start with: a feature begins at one.
+const VERBS: [&str; 32] = [
+    "adds",
+    "allows",
+    "calculates",
+    "compares",
+    "computes",
+    "converts",
+    "counts",
+    "creates",
+    "displays",
+    "features",
+    "finds",
+    "generates",
+    "helps",
+    "includes",
+    "keeps",
+    "lets",
+    "lists",
+    "manages",
+    "offers",
+    "prints",
+    "provides",
+    "records",
+    "saves",
+    "scores",
+    "shows",
+    "sorts",
+    "splits",
+    "stores",
+    "supports",
+    "tracks",
+    "warns",
+    "writes",
+];
+
+/// The features the description names (its clauses: a sentence, cut again
+/// before each verb of [`VERBS`]), at most four.
 fn features(description: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
-    for clause in description.split(['.', ',', ';']) {
-        let clause = clause.trim().trim_start_matches("and ").trim();
-        if clause.split_whitespace().count() < 2 {
-            continue;
+    for sentence in description.split(['.', ';']) {
+        let mut clause: Vec<&str> = Vec::new();
+        let mut flush = |clause: &mut Vec<&str>| {
+            let text = clause.join(" ");
+            let text = text.trim().trim_end_matches([',', ' ']);
+            let text = text
+                .strip_suffix(" and")
+                .unwrap_or(text)
+                .trim_end_matches(',');
+            if text.split_whitespace().count() >= 2 {
+                out.push(
+                    text.split_whitespace()
+                        .take(12)
+                        .collect::<Vec<_>>()
+                        .join(" "),
+                );
+            }
+            clause.clear();
+        };
+        for word in sentence.split_whitespace() {
+            let bare = word
+                .trim_matches(|c: char| !c.is_alphanumeric())
+                .to_lowercase();
+            if !clause.is_empty() && VERBS.contains(&bare.as_str()) {
+                flush(&mut clause);
+            }
+            clause.push(word);
         }
-        let words: Vec<&str> = clause.split_whitespace().take(12).collect();
-        out.push(words.join(" "));
-        if out.len() == 4 {
-            break;
-        }
+        flush(&mut clause);
     }
+    out.truncate(4);
     if out.is_empty() {
         out.push("shows what the program does".into());
     }
@@ -373,6 +430,10 @@ mod tests {
         assert_eq!(software_of("Find the cost of 3 pens."), None);
         assert_eq!(class_of("Bill_Splitter"), "BillSplitter");
         assert_eq!(module_of("3D-Maze"), "app_3d_maze");
+        assert_eq!(
+            features("Converts lengths, weights and temperatures between units and prints a table. Keeps a log."),
+            ["Converts lengths, weights and temperatures between units", "prints a table", "Keeps a log"]
+        );
     }
 
     #[test]
