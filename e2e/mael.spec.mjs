@@ -323,6 +323,41 @@ test('SRDD: a built-in requirement is built in the page: a pipeline writes the f
   assert.deepEqual(page.errors, []);
 });
 
+test('SRDD on the MAEL page: learning on the built-in software, then Tables 2 and 3, Fig. 2 relative to no experience, Fig. 4 per case', async () => {
+  const page = await openApp(env);
+  await page.setViewportSize({ width: 1440, height: 1200 });
+  await page.getByRole('link', { name: 'MAEL', exact: true }).click();
+  await page.getByRole('region', { name: 'Pools' }).waitFor();
+  await page.locator('#ml-learn-set').selectOption('builtin:software:train');
+  await page.getByRole('button', { name: 'Start learning' }).click();
+  const job = page.getByRole('region', { name: 'Job' });
+  await job.getByText(/Learned 4 tasks; the pool "default" has \d+ experiences/).waitFor({ timeout: 120000 });
+  await page.locator('#ml-eval-set').selectOption('builtin:software:test');
+  await page.getByLabel('Sweep: pool sizes').fill('');
+  await page.getByLabel('Sweep: pool sizes').press('Tab');
+  await page.getByRole('button', { name: 'Start evaluation' }).click();
+  await job.getByText(/^Done: 4 tasks × 3 rows/).waitFor({ timeout: 180000 });
+  const results = page.getByRole('region', { name: 'Evaluation results' });
+  const text = await results.innerText();
+  assert.match(text, /Table 2 · SRDD quality/);
+  assert.match(text, /Table 3 · scale and complexity/);
+  // Fig. 2: with experience the refinement round is saved.
+  const rel = results.locator('table', { hasText: 'Fig. 2' }).locator('tbody tr');
+  assert.deepEqual((await rel.allInnerTexts()).map((t) => t.split(/\s+/).pop()), ['1.00', '0.50', '0.50']);
+  // Fig. 4: one chart per case, a line per row.
+  const curves = results.locator('svg.ml-curves');
+  assert.equal(await curves.count(), 4);
+  assert.equal(await curves.first().locator('polyline').count(), 3);
+  const [json] = await Promise.all([page.waitForEvent('download'), results.getByRole('button', { name: 'JSON' }).click()]);
+  const exported = JSON.parse(readFileSync(await json.path(), 'utf8'));
+  assert.equal(exported.modes[2].relative_to_none.rounds, 0.5);
+  assert.equal(exported.modes[0].parts.completeness, 1);
+  assert.equal(exported.quality_per_iteration.length, 12);
+  await results.locator('svg.ml-curves').first().scrollIntoViewIfNeeded();
+  await screenshot(page, 'mael-srdd-eval');
+  assert.deepEqual(page.errors, []);
+});
+
 test('HumanEval: an imported problem is scored by running its tests in Pyodide, in a worker fetched only then', async () => {
   const page = await openApp(env);
   await page.setViewportSize({ width: 1440, height: 1000 });

@@ -16,6 +16,12 @@ pub const BUILTIN_TRAIN: &str = "builtin:train";
 /// Roundtable's own software requirements (SRDD's shape), their splits.
 pub const SOFTWARE_TEST: &str = "builtin:software:test";
 pub const SOFTWARE_TRAIN: &str = "builtin:software:train";
+
+/// Whether set `name` is one of the built-in splits (else a file, which a
+/// job splits: its even tasks learn, its odd ones test).
+pub fn is_split(name: &str) -> bool {
+    [BUILTIN_TEST, BUILTIN_TRAIN, SOFTWARE_TEST, SOFTWARE_TRAIN].contains(&name)
+}
 pub const DEFAULT_POOL: &str = "default";
 
 #[derive(Clone, Debug, PartialEq)]

@@ -1,5 +1,7 @@
 //! AgentVerse's tool-using tasks (ACT §4.3): the tools its agents call, on
 //! a run's workspace. `filesystem`: FileSystemEnv's four tools, with their
-//! arguments read as the tools' JSON Schemas state them.
+//! arguments read as the tools' JSON Schemas state them; `notebook`:
+//! PythonNotebook's two, on the workspace's Python.
 
 pub mod filesystem;
+pub mod notebook;

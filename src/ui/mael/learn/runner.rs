@@ -9,7 +9,7 @@
 use super::super::launch::{busy_elsewhere, models};
 use super::super::memory;
 use super::super::setup::{refresh_stored, tasks_of};
-use super::super::state::{mael_setup, MaelSetup, BUILTIN_TEST, BUILTIN_TRAIN};
+use super::super::state::{is_split, mael_setup, MaelSetup};
 use super::state::{Job, LearnState};
 use crate::engine::base::words::count;
 use crate::engine::coordinators::mael::contract::MaelOptions;
@@ -129,7 +129,9 @@ impl LearnState {
         let settings = app.settings.get_untracked();
         let (spec, model) = settings_model(&settings, 0, mael::demo::answer)?;
         let mut tasks = tasks_of(set).await?;
-        if set != BUILTIN_TRAIN && set != BUILTIN_TEST {
+        // A built-in set is a split already; a file lends its even tasks
+        // to learning and its odd ones to testing.
+        if !is_split(set) {
             tasks = split_file(tasks, split);
         }
         tasks.truncate(n.max(1));
