@@ -267,28 +267,15 @@ pub struct NodeProjects {
 
 impl NodeProjects {
     fn start() -> Result<Process, String> {
-        let script = node_script();
-        if !Path::new(&script).is_file() {
-            return Err(format!(
-                "the project runner {script} is missing (it comes with Roundtable's sources)"
-            ));
-        }
-        let mut child = Command::new("node")
-            .arg(&script)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .map_err(|e| {
-                format!("cannot start node ({e}): with no python3, projects run in Pyodide through Node; run `make setup` or install Python 3")
-            })?;
-        let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
-            return Err("node started without pipes".into());
-        };
+        let (child, stdin, stdout) = super::python::spawn_node(
+            &node_script(),
+            &[],
+            ("the project runner", "with no python3, projects run in Pyodide through Node; run `make setup` or install Python 3"),
+        )?;
         Ok(Process {
             child,
             stdin,
-            stdout: BufReader::new(stdout),
+            stdout,
         })
     }
 

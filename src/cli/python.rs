@@ -14,6 +14,33 @@ use std::cell::RefCell;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 
+/// `node SCRIPT ARGS…` with its stdin and stdout piped (stderr the CLI's):
+/// the CLI's Pyodide runners. `what` and `why` say, in an error, which
+/// script is missing and why Node is needed.
+pub fn spawn_node(
+    script: &str,
+    args: &[String],
+    (what, why): (&str, &str),
+) -> Result<(Child, ChildStdin, BufReader<ChildStdout>), String> {
+    if !std::path::Path::new(script).is_file() {
+        return Err(format!(
+            "{what} {script} is missing (it comes with Roundtable's sources)"
+        ));
+    }
+    let mut child = Command::new("node")
+        .arg(script)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .map_err(|e| format!("cannot start node ({e}): {why}"))?;
+    let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
+        return Err("node started without pipes".into());
+    };
+    Ok((child, stdin, BufReader::new(stdout)))
+}
+
 /// The script, beside the sources the binary was built from.
 fn script() -> String {
     std::env::var("ROUNDTABLE_HUMANEVAL_RUNNER").unwrap_or_else(|_| {
@@ -36,30 +63,15 @@ pub struct NodePython {
 
 impl NodePython {
     fn start() -> Result<Process, String> {
-        let script = script();
-        if !std::path::Path::new(&script).is_file() {
-            return Err(format!(
-                "the Python runner {script} is missing (it comes with Roundtable's sources)"
-            ));
-        }
-        let mut child = Command::new("node")
-            .arg(&script)
-            .arg("--timeout-ms")
-            .arg(TIME_LIMIT_MS.to_string())
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .map_err(|e| {
-                format!("cannot start node ({e}): HumanEval runs Python in Pyodide through Node; run `make setup` or put node on the PATH")
-            })?;
-        let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
-            return Err("node started without pipes".into());
-        };
+        let (child, stdin, stdout) = spawn_node(
+            &script(),
+            &["--timeout-ms".into(), TIME_LIMIT_MS.to_string()],
+            ("the Python runner", "HumanEval runs Python in Pyodide through Node; run `make setup` or put node on the PATH"),
+        )?;
         Ok(Process {
             child,
             stdin: Some(stdin),
-            stdout: BufReader::new(stdout),
+            stdout,
         })
     }
 
