@@ -65,6 +65,18 @@ fn runs() -> Vec<(String, Vec<String>)> {
             vec!["--coordinator", "mael", "--mode", mode],
         ));
     }
+    // A tool task (§4.3): Table 26's instruct step and AgentVerse's tools.
+    out.push((
+        "act tools".to_string(),
+        vec![
+            "--coordinator",
+            "act",
+            "--task",
+            "Plan a small book club for four friends: pick a first book and a meeting schedule.",
+            "--tools",
+            "agentverse",
+        ],
+    ));
     // Software (SRDD): files as the solution, the critic shown the run.
     out.push((
         "mael srdd".to_string(),

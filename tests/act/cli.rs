@@ -305,3 +305,85 @@ fn mixed_communities_draw_each_members_task_from_another_community() {
         assert!(err.contains(says), "{all:?}: {err}");
     }
 }
+
+/// A tool task (§4.3) on the demo: every AgentVerse tool asked for; the
+/// shell and the web are listed as not offered, the notebook runs its cells
+/// in CPython (in order, each seeing the kernel the cells before it left),
+/// the file system writes the run's workspace, and each member submits.
+#[test]
+fn a_tool_task_writes_the_workspace_and_runs_the_notebook() {
+    assert!(
+        std::process::Command::new("python3")
+            .arg("--version")
+            .output()
+            .is_ok(),
+        "the notebook runs in CPython: python3 must be on the PATH"
+    );
+    let out = temp("tools.json");
+    let path = out.to_string_lossy().to_string();
+    let (code, _, err) = roundtable(&[
+        "run",
+        "--coordinator",
+        "act",
+        "--task",
+        "Plan a small book club for four friends: pick a first book and a meeting schedule.",
+        "--tools",
+        "agentverse",
+        "--quiet",
+        "--out",
+        &path,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&out).expect("run file")).expect("json");
+    let events = doc["events"].as_array().expect("events");
+    let of = |kind: &str| -> Vec<&serde_json::Value> {
+        events.iter().filter_map(|e| e["event"].get(kind)).collect()
+    };
+    let instruct = of("llm_request")
+        .into_iter()
+        .find(|r| r["request"]["step"] == "act.production.instruct")
+        .and_then(|r| r["request"]["messages"].as_array()?.last()?["content"].as_str())
+        .expect("an instruct step")
+        .to_string();
+    assert!(
+        instruct.contains("- shell_command_executor: not offered"),
+        "{instruct}"
+    );
+    assert!(
+        instruct.contains("- WebEnv_search_and_browse: not offered (no search endpoint"),
+        "{instruct}"
+    );
+    // Its reply is held to the offered tools' arguments.
+    let schema = of("llm_request")
+        .into_iter()
+        .find(|r| r["request"]["step"] == "act.production.instruct")
+        .map(|r| r["request"]["params"]["schema"]["schema"].clone())
+        .expect("a schema");
+    assert!(schema.to_string().contains("\"filepath\""), "{schema}");
+    let cells: Vec<&str> = of("tool_returned")
+        .iter()
+        .filter_map(|t| t["output"].as_str())
+        .filter(|o| o.starts_with("cell_index: "))
+        .collect();
+    // One production round (the demo leader accepts the first draft): a
+    // cell per member, one notebook for the run, each cell after the last.
+    assert_eq!(cells.len(), 4, "{cells:?}");
+    for (i, c) in cells.iter().enumerate() {
+        assert!(
+            c.starts_with(&format!("cell_index: {i}\n")) && c.ends_with(" words"),
+            "{cells:?}"
+        );
+    }
+    let files: Vec<&str> = of("file_written")
+        .iter()
+        .filter_map(|f| f["path"].as_str())
+        .collect();
+    assert!(files.contains(&"notes/agent-a.md"), "{files:?}");
+    assert!(of("tool_returned").iter().any(|t| t["output"]
+        .as_str()
+        .is_some_and(|o| o.starts_with("submitted (finished)"))));
+    assert!(events
+        .last()
+        .is_some_and(|e| e["event"].get("run_finished").is_some()));
+}

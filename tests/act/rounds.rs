@@ -168,16 +168,41 @@ fn m26_tools_only_when_defined_at_most_three_unique() {
         r.asked(STEP_INSTRUCT).is_empty(),
         "no tool step when tools are off"
     );
+    // AgentVerse's file system on the run's workspace, and submit_task; the
+    // shell is listed as not offered, and a sub-task on it is dropped.
+    let plan = r#"{"subtasks": [
+        {"task": "notes/a.md says twelve", "tool": "FileSystemEnv_write_to_file", "arguments": {"filepath": "notes/a.md", "content": "twelve"}},
+        {"task": "again", "tool": "FileSystemEnv_write_to_file", "arguments": {"filepath": "b.md", "content": "x"}},
+        {"task": "the notes read back", "tool": "FileSystemEnv_read_from_file", "arguments": {"filepath": "notes/a.md"}},
+        {"task": "list", "tool": "shell_command_executor", "arguments": {"command": "ls"}},
+        {"task": "done", "tool": "submit_task", "arguments": {"status": "finished", "conclusion": "noted"}}]}"#;
     let r = run_with(
         Variant::Act,
-        model(|req| {
-            (req.step.as_deref() == Some(STEP_INSTRUCT)).then(|| {
-                r#"{"subtasks": [{"tool": "calculator", "input": "12*3"}, {"tool": "calculator", "input": "1"}, {"tool": "word_count", "input": "a b c"}, {"tool": "rocket", "input": "x"}]}"#.to_string()
-            })
-        }),
-        |o, _| o.tools = vec!["calculator".into(), "word_count".into()],
+        model(move |req| (req.step.as_deref() == Some(STEP_INSTRUCT)).then(|| plan.to_string())),
+        |o, _| {
+            o.tools = [
+                "FileSystemEnv_write_to_file",
+                "FileSystemEnv_read_from_file",
+                "submit_task",
+                "shell_command_executor",
+            ]
+            .map(String::from)
+            .to_vec()
+        },
     );
-    assert_eq!(r.asked(STEP_INSTRUCT).len(), 4);
+    let asked = r.asked(STEP_INSTRUCT);
+    assert_eq!(asked.len(), 4);
+    assert!(
+        asked[0]
+            .1
+            .contains("- shell_command_executor: not offered (a browser has no shell"),
+        "{}",
+        asked[0].1
+    );
+    assert!(
+        asked[0].1.contains("small, specific, executable"),
+        "Table 26's instruct step"
+    );
     let called: Vec<String> = r
         .events
         .iter()
@@ -186,9 +211,27 @@ fn m26_tools_only_when_defined_at_most_three_unique() {
             _ => None,
         })
         .collect();
-    assert_eq!(called, ["calculator", "word_count"]);
+    assert_eq!(
+        called,
+        [
+            "FileSystemEnv_write_to_file",
+            "FileSystemEnv_read_from_file",
+            "submit_task"
+        ]
+    );
+    assert!(r.events.iter().any(|e| matches!(&e.event,
+        RunEvent::FileWritten { agent, path, text, .. } if agent == "a1" && path == "notes/a.md" && text == "twelve")));
     let drafts = r.asked(STEP_DRAFT);
-    assert!(drafts[0].1.contains("[calculator: 12*3] 36"));
+    assert!(
+        drafts[0]
+            .1
+            .contains("[FileSystemEnv_read_from_file: the notes read back] twelve"),
+        "{}",
+        drafts[0].1
+    );
+    assert!(drafts[0]
+        .1
+        .contains("[submit_task: done] submitted (finished): noted"));
 }
 
 #[test]
@@ -266,7 +309,7 @@ fn a_tool_task_gets_ten_production_rounds_and_other_tasks_keep_three() {
     let mut o = ActOptions::for_task(task());
     assert!(!o.is_tool_task());
     assert_eq!(o.production_rounds(), 3);
-    o.tools = vec!["calculator".into()];
+    o.tools = vec!["FileSystemEnv_write_to_file".into()];
     assert!(o.is_tool_task());
     assert_eq!(o.production_rounds(), TOOL_ROUNDS);
     assert_eq!(TOOL_ROUNDS, 10);
@@ -291,7 +334,7 @@ fn a_tool_task_gets_ten_production_rounds_and_other_tasks_keep_three() {
     assert_eq!(plain.result().rounds, 3);
     assert!(!plain.result().accepted);
     let tools = run_with(Variant::Act, never(), |o, _| {
-        o.tools = vec!["calculator".into(), "word_count".into()]
+        o.tools = vec!["FileSystemEnv_write_to_file".into(), "submit_task".into()]
     });
     assert_eq!(tools.asked(STEP_DRAFT).len(), 10);
     assert_eq!(tools.asked(STEP_CHECK).len(), 10);
@@ -304,7 +347,7 @@ fn a_tool_task_gets_ten_production_rounds_and_other_tasks_keep_three() {
     assert_eq!(early.result().rounds, 1);
     // The count is the options': a tool task's own cap is kept.
     let five = run_with(Variant::Act, never(), |o, _| {
-        o.tools = vec!["calculator".into()];
+        o.tools = vec!["FileSystemEnv_write_to_file".into()];
         o.limits.tool_rounds = 5;
     });
     assert_eq!(five.result().rounds, 5);

@@ -9,6 +9,7 @@ use super::flags::Flags;
 use super::paper::{CliCoordinator, PaperCommand};
 use roundtable::engine::coordinators::act::contract::{ActOptions, Variant};
 use roundtable::engine::coordinators::act::plus::{Bank, BankData};
+use roundtable::engine::coordinators::act::tools::registry;
 use roundtable::engine::domains::creative::builtin::Draw;
 use roundtable::engine::domains::creative::{
     builtin, parse_items, trial, trivia, ComplexTask, CreativeSet,
@@ -49,7 +50,12 @@ ACT (--coordinator act):
   --trials K             act-batch: trials per variant (default 5)
   --judge                also ask the LLM judge (0–4 expected components)
   --stem                 ROUGE with the Porter stemmer (default off, as the library)
-  --bank FILE            act-plus: the knowledge bank read before and written after";
+  --bank FILE            act-plus: the knowledge bank read before and written after
+  --tools LIST           the production meeting's tools (§4.3; Table 26's instruct step, up to
+                         10 rounds): AgentVerse's names, comma-separated, or agentverse for all
+                         (the notebook runs in CPython, else Pyodide in Node; the file system
+                         is the run's workspace; the shell is never offered; the web needs a
+                         search endpoint, not yet in the CLI)";
 
 const TRIVIA_FILE: &str = "datasets/trivia_creative_writing/trivia_creative_writing_100_n_5.jsonl";
 
@@ -70,6 +76,7 @@ pub struct ActArgs {
     judge: bool,
     stem: bool,
     pub bank: Option<String>,
+    tools: Vec<String>,
 }
 
 impl ActArgs {
@@ -83,6 +90,7 @@ impl ActArgs {
             judge: f.switch("judge")?,
             stem: f.switch("stem")?,
             bank: f.text("bank")?,
+            tools: tools(f)?,
         })
     }
 
@@ -99,8 +107,36 @@ impl ActArgs {
             o.team_size = n.clamp(2, 8) as usize;
         }
         o.bank = self.bank.clone();
+        o.tools = self.tools.clone();
         o
     }
+
+    /// Whether the run's tools need the platform's Python (the notebook).
+    pub fn needs_python(&self) -> bool {
+        self.tools.iter().any(|t| t.starts_with("PythonNotebook_"))
+    }
+}
+
+/// `--tools a,b` or `--tools agentverse` (every tool of AgentVerse's).
+fn tools(f: &Flags) -> Result<Vec<String>, String> {
+    let Some(list) = f.text("tools")? else {
+        return Ok(Vec::new());
+    };
+    if list.trim() == "agentverse" {
+        return Ok(registry::ALL.iter().map(|s| s.to_string()).collect());
+    }
+    list.split(',')
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+        .map(|t| {
+            registry::tool(t).map(|_| t.to_string()).ok_or_else(|| {
+                format!(
+                    "unknown tool \"{t}\" in --tools: use agentverse, or some of {}",
+                    registry::ALL.join(", ")
+                )
+            })
+        })
+        .collect()
 }
 
 fn task(a: &ActArgs, idx: u32) -> Result<ComplexTask, String> {

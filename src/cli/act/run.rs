@@ -16,12 +16,17 @@ use std::rc::Rc;
 struct Banked {
     bank: Option<Rc<Bank>>,
     save_to: Option<String>,
+    /// The notebook's Python, when the run's tools include it.
+    projects: Option<Rc<roundtable::engine::domains::srdd::run::Runner>>,
 }
 
 impl Prepared for Banked {
     fn attach(&self, ctx: &RunCtx) {
         if let Some(b) = &self.bank {
             ctx.insert_resource(b.clone());
+        }
+        if let Some(p) = &self.projects {
+            ctx.insert_resource(p.clone());
         }
     }
 
@@ -70,9 +75,14 @@ pub fn prepare(
         )?)),
         _ => None,
     };
+    let projects = match a.needs_python() {
+        true => Some(super::super::mael::projects()?),
+        false => None,
+    };
     Ok(Box::new(Banked {
         bank,
         save_to: a.bank.clone(),
+        projects,
     }))
 }
 

@@ -281,17 +281,12 @@ pub fn production_opinion(
     )
 }
 
-pub fn instruct(
-    p: &Prompts,
-    s: &Speaker,
-    opinion: &str,
-    tools: &[String],
-) -> Result<Prompt, RunError> {
+pub fn instruct(p: &Prompts, s: &Speaker, opinion: &str, tools: &str) -> Result<Prompt, RunError> {
     prompt(
         p,
         MEMBER,
         "act.production.instruct.user",
-        vars! { who => who(p, s)?, tools => tools.join(", "), opinion },
+        vars! { who => who(p, s)?, tools, opinion },
     )
 }
 

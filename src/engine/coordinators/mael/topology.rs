@@ -60,7 +60,7 @@ impl Preset {
     pub fn label(self) -> &'static str {
         match self {
             Preset::Star => "Star (one hub)",
-            Preset::LinkedStar => "Star, two leaves linked (reaches depth 2)",
+            Preset::LinkedStar => "Linked star",
             Preset::Chain => "Chain",
             Preset::Ring => "Ring",
             Preset::Full => "Fully connected",

@@ -406,6 +406,8 @@ pub const H_COMPONENTS: &str = "# Expected components";
 pub const H_OUTPUT: &str = "# Output";
 pub const H_FEEDBACK: &str = "# Feedback";
 pub const H_TOOLS: &str = "# Tools";
+/// The instruct step's opinion (Table 26).
+pub const H_OPINION: &str = "# Your opinion";
 pub const H_EXAMPLE: &str = "# Worked example";
 
 pub use crate::engine::model::reply::section;
@@ -474,12 +476,22 @@ pub struct Check {
     pub issues: Vec<String>,
 }
 
-/// act.production.instruct: `{"subtasks": [{"tool": "...", "input": "..."}]}`
+/// act.production.instruct (Table 26): `{"subtasks": [{"task": "...",
+/// "tool": "...", "arguments": {...}}]}` — a sub-task small, specific,
+/// executable and measurable, the tool it runs on (a tool field of our own,
+/// A19), and the tool's arguments (each request holds them to the offered
+/// tools' own schemas). `input` is what runs before the arguments had
+/// their own field recorded.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct ToolSubtask {
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    #[schemars(length(max = 300))]
+    pub task: String,
     #[schemars(length(max = 60))]
     pub tool: String,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "serde_json::Value::is_null")]
+    pub arguments: serde_json::Value,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     #[schemars(length(max = 600))]
     pub input: String,
 }

@@ -210,7 +210,7 @@ mod tests {
         assert_eq!(
             fits(
                 STEP_INSTRUCT,
-                json!({"subtasks": [{"tool": "calculator", "input": "2+2"}]})
+                json!({"subtasks": [{"task": "the file holds the notes", "tool": "FileSystemEnv_write_to_file", "arguments": {"filepath": "a.md", "content": "x"}}]})
             ),
             Ok(())
         );

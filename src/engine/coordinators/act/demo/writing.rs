@@ -133,21 +133,53 @@ pub fn reassert(text: &str) -> String {
     format!("{}\n{addressed}", opinion(&me, team, story, too_long))
 }
 
-/// act.production.instruct: a word count of its content, when that tool is
-/// offered (the demo needs no other).
+/// act.production.instruct (Table 26): with the tools offered, the demo
+/// keeps its contribution as a workspace file (`notes/<name>.md`), counts
+/// its words in the notebook, and submits; each only when that tool is
+/// offered (a tool listed "not offered" is never asked for).
 pub fn instruct(text: &str) -> String {
-    let tools: Vec<&str> = sec(text, H_TOOLS).split(", ").map(str::trim).collect();
-    let opinion = last_sec(text, H_DRAFT);
+    let offered: Vec<&str> = sec(text, H_TOOLS)
+        .lines()
+        .filter(|l| !l.contains(": not offered ("))
+        .filter_map(|l| l.trim().strip_prefix("- ")?.split(':').next())
+        .collect();
+    let opinion = sec(text, H_OPINION);
     let content = opinion
         .lines()
         .find_map(|l| l.strip_prefix("Content:"))
         .unwrap_or(opinion)
         .trim();
-    let subtasks = if tools.contains(&"word_count") && !content.is_empty() {
-        vec![json!({"tool": "word_count", "input": content})]
-    } else {
-        Vec::new()
-    };
+    let me: String = sec(text, H_NAME)
+        .trim()
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    let me = me.trim_matches('-');
+    let me = if me.is_empty() { "member" } else { me };
+    let mut subtasks = Vec::new();
+    if content.is_empty() {
+        return json!({ "subtasks": subtasks }).to_string();
+    }
+    if offered.contains(&"FileSystemEnv_write_to_file") {
+        subtasks.push(json!({"task": format!("notes/{me}.md holds my contribution, whole"), "tool": "FileSystemEnv_write_to_file", "arguments": {"filepath": format!("notes/{me}.md"), "content": format!("{content}\n")}}));
+    }
+    if offered.contains(&"PythonNotebook_execute_cell") {
+        let code = format!(
+            "text = {}\nprint(len(text.split()), 'words')",
+            serde_json::Value::String(content.to_string())
+        );
+        subtasks.push(json!({"task": "the notebook prints how many words my contribution has", "tool": "PythonNotebook_execute_cell", "arguments": {"code": code}}));
+    }
+    if offered.contains(&"submit_task") {
+        subtasks.push(json!({"task": "my part is marked finished", "tool": "submit_task", "arguments": {"status": "finished", "conclusion": "My contribution is written down and counted."}}));
+    }
+    subtasks.truncate(3);
     json!({ "subtasks": subtasks }).to_string()
 }
 

@@ -168,10 +168,13 @@ pub static TEMPLATES: [TemplateSpec; 36] = [
     ),
     spec(
         "act.production.instruct.user",
-        "A member's tool sub-tasks (eq. 9, JSON)",
+        "A member's tool sub-tasks (eq. 9, Table 26, JSON)",
         &[
             WHO,
-            req("tools", "the tools it may use"),
+            req(
+                "tools",
+                "the tools offered with their arguments, and those not offered and why",
+            ),
             req("opinion", "its opinion"),
         ],
     ),

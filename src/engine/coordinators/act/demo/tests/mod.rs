@@ -178,11 +178,31 @@ fn every_act_step_gets_a_reply_of_the_shape_the_coordinator_reads() {
         po.starts_with("Solution:") && po.contains("\nContent:"),
         "{po}"
     );
+    let (offered, not) = crate::engine::coordinators::act::tools::registry::offered(
+        &[
+            "FileSystemEnv_write_to_file".into(),
+            "shell_command_executor".into(),
+        ],
+        Default::default(),
+    );
+    let listing = crate::engine::coordinators::act::tools::registry::listing(&offered, &not);
     let plan = json(&ask(
         STEP_INSTRUCT,
-        prompts::instruct(&dp(), &me, &po, &["word_count".into()]),
+        prompts::instruct(&dp(), &me, &po, &listing),
     ));
-    assert_eq!(plan["subtasks"][0]["tool"], "word_count", "{plan}");
+    assert_eq!(
+        plan["subtasks"][0]["tool"], "FileSystemEnv_write_to_file",
+        "{plan}"
+    );
+    assert_eq!(
+        plan["subtasks"][0]["arguments"]["filepath"], "notes/agent-a.md",
+        "{plan}"
+    );
+    assert_eq!(
+        plan["subtasks"].as_array().map(Vec::len),
+        Some(1),
+        "no tool it was not offered: {plan}"
+    );
     let tasks = format!("- Agent A: {RELAX}\n- Agent B: Recommend iced teas for summer");
     let opinions = format!("Agent A: {po}\n\nAgent B: Solution: For iced teas, cold brew tea.\nContent: Cold brew tea is smooth.");
     let draft = ask(
