@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // Mock LLM server speaking the OpenAI chat-completions and Anthropic Messages
 // wire formats (streaming and not, with tool calls) and OpenAI-compatible
-// embeddings (deterministic vectors), CORS-enabled, with a FIFO
+// embeddings (deterministic vectors), and a search engine speaking SearXNG's
+// JSON API (GET /search?q=…&format=json, results pointing at pages it serves
+// under /pages/), CORS-enabled, with a FIFO
 // queue of scripted "steps" that control each response (errors, delays, cuts).
 // Only node: built-ins are used. See startMockLlm() for the programmatic API.
 import http from 'node:http';
@@ -443,6 +445,40 @@ function sendPreflight(req, res) {
   res.end();
 }
 
+// ------------------------------------------------------------- search ---
+
+/** The words of a query, lowercased. */
+const words = (q) => q.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+
+/**
+ * SearXNG's JSON API: three results for any query, each a page of this
+ * server whose text repeats the query's words (so a reader can tell it
+ * came from the search). Logged like every request (`search` with `q`).
+ * format other than json answers 403, as a SearXNG without it enabled.
+ */
+function handleSearch(req, res, url, state) {
+  const q = url.searchParams.get('q') || '';
+  state.log.push({ n: ++state.requestCounter, path: '/search', q, format: url.searchParams.get('format') });
+  if (url.searchParams.get('format') !== 'json') return sendJson(res, 403, { error: 'format not allowed' });
+  const base = `http://${req.headers.host}`;
+  const slug = words(q).join('-') || 'nothing';
+  const results = [1, 2, 3].map((i) => ({
+    url: `${base}/pages/${slug}-${i}`,
+    title: `Result ${i} for ${q}`,
+    content: `What page ${i} says about ${words(q).join(' ')}.`,
+    engine: 'mock',
+  }));
+  return sendJson(res, 200, { query: q, number_of_results: results.length, results });
+}
+
+/** A page a search result points at: HTML with a script that must not be read. */
+function handlePage(req, res, path, state) {
+  state.log.push({ n: ++state.requestCounter, path });
+  const topic = decodeURIComponent(path.slice('/pages/'.length)).replace(/-/g, ' ');
+  res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+  res.end(`<html><head><script>document.title = 'x'</script></head><body><h1>${topic}</h1><p>Facts about ${topic} &amp; more.</p></body></html>`);
+}
+
 async function handleRequest(req, res, state) {
   req.on('error', () => {});
   res.on('error', () => {});
@@ -454,6 +490,8 @@ async function handleRequest(req, res, state) {
   const provider = LLM_ROUTES[path];
   if (provider && req.method === 'POST') return handleLlm(req, res, path, provider, state);
   if (path === '/v1/embeddings' && req.method === 'POST') return handleEmbeddings(req, res, path, state);
+  if (path === '/search' && req.method === 'GET') return handleSearch(req, res, new URL(req.url, 'http://localhost'), state);
+  if (path.startsWith('/pages/') && req.method === 'GET') return handlePage(req, res, path, state);
   return handleControl(req, res, `${req.method} ${path}`, state);
 }
 

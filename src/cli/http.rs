@@ -114,3 +114,55 @@ impl HttpTransport for UreqTransport {
         })
     }
 }
+
+/// The CLI's GET for the web tools (ureq on a thread of its own, so the
+/// run's other calls go on): the body as text, or why not.
+pub struct UreqGet {
+    agent: ureq::Agent,
+}
+
+impl Default for UreqGet {
+    fn default() -> Self {
+        let agent: ureq::Agent = ureq::Agent::config_builder()
+            .http_status_as_error(false)
+            .timeout_global(Some(std::time::Duration::from_secs(30)))
+            .build()
+            .into();
+        UreqGet { agent }
+    }
+}
+
+/// The most of a page read (bytes).
+const PAGE_BYTES: u64 = 2 * 1024 * 1024;
+
+impl roundtable::engine::domains::agentverse::web::WebGet for UreqGet {
+    fn get(&self, url: &str) -> LocalBoxFuture<'_, Result<String, String>> {
+        let (tx, rx) = oneshot::channel();
+        let agent = self.agent.clone();
+        let url = url.to_string();
+        std::thread::spawn(move || {
+            let got = (|| {
+                let mut resp = agent
+                    .get(&url)
+                    .call()
+                    .map_err(|e| format!("cannot get {url}: {e}"))?;
+                let status = resp.status().as_u16();
+                let mut body = Vec::new();
+                resp.body_mut()
+                    .as_reader()
+                    .take(PAGE_BYTES)
+                    .read_to_end(&mut body)
+                    .map_err(|e| format!("cannot read {url}: {e}"))?;
+                if !(200..300).contains(&status) {
+                    return Err(format!("{url} answered HTTP {status}"));
+                }
+                Ok(String::from_utf8_lossy(&body).into_owned())
+            })();
+            let _ = tx.send(got);
+        });
+        Box::pin(async move {
+            rx.await
+                .unwrap_or_else(|_| Err("the request's thread ended".into()))
+        })
+    }
+}

@@ -54,8 +54,10 @@ ACT (--coordinator act):
   --tools LIST           the production meeting's tools (§4.3; Table 26's instruct step, up to
                          10 rounds): AgentVerse's names, comma-separated, or agentverse for all
                          (the notebook runs in CPython, else Pyodide in Node; the file system
-                         is the run's workspace; the shell is never offered; the web needs a
-                         search endpoint, not yet in the CLI)";
+                         is the run's workspace; the shell is never offered; the web needs
+                         --search-url)
+  --search-url U         the web tools' search endpoint: a SearXNG instance (its JSON API,
+                         GET U/search?q=…&format=json)";
 
 const TRIVIA_FILE: &str = "datasets/trivia_creative_writing/trivia_creative_writing_100_n_5.jsonl";
 
@@ -77,6 +79,7 @@ pub struct ActArgs {
     stem: bool,
     pub bank: Option<String>,
     tools: Vec<String>,
+    pub search_url: Option<String>,
 }
 
 impl ActArgs {
@@ -91,6 +94,7 @@ impl ActArgs {
             stem: f.switch("stem")?,
             bank: f.text("bank")?,
             tools: tools(f)?,
+            search_url: f.text("search-url")?,
         })
     }
 

@@ -18,6 +18,8 @@ struct Banked {
     save_to: Option<String>,
     /// The notebook's Python, when the run's tools include it.
     projects: Option<Rc<roundtable::engine::domains::srdd::run::Runner>>,
+    /// The web tools' search endpoint, when given.
+    web: Option<Rc<roundtable::engine::domains::agentverse::web::Web>>,
 }
 
 impl Prepared for Banked {
@@ -27,6 +29,9 @@ impl Prepared for Banked {
         }
         if let Some(p) = &self.projects {
             ctx.insert_resource(p.clone());
+        }
+        if let Some(w) = &self.web {
+            ctx.insert_resource(w.clone());
         }
     }
 
@@ -79,10 +84,17 @@ pub fn prepare(
         true => Some(super::super::mael::projects()?),
         false => None,
     };
+    let web = a.search_url.as_ref().map(|endpoint| {
+        Rc::new(roundtable::engine::domains::agentverse::web::Web {
+            endpoint: endpoint.clone(),
+            client: Rc::new(super::super::http::UreqGet::default()),
+        })
+    });
     Ok(Box::new(Banked {
         bank,
         save_to: a.bank.clone(),
         projects,
+        web,
     }))
 }
 

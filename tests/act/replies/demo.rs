@@ -52,7 +52,7 @@ fn demo_runs_record_no_repaired_reply() {
     runs.push((
         "tools".into(),
         demo_run(builtin::task(2, None, 4), Variant::Act, None, |o| {
-            o.tools = vec!["calculator".into(), "word_count".into()]
+            o.tools = vec!["FileSystemEnv_write_to_file".into(), "submit_task".into()]
         }),
     ));
     runs.push((

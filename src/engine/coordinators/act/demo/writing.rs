@@ -134,9 +134,10 @@ pub fn reassert(text: &str) -> String {
 }
 
 /// act.production.instruct (Table 26): with the tools offered, the demo
-/// keeps its contribution as a workspace file (`notes/<name>.md`), counts
-/// its words in the notebook, and submits; each only when that tool is
-/// offered (a tool listed "not offered" is never asked for).
+/// searches the web on its current task, keeps its contribution as a
+/// workspace file (`notes/<name>.md`), counts its words in the notebook,
+/// and submits — the first three of those whose tool is offered (a tool
+/// listed "not offered" is never asked for).
 pub fn instruct(text: &str) -> String {
     let offered: Vec<&str> = sec(text, H_TOOLS)
         .lines()
@@ -165,6 +166,10 @@ pub fn instruct(text: &str) -> String {
     let mut subtasks = Vec::new();
     if content.is_empty() {
         return json!({ "subtasks": subtasks }).to_string();
+    }
+    if offered.contains(&"WebEnv_search_and_browse") {
+        let subject = first_line(sec(text, H_CURRENT)).trim();
+        subtasks.push(json!({"task": "the first results say something on my task", "tool": "WebEnv_search_and_browse", "arguments": {"search_query": subject, "goals_to_browse": "facts and options for my part"}}));
     }
     if offered.contains(&"FileSystemEnv_write_to_file") {
         subtasks.push(json!({"task": format!("notes/{me}.md holds my contribution, whole"), "tool": "FileSystemEnv_write_to_file", "arguments": {"filepath": format!("notes/{me}.md"), "content": format!("{content}\n")}}));

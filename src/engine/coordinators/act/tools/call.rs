@@ -2,13 +2,14 @@
 //! reader (anything wrong is the output the member reads, never a guess),
 //! run on the run's workspace (file system; a write goes through the run,
 //! so the Files tab shows it and a replay rebuilds it), on the platform's
-//! Python (the notebook, one per run), or `submit_task`. Returns whether it
+//! Python (the notebook, one per run), through the search endpoint (the
+//! web), or `submit_task`. Returns whether it
 //! ran, and its output.
 
-use super::registry::SUBMIT;
+use super::registry::{BROWSE, SEARCH, SUBMIT};
 use crate::engine::coordinators::act::contract::ToolSubtask;
 use crate::engine::coordinators::act::team::Act;
-use crate::engine::domains::agentverse::{filesystem, notebook};
+use crate::engine::domains::agentverse::{filesystem, notebook, web};
 use crate::engine::domains::srdd::run::Runner;
 use serde_json::Value;
 use std::cell::RefCell;
@@ -37,6 +38,8 @@ pub async fn run(act: &Act<'_>, agent: &str, t: &ToolSubtask) -> (bool, String) 
         cell(act, name, &t.arguments).await
     } else if name == SUBMIT {
         submit(&t.arguments)
+    } else if name == SEARCH || name == BROWSE {
+        browse(act, name, &t.arguments).await
     } else {
         Err(format!("{name} is not a tool this run can call"))
     };
@@ -86,6 +89,15 @@ async fn cell(act: &Act<'_>, tool: &str, args: &Value) -> Result<String, String>
             Ok(nb.0.borrow_mut().record(k, &ran))
         }
     }
+}
+
+async fn browse(act: &Act<'_>, tool: &str, args: &Value) -> Result<String, String> {
+    let call = web::read_call(tool, args)?;
+    let w = act
+        .ctx
+        .resource::<web::Web>()
+        .ok_or("no search endpoint is set (Settings, or --search-url)")?;
+    web::run(&w, &call).await
 }
 
 fn submit(args: &Value) -> Result<String, String> {

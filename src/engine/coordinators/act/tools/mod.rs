@@ -33,7 +33,10 @@ fn abilities(act: &Act<'_>) -> Abilities {
             .ctx
             .resource::<crate::engine::domains::srdd::run::Runner>()
             .is_some(),
-        web: false,
+        web: act
+            .ctx
+            .resource::<crate::engine::domains::agentverse::web::Web>()
+            .is_some(),
     }
 }
 
