@@ -458,3 +458,86 @@ fn with_a_search_endpoint_the_web_tools_are_offered_and_searched() {
         "never called"
     );
 }
+
+/// `--dataset agentverse-tools`: a task that needs the web is refused
+/// before it starts without a search endpoint; one that does not runs with
+/// every tool and the task's own team size.
+#[test]
+fn agentverse_tool_tasks_run_and_a_web_task_without_the_web_is_refused() {
+    let file = temp("tool-tasks.jsonl");
+    std::fs::write(
+        &file,
+        "{\"id\": \"bmi\", \"task\": \"I weigh 70kg and am 170cm tall. Calculate my BMI.\", \"agents\": 3}\n{\"id\": \"car\", \"task\": \"Compare the latest cars.\", \"agents\": 4}\n",
+    )
+    .expect("written");
+    let data = file.to_string_lossy().to_string();
+    let out = temp("tool-task.json");
+    let path = out.to_string_lossy().to_string();
+    let args = |idx: &'static str| {
+        vec![
+            "run".to_string(),
+            "--coordinator".into(),
+            "act".into(),
+            "--dataset".into(),
+            "agentverse-tools".into(),
+            "--data".into(),
+            data.clone(),
+            "--task-idx".into(),
+            idx.into(),
+            "--quiet".into(),
+            "--out".into(),
+            path.clone(),
+        ]
+    };
+    let run = |v: Vec<String>| {
+        let a: Vec<&str> = v.iter().map(String::as_str).collect();
+        roundtable(&a)
+    };
+    let (code, _, err) = run(args("1"));
+    assert_ne!(code, 0);
+    assert!(
+        err.contains("the task car needs the web") && err.contains("--search-url"),
+        "{err}"
+    );
+    let (code, _, err) = run(args("0"));
+    assert_eq!(code, 0, "{err}");
+    let doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&out).expect("run file")).expect("json");
+    let o = &doc["config"]["options"];
+    assert_eq!(o["team_size"], 3, "AgentVerse's team size");
+    assert_eq!(
+        o["tools"].as_array().map(Vec::len),
+        Some(10),
+        "every tool asked for"
+    );
+    assert_eq!(o["task"]["id"], "agentverse:bmi");
+    let text = doc.to_string();
+    assert!(text.contains("cell_index: 0"), "the notebook ran");
+    // With a search endpoint the web task runs.
+    let mock = crate::mock::start_mock();
+    let mut with_web = args("1");
+    with_web.extend(["--search-url".to_string(), mock.url.clone()]);
+    let (code, _, err) = run(with_web);
+    assert_eq!(code, 0, "{err}");
+}
+
+/// The shared dataset's ten tasks, seven of them needing the web.
+#[test]
+fn shared_agentverse_tool_tasks_are_the_ten() {
+    let base = std::env::var("ROUNDTABLE_SHARED")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|_| std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared"));
+    let path = base.join("datasets/agentverse_tools/tasks.jsonl");
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("the shared dataset is missing: {} ({e})", path.display()));
+    let tasks =
+        roundtable::engine::domains::agentverse::tasks::parse(&text, "tasks.jsonl").expect("read");
+    assert_eq!(tasks.len(), 10);
+    assert_eq!(tasks.iter().filter(|t| t.needs_web).count(), 7);
+    let ids: Vec<&str> = tasks
+        .iter()
+        .filter(|t| !t.needs_web)
+        .map(|t| t.id.as_str())
+        .collect();
+    assert_eq!(ids, ["24point", "bmi", "sudoku"]);
+}

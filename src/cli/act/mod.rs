@@ -56,16 +56,27 @@ ACT (--coordinator act):
                          (the notebook runs in CPython, else Pyodide in Node; the file system
                          is the run's workspace; the shell is never offered; the web needs
                          --search-url)
+  --dataset agentverse-tools [--data FILE] [--task-idx N]
+                         run: one of AgentVerse's ten tool tasks (default file
+                         ../shared/datasets/agentverse_tools/tasks.jsonl), its team size and
+                         every tool; a task that needs the web is refused without --search-url
   --search-url U         the web tools' search endpoint: a SearXNG instance (its JSON API,
                          GET U/search?q=…&format=json)";
+
+const TOOL_TASKS_FILE: &str = "datasets/agentverse_tools/tasks.jsonl";
 
 const TRIVIA_FILE: &str = "datasets/trivia_creative_writing/trivia_creative_writing_100_n_5.jsonl";
 
 fn shared_trivia() -> PathBuf {
+    shared(TRIVIA_FILE)
+}
+
+/// AgentVerse's tool tasks: the file given, else the shared one.
+fn shared(file: &str) -> PathBuf {
     let base = std::env::var("ROUNDTABLE_SHARED")
         .map(PathBuf::from)
         .unwrap_or_else(|_| PathBuf::from("../shared"));
-    base.join(TRIVIA_FILE)
+    base.join(file)
 }
 
 /// The options of ACT's runs, as given.
@@ -112,12 +123,47 @@ impl ActArgs {
         }
         o.bank = self.bank.clone();
         o.tools = self.tools.clone();
+        if self.is_tool_tasks() && o.tools.is_empty() {
+            o.tools = registry::ALL.iter().map(|s| s.to_string()).collect();
+        }
         o
+    }
+
+    /// Whether the set is AgentVerse's tool tasks.
+    pub fn is_tool_tasks(&self) -> bool {
+        self.dataset == "agentverse-tools"
+    }
+
+    /// Task `idx` of AgentVerse's tool tasks, and its team size; refused
+    /// when it needs the web and no search endpoint is given.
+    pub fn tool_task(&self, idx: u32) -> Result<(ComplexTask, usize), String> {
+        use roundtable::engine::domains::agentverse::tasks;
+        let path = self
+            .data
+            .clone()
+            .map(PathBuf::from)
+            .unwrap_or_else(|| shared(TOOL_TASKS_FILE));
+        let text = std::fs::read_to_string(&path).map_err(|e| {
+            format!(
+                "cannot read AgentVerse's tool tasks {} ({e}); give the file with --data FILE",
+                path.display()
+            )
+        })?;
+        let all = tasks::parse(&text, &path.display().to_string())?;
+        let n = all.len();
+        let t = all
+            .into_iter()
+            .nth(idx as usize)
+            .ok_or_else(|| format!("--task-idx {idx}: the file has {n} tasks (0 to {})", n - 1))?;
+        if let Some(why) = t.refusal(self.search_url.is_some()) {
+            return Err(why);
+        }
+        Ok((t.complex_task(), t.agents))
     }
 
     /// Whether the run's tools need the platform's Python (the notebook).
     pub fn needs_python(&self) -> bool {
-        self.tools.iter().any(|t| t.starts_with("PythonNotebook_"))
+        self.is_tool_tasks() || self.tools.iter().any(|t| t.starts_with("PythonNotebook_"))
     }
 }
 
@@ -187,6 +233,9 @@ fn task(a: &ActArgs, idx: u32) -> Result<ComplexTask, String> {
                 .nth(idx as usize)
                 .ok_or_else(|| format!("--task-idx {idx}: the file has {n} rows (0 to {})", n - 1))
         }
+        "agentverse-tools" => Err(
+            "AgentVerse's tool tasks run one at a time for now: roundtable run --coordinator act --dataset agentverse-tools --task-idx N".into(),
+        ),
         path => {
             let text =
                 std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;

@@ -51,7 +51,12 @@ pub fn prepare(
     let a = ActArgs::read(f)?;
     let variant = super::variant(config.variant.as_deref())?;
     let task_idx = f.number::<u32>("task-idx")?;
-    let task = if config.task.trim().is_empty() {
+    let mut team = None;
+    let task = if config.task.trim().is_empty() && a.is_tool_tasks() {
+        let (task, agents) = a.tool_task(task_idx.unwrap_or(0))?;
+        team = Some(agents);
+        task
+    } else if config.task.trim().is_empty() {
         a.task(task_idx.unwrap_or(0))?
     } else {
         if ["dataset", "community", "mixed-communities"]
@@ -66,7 +71,10 @@ pub fn prepare(
         }
         ComplexTask::free(&config.task)
     };
-    let options: ActOptions = a.options(task.clone());
+    let mut options: ActOptions = a.options(task.clone());
+    if let (Some(n), false) = (team, f.has("team-size")) {
+        options.team_size = n;
+    }
     config.task = task.text.clone();
     config.variant = Some(variant.id().into());
     config.options = serde_json::to_value(&options).map_err(|e| e.to_string())?;

@@ -2,8 +2,9 @@
 //! a run's workspace. `filesystem`: FileSystemEnv's four tools, with their
 //! arguments read as the tools' JSON Schemas state them; `notebook`:
 //! PythonNotebook's two, on the workspace's Python; `web`: WebEnv's two,
-//! through a SearXNG JSON API the user sets.
+//! through a SearXNG JSON API the user sets; `tasks`: the ten tasks.
 
 pub mod filesystem;
 pub mod notebook;
+pub mod tasks;
 pub mod web;
