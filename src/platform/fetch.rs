@@ -108,3 +108,22 @@ pub async fn get_text(url: &str) -> Result<String, String> {
     }
     r.text().await.map_err(|e| e.to_string())
 }
+
+/// The page's GET for ACT's web tools (the search endpoint the user set,
+/// the pages its results name): the body as text. A site that does not
+/// let a page read it (CORS) fails with the browser's reason.
+#[derive(Default)]
+pub struct PageGet;
+
+impl crate::engine::domains::agentverse::web::WebGet for PageGet {
+    fn get(&self, url: &str) -> LocalBoxFuture<'_, Result<String, String>> {
+        let url = url.to_string();
+        Box::pin(async move {
+            get_text(&url).await.map_err(|e| {
+                format!(
+                    "{e} (a site must allow a page's requests, CORS, for the browser to read it)"
+                )
+            })
+        })
+    }
+}

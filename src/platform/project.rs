@@ -320,3 +320,9 @@ thread_local! {
 pub fn projects() -> std::rc::Rc<PageProjects> {
     PROJECTS.with(|p| p.clone())
 }
+
+/// The tab's project runner as a run resource: MAEL's SRDD runs run and
+/// score their projects in it, ACT's notebook runs its cells in it.
+pub fn runner() -> std::rc::Rc<crate::engine::domains::srdd::run::Runner> {
+    std::rc::Rc::new(crate::engine::domains::srdd::run::Runner(projects()))
+}

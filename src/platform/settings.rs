@@ -50,6 +50,9 @@ pub struct Settings {
     /// The longest answer a request asks for (none: the provider's default;
     /// the local model's is 512 tokens).
     pub max_tokens: Option<u32>,
+    /// ACT's web tools' search endpoint: a SearXNG instance (its JSON API);
+    /// empty: the web tools are not offered.
+    pub search_url: String,
 }
 
 /// [`Settings::sampling`] as localStorage holds it.
@@ -108,6 +111,7 @@ impl Default for Settings {
             local_label: String::new(),
             sampling: Sampling::default(),
             max_tokens: None,
+            search_url: String::new(),
         }
     }
 }

@@ -22,6 +22,28 @@ use std::rc::Rc;
 /// The demo model's part for ACT runs.
 pub const SCRIPT: demo::Script = act::demo::answer;
 
+/// What a run with tools is given: the page's Python (the notebook) and,
+/// when Settings name a search endpoint, the web.
+fn give_tools(app: AppState, config: &RunConfig, ctx: &RunCtx) {
+    let tools = serde_json::from_value::<crate::engine::coordinators::act::contract::ActOptions>(
+        config.options.clone(),
+    )
+    .is_ok_and(|o| o.is_tool_task());
+    if !tools {
+        return;
+    }
+    ctx.insert_resource(crate::platform::project::runner());
+    let endpoint = app
+        .settings
+        .with_untracked(|s| s.search_url.trim().to_string());
+    if !endpoint.is_empty() {
+        ctx.insert_resource(Rc::new(crate::engine::domains::agentverse::web::Web {
+            endpoint,
+            client: Rc::new(crate::platform::fetch::PageGet),
+        }));
+    }
+}
+
 /// Opens the bank (ACT+) and launches; the bank is saved when the run ends.
 fn launch_with_bank(
     app: AppState,
@@ -32,7 +54,9 @@ fn launch_with_bank(
 ) {
     let plus = config.variant.as_deref() == Some(Variant::ActPlus.id());
     if !plus {
-        return app.launch(config, router, paused, act::entry, None);
+        let shown = config.clone();
+        let run_setup: RunSetup = Box::new(move |ctx: &RunCtx| give_tools(app, &shown, ctx));
+        return app.launch(config, router, paused, act::entry, Some(run_setup));
     }
     // The bank the run's options name (a fork keeps its parent's).
     let name = serde_json::from_value::<crate::engine::coordinators::act::contract::ActOptions>(
@@ -58,7 +82,9 @@ fn launch_with_bank(
             Ok(None) => return,
             Err(e) => return app.warn(e, false),
         };
+        let shown = config.clone();
         let run_setup: RunSetup = Box::new(move |ctx: &RunCtx| {
+            give_tools(app, &shown, ctx);
             ctx.insert_resource(bank.live());
             app.save_at_end(ctx, bank, super::setup::refresh_stored);
         });

@@ -184,11 +184,40 @@ pub fn ActSetupPanel() -> impl IntoView {
                 on=Signal::derive(move || s.with(|x| x.judge)) set=Callback::new(move |on| s.update(|x| x.judge = on))/>
             <Toggle id="act-stem" label=" Stem words in ROUGE (Porter)" busy=busy
                 on=Signal::derive(move || s.with(|x| x.stem)) set=Callback::new(move |on| s.update(|x| x.stem = on))/>
+            <Toggle id="act-tools" label=" Tools (§4.3): AgentVerse's notebook, file system and web" busy=busy
+                on=Signal::derive(move || s.with(|x| x.tools)) set=Callback::new(move |on| s.update(|x| x.tools = on))/>
+            <Show when=move || s.with(|x| x.tools)>
+                <ToolsField busy=busy/>
+            </Show>
             <div class="travel-actions">
                 <a class="link-button small" href="/act">"Batch, knowledge banks and task sets…"</a>
             </div>
             <crate::ui::fit_note::FitNote/>
             <crate::ui::fit_note::UnreadableNotice/>
+        </div>
+    }
+}
+
+/// The tools' search endpoint (kept in Settings) and what the tools do here.
+#[component]
+fn ToolsField(busy: Signal<bool>) -> impl IntoView {
+    let app = use_app();
+    let save = move |ev: leptos::ev::Event| {
+        // What is stored (another tab may have saved since), with the
+        // endpoint changed: nothing else is written.
+        let mut stored = crate::platform::settings::Settings::load();
+        stored.search_url = event_target_value(&ev).trim().to_string();
+        if let Err(e) = stored.save() {
+            app.warn(format!("The search endpoint could not be kept: {e}"), false);
+        }
+        app.settings.set(stored);
+    };
+    view! {
+        <div class="field act-tools">
+            <label for="act-search-url">"Search endpoint (a SearXNG instance's JSON API)"</label>
+            <input id="act-search-url" type="url" placeholder="http://127.0.0.1:8888" disabled=busy
+                prop:value=move || app.settings.with(|x| x.search_url.clone()) on:change=save/>
+            <p class="muted small">"Each member may plan up to three sub-tasks a round on the tools (Table 26), for up to 10 rounds. The notebook runs in Python in this page (fetched on the first cell); what members write is in the run's Files tab. The web tools are offered only with an endpoint; the shell never, in a browser."</p>
         </div>
     }
 }

@@ -32,6 +32,8 @@ pub struct ActSetup {
     pub variant: Variant,
     pub judge: bool,
     pub stem: bool,
+    /// The production meeting's tools (§4.3): AgentVerse's.
+    pub tools: bool,
     pub bank: String,
     /// ACT+: the provider's embeddings model; empty = the built-in lexical
     /// embedder.
@@ -55,6 +57,7 @@ impl Default for ActSetup {
             variant: Variant::Act,
             judge: false,
             stem: false,
+            tools: false,
             bank: DEFAULT_BANK.into(),
             embedding_model: String::new(),
             sets: Vec::new(),
@@ -103,6 +106,12 @@ impl ActSetup {
         o.judge = self.judge;
         o.stem = self.stem;
         o.team_size = self.team_size;
+        if self.tools {
+            o.tools = crate::engine::coordinators::act::tools::registry::ALL
+                .iter()
+                .map(|t| t.to_string())
+                .collect();
+        }
         if self.variant == Variant::ActPlus {
             o.bank = Some(self.bank.clone());
         }
@@ -130,6 +139,7 @@ impl ActSetup {
         }
         self.judge = o.judge;
         self.stem = o.stem;
+        self.tools = !o.tools.is_empty();
         self.team_size = o.team_size;
         if let Some(b) = &o.bank {
             self.bank = b.clone();

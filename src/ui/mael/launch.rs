@@ -108,7 +108,7 @@ fn launch_with_pool(
         let run_setup: RunSetup = Box::new(move |ctx: &RunCtx| {
             ctx.insert_resource(stored.live());
             ctx.insert_resource(python::runner());
-            ctx.insert_resource(projects());
+            ctx.insert_resource(crate::platform::project::runner());
             if learn {
                 // The pool's lock is released once the pool is saved.
                 app.save_at_end(ctx, stored, super::setup::refresh_stored);
@@ -116,14 +116,6 @@ fn launch_with_pool(
         });
         app.launch(config, router, paused, mael::entry, Some(run_setup));
     });
-}
-
-/// The page's project runner as a run resource: SRDD's runs run and score
-/// their projects in it (its worker starts on the first project).
-pub fn projects() -> Rc<crate::engine::domains::srdd::run::Runner> {
-    Rc::new(crate::engine::domains::srdd::run::Runner(
-        crate::platform::project::projects(),
-    ))
 }
 
 /// Why a run or a learning phase may not learn into the pool `name` now.

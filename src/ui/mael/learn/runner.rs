@@ -91,7 +91,7 @@ impl Host<Tag> for Runs {
         };
         ctx.insert_resource(memory);
         ctx.insert_resource(python::runner());
-        ctx.insert_resource(crate::ui::mael::launch::projects());
+        ctx.insert_resource(crate::platform::project::runner());
         Ok(ctx)
     }
 
