@@ -190,3 +190,41 @@ test('the built-in set can draw each member\'s task from another community (Tabl
   assert.equal(await preview.locator('li').count(), 4, 'still one task per agent');
   assert.deepEqual(page.errors, []);
 });
+
+test('a tool task (§4.3): the notebook runs in the page, members write the Files tab, the web goes to a local search server', async () => {
+  const page = await openApp(env);
+  await page.setViewportSize({ width: 1440, height: 1000 });
+  await chooseAct(page);
+  await page.getByLabel(/Tools \(§4\.3\)/).check();
+  const endpoint = page.getByLabel("Search endpoint (a SearXNG instance's JSON API)");
+  await endpoint.fill(env.mock.url);
+  await endpoint.dispatchEvent('change');
+  await screenshot(page, 'act-tools-setup');
+  await run(page);
+  // The members' notes, written through the file-system tool.
+  await tab(page, 'Files');
+  const files = page.locator('.files');
+  await files.locator('.file-tree').waitFor();
+  const tree = (await files.locator('.file-tree li').allInnerTexts()).join(' ');
+  assert.match(tree, /notes/);
+  assert.match(tree, /agent-a\.md/);
+  await screenshot(page, 'act-tools-files');
+  // The notebook's cells ran in the page's Python; the searches went to
+  // the local SearXNG-speaking server, in its JSON format.
+  await tab(page, 'Transcript');
+  const transcript = await page.getByRole('log', { name: 'Transcript' }).innerText();
+  assert.match(transcript, /PythonNotebook_execute_cell/);
+  assert.match(transcript, /cell_index: 0\s+\d+ words/);
+  assert.match(transcript, /Results for /);
+  const searches = env.mock.log().filter((r) => r.path === '/search');
+  assert.ok(searches.length >= 4, `a search per member (${searches.length})`);
+  assert.ok(searches.every((r) => r.format === 'json'));
+  await screenshot(page, 'act-tools-transcript');
+  // The endpoint is kept (Settings), and never in the run's file or link.
+  await page.reload();
+  await page.waitForSelector('body[data-ready="1"]');
+  await chooseAct(page);
+  await page.getByLabel(/Tools \(§4\.3\)/).check();
+  assert.equal(await page.getByLabel("Search endpoint (a SearXNG instance's JSON API)").inputValue(), env.mock.url);
+  assert.deepEqual(page.errors, []);
+});
