@@ -212,10 +212,13 @@ test('a tool task (§4.3): the notebook runs in the page, members write the File
   // The notebook's cells ran in the page's Python; the searches went to
   // the local SearXNG-speaking server, in its JSON format.
   await tab(page, 'Transcript');
-  const transcript = await page.getByRole('log', { name: 'Transcript' }).innerText();
-  assert.match(transcript, /PythonNotebook_execute_cell/);
-  assert.match(transcript, /cell_index: 0\s+\d+ words/);
-  assert.match(transcript, /Results for /);
+  const log = page.getByRole('log', { name: 'Transcript' });
+  const cell = log.locator('details.tool', { hasText: 'PythonNotebook_execute_cell' }).first();
+  await cell.locator('summary').click();
+  assert.match(await cell.locator('pre').innerText(), /^cell_index: \d+\n\d+ words$/);
+  const search = log.locator('details.tool', { hasText: 'WebEnv_search_and_browse' }).first();
+  await search.locator('summary').click();
+  assert.match(await search.locator('pre').innerText(), /^Results for "[^"]+" \(looking for: [^)]+\):\n1\. Result 1 for /);
   const searches = env.mock.log().filter((r) => r.path === '/search');
   assert.ok(searches.length >= 4, `a search per member (${searches.length})`);
   assert.ok(searches.every((r) => r.format === 'json'));
