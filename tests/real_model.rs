@@ -434,6 +434,49 @@ fn real_model_act_reaches_the_leaders_draft() {
     }
 }
 
+/// A tool task (§4.3) on the real model, to its end: Table 26's instruct
+/// step held to the offered tools' argument schemas, the file system on
+/// the run's workspace; one production round (the paper's ten would take
+/// a small model's checks round after round).
+#[test]
+fn real_model_act_runs_a_tool_task() {
+    let Some(model) = model() else { return };
+    let run = one_run_capped(
+        &model,
+        "act tools",
+        &[
+            "run",
+            "--coordinator",
+            "act",
+            "--variant",
+            "baseline",
+            "--task",
+            "Write down a packing list for a weekend camping trip.",
+            "--team-size",
+            "2",
+            "--tools",
+            "FileSystemEnv_write_to_file,submit_task,shell_command_executor",
+            "--rounds",
+            "1",
+            "--token-cap",
+            "60000",
+        ],
+        "160",
+    );
+    assert!(finished(&run), "the tool task ends");
+    let instructs: Vec<_> = run_scan::answered(&run.events)
+        .into_iter()
+        .filter(|a| a.step() == "act.production.instruct")
+        .collect();
+    assert_eq!(instructs.len(), 2, "each member planned its tools");
+    let called = run
+        .events
+        .iter()
+        .filter(|e| matches!(e.event, RunEvent::ToolCalled { .. }))
+        .count();
+    eprintln!("[real model] act tools: {called} tool calls");
+}
+
 #[test]
 fn real_model_mael_solves_learns_and_is_evaluated() {
     let Some(model) = model() else { return };

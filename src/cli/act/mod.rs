@@ -60,6 +60,7 @@ ACT (--coordinator act):
                          run: one of AgentVerse's ten tool tasks (default file
                          ../shared/datasets/agentverse_tools/tasks.jsonl), its team size and
                          every tool; a task that needs the web is refused without --search-url
+  --rounds N             production rounds at most (default the paper's: 3, a tool task 10)
   --search-url U         the web tools' search endpoint: a SearXNG instance (its JSON API,
                          GET U/search?q=…&format=json)";
 
@@ -91,6 +92,7 @@ pub struct ActArgs {
     pub bank: Option<String>,
     tools: Vec<String>,
     pub search_url: Option<String>,
+    rounds: Option<usize>,
 }
 
 impl ActArgs {
@@ -106,6 +108,7 @@ impl ActArgs {
             bank: f.text("bank")?,
             tools: tools(f)?,
             search_url: f.text("search-url")?,
+            rounds: f.number("rounds")?,
         })
     }
 
@@ -123,6 +126,10 @@ impl ActArgs {
         }
         o.bank = self.bank.clone();
         o.tools = self.tools.clone();
+        if let Some(n) = self.rounds {
+            o.limits.production_rounds = n.max(1);
+            o.limits.tool_rounds = n.max(1);
+        }
         if self.is_tool_tasks() && o.tools.is_empty() {
             o.tools = registry::ALL.iter().map(|s| s.to_string()).collect();
         }
