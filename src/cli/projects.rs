@@ -46,6 +46,15 @@ impl Runner {
     }
 }
 
+/// The Python a run's projects (MAEL's SRDD) or notebook cells (ACT's
+/// tools) run in, as a run resource.
+pub fn resource() -> Result<std::rc::Rc<roundtable::engine::domains::srdd::run::Runner>, String> {
+    let runner = Runner::pick(None)?;
+    Ok(std::rc::Rc::new(
+        roundtable::engine::domains::srdd::run::Runner(std::rc::Rc::new(runner)),
+    ))
+}
+
 impl ProjectRunner for Runner {
     fn name(&self) -> String {
         match self {

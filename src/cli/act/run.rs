@@ -89,7 +89,7 @@ pub fn prepare(
         _ => None,
     };
     let projects = match a.needs_python() {
-        true => Some(super::super::mael::projects()?),
+        true => Some(super::super::projects::resource()?),
         false => None,
     };
     let web = a.search_url.as_ref().map(|endpoint| {

@@ -132,7 +132,7 @@ impl MaelArgs {
 
     /// The project runner SRDD's runs need, else none.
     pub fn projects(&self) -> Result<Option<Rc<srdd_domain::run::Runner>>, String> {
-        self.is_srdd().then(projects).transpose()
+        self.is_srdd().then(super::projects::resource).transpose()
     }
 
     /// The task set the options name: the built-in split, or that split of
@@ -283,13 +283,6 @@ pub fn python() -> Rc<humaneval_runner::Runner> {
     Rc::new(humaneval_runner::Runner(Rc::new(
         super::python::NodePython::default(),
     )))
-}
-
-/// The Python a run's SRDD projects are run and measured in (CPython when
-/// `python3` starts, else Pyodide through Node).
-pub fn projects() -> Result<Rc<srdd_domain::run::Runner>, String> {
-    let runner = super::projects::Runner::pick(None)?;
-    Ok(Rc::new(srdd_domain::run::Runner(Rc::new(runner))))
 }
 
 /// The memory of a run: the pool file (if any) with the embedder.

@@ -150,7 +150,7 @@ pub fn reply_shape(step: &str) -> Option<ReplySchema> {
         STEP_ACQUIRE => ReplySchema::of::<AcquireReply>(step),
         STEP_REFLECT => ReplySchema::of::<Reflection>(step),
         STEP_FOLLOWUP => ReplySchema::of::<FollowUpReply>(step),
-        STEP_INSTRUCT => ReplySchema::of::<ToolPlan>(step),
+        STEP_INSTRUCT => crate::engine::coordinators::act::tools::widest_plan_schema(),
         // The issues before the verdict, which agrees with them.
         STEP_CHECK => ReplySchema::of::<Check>(step)
             .in_order(&["issues", "ok"])

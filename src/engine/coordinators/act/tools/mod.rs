@@ -43,8 +43,7 @@ fn abilities(act: &Act<'_>) -> Abilities {
 /// The instruct reply's shape for these tools: each sub-task one tool's
 /// name with that tool's own arguments.
 pub fn plan_schema(tools: &[Tool]) -> ReplySchema {
-    let mut shape =
-        reply_shape(STEP_INSTRUCT).unwrap_or_else(|| ReplySchema::of::<ToolPlan>(STEP_INSTRUCT));
+    let mut shape = ReplySchema::of::<ToolPlan>(STEP_INSTRUCT);
     let cases: Vec<Value> = tools
         .iter()
         .map(|t| {
@@ -70,6 +69,21 @@ pub fn plan_schema(tools: &[Tool]) -> ReplySchema {
         list["maxItems"] = json!(MAX_SUBTASKS.min(tools.len()));
     }
     shape
+}
+
+/// The instruct step's shape with every tool a run could offer (the
+/// shell never is): what the step declares; each request narrows it to
+/// the tools it offers.
+pub fn widest_plan_schema() -> ReplySchema {
+    let all: Vec<String> = registry::ALL.iter().map(|t| t.to_string()).collect();
+    let (tools, _) = registry::offered(
+        &all,
+        Abilities {
+            python: true,
+            web: true,
+        },
+    );
+    plan_schema(&tools)
 }
 
 /// The opinion, with the results of the tools the member asked for.
