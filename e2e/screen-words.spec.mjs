@@ -167,6 +167,12 @@ test('History counts a stopped run\'s calls as the status line and Usage do', as
   await page.getByRole('link', { name: 'History' }).click();
   const row = page.locator('.run-row').first();
   await row.waitFor();
-  assert.match(await row.innerText(), /events · 1 LLM call · 1 stopped/, 'History says what the status line said');
+  // The run's last record is written on the recorder's next tick; a row
+  // still "running" is read again by History within 1.5 s.
+  const said = await eventually(async () => {
+    const text = await row.innerText();
+    return /events · 1 LLM call · 1 stopped/.test(text) && text;
+  }, { timeout: 5000 }).catch(async () => row.innerText());
+  assert.match(said, /events · 1 LLM call · 1 stopped/, 'History says what the status line said');
   assert.deepEqual(page.errors, []);
 });
