@@ -513,6 +513,29 @@ fn agentverse_tool_tasks_run_and_a_web_task_without_the_web_is_refused() {
     assert_eq!(o["task"]["id"], "agentverse:bmi");
     let text = doc.to_string();
     assert!(text.contains("cell_index: 0"), "the notebook ran");
+    // Judged by the share of the question's sub-tasks the output completes.
+    assert_eq!(o["judge"], true);
+    let rate = doc["events"]
+        .as_array()
+        .and_then(|ev| {
+            ev.iter().find_map(|e| {
+                e["event"]
+                    .get("score_computed")
+                    .filter(|s| s["name"] == "completion_rate")
+            })
+        })
+        .cloned()
+        .expect("a completion rate");
+    assert!(
+        rate["value"]
+            .as_f64()
+            .is_some_and(|v| (0.0..=1.0).contains(&v)),
+        "{rate}"
+    );
+    assert!(
+        rate["detail"]["subtasks"].as_u64().is_some_and(|n| n >= 1),
+        "{rate}"
+    );
     // With a search endpoint the web task runs.
     let mock = crate::mock::start_mock();
     let mut with_web = args("1");

@@ -130,6 +130,10 @@ impl ActArgs {
             o.limits.production_rounds = n.max(1);
             o.limits.tool_rounds = n.max(1);
         }
+        // AgentVerse's tasks are judged by their sub-tasks' completion (§4.3).
+        if self.is_tool_tasks() {
+            o.judge = true;
+        }
         if self.is_tool_tasks() && o.tools.is_empty() {
             o.tools = registry::ALL.iter().map(|s| s.to_string()).collect();
         }

@@ -49,6 +49,11 @@ pub async fn evaluate(
     } else {
         None
     };
+    // A tool task is judged by the share of its question's sub-tasks the
+    // output completes (§4.3, App. B).
+    if act.options.judge && act.options.is_tool_task() && full.parts.is_empty() {
+        tool_judge(act, full, output).await?;
+    }
     Ok((scores, judge))
 }
 
@@ -103,6 +108,98 @@ async fn judge(act: &Act<'_>, full: &ComplexTask, output: &str) -> Result<Option
         });
     }
     Ok(score)
+}
+
+/// The completion rate of a tool task's sub-tasks: listed and checked by
+/// the judge, counted here; an unreadable reply is not measured (flagged).
+async fn tool_judge(act: &Act<'_>, full: &ComplexTask, output: &str) -> Result<(), RunError> {
+    act.ctx.add_agent(JUDGE, ROLE_JUDGE, "Judge");
+    let said = act
+        .ask(
+            JUDGE,
+            STEP_TOOL_JUDGE,
+            prompts::tool_judge(&act.prompts, &full.text, output)?,
+        )
+        .await?;
+    let (subtasks, repairs) = read_tool_judge(&said.text);
+    act.repaired(said.call, &repairs);
+    let rate = (!subtasks.is_empty())
+        .then(|| subtasks.iter().filter(|s| s.done).count() as f64 / subtasks.len() as f64);
+    act.ctx.note(
+        JUDGE,
+        STORE_TOOL_JUDGE,
+        None,
+        &ToolJudgeRecord {
+            subtasks: subtasks.clone(),
+            rate,
+            note: (!repairs.is_empty()).then(|| reading::details(&repairs).join("; ")),
+        },
+    );
+    if let Some(r) = rate {
+        act.ctx.emit(RunEvent::ScoreComputed {
+            name: "completion_rate".into(),
+            value: r,
+            agent: Some(JUDGE.into()),
+            detail: serde_json::json!({"subtasks": subtasks.len(), "done": subtasks.iter().filter(|s| s.done).count()}),
+        });
+    }
+    Ok(())
+}
+
+/// The sub-tasks of a tool judge's reply; none (with a `Default` repair)
+/// when it holds no readable list. A `done` that is not true or false is
+/// dropped with its sub-task, flagged.
+pub fn read_tool_judge(reply: &str) -> (Vec<SubtaskCheck>, Vec<Repair>) {
+    let read = crate::engine::model::reply::read_value(reply)
+        .and_then(|r| reading::list_under(r, "subtasks"));
+    let (items, mut repairs) = match read {
+        Ok(r) => match r.value {
+            serde_json::Value::Array(items) => (items, r.repairs),
+            _ => (
+                Vec::new(),
+                vec![reading::default(
+                    "the judge's \"subtasks\" were not a list: not measured",
+                )],
+            ),
+        },
+        Err(why) => (
+            Vec::new(),
+            vec![reading::default(format!(
+                "the judgement could not be read ({why}): not measured"
+            ))],
+        ),
+    };
+    let mut out = Vec::new();
+    for item in items.iter().take(8) {
+        let subtask = item
+            .get("subtask")
+            .and_then(|v| v.as_str())
+            .unwrap_or("")
+            .trim();
+        match (
+            subtask.is_empty(),
+            item.get("done").and_then(|v| v.as_bool()),
+        ) {
+            (false, Some(done)) => out.push(SubtaskCheck {
+                subtask: reading::cap_chars(subtask, 200).0,
+                done,
+            }),
+            _ => repairs.push(reading::dropped(
+                "a sub-task without its text or a true/false \"done\" was dropped",
+            )),
+        }
+    }
+    if items.len() > 8 {
+        repairs.push(reading::clamped(
+            "more than eight sub-tasks: the first eight kept",
+        ));
+    }
+    if out.is_empty() && repairs.is_empty() {
+        repairs.push(reading::default(
+            "the judge listed no sub-task: not measured",
+        ));
+    }
+    (out, reading::folded(repairs))
 }
 
 /// The judge's score from its reply: the JSON object its shape asks for
@@ -216,6 +313,31 @@ fn leading_number(text: &str) -> Option<(f64, &str)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_tool_judgement_is_read_and_what_cannot_be_read_is_not_measured() {
+        let (s, r) = read_tool_judge(
+            r#"{"subtasks": [{"subtask": "BMI", "done": true}, {"subtask": "routine", "done": false}]}"#,
+        );
+        assert_eq!(s.len(), 2);
+        assert!(s[0].done && !s[1].done);
+        assert!(r.is_empty(), "{r:?}");
+        let (s, r) = read_tool_judge(
+            r#"{"subtasks": [{"subtask": "BMI", "done": "yes"}, {"subtask": "x", "done": true}]}"#,
+        );
+        assert_eq!(s.len(), 1);
+        assert_eq!(r.len(), 1, "{r:?}");
+        let (s, r) = read_tool_judge("It did well.");
+        assert!(s.is_empty());
+        assert!(r
+            .iter()
+            .any(|x| x.kind == crate::engine::model::reply::RepairKind::Default));
+        let (s, r) = read_tool_judge(r#"{"subtasks": []}"#);
+        assert!(
+            s.is_empty() && !r.is_empty(),
+            "an empty list is not measured"
+        );
+    }
 
     #[test]
     fn the_judges_score_is_read_defensively() {

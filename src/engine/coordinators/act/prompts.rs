@@ -384,6 +384,16 @@ pub fn judge(p: &Prompts, output: &str, components: &[String]) -> Result<Prompt,
     )
 }
 
+/// A tool task's judge: the question and the output.
+pub fn tool_judge(p: &Prompts, question: &str, output: &str) -> Result<Prompt, RunError> {
+    prompt(
+        p,
+        "act.tool_judge.system",
+        "act.tool_judge.user",
+        vars! { question, output },
+    )
+}
+
 pub fn single(p: &Prompts, step: &str, task: &ComplexTask) -> Result<Prompt, RunError> {
     let user = match step {
         STEP_COT => "act.single.cot.user",

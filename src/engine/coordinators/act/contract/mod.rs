@@ -55,6 +55,8 @@ pub const STEP_CHECK: &str = "act.production.check";
 pub const STEP_REASSERT: &str = "act.production.reassert";
 pub const STEP_RESCORE: &str = "act.plus.rescore";
 pub const STEP_JUDGE: &str = "act.judge";
+/// A tool task's judge (§4.3, App. B): the query's sub-tasks, each checked.
+pub const STEP_TOOL_JUDGE: &str = "act.tool_judge";
 pub const STEP_STANDARD: &str = "act.single.standard";
 pub const STEP_COT: &str = "act.single.cot";
 pub const STEP_SPP: &str = "act.single.spp";
@@ -404,6 +406,7 @@ pub const H_DELIVERABLE: &str = "# Deliverable";
 pub const H_ENTRIES: &str = "# Stored knowledge";
 pub const H_COMPONENTS: &str = "# Expected components";
 pub const H_OUTPUT: &str = "# Output";
+pub const H_QUESTION: &str = "# The question";
 pub const H_FEEDBACK: &str = "# Feedback";
 pub const H_TOOLS: &str = "# Tools";
 /// The instruct step's opinion (Table 26).

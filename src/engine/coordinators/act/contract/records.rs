@@ -253,6 +253,19 @@ pub struct ToolPlanRecord {
     pub flags: Vec<String>,
 }
 
+/// A tool task's judgement: the sub-tasks, those done, and the rate (none
+/// when the reply could not be read: not measured).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ToolJudgeRecord {
+    pub subtasks: Vec<super::SubtaskCheck>,
+    pub rate: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+/// The store of a tool task's judgement.
+pub const STORE_TOOL_JUDGE: &str = "tool_judge";
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct JudgeRecord {
     /// 0…parts; None when the reply held no score (a parse failure).

@@ -8,7 +8,7 @@ use super::keyword::Keyword;
 use super::{
     AgentTask, Check, Reflection, TeamTask, ToolSubtask, STEP_ACQUIRE, STEP_CHECK, STEP_DECOMPOSE,
     STEP_EXPERTISE, STEP_EXPLORE, STEP_FOLLOWUP, STEP_FUSE, STEP_INSTRUCT, STEP_JUDGE,
-    STEP_REFLECT, STEP_RESCORE,
+    STEP_REFLECT, STEP_RESCORE, STEP_TOOL_JUDGE,
 };
 use crate::engine::model::shape::ReplySchema;
 use schemars::JsonSchema;
@@ -125,8 +125,24 @@ pub struct EntryScore {
     pub score: u8,
 }
 
+/// act.tool_judge (§4.3, App. B): the sub-tasks the query asks for, each
+/// with whether the output completes it; the rate is counted here.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ToolJudgeReply {
+    #[schemars(length(min = 1, max = 8))]
+    pub subtasks: Vec<SubtaskCheck>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct SubtaskCheck {
+    /// What the query asks for, briefly.
+    #[schemars(length(max = 200))]
+    pub subtask: String,
+    pub done: bool,
+}
+
 /// ACT's steps that ask for a reply shape.
-pub const STRUCTURED_STEPS: [&str; 11] = [
+pub const STRUCTURED_STEPS: [&str; 12] = [
     STEP_DECOMPOSE,
     STEP_EXPERTISE,
     STEP_FUSE,
@@ -138,6 +154,7 @@ pub const STRUCTURED_STEPS: [&str; 11] = [
     STEP_CHECK,
     STEP_JUDGE,
     STEP_RESCORE,
+    STEP_TOOL_JUDGE,
 ];
 
 /// The reply shape step `step` asks for, if it is structured.
@@ -156,6 +173,8 @@ pub fn reply_shape(step: &str) -> Option<ReplySchema> {
             .in_order(&["issues", "ok"])
             .with_agreeing("ok", "issues"),
         STEP_JUDGE => ReplySchema::of::<JudgeReply>(step),
+        STEP_TOOL_JUDGE => ReplySchema::of::<ToolJudgeReply>(step)
+            .in_order_at("/properties/subtasks/items", &["subtask", "done"]),
         STEP_RESCORE => ReplySchema::of::<RescoreReply>(step),
         _ => return None,
     })

@@ -66,6 +66,7 @@ pub fn answer(req: &ChatRequest) -> Option<Reply> {
         STEP_REASSERT => writing::reassert(text),
         STEP_RESCORE => solo::rescore(text),
         STEP_JUDGE => solo::judge(text),
+        STEP_TOOL_JUDGE => solo::tool_judge(text),
         STEP_STANDARD | STEP_COT | STEP_SPP => solo::single(step, text),
         STEP_SELF_FEEDBACK => solo::self_feedback(text),
         STEP_SELF_REFINE => solo::self_refine(text),

@@ -194,6 +194,30 @@ pub fn rescore(text: &str) -> String {
     json!({ "scores": scores }).to_string()
 }
 
+/// act.tool_judge: the question's sentences are its sub-tasks; one is
+/// done when the output shares at least half of its content words.
+pub fn tool_judge(text: &str) -> String {
+    let output = words(last_sec(text, H_OUTPUT));
+    let question = sec(text, H_QUESTION);
+    let subtasks: Vec<serde_json::Value> = question
+        .split_inclusive(['.', '?', '!'])
+        .map(str::trim)
+        .filter(|s| content_words(s).len() >= 2)
+        .take(8)
+        .map(|s| {
+            let cw = content_words(s);
+            let done = 2 * overlap(&cw, &output) >= cw.len();
+            serde_json::json!({"subtask": s.chars().take(200).collect::<String>(), "done": done})
+        })
+        .collect();
+    let subtasks = if subtasks.is_empty() {
+        vec![serde_json::json!({"subtask": "answer the question", "done": !output.is_empty()})]
+    } else {
+        subtasks
+    };
+    serde_json::json!({ "subtasks": subtasks }).to_string()
+}
+
 /// act.judge: an expected component is present when one of its
 /// alternatives shares at least half of its content words with the output;
 /// the reply is the step's shape (`{"reasoning", "score"}`).

@@ -22,7 +22,7 @@ const fn spec(name: &'static str, about: &'static str, vars: &'static [Var]) -> 
 }
 
 /// Every template of ACT, with the variables its step gives.
-pub static TEMPLATES: [TemplateSpec; 36] = [
+pub static TEMPLATES: [TemplateSpec; 38] = [
     spec(
         "act.speaker",
         "Who is speaking: the block every member's request starts with",
@@ -256,6 +256,19 @@ pub static TEMPLATES: [TemplateSpec; 36] = [
             req("components", "the expected components, numbered"),
             req("output", "the deliverable"),
             opt("n", "how many components").number(),
+        ],
+    ),
+    spec(
+        "act.tool_judge.system",
+        "A tool task's judge: the question's sub-tasks, each checked (§4.3, App. B)",
+        &[],
+    ),
+    spec(
+        "act.tool_judge.user",
+        "The question and the output to check its sub-tasks in (JSON)",
+        &[
+            req("question", "the task's question"),
+            req("output", "the deliverable"),
         ],
     ),
     spec(
