@@ -78,6 +78,8 @@ pub struct ActView {
     pub rounds: Vec<Round>,
     pub assignments: Vec<AssignmentRecord>,
     pub judge: Option<JudgeRecord>,
+    /// A tool task's judgement: its sub-tasks and the completion rate.
+    pub tool_judge: Option<ToolJudgeRecord>,
     pub result: Option<ResultRecord>,
     /// The phase under way.
     pub phase: Option<String>,
@@ -244,6 +246,7 @@ impl ActView {
                 }
             }
             STORE_JUDGE => self.judge = parse_object(payload),
+            STORE_TOOL_JUDGE => self.tool_judge = parse_object(payload),
             STORE_RESULT => {
                 if let Some(r) = parse_object::<ResultRecord>(payload) {
                     self.variant = Some(r.variant);

@@ -91,7 +91,29 @@ pub fn output_html(view: &ActView, references: &[String]) -> String {
             (Some(_), None) => h.push_str("<tr><th scope=\"row\">LLM judge</th><td colspan=\"3\" class=\"muted\">the reply held no score (a parse failure, not counted)</td></tr>"),
             _ => {}
         }
+        if let Some(t) = &view.tool_judge {
+            match t.rate {
+                Some(rate) => {
+                    let done = t.subtasks.iter().filter(|s| s.done).count();
+                    let _ = write!(h, "<tr><th scope=\"row\">Sub-tasks completed</th><td><strong>{}%</strong></td><td colspan=\"2\">{done} of {}</td></tr>", pct(rate), t.subtasks.len());
+                }
+                None => h.push_str("<tr><th scope=\"row\">Sub-tasks completed</th><td colspan=\"3\" class=\"muted\">the judgement could not be read (not measured)</td></tr>"),
+            }
+        }
         h.push_str("</tbody></table>");
+        if let Some(t) = view.tool_judge.as_ref().filter(|t| !t.subtasks.is_empty()) {
+            h.push_str("<ul class=\"act-subtasks small\" aria-label=\"The judge's sub-tasks\">");
+            for s in &t.subtasks {
+                let _ = write!(
+                    h,
+                    "<li data-done=\"{}\">{} {}</li>",
+                    s.done,
+                    if s.done { "✓" } else { "✗" },
+                    esc(&s.subtask)
+                );
+            }
+            h.push_str("</ul>");
+        }
         if !references.is_empty() {
             h.push_str(
                 "<p class=\"small muted\">Highlighted: words the reference solutions use too.</p>",
