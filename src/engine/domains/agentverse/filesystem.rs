@@ -74,7 +74,8 @@ fn index_arg(args: &Value, name: &str, tool: &str) -> Result<Option<i64>, String
     }
 }
 
-fn kind(v: &Value) -> &'static str {
+/// What a JSON value is, as an error names it.
+pub(super) fn kind(v: &Value) -> &'static str {
     match v {
         Value::Null => "null",
         Value::Bool(_) => "true or false",
@@ -120,11 +121,11 @@ fn bound(i: i64, len: usize) -> usize {
     i.clamp(0, len_i) as usize
 }
 
-/// The output, cut to [`OUTPUT_CHARS`] with a note.
-fn capped(text: String) -> String {
+/// The output, cut to [`OUTPUT_CHARS`] with a note (every tool's).
+pub(super) fn capped(text: &str) -> String {
     let n = text.chars().count();
     if n <= OUTPUT_CHARS {
-        return text;
+        return text.to_string();
     }
     let kept: String = text.chars().take(OUTPUT_CHARS).collect();
     format!("{kept}\n… ({} more characters not shown)", n - OUTPUT_CHARS)
@@ -139,7 +140,7 @@ pub fn run(ws: &Workspace, call: &Call) -> Result<Outcome, String> {
     match call {
         Call::Write { filepath, content } => Ok(Outcome {
             write: Some((filepath.clone(), content.clone())),
-            output: capped(content.clone()),
+            output: capped(content),
         }),
         Call::Read {
             filepath,
@@ -150,7 +151,7 @@ pub fn run(ws: &Workspace, call: &Call) -> Result<Outcome, String> {
             let from = bound(start_index.unwrap_or(0), lines.len());
             Ok(Outcome {
                 write: None,
-                output: capped(lines[from..].join("\n")),
+                output: capped(&lines[from..].join("\n")),
             })
         }
         Call::Modify {
@@ -168,13 +169,13 @@ pub fn run(ws: &Workspace, call: &Call) -> Result<Outcome, String> {
             lines.splice(start..end, new_content.split('\n'));
             let text = lines.join("\n");
             Ok(Outcome {
-                output: capped(text.clone()),
+                output: capped(&text),
                 write: Some((filepath.clone(), text)),
             })
         }
         Call::Tree => Ok(Outcome {
             write: None,
-            output: capped(structure(ws)),
+            output: capped(&structure(ws)),
         }),
     }
 }

@@ -13,7 +13,7 @@
 //! copy of the workspace (the files agents wrote are there to read; what a
 //! cell writes is not kept), stopped after the runner's 3 s like any run.
 
-use super::filesystem::OUTPUT_CHARS;
+use super::filesystem::{capped, kind};
 use crate::engine::domains::srdd::run::{Files, Ran};
 use serde_json::Value;
 
@@ -56,16 +56,6 @@ pub struct Notebook {
     pub cells: Vec<Cell>,
 }
 
-fn kind(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "true or false",
-        Value::Number(_) => "a number",
-        Value::String(_) => "text",
-        Value::Array(_) => "a list",
-        Value::Object(_) => "an object",
-    }
-}
 
 /// Reads a call of `tool` (one of [`TOOLS`]) with `args` (a JSON object).
 pub fn read_call(tool: &str, args: &Value) -> Result<Call, String> {
@@ -125,14 +115,6 @@ fn literal(s: &str) -> String {
     Value::String(s.to_string()).to_string()
 }
 
-fn capped(text: &str) -> String {
-    let n = text.chars().count();
-    if n <= OUTPUT_CHARS {
-        return text.to_string();
-    }
-    let kept: String = text.chars().take(OUTPUT_CHARS).collect();
-    format!("{kept}\n… ({} more characters not shown)", n - OUTPUT_CHARS)
-}
 
 impl Notebook {
     /// Puts an executed cell's code in place (appended, or over the cell

@@ -7,7 +7,7 @@
 //! 127.0.0.1 in every test. A page or a result is untrusted text: markup is
 //! stripped, never rendered, and what an agent reads is capped.
 
-use super::filesystem::OUTPUT_CHARS;
+use super::filesystem::capped;
 use futures::future::LocalBoxFuture;
 use serde_json::Value;
 
@@ -207,14 +207,6 @@ pub fn page_text(url: &str, goals: &str, html: &str) -> String {
     capped(&format!("{url} (looking for: {goals}):\n{text}"))
 }
 
-fn capped(text: &str) -> String {
-    let n = text.chars().count();
-    if n <= OUTPUT_CHARS {
-        return text.to_string();
-    }
-    let kept: String = text.chars().take(OUTPUT_CHARS).collect();
-    format!("{kept}\n… ({} more characters not shown)", n - OUTPUT_CHARS)
-}
 
 /// Runs a call on `web`: what the agent is told, or why not.
 pub async fn run(web: &Web, call: &Call) -> Result<String, String> {
