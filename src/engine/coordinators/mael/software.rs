@@ -17,6 +17,7 @@ use crate::engine::domains::srdd::project::{File, Project};
 use crate::engine::domains::srdd::run::{Files, Ran, Runner, Scale};
 use crate::engine::domains::srdd::{cosine, executability, requirement_text, Quality};
 use crate::engine::model::embed::Embedder;
+use crate::engine::model::reply::{Repair, RepairKind};
 use crate::engine::run::{RunCtx, RunError};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -219,6 +220,72 @@ pub fn listing(ws: &Workspace) -> String {
         ));
     }
     s
+}
+
+/// What a software step wrote: the files (path, text), those refused
+/// (why), and whether its reply could not be read.
+pub struct Wrote {
+    pub written: Vec<(String, String)>,
+    pub refused: Vec<String>,
+    pub unread: bool,
+}
+
+impl Wrote {
+    /// A solve's solution: the files it wrote, rendered.
+    pub fn text(&self) -> String {
+        let mut text = render(self.written.iter().map(|(p, c)| (p.as_str(), c.as_str())));
+        if self.written.is_empty() {
+            text = match self.unread {
+                true => "(No file was written: the reply could not be read.)".into(),
+                false => "(No file was written.)".into(),
+            };
+        }
+        text + &self.refused_note()
+    }
+
+    pub fn refused_note(&self) -> String {
+        match self.refused.is_empty() {
+            true => String::new(),
+            false => format!("\n\n(Not written: {}.)", self.refused.join("; ")),
+        }
+    }
+}
+
+/// A software step's files (its reply, call `call`), written whole to
+/// the run's workspace as `agent`: what was written and refused, and the
+/// reply's repairs (an unreadable reply writes nothing: a `Default`).
+pub fn write_files(ctx: &RunCtx, agent: &str, call: u32, reply: &str) -> (Wrote, Vec<Repair>) {
+    let (files, mut repairs, unread) = match super::read::project(reply) {
+        Ok(r) => (r.value, r.repairs, false),
+        Err(why) => (
+            Vec::new(),
+            vec![Repair::new(
+                RepairKind::Default,
+                format!(
+                    "the files could not be read ({why}); the default was used: no file written"
+                ),
+            )],
+            true,
+        ),
+    };
+    let mut wrote = Wrote {
+        written: Vec::new(),
+        refused: Vec::new(),
+        unread,
+    };
+    for f in &files {
+        match ctx.write_file(agent, &f.path, &f.content, Some(call)) {
+            Ok(path) => wrote.written.push((path, f.content.clone())),
+            Err(r) => wrote.refused.push(r.to_string()),
+        }
+    }
+    if !wrote.refused.is_empty() {
+        repairs.push(Repair::new(
+            RepairKind::Other,
+            format!("the workspace refused: {}", wrote.refused.join("; ")),
+        ));
+    }
+    (wrote, repairs)
 }
 
 /// Records the project's quality after a step that wrote files.

@@ -40,7 +40,7 @@
 use super::contract::*;
 use super::prompts;
 use super::read::{self, Subtask};
-use super::software;
+use super::software::{self, Wrote};
 use super::workflow::{Step, Workflow};
 use crate::engine::domains::srdd::project::Project;
 use crate::engine::model::reply::{Repair, RepairKind, Unreadable};
@@ -461,73 +461,12 @@ pub async fn solve(
     Ok(version)
 }
 
-/// What a software step wrote: the files (path, text), those refused
-/// (why), and whether its reply could not be read.
-struct Wrote {
-    written: Vec<(String, String)>,
-    refused: Vec<String>,
-    unread: bool,
-}
-
-impl Wrote {
-    /// A solve's solution: the files it wrote, rendered.
-    fn text(&self) -> String {
-        let mut text = software::render(self.written.iter().map(|(p, c)| (p.as_str(), c.as_str())));
-        if self.written.is_empty() {
-            text = match self.unread {
-                true => "(No file was written: the reply could not be read.)".into(),
-                false => "(No file was written.)".into(),
-            };
-        }
-        text + &self.refused_note()
-    }
-
-    fn refused_note(&self) -> String {
-        match self.refused.is_empty() {
-            true => String::new(),
-            false => format!("\n\n(Not written: {}.)", self.refused.join("; ")),
-        }
-    }
-}
-
-/// A software step's files, written whole to the run's workspace. Its
-/// repairs are recorded against its call; an unreadable reply writes
-/// nothing (the step's stated default, flagged).
+/// A software step's files, written whole to the run's workspace
+/// (`software::write_files`); its repairs recorded against its call, an
+/// unreadable reply marked as the step's stated default.
 fn write_files(wf: &Workflow<'_>, agent: usize, asked: &Asked) -> Wrote {
-    let me = wf.agent_id(agent).to_string();
-    let (files, mut repairs, unread) = match read::project(&asked.reply) {
-        Ok(r) => (r.value, r.repairs, false),
-        Err(why) => (
-            Vec::new(),
-            vec![Repair::new(
-                RepairKind::Default,
-                format!(
-                    "the files could not be read ({why}); the default was used: no file written"
-                ),
-            )],
-            true,
-        ),
-    };
-    let mut wrote = Wrote {
-        written: Vec::new(),
-        refused: Vec::new(),
-        unread,
-    };
-    for f in &files {
-        match wf
-            .ctx
-            .write_file(&me, &f.path, &f.content, Some(asked.call))
-        {
-            Ok(path) => wrote.written.push((path, f.content.clone())),
-            Err(r) => wrote.refused.push(r.to_string()),
-        }
-    }
-    if !wrote.refused.is_empty() {
-        repairs.push(Repair::new(
-            RepairKind::Other,
-            format!("the workspace refused: {}", wrote.refused.join("; ")),
-        ));
-    }
+    let (wrote, repairs) =
+        software::write_files(wf.ctx, wf.agent_id(agent), asked.call, &asked.reply);
     wf.ctx.repaired(asked.call, &repairs);
     mark_defaulted(wf, asked.step, &repairs);
     wrote

@@ -56,7 +56,6 @@ pub struct Notebook {
     pub cells: Vec<Cell>,
 }
 
-
 /// Reads a call of `tool` (one of [`TOOLS`]) with `args` (a JSON object).
 pub fn read_call(tool: &str, args: &Value) -> Result<Call, String> {
     if !(args.is_object() || tool == PRINT && args.is_null()) {
@@ -114,7 +113,6 @@ pub fn read_call(tool: &str, args: &Value) -> Result<Call, String> {
 fn literal(s: &str) -> String {
     Value::String(s.to_string()).to_string()
 }
-
 
 impl Notebook {
     /// Puts an executed cell's code in place (appended, or over the cell

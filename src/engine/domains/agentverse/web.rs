@@ -207,7 +207,6 @@ pub fn page_text(url: &str, goals: &str, html: &str) -> String {
     capped(&format!("{url} (looking for: {goals}):\n{text}"))
 }
 
-
 /// Runs a call on `web`: what the agent is told, or why not.
 pub async fn run(web: &Web, call: &Call) -> Result<String, String> {
     match call {
