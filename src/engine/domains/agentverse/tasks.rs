@@ -48,13 +48,9 @@ impl ToolTask {
 /// The tasks of a `tasks.jsonl`; errors name the line.
 pub fn parse(text: &str, file: &str) -> Result<Vec<ToolTask>, String> {
     let mut out = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        if line.trim().is_empty() {
-            continue;
-        }
-        let at = |why: String| format!("{file} line {}: {why}", i + 1);
-        let v: Value =
-            serde_json::from_str(line).map_err(|e| at(format!("not valid JSON ({e})")))?;
+    for row in crate::engine::domains::jsonl_rows(text, file) {
+        let (line, v) = row?;
+        let at = |why: String| format!("{file} line {line}: {why}");
         let field = |k: &str| {
             v.get(k)
                 .and_then(Value::as_str)
