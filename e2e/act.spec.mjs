@@ -166,7 +166,7 @@ test('the ACT page: a bad task set is refused with nothing stored; a demo batch 
   await page.waitForSelector('body[data-ready="1"]');
   await page.getByRole('region', { name: 'Task sets' }).getByText('e2e-good', { exact: true }).waitFor();
   // Back to the built-in set, then a batch of two variants over two trials.
-  await page.getByRole('form', { name: 'Batch setup' }).getByLabel('Tasks').selectOption('builtin');
+  await page.getByRole('form', { name: 'Batch setup' }).getByLabel('Tasks', { exact: true }).selectOption('builtin');
   await page.getByLabel('Trials (K)').fill('2');
   await page.getByLabel('Trials (K)').dispatchEvent('change');
   await page.getByRole('button', { name: 'Start batch' }).click();
@@ -229,5 +229,96 @@ test('a tool task (§4.3): the notebook runs in the page, members write the File
   await chooseAct(page);
   await page.getByLabel(/Tools \(§4\.3\)/).check();
   assert.equal(await page.getByLabel("Search endpoint (a SearXNG instance's JSON API)").inputValue(), env.mock.url);
+  assert.deepEqual(page.errors, []);
+});
+
+test('tool tasks in the page: the built-in ones and an imported tasks.jsonl, a web task waits for an endpoint, the judge counts the sub-tasks, a batch reports them', async () => {
+  const page = await openApp(env);
+  await page.setViewportSize({ width: 1440, height: 1000 });
+  await chooseAct(page);
+  const setup = page.locator('.act-setup');
+  await page.locator('#act-source').selectOption('builtin-tools');
+  const preview = page.getByLabel("The agents' tasks");
+  await preview.getByText(/12,000 euros/).waitFor();
+  assert.match(await preview.innerText(), /3 agents split it · every tool · judged by the sub-tasks it asks/);
+  // A tool task has every tool and is judged by its sub-tasks.
+  assert.equal(await page.locator('#act-tools').isChecked(), true);
+  assert.equal(await page.locator('#act-tools').isDisabled(), true);
+  assert.equal(await page.locator('#act-judge').isChecked(), true);
+  assert.match(await setup.locator('.act-judge-note').innerText(), /sub-tasks the question asks/);
+  // The garden task needs the web: said in the preview, and Run refuses
+  // before anything starts.
+  await page.locator('#act-trial').fill('2');
+  await page.locator('#act-trial').dispatchEvent('change');
+  await preview.getByRole('alert').getByText(/Needs the web, and no search endpoint is set/).waitFor();
+  await screenshot(page, 'act-tool-task-needs-web');
+  const status = await page.getByTestId('run-status').innerText();
+  const searched = env.mock.log().filter((r) => r.path === '/search').length;
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await page.getByText(/The task "garden" needs the web .* set the search endpoint under Tools/).waitFor();
+  assert.equal(await page.getByTestId('run-status').innerText(), status, 'nothing started');
+  assert.equal(env.mock.log().filter((r) => r.path === '/search').length, searched);
+  // Check says whether the endpoint answers as SearXNG's JSON API.
+  const endpoint = page.getByLabel("Search endpoint (a SearXNG instance's JSON API)");
+  await endpoint.fill(env.mock.url + '/nothing-here');
+  await endpoint.dispatchEvent('change');
+  await setup.getByRole('button', { name: 'Check' }).click();
+  await setup.getByRole('alert').getByText(/The endpoint did not answer a search/).waitFor();
+  await endpoint.fill(env.mock.url);
+  await endpoint.dispatchEvent('change');
+  await setup.getByRole('button', { name: 'Check' }).click();
+  await setup.getByRole('status').getByText(/answered a test search with \d+ results?/).waitFor();
+  await preview.getByText(/Needs the web: the search endpoint below is used/).waitFor();
+  await screenshot(page, 'act-tool-task-setup');
+  // The loan task runs; the Output tab shows the judge's sub-tasks.
+  await page.locator('#act-trial').fill('0');
+  await page.locator('#act-trial').dispatchEvent('change');
+  await run(page);
+  await tab(page, 'Output');
+  await page.getByText('Sub-tasks completed').waitFor();
+  const subtasks = page.getByLabel("The judge's sub-tasks").locator('li');
+  assert.ok((await subtasks.count()) >= 1, 'the judge listed sub-tasks');
+  await screenshot(page, 'act-tool-task-output');
+  // An imported tasks.jsonl (AgentVerse's shape) on the ACT page, then a
+  // batch over it: the sub-tasks done per variant; the web task ran (an
+  // endpoint is set).
+  await page.getByRole('link', { name: 'ACT', exact: true }).click();
+  const sets = page.getByRole('region', { name: 'Task sets' });
+  await sets.waitFor();
+  await sets.getByText('Built-in tool tasks').waitFor();
+  await sets.getByLabel('Lines are').selectOption('tools');
+  await sets.getByLabel('Name').fill('e2e-tools');
+  const bad = '{"id": "a", "task": "Add 2 and 2 with code."}\n{"id": "b"}\n';
+  await sets.getByLabel('Import task set file').setInputFiles({ name: 'tasks.jsonl', mimeType: 'application/jsonl', buffer: Buffer.from(bad) });
+  await sets.getByText(/line 2: no "task" text/).waitFor();
+  const good = [
+    { id: 'sum', task: 'Add the numbers from 1 to 100 with Python code and explain the trick.', agents: 2 },
+    { id: 'car', task: 'Compare the latest electric cars on range and price.', agents: 3 },
+  ].map((x) => JSON.stringify(x)).join('\n');
+  await sets.getByLabel('Import task set file').setInputFiles({ name: 'tasks.jsonl', mimeType: 'application/jsonl', buffer: Buffer.from(good) });
+  await sets.getByText(/Imported 2 tool tasks as "e2e-tools"/).waitFor();
+  const form = page.getByRole('form', { name: 'Batch setup' });
+  // The imported set is the task source once it has loaded.
+  await page.waitForFunction(() => document.querySelector('#act-batch-source')?.value === 'e2e-tools');
+  await form.getByText(/2 tool tasks \(trials 0–1\)/).waitFor();
+  await form.getByLabel('Trials (K)').fill('2');
+  await form.getByLabel('Trials (K)').dispatchEvent('change');
+  const picked = form.locator('.act-variants input[type=checkbox]:checked');
+  while ((await picked.count()) > 0) await picked.first().uncheck();
+  await form.getByLabel('ACT', { exact: true }).check();
+  const searchesBefore = env.mock.log().filter((r) => r.path === '/search').length;
+  await page.getByRole('button', { name: 'Start batch' }).click();
+  await page.getByRole('status', { name: 'Batch progress' }).getByText(/Done: 2 of 2 runs/).waitFor({ timeout: 120000 });
+  const results = page.getByRole('region', { name: 'Batch results' });
+  const head = await results.locator('table.act-report thead').innerText();
+  assert.match(head, /sub-tasks done %/);
+  const row = await results.locator('table.act-report tbody tr').first().innerText();
+  assert.match(row, /\d+\.\d\d/);
+  const scores = await page.getByRole('region', { name: 'Runs' }).locator('tbody tr').allInnerTexts();
+  assert.equal(scores.length, 2);
+  for (const s of scores) assert.match(s, /sub-tasks done %/);
+  assert.ok(env.mock.log().filter((r) => r.path === '/search').length > searchesBefore, 'the web task searched');
+  await results.scrollIntoViewIfNeeded();
+  await screenshot(page, 'act-tool-batch');
   assert.deepEqual(page.errors, []);
 });

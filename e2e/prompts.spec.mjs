@@ -178,7 +178,7 @@ test('ACT\'s batch side by side: a row per prompt set, ACT+ learning into a bank
   await page.waitForSelector('body[data-ready="1"]');
   await page.getByRole('link', { name: 'ACT', exact: true }).click();
   const form = page.getByRole('form', { name: 'Batch setup' });
-  await form.getByLabel('Tasks').selectOption('builtin');
+  await form.getByLabel('Tasks', { exact: true }).selectOption('builtin');
   await form.getByLabel('ACT − break time').uncheck();
   await form.getByLabel('Baseline (all five removed)').uncheck();
   await form.getByLabel('ACT+ (knowledge carried over)').check();

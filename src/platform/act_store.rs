@@ -2,7 +2,8 @@
 //! banks (`act_banks`: name → `{v, name, updated_ms, bank}`, the bank in
 //! its file format, [`BankData`]) and imported creative task sets
 //! (`act_task_sets`: name → `{v, name, kind, jsonl}`, the JSONL kept as
-//! text and parsed on use). Everything is checked before it is stored (a
+//! text and parsed on use; a kind is community items, Trivia rows or
+//! AgentVerse's tool tasks). Everything is checked before it is stored (a
 //! file that does not read is refused and nothing is kept) and again when
 //! it is read back: a damaged record, or one written by a newer version,
 //! is an error that names it and says what to do, never a panic.
@@ -13,6 +14,7 @@
 use super::idb::{self, StoreDecl, StoreError};
 use super::stored::Keep;
 use crate::engine::coordinators::act::plus::{Bank, BankData, BANK_VERSION};
+use crate::engine::domains::agentverse::{self, tasks::ToolTask};
 use crate::engine::domains::creative::{parse_items, trivia, ComplexTask, Item};
 use futures::future::LocalBoxFuture;
 use rexie::TransactionMode;
@@ -234,6 +236,8 @@ pub enum SetKind {
     Items,
     /// Trivia Creative Writing rows (`{topic, questions, answers}`).
     Trivia,
+    /// AgentVerse's tool tasks (`{id, task, agents}`; §4.3).
+    Tools,
 }
 
 /// An imported set as read back.
@@ -244,6 +248,8 @@ pub enum ActSet {
     Items(Vec<Item>),
     /// One complex task per row.
     Trivia(Vec<ComplexTask>),
+    /// One tool task per row.
+    Tools(Vec<ToolTask>),
 }
 
 impl ActSet {
@@ -251,6 +257,7 @@ impl ActSet {
         match self {
             ActSet::Items(_) => SetKind::Items,
             ActSet::Trivia(_) => SetKind::Trivia,
+            ActSet::Tools(_) => SetKind::Tools,
         }
     }
 
@@ -259,6 +266,7 @@ impl ActSet {
         match self {
             ActSet::Items(i) => i.len(),
             ActSet::Trivia(t) => t.len(),
+            ActSet::Tools(t) => t.len(),
         }
     }
 
@@ -279,6 +287,7 @@ fn parse_set(kind: SetKind, jsonl: &str, name: &str) -> Result<ActSet, String> {
     match kind {
         SetKind::Items => parse_items(jsonl, name).map(ActSet::Items),
         SetKind::Trivia => trivia::parse(jsonl, name).map(ActSet::Trivia),
+        SetKind::Tools => agentverse::tasks::parse(jsonl, name).map(ActSet::Tools),
     }
 }
 

@@ -379,3 +379,66 @@ fn a_prompt_set_is_a_row_the_papers_and_the_edited_side_by_side() {
     );
     assert!(html.contains(&format!(">{label}</th>")), "{html}");
 }
+
+/// A tool task's score is its judge's completion rate: the table's
+/// "sub-tasks done" is the mean over the runs that have one, a judgement
+/// that could not be read is counted apart (not as 0), and a run's
+/// headline is its rate when it has no ROUGE or trivia score.
+#[test]
+fn the_table_holds_the_sub_tasks_done_and_counts_unread_judgements_apart() {
+    use roundtable::engine::coordinators::act::batch::headline;
+    use roundtable::engine::coordinators::act::contract::STORE_TOOL_JUDGE;
+    let config = RunConfig::new(ID, "", ModelSpec::demo());
+    let judged = |job, trial, rate: Option<f64>| {
+        let note = RunEvent::NoteWritten {
+            agent: "judge".into(),
+            store: STORE_TOOL_JUDGE.into(),
+            key: None,
+            payload: serde_json::json!({"subtasks": [], "rate": rate}),
+        };
+        let tag = Tag {
+            variant: Variant::Act,
+            trial,
+        };
+        finished(job, tag, config.clone(), vec![note, done()])
+    };
+    let runs = vec![
+        judged(0, 0, Some(0.5)),
+        judged(1, 1, Some(1.0)),
+        judged(2, 2, None),
+    ];
+    let rep = table(&runs);
+    let row = &rep.rows[0];
+    assert_eq!(row.runs, 3);
+    assert_eq!(row.completion, Some(75.0));
+    assert_eq!(row.completion_unmeasured, 1);
+    assert!(rep
+        .table()
+        .lines()
+        .next()
+        .is_some_and(|h| h.contains("done%")));
+    assert!(
+        rep.table()
+            .lines()
+            .nth(1)
+            .is_some_and(|l| l.contains(" 75.00 ")),
+        "{}",
+        rep.table()
+    );
+    assert!(
+        rep.csv()
+            .lines()
+            .nth(1)
+            .is_some_and(|l| l.contains(",75.0000,1,")),
+        "{}",
+        rep.csv()
+    );
+    let html = table_html(&rep);
+    assert!(
+        html.contains("sub-tasks done %")
+            && html.contains("75.00 <span class=\"small muted\">(1 unreadable)</span>"),
+        "{html}"
+    );
+    assert_eq!(headline(&runs[0].events), Some((50.0, "sub-tasks done %")));
+    assert_eq!(headline(&runs[2].events), None);
+}

@@ -496,7 +496,7 @@ fn agentverse_tool_tasks_run_and_a_web_task_without_the_web_is_refused() {
     let (code, _, err) = run(args("1"));
     assert_ne!(code, 0);
     assert!(
-        err.contains("the task car needs the web") && err.contains("--search-url"),
+        err.contains("The task \"car\" needs the web") && err.contains("--search-url"),
         "{err}"
     );
     let (code, _, err) = run(args("0"));
@@ -542,6 +542,115 @@ fn agentverse_tool_tasks_run_and_a_web_task_without_the_web_is_refused() {
     with_web.extend(["--search-url".to_string(), mock.url.clone()]);
     let (code, _, err) = run(with_web);
     assert_eq!(code, 0, "{err}");
+}
+
+/// `act-batch --dataset agentverse-tools`: every task of the file with its
+/// own team and every tool, the one that needs the web left out (named)
+/// without a search endpoint; the table's "done%" is the mean of the
+/// judge's completion rates, the same as the JSON's.
+#[test]
+fn a_batch_over_tool_tasks_reports_the_sub_tasks_done() {
+    let file = temp("batch-tool-tasks.jsonl");
+    std::fs::write(
+        &file,
+        "{\"id\": \"bmi\", \"task\": \"I weigh 70kg and am 170cm tall. Calculate my BMI.\", \"agents\": 3}\n{\"id\": \"car\", \"task\": \"Compare the latest cars.\", \"agents\": 4}\n{\"id\": \"sum\", \"task\": \"Add the numbers from 1 to 100 with code and explain the trick.\", \"agents\": 2, \"needs_web\": false}\n",
+    )
+    .expect("written");
+    let data = file.to_string_lossy().to_string();
+    let dir = temp("tool-batch");
+    let _ = std::fs::remove_dir_all(&dir);
+    let dir_s = dir.to_string_lossy().to_string();
+    let batch = |extra: &[&str]| {
+        let mut a = vec![
+            "act-batch",
+            "--dataset",
+            "agentverse-tools",
+            "--data",
+            &data,
+            "--variants",
+            "act",
+            "--quiet",
+            "--out-dir",
+            &dir_s,
+        ];
+        a.extend_from_slice(extra);
+        roundtable(&a)
+    };
+    let (code, out, err) = batch(&[]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("1 of 3 tasks left out, they need the web and no --search-url is given: car"),
+        "{err}"
+    );
+    let header = out.lines().next().expect("header");
+    let col = header
+        .split_whitespace()
+        .position(|c| c == "done%")
+        .expect("done% column");
+    let row: Vec<&str> = out
+        .lines()
+        .find(|l| l.starts_with("act "))
+        .expect("row")
+        .split_whitespace()
+        .collect();
+    assert_eq!(row[1], "2", "two runs: bmi and sum ({out})");
+    let done: f64 = row[col].parse().expect("a figure");
+    // The runs' own files: their teams, their tools, their rates.
+    let mut rates = Vec::new();
+    for entry in std::fs::read_dir(&dir).expect("run files") {
+        let path = entry.expect("entry").path();
+        if path.extension().is_none_or(|e| e != "json") {
+            continue;
+        }
+        let doc: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&path).expect("read")).expect("json");
+        let Some(o) = doc["config"].get("options") else {
+            continue;
+        };
+        let team = match o["task"]["id"].as_str() {
+            Some("agentverse:bmi") => 3,
+            Some("agentverse:sum") => 2,
+            other => panic!("an unexpected task {other:?}"),
+        };
+        assert_eq!(o["team_size"], team);
+        assert_eq!(o["tools"].as_array().map(Vec::len), Some(10));
+        let rate = (doc["events"].as_array().expect("events").iter())
+            .find_map(|e| {
+                e["event"]
+                    .get("score_computed")
+                    .filter(|s| s["name"] == "completion_rate")?["value"]
+                    .as_f64()
+            })
+            .expect("a completion rate");
+        rates.push(100.0 * rate);
+    }
+    assert_eq!(rates.len(), 2, "one file per run");
+    let mean = rates.iter().sum::<f64>() / 2.0;
+    assert!((done - mean).abs() < 0.006, "{done} vs {rates:?}");
+    // With the web, all three; --trials 1 from --task-idx 1 is car alone.
+    let mock = crate::mock::start_mock();
+    let _ = std::fs::remove_dir_all(&dir);
+    let (code, out, err) = batch(&[
+        "--search-url",
+        &mock.url,
+        "--task-idx",
+        "1",
+        "--trials",
+        "1",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!err.contains("left out"), "{err}");
+    let rep: serde_json::Value = serde_json::from_str(&out).expect("json report");
+    assert_eq!(rep["rows"][0]["runs"], 1);
+    assert!(rep["rows"][0]["completion"].as_f64().is_some(), "{rep}");
+    assert!(crate::mock::requests(&mock)
+        .iter()
+        .any(|r| r["path"] == "/search"));
+    // Only web tasks and no endpoint: refused, saying why.
+    let (code, _, err) = batch(&["--task-idx", "1", "--trials", "1"]);
+    assert_ne!(code, 0);
+    assert!(err.contains("The task \"car\" needs the web"), "{err}");
 }
 
 /// The shared dataset's ten tasks, seven of them needing the web.

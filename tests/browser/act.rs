@@ -299,6 +299,38 @@ async fn act_task_sets_are_checked_before_they_are_kept() {
     assert_eq!(tasks[1].parts.len(), 2);
     assert!(tasks[1].text.contains("Luigi"));
 
+    // AgentVerse's tool tasks: checked (a line without its question is
+    // named), kept, read back with their teams and their need of the web.
+    let tools_name = "browser-test-act-tools.jsonl";
+    let _ = act_store::delete_set(tools_name).await;
+    let err = act_store::save_set(tools_name, SetKind::Tools, "{\"id\": \"bmi\"}\n")
+        .await
+        .expect_err("refused");
+    assert!(err.contains("line 1") && err.contains("\"task\""), "{err}");
+    assert!(
+        act_store::load_set(tools_name).await.is_err(),
+        "nothing stored"
+    );
+    let tool_text = "{\"id\": \"bmi\", \"task\": \"Calculate my BMI.\", \"agents\": 3}\n{\"id\": \"car\", \"task\": \"Compare cars.\"}\n";
+    assert_eq!(
+        act_store::save_set(tools_name, SetKind::Tools, tool_text).await,
+        Ok(2)
+    );
+    assert!(act_store::list_sets()
+        .await
+        .contains(&(tools_name.to_string(), SetKind::Tools)));
+    let ActSet::Tools(tools) = act_store::load_set(tools_name).await.expect("load tools") else {
+        panic!("not read back as tool tasks")
+    };
+    assert_eq!(
+        tools
+            .iter()
+            .map(|t| (t.id.as_str(), t.agents, t.needs_web))
+            .collect::<Vec<_>>(),
+        [("bmi", 3, false), ("car", 4, true)]
+    );
+    act_store::delete_set(tools_name).await.expect("delete");
+
     // A set stored by a newer version.
     let newer = "browser-test-act-newer-set";
     roundtable::platform::idb::put_text(

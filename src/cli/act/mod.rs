@@ -10,6 +10,7 @@ use super::paper::{CliCoordinator, PaperCommand};
 use roundtable::engine::coordinators::act::contract::{ActOptions, Variant};
 use roundtable::engine::coordinators::act::plus::{Bank, BankData};
 use roundtable::engine::coordinators::act::tools::registry;
+use roundtable::engine::domains::agentverse::{self, tasks::ToolTask};
 use roundtable::engine::domains::creative::builtin::Draw;
 use roundtable::engine::domains::creative::{
     builtin, parse_items, trial, trivia, ComplexTask, CreativeSet,
@@ -59,7 +60,10 @@ ACT (--coordinator act):
   --dataset agentverse-tools [--data FILE] [--task-idx N]
                          run: one of AgentVerse's ten tool tasks (default file
                          ../shared/datasets/agentverse_tools/tasks.jsonl), its team size and
-                         every tool; a task that needs the web is refused without --search-url
+                         every tool, judged by its sub-tasks done; a task that needs the web
+                         is refused without --search-url. act-batch: the tasks from
+                         --task-idx (all, or --trials K of them), those needing the web left
+                         out (named) without --search-url
   --rounds N             production rounds at most (default the paper's: 3, a tool task 10)
   --search-url U         the web tools' search endpoint: a SearXNG instance (its JSON API,
                          GET U/search?q=…&format=json)";
@@ -145,10 +149,8 @@ impl ActArgs {
         self.dataset == "agentverse-tools"
     }
 
-    /// Task `idx` of AgentVerse's tool tasks, and its team size; refused
-    /// when it needs the web and no search endpoint is given.
-    pub fn tool_task(&self, idx: u32) -> Result<(ComplexTask, usize), String> {
-        use roundtable::engine::domains::agentverse::tasks;
+    /// AgentVerse's tool tasks: the file `--data` names, else the shared one.
+    pub fn tool_tasks(&self) -> Result<Vec<ToolTask>, String> {
         let path = self
             .data
             .clone()
@@ -160,21 +162,67 @@ impl ActArgs {
                 path.display()
             )
         })?;
-        let all = tasks::parse(&text, &path.display().to_string())?;
+        agentverse::tasks::parse(&text, &path.display().to_string())
+    }
+
+    /// Task `idx` of AgentVerse's tool tasks; refused when it needs the web
+    /// and no search endpoint is given.
+    pub fn tool_task(&self, idx: u32) -> Result<ToolTask, String> {
+        let all = self.tool_tasks()?;
         let n = all.len();
         let t = all
             .into_iter()
             .nth(idx as usize)
             .ok_or_else(|| format!("--task-idx {idx}: the file has {n} tasks (0 to {})", n - 1))?;
-        if let Some(why) = t.refusal(self.search_url.is_some()) {
+        if let Some(why) = self.web_refusal(&t) {
             return Err(why);
         }
-        Ok((t.complex_task(), t.agents))
+        Ok(t)
+    }
+
+    /// Why `t` cannot run with these options (it needs the web, and no
+    /// `--search-url` is given).
+    pub fn web_refusal(&self, t: &ToolTask) -> Option<String> {
+        t.refusal(self.search_url.is_some(), agentverse::tasks::CLI_FIX)
+    }
+
+    /// The tools' parts a run is given: the notebook's Python when the
+    /// tools need it, the web when `--search-url` names an endpoint.
+    pub fn tool_kit(&self) -> Result<ToolKit, String> {
+        Ok(ToolKit {
+            projects: match self.needs_python() {
+                true => Some(super::projects::resource()?),
+                false => None,
+            },
+            web: self.search_url.as_ref().map(|endpoint| {
+                Rc::new(agentverse::web::Web {
+                    endpoint: endpoint.clone(),
+                    client: Rc::new(super::http::UreqGet::default()),
+                })
+            }),
+        })
     }
 
     /// Whether the run's tools need the platform's Python (the notebook).
     pub fn needs_python(&self) -> bool {
         self.is_tool_tasks() || self.tools.iter().any(|t| t.starts_with("PythonNotebook_"))
+    }
+}
+
+/// What a run's tools work on: the notebook's Python and the web.
+pub struct ToolKit {
+    projects: Option<Rc<roundtable::engine::domains::srdd::run::Runner>>,
+    web: Option<Rc<agentverse::web::Web>>,
+}
+
+impl ToolKit {
+    pub fn attach(&self, ctx: &roundtable::engine::run::RunCtx) {
+        if let Some(p) = &self.projects {
+            ctx.insert_resource(p.clone());
+        }
+        if let Some(w) = &self.web {
+            ctx.insert_resource(w.clone());
+        }
     }
 }
 
@@ -244,9 +292,7 @@ fn task(a: &ActArgs, idx: u32) -> Result<ComplexTask, String> {
                 .nth(idx as usize)
                 .ok_or_else(|| format!("--task-idx {idx}: the file has {n} rows (0 to {})", n - 1))
         }
-        "agentverse-tools" => Err(
-            "AgentVerse's tool tasks run one at a time for now: roundtable run --coordinator act --dataset agentverse-tools --task-idx N".into(),
-        ),
+        "agentverse-tools" => a.tool_task(idx).map(|t| t.complex_task()),
         path => {
             let text =
                 std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;

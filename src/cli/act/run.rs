@@ -16,10 +16,8 @@ use std::rc::Rc;
 struct Banked {
     bank: Option<Rc<Bank>>,
     save_to: Option<String>,
-    /// The notebook's Python, when the run's tools include it.
-    projects: Option<Rc<roundtable::engine::domains::srdd::run::Runner>>,
-    /// The web tools' search endpoint, when given.
-    web: Option<Rc<roundtable::engine::domains::agentverse::web::Web>>,
+    /// The notebook's Python and the web, as the run's tools need them.
+    tools: super::ToolKit,
 }
 
 impl Prepared for Banked {
@@ -27,12 +25,7 @@ impl Prepared for Banked {
         if let Some(b) = &self.bank {
             ctx.insert_resource(b.clone());
         }
-        if let Some(p) = &self.projects {
-            ctx.insert_resource(p.clone());
-        }
-        if let Some(w) = &self.web {
-            ctx.insert_resource(w.clone());
-        }
+        self.tools.attach(ctx);
     }
 
     fn finish(&self) -> Result<(), String> {
@@ -53,9 +46,9 @@ pub fn prepare(
     let task_idx = f.number::<u32>("task-idx")?;
     let mut team = None;
     let task = if config.task.trim().is_empty() && a.is_tool_tasks() {
-        let (task, agents) = a.tool_task(task_idx.unwrap_or(0))?;
-        team = Some(agents);
-        task
+        let t = a.tool_task(task_idx.unwrap_or(0))?;
+        team = Some(t.agents);
+        t.complex_task()
     } else if config.task.trim().is_empty() {
         a.task(task_idx.unwrap_or(0))?
     } else {
@@ -88,21 +81,10 @@ pub fn prepare(
         )?)),
         _ => None,
     };
-    let projects = match a.needs_python() {
-        true => Some(super::super::projects::resource()?),
-        false => None,
-    };
-    let web = a.search_url.as_ref().map(|endpoint| {
-        Rc::new(roundtable::engine::domains::agentverse::web::Web {
-            endpoint: endpoint.clone(),
-            client: Rc::new(super::super::http::UreqGet::default()),
-        })
-    });
     Ok(Box::new(Banked {
         bank,
         save_to: a.bank.clone(),
-        projects,
-        web,
+        tools: a.tool_kit()?,
     }))
 }
 

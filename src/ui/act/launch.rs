@@ -24,7 +24,7 @@ pub const SCRIPT: demo::Script = act::demo::answer;
 
 /// What a run with tools is given: the page's Python (the notebook) and,
 /// when Settings name a search endpoint, the web.
-fn give_tools(app: AppState, config: &RunConfig, ctx: &RunCtx) {
+pub fn give_tools(app: AppState, config: &RunConfig, ctx: &RunCtx) {
     let tools = serde_json::from_value::<crate::engine::coordinators::act::contract::ActOptions>(
         config.options.clone(),
     )
@@ -105,6 +105,12 @@ pub fn start(app: AppState, paused: bool) {
             false,
         );
     };
+    let web = app
+        .settings
+        .with_untracked(|s| !s.search_url.trim().is_empty());
+    if let Some(why) = setup.web_refusal(setup.trial, web) {
+        return app.warn(why, false);
+    }
     let Some((spec, model)) = app.live_model(SCRIPT) else {
         return;
     };

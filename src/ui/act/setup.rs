@@ -1,11 +1,14 @@
 //! ACT's setup in the left panel: where the task comes from (a trial of
-//! the built-in design set or of an imported set, or a task typed for the
-//! team to split), the trial, the variant (ACT, ACT+, the ablations, the
-//! one-model baselines), the LLM judge and stemming, and for ACT+ the
-//! knowledge bank.
+//! the built-in design set, of the built-in tool tasks or of an imported
+//! set, or a task typed for the team to split), the trial, the variant
+//! (ACT, ACT+, the ablations, the one-model baselines), the LLM judge and
+//! stemming, the tools and their search endpoint (checked on request; a
+//! tool task that needs the web says so before it can start), and for
+//! ACT+ the knowledge bank.
 
-use super::state::{act_setup, ActSetup, BUILTIN, FREE, SHOWN};
+use super::state::{act_setup, ActSetup, BUILTIN, FREE, SHOWN, TOOLS};
 use crate::engine::coordinators::act::contract::{ActOptions, Variant};
+use crate::engine::domains::agentverse::tasks::ToolTask;
 use crate::engine::domains::creative::{builtin, ComplexTask};
 use crate::engine::run::RunConfig;
 use crate::engine::views::sampling::TemperatureSource;
@@ -55,26 +58,65 @@ fn adopt(app: AppState, config: &RunConfig) {
     }
 }
 
-/// Makes `source` the setup's task source (loading an imported set).
+/// Makes `source` the setup's task source (loading an imported set). A
+/// set of tool tasks turns the judge on: its sub-tasks done are the score.
 pub fn pick_source(app: AppState, source: String) {
-    if source == BUILTIN || source == FREE || source == SHOWN {
-        act_setup().update(|s| {
-            s.source = source;
-            s.loaded = None;
-            s.trial = 0;
-        });
+    let picked = |s: &mut ActSetup, source: String, loaded| {
+        (s.source, s.loaded, s.trial) = (source, loaded, 0);
+        if s.is_tool_source() {
+            s.judge = true;
+        }
+    };
+    if [BUILTIN, FREE, SHOWN, TOOLS].contains(&source.as_str()) {
+        act_setup().update(|s| picked(s, source, None));
         return;
     }
     spawn_local(async move {
         match act_store::load_set(&source).await {
-            Ok(set) => act_setup().update(|s| {
-                s.source = source;
-                s.loaded = Some(set);
-                s.trial = 0;
-            }),
+            Ok(set) => act_setup().update(|s| picked(s, source, Some(set))),
             Err(e) => app.warn(e, false),
         }
     });
+}
+
+/// A set's kind in a task source list.
+pub fn kind_tag(k: act_store::SetKind) -> &'static str {
+    match k {
+        act_store::SetKind::Items => "imported",
+        act_store::SetKind::Trivia => "trivia",
+        act_store::SetKind::Tools => "tool tasks",
+    }
+}
+
+/// What the judge measures on the setup's task.
+fn judge_note(x: &ActSetup) -> &'static str {
+    match x.task() {
+        Some(t) if !t.parts.is_empty() => {
+            "Counts the expected components the output covers (0 to one per agent)."
+        }
+        Some(_) if x.tools || x.is_tool_source() => {
+            "Lists the sub-tasks the question asks (at most eight) and checks each against the output: the share done is the score (§4.3, App. B)."
+        }
+        _ => "A typed task without tools has nothing for the judge to count.",
+    }
+}
+
+/// A tool task's preview: the question, its team and tools, and whether
+/// the web it needs is there.
+fn tool_task_html(t: &ToolTask, web: bool) -> AnyView {
+    let need = match (t.needs_web, web) {
+        (false, _) => None,
+        (true, true) => Some(view! { <p class="small">"Needs the web: the search endpoint below is used."</p> }.into_any()),
+        (true, false) => Some(view! {
+            <p class="small bad" role="alert">"Needs the web, and no search endpoint is set: give one below (a SearXNG instance's JSON API), or pick a task that needs no web. It will not start without one."</p>
+        }.into_any()),
+    };
+    view! {
+        <p class="small act-question">{t.question.clone()}</p>
+        <p class="muted small">{format!("{} agents split it · every tool · judged by the sub-tasks it asks", t.agents)}</p>
+        {need}
+    }
+    .into_any()
 }
 
 fn parts_html(task: &ComplexTask) -> AnyView {
@@ -157,10 +199,14 @@ pub fn ActSetupPanel() -> impl IntoView {
         adopt(app, c)
     });
     let is = move |v: &'static str| source_is(s, v);
-    let preview = move || match s.with(ActSetup::task) {
-        Some(t) => parts_html(&t),
-        None => view! { <p class="muted small">"No task yet."</p> }.into_any(),
+    let web = move || app.settings.with(|x| !x.search_url.trim().is_empty());
+    let preview = move || match s.with(|x| (x.tool_task_at(x.trial), x.task())) {
+        (Some(t), _) => tool_task_html(&t, web()),
+        (None, Some(t)) => parts_html(&t),
+        (None, None) => view! { <p class="muted small">"No task yet."</p> }.into_any(),
     };
+    let tool_source = Signal::derive(move || s.with(ActSetup::is_tool_source));
+    let tools_fixed = Signal::derive(move || busy.get() || tool_source.get());
     view! {
         <div class="act-setup">
             <ShownSetupBanner/>
@@ -180,13 +226,17 @@ pub fn ActSetupPanel() -> impl IntoView {
                 <BankFields s=s busy=busy/>
             </Show>
             <SamplingNote sampling=TemperatureSource::Fixed(ACT_SAMPLING) testid="act-temperature"/>
-            <Toggle id="act-judge" label=" LLM judge: count the expected components (0–4)" busy=busy
+            <Toggle id="act-judge" label=" LLM judge (one more call per run)" busy=busy
                 on=Signal::derive(move || s.with(|x| x.judge)) set=Callback::new(move |on| s.update(|x| x.judge = on))/>
+            <p class="muted small act-judge-note">{move || s.with(judge_note)}</p>
             <Toggle id="act-stem" label=" Stem words in ROUGE (Porter)" busy=busy
                 on=Signal::derive(move || s.with(|x| x.stem)) set=Callback::new(move |on| s.update(|x| x.stem = on))/>
-            <Toggle id="act-tools" label=" Tools (§4.3): AgentVerse's notebook, file system and web" busy=busy
-                on=Signal::derive(move || s.with(|x| x.tools)) set=Callback::new(move |on| s.update(|x| x.tools = on))/>
-            <Show when=move || s.with(|x| x.tools)>
+            <Toggle id="act-tools" label=" Tools (§4.3): AgentVerse's notebook, file system and web" busy=tools_fixed
+                on=Signal::derive(move || s.with(|x| x.tools || x.is_tool_source())) set=Callback::new(move |on| s.update(|x| x.tools = on))/>
+            <Show when=move || tool_source.get()>
+                <p class="muted small">"A tool task always has every tool."</p>
+            </Show>
+            <Show when=move || s.with(|x| x.tools || x.is_tool_source())>
                 <ToolsField busy=busy/>
             </Show>
             <div class="travel-actions">
@@ -210,13 +260,50 @@ fn ToolsField(busy: Signal<bool>) -> impl IntoView {
         if let Err(e) = stored.save() {
             app.warn(format!("The search endpoint could not be kept: {e}"), false);
         }
+        // The refusal of a web task is answered once an endpoint is set.
+        if !stored.search_url.is_empty()
+            && app.notice.with_untracked(|n| {
+                n.as_ref()
+                    .is_some_and(|n| n.text.contains(" needs the web "))
+            })
+        {
+            app.notice.set(None);
+        }
         app.settings.set(stored);
+    };
+    let checked: RwSignal<Option<Result<String, String>>> = RwSignal::new(None);
+    let check = move |_| {
+        let endpoint = app
+            .settings
+            .with_untracked(|x| x.search_url.trim().to_string());
+        if endpoint.is_empty() {
+            return checked.set(Some(Err("Give the endpoint first.".into())));
+        }
+        checked.set(Some(Ok("Checking…".into())));
+        spawn_local(async move {
+            let web = crate::engine::domains::agentverse::web::Web {
+                endpoint,
+                client: std::rc::Rc::new(crate::platform::fetch::PageGet),
+            };
+            let r = crate::engine::domains::agentverse::web::check(&web).await;
+            checked.set(Some(match r {
+                Ok(n) => Ok(format!("The endpoint answered a test search with {n} result{}.", if n == 1 { "" } else { "s" })),
+                Err(e) => Err(format!("The endpoint did not answer a search: {e}. A SearXNG instance needs `json` among its formats (settings.yml, search.formats) and must allow this page's requests (CORS).")),
+            }));
+        });
     };
     view! {
         <div class="field act-tools">
             <label for="act-search-url">"Search endpoint (a SearXNG instance's JSON API)"</label>
-            <input id="act-search-url" type="url" placeholder="http://127.0.0.1:8888" disabled=busy
-                prop:value=move || app.settings.with(|x| x.search_url.clone()) on:change=save/>
+            <div class="act-endpoint-row">
+                <input id="act-search-url" type="url" placeholder="http://127.0.0.1:8888" disabled=busy
+                    prop:value=move || app.settings.with(|x| x.search_url.clone()) on:change=move |ev| { checked.set(None); save(ev) }/>
+                <button type="button" class="small" disabled=busy on:click=check>"Check"</button>
+            </div>
+            {move || checked.get().map(|r| match r {
+                Ok(m) => view! { <p class="small ok" role="status">{m}</p> }.into_any(),
+                Err(m) => view! { <p class="small bad" role="alert">{m}</p> }.into_any(),
+            })}
             <p class="muted small">"Each member may plan up to three sub-tasks a round on the tools (Table 26), for up to 10 rounds. The notebook runs in Python in this page (fetched on the first cell); what members write is in the run's Files tab. The web tools are offered only with an endpoint; the shell never, in a browser."</p>
         </div>
     }
@@ -233,9 +320,11 @@ fn SourceField(s: RwSignal<ActSetup>, busy: Signal<bool>) -> impl IntoView {
             <label for="act-source">"Tasks"</label>
             <select id="act-source" disabled=busy prop:value=source on:change=move |ev| pick_source(app, event_target_value(&ev))>
                 <option value=BUILTIN>"Built-in design set (tea, cafe, design, architecture, fashion)"</option>
+                <option value=TOOLS>"Built-in tool tasks (loan, primes, garden; §4.3)"</option>
                 {move || s.with(|x| x.sets.iter().map(|(n, k)| {
-                    let label = format!("{n} · {}", if *k == act_store::SetKind::Trivia { "trivia" } else { "imported" });
-                    view! { <option value=n.clone()>{label}</option> }
+                    let label = format!("{n} · {}", kind_tag(*k));
+                    // Selected here too: the list may come after the value is set.
+                    view! { <option value=n.clone() prop:selected=x.source == *n>{label}</option> }
                 }).collect_view())}
                 <option value=FREE>"A task I type (the team splits it)"</option>
                 {move || s.with(|x| x.shown_task.is_some()).then(|| view! {

@@ -1,9 +1,12 @@
 //! What an ACT run will use: the task source (a built-in community and
-//! trial, an imported set, or a typed task for the team to split), the
+//! trial, the built-in tool tasks, an imported set — community items,
+//! Trivia rows or AgentVerse's tool tasks — or a typed task for the team
+//! to split), the
 //! variant, the options (judge, stemming), and for ACT+ the knowledge bank;
 //! kept while the page lives (the Run page and the ACT page share it).
 
 use crate::engine::coordinators::act::contract::{ActOptions, Variant};
+use crate::engine::domains::agentverse::{self, tasks::ToolTask};
 use crate::engine::domains::creative::{builtin, trial, ComplexTask, CreativeSet};
 use crate::platform::act_store::{ActSet, BankMeta, SetKind};
 use crate::ui::part_state::part_state;
@@ -11,6 +14,8 @@ use leptos::prelude::*;
 
 pub const BUILTIN: &str = "builtin";
 pub const FREE: &str = "free";
+/// The built-in tool tasks (`agentverse::builtin`).
+pub const TOOLS: &str = "builtin-tools";
 /// The task of a shown run whose imported set this browser does not hold.
 pub const SHOWN: &str = "shown";
 pub const DEFAULT_BANK: &str = "default";
@@ -69,14 +74,47 @@ impl Default for ActSetup {
 impl ActSetup {
     /// Trials the source offers (None: as many as wanted).
     pub fn trials(&self) -> Option<u32> {
+        if self.source == TOOLS {
+            return Some(self.tool_tasks().len() as u32);
+        }
         match &self.loaded {
             Some(ActSet::Trivia(t)) => Some(t.len() as u32),
+            Some(ActSet::Tools(t)) => Some(t.len() as u32),
             _ => None,
         }
     }
 
+    /// The tool tasks of the source (none unless it is a tool set).
+    pub fn tool_tasks(&self) -> Vec<ToolTask> {
+        match (self.source.as_str(), &self.loaded) {
+            (TOOLS, _) => agentverse::builtin::tasks(),
+            (BUILTIN | FREE | SHOWN, _) => Vec::new(),
+            (_, Some(ActSet::Tools(t))) => t.clone(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// Whether the source is a set of tool tasks (each run with every tool).
+    pub fn is_tool_source(&self) -> bool {
+        self.source == TOOLS || matches!(&self.loaded, Some(ActSet::Tools(_)))
+    }
+
+    /// The tool task of trial `n`, when the source is a tool set.
+    pub fn tool_task_at(&self, n: u32) -> Option<ToolTask> {
+        self.tool_tasks().into_iter().nth(n as usize)
+    }
+
+    /// Why trial `n` cannot start with the page's search endpoint (`web`:
+    /// whether one is set): it needs the web and there is none.
+    pub fn web_refusal(&self, n: u32, web: bool) -> Option<String> {
+        self.tool_task_at(n)?.refusal(web, PAGE_FIX)
+    }
+
     /// The complex task of trial `n` (with its references, for scoring).
     pub fn task_at(&self, n: u32) -> Option<ComplexTask> {
+        if self.is_tool_source() {
+            return self.tool_task_at(n).map(|t| t.complex_task());
+        }
         match self.source.as_str() {
             BUILTIN => Some(builtin::task(
                 n,
@@ -92,7 +130,7 @@ impl ActSetup {
                     Some(t)
                 }
                 Some(ActSet::Trivia(tasks)) => tasks.get(n as usize).cloned(),
-                None => None,
+                Some(ActSet::Tools(_)) | None => None,
             },
         }
     }
@@ -101,12 +139,20 @@ impl ActSetup {
         self.task_at(self.trial)
     }
 
+    /// A run's options on `task`: a tool task's are its own (its team,
+    /// every tool), with the setup's judge; else the setup's.
     pub fn options(&self, task: ComplexTask) -> ActOptions {
-        let mut o = ActOptions::for_task(task);
+        let tool = (self.tool_tasks().into_iter()).find(|t| t.complex_task().id == task.id);
+        let mut o = match &tool {
+            Some(t) => ActOptions::for_tool_task(t),
+            None => ActOptions::for_task(task),
+        };
         o.judge = self.judge;
         o.stem = self.stem;
-        o.team_size = self.team_size;
-        if self.tools {
+        if tool.is_none() {
+            o.team_size = self.team_size;
+        }
+        if self.tools && tool.is_none() {
             o.tools = crate::engine::coordinators::act::tools::registry::ALL
                 .iter()
                 .map(|t| t.to_string())
@@ -115,7 +161,7 @@ impl ActSetup {
         if self.variant == Variant::ActPlus {
             o.bank = Some(self.bank.clone());
         }
-        if ![BUILTIN, FREE, SHOWN].contains(&self.source.as_str()) {
+        if ![BUILTIN, FREE, SHOWN, TOOLS].contains(&self.source.as_str()) {
             o.task_set = Some(self.source.clone());
         }
         o
@@ -145,6 +191,9 @@ impl ActSetup {
             self.bank = b.clone();
         }
         self.trial = trial;
+        if let Some(id) = o.task.id.strip_prefix("agentverse:") {
+            return self.adopt_tool_task(id, o);
+        }
         if o.task.parts.is_empty() {
             (self.source, self.loaded) = (FREE.into(), None);
             self.free_text = o.task.text.clone();
@@ -180,6 +229,30 @@ impl ActSetup {
         named
     }
 }
+
+impl ActSetup {
+    /// A stored run of the tool task `id`: its imported set when this
+    /// browser holds it (returned, to load), the built-in tool tasks when
+    /// it is one of them, else the run's own task.
+    fn adopt_tool_task(&mut self, id: &str, o: &ActOptions) -> Option<String> {
+        self.loaded = None;
+        if let Some(n) = (o.task_set.as_ref()).filter(|n| self.sets.iter().any(|(s, _)| s == *n)) {
+            return Some(n.clone());
+        }
+        match agentverse::builtin::tasks().iter().position(|t| t.id == id) {
+            Some(i) => (self.source, self.trial) = (TOOLS.into(), i as u32),
+            None => {
+                self.source = SHOWN.into();
+                self.shown_task = Some(o.task.clone());
+            }
+        }
+        None
+    }
+}
+
+/// How the page gives the web tools an endpoint.
+pub const PAGE_FIX: &str =
+    "set the search endpoint under Tools in the setup (a SearXNG instance's JSON API)";
 
 /// The setup, made the first time the ACT part asks for it.
 pub fn act_setup() -> RwSignal<ActSetup> {

@@ -4,7 +4,9 @@
 //! team's knowledge bank to the next) and the fold from finished runs to
 //! the paper's tables (`report`).
 
-use super::contract::{ActOptions, ResultRecord, Variant, ID, STORE_RESULT};
+use super::contract::{
+    ActOptions, ResultRecord, ToolJudgeRecord, Variant, ID, STORE_RESULT, STORE_TOOL_JUDGE,
+};
 use super::report::{self, Report};
 use crate::engine::domains::creative::ComplexTask;
 use crate::engine::run::batch::{grid, group_name, scored, Finished, Job};
@@ -70,11 +72,19 @@ pub fn result_of(events: &[LoggedEvent]) -> Option<ResultRecord> {
     last_note(events, STORE_RESULT)
 }
 
-/// A result's headline: ROUGE-L recall or trivia recall, ×100, with its name.
-pub fn headline(r: &ResultRecord) -> Option<(f64, &'static str)> {
-    r.scores
-        .rouge
-        .as_ref()
-        .map(|x| (100.0 * x.rouge_l.recall, "ROUGE-L"))
-        .or(r.scores.trivia_recall.map(|t| (100.0 * t, "trivia")))
+/// A run's headline, ×100, with its name: ROUGE-L recall or trivia recall
+/// (its result's), else a tool task's sub-tasks done (its judge's note).
+pub fn headline(events: &[LoggedEvent]) -> Option<(f64, &'static str)> {
+    let scored = result_of(events).and_then(|r| {
+        r.scores
+            .rouge
+            .as_ref()
+            .map(|x| (100.0 * x.rouge_l.recall, "ROUGE-L"))
+            .or(r.scores.trivia_recall.map(|t| (100.0 * t, "trivia")))
+    });
+    scored.or_else(|| {
+        last_note::<ToolJudgeRecord>(events, STORE_TOOL_JUDGE)
+            .and_then(|j| j.rate)
+            .map(|r| (100.0 * r, "sub-tasks done %"))
+    })
 }

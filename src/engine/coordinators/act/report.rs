@@ -1,7 +1,9 @@
 //! The paper's tables from run logs: per variant the mean ROUGE-L and
 //! ROUGE-1 recall (×100, Tables 3 / 6), words, the judge's score (Table 4;
 //! parse failures counted apart), trivia recall (Table 7), how many drafts
-//! were accepted; the token share per phase (Table 14); and the replies
+//! were accepted, the share of a tool task's sub-tasks completed (§4.3,
+//! App. B; judgements that could not be read counted apart); the token
+//! share per phase (Table 14); and the replies
 //! its steps had to repair, in all and per step kind. The CLI's
 //! `act-batch` and the app's batch both print these.
 
@@ -24,6 +26,12 @@ pub struct Row {
     pub judge: Option<f64>,
     pub judge_failures: usize,
     pub trivia: Option<f64>,
+    /// A tool task's sub-tasks completed, per run, in percent (the mean).
+    #[serde(default)]
+    pub completion: Option<f64>,
+    /// Tool judgements that could not be read (not measured).
+    #[serde(default)]
+    pub completion_unmeasured: usize,
     pub accepted: usize,
     pub tokens: u64,
     /// Replies, repaired and unreadable replies over the variant's runs,
@@ -104,6 +112,21 @@ pub fn report<'a>(runs: impl IntoIterator<Item = (&'a str, &'a [LoggedEvent])>) 
                     .filter_map(|r| r.scores.trivia_recall.map(|t| 100.0 * t))
                     .collect::<Vec<_>>(),
             ),
+            completion: mean(
+                &views
+                    .iter()
+                    .filter_map(|v| {
+                        v.tool_judge
+                            .as_ref()
+                            .and_then(|j| j.rate)
+                            .map(|r| 100.0 * r)
+                    })
+                    .collect::<Vec<_>>(),
+            ),
+            completion_unmeasured: views
+                .iter()
+                .filter(|v| v.tool_judge.as_ref().is_some_and(|j| j.rate.is_none()))
+                .count(),
             accepted: results.iter().filter(|r| r.accepted).count(),
             tokens: views.iter().map(ActView::total_tokens).sum(),
             repairs: repaired.clone(),
@@ -143,7 +166,7 @@ impl Report {
     /// Tables 3 / 6 / 7 in one (text).
     pub fn table(&self) -> String {
         let mut out = format!(
-            "{:<22} {:>5} {:>8} {:>8} {:>8} {:>7} {:>8} {:>9} {:>12}\n",
+            "{:<22} {:>5} {:>8} {:>8} {:>8} {:>7} {:>8} {:>8} {:>9} {:>12}\n",
             "variant",
             "runs",
             "ROUGE-L",
@@ -151,12 +174,13 @@ impl Report {
             "words",
             "judge",
             "trivia%",
+            "done%",
             "accepted",
             "repaired"
         );
         for r in &self.rows {
             out.push_str(&format!(
-                "{:<22} {:>5} {:>8} {:>8} {:>8} {:>7} {:>8} {:>9} {:>12}\n",
+                "{:<22} {:>5} {:>8} {:>8} {:>8} {:>7} {:>8} {:>8} {:>9} {:>12}\n",
                 r.variant,
                 r.runs,
                 cell(r.rouge_l),
@@ -164,6 +188,7 @@ impl Report {
                 cell(r.words),
                 cell(r.judge),
                 cell(r.trivia),
+                cell(r.completion),
                 format!("{}/{}", r.accepted, r.scored),
                 r.repairs.label()
             ));
@@ -213,11 +238,11 @@ impl Report {
 
     /// CSV: one line per variant.
     pub fn csv(&self) -> String {
-        let mut out = String::from("variant,runs,scored,rouge_l,rouge1,words,judge,judge_failures,trivia,accepted,tokens,replies,repaired,unreadable\n");
+        let mut out = String::from("variant,runs,scored,rouge_l,rouge1,words,judge,judge_failures,trivia,completion,completion_unmeasured,accepted,tokens,replies,repaired,unreadable\n");
         let f = |x: Option<f64>| x.map_or(String::new(), |v| format!("{v:.4}"));
         for r in &self.rows {
             out.push_str(&format!(
-                "{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
+                "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
                 r.variant,
                 r.runs,
                 r.scored,
@@ -227,6 +252,8 @@ impl Report {
                 f(r.judge),
                 r.judge_failures,
                 f(r.trivia),
+                f(r.completion),
+                r.completion_unmeasured,
                 r.accepted,
                 r.tokens,
                 r.repairs.total.replies,

@@ -96,6 +96,17 @@ fn encode(s: &str) -> String {
         .collect()
 }
 
+/// Whether the endpoint answers a search as SearXNG's JSON API does (what
+/// the setup's "Check" says): how many results one search gave, or why
+/// it failed.
+pub async fn check(web: &Web) -> Result<usize, String> {
+    let body = web
+        .client
+        .get(&search_url(&web.endpoint, "weather", None))
+        .await?;
+    read_results(&body).map(|hits| hits.len())
+}
+
 /// The SearXNG JSON API's address for `query`.
 pub fn search_url(endpoint: &str, query: &str, region: Option<&str>) -> String {
     let base = endpoint.trim().trim_end_matches('/');

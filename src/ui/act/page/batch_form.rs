@@ -3,8 +3,8 @@
 //! (prompts, runs at once, caps, History), Start / Pause / Resume / Stop and the
 //! progress line.
 
-use super::super::setup::{pick_source, CommunitySelect};
-use super::super::state::{act_setup, ActSetup, BUILTIN, FREE};
+use super::super::setup::{kind_tag, pick_source, CommunitySelect};
+use super::super::state::{act_setup, ActSetup, BUILTIN, FREE, TOOLS};
 use super::batch_state::{use_batch, ActBatchForm};
 use crate::engine::coordinators::act;
 use crate::engine::coordinators::act::contract::Variant;
@@ -20,12 +20,25 @@ use leptos::prelude::*;
 type Form = RwSignal<ActBatchForm>;
 
 /// What the task source field says of the source picked (None: nothing).
-fn source_note(x: &ActSetup) -> Option<String> {
+fn source_note(x: &ActSetup, web: bool) -> Option<String> {
     match x.source.as_str() {
         FREE => Some(
             "A typed task is the same on every trial and has no references, so its runs are not scored: pick a task set to compare variants.".to_string(),
         ),
         BUILTIN => None,
+        _ if x.is_tool_source() => {
+            let t = x.tool_tasks();
+            Some(format!(
+                "{} tool tasks (trials 0–{}), each with its own team and every tool, judged by the sub-tasks it asks{}.",
+                t.len(),
+                t.len().saturating_sub(1),
+                match (t.iter().filter(|t| t.needs_web).count(), web) {
+                    (0, _) => String::new(),
+                    (n, true) => format!("; {n} need the web (the search endpoint in Settings is used)"),
+                    (n, false) => format!("; {n} need the web, and run only with a search endpoint (set under Tools on the Run page)"),
+                }
+            ))
+        }
         _ => match &x.loaded {
             Some(set) if set.kind() == SetKind::Trivia => Some(format!(
                 "{} stories (trials 0–{}), scored by trivia recall.",
@@ -55,11 +68,12 @@ pub fn BatchForm() -> impl IntoView {
     let sets = runs_per_job(batch.common, act::ID);
     let runs = move || trials() as usize * form.with(|f| f.variants.len()) * sets.get();
     let pick = Callback::new(move |v: Vec<Variant>| form.update(|f| f.variants = v));
+    let tool_source = Signal::derive(move || s.with(ActSetup::is_tool_source));
     let picked = Signal::derive(move || form.with(|f| f.variants.clone()));
     view! {
         <div class="panel batch-form act-batch-form" role="form" aria-label="Batch setup">
             <h2 class="panel-title">"Batch"</h2>
-            <p class="muted small">"Run ACT's variants over several trials and compare them as in the paper: ROUGE-L and ROUGE-1 recall, words, the judge's score, trivia recall. Runs use the model in Settings: "
+            <p class="muted small">"Run ACT's variants over several trials and compare them as in the paper: ROUGE-L and ROUGE-1 recall, words, the judge's score, trivia recall, a tool task's sub-tasks done. Runs use the model in Settings: "
                 <strong>{move || app.settings.with(|s| s.label())}</strong>"."</p>
             <SourceField s=s busy=busy/>
             <Show when=move || s.with(|x| x.source == BUILTIN)>
@@ -73,8 +87,10 @@ pub fn BatchForm() -> impl IntoView {
             <Show when=move || form.with(|f| f.has_plus())>
                 <BankField form=form s=s busy=busy/>
             </Show>
-            <Toggle id="act-batch-judge" label="LLM judge: count the expected components (one more call per run)" busy=busy
-                on=Signal::derive(move || form.with(|f| f.judge)) set=Callback::new(move |on| form.update(|f| f.judge = on))/>
+            // A tool task's one score is its judge's: always on for a tool set.
+            <Toggle id="act-batch-judge" label="LLM judge: the expected components, or a tool task's sub-tasks done (one more call per run)"
+                busy=Signal::derive(move || busy.get() || tool_source.get())
+                on=Signal::derive(move || form.with(|f| f.judge) || tool_source.get()) set=Callback::new(move |on| form.update(|f| f.judge = on))/>
             <PromptSetsField common=batch.common busy=busy prefix="act-batch" coordinator=act::ID
                 note="Side by side, ACT+'s runs on the paper's prompts fill a bank of their own, named after yours with \u{201c}(paper's prompts)\u{201d}. "/>
             <CommonFields common=batch.common busy=busy prefix="act-batch"/>
@@ -97,13 +113,15 @@ fn SourceField(s: RwSignal<ActSetup>, busy: Signal<bool>) -> impl IntoView {
             <select id="act-batch-source" disabled=busy prop:value=move || s.with(|x| x.source.clone())
                 on:change=move |ev| pick_source(app, event_target_value(&ev))>
                 <option value=BUILTIN>"Built-in design set"</option>
+                <option value=TOOLS>"Built-in tool tasks"</option>
                 {move || s.with(|x| x.sets.iter().map(|(n, k)| {
-                    let label = format!("{n} · {}", if *k == SetKind::Trivia { "trivia" } else { "imported" });
-                    view! { <option value=n.clone()>{label}</option> }
+                    let label = format!("{n} · {}", kind_tag(*k));
+                    // Selected here too: the list may come after the value is set.
+                    view! { <option value=n.clone() prop:selected=x.source == *n>{label}</option> }
                 }).collect_view())}
                 <option value=FREE>"The task typed on the Run page"</option>
             </select>
-            {move || s.with(source_note).map(|n| view! { <span class="muted small">{n}</span> })}
+            {move || s.with(|x| source_note(x, app.settings.with(|st| !st.search_url.trim().is_empty()))).map(|n| view! { <span class="muted small">{n}</span> })}
         </div>
     }
 }

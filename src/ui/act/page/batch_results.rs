@@ -48,7 +48,13 @@ pub fn BatchResults() -> impl IntoView {
                 <Show when=move || !chart().is_empty()>
                     <figure class="act-chart-box">
                         <div class="chart-box" inner_html=chart></div>
-                        <figcaption class="small muted">{move || if report.with(|r| r.rows.iter().any(|x| x.rouge_l.is_some())) { "ROUGE-L recall ×100 per variant" } else { "Trivia recall (%) per variant" }}</figcaption>
+                        <figcaption class="small muted">{move || report.with(|r| if r.rows.iter().any(|x| x.rouge_l.is_some()) {
+                            "ROUGE-L recall ×100 per variant"
+                        } else if r.rows.iter().any(|x| x.trivia.is_some()) {
+                            "Trivia recall (%) per variant"
+                        } else {
+                            "A tool task's sub-tasks done (%) per variant"
+                        })}</figcaption>
                     </figure>
                 </Show>
             </section>
@@ -61,7 +67,7 @@ pub fn BatchResults() -> impl IntoView {
 /// A run's cells: variant, trial, status, score, words, accepted, cost.
 fn cells(i: &Item<Tag>) -> AnyView {
     let result = result_of(&i.run.events);
-    let score = match (i.status(), result.as_ref().and_then(headline)) {
+    let score = match (i.status(), headline(&i.run.events)) {
         (RunStatus::Cancelled, _) => view! { <span class="muted">"not scored"</span> }.into_any(),
         (_, Some((v, what))) => view! { <span title=what>{format!("{v:.2}")}<span class="muted small">{format!(" {what}")}</span></span> }.into_any(),
         (_, None) => view! { <span class="muted">"—"</span> }.into_any(),

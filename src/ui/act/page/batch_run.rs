@@ -9,7 +9,7 @@
 
 use super::super::launch::open_bank;
 use super::super::setup::refresh_stored;
-use super::super::state::{act_setup, ActSetup, BUILTIN, FREE};
+use super::super::state::{act_setup, ActSetup, BUILTIN, FREE, TOOLS};
 use super::batch_state::{ActBatch, ActBatchForm};
 use crate::engine::coordinators::act::batch::{jobs, Tag};
 use crate::engine::coordinators::act::contract::{ActOptions, Variant};
@@ -46,6 +46,7 @@ fn source_label(setup: &ActSetup) -> String {
         BUILTIN if setup.community.is_empty() => "built-in design set".into(),
         BUILTIN => format!("built-in design set ({})", setup.community),
         FREE => "a typed task (not scored)".into(),
+        TOOLS => "built-in tool tasks".into(),
         name => format!("set \"{name}\""),
     }
 }
@@ -53,6 +54,7 @@ fn source_label(setup: &ActSetup) -> String {
 /// ACT's runs: the model in Settings; ACT+'s runs with their bank (one
 /// per prompt set), saved after each.
 struct Runs {
+    app: AppState,
     model: Rc<dyn ChatModel>,
     banks: Vec<Rc<Stored<Banks>>>,
     error: RwSignal<Option<String>>,
@@ -91,6 +93,7 @@ impl Runs {
 impl Host<Tag> for Runs {
     fn context(&self, job: &Job<Tag>, controls: &Controls) -> Result<RunCtx, String> {
         let ctx = controls.one_model(&job.config, self.model.clone(), Rc::new(BrowserClock));
+        super::super::launch::give_tools(self.app, &job.config, &ctx);
         if let (Variant::ActPlus, Some(bank)) = (job.tag.variant, self.bank(&job.config)) {
             ctx.insert_resource(bank.live());
         }
@@ -129,7 +132,11 @@ fn batch_label(settings: &Settings, setup: &ActSetup, form: &ActBatchForm, last:
         } else {
             format!("{first}–{last}")
         },
-        if form.judge { " · LLM judge" } else { "" },
+        if form.judge || setup.is_tool_source() {
+            " · LLM judge"
+        } else {
+            ""
+        },
         if form.has_plus() {
             format!(" · ACT+ bank \"{}\"", form.bank.trim())
         } else {
@@ -188,6 +195,17 @@ impl ActBatch {
         let Some(last) = tasks.last().map(|(t, _)| *t) else {
             return error(no_task(&setup, form.first));
         };
+        // Tool tasks that need the web wait for a search endpoint.
+        let web = !settings.search_url.trim().is_empty();
+        let (tasks, no_web): (Vec<_>, Vec<_>) = tasks
+            .into_iter()
+            .partition(|(t, _)| setup.web_refusal(*t, web).is_none());
+        if tasks.is_empty() {
+            return error(format!(
+                "Every task picked needs the web, and no search endpoint is set: {}, or pick trials that need no web.",
+                super::super::state::PAGE_FIX
+            ));
+        }
         let (spec, model) = match settings_model(&settings, 0, demo::answer) {
             Ok(m) => m,
             Err(e) => {
@@ -200,17 +218,33 @@ impl ActBatch {
         let Some(controls) = self.run.begin(&common, settings.prices.clone(), label) else {
             return;
         };
-        if (tasks.len() as u32) < form.trials {
-            self.run.note.set(Some(format!(
-                "The set has no trial after {last}: running {} trial(s) per variant, not {}.",
-                tasks.len(),
-                form.trials
-            )));
+        let left_out = (!no_web.is_empty()).then(|| {
+            let ids: Vec<String> = no_web.iter().map(|(t, _)| t.to_string()).collect();
+            format!(
+                " Trial{} {} need{} the web and no search endpoint is set: left out.",
+                if ids.len() == 1 { "" } else { "s" },
+                ids.join(", "),
+                if ids.len() == 1 { "s" } else { "" }
+            )
+        });
+        let short = ((tasks.len() + no_web.len()) as u32) < form.trials;
+        if short || left_out.is_some() {
+            let mut note = match short {
+                true => format!(
+                    "The set has no trial after {last}: running {} trial(s) per variant, not {}.",
+                    tasks.len(),
+                    form.trials
+                ),
+                false => format!("Running {} trial(s) per variant.", tasks.len()),
+            };
+            note.push_str(&left_out.unwrap_or_default());
+            self.run.note.set(Some(note));
         }
         let base = app.new_config(act::ID, "", spec);
         let all = jobs(&base, &form.variants, &tasks, |variant, task| {
             let mut o = setup.options(task.clone());
-            o.judge = form.judge;
+            // A tool task's one score is its judge's.
+            o.judge = form.judge || setup.is_tool_source();
             o.bank = (variant == Variant::ActPlus).then(|| bank_name.clone());
             o
         });
@@ -234,6 +268,7 @@ impl ActBatch {
             // Held until the batch ends (the banks' claims go with them).
             let filling = banks.clone();
             let host = Runs {
+                app,
                 model,
                 banks,
                 error: run.error,

@@ -1,12 +1,15 @@
 //! Task sets in this browser: import JSONL as community items (the
-//! built-in set's shape) or as Trivia Creative Writing rows, checked
+//! built-in set's shape), as Trivia Creative Writing rows or as
+//! AgentVerse's tool tasks (`tasks.jsonl`), checked
 //! before it is stored (a bad line is named and nothing is kept); the list
 //! with counts, Use (the setup's task source, for the batch and the Run
-//! page) and Delete. The built-in design set is always there.
+//! page) and Delete. The built-in design set and the built-in tool tasks
+//! are always there.
 
 use super::super::setup::pick_source;
-use super::super::state::{act_setup, ActSetup, BUILTIN};
+use super::super::state::{act_setup, ActSetup, BUILTIN, TOOLS};
 use super::banks::{clear_input, confirm};
+use crate::engine::domains::agentverse;
 use crate::engine::domains::creative::builtin;
 use crate::platform::act_store::{self, SetKind};
 use crate::platform::files;
@@ -21,6 +24,15 @@ fn kind_label(k: SetKind) -> &'static str {
     match k {
         SetKind::Items => "community items",
         SetKind::Trivia => "Trivia Creative Writing",
+        SetKind::Tools => "tool tasks (§4.3)",
+    }
+}
+
+fn kind_value(k: SetKind) -> &'static str {
+    match k {
+        SetKind::Items => "items",
+        SetKind::Trivia => "trivia",
+        SetKind::Tools => "tools",
     }
 }
 
@@ -34,7 +46,14 @@ fn import(app: AppState, message: Message, kind: SetKind, name: String, file: we
         "" => file_stem(&file_name),
         n => n.to_string(),
     };
-    if name == BUILTIN || name == super::super::state::FREE {
+    if [
+        BUILTIN,
+        TOOLS,
+        super::super::state::FREE,
+        super::super::state::SHOWN,
+    ]
+    .contains(&name.as_str())
+    {
         message.set(Some(Err(format!(
             "\"{name}\" is a reserved name: name the set something else."
         ))));
@@ -61,10 +80,10 @@ fn import(app: AppState, message: Message, kind: SetKind, name: String, file: we
             pick_source(app, name.clone());
             Ok(format!(
                 "Imported {n} {} as \"{name}\"; it is now the task source.",
-                if kind == SetKind::Trivia {
-                    "stories"
-                } else {
-                    "items"
+                match kind {
+                    SetKind::Trivia => "stories",
+                    SetKind::Tools => "tool tasks",
+                    SetKind::Items => "items",
                 }
             ))
         }
@@ -128,10 +147,15 @@ pub fn SetsPanel() -> impl IntoView {
             .collect_view()
     };
     let builtin_used = move || s.with(|x| x.source == BUILTIN);
+    let tools_used = move || s.with(|x| x.source == TOOLS);
+    let tool_ids: Vec<String> = agentverse::builtin::tasks()
+        .into_iter()
+        .map(|t| t.id)
+        .collect();
     view! {
         <section class="panel act-sets" role="region" aria-label="Task sets">
             <h2 class="panel-title">"Task sets"</h2>
-            <p class="muted small">"The built-in design set is always there. Import your own as JSONL, one task per line; it is checked before it is stored (a line that does not read is named, and nothing is kept) and lives in this browser."</p>
+            <p class="muted small">"The built-in design set and tool tasks are always there. Import your own as JSONL, one task per line; it is checked before it is stored (a line that does not read is named, and nothing is kept) and lives in this browser."</p>
             <ImportForm message=message/>
             <ResultLine message=message/>
             <div class="tp-table-wrap">
@@ -144,6 +168,14 @@ pub fn SetsPanel() -> impl IntoView {
                             <td class="num">{builtin::items().len()}</td>
                             <td class="act-row-actions">
                                 <button type="button" class="link-button small" disabled=builtin_used on:click=move |_| pick_source(app, BUILTIN.into())>"Use"</button>
+                            </td>
+                        </tr>
+                        <tr data-set=TOOLS>
+                            <th scope="row">"Built-in tool tasks"{in_use_chip(tools_used)}</th>
+                            <td class="small">{format!("tool tasks (§4.3) · {}", tool_ids.join(", "))}</td>
+                            <td class="num">{tool_ids.len()}</td>
+                            <td class="act-row-actions">
+                                <button type="button" class="link-button small" disabled=tools_used on:click=move |_| pick_source(app, TOOLS.into())>"Use"</button>
                             </td>
                         </tr>
                         {rows}
@@ -173,15 +205,16 @@ fn ImportForm(message: Message) -> impl IntoView {
         <div class="act-import" role="group" aria-label="Import a task set">
             <div class="field">
                 <label for="act-set-kind">"Lines are"</label>
-                <select id="act-set-kind" prop:value=move || if kind.get() == SetKind::Trivia { "trivia" } else { "items" }
-                    on:change=move |ev| kind.set(if event_target_value(&ev) == "trivia" { SetKind::Trivia } else { SetKind::Items })>
+                <select id="act-set-kind" prop:value=move || kind_value(kind.get())
+                    on:change=move |ev| kind.set(match event_target_value(&ev).as_str() { "trivia" => SetKind::Trivia, "tools" => SetKind::Tools, _ => SetKind::Items })>
                     <option value="items">"Community items"</option>
                     <option value="trivia">"Trivia Creative Writing rows"</option>
+                    <option value="tools">"AgentVerse tool tasks (tasks.jsonl)"</option>
                 </select>
-                <span class="muted small">{move || if kind.get() == SetKind::Trivia {
-                    "Each line: {\"topic\", \"questions\": [...], \"answers\": [[...], ...]}; one story per line, scored by trivia recall."
-                } else {
-                    "Each line: {\"subject\", \"details\": [...], \"solutions\": [...]}; each trial draws one item per agent, scored by ROUGE against the solutions."
+                <span class="muted small">{move || match kind.get() {
+                    SetKind::Trivia => "Each line: {\"topic\", \"questions\": [...], \"answers\": [[...], ...]}; one story per line, scored by trivia recall.",
+                    SetKind::Tools => "Each line: {\"id\", \"task\", \"agents\"} (\"needs_web\": true or false, else AgentVerse's own list); one task per trial, with every tool, judged by its sub-tasks done.",
+                    SetKind::Items => "Each line: {\"subject\", \"details\": [...], \"solutions\": [...]}; each trial draws one item per agent, scored by ROUGE against the solutions.",
                 }}</span>
             </div>
             <div class="field">

@@ -362,6 +362,20 @@ impl ActOptions {
         }
     }
 
+    /// One of AgentVerse's tool tasks (or a built-in one): its question for
+    /// the team to split, its team size, every tool, and the judge of its
+    /// sub-tasks' completion (§4.3, App. B).
+    pub fn for_tool_task(t: &crate::engine::domains::agentverse::tasks::ToolTask) -> ActOptions {
+        let mut o = ActOptions::for_task(t.complex_task());
+        o.team_size = t.agents;
+        o.judge = true;
+        o.tools = super::tools::registry::ALL
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        o
+    }
+
     /// A tool task: the production meeting may call tools (the options
     /// name some).
     pub fn is_tool_task(&self) -> bool {

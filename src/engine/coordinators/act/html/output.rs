@@ -71,7 +71,12 @@ pub fn output_html(view: &ActView, references: &[String]) -> String {
             r.rounds,
             if r.rounds == 1 { "" } else { "s" }
         );
-        h.push_str("<table class=\"tp-table act-scores\"><thead><tr><th scope=\"col\">metric</th><th scope=\"col\">recall</th><th scope=\"col\">precision</th><th scope=\"col\">F</th></tr></thead><tbody>");
+        // Recall, precision and F are ROUGE's columns; other scores have one value.
+        h.push_str(if r.scores.rouge.is_some() {
+            "<table class=\"tp-table act-scores\"><thead><tr><th scope=\"col\">metric</th><th scope=\"col\">recall</th><th scope=\"col\">precision</th><th scope=\"col\">F</th></tr></thead><tbody>"
+        } else {
+            "<table class=\"tp-table act-scores\"><thead><tr><th scope=\"col\">metric</th><th scope=\"col\">score</th><th scope=\"col\" colspan=\"2\"></th></tr></thead><tbody>"
+        });
         if let Some(rouge) = &r.scores.rouge {
             for (name, s) in [
                 ("ROUGE-1", rouge.rouge1),

@@ -1,5 +1,6 @@
 //! The batch report as HTML: the paper's table (ROUGE-L / ROUGE-1 recall,
-//! words, judge, trivia recall, accepted drafts, tokens, replies repaired
+//! words, judge, trivia recall, sub-tasks done, accepted drafts, tokens,
+//! replies repaired
 //! per variant), the token share per phase, the replies repaired per step
 //! kind (folded away), and a bar chart of ROUGE-L (or trivia recall) per
 //! variant as SVG.
@@ -26,11 +27,11 @@ fn label(row: &str) -> String {
 }
 
 pub fn table_html(r: &Report) -> String {
-    let mut h = String::from("<table class=\"tp-table act-report\"><thead><tr><th scope=\"col\">variant</th><th scope=\"col\">runs</th><th scope=\"col\">ROUGE-L</th><th scope=\"col\">ROUGE-1</th><th scope=\"col\">words</th><th scope=\"col\">judge</th><th scope=\"col\">trivia %</th><th scope=\"col\">accepted</th><th scope=\"col\">tokens</th><th scope=\"col\">replies repaired</th></tr></thead><tbody>");
+    let mut h = String::from("<table class=\"tp-table act-report\"><thead><tr><th scope=\"col\">variant</th><th scope=\"col\">runs</th><th scope=\"col\">ROUGE-L</th><th scope=\"col\">ROUGE-1</th><th scope=\"col\">words</th><th scope=\"col\">judge</th><th scope=\"col\">trivia %</th><th scope=\"col\">sub-tasks done %</th><th scope=\"col\">accepted</th><th scope=\"col\">tokens</th><th scope=\"col\">replies repaired</th></tr></thead><tbody>");
     for row in &r.rows {
         let _ = write!(
             h,
-            "<tr><th scope=\"row\">{}</th><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}{}</td><td>{}</td><td>{}/{}</td><td>{}</td>{}</tr>",
+            "<tr><th scope=\"row\">{}</th><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}{}</td><td>{}</td><td>{}{}</td><td>{}/{}</td><td>{}</td>{}</tr>",
             esc(&label(&row.variant)),
             row.runs,
             cell(row.rouge_l),
@@ -39,6 +40,8 @@ pub fn table_html(r: &Report) -> String {
             cell(row.judge),
             if row.judge_failures > 0 { format!(" <span class=\"small muted\">({} unreadable)</span>", row.judge_failures) } else { String::new() },
             cell(row.trivia),
+            cell(row.completion),
+            if row.completion_unmeasured > 0 { format!(" <span class=\"small muted\">({} unreadable)</span>", row.completion_unmeasured) } else { String::new() },
             row.accepted,
             row.scored,
             row.tokens,
@@ -66,12 +69,15 @@ pub fn repairs_html(r: &Report) -> String {
     by_step_details_html(&columns)
 }
 
-/// Bars of ROUGE-L recall (or trivia recall when there is no ROUGE).
+/// Bars of ROUGE-L recall (or trivia recall when there is no ROUGE, or
+/// the sub-tasks done when neither).
 pub fn chart_svg(r: &Report) -> String {
     let values: Vec<(String, f64)> = r
         .rows
         .iter()
-        .filter_map(|row| row.rouge_l.or(row.trivia).map(|v| (label(&row.variant), v)))
+        .filter_map(|row| {
+            (row.rouge_l.or(row.trivia).or(row.completion)).map(|v| (label(&row.variant), v))
+        })
         .collect();
     if values.is_empty() {
         return String::new();
