@@ -413,8 +413,6 @@ fn real_model_act_reaches_the_leaders_draft() {
             "2",
             "--token-cap",
             "30000",
-            "--max-tokens",
-            "160",
         ],
     );
     assert!(finished(&run), "the ACT run ends within its token cap");

@@ -78,12 +78,27 @@ impl Flags {
         Ok(out)
     }
 
-    fn last(&self, name: &str) -> Option<&Flag> {
-        let found = self.flags.iter().rev().find(|f| f.name == name);
-        for f in self.flags.iter().filter(|f| f.name == name) {
+    /// The option `--name`, marked read. Given more than once, it must say
+    /// the same each time: `--max-tokens 160 … --max-tokens 80` is an
+    /// error, not the last one read in silence.
+    fn last(&self, name: &str) -> Result<Option<&Flag>, String> {
+        let given: Vec<&Flag> = self.flags.iter().filter(|f| f.name == name).collect();
+        for f in &given {
             f.read.set(true);
         }
-        found
+        let shown = |f: &Flag| f.value.clone().unwrap_or_else(|| "(no value)".into());
+        match given.split_last() {
+            Some((last, rest)) if rest.iter().any(|f| f.value != last.value) => Err(format!(
+                "--{name} is given more than once, with different values ({}): give it once",
+                given
+                    .iter()
+                    .map(|f| shown(f))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )),
+            Some((last, _)) => Ok(Some(*last)),
+            None => Ok(None),
+        }
     }
 
     /// Whether `--name` was given.
@@ -93,7 +108,7 @@ impl Flags {
 
     /// `--name VALUE`.
     pub fn text(&self, name: &str) -> Result<Option<String>, String> {
-        match self.last(name) {
+        match self.last(name)? {
             None => Ok(None),
             Some(Flag { value: Some(v), .. }) => Ok(Some(v.clone())),
             Some(_) => Err(format!("--{name} needs a value")),
@@ -102,7 +117,7 @@ impl Flags {
 
     /// A bare `--name`.
     pub fn switch(&self, name: &str) -> Result<bool, String> {
-        match self.last(name) {
+        match self.last(name)? {
             None => Ok(false),
             Some(Flag { value: None, .. }) => Ok(true),
             Some(Flag { value: Some(v), .. }) => {
@@ -219,5 +234,20 @@ pub(super) mod tests {
         let f = flags(&["merge", "-q", "a.json", "b.json"]);
         assert_eq!(f.switch("quiet"), Ok(true));
         assert_eq!(f.words, ["merge", "a.json", "b.json"]);
+    }
+
+    #[test]
+    fn an_option_given_twice_must_say_the_same() {
+        let f = flags(&["--max-tokens", "160", "--json", "--max-tokens", "80"]);
+        let err = f.number::<u32>("max-tokens").unwrap_err();
+        assert!(
+            err.contains("--max-tokens is given more than once") && err.contains("160, 80"),
+            "{err}"
+        );
+        let f = flags(&["--quiet", "-q", "--task", "a", "--task=a"]);
+        assert_eq!(f.switch("quiet"), Ok(true));
+        assert_eq!(f.text("task"), Ok(Some("a".into())));
+        let f = flags(&["--json", "--json=yes"]);
+        assert!(f.switch("json").unwrap_err().contains("more than once"));
     }
 }

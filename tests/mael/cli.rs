@@ -290,21 +290,13 @@ fn evaluation_refuses_the_pools_training_tasks() {
     let learned: Vec<String> = read_pool(&pool).learned.into_iter().map(|l| l.id).collect();
     assert_eq!(learned, ["gsm8k:0", "gsm8k:2", "gsm8k:4"]);
     let eval = |extra: &[&str], file: &str| {
-        let base = [
-            "mael-eval",
-            "--pool",
-            &pool,
-            "--modes",
-            "none",
-            "--json",
-            "--quiet",
-        ];
+        let base = ["mael-eval", "--pool", &pool, "--json", "--quiet"];
         let set = ["--dataset", "gsm8k", "--data", file];
         cli(&[&base[..], &set[..], extra].concat(), None)
     };
     // The test split: the odd tasks; the sweep by default, in task-wise
     // retrieval when that mode is asked.
-    let (code, out, err) = eval(&["--sizes", "none"], &data);
+    let (code, out, err) = eval(&["--modes", "none", "--sizes", "none"], &data);
     assert_eq!(code, 0, "{err}");
     let row = &lines(&out)[0];
     assert_eq!(
@@ -324,7 +316,7 @@ fn evaluation_refuses_the_pools_training_tasks() {
         [(0, task()), (10, task()), (20, task()), (30, task())]
     );
     // Its training split: refused, naming the tasks.
-    let (code, _, err) = eval(&["--split", "train"], &data);
+    let (code, _, err) = eval(&["--modes", "none", "--split", "train"], &data);
     assert_eq!(code, 2, "{err}");
     assert!(
         err.contains("learned from 3 of these 4 test tasks (gsm8k:0, gsm8k:2, gsm8k:4)")
@@ -334,7 +326,7 @@ fn evaluation_refuses_the_pools_training_tasks() {
     // The same questions in another file, elsewhere in it: still refused.
     let moved = tmp("mael-split-moved.jsonl");
     std::fs::write(&moved, [&rows[5], &rows[2]].map(|r| r.as_str()).join("\n")).expect("write");
-    let (code, _, err) = eval(&["--split", "all"], &moved);
+    let (code, _, err) = eval(&["--modes", "none", "--split", "all"], &moved);
     assert_eq!(code, 2, "{err}");
     assert!(
         err.contains("learned from 1 of these 2 test tasks (gsm8k:1)"),
