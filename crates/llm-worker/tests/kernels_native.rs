@@ -161,3 +161,80 @@ fn attention_heads_split_over_threads_keep_their_bits() {
         );
     }
 }
+
+/// Attention's native loops (`attention::Native`: SSE sums, AVX and F16C
+/// rounding to f16 where the CPU has them) against `Scalar`, to the bit:
+/// each loop on random values and on f16's edges (subnormals, ties,
+/// overflow, signed zero; lengths that leave a tail), then whole heads on
+/// every path (tiled, key by key, split).
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn native_attention_loops_are_the_scalar_ones_to_the_bit() {
+    use llm_worker::model::attention::{attend_with, Kv, Lanes, Native, Scalar};
+    let bits = |x: &[f32]| x.iter().map(|f| f.to_bits()).collect::<Vec<_>>();
+    let mut rng = Rng::new(11);
+    let edges = [
+        0.0f32,
+        -0.0,
+        1e-8,
+        -3e-8,
+        6.0e-8,
+        5.96e-8,
+        6.1e-5,
+        -6.1035e-5,
+        1.0 + 1.0 / 2048.0,
+        1.0 + 3.0 / 2048.0,
+        65504.0,
+        65519.0,
+        65520.0,
+        -65535.0,
+        1e6,
+        0.333_333_34,
+    ];
+    for len in [1usize, 7, 8, 15, 16, 17, 64, 100] {
+        for round in 0..40 {
+            let mut draw = |i: usize| {
+                if round % 4 == 0 {
+                    edges[(i + round) % edges.len()]
+                } else {
+                    (rng.unit() * 2.0 - 1.0) * [1.0, 1e-4, 300.0][round % 3]
+                }
+            };
+            let x: Vec<f32> = (0..len).map(&mut draw).collect();
+            let y: Vec<f32> = (0..len).map(|i| draw(i + 3)).collect();
+            let s = [0.5f32, 1.7, 1e-3, 40.0][round % 4];
+            assert_eq!(
+                Native::dot(&x, &y).to_bits(),
+                Scalar::dot(&x, &y).to_bits(),
+                "dot, {len}"
+            );
+            let (mut a, mut b) = (x.clone(), x.clone());
+            Native::scale_f16(&mut a, s);
+            Scalar::scale_f16(&mut b, s);
+            assert_eq!(bits(&a), bits(&b), "scale_f16, {len}, {x:?} · {s}");
+            let (mut a, mut b) = (x.clone(), x.clone());
+            Native::mad_f16(&mut a, &y, s);
+            Scalar::mad_f16(&mut b, &y, s);
+            assert_eq!(bits(&a), bits(&b), "mad_f16, {len}, {x:?} + {y:?} · {s}");
+        }
+    }
+    let (heads, kvh, dim) = (9, 3, 64);
+    let mut kv = Kv::default();
+    for seq in [70, 3, 1, 600, 1] {
+        let n = seq * kvh * dim;
+        let k: Vec<f32> = (0..n).map(|_| rng.unit() * 4.0 - 2.0).collect();
+        let v: Vec<f32> = (0..n).map(|_| rng.unit() * 4.0 - 2.0).collect();
+        kv.append(kvh, dim, seq, &k, &v);
+        let q: Vec<f32> = (0..seq * heads * dim)
+            .map(|_| rng.unit() * 2.0 - 1.0)
+            .collect();
+        let (mut native, mut scalar) = (vec![0f32; q.len()], vec![1f32; q.len()]);
+        attend_with::<Native>(&q, heads, seq, &kv, &mut native);
+        attend_with::<Scalar>(&q, heads, seq, &kv, &mut scalar);
+        assert!(
+            bits(&native) == bits(&scalar),
+            "{seq} tokens after {} keys",
+            kv.len() - seq
+        );
+    }
+}

@@ -232,3 +232,124 @@ mod simd {
         }
     }
 }
+
+/// x86-64 natively (the CLI's model): `Scalar`'s sums with SSE's four
+/// lanes (every x86-64 has them) for `dot`, and `scale_f16` / `mad_f16` on
+/// eight lanes where the CPU has AVX and F16C (asked at run time), the f16
+/// rounding by the CPU's own conversion to f16 and back, which rounds as
+/// `round_f16` does (to nearest, ties to even; ±inf past f16's range;
+/// subnormals exact; a zero made +0 as `round_f16` makes it). The same operations on the same values in the same
+/// order as `Scalar`, so the same bits (`tests/kernels_native.rs`). A
+/// profile of a real-model run had `mad_f16`'s scalar rounding as the
+/// largest share of the time: one value at a time, fifteen instructions
+/// each.
+#[cfg(target_arch = "x86_64")]
+pub struct Native;
+
+#[cfg(target_arch = "x86_64")]
+mod native {
+    use super::{round_f16, Lanes, Native, Scalar, TILE};
+    use core::arch::x86_64::*;
+
+    fn has_f16c() -> bool {
+        std::arch::is_x86_feature_detected!("avx") && std::arch::is_x86_feature_detected!("f16c")
+    }
+
+    /// `round_f16` on eight lanes; a zero comes out +0, as `round_f16`'s
+    /// subnormal sum gives it (the conversion keeps -0).
+    #[inline]
+    #[target_feature(enable = "avx,f16c")]
+    fn round8(x: __m256) -> __m256 {
+        let r = _mm256_cvtph_ps(_mm256_cvtps_ph::<_MM_FROUND_TO_NEAREST_INT>(x));
+        _mm256_and_ps(r, _mm256_cmp_ps::<_CMP_NEQ_UQ>(r, _mm256_setzero_ps()))
+    }
+
+    /// `acc = f16(acc · s)` (`mul`) or `acc = f16(acc + v · s)`, eight at a time.
+    ///
+    /// # Safety
+    /// The CPU has AVX and F16C; `v` is at least as long as `acc` when given.
+    #[target_feature(enable = "avx,f16c")]
+    unsafe fn rounded(acc: &mut [f32], v: Option<&[f32]>, s: f32) {
+        let n = acc.len() / 8 * 8;
+        let vs = _mm256_set1_ps(s);
+        for i in (0..n).step_by(8) {
+            // SAFETY: eight values from i < n <= acc.len() (and v.len()).
+            unsafe {
+                let a = _mm256_loadu_ps(acc.as_ptr().add(i));
+                let r = match v {
+                    Some(v) => {
+                        _mm256_add_ps(a, _mm256_mul_ps(_mm256_loadu_ps(v.as_ptr().add(i)), vs))
+                    }
+                    None => _mm256_mul_ps(a, vs),
+                };
+                _mm256_storeu_ps(acc.as_mut_ptr().add(i), round8(r));
+            }
+        }
+        match v {
+            Some(v) => {
+                for (a, v) in acc[n..].iter_mut().zip(&v[n..]) {
+                    *a = round_f16(*a + v * s);
+                }
+            }
+            None => {
+                for a in &mut acc[n..] {
+                    *a = round_f16(*a * s);
+                }
+            }
+        }
+    }
+
+    impl Lanes for Native {
+        fn dot(x: &[f32], y: &[f32]) -> f32 {
+            let n = x.len().min(y.len());
+            let np = n & !15;
+            // SAFETY: SSE is part of x86-64; every load is four values
+            // from i + 4j + 4 <= np <= the slices' lengths.
+            unsafe {
+                let mut acc = [_mm_setzero_ps(); 4];
+                for i in (0..np).step_by(16) {
+                    for (j, acc) in acc.iter_mut().enumerate() {
+                        let at = i + 4 * j;
+                        let p = _mm_mul_ps(
+                            _mm_loadu_ps(x.as_ptr().add(at)),
+                            _mm_loadu_ps(y.as_ptr().add(at)),
+                        );
+                        *acc = _mm_add_ps(*acc, p);
+                    }
+                }
+                let a = _mm_add_ps(_mm_add_ps(acc[0], acc[2]), _mm_add_ps(acc[1], acc[3]));
+                let mut l = [0f32; 4];
+                _mm_storeu_ps(l.as_mut_ptr(), a);
+                let mut sum = (((l[0] + l[1]) + l[2]) + l[3]) as f64;
+                for i in np..n {
+                    sum += (x[i] * y[i]) as f64;
+                }
+                sum as f32
+            }
+        }
+
+        fn scale_f16(acc: &mut [f32], s: f32) {
+            if has_f16c() {
+                // SAFETY: the CPU has AVX and F16C (checked).
+                return unsafe { rounded(acc, None, s) };
+            }
+            Scalar::scale_f16(acc, s)
+        }
+
+        fn mad_f16(acc: &mut [f32], v: &[f32], s: f32) {
+            if has_f16c() && v.len() >= acc.len() {
+                // SAFETY: as `scale_f16`; v is long enough (checked).
+                return unsafe { rounded(acc, Some(v), s) };
+            }
+            Scalar::mad_f16(acc, v, s)
+        }
+
+        fn scores(q: &[f32], kt: &[f32], out: &mut [f32; TILE]) {
+            Scalar::scores(q, kt, out)
+        }
+
+        fn weigh(acc: &mut [f32], p: &[f32; TILE], v: &[f32]) {
+            Scalar::weigh(acc, p, v)
+        }
+    }
+}

@@ -21,6 +21,8 @@
 
 mod lanes;
 
+#[cfg(target_arch = "x86_64")]
+pub use lanes::Native;
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 pub use lanes::Simd;
 pub use lanes::{round_f16, Lanes, Scalar};
@@ -30,7 +32,12 @@ use crate::model::mathf::expf;
 /// The inner loops this build runs.
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 type Fast = Simd;
-#[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+#[cfg(target_arch = "x86_64")]
+type Fast = Native;
+#[cfg(not(any(
+    all(target_arch = "wasm32", target_feature = "simd128"),
+    target_arch = "x86_64"
+)))]
 type Fast = Scalar;
 
 /// One layer's keys and values: `heads` buffers of `cap` rows of `dim`
