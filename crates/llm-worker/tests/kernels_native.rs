@@ -49,7 +49,8 @@ fn check<K: Kernel>(name: &str, rows: &[K], (m, n, kb): (usize, usize, usize), l
 fn legacy<T: Case>(name: &str) {
     three_threads();
     let mut rng = Rng::new(91);
-    for (n, kb) in [(5, 7), (97, 23)] {
+    // 401 × 23 blocks: split from 4 tokens on (`native::SPLIT_FROM`).
+    for (n, kb) in [(5, 7), (401, 23)] {
         let rows: Vec<T> = (0..n)
             .flat_map(|r| random_blocks::<T>(&mut rng, kb, r))
             .collect();
@@ -63,6 +64,7 @@ fn legacy<T: Case>(name: &str) {
 fn kquant<K: Kernel<Act = BlockQ8K>>(name: &str, raw: fn(&mut Rng) -> K) {
     three_threads();
     let mut rng = Rng::new(17);
+    // 701 × 3 blocks: split at 17 tokens (`native::SPLIT_FROM`).
     for (n, kb) in [(3, 2), (701, 3)] {
         let rows: Vec<K> = (0..n * kb).map(|_| raw(&mut rng)).collect();
         for m in [1, 3, 4, 17] {
