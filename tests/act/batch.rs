@@ -412,27 +412,16 @@ fn the_table_holds_the_sub_tasks_done_and_counts_unread_judgements_apart() {
     assert_eq!(row.runs, 3);
     assert_eq!(row.completion, Some(75.0));
     assert_eq!(row.completion_unmeasured, 1);
-    assert!(rep
-        .table()
-        .lines()
-        .next()
-        .is_some_and(|h| h.contains("done%")));
-    assert!(
-        rep.table()
-            .lines()
-            .nth(1)
-            .is_some_and(|l| l.contains(" 75.00 ")),
-        "{}",
-        rep.table()
-    );
-    assert!(
-        rep.csv()
-            .lines()
-            .nth(1)
-            .is_some_and(|l| l.contains(",75.0000,1,")),
-        "{}",
-        rep.csv()
-    );
+    // Line `n` of a table holds `what`.
+    let holds = |text: String, n: usize, what: &str| {
+        assert!(
+            text.lines().nth(n).is_some_and(|l| l.contains(what)),
+            "{what} in line {n} of\n{text}"
+        );
+    };
+    holds(rep.table(), 0, "done%");
+    holds(rep.table(), 1, " 75.00 ");
+    holds(rep.csv(), 1, ",75.0000,1,");
     let html = table_html(&rep);
     assert!(
         html.contains("sub-tasks done %")

@@ -28,4 +28,5 @@ mod replies;
 mod rounds;
 mod share;
 mod spend;
+mod tools_cli;
 mod variants;

@@ -139,28 +139,45 @@ fn the_first_thread_count_stays() {
 /// 1,200 keys (split in halves).
 #[test]
 fn attention_heads_split_over_threads_keep_their_bits() {
-    use llm_worker::model::attention::{attend, attend_unsplit, Kv};
+    use llm_worker::model::attention::{attend, attend_unsplit};
     three_threads();
-    let (heads, kvh, dim) = (9, 3, 64);
-    let mut rng = Rng::new(7);
-    let mut kv = Kv::default();
-    for seq in [702, 5, 1, 500, 1] {
-        let n = seq * kvh * dim;
-        let k: Vec<f32> = (0..n).map(|_| rng.unit() * 2.0 - 1.0).collect();
-        let v: Vec<f32> = (0..n).map(|_| rng.unit() * 2.0 - 1.0).collect();
-        kv.append(kvh, dim, seq, &k, &v);
-        let q: Vec<f32> = (0..seq * heads * dim)
-            .map(|_| rng.unit() * 2.0 - 1.0)
-            .collect();
+    grown(Rng::new(7), &[702, 5, 1, 500, 1], 1.0, |q, seq, kv| {
         let (mut split, mut alone) = (vec![0f32; q.len()], vec![1f32; q.len()]);
-        attend(&q, heads, seq, &kv, &mut split);
-        attend_unsplit(&q, heads, seq, &kv, &mut alone);
+        attend(q, HEADS, seq, kv, &mut split);
+        attend_unsplit(q, HEADS, seq, kv, &mut alone);
         let bits = |x: &[f32]| x.iter().map(|f| f.to_bits()).collect::<Vec<_>>();
         assert!(
             bits(&split) == bits(&alone),
             "{seq} tokens after {} keys",
             kv.len() - seq
         );
+    });
+}
+
+/// Query heads, key heads and head size of the attention tests (a 135M
+/// model's).
+const HEADS: usize = 9;
+
+/// A conversation's keys and values grown by `steps` tokens at a time
+/// (random, within ±`range`), `check` told each step's random queries,
+/// its token count and the cache.
+fn grown(
+    mut rng: Rng,
+    steps: &[usize],
+    range: f32,
+    mut check: impl FnMut(&[f32], usize, &llm_worker::model::attention::Kv),
+) {
+    let (kvh, dim) = (3, 64);
+    let mut kv = llm_worker::model::attention::Kv::default();
+    for &seq in steps {
+        let n = seq * kvh * dim;
+        let k: Vec<f32> = (0..n).map(|_| (rng.unit() * 2.0 - 1.0) * range).collect();
+        let v: Vec<f32> = (0..n).map(|_| (rng.unit() * 2.0 - 1.0) * range).collect();
+        kv.append(kvh, dim, seq, &k, &v);
+        let q: Vec<f32> = (0..seq * HEADS * dim)
+            .map(|_| rng.unit() * 2.0 - 1.0)
+            .collect();
+        check(&q, seq, &kv);
     }
 }
 
@@ -172,7 +189,7 @@ fn attention_heads_split_over_threads_keep_their_bits() {
 #[cfg(target_arch = "x86_64")]
 #[test]
 fn native_attention_loops_are_the_scalar_ones_to_the_bit() {
-    use llm_worker::model::attention::{attend_with, Kv, Lanes, Native, Scalar};
+    use llm_worker::model::attention::{attend_with, Lanes, Native, Scalar};
     let bits = |x: &[f32]| x.iter().map(|f| f.to_bits()).collect::<Vec<_>>();
     let mut rng = Rng::new(11);
     let edges = [
@@ -220,23 +237,14 @@ fn native_attention_loops_are_the_scalar_ones_to_the_bit() {
             assert_eq!(bits(&a), bits(&b), "mad_f16, {len}, {x:?} + {y:?} · {s}");
         }
     }
-    let (heads, kvh, dim) = (9, 3, 64);
-    let mut kv = Kv::default();
-    for seq in [70, 3, 1, 600, 1] {
-        let n = seq * kvh * dim;
-        let k: Vec<f32> = (0..n).map(|_| rng.unit() * 4.0 - 2.0).collect();
-        let v: Vec<f32> = (0..n).map(|_| rng.unit() * 4.0 - 2.0).collect();
-        kv.append(kvh, dim, seq, &k, &v);
-        let q: Vec<f32> = (0..seq * heads * dim)
-            .map(|_| rng.unit() * 2.0 - 1.0)
-            .collect();
+    grown(rng, &[70, 3, 1, 600, 1], 2.0, |q, seq, kv| {
         let (mut native, mut scalar) = (vec![0f32; q.len()], vec![1f32; q.len()]);
-        attend_with::<Native>(&q, heads, seq, &kv, &mut native);
-        attend_with::<Scalar>(&q, heads, seq, &kv, &mut scalar);
+        attend_with::<Native>(q, HEADS, seq, kv, &mut native);
+        attend_with::<Scalar>(q, HEADS, seq, kv, &mut scalar);
         assert!(
             bits(&native) == bits(&scalar),
             "{seq} tokens after {} keys",
             kv.len() - seq
         );
-    }
+    });
 }
