@@ -84,13 +84,14 @@ impl ActSetup {
         }
     }
 
-    /// The tool tasks of the source (none unless it is a tool set).
-    pub fn tool_tasks(&self) -> Vec<ToolTask> {
+    /// The tool tasks of the source (none unless it is a tool set): an
+    /// imported set's as loaded, not copied.
+    pub fn tool_tasks(&self) -> std::borrow::Cow<'_, [ToolTask]> {
         match (self.source.as_str(), &self.loaded) {
-            (TOOLS, _) => agentverse::builtin::tasks(),
-            (BUILTIN | FREE | SHOWN, _) => Vec::new(),
-            (_, Some(ActSet::Tools(t))) => t.clone(),
-            _ => Vec::new(),
+            (TOOLS, _) => agentverse::builtin::tasks().into(),
+            (BUILTIN | FREE | SHOWN, _) => (&[][..]).into(),
+            (_, Some(ActSet::Tools(t))) => t.as_slice().into(),
+            _ => (&[][..]).into(),
         }
     }
 
@@ -101,7 +102,7 @@ impl ActSetup {
 
     /// The tool task of trial `n`, when the source is a tool set.
     pub fn tool_task_at(&self, n: u32) -> Option<ToolTask> {
-        self.tool_tasks().into_iter().nth(n as usize)
+        self.tool_tasks().get(n as usize).cloned()
     }
 
     /// Why trial `n` cannot start with the page's search endpoint (`web`:
@@ -142,7 +143,9 @@ impl ActSetup {
     /// A run's options on `task`: a tool task's are its own (its team,
     /// every tool), with the setup's judge; else the setup's.
     pub fn options(&self, task: ComplexTask) -> ActOptions {
-        let tool = (self.tool_tasks().into_iter()).find(|t| t.complex_task().id == task.id);
+        let tool = (self.tool_tasks().iter())
+            .find(|t| t.complex_task().id == task.id)
+            .cloned();
         let mut o = match &tool {
             Some(t) => ActOptions::for_tool_task(t),
             None => ActOptions::for_task(task),
