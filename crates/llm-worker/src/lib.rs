@@ -127,7 +127,8 @@
 //!   the file stores them, and the embedding table too (a token's row is
 //!   unpacked as it comes).
 //! - **Attention** (`model::attention`): each layer's keys and values live in
-//!   f16 buffers written in place (`attention::Kv`, grown by doubling), and
+//!   buffers of f16 bits written in place (`attention::Kv`, grown by a
+//!   quarter; widened to f32 a block of keys at a time, exactly), and
 //!   llama.cpp's flash attention runs head by head over them, on the path
 //!   llama.cpp would take (above). `tests/attention.rs` checks each path
 //!   against the formula in f64 over the same f16 keys and values, natively

@@ -281,3 +281,38 @@ fn simd_loops_give_the_plain_ones_bits() {
         assert_eq!(bits(&a), bits(&b), "attention, batch {step} of {seq}");
     }
 }
+
+/// Widening f16 bits to f32 (`widen_f16`, and each build's `Lanes::widen`)
+/// is exact: every one of the 65,536 patterns gives `half`'s value, and
+/// `f16_bits` of that value gives the bits back (NaNs aside: any NaN is one).
+#[test]
+fn widens_every_f16_exactly() {
+    use llm_worker::model::attention::{f16_bits, widen_f16, Lanes, Scalar};
+    let all: Vec<u16> = (0..=u16::MAX).collect();
+    let mut wide = vec![0f32; all.len()];
+    Scalar::widen(&all, &mut wide);
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    let fast = {
+        let mut w = vec![0f32; all.len()];
+        // An odd length, so the tail is widened too.
+        llm_worker::model::attention::Simd::widen(&all[..all.len() - 3], &mut w);
+        w[all.len() - 3..].copy_from_slice(&wide[all.len() - 3..]);
+        w
+    };
+    #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+    let fast = wide.clone();
+    for ((&h, &w), &f) in all.iter().zip(&wide).zip(&fast) {
+        let theirs = half::f16::from_bits(h).to_f32();
+        for (ours, name) in [(widen_f16(h), "widen_f16"), (w, "Scalar"), (f, "fast")] {
+            assert!(
+                ours.to_bits() == theirs.to_bits() || (ours.is_nan() && theirs.is_nan()),
+                "{name}: {h:#06x} gave {ours:e}, it is {theirs:e}"
+            );
+        }
+        if !theirs.is_nan() && h != 0x8000 {
+            assert_eq!(f16_bits(theirs), h, "{theirs:e} back to bits");
+        }
+    }
+    // -0 is stored as +0, as round_f16 makes it.
+    assert_eq!(f16_bits(-0.0), 0);
+}

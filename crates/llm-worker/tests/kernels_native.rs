@@ -237,6 +237,19 @@ fn native_attention_loops_are_the_scalar_ones_to_the_bit() {
             assert_eq!(bits(&a), bits(&b), "mad_f16, {len}, {x:?} + {y:?} · {s}");
         }
     }
+    // Widening f16 bits: every pattern, lengths that leave a tail.
+    let all: Vec<u16> = (0..=u16::MAX).collect();
+    for len in [all.len(), all.len() - 5, 7] {
+        let (mut a, mut b) = (vec![0f32; len], vec![1f32; len]);
+        Native::widen(&all[..len], &mut a);
+        Scalar::widen(&all[..len], &mut b);
+        for (h, (a, b)) in all.iter().zip(a.iter().zip(&b)) {
+            assert!(
+                a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan()),
+                "widen {h:#06x}: {a:e} vs {b:e}"
+            );
+        }
+    }
     grown(rng, &[70, 3, 1, 600, 1], 2.0, |q, seq, kv| {
         let (mut native, mut scalar) = (vec![0f32; q.len()], vec![1f32; q.len()]);
         attend_with::<Native>(q, HEADS, seq, kv, &mut native);

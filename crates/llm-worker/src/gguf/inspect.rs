@@ -168,11 +168,12 @@ pub fn check(content: &Content, file_bytes: u64, budget: u64) -> Result<ModelInf
     if embd_elems == 0 {
         return Err("The file has no token_embd.weight tensor: it is not a complete model.".into());
     }
-    // The weights as stored, the embedding dequantised to f32 (candle does
-    // that), and a full context of keys and values.
+    // The weights as stored, the embedding once more as f32 (a margin: its
+    // rows are unpacked as they come), and a full context of keys and
+    // values (f16s: `attention::Kv`).
     let head_dim = (hidden / heads) as u64;
     let kv_heads = kv_heads as u64;
-    let kv = 2 * layers as u64 * kv_heads * head_dim * 4 * context.min(MAX_CONTEXT as u32) as u64;
+    let kv = 2 * layers as u64 * kv_heads * head_dim * 2 * context.min(MAX_CONTEXT as u32) as u64;
     let memory = file_bytes + embd_elems * 4 + kv;
     if memory > budget {
         return Err(format!(

@@ -25,6 +25,34 @@ pub fn round_f16(x: f32) -> f32 {
     }
 }
 
+/// The bits of the f16 nearest to `x` (`round_f16`'s value: a zero +0).
+#[inline]
+pub fn f16_bits(x: f32) -> u16 {
+    // round_f16's value is an f16's (or ±inf, or NaN): converting it is exact.
+    half::f16::from_f32(round_f16(x)).to_bits()
+}
+
+/// The f32 of an f16's bits, exactly: the value's bits moved into f32's
+/// places and scaled by 2^112 (the two exponents' bias apart), which also
+/// makes f16's subnormals f32 normals; ±inf and NaN keep f32's top exponent.
+#[inline(always)]
+pub fn widen_f16(h: u16) -> f32 {
+    let h = h as u32;
+    let sign = (h & 0x8000) << 16;
+    let em = (h & 0x7FFF) << 13;
+    let bits = if em >= INF_BITS {
+        em | 0x7F80_0000
+    } else {
+        (f32::from_bits(em) * TWO_112).to_bits()
+    };
+    f32::from_bits(bits | sign)
+}
+
+/// f16's infinity's exponent in f32's places (`widen_f16`).
+const INF_BITS: u32 = 0x7C00 << 13;
+/// 2^112: f32's exponent bias less f16's.
+const TWO_112: f32 = 5.192_297e33;
+
 /// f16's smallest normal value, 2^-14.
 const SMALLEST_NORMAL: f32 = 6.103_515_6e-5;
 /// Where f16 overflows: halfway between its largest value and 2^16.
@@ -51,6 +79,8 @@ pub trait Lanes {
     fn scores(q: &[f32], kt: &[f32], out: &mut [f32; TILE]);
     /// acc[d] += p[k] · v[k·dim + d], one k at a time, every k of the tile.
     fn weigh(acc: &mut [f32], p: &[f32; TILE], v: &[f32]);
+    /// out[i] = the f32 of f16 bits h[i] (`widen_f16`), for i < h.len().
+    fn widen(h: &[u16], out: &mut [f32]);
 }
 
 /// Plain code: the reference, and what native builds run.
@@ -106,6 +136,12 @@ impl Lanes for Scalar {
             }
         }
     }
+
+    fn widen(h: &[u16], out: &mut [f32]) {
+        for (o, &h) in out.iter_mut().zip(h) {
+            *o = widen_f16(h);
+        }
+    }
 }
 
 /// wasm `simd128`: four values at a time.
@@ -114,8 +150,19 @@ pub struct Simd;
 
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 mod simd {
-    use super::{round_f16, Lanes, Simd, OVERFLOW, TILE};
+    use super::{round_f16, widen_f16, Lanes, Simd, INF_BITS, OVERFLOW, TILE, TWO_112};
     use core::arch::wasm32::*;
+
+    /// `widen_f16` on four lanes (f16 bits in the low halves of u32s).
+    #[inline(always)]
+    fn widen4(h: v128) -> v128 {
+        let sign = u32x4_shl(v128_and(h, u32x4_splat(0x8000)), 16);
+        let em = u32x4_shl(v128_and(h, u32x4_splat(0x7FFF)), 13);
+        let finite = f32x4_mul(em, f32x4_splat(TWO_112));
+        let top = v128_or(em, u32x4_splat(0x7F80_0000));
+        let special = u32x4_ge(em, u32x4_splat(INF_BITS));
+        v128_or(v128_bitselect(top, finite, special), sign)
+    }
 
     #[inline(always)]
     fn load(x: &[f32], i: usize) -> v128 {
@@ -228,6 +275,20 @@ mod simd {
                     a += p * v[k * dim + i];
                 }
                 acc[i] = a;
+            }
+        }
+
+        fn widen(h: &[u16], out: &mut [f32]) {
+            let n = h.len().min(out.len());
+            let n8 = n / 8 * 8;
+            for i in (0..n8).step_by(8) {
+                // SAFETY: eight u16s from i + 8 <= n <= h.len().
+                let x = unsafe { v128_load(h.as_ptr().add(i) as *const v128) };
+                store(out, i, widen4(u32x4_extend_low_u16x8(x)));
+                store(out, i + 4, widen4(u32x4_extend_high_u16x8(x)));
+            }
+            for (o, &h) in out[n8..n].iter_mut().zip(&h[n8..n]) {
+                *o = widen_f16(h);
             }
         }
     }
@@ -350,6 +411,36 @@ mod native {
 
         fn weigh(acc: &mut [f32], p: &[f32; TILE], v: &[f32]) {
             Scalar::weigh(acc, p, v)
+        }
+
+        fn widen(h: &[u16], out: &mut [f32]) {
+            if has_f16c() {
+                // SAFETY: the CPU has AVX and F16C (checked).
+                return unsafe { widened(h, out) };
+            }
+            Scalar::widen(h, out)
+        }
+    }
+
+    /// `Lanes::widen` by F16C's conversion, eight at a time (exact, as
+    /// `widen_f16`; a signalling NaN comes out quiet, which no sum tells
+    /// apart).
+    ///
+    /// # Safety
+    /// The CPU has AVX and F16C.
+    #[target_feature(enable = "avx,f16c")]
+    unsafe fn widened(h: &[u16], out: &mut [f32]) {
+        let n = h.len().min(out.len());
+        let n8 = n / 8 * 8;
+        for i in (0..n8).step_by(8) {
+            // SAFETY: eight values from i + 8 <= n8 <= both lengths.
+            unsafe {
+                let x = _mm_loadu_si128(h.as_ptr().add(i) as *const __m128i);
+                _mm256_storeu_ps(out.as_mut_ptr().add(i), _mm256_cvtph_ps(x));
+            }
+        }
+        for (o, &h) in out[n8..n].iter_mut().zip(&h[n8..n]) {
+            *o = super::widen_f16(h);
         }
     }
 }
