@@ -96,10 +96,11 @@
 //!   quantised with rounding, as that build's generic kernels do. Float
 //!   weights (unpacked) are
 //!   candle's `QTensor`s; Q8_0, Q4_0, Q4_1, Q5_0, Q5_1, Q2_K, Q3_K, Q4_K, Q5_K and Q6_K are
-//!   `quant::packed::Packed` ones (Q4_0 and Q4_K in wasm only: natively,
-//!   as in the CLI, candle's AVX/NEON kernels on every core serve them;
-//!   `packed::has_kernels` decides), our implementation of candle's
-//!   `QuantizedType`, whose products run our kernels (`model::quant`, whose
+//!   `quant::packed::Packed` ones (`packed::has_kernels` decides, natively
+//!   as in wasm), our implementation of candle's `QuantizedType`; a model
+//!   multiplies with them directly (`model::weight`: natively candle's
+//!   `QMatMul::forward` hands Q4_K, Q6_K and, with VNNI, Q8_0 to its own
+//!   repacked kernels first), so the products run our kernels (`model::quant`, whose
 //!   module doc says where each type lives): ggml's block layouts, a scalar
 //!   reference and a `simd128` kernel each, in ggml's and candle's
 //!   `vec_dot_*` shape so they could move upstream, with
@@ -119,10 +120,10 @@
 //!   formula), which `tests/kernels_batch.rs` checks bit for bit in both
 //!   builds. Natively (the CLI, the benches) `quant::native` splits each
 //!   product's rows over `--threads` threads (the caller and a rayon pool)
-//!   and, on x86-64 with AVX2 and F16C, unpacks every row and runs the
-//!   unpacked products compiled for AVX2 (`legacy/avx2.rs` for the
-//!   32-value types; the K-quants' plain code widened by the compiler),
-//!   chosen at run time; `tests/kernels_native.rs` checks every type, split
+//!   and, on x86-64 with AVX2 and F16C, multiplies a token or two with the
+//!   packed rows of Q4_0, Q4_1, Q8_0, Q4_K, Q5_K and Q6_K (`legacy/avx2.rs`,
+//!   `kquants/avx2.rs`), and batches (and the other types) with unpacked
+//!   rows on AVX2 (the same files), chosen at run time; `tests/kernels_native.rs` checks every type, split
 //!   and not, against the scalar kernel to the bit. The weights stay as
 //!   the file stores them, and the embedding table too (a token's row is
 //!   unpacked as it comes).

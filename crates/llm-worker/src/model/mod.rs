@@ -1,6 +1,7 @@
 //! The transformer itself (llama and qwen2 layouts), on candle tensors:
 //! weights of the types `quant::packed::has_kernels` names are
-//! `quant::packed` ones on our kernels, the others candle's own `QTensor`s. The
+//! `quant::packed` ones, multiplied by our kernels (`weight`), the others
+//! candle's own `QTensor`s. The
 //! weights are shared; each conversation's keys and values live in a
 //! `Cache` of its own.
 //!
@@ -20,30 +21,32 @@ pub mod split;
 
 mod arith;
 mod tensors;
+mod weight;
 
 use crate::gguf::inspect::Meta;
 use crate::model::attention::{attend, Kv};
 use crate::model::split::{Op, Part, Peers, Rows, Serve};
 use arith::{rms_norm, swiglu, Rope};
 use candle_core::quantized::gguf_file::Content;
-use candle_core::quantized::{QMatMul, QTensor};
-use candle_core::{DType, Device, Module, Result, Tensor};
+use candle_core::quantized::QTensor;
+use candle_core::{DType, Device, Result, Tensor};
 use std::io::{Read, Seek};
 use std::sync::Arc;
-use tensors::{load_rows, load_tensor};
+use tensors::{load_rows, load_tensor, load_weight};
+use weight::Weight;
 
 struct Layer {
     attn_norm: Vec<f32>,
-    q: QMatMul,
-    k: QMatMul,
-    v: QMatMul,
-    o: QMatMul,
+    q: Weight,
+    k: Weight,
+    v: Weight,
+    o: Weight,
     /// qwen2's attention biases.
     bias: Option<[Tensor; 3]>,
     ffn_norm: Vec<f32>,
-    gate: QMatMul,
-    up: QMatMul,
-    down: QMatMul,
+    gate: Weight,
+    up: Weight,
+    down: Weight,
 }
 
 pub struct Model {
@@ -53,7 +56,7 @@ pub struct Model {
     embed: Option<Arc<QTensor>>,
     layers: Vec<Layer>,
     norm: Vec<f32>,
-    output: QMatMul,
+    output: Weight,
     eps: f32,
     heads: usize,
     kv_heads: usize,
@@ -125,31 +128,9 @@ impl Pass {
     }
 }
 
-/// A matrix's (rows, columns).
-fn dims(w: &QMatMul) -> (usize, usize) {
-    let d = match w {
-        QMatMul::QTensor(t) => t.shape().dims(),
-        QMatMul::Tensor(t) | QMatMul::TensorF16(t) => t.dims(),
-    };
-    match d {
-        [r, c] => (*r, *c),
-        [c] => (1, *c),
-        _ => (0, 0),
-    }
-}
-
-/// `x` (1, m, k) times a matrix's rows; a share of no rows (a small
-/// matrix split many ways) gives no values.
-fn apply(w: &QMatMul, x: &Tensor) -> Result<Tensor> {
-    match dims(w).0 {
-        0 => Tensor::zeros((1, x.dim(1)?, 0), DType::F32, &Device::Cpu),
-        _ => w.forward(x),
-    }
-}
-
 /// The width of a product's input: the down projection's columns.
-fn ff_len(w: &QMatMul) -> usize {
-    dims(w).1
+fn ff_len(w: &Weight) -> usize {
+    w.dims().1
 }
 
 fn floats(t: QTensor) -> Result<Tensor> {
@@ -229,24 +210,22 @@ impl Model {
 
         let tied = !content.tensor_infos.contains_key("output.weight");
         let embed_q = leader
-            .then(|| load_tensor(content, reader, "token_embd.weight").map(Arc::new))
-            .transpose()?;
+            .then(|| load_rows(content, reader, "token_embd.weight", Part::WHOLE))
+            .transpose()?
+            .map(|(t, ours)| (Arc::new(t), ours));
         let output = match (&embed_q, tied) {
-            (Some(q), true) if part.is_whole() => QMatMul::from_arc(q.clone())?,
-            (_, true) => {
-                QMatMul::from_qtensor(load_rows(content, reader, "token_embd.weight", part)?)?
-            }
-            (_, false) => {
-                QMatMul::from_qtensor(load_rows(content, reader, "output.weight", part)?)?
-            }
+            (Some((q, ours)), true) if part.is_whole() => Weight::shared(q, ours.clone())?,
+            (_, true) => load_weight(content, reader, "token_embd.weight", part)?,
+            (_, false) => load_weight(content, reader, "output.weight", part)?,
         };
+        let embed_q = embed_q.map(|(q, _)| q);
         let norm = floats(load_tensor(content, reader, "output_norm.weight")?)?;
         let norm = norm.flatten_all()?.to_vec1::<f32>()?;
         let mut layers = Vec::with_capacity(blocks);
         for i in 0..blocks {
             let mut t = |n: &str| load_tensor(content, reader, &format!("blk.{i}.{n}"));
             let mm = |n: &str, reader: &mut R| {
-                QMatMul::from_qtensor(load_rows(content, reader, &format!("blk.{i}.{n}"), part)?)
+                load_weight(content, reader, &format!("blk.{i}.{n}"), part)
             };
             let bias = if arch == "qwen2" {
                 Some([
@@ -304,12 +283,7 @@ impl Model {
     /// Bytes of this part's matrices as stored (the embedding table and
     /// the norms aside).
     pub fn matrix_bytes(&self) -> usize {
-        let size = |w: &QMatMul| match w {
-            QMatMul::QTensor(t) => t.storage_size_in_bytes(),
-            QMatMul::Tensor(t) | QMatMul::TensorF16(t) => {
-                t.elem_count() * t.dtype().size_in_bytes()
-            }
-        };
+        let size = |w: &Weight| w.bytes();
         let layers: usize = self
             .layers
             .iter()
@@ -350,10 +324,10 @@ impl Model {
         let Some(l) = self.layers.first() else {
             return (0, 0);
         };
-        let cols = |w: &QMatMul| dims(w).1;
+        let cols = |w: &Weight| w.dims().1;
         // Rows here are this part's; a peer's share is at most one
         // alignment step more.
-        let share = |w: &QMatMul| dims(w).0 + split::ALIGN;
+        let share = |w: &Weight| w.dims().0 + split::ALIGN;
         let input = m * hidden.max(cols(&l.down)).max(cols(&l.o));
         let output = (m * (share(&l.q) + share(&l.k) + share(&l.v)))
             .max(m * share(&l.o))
@@ -364,7 +338,7 @@ impl Model {
     }
 
     /// The matrices of one product, in the order they are joined.
-    fn matrices(&self, op: Op) -> Result<Vec<&QMatMul>> {
+    fn matrices(&self, op: Op) -> Result<Vec<&Weight>> {
         let layer = |i: usize| {
             self.layers
                 .get(i)
@@ -394,7 +368,7 @@ impl Model {
         let x = Tensor::from_slice(input, (1, m, input.len() / m), &Device::Cpu)?;
         self.matrices(op)?
             .into_iter()
-            .map(|w| apply(w, &x)?.flatten_all()?.to_vec1())
+            .map(|w| w.apply(&x)?.flatten_all()?.to_vec1())
             .collect()
     }
 
@@ -403,14 +377,14 @@ impl Model {
     fn products(&self, op: Op, x: &Tensor) -> Result<Vec<Tensor>> {
         let mats = self.matrices(op)?;
         let Some(peers) = &self.peers else {
-            return mats.into_iter().map(|w| apply(w, x)).collect();
+            return mats.into_iter().map(|w| w.apply(x)).collect();
         };
         let (_, m, _) = x.dims3()?;
         let input: Vec<f32> = x.flatten_all()?.to_vec1()?;
         peers.ask(op, m, &input)?;
         let local = mats
             .into_iter()
-            .map(|w| apply(w, x))
+            .map(|w| w.apply(x))
             .collect::<Result<Vec<_>>>();
         // Collected even when the local product failed: the exchange
         // stays in step.

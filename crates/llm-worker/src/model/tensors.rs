@@ -1,13 +1,15 @@
 //! Reading a model's tensors from a GGUF file: whole, or a share of a
 //! matrix's rows (`split::Part`), on our kernels or candle's.
 
+use super::weight::Weight;
 use crate::model::quant::packed;
 use crate::model::split::Part;
 use candle_core::quantized::gguf_file::Content;
-use candle_core::quantized::{QStorage, QTensor};
+use candle_core::quantized::{QStorage, QTensor, QuantizedType};
 use candle_core::{Device, Result};
 use std::borrow::Cow;
 use std::io::{Read, Seek, SeekFrom};
+use std::sync::Arc;
 
 /// Reads one tensor: ours when the type is one we have kernels for,
 /// candle's otherwise.
@@ -16,17 +18,29 @@ pub(super) fn load_tensor<R: Read + Seek>(
     reader: &mut R,
     name: &str,
 ) -> Result<QTensor> {
-    load_rows(content, reader, name, Part::WHOLE)
+    Ok(load_rows(content, reader, name, Part::WHOLE)?.0)
+}
+
+/// `part`'s rows of a weight matrix (`load_rows`), as a `Weight`.
+pub(super) fn load_weight<R: Read + Seek>(
+    content: &Content,
+    reader: &mut R,
+    name: &str,
+    part: Part,
+) -> Result<Weight> {
+    let (t, ours) = load_rows(content, reader, name, part)?;
+    Weight::new(t, ours)
 }
 
 /// Reads `part`'s rows of a matrix (each row is a contiguous run of
-/// blocks in the file).
+/// blocks in the file), and for a type with kernels of ours the same
+/// blocks as our storage (shared with the tensor).
 pub(super) fn load_rows<R: Read + Seek>(
     content: &Content,
     reader: &mut R,
     name: &str,
     part: Part,
-) -> Result<QTensor> {
+) -> Result<(QTensor, Option<Arc<dyn QuantizedType>>)> {
     let Some(info) = content.tensor_infos.get(name) else {
         candle_core::bail!("the file has no tensor {name}")
     };
@@ -41,7 +55,10 @@ pub(super) fn load_rows<R: Read + Seek>(
         candle_core::bail!("tensor {name}'s rows of {cols} are not whole {dtype:?} blocks")
     }
     if part.is_whole() && !packed::has_kernels(dtype) {
-        return info.read(reader, content.tensor_data_offset, &Device::Cpu);
+        return Ok((
+            info.read(reader, content.tensor_data_offset, &Device::Cpu)?,
+            None,
+        ));
     }
     let row_bytes = cols / dtype.block_size() * dtype.type_size();
     let mine = part.rows(rows);
@@ -61,10 +78,12 @@ pub(super) fn load_rows<R: Read + Seek>(
         info.shape.clone()
     };
     if packed::has_kernels(dtype) {
-        return packed::qtensor(dtype, data, shape);
+        let (t, ours) = packed::qtensor(dtype, data, shape)?;
+        return Ok((t, Some(ours)));
     }
-    QTensor::new(
+    let t = QTensor::new(
         QStorage::from_data(Cow::Borrowed(data), &Device::Cpu, dtype)?,
         shape,
-    )
+    )?;
+    Ok((t, None))
 }

@@ -1,8 +1,9 @@
 //! Quantised weight types and their dot-product kernels, for the types
 //! candle runs only with scalar (or slow) code in wasm (Q4_1, Q5_0, Q5_1,
-//! Q2_K, Q3_K, Q5_K, Q6_K), in wasm Q4_0 and Q4_K, whose simd128 kernels in
-//! candle have no batch path and take one row at a time, and Q8_0, whose
-//! products must add in llama.cpp's order (`packed::has_kernels`). Each
+//! Q2_K, Q3_K, Q5_K, Q6_K), Q4_0 and Q4_K, whose simd128 kernels in candle
+//! have no batch path and take one row at a time, and Q8_0, whose products
+//! must add in llama.cpp's order (`packed::has_kernels`); natively the
+//! same types, so that the CLI sums as the page does. Each
 //! type has ggml's block layout (`#[repr(C)]`, the bytes a GGUF file
 //! stores), a scalar kernel that is the reference, and a wasm `simd128`
 //! kernel used when the build enables SIMD (the worker's wasm always does).

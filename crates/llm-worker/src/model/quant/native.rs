@@ -1,14 +1,16 @@
 //! Native products (the CLI's local model, the benches): the weight rows
 //! split over every thread of rayon's pool (`--threads`; the page splits
 //! its products over workers instead, `model::split`), and on x86-64 CPUs
-//! with AVX2 the same kernels compiled for AVX2, chosen at run time.
+//! with AVX2 the AVX2 kernels (`legacy/avx2.rs`, `kquants/avx2.rs`), chosen
+//! at run time.
 //!
-//! The AVX2 copy is the scalar code, not other code: the compiler widens
-//! its integer loops to 256-bit vectors (integer sums are exact in any
-//! order) and keeps every float operation where the source puts it (it
-//! never reorders float sums, and fuses no multiply-add unless asked), so
-//! each element is the scalar kernel's value to the bit, which the tests
-//! check for every type (`tests/kernels_native.rs`).
+//! Each AVX2 kernel computes a block's integer sums exactly (any order
+//! gives the same integers) and then the scalar kernel's float expression
+//! in its order (Rust never reorders float sums, and fuses no multiply-add
+//! unless asked), so each element is the scalar kernel's value to the
+//! bit, which the tests check for every type (`tests/kernels_native.rs`).
+//! Where a type has no AVX2 code of its own, its plain code runs, compiled
+//! for AVX2 where it is inlined.
 
 use super::packed::products as run;
 use super::Kernel;

@@ -11,9 +11,21 @@ use super::Kernel;
 use candle_core::quantized::{GgmlDType, QStorage, QTensor, QuantizedType};
 use candle_core::{CpuStorage, Result, Shape};
 use half::f16;
+use std::sync::Arc;
 
+/// The blocks are shared: a model multiplies with its matrices directly
+/// (`model::weight`) as well as through their `QTensor`s.
 pub struct Packed<T: Kernel> {
-    blocks: Vec<T>,
+    // A Vec behind the Arc: collecting into `Arc<[T]>` copies the blocks.
+    blocks: Arc<Vec<T>>,
+}
+
+impl<T: Kernel> Clone for Packed<T> {
+    fn clone(&self) -> Self {
+        Packed {
+            blocks: self.blocks.clone(),
+        }
+    }
 }
 
 impl<T: Kernel> Packed<T> {
@@ -28,7 +40,7 @@ impl<T: Kernel> Packed<T> {
             )
         }
         Ok(Packed {
-            blocks: bytes.chunks_exact(T::BYTES).map(T::read).collect(),
+            blocks: Arc::new(bytes.chunks_exact(T::BYTES).map(T::read).collect()),
         })
     }
 }
@@ -188,35 +200,39 @@ impl<T: Kernel> QuantizedType for Packed<T> {
     }
 }
 
-/// Whether `dtype` runs on our kernels (the others are candle's). Q4_0
-/// and Q4_K only in wasm: natively candle's kernels for them have AVX and
-/// NEON code and use every core, where ours are scalar code on one (the
-/// native CLI keeps a large model's weights quantised).
+/// Whether `dtype` runs on our kernels (the others are candle's): every
+/// type the page has kernels for, natively too (AVX2 where the CPU has
+/// it, `quant::native`), so that the CLI's model sums as the page's does.
 pub fn has_kernels(dtype: GgmlDType) -> bool {
-    let everywhere = matches!(
+    matches!(
         dtype,
         GgmlDType::Q8_0
+            | GgmlDType::Q4_0
             | GgmlDType::Q4_1
             | GgmlDType::Q5_0
             | GgmlDType::Q5_1
             | GgmlDType::Q2K
             | GgmlDType::Q3K
+            | GgmlDType::Q4K
             | GgmlDType::Q5K
             | GgmlDType::Q6K
-    );
-    let in_wasm = matches!(dtype, GgmlDType::Q4_0 | GgmlDType::Q4K);
-    everywhere || (cfg!(target_arch = "wasm32") && in_wasm)
+    )
 }
 
 /// A `QTensor` of `dtype` on our kernels from its stored bytes (a type
-/// `has_kernels` names).
-pub fn qtensor(dtype: GgmlDType, bytes: &[u8], shape: Shape) -> Result<QTensor> {
+/// `has_kernels` names), and the same blocks as a storage of their own.
+pub fn qtensor(
+    dtype: GgmlDType,
+    bytes: &[u8],
+    shape: Shape,
+) -> Result<(QTensor, Arc<dyn QuantizedType>)> {
     use super::activation::BlockQ8_0;
     use super::kquants::{BlockQ2K, BlockQ3K, BlockQ4K, BlockQ5K, BlockQ6K};
     use super::legacy::{BlockQ4_0, BlockQ4_1, BlockQ5_0, BlockQ5_1};
-    fn make<T: Kernel>(bytes: &[u8], shape: Shape) -> Result<QTensor> {
+    fn make<T: Kernel>(bytes: &[u8], shape: Shape) -> Result<(QTensor, Arc<dyn QuantizedType>)> {
         let p = Packed::<T>::from_bytes(bytes)?;
-        QTensor::new(QStorage::Cpu(Box::new(p)), shape)
+        let t = QTensor::new(QStorage::Cpu(Box::new(p.clone())), shape)?;
+        Ok((t, Arc::new(p)))
     }
     match dtype {
         GgmlDType::Q8_0 => make::<BlockQ8_0>(bytes, shape),

@@ -10,6 +10,8 @@
 //! terms in the same order. `simd` holds the simd128 kernels, `wide` the
 //! unpacked blocks of batches.
 
+#[cfg(target_arch = "x86_64")]
+pub mod avx2;
 mod q2k;
 mod q3k;
 mod q4k;
@@ -32,9 +34,26 @@ pub use scale_min::{q5k_scales_mins, ScaleMin};
 /// The `Kernel` of a type `$t` of ggml type `$dtype` whose kernels are a
 /// group's (`scale16`, `scale_min`): the group's generic scalar code, its
 /// unpacked block `$wide` and their product `wide::$dot_wide`, and the
-/// type's simd128 kernel `simd::$simd`.
+/// type's simd128 kernel `simd::$simd`, and natively its packed AVX2
+/// kernel `avx2::$avx2` when it has one.
 macro_rules! group_kernel {
+    ($t:ty: $dtype:ident, $group:ident, $wide:ident, $dot_wide:ident, $simd:ident, avx2 = $avx2:ident) => {
+        $crate::model::quant::kquants::group_kernel!(@impl $t: $dtype, $group, $wide, $dot_wide, $simd, {
+            #[cfg(target_arch = "x86_64")]
+            const PACKED_AVX2: bool = true;
+
+            #[cfg(target_arch = "x86_64")]
+            #[inline]
+            unsafe fn dot_avx2(xs: &[Self], ys: &[Self::Act]) -> f32 {
+                // SAFETY: the caller's: the CPU has AVX2.
+                unsafe { $crate::model::quant::kquants::avx2::$avx2(xs, ys) }
+            }
+        });
+    };
     ($t:ty: $dtype:ident, $group:ident, $wide:ident, $dot_wide:ident, $simd:ident) => {
+        $crate::model::quant::kquants::group_kernel!(@impl $t: $dtype, $group, $wide, $dot_wide, $simd, {});
+    };
+    (@impl $t:ty: $dtype:ident, $group:ident, $wide:ident, $dot_wide:ident, $simd:ident, { $($avx2:tt)* }) => {
         impl $crate::model::quant::Kernel for $t {
             const DTYPE: candle_core::quantized::GgmlDType =
                 candle_core::quantized::GgmlDType::$dtype;
@@ -68,7 +87,33 @@ macro_rules! group_kernel {
             fn dot_wide(xs: &[Self::Wide], ys: &[Self::Act]) -> f32 {
                 $crate::model::quant::kquants::wide::$dot_wide(xs, ys)
             }
+
+            $crate::model::quant::kquants::wide_avx2!();
+
+            $($avx2)*
         }
     };
 }
-use group_kernel;
+pub(crate) use group_kernel;
+
+/// A K-quant `Kernel`'s products of unpacked rows natively on AVX2
+/// (`avx2::WideAvx2`), in the `impl Kernel` of every K-quant type.
+macro_rules! wide_avx2 {
+    () => {
+        #[cfg(target_arch = "x86_64")]
+        #[inline]
+        unsafe fn dot_wide_avx2(xs: &[Self::Wide], ys: &[Self::Act]) -> f32 {
+            // SAFETY: the caller's: the CPU has AVX2.
+            unsafe { <Self::Wide as $crate::model::quant::kquants::avx2::WideAvx2>::dot(xs, ys) }
+        }
+
+        #[cfg(target_arch = "x86_64")]
+        #[inline]
+        unsafe fn dot_wide4_avx2(xs: &[Self::Wide], ys: [&[Self::Act]; 4]) -> [f32; 4] {
+            use $crate::model::quant::kquants::avx2::WideAvx2;
+            // SAFETY: as `dot_wide_avx2`.
+            unsafe { Self::Wide::dots(xs, ys) }
+        }
+    };
+}
+pub(crate) use wide_avx2;

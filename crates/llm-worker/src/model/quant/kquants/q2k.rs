@@ -104,4 +104,6 @@ impl Kernel for BlockQ2K {
     fn dot_wide(xs: &[Wide16m], ys: &[BlockQ8K]) -> f32 {
         wide::dot16m(xs, ys)
     }
+
+    super::wide_avx2!();
 }

@@ -25,4 +25,4 @@ impl ScaleMin for BlockQ4K {
     }
 }
 
-group_kernel!(BlockQ4K: Q4K, scale_min, Wide32m, dot32m, vec_dot_q4k_q8k);
+group_kernel!(BlockQ4K: Q4K, scale_min, Wide32m, dot32m, vec_dot_q4k_q8k, avx2 = dot_q4k);

@@ -26,4 +26,4 @@ impl ScaleMin for BlockQ5K {
     }
 }
 
-group_kernel!(BlockQ5K: Q5K, scale_min, Wide32m, dot32m, vec_dot_q5k_q8k);
+group_kernel!(BlockQ5K: Q5K, scale_min, Wide32m, dot32m, vec_dot_q5k_q8k, avx2 = dot_q5k);

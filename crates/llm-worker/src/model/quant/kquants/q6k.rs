@@ -34,4 +34,4 @@ impl Scale16 for BlockQ6K {
     }
 }
 
-group_kernel!(BlockQ6K: Q6K, scale16, Wide16, dot16, vec_dot_q6k_q8k);
+group_kernel!(BlockQ6K: Q6K, scale16, Wide16, dot16, vec_dot_q6k_q8k, avx2 = dot_q6k);

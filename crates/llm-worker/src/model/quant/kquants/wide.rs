@@ -88,6 +88,13 @@ pub fn term16m(x: &Wide16m, y: &BlockQ8K) -> f32 {
         .zip(&x.mins)
         .map(|(&b, &m)| b as i32 * m as i32)
         .sum();
+    term16m_of(x, y, isum, summs)
+}
+
+/// `term16m` from the block's integer sums: `isum` = Σ_j scales[j] · Σ_16
+/// q·yq, `summs` = Σ_j mins[j] · the activations' sum over sub-block j.
+#[inline(always)]
+pub fn term16m_of(x: &Wide16m, y: &BlockQ8K, isum: i32, summs: i32) -> f32 {
     (y.d * x.d) * isum as f32 - (y.d * x.dmin) * summs as f32
 }
 

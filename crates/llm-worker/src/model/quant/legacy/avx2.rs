@@ -187,6 +187,25 @@ impl Packed32 for super::BlockQ4_1 {
     }
 }
 
+impl Packed32 for super::BlockQ4_0 {
+    const UNSIGNED: bool = false;
+    const FORMULA: Formula = Formula::SumFirst;
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    unsafe fn values(&self) -> __m256i {
+        // As Q4_1's, then the offset: q - 8 in -8..8.
+        let q = _mm_loadu_si128(self.qs.as_ptr() as *const __m128i);
+        let low = _mm_set1_epi8(0x0F);
+        let hi = _mm_and_si128(_mm_srli_epi16::<4>(q), low);
+        let v = _mm256_set_m128i(hi, _mm_and_si128(q, low));
+        _mm256_sub_epi8(v, _mm256_set1_epi8(8))
+    }
+    #[inline(always)]
+    fn dm(&self) -> (half::f16, half::f16) {
+        (self.d, half::f16::ZERO)
+    }
+}
+
 impl Packed32 for crate::model::quant::activation::BlockQ8_0 {
     const UNSIGNED: bool = false;
     const FORMULA: Formula = Formula::ScaleFirst;

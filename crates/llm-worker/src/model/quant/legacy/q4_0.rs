@@ -33,4 +33,4 @@ impl Legacy for BlockQ4_0 {
     }
 }
 
-legacy_kernel!(BlockQ4_0: Q4_0, BlockQ8_0, Wide8);
+legacy_kernel!(BlockQ4_0: Q4_0, BlockQ8_0, Wide8, packed = true);
