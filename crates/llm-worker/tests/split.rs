@@ -81,14 +81,12 @@ fn split(bytes: &Arc<Vec<u8>>, count: usize) -> Model {
 /// Quantised products are one dot product per row, whoever computes it,
 /// and shares start at multiples of 32 rows, so each row meets the same
 /// kernel. Float matrices go through a general matrix product, and on x86
-/// candle repacks Q4_K and Q8_0 rows (natively candle's types) in tiles
-/// whose arithmetic depends on the matrix's width: there, within a few
-/// ulps. In wasm (the browser's case, where Q4_K is ours) every type is
-/// exact.
+/// Every quantised type runs on our kernels, natively too (`model::weight`:
+/// candle's own products repack Q4_K, Q6_K and Q8_0 rows in tiles whose
+/// arithmetic depends on the matrix's width, so a split pass was only
+/// within a few ulps of the whole one): to the bit.
 fn exact(dtype: GgmlDType) -> bool {
-    let repacked =
-        cfg!(target_arch = "x86_64") && matches!(dtype, GgmlDType::Q4K | GgmlDType::Q8_0);
-    dtype != GgmlDType::F16 && dtype != GgmlDType::F32 && !repacked
+    dtype != GgmlDType::F16 && dtype != GgmlDType::F32
 }
 
 fn logits(model: &Model, cache: &mut Cache, tokens: &[u32]) -> Vec<f32> {
