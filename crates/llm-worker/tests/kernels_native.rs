@@ -261,3 +261,38 @@ fn native_attention_loops_are_the_scalar_ones_to_the_bit() {
         );
     });
 }
+
+/// The AVX2 products of signed weights (`legacy/avx2.rs`) take |w| times
+/// the activation with w's sign, which holds only for activations in
+/// -127..=127: Q8_0's (and Q8_1's) rounding of `x / (max|x| / 127)` never
+/// gives -128, whatever the values (a block's largest of either sign, ties,
+/// tiny and huge scales, infinities, NaN).
+#[test]
+fn q8_activations_never_reach_minus_128() {
+    let mut rng = Rng::new(5);
+    let specials = [
+        f32::MAX,
+        -f32::MAX,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        f32::NAN,
+        1e-38,
+        -1e-38,
+    ];
+    for round in 0..20_000 {
+        let scale = rng.pow10(-30.0, 30.0);
+        let mut xs: Vec<f32> = (0..32).map(|_| rng.sym() * scale).collect();
+        // The largest magnitude negative, and values just at the rounding edge.
+        xs[round % 32] = -scale;
+        xs[(round + 7) % 32] = -scale * (126.5 / 127.0);
+        if round % 50 == 0 {
+            xs[(round / 50) % 32] = specials[(round / 50) % specials.len()];
+        }
+        for act in [
+            quantize_act::<BlockQ8_0>(&xs)[0].qs,
+            quantize_act::<BlockQ4_1>(&xs)[0].qs,
+        ] {
+            assert!(act.iter().all(|&q| q != -128), "{xs:?} gave {act:?}");
+        }
+    }
+}

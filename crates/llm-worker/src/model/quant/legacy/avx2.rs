@@ -30,19 +30,19 @@ unsafe fn load32(v: &[i8; 32]) -> __m256i {
 }
 
 /// Σ a·b of 32 byte pairs as eight i32 lanes, exactly: `a` in 0..32 when
-/// `unsigned` (bytes times bytes; pair sums at most 2·31·128), else any.
+/// `unsigned` (bytes times bytes; pair sums at most 2·31·128), else any
+/// weight byte, with `b` an activation, in -127..=127 (ggml's Q8_0 and
+/// Q8_1 rounding of `x / (max|x| / 127)`): then |a| times b with a's sign
+/// (`vpsignb` cannot overflow on such b), pair sums at most 2·128·127.
 #[inline]
 #[target_feature(enable = "avx2")]
 unsafe fn products(a: __m256i, b: __m256i, unsigned: bool) -> __m256i {
+    let ones = _mm256_set1_epi16(1);
     if unsigned {
-        _mm256_madd_epi16(_mm256_maddubs_epi16(a, b), _mm256_set1_epi16(1))
+        _mm256_madd_epi16(_mm256_maddubs_epi16(a, b), ones)
     } else {
-        let lo = |v: __m256i| _mm256_cvtepi8_epi16(_mm256_castsi256_si128(v));
-        let hi = |v: __m256i| _mm256_cvtepi8_epi16(_mm256_extracti128_si256::<1>(v));
-        _mm256_add_epi32(
-            _mm256_madd_epi16(lo(a), lo(b)),
-            _mm256_madd_epi16(hi(a), hi(b)),
-        )
+        let p = _mm256_maddubs_epi16(_mm256_abs_epi8(a), _mm256_sign_epi8(b, a));
+        _mm256_madd_epi16(p, ones)
     }
 }
 
