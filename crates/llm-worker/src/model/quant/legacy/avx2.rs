@@ -169,17 +169,25 @@ pub trait Packed32: Copy {
     fn dm(&self) -> (half::f16, half::f16);
 }
 
+/// A 4-bit block's 32 values in element order: byte j holds element j in
+/// its low nibble, j + 16 in its high one (Q4_0's and Q4_1's layout).
+#[inline]
+#[target_feature(enable = "avx2")]
+fn nibbles(qs: &[u8; 16]) -> __m256i {
+    // SAFETY: 16 bytes; unaligned load.
+    let q = unsafe { _mm_loadu_si128(qs.as_ptr() as *const __m128i) };
+    let low = _mm_set1_epi8(0x0F);
+    let hi = _mm_and_si128(_mm_srli_epi16::<4>(q), low);
+    _mm256_set_m128i(hi, _mm_and_si128(q, low))
+}
+
 impl Packed32 for super::BlockQ4_1 {
     const UNSIGNED: bool = true;
     const FORMULA: Formula = Formula::WithMin;
     #[inline]
     #[target_feature(enable = "avx2")]
     unsafe fn values(&self) -> __m256i {
-        // Byte j: element j in its low nibble, j + 16 in its high one.
-        let q = _mm_loadu_si128(self.qs.as_ptr() as *const __m128i);
-        let low = _mm_set1_epi8(0x0F);
-        let hi = _mm_and_si128(_mm_srli_epi16::<4>(q), low);
-        _mm256_set_m128i(hi, _mm_and_si128(q, low))
+        nibbles(&self.qs)
     }
     #[inline(always)]
     fn dm(&self) -> (half::f16, half::f16) {
@@ -193,12 +201,8 @@ impl Packed32 for super::BlockQ4_0 {
     #[inline]
     #[target_feature(enable = "avx2")]
     unsafe fn values(&self) -> __m256i {
-        // As Q4_1's, then the offset: q - 8 in -8..8.
-        let q = _mm_loadu_si128(self.qs.as_ptr() as *const __m128i);
-        let low = _mm_set1_epi8(0x0F);
-        let hi = _mm_and_si128(_mm_srli_epi16::<4>(q), low);
-        let v = _mm256_set_m128i(hi, _mm_and_si128(q, low));
-        _mm256_sub_epi8(v, _mm256_set1_epi8(8))
+        // The offset applied: q - 8 in -8..8.
+        _mm256_sub_epi8(nibbles(&self.qs), _mm256_set1_epi8(8))
     }
     #[inline(always)]
     fn dm(&self) -> (half::f16, half::f16) {
