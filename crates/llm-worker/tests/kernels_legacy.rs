@@ -245,6 +245,55 @@ fn activations_match_candle() {
     }
 }
 
+/// Case 3b: the activations' rounding (`round_i8`, a truncation and its
+/// exact remainder) is `f32::round(v) as i8` for every value tried: each
+/// half and its neighbouring floats from -300 to 300, a million random
+/// values, and the special ones (zeros, infinities, NaN, past i32).
+#[test]
+fn activation_rounding_is_round_as_i8() {
+    use llm_worker::model::quant::activation::round_i8;
+    let check = |v: f32| {
+        assert_eq!(
+            round_i8(v),
+            f32::round(v) as i8,
+            "{v:e} ({:#x})",
+            v.to_bits()
+        );
+    };
+    let step = |v: f32, n: i32| f32::from_bits((v.to_bits() as i32 + n) as u32);
+    for k in -300..=300 {
+        for base in [k as f32, k as f32 + 0.5] {
+            for n in -3..=3 {
+                if base != 0.0 {
+                    check(step(base, n));
+                }
+            }
+        }
+    }
+    let mut rng = Rng::new(7);
+    for _ in 0..1_000_000 {
+        check(rng.sym() * 300.0);
+    }
+    for v in [
+        0.0,
+        -0.0,
+        0.49999997,
+        -0.49999997,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        f32::NAN,
+        2147483648.0,
+        -2147483648.0,
+        3e9,
+        -3e9,
+        f32::MAX,
+        f32::MIN,
+        f32::MIN_POSITIVE,
+    ] {
+        check(v);
+    }
+}
+
 /// Case 4: the layout, element by element. In a row of five blocks (the
 /// SIMD kernels take four together and the fifth alone), one element alone
 /// is nonzero (the others hold the zero code, which for Q5_0 has bit 4 set,

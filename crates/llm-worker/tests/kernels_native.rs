@@ -189,7 +189,7 @@ fn grown(
 #[cfg(target_arch = "x86_64")]
 #[test]
 fn native_attention_loops_are_the_scalar_ones_to_the_bit() {
-    use llm_worker::model::attention::{attend_with, Lanes, Native, Scalar};
+    use llm_worker::model::attention::{attend_with, Lanes, Native, Scalar, TILE};
     let bits = |x: &[f32]| x.iter().map(|f| f.to_bits()).collect::<Vec<_>>();
     let mut rng = Rng::new(11);
     let edges = [
@@ -210,7 +210,7 @@ fn native_attention_loops_are_the_scalar_ones_to_the_bit() {
         1e6,
         0.333_333_34,
     ];
-    for len in [1usize, 7, 8, 15, 16, 17, 64, 100] {
+    for len in [1usize, 7, 8, 15, 16, 17, 64, 100, 128, 136] {
         for round in 0..40 {
             let mut draw = |i: usize| {
                 if round % 4 == 0 {
@@ -235,6 +235,18 @@ fn native_attention_loops_are_the_scalar_ones_to_the_bit() {
             Native::mad_f16(&mut a, &y, s);
             Scalar::mad_f16(&mut b, &y, s);
             assert_eq!(bits(&a), bits(&b), "mad_f16, {len}, {x:?} + {y:?} · {s}");
+            // A tile's scores and weighed values (the tiled path's loops),
+            // with `len` as the head's size.
+            let tile: Vec<f32> = (0..len * TILE).map(&mut draw).collect();
+            let p: [f32; TILE] = std::array::from_fn(|i| draw(i + 5));
+            let (mut a, mut b) = ([f32::NAN; TILE], [1f32; TILE]);
+            Native::scores(&x, &tile, &mut a);
+            Scalar::scores(&x, &tile, &mut b);
+            assert_eq!(bits(&a), bits(&b), "scores, {len}");
+            let (mut a, mut b) = (y.clone(), y.clone());
+            Native::weigh(&mut a, &p, &tile);
+            Scalar::weigh(&mut b, &p, &tile);
+            assert_eq!(bits(&a), bits(&b), "weigh, {len}");
         }
     }
     // Widening f16 bits: every pattern, lengths that leave a tail.

@@ -129,6 +129,19 @@ impl Pass {
 }
 
 /// The width of a product's input: the down projection's columns.
+/// `swiglu` of `seq` tokens' rows; natively a batch's rows are shared
+/// out over the product threads (each row the same whichever computes it).
+fn swiglu_rows(gate: &[f32], up: &[f32], seq: usize) -> Vec<f32> {
+    #[cfg(not(target_arch = "wasm32"))]
+    if seq >= 16 {
+        let f = gate.len() / seq;
+        let row = |i: usize| swiglu(&gate[i * f..(i + 1) * f], &up[i * f..(i + 1) * f]);
+        return quant::native::map_split(seq, true, row).concat();
+    }
+    let _ = seq;
+    swiglu(gate, up)
+}
+
 fn ff_len(w: &Weight) -> usize {
     w.dims().1
 }
@@ -498,7 +511,7 @@ impl Model {
             .products(Op::GateUp(pass.layer), &n)?
             .try_into()
             .map_err(|_| candle_core::Error::Msg("gate and up expected".into()))?;
-        let ff = swiglu(&rows(gate)?, &rows(up)?);
+        let ff = swiglu_rows(&rows(gate)?, &rows(up)?, seq);
         let ff = Tensor::from_vec(ff, (1, seq, ff_len(&l.down)), &Device::Cpu)?;
         pass.x = (self.product(Op::Down(pass.layer), &ff)? + x)?;
         pass.layer += 1;

@@ -67,7 +67,7 @@ const SPLIT_FROM: usize = 512;
 const BLOCK: usize = 32;
 /// Batches of at least this many query rows take the tiled path, whose
 /// tiles are this many keys.
-const TILE: usize = 64;
+pub const TILE: usize = 64;
 /// Tokens llama.cpp reads in one batch (its default `n_ubatch`).
 pub const UBATCH: usize = 512;
 

@@ -78,9 +78,22 @@ fn q8(xs: &[f32]) -> (f32, [i8; QK]) {
     let id = if d != 0f32 { 1. / d } else { 0. };
     let mut qs = [0i8; QK];
     for (q, &x) in qs.iter_mut().zip(xs) {
-        *q = f32::round(x * id) as i8
+        *q = round_i8(x * id)
     }
     (d, qs)
+}
+
+/// `f32::round(v) as i8` (halves away from zero, saturating, NaN to 0)
+/// without the C library's `roundf`, which natively is a call per value:
+/// the truncation and the remainder `v - t` are exact, so `t` moves one
+/// away from zero exactly when the remainder's size is at least a half.
+/// The compiler vectorises it.
+#[inline(always)]
+pub fn round_i8(v: f32) -> i8 {
+    let t = v as i32;
+    let rest = v - t as f32;
+    let t = t.saturating_add((rest >= 0.5) as i32 - (rest <= -0.5) as i32);
+    t.clamp(i8::MIN as i32, i8::MAX as i32) as i8
 }
 
 /// ggml's `quantize_row_q8_0` (candle's `BlockQ8_0::from_float` outside

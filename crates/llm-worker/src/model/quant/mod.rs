@@ -160,6 +160,32 @@ pub trait Kernel: Plain + Send + Sync + 'static {
     unsafe fn dot_wide4_avx2(xs: &[Self::Wide], ys: [&[Self::Act]; 4]) -> [f32; 4] {
         Self::dot_wide4(xs, ys)
     }
+    /// Four tokens' per-block activation scales as floats, for
+    /// `dot_wide4x2_avx2`: `[yd of each, s of each]` (exact conversions of
+    /// the stored values), made once per product. Types whose kernels do
+    /// not read them give zeros.
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn scales4(_ys: [&Self::Act; 4]) -> [[f32; 4]; 2] {
+        [[0.0; 4]; 2]
+    }
+    /// `dot_wide4_avx2` for two rows: `[dot_wide4(a, ys), dot_wide4(b,
+    /// ys)]` to the bit, with `scales` the tokens' `scales4` block by
+    /// block. Kernels that load the tokens once for both rows override it;
+    /// a batch runs its rows two at a time.
+    ///
+    /// # Safety
+    /// The CPU has AVX2 and F16C.
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    unsafe fn dot_wide4x2_avx2(
+        a: &[Self::Wide],
+        b: &[Self::Wide],
+        ys: [&[Self::Act]; 4],
+        _scales: &[[[f32; 4]; 2]],
+    ) -> [[f32; 4]; 2] {
+        [Self::dot_wide4_avx2(a, ys), Self::dot_wide4_avx2(b, ys)]
+    }
     /// `dot_wide` for four tokens: `ys.map(|y| dot_wide(xs, y))` to the
     /// bit. A batch runs its tokens four at a time; kernels that load the
     /// row once for all four and scale their sums in one vector override it.

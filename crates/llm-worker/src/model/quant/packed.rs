@@ -45,6 +45,15 @@ impl<T: Kernel> Packed<T> {
     }
 }
 
+/// The `m` tokens of `lhs` (`k` values each) quantised to `T`'s activations.
+pub fn quantize<T: Kernel>(lhs: &[f32], k: usize, m: usize) -> Vec<T::Act> {
+    let mut act = vec![T::ACT_ZERO; m * (k / T::BLOCK)];
+    for (x, q) in lhs.chunks_exact(k).zip(act.chunks_exact_mut(k / T::BLOCK)) {
+        T::quantize_act(x, q);
+    }
+    act
+}
+
 /// `dst[i][j] = Σ lhs[i][·] · rows[j][·]` for `m` tokens of `k` values
 /// and `n` weight rows (`dst` is `m × n`), with the kernel's `dot`.
 pub fn matmul<T: Kernel>(
@@ -67,10 +76,10 @@ pub fn matmul<T: Kernel>(
         )
     }
     let kb = k / T::BLOCK;
-    let mut act = vec![T::ACT_ZERO; m * kb];
-    for (x, q) in lhs.chunks_exact(k).zip(act.chunks_exact_mut(kb)) {
-        T::quantize_act(x, q);
-    }
+    #[cfg(not(target_arch = "wasm32"))]
+    let act = super::native::quantize_split::<T>(lhs, k, m);
+    #[cfg(target_arch = "wasm32")]
+    let act = quantize::<T>(lhs, k, m);
     #[cfg(not(target_arch = "wasm32"))]
     super::native::products::<T>((m, n, kb), &act, rows, dst);
     #[cfg(target_arch = "wasm32")]

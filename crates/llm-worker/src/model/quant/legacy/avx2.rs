@@ -54,6 +54,19 @@ unsafe fn sum4(v: [__m256i; 4]) -> __m128i {
     _mm_add_epi32(_mm256_castsi256_si128(h), _mm256_extracti128_si256::<1>(h))
 }
 
+/// Eight vectors of eight i32 lanes, each summed across its lanes, in
+/// one vector (lane i the sum of `v[i]`).
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn sum8(v: [__m256i; 8]) -> __m256i {
+    let lo = _mm256_hadd_epi32(_mm256_hadd_epi32(v[0], v[1]), _mm256_hadd_epi32(v[2], v[3]));
+    let hi = _mm256_hadd_epi32(_mm256_hadd_epi32(v[4], v[5]), _mm256_hadd_epi32(v[6], v[7]));
+    _mm256_add_epi32(
+        _mm256_permute2x128_si256::<0x20>(lo, hi),
+        _mm256_permute2x128_si256::<0x31>(lo, hi),
+    )
+}
+
 /// Four f16 values as f32 lanes (F16C: exact, as `f16::to_f32`).
 #[inline]
 #[target_feature(enable = "avx2,f16c")]
@@ -70,6 +83,20 @@ unsafe fn term4(f: Formula, sums: __m128, d: __m128, yd: __m128, m: __m128, s: _
         Formula::SumFirst => _mm_mul_ps(_mm_mul_ps(sums, d), yd),
         Formula::ScaleFirst => _mm_mul_ps(_mm_mul_ps(d, yd), sums),
         Formula::WithMin => _mm_add_ps(_mm_mul_ps(_mm_mul_ps(d, yd), sums), _mm_mul_ps(m, s)),
+    }
+}
+
+/// `term4` on eight lanes.
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn term8(f: Formula, sums: __m256, d: __m256, yd: __m256, m: __m256, s: __m256) -> __m256 {
+    match f {
+        Formula::SumFirst => _mm256_mul_ps(_mm256_mul_ps(sums, d), yd),
+        Formula::ScaleFirst => _mm256_mul_ps(_mm256_mul_ps(d, yd), sums),
+        Formula::WithMin => _mm256_add_ps(
+            _mm256_mul_ps(_mm256_mul_ps(d, yd), sums),
+            _mm256_mul_ps(m, s),
+        ),
     }
 }
 
@@ -107,6 +134,78 @@ pub unsafe fn dot4<W: Unpacked, Y: Q8>(f: Formula, xs: &[W], ys: [&[Y]; 4]) -> [
     }
     let mut out = [0f32; 4];
     _mm_storeu_ps(out.as_mut_ptr(), acc);
+    out
+}
+
+/// Four tokens' block scales as floats, `[yd of each, s of each]` (F16C:
+/// exact, as `f16::to_f32`), for `dot4x2`.
+#[inline]
+pub fn scales4<Y: Q8>(y: [&Y; 4]) -> [[f32; 4]; 2] {
+    [
+        [0, 1, 2, 3].map(|i| y[i].ds().0.to_f32()),
+        [0, 1, 2, 3].map(|i| y[i].ds().1.to_f32()),
+    ]
+}
+
+/// `dot4` for two rows `a` and `b`: per block the four tokens' bytes and
+/// scales (`scales`, from `scales4`) loaded once for both rows, the eight
+/// integer sums gathered into one vector (`a`'s four tokens, then `b`'s)
+/// and `f`'s term run on its eight lanes, each lane one row and token's
+/// own formula.
+///
+/// # Safety
+/// The CPU has AVX2 and F16C.
+#[inline]
+#[target_feature(enable = "avx2,f16c")]
+pub unsafe fn dot4x2<W: Unpacked, Y: Q8>(
+    f: Formula,
+    a: &[W],
+    b: &[W],
+    ys: [&[Y]; 4],
+    scales: &[[[f32; 4]; 2]],
+) -> [[f32; 4]; 2] {
+    let n = a.len();
+    let (b, scales) = (&b[..n], &scales[..n]);
+    let ys = [&ys[0][..n], &ys[1][..n], &ys[2][..n], &ys[3][..n]];
+    let mut acc = _mm256_setzero_ps();
+    for (i, ((xa, xb), sc)) in a.iter().zip(b).zip(scales).enumerate() {
+        let q = [
+            load32(ys[0][i].qs()),
+            load32(ys[1][i].qs()),
+            load32(ys[2][i].qs()),
+            load32(ys[3][i].qs()),
+        ];
+        let (va, vb) = (load32(xa.qs()), load32(xb.qs()));
+        let u = W::UNSIGNED;
+        let sums = sum8([
+            products(va, q[0], u),
+            products(va, q[1], u),
+            products(va, q[2], u),
+            products(va, q[3], u),
+            products(vb, q[0], u),
+            products(vb, q[1], u),
+            products(vb, q[2], u),
+            products(vb, q[3], u),
+        ]);
+        let ((da, ma), (db, mb)) = (xa.dm(), xb.dm());
+        let two = |lo: f32, hi: f32| _mm256_set_m128(_mm_set1_ps(hi), _mm_set1_ps(lo));
+        let both = |v: &[f32; 4]| {
+            let v = _mm_loadu_ps(v.as_ptr());
+            _mm256_set_m128(v, v)
+        };
+        let t = term8(
+            f,
+            _mm256_cvtepi32_ps(sums),
+            two(da, db),
+            both(&sc[0]),
+            two(ma, mb),
+            both(&sc[1]),
+        );
+        acc = _mm256_add_ps(acc, t);
+    }
+    let mut out = [[0f32; 4]; 2];
+    _mm_storeu_ps(out[0].as_mut_ptr(), _mm256_castps256_ps128(acc));
+    _mm_storeu_ps(out[1].as_mut_ptr(), _mm256_extractf128_ps::<1>(acc));
     out
 }
 

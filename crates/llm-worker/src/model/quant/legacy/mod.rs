@@ -264,6 +264,23 @@ macro_rules! legacy_kernel {
                 $crate::model::quant::legacy::avx2::dot4(Self::FORMULA, xs, ys)
             }
 
+            #[cfg(target_arch = "x86_64")]
+            #[inline(always)]
+            fn scales4(ys: [&$act; 4]) -> [[f32; 4]; 2] {
+                $crate::model::quant::legacy::avx2::scales4(ys)
+            }
+
+            #[cfg(target_arch = "x86_64")]
+            #[inline(always)]
+            unsafe fn dot_wide4x2_avx2(
+                a: &[$wide],
+                b: &[$wide],
+                ys: [&[$act]; 4],
+                scales: &[[[f32; 4]; 2]],
+            ) -> [[f32; 4]; 2] {
+                $crate::model::quant::legacy::avx2::dot4x2(Self::FORMULA, a, b, ys, scales)
+            }
+
             $(
             #[cfg(target_arch = "x86_64")]
             const PACKED_AVX2: bool = $packed;

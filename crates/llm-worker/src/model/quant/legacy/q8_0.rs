@@ -102,4 +102,21 @@ impl Kernel for BlockQ8_0 {
     unsafe fn dot_wide4_avx2(xs: &[Wide8], ys: [&[BlockQ8_0]; 4]) -> [f32; 4] {
         super::avx2::dot4(Formula::ScaleFirst, xs, ys)
     }
+
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    unsafe fn dot_wide4x2_avx2(
+        a: &[Wide8],
+        b: &[Wide8],
+        ys: [&[BlockQ8_0]; 4],
+        scales: &[[[f32; 4]; 2]],
+    ) -> [[f32; 4]; 2] {
+        super::avx2::dot4x2(Formula::ScaleFirst, a, b, ys, scales)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn scales4(ys: [&BlockQ8_0; 4]) -> [[f32; 4]; 2] {
+        super::avx2::scales4(ys)
+    }
 }
