@@ -128,7 +128,6 @@ impl Pass {
     }
 }
 
-/// The width of a product's input: the down projection's columns.
 /// `swiglu` of `seq` tokens' rows; natively a batch's rows are shared
 /// out over the product threads (each row the same whichever computes it).
 fn swiglu_rows(gate: &[f32], up: &[f32], seq: usize) -> Vec<f32> {
@@ -142,6 +141,7 @@ fn swiglu_rows(gate: &[f32], up: &[f32], seq: usize) -> Vec<f32> {
     swiglu(gate, up)
 }
 
+/// The width of a product's input: the down projection's columns.
 fn ff_len(w: &Weight) -> usize {
     w.dims().1
 }
